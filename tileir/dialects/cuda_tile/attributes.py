@@ -1,0 +1,453 @@
+"""Attributes of the cuda_tile dialect.
+
+Two storage kinds exist, exactly as in NVIDIA's dialect (they matter for the generic
+form and for bytecode):
+
+* dialect enum attributes that print as ``#cuda_tile.NAME<value>`` (rounding,
+  signedness, overflow, comparison predicate/ordering, padding value, symbol
+  visibility);
+* plain ``i32`` integer attributes holding an enum value (memory ordering
+  semantics, memory scope, atomic mode).  They print as ``0 : i32`` in the generic
+  form and as keywords (``weak``, ``device``) in the custom form.
+
+The assume predicates (``div_by``, ``same_elements``, ``bounded``) and the
+``optimization_hints`` dictionary are parametrized attributes with the printed forms
+of NVIDIA's dialect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import auto
+from typing import ClassVar, Generic, cast
+
+from typing_extensions import TypeVar
+
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    NoneAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Data, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+# ---------------------------------------------------------------------------
+# Enumerations.  The member order is the integer encoding used by bytecode and by
+# the plain-i32 attributes.
+# ---------------------------------------------------------------------------
+
+
+class RoundingMode(StrEnum):
+    NEAREST_EVEN = auto()
+    ZERO = auto()
+    NEGATIVE_INF = auto()
+    POSITIVE_INF = auto()
+    APPROX = auto()
+    FULL = auto()
+    NEAREST_INT_TO_ZERO = auto()
+
+
+class Signedness(StrEnum):
+    UNSIGNED = auto()
+    SIGNED = auto()
+
+
+class Overflow(StrEnum):
+    NONE = auto()
+    NO_SIGNED_WRAP = auto()
+    NO_UNSIGNED_WRAP = auto()
+    NO_WRAP = auto()
+
+
+class ComparisonPredicate(StrEnum):
+    EQUAL = auto()
+    NOT_EQUAL = auto()
+    LESS_THAN = auto()
+    LESS_THAN_OR_EQUAL = auto()
+    GREATER_THAN = auto()
+    GREATER_THAN_OR_EQUAL = auto()
+
+
+class ComparisonOrdering(StrEnum):
+    UNORDERED = auto()
+    ORDERED = auto()
+
+
+class PaddingValue(StrEnum):
+    ZERO = auto()
+    NEG_ZERO = auto()
+    NAN = auto()
+    POS_INF = auto()
+    NEG_INF = auto()
+
+
+class SymbolVisibility(StrEnum):
+    PUBLIC = auto()
+    PRIVATE = auto()
+
+
+class MemoryOrderingSemantics(StrEnum):
+    WEAK = auto()
+    RELAXED = auto()
+    ACQUIRE = auto()
+    RELEASE = auto()
+    ACQ_REL = auto()
+
+
+class MemoryScope(StrEnum):
+    TL_BLK = auto()
+    DEVICE = auto()
+    SYS = auto()
+
+
+class AtomicRMWMode(StrEnum):
+    AND = auto()
+    OR = auto()
+    XOR = auto()
+    ADD = auto()
+    ADDF = auto()
+    MAX = auto()
+    MIN = auto()
+    UMAX = auto()
+    UMIN = auto()
+    XCHG = auto()
+
+
+EnumT = TypeVar("EnumT", bound=StrEnum)
+
+
+def enum_index(value: StrEnum) -> int:
+    """The integer encoding of an enum member (its declaration index)."""
+    return list(type(value)).index(value)
+
+
+def enum_from_index(enum: type[EnumT], index: int) -> EnumT:
+    members = list(enum)
+    if not 0 <= index < len(members):
+        raise ValueError(f"{index} is not a valid {enum.__name__} value")
+    return members[index]
+
+
+# ---------------------------------------------------------------------------
+# Dialect enum attributes: `#cuda_tile.NAME<value>`.
+# ---------------------------------------------------------------------------
+
+
+class CudaTileEnumAttr(Data[EnumT], Generic[EnumT]):
+    """Base of the `#cuda_tile.NAME<value>` enum attributes."""
+
+    enum_type: ClassVar[type[StrEnum]]
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> EnumT:
+        with parser.in_angle_brackets():
+            return cast(EnumT, parser.parse_str_enum(cls.enum_type))
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.data.value)
+
+    @property
+    def keyword(self) -> str:
+        return self.data.value
+
+
+@irdl_attr_definition
+class RoundingModeAttr(CudaTileEnumAttr[RoundingMode]):
+    name = "cuda_tile.rounding"
+    enum_type = RoundingMode
+
+
+@irdl_attr_definition
+class SignednessAttr(CudaTileEnumAttr[Signedness]):
+    name = "cuda_tile.signedness"
+    enum_type = Signedness
+
+
+@irdl_attr_definition
+class OverflowAttr(CudaTileEnumAttr[Overflow]):
+    name = "cuda_tile.overflow"
+    enum_type = Overflow
+
+
+@irdl_attr_definition
+class ComparisonPredicateAttr(CudaTileEnumAttr[ComparisonPredicate]):
+    name = "cuda_tile.comparison_predicate"
+    enum_type = ComparisonPredicate
+
+
+@irdl_attr_definition
+class ComparisonOrderingAttr(CudaTileEnumAttr[ComparisonOrdering]):
+    name = "cuda_tile.comparison_ordering"
+    enum_type = ComparisonOrdering
+
+
+@irdl_attr_definition
+class SymbolVisibilityAttr(CudaTileEnumAttr[SymbolVisibility]):
+    name = "cuda_tile.symbol_visibility"
+    enum_type = SymbolVisibility
+
+
+@irdl_attr_definition
+class PaddingValueAttr(CudaTileEnumAttr[PaddingValue]):
+    """Only ever appears inside view types; standalone it prints as NVIDIA's does,
+    `#cuda_tile<padding_value zero>`."""
+
+    name = "cuda_tile.padding_value"
+    enum_type = PaddingValue
+
+
+# ---------------------------------------------------------------------------
+# Plain i32 enum attributes.
+# ---------------------------------------------------------------------------
+
+
+def i32_enum_attr(value: StrEnum) -> IntegerAttr[IntegerType]:
+    return IntegerAttr(enum_index(value), i32)
+
+
+def enum_of_i32_attr(enum: type[EnumT], attr: Attribute) -> EnumT:
+    if not isinstance(attr, IntegerAttr):
+        raise VerifyException(f"expected an i32 enum value, got {attr}")
+    return enum_from_index(enum, attr.value.data)
+
+
+# ---------------------------------------------------------------------------
+# Assume predicates.
+# ---------------------------------------------------------------------------
+
+#: Sentinel for an absent `bounded` bound (`?`).
+UNBOUNDED = None
+
+
+@irdl_attr_definition
+class DivByAttr(ParametrizedAttribute):
+    """`#cuda_tile.div_by<D>` or `#cuda_tile.div_by<D, every E along A>`: the value (or
+    every E-th element along dimension A) is divisible by D."""
+
+    name = "cuda_tile.div_by"
+
+    divisor: IntAttr
+    every: IntAttr | NoneAttr
+    along: IntAttr | NoneAttr
+
+    def __init__(self, divisor: int, every: int | None = None, along: int | None = None):
+        super().__init__(
+            IntAttr(divisor),
+            NoneAttr() if every is None else IntAttr(every),
+            NoneAttr() if along is None else IntAttr(along),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            divisor = parser.parse_integer(allow_boolean=False)
+            every: Attribute = NoneAttr()
+            along: Attribute = NoneAttr()
+            if parser.parse_optional_punctuation(","):
+                parser.parse_keyword("every")
+                every = IntAttr(parser.parse_integer(allow_boolean=False))
+                parser.parse_keyword("along")
+                along = IntAttr(parser.parse_integer(allow_boolean=False))
+        return (IntAttr(divisor), every, along)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.divisor.data}")
+        if isinstance(self.every, IntAttr) and isinstance(self.along, IntAttr):
+            printer.print_string(f", every {self.every.data} along {self.along.data}")
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        d = self.divisor.data
+        if d <= 0 or d & (d - 1) != 0:
+            raise VerifyException(f"divisor must be a power of 2, got {d}")
+        if d > 2**62:
+            raise VerifyException(f"divisor must be at most 2^62, got {d}")
+        if isinstance(self.every, IntAttr) != isinstance(self.along, IntAttr):
+            raise VerifyException("'every' and 'along' must be used together")
+
+    @property
+    def every_value(self) -> int | None:
+        return self.every.data if isinstance(self.every, IntAttr) else None
+
+    @property
+    def along_value(self) -> int | None:
+        return self.along.data if isinstance(self.along, IntAttr) else None
+
+
+@irdl_attr_definition
+class SameElementsAttr(ParametrizedAttribute):
+    """`#cuda_tile.same_elements<[a, b]>`: groups of `a` x `b` consecutive elements hold
+    the same value."""
+
+    name = "cuda_tile.same_elements"
+
+    values: ArrayAttr[IntAttr]
+
+    def __init__(self, values: Sequence[int]):
+        super().__init__(ArrayAttr([IntAttr(v) for v in values]))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            values = parser.parse_comma_separated_list(
+                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+            )
+        return (ArrayAttr([IntAttr(v) for v in values]),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string("<[" + ", ".join(str(v.data) for v in self.values) + "]>")
+
+
+@irdl_attr_definition
+class BoundedAttr(ParametrizedAttribute):
+    """`#cuda_tile.bounded<lb, ub>` with `?` for an absent bound."""
+
+    name = "cuda_tile.bounded"
+
+    lower: IntAttr | NoneAttr
+    upper: IntAttr | NoneAttr
+
+    def __init__(self, lower: int | None, upper: int | None):
+        super().__init__(
+            NoneAttr() if lower is None else IntAttr(lower),
+            NoneAttr() if upper is None else IntAttr(upper),
+        )
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        def bound() -> Attribute:
+            if parser.parse_optional_punctuation("?"):
+                return NoneAttr()
+            return IntAttr(parser.parse_integer(allow_boolean=False))
+
+        with parser.in_angle_brackets():
+            lower = bound()
+            parser.parse_punctuation(",")
+            upper = bound()
+        return (lower, upper)
+
+    def print_parameters(self, printer: Printer) -> None:
+        def text(b: IntAttr | NoneAttr) -> str:
+            return "?" if isinstance(b, NoneAttr) else str(b.data)
+
+        printer.print_string(f"<{text(self.lower)}, {text(self.upper)}>")
+
+    @property
+    def lower_value(self) -> int | None:
+        return self.lower.data if isinstance(self.lower, IntAttr) else None
+
+    @property
+    def upper_value(self) -> int | None:
+        return self.upper.data if isinstance(self.upper, IntAttr) else None
+
+    def verify(self) -> None:
+        lb, ub = self.lower_value, self.upper_value
+        if lb is not None and ub is not None and lb > ub:
+            raise VerifyException(
+                f"lower bound must be less than or equal to upper bound, got {lb} > {ub}"
+            )
+
+
+AssumePredicate = DivByAttr | SameElementsAttr | BoundedAttr
+
+# ---------------------------------------------------------------------------
+# Optimization hints: `optimization_hints=<sm_90 = {k = v}, default = {}>`.
+# ---------------------------------------------------------------------------
+
+OPTIMIZATION_HINT_TARGETS = (
+    "sm_80",
+    "sm_86",
+    "sm_87",
+    "sm_88",
+    "sm_89",
+    "sm_90",
+    "sm_100",
+    "sm_103",
+    "sm_110",
+    "sm_120",
+    "sm_121",
+    "default",
+)
+
+
+@irdl_attr_definition
+class OptimizationHintsAttr(ParametrizedAttribute):
+    """Per-target hint dictionaries.  The printed form is NVIDIA's: target keys in
+    angle brackets, each bound to a dictionary (`<sm_90 = {num_cta_in_cga = 2}>`)."""
+
+    name = "cuda_tile.optimization_hints"
+
+    hints: DictionaryAttr
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (parse_optimization_hints_body(parser),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        print_optimization_hints_body(printer, self)
+
+    def for_target(self, target: str) -> DictionaryAttr | None:
+        """The hint dictionary for `target` (e.g. "sm_90"), else the `default` one."""
+        data = self.hints.data
+        hint = data.get(target, data.get("default"))
+        return hint if isinstance(hint, DictionaryAttr) else None
+
+
+def parse_optimization_hints_body(parser: AttrParser) -> DictionaryAttr:
+    entries: dict[str, Attribute] = {}
+
+    def entry() -> None:
+        pos = parser.pos
+        key = parser.parse_identifier()
+        if key not in OPTIMIZATION_HINT_TARGETS:
+            parser.raise_error(
+                f"unknown target '{key}' in optimization_hints, expected one of: "
+                + ", ".join(OPTIMIZATION_HINT_TARGETS),
+                pos,
+                parser.pos,
+            )
+        parser.parse_punctuation("=")
+        value = parser.parse_attribute()
+        if not isinstance(value, DictionaryAttr):
+            parser.raise_error("expected a dictionary of hints for " + key, pos, parser.pos)
+        entries[key] = value
+
+    parser.parse_punctuation("<")
+    if parser.parse_optional_punctuation(">") is None:
+        parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+        parser.parse_punctuation(">")
+    return DictionaryAttr(entries)
+
+
+def print_optimization_hints_body(printer: Printer, attr: OptimizationHintsAttr) -> None:
+    printer.print_string("<")
+    for i, (key, value) in enumerate(attr.hints.data.items()):
+        if i:
+            printer.print_string(", ")
+        printer.print_string(f"{key} = ")
+        printer.print_attribute(value)
+    printer.print_string(">")
+
+
+ATTRIBUTES: list[type[Attribute]] = [
+    RoundingModeAttr,
+    SignednessAttr,
+    OverflowAttr,
+    ComparisonPredicateAttr,
+    ComparisonOrderingAttr,
+    SymbolVisibilityAttr,
+    PaddingValueAttr,
+    DivByAttr,
+    SameElementsAttr,
+    BoundedAttr,
+    OptimizationHintsAttr,
+]

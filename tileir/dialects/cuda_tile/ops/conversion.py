@@ -1,0 +1,232 @@
+"""Conversion ops (NVIDIA group Conv): `%from [modifiers] : T -> R`, elementwise, the
+shape unchanged."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import AnyFloat, Float8E8M0FNUType, IntegerType
+from xdsl.ir import Attribute
+from xdsl.irdl import irdl_op_definition, prop_def
+
+from tileir.dialects.cuda_tile.attributes import (
+    Overflow,
+    OverflowAttr,
+    RoundingMode,
+    RoundingModeAttr,
+    Signedness,
+    SignednessAttr,
+)
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.ops.base import (
+    ANY_FLOAT,
+    I64,
+    IEEE_MODES,
+    INTEGER,
+    NUMBER,
+    POINTER,
+    ElementSet,
+    OverflowFlag,
+    RoundingDirective,
+    SignednessDirective,
+    check_tile_of,
+)
+from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp, Signature
+
+INT_OR_I4 = ElementSet(
+    "i1 or i8 or i16 or i32 or i64 or i4",
+    lambda t: isinstance(t, IntegerType) and t.width.data in (1, 4, 8, 16, 32, 64),
+)
+
+
+def bit_width(t: Attribute) -> int:
+    el = element_type(t)
+    if isinstance(el, IntegerType):
+        return el.width.data
+    if isinstance(el, AnyFloat):
+        return el.bitwidth
+    return 64
+
+
+class ConversionOp(ElementwiseOp):
+    OPERANDS: ClassVar = ("from",)
+    SIGNATURE: ClassVar = Signature.CONVERT
+
+    def verify_types(self) -> None:
+        super().verify_types()
+        if shape_of(self.args[0].type) != shape_of(self.result.type):
+            raise self.op_error("source and result must have the same shape")
+
+
+@irdl_op_definition
+class BitcastOp(ConversionOp):
+    """Reinterpret the bits of each element as another type of the same width."""
+
+    name = "cuda_tile.bitcast"
+    OPERANDS: ClassVar = ("source",)
+    OPERAND_ELEMENTS: ClassVar = NUMBER
+    RESULT_ELEMENTS: ClassVar = NUMBER
+
+    def verify_modifiers(self) -> None:
+        if bit_width(self.args[0].type) != bit_width(self.result.type):
+            raise self.op_error("types must be equal width")
+
+
+@irdl_op_definition
+class ExtIOp(ConversionOp):
+    """`%from signed|unsigned : T -> R`: sign- or zero-extend to a wider integer."""
+
+    name = "cuda_tile.exti"
+    OPERAND_ELEMENTS: ClassVar = INT_OR_I4
+    RESULT_ELEMENTS: ClassVar = INT_OR_I4
+    signedness = prop_def(SignednessAttr)
+    MODIFIERS: ClassVar = (SignednessDirective(),)
+
+    def verify_modifiers(self) -> None:
+        if bit_width(self.result.type) <= bit_width(self.args[0].type):
+            raise self.op_error("extending to smaller or identical integer")
+
+
+@irdl_op_definition
+class TruncIOp(ConversionOp):
+    """`%from [overflow<OVF>] : T -> R`: keep the low bits."""
+
+    name = "cuda_tile.trunci"
+    OPERAND_ELEMENTS: ClassVar = INT_OR_I4
+    RESULT_ELEMENTS: ClassVar = INT_OR_I4
+    overflow = prop_def(OverflowAttr, default_value=OverflowAttr(Overflow.NONE))
+    MODIFIERS: ClassVar = (OverflowFlag(),)
+
+    @classmethod
+    def default_properties(cls) -> dict[str, Attribute]:
+        return {"overflow": OverflowAttr(Overflow.NONE)}
+
+    def verify_modifiers(self) -> None:
+        if bit_width(self.result.type) >= bit_width(self.args[0].type):
+            raise self.op_error("truncating to larger or identical integer")
+
+
+@irdl_op_definition
+class FToFOp(ConversionOp):
+    """`%from [rounding<RM>] : T -> R`: float to float, rounding to nearest even (to
+    f8E8M0FNU: toward zero or +inf)."""
+
+    name = "cuda_tile.ftof"
+    OPERAND_ELEMENTS: ClassVar = ANY_FLOAT
+    RESULT_ELEMENTS: ClassVar = ANY_FLOAT
+    rounding_mode = prop_def(
+        RoundingModeAttr, default_value=RoundingModeAttr(RoundingMode.NEAREST_EVEN)
+    )
+    MODIFIERS: ClassVar = (RoundingDirective(IEEE_MODES),)
+
+    @classmethod
+    def default_properties(cls) -> dict[str, Attribute]:
+        return {"rounding_mode": RoundingModeAttr(RoundingMode.NEAREST_EVEN)}
+
+    def verify_modifiers(self) -> None:
+        src, dst = element_type(self.args[0].type), element_type(self.result.type)
+        if src == dst:
+            raise self.op_error("source and result element types must differ")
+        mode = self.rounding_mode.data
+        if isinstance(dst, Float8E8M0FNUType):
+            if mode not in (RoundingMode.ZERO, RoundingMode.POSITIVE_INF):
+                raise self.op_error(
+                    "conversion to f8E8M0FNU requires rounding mode 'zero' or 'positive_inf'"
+                )
+        elif mode is not RoundingMode.NEAREST_EVEN:
+            raise self.op_error("only rounding mode 'nearest_even' is supported")
+
+
+@irdl_op_definition
+class FToIOp(ConversionOp):
+    """`%from signed|unsigned : T -> R`: float to integer, rounding toward zero;
+    out-of-range values saturate and NaN gives 0."""
+
+    name = "cuda_tile.ftoi"
+    OPERAND_ELEMENTS: ClassVar = ANY_FLOAT
+    RESULT_ELEMENTS: ClassVar = INTEGER
+    signedness = prop_def(SignednessAttr)
+    rounding_mode = prop_def(
+        RoundingModeAttr, default_value=RoundingModeAttr(RoundingMode.NEAREST_INT_TO_ZERO)
+    )
+    MODIFIERS: ClassVar = (
+        SignednessDirective(),
+        RoundingDirective((RoundingMode.NEAREST_INT_TO_ZERO,), RoundingMode.NEAREST_INT_TO_ZERO),
+    )
+
+    @classmethod
+    def default_properties(cls) -> dict[str, Attribute]:
+        return {"rounding_mode": RoundingModeAttr(RoundingMode.NEAREST_INT_TO_ZERO)}
+
+
+@irdl_op_definition
+class IToFOp(ConversionOp):
+    """`%from signed|unsigned : T -> R`: integer to float, rounding to nearest even."""
+
+    name = "cuda_tile.itof"
+    OPERAND_ELEMENTS: ClassVar = INTEGER
+    RESULT_ELEMENTS: ClassVar = ANY_FLOAT
+    signedness = prop_def(SignednessAttr)
+    rounding_mode = prop_def(
+        RoundingModeAttr, default_value=RoundingModeAttr(RoundingMode.NEAREST_EVEN)
+    )
+    MODIFIERS: ClassVar = (SignednessDirective(), RoundingDirective(IEEE_MODES))
+
+    @classmethod
+    def default_properties(cls) -> dict[str, Attribute]:
+        return {"rounding_mode": RoundingModeAttr(RoundingMode.NEAREST_EVEN)}
+
+    def verify_modifiers(self) -> None:
+        if isinstance(element_type(self.result.type), Float8E8M0FNUType):
+            raise self.op_error("integer to f8E8M0FNU conversion is not supported")
+        if self.rounding_mode.data is not RoundingMode.NEAREST_EVEN:
+            raise self.op_error("only rounding mode 'nearest_even' is supported")
+
+
+@irdl_op_definition
+class IntToPtrOp(ConversionOp):
+    name = "cuda_tile.int_to_ptr"
+    OPERANDS: ClassVar = ("source",)
+    OPERAND_ELEMENTS: ClassVar = I64
+    RESULT_ELEMENTS: ClassVar = POINTER
+
+
+@irdl_op_definition
+class PtrToIntOp(ConversionOp):
+    name = "cuda_tile.ptr_to_int"
+    OPERANDS: ClassVar = ("source",)
+    OPERAND_ELEMENTS: ClassVar = POINTER
+    RESULT_ELEMENTS: ClassVar = I64
+
+
+@irdl_op_definition
+class PtrToPtrOp(ConversionOp):
+    """Reinterpret a pointer tile as pointers to another element type."""
+
+    name = "cuda_tile.ptr_to_ptr"
+    OPERANDS: ClassVar = ("source",)
+    OPERAND_ELEMENTS: ClassVar = POINTER
+    RESULT_ELEMENTS: ClassVar = POINTER
+
+    def verify_types(self) -> None:
+        check_tile_of(self, self.args[0], "operand #0", POINTER)
+        check_tile_of(self, self.result, "result #0", POINTER)
+        super().verify_types()
+
+
+def signedness_of(op: ElementwiseOp) -> Signedness:
+    s = op.properties.get("signedness")
+    return s.data if isinstance(s, SignednessAttr) else Signedness.SIGNED
+
+
+CONVERSION_OPS = [
+    BitcastOp,
+    ExtIOp,
+    TruncIOp,
+    FToFOp,
+    FToIOp,
+    IToFOp,
+    IntToPtrOp,
+    PtrToIntOp,
+    PtrToPtrOp,
+]

@@ -1,0 +1,856 @@
+"""Core ops (NVIDIA group Core): the module and its kernels, constants, block ids,
+shape manipulation and selection."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import math
+import struct
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FunctionType,
+    IntegerType,
+    StringAttr,
+    SymbolNameConstraint,
+    TensorType,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.irdl import (
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsolatedFromAbove,
+    IsTerminator,
+    NoTerminator,
+    Pure,
+    SymbolOpInterface,
+    SymbolTable,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from tileir.dialects.cuda_tile.attributes import (
+    AssumePredicate,
+    BoundedAttr,
+    DivByAttr,
+    OptimizationHintsAttr,
+    SameElementsAttr,
+    parse_optimization_hints_body,
+    print_optimization_hints_body,
+)
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.ops.base import (
+    BOOL,
+    INTEGER,
+    POINTER,
+    CudaTileOp,
+    check_tile_of,
+    inside_cuda_tile_function,
+)
+from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp, Signature
+from tileir.dialects.cuda_tile.syntax import (
+    AsmFormat,
+    parse_cuda_tile_type,
+    parse_cuda_tile_types,
+    parse_operand_list,
+    print_cuda_tile_type,
+)
+from tileir.dialects.cuda_tile.types import PointerType, TileType
+
+# ---------------------------------------------------------------------------
+# module / entry / return
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ModuleOp(CudaTileOp):
+    """`cuda_tile.module @name { ... }`: a symbol table of kernels and globals."""
+
+    name = "cuda_tile.module"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    producer = opt_prop_def(StringAttr)
+    body = region_def("single_block")
+
+    traits = traits_def(IsolatedFromAbove(), NoTerminator(), SymbolTable(), SymbolOpInterface())
+
+    def __init__(self, sym_name: str, ops: Sequence[CudaTileOp] = ()):
+        super().__init__(
+            properties={"sym_name": StringAttr(sym_name)}, regions=[Region(Block(ops))]
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        f = AsmFormat(printer)
+        f.attr_dict_with_keyword(self)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ModuleOp:
+        name = parser.parse_symbol_name()
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        body = parser.parse_region()
+        if not body.blocks:
+            body.add_block(Block())
+        props: dict[str, Attribute] = {"sym_name": name}
+        extra = dict(attrs.data) if attrs is not None else {}
+        if "producer" in extra:
+            props["producer"] = extra.pop("producer")
+        return cls.create(properties=props, attributes=extra, regions=[body])
+
+
+@irdl_op_definition
+class ReturnOp(CudaTileOp):
+    """`return [%v, ... : T, ...]`: terminates an entry (and some if bodies)."""
+
+    name = "cuda_tile.return"
+    operands_ = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+
+    def __init__(self, values: Sequence[SSAValue] = ()):
+        super().__init__(operands=[list(values)])
+
+    def print(self, printer: Printer) -> None:
+        print_terminator(printer, self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReturnOp:
+        values, attrs = parse_terminator(parser)
+        return cls.create(operands=values, attributes=attrs)
+
+
+def print_terminator(printer: Printer, op: CudaTileOp) -> None:
+    """`attr-dict ($operands^ : types)?`."""
+    f = AsmFormat(printer)
+    f.attr_dict(op)
+    if op.operands:
+        f.operands(op.operands)
+        f.literal(":")
+        f.types([v.type for v in op.operands])
+
+
+def parse_terminator(parser: Parser) -> tuple[list[SSAValue], dict[str, Attribute]]:
+    attrs = parser.parse_optional_attr_dict()
+    pos = parser.pos
+    operands = parse_operand_list(parser)
+    values: list[SSAValue] = []
+    if operands:
+        parser.parse_punctuation(":")
+        types = parse_cuda_tile_types(parser)
+        if len(types) != len(operands):
+            parser.raise_error(
+                f"expected {len(operands)} types, got {len(types)}", pos, parser.pos
+            )
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+    return values, attrs
+
+
+@irdl_op_definition
+class EntryOp(CudaTileOp):
+    """`entry @name(%a: T, ...) [optimization_hints=<...>] { body }`: a kernel.
+
+    Arguments are rank-0 tiles (scalars and pointers); an entry returns nothing.
+    Each becomes one `.visible .entry` whose parameters are the arguments in order."""
+
+    name = "cuda_tile.entry"
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    optimization_hints = opt_prop_def(OptimizationHintsAttr)
+    body = region_def("single_block")
+
+    traits = lazy_traits_def(
+        lambda: (IsolatedFromAbove(), SymbolOpInterface(), HasParent(ModuleOp))
+    )
+
+    def __init__(
+        self,
+        sym_name: str,
+        arg_types: Sequence[Attribute],
+        body: Region,
+        hints: OptimizationHintsAttr | None = None,
+    ):
+        props: dict[str, Attribute] = {
+            "sym_name": StringAttr(sym_name),
+            "function_type": FunctionType.from_lists(list(arg_types), []),
+            "arg_attrs": ArrayAttr([DictionaryAttr({}) for _ in arg_types]),
+        }
+        if hints is not None:
+            props["optimization_hints"] = hints
+        super().__init__(properties=props, regions=[body])
+
+    @property
+    def args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        print_function_signature(printer, self.body.block, list(self.function_type.outputs))
+        hints = self.optimization_hints
+        if hints is not None and hints.hints.data:
+            printer.print_string(" optimization_hints=")
+            print_optimization_hints_body(printer, hints)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        AsmFormat(printer).attr_dict(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> EntryOp:
+        name = parser.parse_symbol_name()
+        args, results = parse_function_signature(parser)
+        props: dict[str, Attribute] = {
+            "sym_name": name,
+            "function_type": FunctionType.from_lists([a.type for a in args], results),
+            "arg_attrs": ArrayAttr([DictionaryAttr({}) for _ in args]),
+        }
+        if parser.parse_optional_keyword("optimization_hints") is not None:
+            parser.parse_punctuation("=")
+            props["optimization_hints"] = OptimizationHintsAttr(parse_optimization_hints_body(parser))
+        body = parser.parse_region(args)
+        if not body.blocks:
+            body.add_block(Block(arg_types=[a.type for a in args]))
+        ensure_terminator(body.block)
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(properties=props, attributes=attrs, regions=[body])
+
+    def verify_(self) -> None:
+        if self.function_type.outputs.data:
+            raise self.op_error("entry op must not return values")
+        inputs = self.function_type.inputs.data
+        if tuple(inputs) != tuple(a.type for a in self.body.block.args):
+            raise self.op_error("argument types do not match the function type")
+        for t in inputs:
+            if isinstance(t, TileType) and t.rank != 0:
+                raise self.op_error("entry op must have scalar types (rank 0 !cuda_tile.tile)")
+
+
+def print_function_signature(printer: Printer, block: Block, results: Sequence[Attribute]) -> None:
+    printer.print_string("(")
+    for i, arg in enumerate(block.args):
+        if i:
+            printer.print_string(", ")
+        printer.print_operand(arg)
+        printer.print_string(": ")
+        print_cuda_tile_type(printer, arg.type)
+    printer.print_string(")")
+    if results:
+        printer.print_string(" -> ")
+        if len(results) == 1:
+            print_cuda_tile_type(printer, results[0])
+        else:
+            printer.print_string("(")
+            printer.print_list(results, lambda t: print_cuda_tile_type(printer, t))
+            printer.print_string(")")
+
+
+def parse_function_signature(parser: Parser) -> tuple[list[Parser.Argument], list[Attribute]]:
+    def argument() -> Parser.Argument:
+        name = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation(":")
+        t = parse_cuda_tile_type(parser)
+        parser.parse_optional_attr_dict()
+        return Parser.Argument(name.name, t)
+
+    args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
+    results: list[Attribute] = []
+    if parser.parse_optional_punctuation("->"):
+        if parser.parse_optional_punctuation("("):
+            if not parser.parse_optional_punctuation(")"):
+                results = parse_cuda_tile_types(parser)
+                parser.parse_punctuation(")")
+        else:
+            results = [parse_cuda_tile_type(parser)]
+    return args, results
+
+
+def ensure_terminator(block: Block) -> None:
+    """Entry bodies may omit their `return`; add it, as MLIR's parser does."""
+    last = block.last_op
+    if last is None or not last.has_trait(IsTerminator):
+        block.add_op(ReturnOp())
+
+
+# ---------------------------------------------------------------------------
+# constant
+# ---------------------------------------------------------------------------
+
+DENSE_ELEMENTS = (
+    "expect element type to be one of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 "
+    "or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got "
+)
+
+
+@irdl_op_definition
+class ConstantOp(CudaTileOp):
+    """`constant <ET: LIT> : T`.  The value is stored as a builtin dense attribute over a
+    tensor of the tile's shape; a scalar literal splats to every element."""
+
+    name = "cuda_tile.constant"
+
+    value = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, value: DenseIntOrFPElementsAttr, result_type: Attribute | None = None):
+        if result_type is None:
+            result_type = TileType(value.get_shape(), value.get_element_type())
+        super().__init__(properties={"value": value}, result_types=[result_type])
+
+    @staticmethod
+    def splat(value: float | int, carrier: Attribute) -> ConstantOp:
+        """A constant filling `carrier` (a tile, tensor or scalar type) with `value`."""
+        shape = shape_of(carrier)
+        el = element_type(carrier)
+        dense = DenseIntOrFPElementsAttr.from_list(
+            TensorType(el, shape), [value] * max(1, math.prod(shape))  # pyright: ignore[reportArgumentType]
+        )
+        return ConstantOp(dense, carrier)
+
+    def asm_result_names(self) -> Sequence[str | None]:
+        return (constant_result_name(self.value),)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        el = self.value.get_element_type()
+        printer.print_string("<")
+        printer.print_attribute(el)
+        printer.print_string(": ")
+        printer.print_string(dense_literal_text(self.value))
+        printer.print_string("> : ")
+        print_cuda_tile_type(printer, self.result.type)
+        AsmFormat(printer).attr_dict(self)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        value, t = parse_dense_literal(parser)
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(properties={"value": value}, result_types=[t], attributes=attrs)
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if shape_of(t) != self.value.get_shape() or element_type(t) != self.value.get_element_type():
+            raise self.op_error(
+                f"value type {self.value.type} does not match the result type {t}"
+            )
+
+    def values(self) -> np.ndarray:
+        """The constant as a numpy array of the tile's shape."""
+        from tileir.utils.numeric import dense_to_numpy
+
+        return dense_to_numpy(self.value)
+
+
+def constant_result_name(value: DenseIntOrFPElementsAttr) -> str:
+    """NVIDIA's name for a constant: `%true`, `%false`, `%cst_1_i32`, `%cst_f32`."""
+    from tileir.utils.numeric import dense_to_numpy
+
+    el = value.get_element_type()
+    data = dense_to_numpy(value).reshape(-1)
+    if isinstance(el, IntegerType) and el.width.data == 1:
+        if data.all():
+            return "true"
+        if not data.any():
+            return "false"
+        return "cst_i1"
+    name = "cst"
+    if data.size == 1 or bool((data == data[0]).all()):
+        v = data[0]
+        if isinstance(el, IntegerType):
+            name += f"_{int(v)}"
+        else:
+            f = float(v)
+            if math.isnan(f):
+                name += "_NaN"
+            elif math.isfinite(f) and f >= 0 and f == math.floor(f):
+                name += f"_{int(f)}"
+    return f"{name}_{el}"
+
+
+def dense_literal_text(value: DenseIntOrFPElementsAttr) -> str:
+    """The literal inside `<ET: ...>` as MLIR prints a dense attribute: one value for a
+    splat, nested brackets otherwise."""
+    from tileir.utils.numeric import dense_to_numpy, format_element
+
+    el = value.get_element_type()
+    data = dense_to_numpy(value)
+    flat = data.reshape(-1)
+    if flat.size == 1 or bool((flat == flat[0]).all()) and not _has_nan(flat):
+        return format_element(flat[0], el)
+
+    def nest(a: np.ndarray) -> str:
+        if a.ndim == 0:
+            return format_element(a.item(), el)
+        return "[" + ", ".join(nest(x) for x in a) + "]"
+
+    return nest(data)
+
+
+def _has_nan(a: np.ndarray) -> bool:
+    return a.dtype.kind == "f" and bool(np.isnan(a).any()) and not bool(np.isnan(a).all())
+
+
+def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attribute]:
+    """`<ET: LIT> : T` with NVIDIA's checks (element prefix, inferred shape)."""
+    from tileir.utils.numeric import numpy_to_dense, parse_element
+
+    parser.parse_punctuation("<")
+    pos = parser.pos
+    prefix = parse_cuda_tile_type(parser)
+    if not isinstance(prefix, IntegerType | AnyFloat) or (
+        isinstance(prefix, IntegerType) and prefix.width.data not in (1, 8, 16, 32, 64)
+    ):
+        parser.raise_error(DENSE_ELEMENTS + str(prefix), pos, parser.pos)
+    parser.parse_punctuation(":")
+
+    def nested() -> tuple[list[object], list[int]]:
+        if parser.parse_optional_punctuation("["):
+            items: list[object] = []
+            inner: list[int] | None = None
+            while True:
+                sub, shape = nested()
+                if inner is None:
+                    inner = shape
+                elif shape != inner:
+                    parser.raise_error(
+                        "tensor literal is invalid; ranks are not consistent between elements"
+                    )
+                items.append(sub)
+                if not parser.parse_optional_punctuation(","):
+                    break
+            parser.parse_punctuation("]")
+            return items, [len(items), *(inner or [])]
+        return [parse_element(parser, prefix)], []
+
+    items, inferred = nested()
+    parser.parse_punctuation(">")
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    t = parse_cuda_tile_type(parser)
+    if not isinstance(t, TileType):
+        parser.raise_error(
+            "result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 "
+            "or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got "
+            + str(t),
+            pos,
+            parser.pos,
+        )
+    if t.element_type != prefix:
+        parser.raise_error(
+            f"mismatch between the element type: {prefix} and the tile element type "
+            f"{t.element_type}",
+            pos,
+            parser.pos,
+        )
+
+    def show(s: Sequence[int]) -> str:
+        return "[" + ",".join(map(str, s)) + "]"
+
+    if inferred and tuple(inferred) != t.dims:
+        parser.raise_error(
+            f"inferred shape of elements literal ({show(inferred)}) does not match type "
+            f"({show(t.dims)})",
+            pos,
+            parser.pos,
+        )
+    flat: list[object] = []
+
+    def flatten(x: object) -> None:
+        if isinstance(x, list):
+            for y in x:  # pyright: ignore[reportUnknownVariableType]
+                flatten(y)  # pyright: ignore[reportUnknownArgumentType]
+        else:
+            flat.append(x)
+
+    flatten(items)
+    if not inferred:
+        flat = flat * max(1, t.num_elements)
+    return numpy_to_dense(flat, t.dims, prefix), t
+
+
+# ---------------------------------------------------------------------------
+# Block ids and grid size.
+# ---------------------------------------------------------------------------
+
+
+class GridQueryOp(CudaTileOp):
+    """`{attrs} : tile<i32>`, three rank-0 results (x, y, z)."""
+
+    RESULT_NAMES: ClassVar[tuple[str, str, str]]
+
+    def asm_result_names(self) -> Sequence[str | None]:
+        return self.RESULT_NAMES
+
+    def print(self, printer: Printer) -> None:
+        f = AsmFormat(printer)
+        f.attr_dict(self)
+        f.literal(":")
+        f.type(self.results[0].type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GridQueryOp:
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parse_cuda_tile_type(parser)
+        return cls.create(result_types=[t, t, t], attributes=attrs)
+
+    def verify_(self) -> None:
+        for i, r in enumerate(self.results):
+            check_tile_of(self, r, f"result #{i}", _I32, rank=0)
+
+
+from tileir.dialects.cuda_tile.ops.base import ElementSet  # noqa: E402
+
+_I32 = ElementSet("i32", lambda t: isinstance(t, IntegerType) and t.width.data == 32)
+
+
+@irdl_op_definition
+class GetTileBlockIdOp(GridQueryOp):
+    """The coordinates of the tile block (CTA) running the kernel."""
+
+    name = "cuda_tile.get_tile_block_id"
+    RESULT_NAMES: ClassVar = ("blockId_x", "blockId_y", "blockId_z")
+    blockId_x = result_def()
+    blockId_y = result_def()
+    blockId_z = result_def()
+    traits = traits_def(Pure())
+
+
+@irdl_op_definition
+class GetNumTileBlocksOp(GridQueryOp):
+    """The size of the grid of tile blocks."""
+
+    name = "cuda_tile.get_num_tile_blocks"
+    RESULT_NAMES: ClassVar = ("gridSize_x", "gridSize_y", "gridSize_z")
+    gridSize_x = result_def()
+    gridSize_y = result_def()
+    gridSize_z = result_def()
+    traits = traits_def(Pure())
+
+
+# ---------------------------------------------------------------------------
+# Shape manipulation.
+# ---------------------------------------------------------------------------
+
+
+class ShapeOp(ElementwiseOp):
+    """`%source : T -> R`: same elements, another shape."""
+
+    OPERANDS: ClassVar = ("source",)
+    SIGNATURE: ClassVar = Signature.CONVERT
+
+    def verify_types(self) -> None:
+        src, res = self.args[0].type, self.result.type
+        public = inside_cuda_tile_function(self)
+        if public and not isinstance(src, TileType):
+            raise self.op_error(f"operand #0 must be tile of any type values, but got '{src}'")
+        if element_type(src) != element_type(res):
+            raise self.op_error("source and result element type do not match")
+
+
+@irdl_op_definition
+class BroadcastOp(ShapeOp):
+    """Replicates dimensions of extent 1 to the result's extent (ranks equal)."""
+
+    name = "cuda_tile.broadcast"
+
+    def asm_result_names(self) -> Sequence[str | None]:
+        return ("bcast",)
+
+    def verify_types(self) -> None:
+        super().verify_types()
+        src, res = shape_of(self.args[0].type), shape_of(self.result.type)
+        if len(src) != len(res):
+            raise self.op_error("source and result must have the same rank")
+        for i, (s, r) in enumerate(zip(src, res, strict=True)):
+            if s != r and s != 1:
+                raise self.op_error(
+                    f"source dimension {i} ({s}) is not compatible with result dimension "
+                    f"{i} ({r}); it must be 1 or equal"
+                )
+
+
+@irdl_op_definition
+class ReshapeOp(ShapeOp):
+    """Reinterprets the elements, in row-major order, with another shape."""
+
+    name = "cuda_tile.reshape"
+
+    def asm_result_names(self) -> Sequence[str | None]:
+        return ("reshape",)
+
+    def verify_types(self) -> None:
+        super().verify_types()
+        if math.prod(shape_of(self.args[0].type)) != math.prod(shape_of(self.result.type)):
+            raise self.op_error("source and result must have the same number of elements")
+
+
+@irdl_op_definition
+class SelectOp(ElementwiseOp):
+    """`%cond, %a, %b : C, T`: elementwise `cond ? a : b`."""
+
+    name = "cuda_tile.select"
+    OPERANDS: ClassVar = ("cond", "val_if_true", "val_if_false")
+    SIGNATURE: ClassVar = Signature.SELECT
+
+    def verify_types(self) -> None:
+        c, a, b = self.args
+        check_tile_of(self, c, "operand #0", BOOL)
+        if a.type != b.type or a.type != self.result.type:
+            raise self.op_error(
+                "failed to verify that all of {val_if_true, val_if_false, result} have same type"
+            )
+        if shape_of(c.type) != shape_of(a.type):
+            raise self.op_error("failed to verify that condition has the same shape as the values")
+
+
+@irdl_op_definition
+class IotaOp(CudaTileOp):
+    """`: tile<N x iK>`: the 1-D tile 0, 1, ..., N-1."""
+
+    name = "cuda_tile.iota"
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def print(self, printer: Printer) -> None:
+        f = AsmFormat(printer)
+        f.attr_dict(self)
+        f.literal(":")
+        f.type(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IotaOp:
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(result_types=[parse_cuda_tile_type(parser)], attributes=attrs)
+
+    def verify_(self) -> None:
+        check_tile_of(self, self.result, "result #0", INTEGER)
+        shape = shape_of(self.result.type)
+        if len(shape) != 1:
+            raise self.op_error("the result must be a 1-d tile")
+        el = element_type(self.result.type)
+        assert isinstance(el, IntegerType)
+        if shape[0] > 2 ** el.width.data:
+            raise self.op_error(
+                f"the number of elements {shape[0]} exceeds the maximum value of the element type {el}"
+            )
+
+
+@irdl_op_definition
+class OffsetOp(CudaTileOp):
+    """`%ptr, %offset : P, I -> P`: pointer arithmetic in elements of the pointee."""
+
+    name = "cuda_tile.offset"
+    ptr = operand_def()
+    offset = operand_def()
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def print(self, printer: Printer) -> None:
+        f = AsmFormat(printer)
+        f.operand(self.ptr)
+        f.literal(",")
+        f.operand(self.offset)
+        f.attr_dict(self)
+        f.literal(":")
+        f.type(self.ptr.type)
+        f.literal(",")
+        f.type(self.offset.type)
+        f.literal("->")
+        f.type(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> OffsetOp:
+        p = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        o = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pt = parse_cuda_tile_type(parser)
+        parser.parse_punctuation(",")
+        ot = parse_cuda_tile_type(parser)
+        parser.parse_punctuation("->")
+        rt = parse_cuda_tile_type(parser)
+        return cls.create(
+            operands=[parser.resolve_operand(p, pt), parser.resolve_operand(o, ot)],
+            result_types=[rt],
+            attributes=attrs,
+        )
+
+    def verify_(self) -> None:
+        check_tile_of(self, self.ptr, "operand #0", POINTER)
+        check_tile_of(self, self.offset, "operand #1", INTEGER)
+        if self.ptr.type != self.result.type:
+            raise self.op_error("failed to verify that all of {ptr, result} have same type")
+        if shape_of(self.ptr.type) != shape_of(self.offset.type):
+            raise self.op_error("failed to verify that all of {ptr, offset} have same shape")
+
+
+# ---------------------------------------------------------------------------
+# assume
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AssumeOp(CudaTileOp):
+    """`assume PRED, %value : T`: returns `value` and records a fact about it
+    (`div_by<16>`: divisible by 16; `bounded<0, ?>`: non-negative; `same_elements`).
+    Later passes read these facts, for instance to vectorize memory accesses."""
+
+    name = "cuda_tile.assume"
+    value = operand_def()
+    predicate = prop_def(DivByAttr | SameElementsAttr | BoundedAttr)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, predicate: AssumePredicate, value: SSAValue):
+        super().__init__(
+            operands=[value], properties={"predicate": predicate}, result_types=[value.type]
+        )
+
+    def asm_result_names(self) -> Sequence[str | None]:
+        from tileir.printing import source_base_name
+
+        source = source_base_name(self.value)
+        return ("assume" if source is None else f"assume_{source}",)
+
+    def print(self, printer: Printer) -> None:
+        f = AsmFormat(printer)
+
+        def pred() -> None:
+            p = self.predicate
+            printer.print_string(p.name.split(".", 1)[1])
+            p.print_parameters(printer)
+
+        f.custom(pred)
+        f.literal(",")
+        f.operand(self.value)
+        f.attr_dict(self)
+        f.literal(":")
+        f.type(self.value.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AssumeOp:
+        pos = parser.pos
+        if parser._current_token.text.startswith("#"):  # pyright: ignore[reportPrivateUsage]
+            pred = parser.parse_attribute()
+        else:
+            kind = parser.parse_optional_identifier()
+            kinds: dict[str, type[Attribute]] = {
+                "div_by": DivByAttr,
+                "same_elements": SameElementsAttr,
+                "bounded": BoundedAttr,
+            }
+            if kind not in kinds:
+                parser.raise_error(
+                    f"unknown assume predicate attribute: {kind} (expected 'div_by', "
+                    "'same_elements', or 'bounded')",
+                    pos,
+                    parser.pos,
+                )
+            cls_ = kinds[kind]
+            pred = cls_.new(cls_.parse_parameters(parser))  # pyright: ignore[reportAttributeAccessIssue]
+        if not isinstance(pred, DivByAttr | SameElementsAttr | BoundedAttr):
+            parser.raise_error("expected assume predicate attribute", pos, parser.pos)
+        parser.parse_punctuation(",")
+        v = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parse_cuda_tile_type(parser)
+        return cls.create(
+            operands=[parser.resolve_operand(v, t)],
+            result_types=[t],
+            properties={"predicate": pred},
+            attributes=attrs,
+        )
+
+    def verify_(self) -> None:
+        if self.value.type != self.result.type:
+            raise self.op_error("failed to verify that all of {value, result} have same type")
+        p = self.predicate
+        t = self.value.type
+        el = element_type(t)
+        shape = shape_of(t)
+        from tileir.dialects.cuda_tile.types import TensorViewType
+
+        if isinstance(p, DivByAttr):
+            if isinstance(t, TensorViewType):
+                if p.every_value is not None:
+                    raise self.op_error("div_by on a tensor_view must not use 'every'/'along'")
+                return
+            if not isinstance(el, IntegerType | PointerType):
+                raise self.op_error("div_by predicate requires an integer or pointer tile")
+            if p.along_value is not None:
+                if not 0 <= p.along_value < len(shape):
+                    raise self.op_error(
+                        f"'along' must be a dimension of the tile, got {p.along_value}"
+                    )
+                every = p.every_value or 0
+                if not 0 <= every <= shape[p.along_value]:
+                    raise self.op_error(f"'every' out of range, got {every}")
+        elif isinstance(p, SameElementsAttr):
+            if not isinstance(el, IntegerType | PointerType):
+                raise self.op_error("same_elements predicate requires an integer or pointer tile")
+            values = [v.data for v in p.values]
+            if len(values) != len(shape):
+                raise self.op_error(
+                    f"same_elements expects {len(shape)} values (one per dimension), got {len(values)}"
+                )
+            for v, d in zip(values, shape, strict=True):
+                if not 0 <= v <= d:
+                    raise self.op_error(f"same_elements value {v} out of range [0, {d}]")
+        else:
+            if not isinstance(el, IntegerType):
+                raise self.op_error("bounded predicate requires an integer tile")
+            width = el.width.data
+            lo, hi = -(2 ** (width - 1)), 2**width - 1
+            for b in (p.lower_value, p.upper_value):
+                if b is not None and not lo <= b <= hi:
+                    raise self.op_error(f"bound {b} does not fit in {el}")
+
+
+# Keep the float helpers referenced so that unused-import checks stay meaningful.
+_FLOAT_TYPES = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+_ = struct
+
+CORE_OPS = [
+    ModuleOp,
+    EntryOp,
+    ReturnOp,
+    ConstantOp,
+    GetTileBlockIdOp,
+    GetNumTileBlocksOp,
+    BroadcastOp,
+    ReshapeOp,
+    SelectOp,
+    IotaOp,
+    OffsetOp,
+    AssumeOp,
+]
+

@@ -1,0 +1,232 @@
+"""Numbers: element types as numpy dtypes, dense attributes as arrays, and MLIR's
+textual spelling of element values.
+
+numpy (with `ml_dtypes` for bf16 and the 8- and 4-bit floats) is the judge of
+semantics in tileir, so every place that needs an element's value goes through here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from decimal import Decimal
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    DenseIntOrFPElementsAttr,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatTF32Type,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute
+from xdsl.parser import AttrParser
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+_INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64, 4: np.int8}
+
+
+def numpy_dtype(el: Attribute) -> np.dtype:
+    """The numpy dtype holding values of element type `el` exactly."""
+    if isinstance(el, IntegerType):
+        return np.dtype(_INT_DTYPES[el.width.data])
+    table: dict[type, object] = {
+        Float16Type: np.float16,
+        BFloat16Type: ml_dtypes.bfloat16,
+        Float32Type: np.float32,
+        Float64Type: np.float64,
+        FloatTF32Type: np.float32,
+        Float8E4M3FNType: ml_dtypes.float8_e4m3fn,
+        Float8E5M2Type: ml_dtypes.float8_e5m2,
+        Float8E8M0FNUType: ml_dtypes.float8_e8m0fnu,
+        Float4E2M1FNType: ml_dtypes.float4_e2m1fn,
+    }
+    for cls, dt in table.items():
+        if isinstance(el, cls):
+            return np.dtype(dt)  # pyright: ignore[reportArgumentType, reportCallIssue]
+    raise ValueError(f"no numpy dtype for element type {el}")
+
+
+def unsigned_dtype(width: int) -> np.dtype:
+    return np.dtype({1: np.bool_, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[width])
+
+
+def to_signed(value: int, width: int) -> int:
+    """Two's-complement reinterpretation of a (possibly unsigned) integer."""
+    if width == 1:
+        return 1 if value & 1 else 0
+    value &= (1 << width) - 1
+    return value - (1 << width) if value >= 1 << (width - 1) else value
+
+
+def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    el = attr.get_element_type()
+    values = attr.get_values()
+    if isinstance(el, IntegerType) and el.width.data == 1:
+        return np.array([bool(v) for v in values], dtype=np.bool_).reshape(attr.get_shape())
+    return np.array(values, dtype=np.float64 if isinstance(el, AnyFloat) else np.int64).astype(
+        numpy_dtype(el)
+    ).reshape(attr.get_shape())
+
+
+def numpy_to_dense(
+    values: Sequence[object] | np.ndarray, shape: Sequence[int], el: Attribute
+) -> DenseIntOrFPElementsAttr:
+    flat = list(np.asarray(values, dtype=object).reshape(-1))
+    if isinstance(el, IntegerType):
+        width = el.width.data
+        data: list[int] | list[float] = [to_signed(int(v), width) for v in flat]  # pyright: ignore[reportArgumentType]
+        if width == 1:
+            data = [1 if v else 0 for v in data]
+    else:
+        dt = numpy_dtype(el)
+        data = [float(np.asarray(float(v)).astype(dt)) for v in flat]  # pyright: ignore[reportArgumentType]
+    return DenseIntOrFPElementsAttr.from_list(TensorType(el, list(shape)), data)  # pyright: ignore[reportArgumentType]
+
+
+# ---------------------------------------------------------------------------
+# Printing element values as MLIR does.
+# ---------------------------------------------------------------------------
+
+
+def _float_bits_hex(value: float, el: AnyFloat) -> str:
+    dt = numpy_dtype(el)
+    raw = np.asarray(value).astype(dt).tobytes()
+    if isinstance(el, FloatTF32Type):
+        raw = np.asarray(value, dtype=np.float32).tobytes()
+    width = len(raw) * 2
+    return "0x" + f"{int.from_bytes(raw, 'little'):0{width}X}"
+
+
+def _natural_digits(el: AnyFloat) -> int:
+    precision = {
+        Float16Type: 11,
+        BFloat16Type: 8,
+        Float32Type: 24,
+        Float64Type: 53,
+        FloatTF32Type: 11,
+    }
+    bits = 24
+    for cls, p in precision.items():
+        if isinstance(el, cls):
+            bits = p
+    return (bits * 59 + 195) // 196
+
+
+def _round_trips(text: str, value: float, el: AnyFloat) -> bool:
+    dt = numpy_dtype(el)
+    try:
+        back = np.asarray(float(text)).astype(dt)
+    except (OverflowError, ValueError):
+        return False
+    return back.tobytes() == np.asarray(value).astype(dt).tobytes()
+
+
+def _apfloat_default_string(value: float, el: AnyFloat) -> str:
+    """llvm::APFloat::toString with its defaults (natural precision, max padding 3,
+    trailing zeros truncated)."""
+    digits = _natural_digits(el)
+    d = Decimal(value)
+    if d == 0:
+        return "0.0E+0"
+    sign = "-" if d < 0 else ""
+    d = abs(d)
+    rounded = f"{d:.{digits - 1}e}"  # d.ddddde±X
+    mant, exp_text = rounded.split("e")
+    digit_str = mant.replace(".", "").rstrip("0") or "0"
+    exp10 = int(exp_text)
+    n = len(digit_str)
+    exp = exp10 - (n - 1)  # exponent of the least significant digit
+    max_padding = 3
+    if exp >= 0:
+        scientific = exp > max_padding or n + exp > digits
+    else:
+        msd = exp + n - 1
+        scientific = msd < 0 and -msd > max_padding
+    if scientific:
+        e = exp + n - 1
+        body = digit_str[0] + "." + (digit_str[1:] or "0")
+        return f"{sign}{body}E{'+' if e >= 0 else '-'}{abs(e)}"
+    if exp >= 0:
+        return sign + digit_str + "0" * exp
+    point = n + exp
+    if point > 0:
+        return sign + digit_str[:point] + "." + digit_str[point:]
+    return sign + "0." + "0" * (-point) + digit_str
+
+
+def format_float(value: float, el: AnyFloat) -> str:
+    if math.isfinite(value):
+        text = f"{value:.6e}"
+        if _round_trips(text, value, el):
+            return text
+        text = _apfloat_default_string(value, el)
+        if "." in text:
+            return text
+    return _float_bits_hex(value, el)
+
+
+def format_element(value: object, el: Attribute) -> str:
+    if isinstance(el, IntegerType):
+        if el.width.data == 1:
+            return "true" if bool(value) else "false"
+        return str(to_signed(int(value), el.width.data))  # pyright: ignore[reportArgumentType]
+    assert isinstance(el, AnyFloat)
+    return format_float(float(value), el)  # pyright: ignore[reportArgumentType]
+
+
+# ---------------------------------------------------------------------------
+# Parsing element values.
+# ---------------------------------------------------------------------------
+
+
+def _integer_range(width: int) -> tuple[int, int]:
+    """The union of the signed and unsigned ranges (NVIDIA's check)."""
+    if width == 1:
+        return -1, 1
+    return -(2 ** (width - 1)), 2**width - 1
+
+
+def parse_element(parser: AttrParser, el: Attribute) -> int | float:
+    """One literal of a dense constant of element type `el`."""
+    pos = parser.pos
+    if isinstance(el, IntegerType):
+        width = el.width.data
+        if width == 1:
+            if parser.parse_optional_keyword("true") is not None:
+                return 1
+            if parser.parse_optional_keyword("false") is not None:
+                return 0
+        elif parser._current_token.text in ("true", "false"):  # pyright: ignore[reportPrivateUsage]
+            parser.raise_error("expected integer value")
+        value = parser.parse_optional_integer(allow_boolean=False)
+        if value is None:
+            parser.raise_error("expected integer value")
+        lo, hi = _integer_range(width)
+        if not lo <= value <= hi and width != 64:
+            parser.raise_error("integer constant out of range for type", pos, parser.pos)
+        return value
+    assert isinstance(el, AnyFloat)
+    negative = parser.parse_optional_punctuation("-") is not None
+    token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+    if token.kind == MLIRTokenKind.INTEGER_LIT and token.text.lower().startswith("0x"):
+        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
+        bits = int(token.text, 16)
+        dt = numpy_dtype(el)
+        nbytes = dt.itemsize
+        value = float(np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=dt)[0])
+        return -value if negative else value
+    number = parser.parse_optional_number()
+    if number is None:
+        parser.raise_error("expected floating point literal")
+    value = float(number)
+    return -value if negative else value
