@@ -61,7 +61,7 @@ class TileirPrinter(Printer):
 
     # -- ops --------------------------------------------------------------
     def print_op(self, op: Operation) -> None:
-        mlir_scope = _is_cuda_tile(op) or in_cuda_tile_scope(op)
+        mlir_scope = op.name == "cuda_tile.module" or in_cuda_tile_scope(op)
         if not mlir_scope:
             return super().print_op(op)
         isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
@@ -108,7 +108,9 @@ class TileirPrinter(Printer):
         print_block_terminators: bool = True,
     ) -> None:
         parent = region.parent_op()
-        mlir_scope = parent is not None and (_is_cuda_tile(parent) or in_cuda_tile_scope(parent))
+        mlir_scope = parent is not None and (
+            parent.name == "cuda_tile.module" or in_cuda_tile_scope(parent)
+        )
         if mlir_scope:
             self._mlir_used.append(set(self._mlir_used[-1]))
         try:

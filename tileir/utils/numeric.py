@@ -119,16 +119,19 @@ def _natural_digits(el: AnyFloat) -> int:
     for cls, p in precision.items():
         if isinstance(el, cls):
             bits = p
-    return (bits * 59 + 195) // 196
+    # llvm::APFloat::toString: "enough digits so the number can be round-tripped".
+    return 2 + bits * 59 // 196
 
 
 def _round_trips(text: str, value: float, el: AnyFloat) -> bool:
     dt = numpy_dtype(el)
     try:
-        back = np.asarray(float(text)).astype(dt)
+        with np.errstate(over="ignore", invalid="ignore"):
+            back = np.asarray(float(text)).astype(dt)
+            original = np.asarray(value).astype(dt)
     except (OverflowError, ValueError):
         return False
-    return back.tobytes() == np.asarray(value).astype(dt).tobytes()
+    return back.tobytes() == original.tobytes()
 
 
 def _apfloat_default_string(value: float, el: AnyFloat) -> str:
@@ -166,7 +169,10 @@ def _apfloat_default_string(value: float, el: AnyFloat) -> str:
 
 def format_float(value: float, el: AnyFloat) -> str:
     if math.isfinite(value):
-        text = f"{value:.6e}"
+        # Six significant digits, zero-padded to six decimals (APFloat::toString with
+        # FormatPrecision=6, TruncateZero=false), kept only if it round-trips.
+        mantissa, exponent = f"{value:.5e}".split("e")
+        text = f"{mantissa}0e{exponent}"
         if _round_trips(text, value, el):
             return text
         text = _apfloat_default_string(value, el)

@@ -434,8 +434,28 @@ def print_optimization_hints_body(printer: Printer, attr: OptimizationHintsAttr)
         if i:
             printer.print_string(", ")
         printer.print_string(f"{key} = ")
-        printer.print_attribute(value)
+        if isinstance(value, DictionaryAttr):
+            print_mlir_dict(printer, value)
+        else:
+            printer.print_attribute(value)
     printer.print_string(">")
+
+
+def print_mlir_dict(printer: Printer, attr: DictionaryAttr) -> None:
+    """A dictionary as MLIR prints it: `i64` integers and `i1` booleans without their
+    type (`{latency = 3, allow_tma = true}`)."""
+    printer.print_string("{")
+    for i, (key, value) in enumerate(attr.data.items()):
+        if i:
+            printer.print_string(", ")
+        printer.print_string(f"{key} = ")
+        if isinstance(value, IntegerAttr) and value.type == IntegerType(64):
+            printer.print_string(str(value.value.data))
+        elif isinstance(value, IntegerAttr) and value.type == IntegerType(1):
+            printer.print_string("true" if value.value.data else "false")
+        else:
+            printer.print_attribute(value)
+    printer.print_string("}")
 
 
 ATTRIBUTES: list[type[Attribute]] = [

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerAttr
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i1
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -300,6 +300,10 @@ def _print_view_access_tail(printer: Printer, op: CudaTileOp, token: SSAValue | 
     if isinstance(hints, OptimizationHintsAttr):
         printer.print_string(" optimization_hints = ")
         print_optimization_hints_body(printer, hints)
+    inbounds = op.properties.get("inbounds")
+    if isinstance(inbounds, DenseArrayBase) and any(inbounds.get_values()):
+        flags = ", ".join("true" if v else "false" for v in inbounds.get_values())
+        printer.print_string(f" inbounds = [{flags}]")
     AsmFormat(printer).attr_dict_with_keyword(op)
 
 
@@ -326,6 +330,10 @@ def _parse_view_access_tail(
     if parser.parse_optional_keyword("optimization_hints") is not None:
         parser.parse_punctuation("=")
         props["optimization_hints"] = OptimizationHintsAttr(parse_optimization_hints_body(parser))
+    if parser.parse_optional_keyword("inbounds") is not None:
+        parser.parse_punctuation("=")
+        flags = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_boolean)
+        props["inbounds"] = bool_dense_array(flags)
     attrs = parser.parse_optional_attr_dict_with_keyword()
     return token, (dict(attrs.data) if attrs is not None else {})
 
@@ -346,8 +354,21 @@ def _parse_index_types(parser: Parser, n: int) -> list[Attribute]:
     return types
 
 
+def bool_dense_array(flags: Sequence[bool]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])
+
+
 class ViewAccessOp(CudaTileOp):
-    """Shared verification of load_view_tko / store_view_tko."""
+    """Shared verification of load_view_tko / store_view_tko.
+
+    `inbounds` (bytecode 13.4) promises, per index dimension, that the accessed tile
+    lies inside the tensor_view, so no bounds check is needed along it."""
+
+    def inbounds_flags(self) -> tuple[bool, ...]:
+        attr = self.properties.get("inbounds")
+        if isinstance(attr, DenseArrayBase):
+            return tuple(bool(v) for v in attr.get_values())
+        return ()
 
     def check_view_access(self, view: SSAValue, index: Sequence[SSAValue], tile: Attribute) -> None:
         vt = view.type
@@ -380,6 +401,7 @@ class LoadViewTkoOp(ViewAccessOp):
     memory_ordering_semantics = prop_def(IntegerAttr)
     memory_scope = opt_prop_def(IntegerAttr)
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
+    inbounds = opt_prop_def(DenseArrayBase)
     view = operand_def()
     index = var_operand_def()
     token = opt_operand_def(TokenType)
@@ -457,6 +479,7 @@ class StoreViewTkoOp(ViewAccessOp):
     memory_ordering_semantics = prop_def(IntegerAttr)
     memory_scope = opt_prop_def(IntegerAttr)
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
+    inbounds = opt_prop_def(DenseArrayBase)
     tile = operand_def()
     view = operand_def()
     index = var_operand_def()

@@ -1,0 +1,559 @@
+"""The PTX each llvm / nvvm op becomes.
+
+`emit(ctx, op)` looks the op up in `EMITTERS` (by class) and, for
+`llvm.call_intrinsic`, in `INTRINSICS` (by intrinsic name); each entry appends the
+instruction lines for one op.  Arithmetic rounds explicitly (`add.rn.f32`), which
+also keeps ptxas from contracting a separate multiply and add into an fma: cuTile
+fuses only where the program says `fma`.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileir.backend.ptx.registers import PRED, RegisterAllocator, register_class
+from tileir.dialects import nvvm
+from tileir.diagnostics import not_supported
+from tileir.utils.numeric import numpy_dtype
+
+
+@dataclass
+class PtxContext:
+    regs: RegisterAllocator
+    lines: list[str] = field(default_factory=list)
+
+    def line(self, text: str) -> None:
+        self.lines.append(text)
+
+    def r(self, value: SSAValue) -> str:
+        return self.regs.of(value)
+
+
+Emitter = Callable[[PtxContext, Operation], None]
+
+
+def width(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, llvm.LLVMPointerType):
+        return 64
+    if isinstance(t, Float16Type | BFloat16Type):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, Float64Type):
+        return 64
+    raise ValueError(f"unsized type {t}")
+
+
+def int_width(t: Attribute) -> int:
+    """PTX operand width of an integer: i8 lives in 16-bit registers."""
+    w = width(t)
+    return 16 if w == 8 else w
+
+
+def float_suffix(t: Attribute) -> str:
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    return "f32"
+
+
+# ---------------------------------------------------------------------------
+# Constants.
+# ---------------------------------------------------------------------------
+
+
+def float_immediate(value: float, t: Attribute) -> str:
+    if isinstance(t, Float64Type):
+        return "0d" + struct.pack(">d", value).hex().upper()
+    if isinstance(t, Float32Type):
+        return "0f" + struct.pack(">f", value).hex().upper()
+    import numpy as np
+
+    bits = int.from_bytes(np.asarray(value).astype(numpy_dtype(t)).tobytes(), "little")
+    return f"0x{bits:04X}"
+
+
+def emit_constant(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.ConstantOp)
+    t = op.result.type
+    d = ctx.r(op.result)
+    value = op.value
+    if isinstance(value, FloatAttr):
+        imm = float_immediate(value.value.data, t)
+        kind = "b16" if width(t) == 16 else ("f64" if isinstance(t, Float64Type) else "f32")
+        ctx.line(f"mov.{kind} {d}, {imm};")
+        return
+    assert isinstance(value, IntegerAttr)
+    v = value.value.data
+    if register_class(t) is PRED:
+        ctx.line(f"setp.ne.u32 {d}, {1 if v & 1 else 0}, 0;")
+        return
+    w = int_width(t)
+    ctx.line(f"mov.b{w} {d}, {v & ((1 << w) - 1)};" if v < 0 else f"mov.b{w} {d}, {v};")
+
+
+# ---------------------------------------------------------------------------
+# Integer arithmetic.
+# ---------------------------------------------------------------------------
+
+
+def _normalize_i8(ctx: PtxContext, reg: str, t: Attribute) -> None:
+    """i8 values live sign-extended in 16-bit registers."""
+    if width(t) == 8:
+        ctx.line(f"cvt.s16.s8 {reg}, {reg};")
+
+
+def _pred_binary(op_name: str) -> Emitter:
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        a, b = op.operands
+        ctx.line(f"{op_name}.pred {ctx.r(op.results[0])}, {ctx.r(a)}, {ctx.r(b)};")
+
+    return emit
+
+
+def _int_binary(mnemonic: str, pred_op: str | None = None, normalize: bool = True) -> Emitter:
+    """`add.s32`-style ops; `mnemonic` may contain `{w}`."""
+
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        a, b = op.operands
+        t = op.results[0].type
+        if register_class(t) is PRED:
+            if pred_op is None:
+                raise not_supported(op, "on i1")
+            ctx.line(f"{pred_op}.pred {ctx.r(op.results[0])}, {ctx.r(a)}, {ctx.r(b)};")
+            return
+        d = ctx.r(op.results[0])
+        ctx.line(f"{mnemonic.format(w=int_width(t))} {d}, {ctx.r(a)}, {ctx.r(b)};")
+        if normalize:
+            _normalize_i8(ctx, d, t)
+
+    return emit
+
+
+def _unsigned_operand(ctx: PtxContext, value: SSAValue) -> str:
+    """An i8 operand zero-extended (its register holds it sign-extended)."""
+    if width(value.type) != 8:
+        return ctx.r(value)
+    tmp = ctx.regs.new(register_class(value.type))
+    ctx.line(f"and.b16 {tmp}, {ctx.r(value)}, 255;")
+    return tmp
+
+
+def _unsigned_binary(mnemonic: str) -> Emitter:
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        a, b = op.operands
+        t = op.results[0].type
+        d = ctx.r(op.results[0])
+        ctx.line(f"{mnemonic.format(w=int_width(t))} {d}, {_unsigned_operand(ctx, a)}, {_unsigned_operand(ctx, b)};")
+        _normalize_i8(ctx, d, t)
+
+    return emit
+
+
+def _shift(mnemonic: str, unsigned_source: bool = False) -> Emitter:
+    """Shift amounts are .u32 operands in PTX whatever the value width; amounts past
+    the width clamp (shl gives 0, shr fills with the sign or 0)."""
+
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        a, b = op.operands
+        t = op.results[0].type
+        w = int_width(t)
+        amount = ctx.r(b)
+        if w != 32:
+            tmp = ctx.regs.new(register_class(IntegerType(32)))
+            ctx.line(f"cvt.u32.u{w} {tmp}, {amount};")
+            amount = tmp
+        src = _unsigned_operand(ctx, a) if unsigned_source else ctx.r(a)
+        d = ctx.r(op.results[0])
+        ctx.line(f"{mnemonic.format(w=w)} {d}, {src}, {amount};")
+        _normalize_i8(ctx, d, t)
+
+    return emit
+
+
+ICMP_PTX = {
+    "eq": ("eq", "s"),
+    "ne": ("ne", "s"),
+    "slt": ("lt", "s"),
+    "sle": ("le", "s"),
+    "sgt": ("gt", "s"),
+    "sge": ("ge", "s"),
+    "ult": ("lt", "u"),
+    "ule": ("le", "u"),
+    "ugt": ("gt", "u"),
+    "uge": ("ge", "u"),
+}
+
+
+def emit_icmp(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.ICmpOp)
+    pred = llvm.ICmpPredicateFlag.from_int(op.predicate.value.data).value
+    cmp, sign = ICMP_PTX[pred]
+    t = op.lhs.type
+    d = ctx.r(op.res)
+    if register_class(t) is PRED:
+        if cmp == "eq":
+            ctx.line(f"xor.pred {d}, {ctx.r(op.lhs)}, {ctx.r(op.rhs)};")
+            ctx.line(f"not.pred {d}, {d};")
+        elif cmp == "ne":
+            ctx.line(f"xor.pred {d}, {ctx.r(op.lhs)}, {ctx.r(op.rhs)};")
+        else:
+            raise not_supported(op, "ordered comparison of i1 values")
+        return
+    if sign == "u":
+        a, b = _unsigned_operand(ctx, op.lhs), _unsigned_operand(ctx, op.rhs)
+    else:
+        a, b = ctx.r(op.lhs), ctx.r(op.rhs)
+    ctx.line(f"setp.{cmp}.{sign}{int_width(t)} {d}, {a}, {b};")
+
+
+def emit_select(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.SelectOp)
+    t = op.res.type
+    d, c, a, b = ctx.r(op.res), ctx.r(op.cond), ctx.r(op.lhs), ctx.r(op.rhs)
+    if register_class(t) is PRED:
+        tmp = ctx.regs.new(PRED)
+        ctx.line(f"and.pred {tmp}, {c}, {a};")
+        ctx.line(f"not.pred {d}, {c};")
+        ctx.line(f"and.pred {d}, {d}, {b};")
+        ctx.line(f"or.pred {d}, {d}, {tmp};")
+        return
+    kind = f"f{width(t)}" if isinstance(t, Float32Type | Float64Type) else f"b{int_width(t)}"
+    ctx.line(f"selp.{kind} {d}, {a}, {b}, {c};")
+
+
+def emit_int_cast(kind: str) -> Emitter:
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        (src,) = op.operands
+        s, d_t = src.type, op.results[0].type
+        d = ctx.r(op.results[0])
+        ws, wd = width(s), width(d_t)
+        if register_class(s) is PRED:
+            one = "-1" if kind == "sext" else "1"
+            ctx.line(f"selp.b{int_width(d_t)} {d}, {one}, 0, {ctx.r(src)};")
+            return
+        if register_class(d_t) is PRED:
+            tmp = ctx.regs.new(register_class(s))
+            ctx.line(f"and.b{int_width(s)} {tmp}, {ctx.r(src)}, 1;")
+            ctx.line(f"setp.ne.b{int_width(s)} {d}, {tmp}, 0;")
+            return
+        sign = "s" if kind == "sext" else "u"
+        if kind == "trunc":
+            if int_width(s) == int_width(d_t):
+                ctx.line(f"mov.b{int_width(d_t)} {d}, {ctx.r(src)};")
+            else:
+                ctx.line(f"cvt.u{int_width(d_t)}.u{int_width(s)} {d}, {ctx.r(src)};")
+            _normalize_i8(ctx, d, d_t)
+            return
+        source_type = f"{sign}{ws}" if ws == 8 else f"{sign}{int_width(s)}"
+        if ws == 8 and kind == "zext":
+            ctx.line(f"cvt.u{int_width(d_t)}.u8 {d}, {ctx.r(src)};")
+        else:
+            ctx.line(f"cvt.{sign}{int_width(d_t)}.{source_type} {d}, {ctx.r(src)};")
+        _normalize_i8(ctx, d, d_t)
+
+    return emit
+
+
+# ---------------------------------------------------------------------------
+# Floating point.
+# ---------------------------------------------------------------------------
+
+
+def _float_binary(mnemonic: str) -> Emitter:
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        a, b = op.operands
+        t = op.results[0].type
+        if not isinstance(t, Float32Type | Float64Type):
+            raise not_supported(op, f"native {t} arithmetic (widen to f32 first)")
+        ctx.line(f"{mnemonic}.{float_suffix(t)} {ctx.r(op.results[0])}, {ctx.r(a)}, {ctx.r(b)};")
+
+    return emit
+
+
+def emit_fneg(ctx: PtxContext, op: Operation) -> None:
+    t = op.results[0].type
+    ctx.line(f"neg.{float_suffix(t)} {ctx.r(op.results[0])}, {ctx.r(op.operands[0])};")
+
+
+FCMP_PTX = {
+    "oeq": "eq",
+    "one": "ne",
+    "olt": "lt",
+    "ole": "le",
+    "ogt": "gt",
+    "oge": "ge",
+    "ueq": "equ",
+    "une": "neu",
+    "ult": "ltu",
+    "ule": "leu",
+    "ugt": "gtu",
+    "uge": "geu",
+    "ord": "num",
+    "uno": "nan",
+}
+
+
+def emit_fcmp(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.FCmpOp)
+    pred = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value
+    t = op.lhs.type
+    if not isinstance(t, Float32Type | Float64Type):
+        raise not_supported(op, f"comparison of {t} values (widen to f32 first)")
+    ctx.line(f"setp.{FCMP_PTX[pred]}.{float_suffix(t)} {ctx.r(op.res)}, {ctx.r(op.lhs)}, {ctx.r(op.rhs)};")
+
+
+def emit_fpext(ctx: PtxContext, op: Operation) -> None:
+    (src,) = op.operands
+    s, t = src.type, op.results[0].type
+    d = ctx.r(op.results[0])
+    if isinstance(s, BFloat16Type) and isinstance(t, Float32Type):
+        # bf16 is the top half of an f32: exact on every target.
+        wide = ctx.regs.new(register_class(IntegerType(32)))
+        ctx.line(f"cvt.u32.u16 {wide}, {ctx.r(src)};")
+        ctx.line(f"shl.b32 {wide}, {wide}, 16;")
+        ctx.line(f"mov.b32 {d}, {wide};")
+        return
+    ctx.line(f"cvt.{float_suffix(t)}.{float_suffix(s)} {d}, {ctx.r(src)};")
+
+
+def emit_fptrunc(ctx: PtxContext, op: Operation) -> None:
+    (src,) = op.operands
+    s, t = src.type, op.results[0].type
+    ctx.line(f"cvt.rn.{float_suffix(t)}.{float_suffix(s)} {ctx.r(op.results[0])}, {ctx.r(src)};")
+
+
+def emit_sitofp(ctx: PtxContext, op: Operation) -> None:
+    (src,) = op.operands
+    t = op.results[0].type
+    ctx.line(f"cvt.rn.{float_suffix(t)}.s{int_width(src.type)} {ctx.r(op.results[0])}, {ctx.r(src)};")
+
+
+def emit_bitcast(ctx: PtxContext, op: Operation) -> None:
+    (src,) = op.operands
+    ctx.line(f"mov.b{width(op.results[0].type)} {ctx.r(op.results[0])}, {ctx.r(src)};")
+
+
+def emit_gep(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.GEPOp)
+    if len(op.ssa_indices) != 1 or len(op.rawConstantIndices.get_values()) != 1:
+        raise not_supported(op, "multi-index getelementptr")
+    (idx,) = op.ssa_indices
+    size = numpy_dtype(op.elem_type).itemsize if not isinstance(op.elem_type, IntegerType) or op.elem_type.width.data >= 8 else 1
+    base, d = ctx.r(op.ptr), ctx.r(op.result)
+    if width(idx.type) == 64:
+        ctx.line(f"mad.lo.s64 {d}, {ctx.r(idx)}, {size}, {base};")
+    elif width(idx.type) == 32:
+        ctx.line(f"mad.wide.s32 {d}, {ctx.r(idx)}, {size}, {base};")
+    else:
+        wide = ctx.regs.new(register_class(IntegerType(32)))
+        ctx.line(f"cvt.s32.s16 {wide}, {ctx.r(idx)};")
+        ctx.line(f"mad.wide.s32 {d}, {wide}, {size}, {base};")
+
+
+def emit_move64(ctx: PtxContext, op: Operation) -> None:
+    ctx.line(f"mov.b64 {ctx.r(op.results[0])}, {ctx.r(op.operands[0])};")
+
+
+# ---------------------------------------------------------------------------
+# Intrinsics.
+# ---------------------------------------------------------------------------
+
+
+def _simple(template: str) -> Emitter:
+    """`template` formatted with d (result) and a, b, c (operands)."""
+
+    def emit(ctx: PtxContext, op: Operation) -> None:
+        regs = [ctx.r(v) for v in op.operands]
+        names = dict(zip("abc", regs, strict=False))
+        ctx.line(template.format(d=ctx.r(op.results[0]), **names) + ";")
+
+    return emit
+
+
+def _typed(template: str) -> Callable[[Attribute], Emitter]:
+    return lambda t: _simple(template.replace("{T}", float_suffix(t)))
+
+
+INTRINSICS: dict[str, Emitter] = {}
+
+
+def _register_float_intrinsics() -> None:
+    for t, name in ((Float32Type(), "f32"), (Float64Type(), "f64"), (Float16Type(), "f16"), (BFloat16Type(), "bf16")):
+        INTRINSICS[f"llvm.fma.{name}"] = _simple(f"fma.rn.{float_suffix(t)} {{d}}, {{a}}, {{b}}, {{c}}")
+    for name in ("f32", "f64"):
+        INTRINSICS[f"llvm.fabs.{name}"] = _simple(f"abs.{name} {{d}}, {{a}}")
+        INTRINSICS[f"llvm.sqrt.{name}"] = _simple(f"sqrt.rn.{name} {{d}}, {{a}}")
+        INTRINSICS[f"llvm.floor.{name}"] = _simple(f"cvt.rmi.{name}.{name} {{d}}, {{a}}")
+        INTRINSICS[f"llvm.ceil.{name}"] = _simple(f"cvt.rpi.{name}.{name} {{d}}, {{a}}")
+        INTRINSICS[f"llvm.rint.{name}"] = _simple(f"cvt.rni.{name}.{name} {{d}}, {{a}}")
+        INTRINSICS[f"llvm.maxnum.{name}"] = _simple(f"max.{name} {{d}}, {{a}}, {{b}}")
+        INTRINSICS[f"llvm.minnum.{name}"] = _simple(f"min.{name} {{d}}, {{a}}, {{b}}")
+        # PTX copysign copies the sign of its first source onto its second.
+        INTRINSICS[f"llvm.copysign.{name}"] = _simple(f"copysign.{name} {{d}}, {{b}}, {{a}}")
+    INTRINSICS["llvm.maximum.f32"] = _simple("max.NaN.f32 {d}, {a}, {b}")
+    INTRINSICS["llvm.minimum.f32"] = _simple("min.NaN.f32 {d}, {a}, {b}")
+    for ftz in ("", ".ftz"):
+        INTRINSICS[f"llvm.nvvm.ex2.approx{ftz}.f"] = _simple(f"ex2.approx{ftz}.f32 {{d}}, {{a}}")
+        INTRINSICS[f"llvm.nvvm.rsqrt.approx{ftz}.f"] = _simple(f"rsqrt.approx{ftz}.f32 {{d}}, {{a}}")
+        INTRINSICS[f"llvm.nvvm.sqrt.approx{ftz}.f"] = _simple(f"sqrt.approx{ftz}.f32 {{d}}, {{a}}")
+        INTRINSICS[f"llvm.nvvm.div.approx{ftz}.f"] = _simple(f"div.approx{ftz}.f32 {{d}}, {{a}}, {{b}}")
+        INTRINSICS[f"llvm.nvvm.div.full{ftz}"] = _simple(f"div.full{ftz}.f32 {{d}}, {{a}}, {{b}}")
+        for nan in ("", ".nan"):
+            ptx_nan = ".NaN" if nan else ""
+            INTRINSICS[f"llvm.nvvm.fmax{ftz}{nan}.f"] = _simple(f"max{ftz}{ptx_nan}.f32 {{d}}, {{a}}, {{b}}")
+            INTRINSICS[f"llvm.nvvm.fmin{ftz}{nan}.f"] = _simple(f"min{ftz}{ptx_nan}.f32 {{d}}, {{a}}, {{b}}")
+        for rnd in ("rn", "rz", "rm", "rp"):
+            for suffix, ptx in (("f", "f32"), ("d", "f64")):
+                if ftz and suffix == "d":
+                    continue
+                INTRINSICS[f"llvm.nvvm.add.{rnd}{ftz}.{suffix}"] = _simple(f"add.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}")
+                INTRINSICS[f"llvm.nvvm.mul.{rnd}{ftz}.{suffix}"] = _simple(f"mul.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}")
+                INTRINSICS[f"llvm.nvvm.div.{rnd}{ftz}.{suffix}"] = _simple(f"div.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}")
+                INTRINSICS[f"llvm.nvvm.fma.{rnd}{ftz}.{suffix}"] = _simple(f"fma.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}, {{c}}")
+                INTRINSICS[f"llvm.nvvm.sqrt.{rnd}{ftz}.{suffix}"] = _simple(f"sqrt.{rnd}{ftz}.{ptx} {{d}}, {{a}}")
+    INTRINSICS["llvm.nvvm.rsqrt.approx.d"] = _simple("rsqrt.approx.f64 {d}, {a}")
+    INTRINSICS["llvm.nvvm.tanh.approx.f32"] = _simple("tanh.approx.f32 {d}, {a}")
+    # Float <-> integer conversions (rz: toward zero; PTX saturates out-of-range).
+    for src, ptx_src in (("f", "f32"), ("d", "f64")):
+        for dst, ptx_dst in (("i", "s32"), ("ui", "u32"), ("ll", "s64"), ("ull", "u64")):
+            INTRINSICS[f"llvm.nvvm.{src}2{dst}.rz"] = _simple(f"cvt.rzi.{ptx_dst}.{ptx_src} {{d}}, {{a}}")
+    for name, ptx in (("ui2f", "f32.u32"), ("ull2f", "f32.u64"), ("ui2d", "f64.u32"), ("ull2d", "f64.u64")):
+        INTRINSICS[f"llvm.nvvm.{name}.rn"] = _simple(f"cvt.rn.{ptx} {{d}}, {{a}}")
+    for name, ptx in (("us", "u16"), ("ui", "u32"), ("ull", "u64")):
+        INTRINSICS[f"llvm.nvvm.mulhi.{name}"] = _simple(f"mul.hi.{ptx} {{d}}, {{a}}, {{b}}")
+
+
+def _register_int_intrinsics() -> None:
+    for w in (8, 16, 32, 64):
+        pw = 16 if w == 8 else w
+        for kind, sign in (("smax", "s"), ("smin", "s"), ("umax", "u"), ("umin", "u")):
+            op = "max" if "max" in kind else "min"
+            INTRINSICS[f"llvm.{kind}.i{w}"] = _int_binary(f"{op}.{sign}{pw}") if sign == "s" else _unsigned_binary(f"{op}.u{pw}")
+        INTRINSICS[f"llvm.abs.i{w}"] = _simple(f"abs.s{pw} {{d}}, {{a}}")
+
+
+_register_float_intrinsics()
+_register_int_intrinsics()
+
+
+def emit_intrinsic(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.CallIntrinsicOp)
+    name = op.intrin.data
+    emitter = INTRINSICS.get(name)
+    if emitter is None:
+        raise not_supported(op, f"intrinsic {name} has no PTX spelling in tileir")
+    emitter(ctx, op)
+
+
+# ---------------------------------------------------------------------------
+# Inline asm, aggregates, control.
+# ---------------------------------------------------------------------------
+
+
+def emit_inline_asm(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.InlineAsmOp)
+    outputs: list[str] = []
+    if op.res is not None:
+        if isinstance(op.res.type, llvm.LLVMStructType):
+            outputs = ctx.regs.struct_of(op.res)
+        else:
+            outputs = [ctx.r(op.res)]
+    operands = outputs + [ctx.r(v) for v in op.operands_]
+    text = op.asm_string.data
+    # Replace $N from the highest index down so that $1 does not eat $10.
+    for i in sorted(range(len(operands)), reverse=True):
+        text = text.replace(f"${i}", operands[i])
+    for line in text.split("\n"):
+        ctx.line(line)
+
+
+def emit_extractvalue(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.ExtractValueOp)
+    members = ctx.regs.struct_of(op.container)
+    (index,) = op.position.get_values()
+    ctx.regs.alias(op.res, members[index])
+
+
+def emit_return(ctx: PtxContext, op: Operation) -> None:
+    ctx.line("ret;")
+
+
+def emit_special_register(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.SpecialRegisterOp)
+    ctx.line(f"mov.u32 {ctx.r(op.res)}, %{op.REGISTER};")
+
+
+def emit_barrier(ctx: PtxContext, op: Operation) -> None:
+    ctx.line("bar.sync 0;")
+
+
+EMITTERS: dict[type[Operation], Emitter] = {
+    llvm.ConstantOp: emit_constant,
+    llvm.AddOp: _int_binary("add.s{w}", "xor"),
+    llvm.SubOp: _int_binary("sub.s{w}", "xor"),
+    llvm.MulOp: _int_binary("mul.lo.s{w}", "and"),
+    llvm.AndOp: _int_binary("and.b{w}", "and", normalize=False),
+    llvm.OrOp: _int_binary("or.b{w}", "or", normalize=False),
+    llvm.XOrOp: _int_binary("xor.b{w}", "xor", normalize=False),
+    llvm.SDivOp: _int_binary("div.s{w}"),
+    llvm.SRemOp: _int_binary("rem.s{w}"),
+    llvm.UDivOp: _unsigned_binary("div.u{w}"),
+    llvm.URemOp: _unsigned_binary("rem.u{w}"),
+    llvm.ShlOp: _shift("shl.b{w}"),
+    llvm.AShrOp: _shift("shr.s{w}"),
+    llvm.LShrOp: _shift("shr.u{w}", unsigned_source=True),
+    llvm.ICmpOp: emit_icmp,
+    llvm.SelectOp: emit_select,
+    llvm.SExtOp: emit_int_cast("sext"),
+    llvm.ZExtOp: emit_int_cast("zext"),
+    llvm.TruncOp: emit_int_cast("trunc"),
+    llvm.FAddOp: _float_binary("add.rn"),
+    llvm.FSubOp: _float_binary("sub.rn"),
+    llvm.FMulOp: _float_binary("mul.rn"),
+    llvm.FDivOp: _float_binary("div.rn"),
+    llvm.FNegOp: emit_fneg,
+    llvm.FCmpOp: emit_fcmp,
+    llvm.FPExtOp: emit_fpext,
+    llvm.FPTruncOp: emit_fptrunc,
+    llvm.SIToFPOp: emit_sitofp,
+    llvm.BitcastOp: emit_bitcast,
+    llvm.GEPOp: emit_gep,
+    llvm.IntToPtrOp: emit_move64,
+    llvm.PtrToIntOp: emit_move64,
+    llvm.CallIntrinsicOp: emit_intrinsic,
+    llvm.InlineAsmOp: emit_inline_asm,
+    llvm.ExtractValueOp: emit_extractvalue,
+    llvm.ReturnOp: emit_return,
+    nvvm.Barrier0Op: emit_barrier,
+    **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
+}
+
+
+def emit(ctx: PtxContext, op: Operation) -> None:
+    emitter = EMITTERS.get(type(op))
+    if emitter is None:
+        raise not_supported(op, "the ptx target cannot print it")
+    emitter(ctx, op)
+
+
+_ = _typed

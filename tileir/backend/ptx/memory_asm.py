@@ -1,0 +1,155 @@
+"""PTX spellings of predicated, vectorized global loads and stores.
+
+Each thread moves a *group* of `vec` consecutive elements of `bits` bits with one
+instruction of up to 128 bits (`ld.global.v4.b32`).  When the group is masked, one
+predicate says "all elements in bounds": then the vector instruction runs; otherwise
+each element that is in bounds moves with its own scalar instruction.  Masked-off
+load elements keep their padding value.
+
+The functions return an inline-asm template and its constraint string, in LLVM's
+NVPTX conventions (`$N` operands; `=r`/`=h`/`=l` outputs for 32/16/64-bit registers;
+`b` for predicates), which `convert-tileas-to-llvm` wraps in `llvm.inline_asm`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Constraint letter of a register of each width.
+CONSTRAINT = {1: "b", 8: "h", 16: "h", 32: "r", 64: "l"}
+
+
+@dataclass(frozen=True)
+class Qualifiers:
+    """`ld.global`, `ld.relaxed.gpu.global`, `st.release.sys.global`, ..."""
+
+    semantic: str = "weak"  # weak | relaxed | acquire | release
+    scope: str | None = None  # cta | gpu | sys
+
+    def spell(self, op: str) -> str:
+        if self.semantic == "weak":
+            return f"{op}.global"
+        return f"{op}.{self.semantic}.{self.scope or 'gpu'}.global"
+
+
+def _word_layout(bits: int, vec: int) -> tuple[int, int]:
+    """(number of words, bits per word) moved by one vector instruction."""
+    total = bits * vec
+    if total <= 32:
+        return 1, total
+    if bits == 64:
+        return vec, 64
+    return total // 32, 32
+
+
+def _vector_suffix(words: int, word_bits: int) -> str:
+    kind = f".b{word_bits}" if word_bits >= 16 else ".b8"
+    return kind if words == 1 else f".v{words}{kind}"
+
+
+def _scalar_suffix(bits: int) -> str:
+    return ".b8" if bits <= 8 else f".b{bits}"
+
+
+def load_group(
+    bits: int,
+    vec: int,
+    masked: bool,
+    padding_bits: int,
+    quals: Qualifiers,
+) -> tuple[str, str]:
+    """Template loading `vec` elements of `bits` bits.
+
+    Operands: $0..$vec-1 the elements (outputs); then the address of each element
+    ($vec..$2vec-1, only the first when unmasked); then, when masked, one predicate
+    per element."""
+    words, word_bits = _word_layout(bits, vec)
+    out = [f"${i}" for i in range(vec)]
+    addr = [f"${vec + i}" for i in range(vec if masked else 1)]
+    preds = [f"${2 * vec + i}" for i in range(vec)] if masked else []
+    lines: list[str] = ["{"]
+    same_regs = word_bits == bits  # elements are the words themselves
+    if same_regs:
+        regs = out
+    else:
+        regs = [f"t_w{i}" for i in range(words)]
+        lines.append(f".reg .b{word_bits} " + ", ".join(regs) + ";")
+    if masked:
+        pad = padding_bits & ((1 << bits) - 1)
+        word_pad = 0
+        for i in range(word_bits // bits if not same_regs else 1):
+            word_pad |= pad << (i * bits)
+        for r in regs:
+            lines.append(f"mov.b{word_bits} {r}, {_imm(word_pad, word_bits)};")
+        lines.append(".reg .pred t_all, t_none, t_p;")
+        lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if vec > 1 else preds[0]};")
+        for p in preds[2:]:
+            lines.append(f"and.pred t_all, t_all, {p};")
+        lines.append("not.pred t_none, t_all;")
+    op = quals.spell("ld")
+    target = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
+    guard = "@t_all " if masked else ""
+    lines.append(f"{guard}{op}{_vector_suffix(words, word_bits)} {target}, [{addr[0]}];")
+    if not same_regs:
+        per_word = word_bits // bits
+        for w, reg in enumerate(regs):
+            parts = out[w * per_word : (w + 1) * per_word]
+            if bits == 8:
+                # bytes of a word: shift them out one by one
+                for j, part in enumerate(parts):
+                    lines.append(f"bfe.u32 t_w{w}, {reg}, {8 * j}, 8;" if False else "")
+                    _ = part
+                lines[:] = [x for x in lines if x]
+            lines.append(f"mov.b{word_bits} {{{', '.join(parts)}}}, {reg};")
+    if masked:
+        for i in range(vec):
+            lines.append(f"and.pred t_p, {preds[i]}, t_none;")
+            lines.append(f"@t_p {op}{_scalar_suffix(bits)} {out[i]}, [{addr[i]}];")
+    lines.append("}")
+    outputs = ",".join(f"={CONSTRAINT[bits]}" for _ in range(vec))
+    inputs = ",".join(["l"] * len(addr) + ["b"] * len(preds))
+    constraints = outputs + ("," + inputs if inputs else "")
+    return "\n".join(lines), constraints
+
+
+def store_group(bits: int, vec: int, masked: bool, quals: Qualifiers) -> tuple[str, str]:
+    """Template storing `vec` elements of `bits` bits.
+
+    Operands: $0..$vec-1 the elements; then the addresses (one when unmasked, one per
+    element when masked); then, when masked, one predicate per element."""
+    words, word_bits = _word_layout(bits, vec)
+    vals = [f"${i}" for i in range(vec)]
+    addr = [f"${vec + i}" for i in range(vec if masked else 1)]
+    preds = [f"${2 * vec + i}" for i in range(vec)] if masked else []
+    lines: list[str] = ["{"]
+    same_regs = word_bits == bits
+    if same_regs:
+        regs = vals
+    else:
+        regs = [f"t_w{i}" for i in range(words)]
+        lines.append(f".reg .b{word_bits} " + ", ".join(regs) + ";")
+        per_word = word_bits // bits
+        for w, reg in enumerate(regs):
+            parts = vals[w * per_word : (w + 1) * per_word]
+            lines.append(f"mov.b{word_bits} {reg}, {{{', '.join(parts)}}};")
+    if masked:
+        lines.append(".reg .pred t_all, t_none, t_p;")
+        lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if vec > 1 else preds[0]};")
+        for p in preds[2:]:
+            lines.append(f"and.pred t_all, t_all, {p};")
+        lines.append("not.pred t_none, t_all;")
+    op = quals.spell("st")
+    source = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
+    guard = "@t_all " if masked else ""
+    lines.append(f"{guard}{op}{_vector_suffix(words, word_bits)} [{addr[0]}], {source};")
+    if masked:
+        for i in range(vec):
+            lines.append(f"and.pred t_p, {preds[i]}, t_none;")
+            lines.append(f"@t_p {op}{_scalar_suffix(bits)} [{addr[i]}], {vals[i]};")
+    lines.append("}")
+    inputs = [CONSTRAINT[bits]] * vec + ["l"] * len(addr) + ["b"] * len(preds)
+    return "\n".join(lines), ",".join(inputs)
+
+
+def _imm(value: int, bits: int) -> str:
+    return f"0x{value & ((1 << bits) - 1):0{max(1, bits // 4)}X}"

@@ -1,0 +1,516 @@
+"""`convert-cuda-tile-to-tileaa`: lift cuda_tile kernels to nv_tileaa.
+
+What changes, pattern by pattern:
+
+* tiles become builtin carriers (`tile<4x8xf32>` -> `tensor<4x8xf32>`, `tile<f32>` ->
+  `f32`); `token` becomes `!nv_tileaa.mem_token`;
+* `cuda_tile.module` + `entry` become a builtin module of `func.func`s marked
+  `nv_tileaa.kernel`, with the same arguments in the same order;
+* `make_token` / `join_tokens` become `nv_tileaa.create_mem_token` /
+  `join_mem_token`, one for one (token hop one of seed 004);
+* `load_view_tko` / `store_view_tko` through a partition view become pointer
+  arithmetic: the tile's origin is folded into a scalar base pointer
+  (`base + sum_k index_k * tile_k * stride_{dim_map[k]}`, in 64-bit arithmetic as
+  cuTile specifies), each element adds `sum_k r_k * stride` to it, and a mask
+  `r_k < shape - origin_k` keeps partial tiles in bounds.  Masked-off loads read the
+  view's padding value; masked-off stores do nothing.  Dimensions statically known to
+  be full (constant extent divisible by the tile, or `assume div_by`) get no mask;
+* `reshape` / `broadcast` become `nv_tileaa.splat`, `expand_dims`, `view` and
+  `broadcast`; `assume` becomes `nv_tileaa.assume` so its facts reach the analyses;
+* `get_index_space_shape` / `get_tensor_shape` become arithmetic on the view's
+  extents;
+* elementwise cuda_tile ops stay, now on builtin carriers.
+
+Any cuda_tile op this pass cannot lift is reported with its location.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    FunctionType,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    TypeConversionPattern,
+    attr_type_rewrite_pattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.rewriter import InsertPoint
+
+from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.attributes import (
+    BoundedAttr,
+    ComparisonPredicate,
+    DivByAttr,
+    PaddingValue,
+)
+from tileir.dialects.cuda_tile.carriers import element_type, lowered_carrier, shape_of
+from tileir.dialects.cuda_tile.types import (
+    DYNAMIC,
+    PartitionViewType,
+    PointerType,
+    TensorViewType,
+    TileType,
+    TokenType,
+)
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileaa.types import MemTokenType
+from tileir.diagnostics import error_at, not_supported
+from tileir.utils.tile_builder import TileBuilder
+
+KERNEL_ATTR = "nv_tileaa.kernel"
+HINTS_ATTR = "cuda_tile.optimization_hints"
+
+
+# ---------------------------------------------------------------------------
+# Types.
+# ---------------------------------------------------------------------------
+
+
+class TileToCarrier(TypeConversionPattern):
+    """`tile<S x E>` -> `tensor<S x E>` (or `E` at rank 0); `token` -> mem_token."""
+
+    @attr_type_rewrite_pattern
+    def convert_type(self, typ: TileType | TokenType) -> Attribute:
+        if isinstance(typ, TokenType):
+            return MemTokenType()
+        return lowered_carrier(typ.dims, typ.element_type)
+
+
+# ---------------------------------------------------------------------------
+# Structure: module, entry, return.
+# ---------------------------------------------------------------------------
+
+
+class LowerEntry(RewritePattern):
+    """`entry @k(...)` -> `func.func @k(...) attributes {nv_tileaa.kernel}`."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.EntryOp, rewriter: PatternRewriter) -> None:
+        body = rewriter.move_region_contents_to_new_regions(op.body)
+        arg_types = [a.type for a in body.block.args]
+        fn = func.FuncOp(
+            op.sym_name.data, FunctionType.from_lists(arg_types, []), body
+        )
+        fn.attributes[KERNEL_ATTR] = UnitAttr()
+        if op.optimization_hints is not None:
+            fn.attributes[HINTS_ATTR] = op.optimization_hints
+        for name, value in op.attributes.items():
+            fn.attributes[name] = value
+        fn.location = op.location
+        rewriter.replace(op, fn)
+
+
+class LowerReturn(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ReturnOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.parent_op(), func.FuncOp):
+            return
+        rewriter.replace(op, func.ReturnOp(*op.operands))
+
+
+def inline_cuda_tile_modules(module: ModuleOp) -> None:
+    """Move the kernels of every `cuda_tile.module` into the enclosing module."""
+    for op in list(module.body.block.ops):
+        if isinstance(op, ct.ModuleOp):
+            for inner in list(op.body.block.ops):
+                inner.detach()
+                module.body.block.insert_op_before(inner, op)
+            if "sym_name" not in module.properties and module.sym_name is None:
+                module.sym_name = op.sym_name
+            op.detach()
+            op.erase()
+
+
+# ---------------------------------------------------------------------------
+# Tokens (hop one).
+# ---------------------------------------------------------------------------
+
+
+class LowerMakeToken(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.MakeTokenOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, aa.CreateMemTokenOp())
+
+
+class LowerJoinTokens(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.JoinTokensOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, aa.JoinMemTokenOp(list(op.tokens)))
+
+
+# ---------------------------------------------------------------------------
+# Shape ops and assume.
+# ---------------------------------------------------------------------------
+
+
+class LowerReshape(RewritePattern):
+    """reshape of a scalar -> splat; inserting unit dims -> expand_dims; else view."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ReshapeOp, rewriter: PatternRewriter) -> None:
+        src = op.args[0]
+        src_shape = shape_of(src.type)
+        res_shape = shape_of(op.result.type)
+        b = TileBuilder(rewriter, InsertPoint.before(op))
+        if not res_shape:
+            # A one-element tile to a scalar: a view to shape [] is not a tensor, so
+            # read the element through a view to [1] and the scalar carrier.
+            raise not_supported(op, "reshape of a tile to rank 0")
+        if not src_shape:
+            rewriter.replace(op, [], [b.splat(src, res_shape)])
+            return
+        value = src
+        if _is_unit_insertion(src_shape, res_shape):
+            shape = list(src_shape)
+            j = 0
+            for axis, extent in enumerate(res_shape):
+                if j < len(shape) and shape[j] == extent:
+                    j += 1
+                    continue
+                value = b.value(aa.ExpandDimsOp(value, axis))
+                shape.insert(axis, 1)
+                j += 1
+            rewriter.replace(op, [], [value])
+            return
+        rewriter.replace(op, aa.ViewOp(src, op.result.type))
+
+
+def _is_unit_insertion(src: tuple[int, ...], res: tuple[int, ...]) -> bool:
+    """Whether `res` is `src` with unit dimensions inserted."""
+    j = 0
+    for extent in res:
+        if j < len(src) and src[j] == extent:
+            j += 1
+        elif extent != 1:
+            return False
+    return j == len(src)
+
+
+class LowerBroadcast(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.BroadcastOp, rewriter: PatternRewriter) -> None:
+        src = op.args[0]
+        if src.type == op.result.type:
+            rewriter.replace(op, [], [src])
+            return
+        rewriter.replace(op, aa.BroadcastOp(src, op.result.type))
+
+
+class LowerAssume(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.AssumeOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.value.type, TensorViewType | PartitionViewType):
+            # Facts about views are consumed where the view is lowered.
+            rewriter.replace(op, [], [op.value])
+            return
+        rewriter.replace(op, aa.AssumeOp(op.value, op.predicate))
+
+
+# ---------------------------------------------------------------------------
+# Views.
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class PartitionAccess:
+    """A partition view traced back to its tensor_view operands."""
+
+    view_type: PartitionViewType
+    base: SSAValue
+    shape: list[int | SSAValue]
+    strides: list[int | SSAValue]
+
+
+def trace_partition_view(op: Operation, view: SSAValue) -> PartitionAccess:
+    """Find the `make_partition_view` / `make_tensor_view` that define `view`."""
+    while isinstance(view.owner, ct.AssumeOp | aa.AssumeOp):
+        view = view.owner.operands[0]
+    pv = view.owner
+    if not isinstance(pv, ct.MakePartitionViewOp):
+        raise error_at(op, "expects a view defined by make_partition_view in the same kernel")
+    tv_value = pv.tensor_view
+    while isinstance(tv_value.owner, ct.AssumeOp | aa.AssumeOp):
+        tv_value = tv_value.owner.operands[0]
+    tv = tv_value.owner
+    if not isinstance(tv, ct.MakeTensorViewOp):
+        raise error_at(op, "expects a tensor_view defined by make_tensor_view in the same kernel")
+    return PartitionAccess(pv.view_type, tv.base, tv.shape_values(), tv.stride_values())
+
+
+def known_divisor(value: int | SSAValue) -> int:
+    """The largest power of two `value` is known to be divisible by."""
+    if isinstance(value, int):
+        return value & -value if value else 1 << 62
+    best = 1
+    while True:
+        owner = value.owner
+        if isinstance(owner, ct.AssumeOp | aa.AssumeOp):
+            pred = owner.predicate
+            if isinstance(pred, DivByAttr) and pred.every_value is None:
+                best = max(best, pred.divisor.data)
+            value = owner.operands[0]
+            continue
+        if isinstance(owner, ct.ConstantOp):
+            v = int(owner.values().reshape(-1)[0])
+            return max(best, v & -v if v else 1 << 62)
+        return best
+
+
+def known_non_negative(value: SSAValue) -> bool:
+    while True:
+        owner = value.owner
+        if isinstance(owner, ct.AssumeOp | aa.AssumeOp):
+            pred = owner.predicate
+            if isinstance(pred, BoundedAttr) and (pred.lower_value or -1) >= 0:
+                return True
+            value = owner.operands[0]
+            continue
+        return False
+
+
+@dataclass
+class LoweredAccess:
+    pointers: SSAValue
+    mask: SSAValue | None
+
+
+def lower_partition_access(
+    op: Operation, access: PartitionAccess, index: list[SSAValue], b: TileBuilder
+) -> LoweredAccess:
+    """Pointers and bounds mask of the tile at `index` of a partition view."""
+    pv = access.view_type
+    tile = pv.tile_dims
+    dim_map = pv.dim_map_values
+    element = pv.tensor_view.element_type
+    ptr_type = PointerType(element)
+
+    # The tile origin, in 64-bit arithmetic: origin_k = index_k * tile_k.
+    origins: list[SSAValue] = []
+    base_offset: SSAValue | None = None
+    for k, idx in enumerate(index):
+        idx64 = b.to_i64(idx, signed=False)
+        origin = b.muli(idx64, b.constant(tile[k], i64))
+        origins.append(origin)
+        stride = access.strides[dim_map[k]]
+        term = origin if stride == 1 else b.muli(origin, _as_i64(b, stride))
+        base_offset = term if base_offset is None else b.addi(base_offset, term)
+    base = access.base
+    if base_offset is not None:
+        base = b.value(aa.AddPtrOp(base, base_offset))
+
+    # Offsets of the elements within the tile.
+    offsets: SSAValue | None = None
+    for k, extent in enumerate(tile):
+        stride = access.strides[dim_map[k]]
+        r = b.iota(extent, i32)
+        if isinstance(stride, int) and stride * extent < 2**31:
+            term = r if stride == 1 else b.muli(r, b.constant(stride, TensorType(i32, [extent])))
+            term = b.to_i64(term, signed=False)
+        else:
+            r64 = b.to_i64(r, signed=False)
+            term = b.muli(r64, b.splat(_as_i64(b, stride), [extent]))
+        full = b.expand_to(term, k, tile)
+        offsets = full if offsets is None else b.addi(offsets, full)
+    assert offsets is not None
+    pointers = b.value(aa.AddPtrOp(b.splat(base, tile), offsets))
+
+    # Bounds: element r_k is in bounds when r_k < shape_d - origin_k.
+    mask: SSAValue | None = None
+    for k, extent in enumerate(tile):
+        d = dim_map[k]
+        shape = access.shape[d]
+        if isinstance(shape, int) and shape % extent == 0:
+            continue
+        if not isinstance(shape, int) and known_divisor(shape) % extent == 0:
+            continue
+        remaining = b.subi(_as_i64(b, shape), origins[k])
+        clamped = b.maxi(b.mini(remaining, b.constant(extent, i64)), b.constant(0, i64))
+        limit = b.cast_int(clamped, i32)
+        in_bounds = b.cmpi(
+            ComparisonPredicate.LESS_THAN, b.iota(extent, i32), b.splat(limit, [extent])
+        )
+        full = b.expand_to(in_bounds, k, tile)
+        mask = full if mask is None else b.andi(mask, full)
+    _ = ptr_type
+    return LoweredAccess(pointers, mask)
+
+
+def _as_i64(b: TileBuilder, value: int | SSAValue) -> SSAValue:
+    if isinstance(value, int):
+        return b.constant(value, i64)
+    return b.to_i64(value, signed=not known_non_negative(value))
+
+
+PADDING_VALUES = {
+    PaddingValue.ZERO: 0.0,
+    PaddingValue.NEG_ZERO: -0.0,
+    PaddingValue.NAN: float("nan"),
+    PaddingValue.POS_INF: float("inf"),
+    PaddingValue.NEG_INF: float("-inf"),
+}
+
+
+class LowerLoadView(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.LoadViewTkoOp, rewriter: PatternRewriter) -> None:
+        access = trace_partition_view(op, op.view)
+        b = TileBuilder(rewriter, InsertPoint.before(op))
+        lowered = lower_partition_access(op, access, list(op.index), b)
+        other = None
+        if lowered.mask is not None:
+            pad = access.view_type.padding or PaddingValue.ZERO
+            el = element_type(op.tile.type)
+            value = 0 if isinstance(el, IntegerType) else PADDING_VALUES[pad]
+            other = b.constant(value, op.tile.type)
+        load = aa.LoadOp(
+            lowered.pointers,
+            lowered.mask,
+            other,
+            op.token,
+            op.tile.type,
+        )
+        load.properties.update(_memory_props(op))
+        rewriter.replace(op, load)
+
+
+class LowerStoreView(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.StoreViewTkoOp, rewriter: PatternRewriter) -> None:
+        access = trace_partition_view(op, op.view)
+        b = TileBuilder(rewriter, InsertPoint.before(op))
+        lowered = lower_partition_access(op, access, list(op.index), b)
+        store = aa.StoreOp(lowered.pointers, op.tile, lowered.mask, op.token)
+        store.properties.update(_memory_props(op))
+        rewriter.replace(op, store)
+
+
+def _memory_props(op: Operation) -> dict[str, Attribute]:
+    return {
+        k: v
+        for k, v in op.properties.items()
+        if k in ("memory_ordering_semantics", "memory_scope")
+    }
+
+
+class LowerIndexSpaceShape(RewritePattern):
+    """Number of tiles along each index dimension: ceil(extent / tile)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.GetIndexSpaceShapeOp, rewriter: PatternRewriter) -> None:
+        access = trace_partition_view(op, op.src)
+        b = TileBuilder(rewriter, InsertPoint.before(op))
+        results: list[SSAValue] = []
+        for k, extent in enumerate(access.view_type.tile_dims):
+            result_type = op.res[k].type
+            assert isinstance(result_type, IntegerType)
+            shape = access.shape[access.view_type.dim_map_values[k]]
+            if isinstance(shape, int):
+                results.append(b.constant(-(-shape // extent), result_type))
+            else:
+                s = b.cast_int(shape, result_type, signed=False)
+                results.append(b.divi_ceil(s, b.constant(extent, result_type)))
+        rewriter.replace(op, [], results)
+
+
+class LowerTensorShape(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.GetTensorShapeOp, rewriter: PatternRewriter) -> None:
+        tv = op.src.owner
+        if not isinstance(tv, ct.MakeTensorViewOp):
+            raise error_at(op, "expects a tensor_view defined by make_tensor_view")
+        b = TileBuilder(rewriter, InsertPoint.before(op))
+        results: list[SSAValue] = []
+        for extent, res in zip(tv.shape_values(), op.res, strict=True):
+            rt = res.type
+            assert isinstance(rt, IntegerType)
+            results.append(
+                b.constant(extent, rt) if isinstance(extent, int) else b.cast_int(extent, rt)
+            )
+        rewriter.replace(op, [], results)
+
+
+# ---------------------------------------------------------------------------
+# The pass.
+# ---------------------------------------------------------------------------
+
+#: cuda_tile ops that survive lifting: they compute on builtin carriers.
+CARRIER_OPS: tuple[type[Operation], ...] = tuple(
+    cls
+    for cls in ct.ALL_OPS
+    if issubclass(cls, ct.ElementwiseOp)
+    and cls not in (ct.ReshapeOp, ct.BroadcastOp)
+) + (ct.ConstantOp, ct.IotaOp, ct.GetTileBlockIdOp, ct.GetNumTileBlocksOp, ct.OffsetOp)
+
+#: View ops erased once their users are lowered.
+VIEW_DEFINITIONS = (ct.MakeTensorViewOp, ct.MakePartitionViewOp)
+
+
+@dataclass(frozen=True)
+class ConvertCudaTileToTileAAPass(ModulePass):
+    """Lift cuda_tile kernels to nv_tileaa: carriers, pointers, masks and mem tokens."""
+
+    name = "convert-cuda-tile-to-tileaa"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(TileToCarrier(recursive=True)).rewrite_module(op)
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(
+                [
+                    LowerEntry(),
+                    LowerReturn(),
+                    LowerMakeToken(),
+                    LowerJoinTokens(),
+                    LowerReshape(),
+                    LowerBroadcast(),
+                    LowerLoadView(),
+                    LowerStoreView(),
+                    LowerIndexSpaceShape(),
+                    LowerTensorShape(),
+                ]
+            ),
+            apply_recursively=False,
+        ).rewrite_module(op)
+        # Assumes on views were needed above; the rest become nv_tileaa facts.
+        PatternRewriteWalker(LowerAssume(), apply_recursively=False).rewrite_module(op)
+        _erase_dead_views(op)
+        inline_cuda_tile_modules(op)
+        _check_fully_lifted(op)
+
+
+def _erase_dead_views(module: ModuleOp) -> None:
+    changed = True
+    while changed:
+        changed = False
+        for o in list(module.walk()):
+            if isinstance(o, VIEW_DEFINITIONS) and not o.results[0].uses:
+                o.detach()
+                o.erase()
+                changed = True
+
+
+def _check_fully_lifted(module: ModuleOp) -> None:
+    for o in module.walk():
+        if o.name.startswith("cuda_tile.") and not isinstance(o, CARRIER_OPS):
+            raise not_supported(o, "convert-cuda-tile-to-tileaa cannot lift it")
+
+
+_ = (DictionaryAttr, StringAttr, DYNAMIC)

@@ -1,0 +1,206 @@
+"""`convert-tileaa-to-tileas`: nv_tileaa memory ops become nv_tileas tiled memory ops.
+
+Each `nv_tileaa.load` / `store` of a pointer tensor becomes a `nv_tileas.view` of
+the pointers (a gmem tiled view) and a `nv_tileas.tiled_load` / `tiled_store` that
+carries the widest global-memory copy atom the accesses allow: the axis analysis says
+how many elements are contiguous and how aligned the first of them is, and the atom
+moves up to 16 bytes per thread (`ldg_128b` = `ld.global.v4.b32`).  A load's constant
+fallback value becomes its `padding_value`; memory semantics and scopes carry over.
+
+Tokens keep their nv_tileaa form here: synchronous global accesses need no barrier
+resources, and the LLVM lowering orders them (hop two for asynchronous work belongs
+to the queue/pipeline lowering).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.types import PointerType
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import (
+    AtomAttr,
+    MemScope,
+    MemScopeAttr,
+    MemSemantic,
+    MemSemanticAttr,
+    Residency,
+    copy_atom,
+)
+from tileir.dialects.nv_tileas.ops import bool_array
+from tileir.dialects.nv_tileas.types import TiledViewType
+
+SEMANTICS = {
+    MemoryOrderingSemantics.WEAK: MemSemantic.WEAK,
+    MemoryOrderingSemantics.RELAXED: MemSemantic.RELAXED,
+    MemoryOrderingSemantics.ACQUIRE: MemSemantic.ACQUIRE,
+    MemoryOrderingSemantics.RELEASE: MemSemantic.RELEASE,
+    MemoryOrderingSemantics.ACQ_REL: MemSemantic.ACQUIRE_RELEASE,
+}
+SCOPES = {
+    MemoryScope.TL_BLK: MemScope.TL_BLK,
+    MemoryScope.DEVICE: MemScope.GPU,
+    MemoryScope.SYS: MemScope.SYS,
+}
+
+
+def best_vector(analysis: AxisInfoAnalysis, pointers: SSAValue) -> int:
+    """Elements per thread per access along the pointers' most contiguous dim."""
+    rank = len(shape_of(pointers.type))
+    if rank == 0:
+        return 1
+    return max(analysis.vector_elements(pointers, d) for d in range(rank))
+
+
+def memory_properties(op: aa.MemoryOrderedOp) -> dict[str, Attribute]:
+    props: dict[str, Attribute] = {}
+    sem = SEMANTICS[op.semantics()]
+    if sem is not MemSemantic.WEAK:
+        props["mem_semantic"] = MemSemanticAttr(sem)
+    if (scope := op.scope()) is not None:
+        props["mem_scope"] = MemScopeAttr(SCOPES[scope])
+    return props
+
+
+def splat_constant(value: SSAValue | None) -> Attribute | None:
+    """The scalar a constant tensor fills every element with, as an attribute."""
+    if value is None or not isinstance(value.owner, ct.ConstantOp):
+        return None
+    data = value.owner.values().reshape(-1)
+    if not data.size:
+        return None
+    el = element_type(value.type)
+    if isinstance(el, AnyFloat):
+        as_float = data.astype("float64")
+        first = float(as_float[0])
+        same = bool(np.isnan(as_float).all()) or bool((as_float == first).all())
+        return FloatAttr(first, el) if same else None
+    assert isinstance(el, IntegerType)
+    first_int = int(data[0])
+    return IntegerAttr(first_int, el) if bool((data == data[0]).all()) else None
+
+
+@dataclass
+class MemoryLowering:
+    analysis: AxisInfoAnalysis
+
+    def view_of(self, op: Operation, pointers: SSAValue, rewriter: PatternRewriter) -> tuple[SSAValue, list[SSAValue]]:
+        el = element_type(pointers.type)
+        assert isinstance(el, PointerType)
+        shape = shape_of(pointers.type)
+        view = tas.ViewOp(pointers, TiledViewType(shape, el.pointee, Residency.GMEM))
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        rewriter.insert(view)
+        rewriter.insert(zero)
+        return view.result, [zero.result] * len(shape)
+
+    def atom(self, direction: str, pointers: SSAValue) -> AtomAttr:
+        el = element_type(pointers.type)
+        assert isinstance(el, PointerType)
+        bits = best_vector(self.analysis, pointers) * element_bytes(el.pointee) * 8
+        if isinstance(el.pointee, IntegerType) and el.pointee.width.data == 1:
+            bits = 8
+        return AtomAttr(copy_atom(direction, max(8, bits)))
+
+
+class LowerLoad(RewritePattern):
+    def __init__(self, lowering: MemoryLowering):
+        self.lowering = lowering
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.LoadOp, rewriter: PatternRewriter) -> None:
+        view, coords = self.lowering.view_of(op, op.ptr, rewriter)
+        props: dict[str, Attribute] = {"atom": self.lowering.atom("load", op.ptr)}
+        props.update(memory_properties(op))
+        rank = len(shape_of(op.ptr.type))
+        props["in_bounds"] = bool_array([op.mask is None] * rank)
+        pad = splat_constant(op.other)
+        if op.mask is not None and pad is not None:
+            props["padding_value"] = pad
+        load = tas.TiledLoadOp.build(
+            operands=[view, coords, [], _opt(op.token), _opt(op.mask)],
+            result_types=[op.result.type, [op.result_token.type] if op.token is not None else []],
+            properties=props,
+        )
+        rewriter.insert(load)
+        result: SSAValue = load.result
+        if op.other is not None and pad is None:
+            # A fallback that is not one constant: select it where the mask is off.
+            assert op.mask is not None
+            select = ct.SelectOp.build_op([op.mask, result, op.other])
+            rewriter.insert(select)
+            result = select.results[0]
+        token: SSAValue = load.result_token if load.result_token is not None else _fresh_token(rewriter)
+        rewriter.replace(op, [], [result, token])
+
+
+class LowerStore(RewritePattern):
+    def __init__(self, lowering: MemoryLowering):
+        self.lowering = lowering
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.StoreOp, rewriter: PatternRewriter) -> None:
+        view, coords = self.lowering.view_of(op, op.ptr, rewriter)
+        props: dict[str, Attribute] = {"atom": self.lowering.atom("store", op.ptr)}
+        props.update(memory_properties(op))
+        rank = len(shape_of(op.ptr.type))
+        props["in_bounds"] = bool_array([op.mask is None] * rank)
+        store = tas.TiledStoreOp.build(
+            operands=[view, op.value, coords, [], _opt(op.token), _opt(op.mask)],
+            result_types=[[op.result_token.type] if op.token is not None else []],
+            properties=props,
+        )
+        rewriter.insert(store)
+        token = store.result_token if store.result_token is not None else _fresh_token(rewriter)
+        rewriter.replace(op, [], [token])
+
+
+def _fresh_token(rewriter: PatternRewriter) -> SSAValue:
+    op = aa.CreateMemTokenOp()
+    rewriter.insert(op)
+    return op.result
+
+
+def _opt(v: SSAValue | None) -> list[SSAValue]:
+    return [] if v is None else [v]
+
+
+@dataclass(frozen=True)
+class ConvertTileAAToTileASPass(ModulePass):
+    """nv_tileaa loads and stores -> nv_tileas views and tiled loads/stores with atoms."""
+
+    name = "convert-tileaa-to-tileas"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lowering = MemoryLowering(AxisInfoAnalysis())
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([LowerLoad(lowering), LowerStore(lowering)]),
+            apply_recursively=False,
+        ).rewrite_module(op)

@@ -1,0 +1,229 @@
+"""`LLBuilder`: creates llvm-dialect ops at one insertion point.
+
+The LLVM-level IR tileir produces is real LLVM: standard llvm ops where they exist,
+`llvm.call_intrinsic` with LLVM's own NVVM intrinsic names (`llvm.nvvm.ex2.approx.f`)
+where PTX has an instruction LLVM models as an intrinsic, and `llvm.inline_asm` only
+for PTX with no LLVM counterpart (predicated vector memory accesses).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    i1,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+ICMP = {
+    ("eq", True): "eq",
+    ("eq", False): "eq",
+    ("ne", True): "ne",
+    ("ne", False): "ne",
+    ("lt", True): "slt",
+    ("lt", False): "ult",
+    ("le", True): "sle",
+    ("le", False): "ule",
+    ("gt", True): "sgt",
+    ("gt", False): "ugt",
+    ("ge", True): "sge",
+    ("ge", False): "uge",
+}
+
+
+class LLBuilder:
+    def __init__(self, rewriter: PatternRewriter, insertion_point: InsertPoint):
+        self.rewriter = rewriter
+        self.ip = insertion_point
+        self._constants: dict[tuple[Attribute, object], SSAValue] = {}
+
+    def op(self, op: Operation) -> Operation:
+        self.rewriter.insert(op, self.ip)
+        return op
+
+    def v(self, op: Operation) -> SSAValue:
+        return self.op(op).results[0]
+
+    # -- constants ------------------------------------------------------------
+    def const(self, value: int | float, t: Attribute) -> SSAValue:
+        key = (t, value if not isinstance(value, float) else ("f", repr(value)))
+        cached = self._constants.get(key)
+        if cached is not None:
+            return cached
+        if isinstance(t, IntegerType):
+            width = t.width.data
+            v = int(value)
+            if width == 1:
+                v = 1 if v else 0
+                attr: Attribute = IntegerAttr(v, t)
+            else:
+                v &= (1 << width) - 1
+                if v >= 1 << (width - 1):
+                    v -= 1 << width
+                attr = IntegerAttr(v, t)
+        else:
+            assert isinstance(t, AnyFloat)
+            attr = FloatAttr(float(value), t)
+        result = self.v(llvm.ConstantOp(attr, t))
+        self._constants[key] = result
+        return result
+
+    # -- integer ----------------------------------------------------------------
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.AddOp(a, b))
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.SubOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.MulOp(a, b))
+
+    def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.AndOp(a, b))
+
+    def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.OrOp(a, b))
+
+    def xor(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.XOrOp(a, b))
+
+    def shl(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.ShlOp(a, b))
+
+    def lshr(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.LShrOp(a, b))
+
+    def ashr(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.AShrOp(a, b))
+
+    def sdiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.SDivOp(a, b))
+
+    def udiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.UDivOp(a, b))
+
+    def srem(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.SRemOp(a, b))
+
+    def urem(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.URemOp(a, b))
+
+    def icmp(self, predicate: str, a: SSAValue, b: SSAValue, signed: bool = True) -> SSAValue:
+        name = ICMP.get((predicate, signed), predicate)
+        flag = llvm.ICmpPredicateFlag(name)
+        return self.v(llvm.ICmpOp(a, b, IntegerAttr(flag.to_int(), i64)))
+
+    def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.SelectOp(c, a, b))
+
+    def sext(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.SExtOp(a, t))
+
+    def zext(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.ZExtOp(a, t))
+
+    def trunc(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.TruncOp(a, t))
+
+    def int_cast(self, a: SSAValue, t: IntegerType, signed: bool = True) -> SSAValue:
+        src = a.type
+        assert isinstance(src, IntegerType)
+        if src == t:
+            return a
+        if src.width.data < t.width.data:
+            return self.sext(a, t) if signed else self.zext(a, t)
+        return self.trunc(a, t)
+
+    # -- floating point -----------------------------------------------------------
+    def fadd(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.FAddOp(a, b))
+
+    def fsub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.FSubOp(a, b))
+
+    def fmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.FMulOp(a, b))
+
+    def fdiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.FDivOp(a, b))
+
+    def fneg(self, a: SSAValue) -> SSAValue:
+        return self.v(llvm.FNegOp(a))
+
+    def fcmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.v(llvm.FCmpOp(a, b, predicate))
+
+    def fpext(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.FPExtOp(a, t))
+
+    def fptrunc(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.FPTruncOp(a, t))
+
+    def bitcast(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.BitcastOp(a, t))
+
+    def sitofp(self, a: SSAValue, t: Attribute) -> SSAValue:
+        return self.v(llvm.SIToFPOp(a, t))
+
+    def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute) -> SSAValue:
+        return self.v(llvm.CallIntrinsicOp(name, list(args), [result]))
+
+    def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        return self.intrinsic(f"llvm.fma.{_suffix(a.type)}", [a, b, c], a.type)
+
+    # -- pointers -------------------------------------------------------------------
+    def gep(self, ptr: SSAValue, index: SSAValue, element: Attribute) -> SSAValue:
+        return self.v(
+            llvm.GEPOp.from_mixed_indices(ptr, [index], element, result_type=ptr.type)  # pyright: ignore[reportArgumentType]
+        )
+
+    # -- aggregates -------------------------------------------------------------------
+    def extract(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
+        from xdsl.dialects.builtin import DenseArrayBase
+
+        return self.v(
+            llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, t)
+        )
+
+    def inline_asm(
+        self,
+        template: str,
+        constraints: str,
+        args: Sequence[SSAValue],
+        results: Sequence[Attribute],
+        side_effects: bool,
+    ) -> list[SSAValue]:
+        """Inline PTX; multiple results come back through a struct."""
+        if not results:
+            self.op(llvm.InlineAsmOp(template, constraints, list(args), [], has_side_effects=side_effects))
+            return []
+        if len(results) == 1:
+            return [
+                self.v(
+                    llvm.InlineAsmOp(
+                        template, constraints, list(args), [results[0]], has_side_effects=side_effects
+                    )
+                )
+            ]
+        struct = llvm.LLVMStructType.from_type_list(list(results))
+        agg = self.v(
+            llvm.InlineAsmOp(template, constraints, list(args), [struct], has_side_effects=side_effects)
+        )
+        return [self.extract(agg, i, t) for i, t in enumerate(results)]
+
+
+def _suffix(t: Attribute) -> str:
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    return str(t)
+
+
+_ = i1

@@ -1,0 +1,180 @@
+"""What the tile-to-LLVM patterns share: per-function thread ids, layouts and the
+1:N mapping from a tile to the registers a thread holds.
+
+A tile value with layout L becomes `L.num_registers` scalar LLVM values per thread.
+While patterns run, each converted tile is represented by an
+`builtin.unrealized_conversion_cast` from its registers to the tile type; a user
+looks through the cast to find the registers (`registers_of`).  Scalars map 1:1
+(pointers through a cast to `!llvm.ptr<1>`).  The casts die when the last user is
+converted and are removed at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    IntAttr,
+    TensorType,
+    UnrealizedConversionCastOp,
+    i32,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.types import PointerType
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
+from tileir.diagnostics import error_at
+
+GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
+
+
+def llvm_scalar_type(t: Attribute) -> Attribute:
+    """The LLVM type of one element."""
+    return GLOBAL_PTR if isinstance(t, PointerType) else t
+
+
+def linear_layout(op: Operation, t: Attribute) -> LinearLayout:
+    if not isinstance(t, TensorType) or not isinstance(t.encoding, DistributedLayout):
+        raise error_at(op, f"expects tiles with a distributed layout, got {t} (run tileas-assign-layouts)")
+    return t.encoding.linear(t.get_shape())
+
+
+class PrologueBuilder(LLBuilder):
+    """Appends ops to a kernel's prologue (after the thread ids), in order."""
+
+    def __init__(self, rewriter: PatternRewriter, last: Operation):
+        super().__init__(rewriter, InsertPoint.after(last))
+        self.last = last
+
+    def op(self, op: Operation) -> Operation:
+        self.rewriter.insert(op, InsertPoint.after(self.last))
+        self.last = op
+        return op
+
+
+@dataclass
+class FunctionState:
+    """Thread ids of one kernel, computed once at its entry."""
+
+    entry: Block
+    num_warps: int
+    prologue: PrologueBuilder | None = None
+    lane: SSAValue | None = None
+    warp: SSAValue | None = None
+    coord_cache: dict[tuple[LinearLayout, int], SSAValue] = field(default_factory=dict)
+
+    def prologue_builder(self, rewriter: PatternRewriter) -> PrologueBuilder:
+        if self.prologue is None:
+            tid_op = nvvm.TidXOp()
+            first = self.entry.first_op
+            if first is None:
+                rewriter.insert(tid_op, InsertPoint.at_end(self.entry))
+            else:
+                rewriter.insert(tid_op, InsertPoint.before(first))
+            b = PrologueBuilder(rewriter, tid_op)
+            self.lane = b.and_(tid_op.res, b.const(WARP_SIZE - 1, i32))
+            self.warp = b.lshr(tid_op.res, b.const(5, i32))
+            self.prologue = b
+        self.prologue.rewriter = rewriter
+        return self.prologue
+
+    def thread_coord(self, rewriter: PatternRewriter, layout: LinearLayout, dim: int) -> SSAValue:
+        """The thread's own part of coordinate `dim`: XOR of the lane and warp bases
+        selected by its lane and warp ids (bit fields, for the usual layouts)."""
+        key = (layout, dim)
+        cached = self.coord_cache.get(key)
+        if cached is not None:
+            return cached
+        b = self.prologue_builder(rewriter)
+        assert self.lane is not None and self.warp is not None
+        result: SSAValue | None = None
+        for source, bases in ((self.lane, layout.lanes), (self.warp, layout.warps)):
+            for start, length, shift in _bit_fields([basis[dim] for basis in bases]):
+                v = b.lshr(source, b.const(start, i32)) if start else source
+                v = b.and_(v, b.const((1 << length) - 1, i32))
+                if shift:
+                    v = b.shl(v, b.const(shift, i32))
+                result = v if result is None else b.xor(result, v)
+        if result is None:
+            result = b.const(0, i32)
+        self.coord_cache[key] = result
+        return result
+
+
+def _bit_fields(values: Sequence[int]) -> list[tuple[int, int, int]]:
+    """Group input bits whose images are consecutive powers of two into fields
+    (input start bit, length, output shift); other non-zero images become fields of
+    length one at the image's bit, which is exact for power-of-two images."""
+    fields: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(values):
+        v = values[i]
+        if v == 0:
+            i += 1
+            continue
+        if v & (v - 1):
+            raise ValueError("layout basis is not a power of two")
+        shift = v.bit_length() - 1
+        length = 1
+        while i + length < len(values) and values[i + length] == v << length:
+            length += 1
+        fields.append((i, length, shift))
+        i += length
+    return fields
+
+
+class LoweringContext:
+    """State shared by the patterns of one run of the pass."""
+
+    def __init__(self) -> None:
+        self.functions: dict[Block, FunctionState] = {}
+
+    def function_state(self, op: Operation) -> FunctionState:
+        fn = op.parent_op()
+        while fn is not None and not isinstance(fn, llvm.FuncOp):
+            fn = fn.parent_op()
+        if fn is None:
+            raise error_at(op, "must be inside a kernel")
+        entry = fn.body.blocks.first
+        assert entry is not None
+        state = self.functions.get(entry)
+        if state is None:
+            warps = fn.attributes.get("nv_tileas.num_warps")
+            n = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
+            state = FunctionState(entry, n)
+            self.functions[entry] = state
+        return state
+
+    # -- tiles as registers -----------------------------------------------------
+    @staticmethod
+    def registers_of(op: Operation, value: SSAValue) -> list[SSAValue]:
+        owner = value.owner
+        if isinstance(owner, UnrealizedConversionCastOp) and len(owner.results) == 1:
+            return list(owner.inputs)
+        if isinstance(value.type, TensorType) or isinstance(value.type, PointerType):
+            raise error_at(op, f"operand of type {value.type} was not lowered before its use")
+        return [value]
+
+    @staticmethod
+    def pack(rewriter: PatternRewriter, values: Sequence[SSAValue], t: Attribute) -> SSAValue:
+        cast = UnrealizedConversionCastOp.get(list(values), [t])
+        rewriter.insert(cast)
+        return cast.results[0]
+
+    def result_value(self, rewriter: PatternRewriter, values: Sequence[SSAValue], t: Attribute) -> SSAValue:
+        """What replaces a result of type `t`: the scalar itself or a packed tile."""
+        if isinstance(t, TensorType) or isinstance(t, PointerType):
+            return self.pack(rewriter, values, t)
+        assert len(values) == 1
+        return values[0]
+
+
+def element_llvm_type(t: Attribute) -> Attribute:
+    return llvm_scalar_type(element_type(t))

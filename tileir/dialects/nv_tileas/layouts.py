@@ -1,0 +1,363 @@
+"""Distributed layouts: how the elements of a tile map to (register, lane, warp).
+
+Two attribute forms print and parse (Triton's spellings):
+
+    #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8],
+                         warpsPerCTA = [4, 1], order = [1, 0]}>
+    #nv_tileas.slice<{dim = 0, parent = #nv_tileas.blocked<{...}>}>
+
+Every tile dimension is a power of two, so each layout is *linear* over GF(2): an
+element's coordinates are the XOR of one basis vector per set bit of the register,
+lane and warp indices (`LinearLayout`).  Bases that fall outside the tile are zero,
+which is how a tile smaller than the CTA's coverage is replicated; registers wrap
+around when the tile is larger.  Codegen reasons only about `LinearLayout`s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+WARP_SIZE = 32
+
+Coord = tuple[int, ...]
+
+
+def _log2(n: int) -> int:
+    assert n > 0 and n & (n - 1) == 0, n
+    return n.bit_length() - 1
+
+
+@dataclass(frozen=True)
+class LinearLayout:
+    """Bases (one coordinate tuple per index bit) for registers, lanes and warps."""
+
+    shape: tuple[int, ...]
+    registers: tuple[Coord, ...]
+    lanes: tuple[Coord, ...]
+    warps: tuple[Coord, ...]
+
+    @property
+    def num_registers(self) -> int:
+        return 1 << len(self.registers)
+
+    @property
+    def num_warps(self) -> int:
+        return 1 << len(self.warps)
+
+    def _apply(self, bases: tuple[Coord, ...], index: int) -> Coord:
+        out = [0] * len(self.shape)
+        i = 0
+        while index:
+            if index & 1:
+                for d, v in enumerate(bases[i]):
+                    out[d] ^= v
+            index >>= 1
+            i += 1
+        return tuple(out)
+
+    def register_coord(self, r: int) -> Coord:
+        return self._apply(self.registers, r)
+
+    def lane_coord(self, lane: int) -> Coord:
+        return self._apply(self.lanes, lane)
+
+    def warp_coord(self, warp: int) -> Coord:
+        return self._apply(self.warps, warp)
+
+    def coord(self, r: int, lane: int, warp: int) -> Coord:
+        a, b, c = self.register_coord(r), self.lane_coord(lane), self.warp_coord(warp)
+        return tuple(x ^ y ^ z for x, y, z in zip(a, b, c, strict=True))
+
+    def map_coords(self, f: DimMap) -> LinearLayout:
+        return LinearLayout(
+            f.shape,
+            tuple(f(b) for b in self.registers),
+            tuple(f(b) for b in self.lanes),
+            tuple(f(b) for b in self.warps),
+        )
+
+    def contiguous_registers(self, dim: int) -> int:
+        """How many leading registers step by one element along `dim` (the widest
+        vector a thread can move at once along that dimension)."""
+        n = 1
+        for i, basis in enumerate(self.registers):
+            expected = tuple((1 << i) if d == dim else 0 for d in range(len(self.shape)))
+            if basis != expected:
+                break
+            n <<= 1
+        return n
+
+
+@dataclass(frozen=True)
+class DimMap:
+    """A linear map between coordinate spaces, for layouts of derived values."""
+
+    shape: tuple[int, ...]
+    perm: tuple[int | None, ...]  # output dim -> input dim (None: constant 0)
+
+    def __call__(self, c: Coord) -> Coord:
+        return tuple(0 if p is None else c[p] for p in self.perm)
+
+
+# ---------------------------------------------------------------------------
+# Attributes.
+# ---------------------------------------------------------------------------
+
+
+def _ints(attr: ArrayAttr[IntAttr]) -> tuple[int, ...]:
+    return tuple(a.data for a in attr)
+
+
+def _int_array(values: Sequence[int]) -> ArrayAttr[IntAttr]:
+    return ArrayAttr([IntAttr(v) for v in values])
+
+
+def _parse_int_list(parser: AttrParser) -> list[int]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def _fmt(values: Sequence[int]) -> str:
+    return "[" + ", ".join(str(v) for v in values) + "]"
+
+
+class DistributedLayout(ParametrizedAttribute):
+    """A layout that can tell each thread which elements it holds."""
+
+    def linear(self, shape: Sequence[int]) -> LinearLayout:
+        raise NotImplementedError
+
+    @property
+    def rank(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def num_warps(self) -> int:
+        raise NotImplementedError
+
+
+@irdl_attr_definition
+class BlockedLayoutAttr(DistributedLayout):
+    """Each thread holds `sizePerThread` contiguous elements; `threadsPerWarp` and
+    `warpsPerCTA` tile the threads over the tensor; `order` lists dimensions from the
+    fastest-varying to the slowest."""
+
+    name = "nv_tileas.blocked"
+
+    size_per_thread: ArrayAttr[IntAttr]
+    threads_per_warp: ArrayAttr[IntAttr]
+    warps_per_cta: ArrayAttr[IntAttr]
+    order: ArrayAttr[IntAttr]
+
+    def __init__(
+        self,
+        size_per_thread: Sequence[int],
+        threads_per_warp: Sequence[int],
+        warps_per_cta: Sequence[int],
+        order: Sequence[int],
+    ):
+        super().__init__(
+            _int_array(size_per_thread),
+            _int_array(threads_per_warp),
+            _int_array(warps_per_cta),
+            _int_array(order),
+        )
+
+    @property
+    def spt(self) -> tuple[int, ...]:
+        return _ints(self.size_per_thread)
+
+    @property
+    def tpw(self) -> tuple[int, ...]:
+        return _ints(self.threads_per_warp)
+
+    @property
+    def wpc(self) -> tuple[int, ...]:
+        return _ints(self.warps_per_cta)
+
+    @property
+    def dim_order(self) -> tuple[int, ...]:
+        return _ints(self.order)
+
+    @property
+    def rank(self) -> int:
+        return len(self.size_per_thread)
+
+    @property
+    def num_warps(self) -> int:
+        n = 1
+        for w in self.wpc:
+            n *= w
+        return n
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        fields: dict[str, list[int]] = {}
+        parser.parse_punctuation("<")
+        parser.parse_punctuation("{")
+        while True:
+            key = parser.parse_identifier()
+            parser.parse_punctuation("=")
+            fields[key] = _parse_int_list(parser)
+            if not parser.parse_optional_punctuation(","):
+                break
+        parser.parse_punctuation("}")
+        parser.parse_punctuation(">")
+        expected = ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order")
+        missing = [k for k in expected if k not in fields]
+        if missing:
+            parser.raise_error(f"blocked layout is missing {', '.join(missing)}")
+        return tuple(_int_array(fields[k]) for k in expected)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<{{sizePerThread = {_fmt(self.spt)}, threadsPerWarp = {_fmt(self.tpw)}, "
+            f"warpsPerCTA = {_fmt(self.wpc)}, order = {_fmt(self.dim_order)}}}>"
+        )
+
+    def verify(self) -> None:
+        n = len(self.spt)
+        if not (len(self.tpw) == len(self.wpc) == len(self.dim_order) == n):
+            raise VerifyException("blocked layout fields must all have the tile's rank")
+        if sorted(self.dim_order) != list(range(n)):
+            raise VerifyException(f"order must be a permutation of [0, {n}), got {_fmt(self.dim_order)}")
+        lanes = 1
+        for t in self.tpw:
+            lanes *= t
+        if lanes != WARP_SIZE:
+            raise VerifyException(f"threadsPerWarp must multiply to {WARP_SIZE}, got {lanes}")
+        for v in (*self.spt, *self.tpw, *self.wpc):
+            if v <= 0 or v & (v - 1):
+                raise VerifyException("blocked layout extents must be powers of two")
+
+    def linear(self, shape: Sequence[int]) -> LinearLayout:
+        shape = tuple(shape)
+        rank = len(shape)
+        assert rank == self.rank, (shape, self)
+
+        def basis(d: int, step: int) -> Coord:
+            return tuple((step if step < shape[d] else 0) if i == d else 0 for i in range(rank))
+
+        regs: list[Coord] = []
+        lanes: list[Coord] = []
+        warps: list[Coord] = []
+        covered = [1] * rank
+        for d in self.dim_order:
+            for _ in range(_log2(self.spt[d])):
+                regs.append(basis(d, covered[d]))
+                covered[d] <<= 1
+        for d in self.dim_order:
+            for _ in range(_log2(self.tpw[d])):
+                lanes.append(basis(d, covered[d]))
+                covered[d] <<= 1
+        for d in self.dim_order:
+            for _ in range(_log2(self.wpc[d])):
+                warps.append(basis(d, covered[d]))
+                covered[d] <<= 1
+        # Registers wrap around to cover the rest of the tile.
+        for d in self.dim_order:
+            while covered[d] < shape[d]:
+                regs.append(basis(d, covered[d]))
+                covered[d] <<= 1
+        return LinearLayout(shape, tuple(regs), tuple(lanes), tuple(warps))
+
+
+@irdl_attr_definition
+class SliceLayoutAttr(DistributedLayout):
+    """The layout of a tile that is `parent` with dimension `dim` removed: thread t
+    holds the elements whose coordinates, with `dim` set to 0, it holds in `parent`.
+    Expanding it at `dim` and broadcasting gives back `parent` without moving data."""
+
+    name = "nv_tileas.slice"
+
+    dim: IntAttr
+    parent: DistributedLayout
+
+    def __init__(self, dim: int, parent: DistributedLayout):
+        super().__init__(IntAttr(dim), parent)
+
+    @property
+    def rank(self) -> int:
+        return self.parent.rank - 1
+
+    @property
+    def num_warps(self) -> int:
+        return self.parent.num_warps
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        parser.parse_punctuation("{")
+        parser.parse_keyword("dim")
+        parser.parse_punctuation("=")
+        dim = parser.parse_integer(allow_boolean=False)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("parent")
+        parser.parse_punctuation("=")
+        pos = parser.pos
+        parent = parser.parse_attribute()
+        if not isinstance(parent, DistributedLayout):
+            parser.raise_error("slice parent must be a distributed layout", pos, parser.pos)
+        parser.parse_punctuation("}")
+        parser.parse_punctuation(">")
+        return (IntAttr(dim), parent)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{{dim = {self.dim.data}, parent = ")
+        printer.print_attribute(self.parent)
+        printer.print_string("}>")
+
+    def verify(self) -> None:
+        if not 0 <= self.dim.data < self.parent.rank:
+            raise VerifyException(
+                f"slice dim {self.dim.data} out of range for a parent of rank {self.parent.rank}"
+            )
+
+    def linear(self, shape: Sequence[int]) -> LinearLayout:
+        d = self.dim.data
+        parent_shape = list(shape)
+        parent_shape.insert(d, 1)
+        parent = self.parent.linear(parent_shape)
+        drop = DimMap(tuple(shape), tuple(i if i < d else i + 1 for i in range(len(shape))))
+        return parent.map_coords(drop)
+
+
+LAYOUTS: list[type[Attribute]] = [BlockedLayoutAttr, SliceLayoutAttr]
+
+
+def default_blocked(
+    shape: Sequence[int], num_warps: int, vector: int, order: Sequence[int] | None = None
+) -> BlockedLayoutAttr:
+    """A coalesced blocked layout: `vector` contiguous elements per thread along the
+    fastest dimension, lanes then warps filling that dimension first."""
+    rank = len(shape)
+    order = tuple(order) if order is not None else tuple(reversed(range(rank)))
+    spt = [1] * rank
+    tpw = [1] * rank
+    wpc = [1] * rank
+    fastest = order[0]
+    spt[fastest] = max(1, min(vector, shape[fastest]))
+    lanes_left = WARP_SIZE
+    for d in order:
+        room = max(1, shape[d] // spt[d])
+        take = min(lanes_left, room)
+        tpw[d] = take
+        lanes_left //= take
+    tpw[order[-1]] *= lanes_left
+    warps_left = num_warps
+    for d in order:
+        room = max(1, shape[d] // (spt[d] * tpw[d]))
+        take = min(warps_left, room)
+        wpc[d] = take
+        warps_left //= take
+    wpc[order[-1]] *= warps_left
+    return BlockedLayoutAttr(spt, tpw, wpc, order)

@@ -1,0 +1,241 @@
+"""`tileas-assign-layouts`: give every tile-valued SSA value a concrete distribution.
+
+Tiled loads and stores anchor the choice: each wants a coalesced blocked layout whose
+threads hold as many contiguous elements as its atom moves (`ldg_128b` on f32: four
+per thread along the contiguous dimension).  One layout per tile rank is chosen from
+its anchors (the widest vector wins), then propagated
+
+* backward, from results to operands: elementwise ops and `addptr` want their
+  operands in the result's layout, `broadcast` its source too, and `expand_dims`
+  wants its source in the *slice* of the result's layout, so that expanding and
+  broadcasting never move data between threads;
+* forward, from operands to results, for values no anchor reaches.
+
+Where two requirements disagree a `nv_tileas.convert_layout` is inserted at the use.
+Values nothing constrains get a default blocked layout.  The number of warps
+(`num-warps`, default 4) shrinks for small tiles so threads do not hold copies; the
+choice is recorded on the kernel as `nv_tileas.num_warps`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, NoneAttr, TensorType, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileir.analysis.axis_info import AxisInfoAnalysis
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.carriers import shape_of
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import (
+    WARP_SIZE,
+    BlockedLayoutAttr,
+    DistributedLayout,
+    SliceLayoutAttr,
+    default_blocked,
+)
+
+NUM_WARPS_ATTR = "nv_tileas.num_warps"
+
+
+def is_tile(value: SSAValue) -> bool:
+    return isinstance(value.type, TensorType)
+
+
+@dataclass
+class Anchor:
+    value: SSAValue
+    pointers: SSAValue
+    vector: int
+    order: tuple[int, ...]
+
+
+@dataclass
+class LayoutAssignment:
+    num_warps: int
+    layouts: dict[SSAValue, DistributedLayout] = field(default_factory=dict)
+    conversions: list[tuple[Operation, int, DistributedLayout]] = field(default_factory=list)
+    worklist: deque[SSAValue] = field(default_factory=deque)
+
+    def require(self, value: SSAValue, layout: DistributedLayout, use: tuple[Operation, int] | None) -> None:
+        if not is_tile(value):
+            return
+        current = self.layouts.get(value)
+        if current is None:
+            self.layouts[value] = layout
+            self.worklist.append(value)
+        elif current != layout and use is not None:
+            self.conversions.append((use[0], use[1], layout))
+
+
+def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
+    out: list[Anchor] = []
+    for op in fn.walk():
+        if isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
+            view = op.view.owner
+            if not isinstance(view, tas.ViewOp):
+                continue
+            pointers = view.src
+            rank = len(shape_of(pointers.type))
+            vectors = [analysis.vector_elements(pointers, d) for d in range(rank)]
+            contiguity = analysis.get(pointers).contiguity
+            order = tuple(sorted(range(rank), key=lambda d: (-vectors[d], -contiguity[d], -d)))
+            value = op.result if isinstance(op, tas.TiledLoadOp) else op.value
+            out.append(Anchor(value, pointers, vectors[order[0]], order))
+    return out
+
+
+def choose_num_warps(fn: func.FuncOp, requested: int, vector: int) -> int:
+    largest = 1
+    for op in fn.walk():
+        for r in op.results:
+            if isinstance(r.type, TensorType):
+                n = 1
+                for d in r.type.get_shape():
+                    n *= d
+                largest = max(largest, n)
+    warps = requested
+    while warps > 1 and warps * WARP_SIZE * vector > largest:
+        warps //= 2
+    return warps
+
+
+def required_operand_layouts(
+    op: Operation, result_layout: DistributedLayout, result_index: int
+) -> list[tuple[int, DistributedLayout]]:
+    """Layouts an op wants for its tensor operands, given its result's layout."""
+    if isinstance(op, aa.ExpandDimsOp):
+        return [(0, SliceLayoutAttr(op.axis.value.data, result_layout))]
+    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp):
+        return [(i, result_layout) for i in range(len(op.operands))]
+    if isinstance(op, tas.TiledLoadOp) and result_index == 0:
+        out = []
+        if op.mask is not None:
+            out.append((len(op.operands) - 1, result_layout))
+        return out
+    return []
+
+
+def inferred_result_layout(op: Operation, layouts: dict[SSAValue, DistributedLayout]) -> DistributedLayout | None:
+    """A result layout from operand layouts, for values no anchor reaches."""
+    operand_layouts = [layouts[v] for v in op.operands if v in layouts]
+    if not operand_layouts:
+        return None
+    first = operand_layouts[0]
+    if isinstance(op, aa.ExpandDimsOp):
+        if isinstance(first, SliceLayoutAttr) and first.dim.data == op.axis.value.data:
+            return first.parent
+        return None
+    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp):
+        return first
+    return None
+
+
+@dataclass(frozen=True)
+class AssignLayoutsPass(ModulePass):
+    """Every tensor gets a distributed layout encoding; conversions where needed."""
+
+    name = "tileas-assign-layouts"
+
+    num_warps: int = 4
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp):
+                self.assign(fn)
+
+    def assign(self, fn: func.FuncOp) -> None:
+        analysis = AxisInfoAnalysis()
+        anchors = anchors_of(fn, analysis)
+        max_vector = max((a.vector for a in anchors), default=1)
+        warps = choose_num_warps(fn, self.num_warps, max_vector)
+        state = LayoutAssignment(warps)
+
+        # One blocked layout per rank, from its widest-vector anchor.
+        by_rank: dict[int, list[Anchor]] = {}
+        for a in anchors:
+            by_rank.setdefault(len(shape_of(a.value.type)), []).append(a)
+        rank_layouts: dict[int, BlockedLayoutAttr] = {}
+        for rank, group in by_rank.items():
+            best = max(group, key=lambda a: a.vector)
+            rank_layouts[rank] = default_blocked(
+                shape_of(best.value.type), warps, best.vector, best.order
+            )
+        # Anchors of the highest rank seed first: lower ranks usually feed them
+        # through expand_dims and should become slices of their layout.
+        for rank in sorted(by_rank, reverse=True):
+            for a in by_rank[rank]:
+                state.require(a.value, rank_layouts[rank], None)
+                state.require(a.pointers, rank_layouts[rank], None)
+
+        self.propagate(fn, state)
+        # Whatever is still unconstrained gets a default layout for its shape.
+        for o in fn.walk():
+            for r in o.results:
+                if is_tile(r) and r not in state.layouts:
+                    shape = shape_of(r.type)
+                    layout = rank_layouts.get(len(shape)) or default_blocked(shape, warps, 1)
+                    state.require(r, layout, None)
+                    self.propagate(fn, state)
+        self.rewrite(fn, state)
+        fn.attributes[NUM_WARPS_ATTR] = IntegerAttr(warps, i32)
+
+    def propagate(self, fn: func.FuncOp, state: LayoutAssignment) -> None:
+        while state.worklist:
+            value = state.worklist.popleft()
+            layout = state.layouts[value]
+            owner = value.owner
+            if isinstance(owner, Operation):
+                index = value.index if hasattr(value, "index") else 0  # pyright: ignore[reportAttributeAccessIssue]
+                for i, req in required_operand_layouts(owner, layout, index):
+                    state.require(owner.operands[i], req, (owner, i))
+            for use in list(value.uses):
+                user = use.operation
+                if isinstance(user, tas.TiledStoreOp) and use.index == 1:
+                    if user.mask is not None:
+                        state.require(user.mask, layout, (user, len(user.operands) - 1))
+                if isinstance(user, tas.ViewOp):
+                    continue
+                inferred = inferred_result_layout(user, state.layouts)
+                if inferred is not None:
+                    for r in user.results:
+                        if is_tile(r) and r not in state.layouts:
+                            state.require(r, inferred, None)
+                    # Operands of the user that have no layout yet follow the result.
+                    for i, (idx, req) in enumerate(
+                        required_operand_layouts(user, inferred, 0)
+                    ):
+                        _ = i
+                        state.require(user.operands[idx], req, (user, idx))
+
+    def rewrite(self, fn: func.FuncOp, state: LayoutAssignment) -> None:
+        for value, layout in list(state.layouts.items()):
+            t = value.type
+            assert isinstance(t, TensorType)
+            if t.encoding == layout:
+                continue
+            new_type = TensorType(t.element_type, t.get_shape(), layout)
+            new_value = Rewriter.replace_value_with_new_type(value, new_type)
+            if new_value is not value:
+                state.layouts[new_value] = layout
+                # Pending conversions referring to the old value keep working: they
+                # are located by (user, operand index).
+        for user, index, layout in state.conversions:
+            src = user.operands[index]
+            t = src.type
+            assert isinstance(t, TensorType)
+            if t.encoding == layout:
+                continue
+            convert = tas.ConvertLayoutOp(src, TensorType(t.element_type, t.get_shape(), layout))
+            Rewriter.insert_op(convert, InsertPoint.before(user))
+            user.operands[index] = convert.result
+
+
+_ = NoneAttr
