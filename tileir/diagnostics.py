@@ -73,3 +73,16 @@ def error_at(op: Operation | None, message: str) -> CompileError:
 def not_supported(op: Operation, what: str | None = None) -> CompileError:
     detail = f": {what}" if what else ""
     return error_at(op, f"is not supported by tileir yet{detail}")
+
+
+def verify_module(module: Operation) -> None:
+    """Verify every op; the first failure becomes a located `CompileError`."""
+    from xdsl.utils.exceptions import VerifyException
+
+    for op in module.walk():
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            message = str(e).split("\n")[0]
+            message = message.removeprefix("Operation does not verify: ")
+            raise CompileError(message, location_of(op)) from None

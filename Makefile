@@ -1,0 +1,50 @@
+# tileir — an open, inspectable compiler for CUDA Tile IR.
+#
+#   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, show every stage
+#   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU)
+#
+# Both create .venv and install what they need on first use.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+export PATH := $(abspath $(BIN)):$(PATH)
+
+.PHONY: install demo test filecheck pytest gpu lint corpus bench docs clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: install
+	$(BIN)/python -m tileir.demo
+
+test: install filecheck pytest
+
+filecheck: install
+	$(BIN)/lit -sv tests/filecheck
+
+pytest: install
+	$(BIN)/python -m pytest -q tests/pytest tests/gpu
+
+gpu: install
+	$(BIN)/python -m pip install --quiet -e '.[gpu]'
+	$(BIN)/python -m pytest -q tests/gpu -rs
+
+lint: install
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/ruff check tileir tests
+	$(BIN)/pyright
+
+corpus: install
+	$(BIN)/python -m pip install --quiet -e '.[cutile]'
+	$(BIN)/python tests/corpus/generate.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,71 @@
+"""Finding and running ptxas, the judge of our PTX.
+
+ptxas comes from the `nvidia-cuda-nvcc` wheel (`nvidia/cu13/bin/ptxas`), else from
+`$CUDA_HOME/bin` or `PATH`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def find_ptxas() -> str | None:
+    try:
+        import nvidia  # pyright: ignore[reportMissingImports]
+
+        for root in getattr(nvidia, "__path__", []):
+            for sub in ("cu13", "cu12", "cuda_nvcc"):
+                candidate = Path(root) / sub / "bin" / "ptxas"
+                if candidate.is_file():
+                    return str(candidate)
+    except ImportError:
+        pass
+    cuda_home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    if cuda_home and (Path(cuda_home) / "bin" / "ptxas").is_file():
+        return str(Path(cuda_home) / "bin" / "ptxas")
+    return shutil.which("ptxas")
+
+
+@dataclass
+class PtxasResult:
+    ok: bool
+    output: str
+    registers: dict[str, int]
+    spills: dict[str, int]
+
+
+def run_ptxas(
+    ptx: str, arch: str, output: str | None = None, opt_level: int = 3, extra: list[str] | None = None
+) -> PtxasResult:
+    """Assemble `ptx` for `arch` (to `output` if given) with `-v`; the result carries
+    ptxas's report and the register count of each kernel."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        raise FileNotFoundError("ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "kernel.ptx"
+        src.write_text(ptx)
+        out = output or str(Path(tmp) / "kernel.cubin")
+        cmd = [ptxas, f"-arch={arch}", f"-O{opt_level}", "-v", str(src), "-o", out, *(extra or [])]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    text = proc.stdout + proc.stderr
+    registers: dict[str, int] = {}
+    spills: dict[str, int] = {}
+    current = None
+    for line in text.splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            current = m.group(1)
+        m = re.search(r"Used (\d+) registers", line)
+        if m and current:
+            registers[current] = int(m.group(1))
+        m = re.search(r"(\d+) bytes spill stores", line)
+        if m and current:
+            spills[current] = int(m.group(1))
+    return PtxasResult(proc.returncode == 0, text, registers, spills)

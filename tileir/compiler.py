@@ -1,0 +1,125 @@
+"""Compiling cuda_tile to PTX from Python: the shared core of `tileir-as`, the demo
+and the tests.  Every stage can be kept as text, so nothing the compiler did is
+hidden."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+
+from tileir.backend.ptx.target import module_to_ptx
+from tileir.diagnostics import CompileError, location_of, verify_module
+from tileir.frontend import parse_error, parse_text
+from tileir.pipelines import GPU_NAMES, STAGES, stage_passes
+from tileir.printing import TileirPrinter
+from tileir.registry import make_context
+
+
+def print_ir(module: ModuleOp) -> str:
+    out = io.StringIO()
+    TileirPrinter(stream=out).print_op(module)
+    return out.getvalue() + "\n"
+
+
+def load_module(path: str | Path, ctx: Context | None = None) -> ModuleOp:
+    """Read a cuda_tile file; errors become located `CompileError`s."""
+    ctx = ctx or make_context()
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise CompileError(f"no such file: {path}") from None
+    except OSError as e:
+        raise CompileError(f"cannot read {path}: {e.strerror}") from None
+    if p.suffix in (".tileirbc", ".bc") or data.startswith(b"\x7fTileIR"):
+        raise CompileError(
+            f"{path}: reading .tileirbc bytecode is not supported yet; give the "
+            "tileirdisasm text (.mlir) instead"
+        )
+    return parse_module_text(data, str(path), ctx)
+
+
+def parse_module_text(text: str | bytes, filename: str, ctx: Context | None = None) -> ModuleOp:
+    ctx = ctx or make_context()
+    try:
+        module = parse_text(ctx, text, filename)
+    except ParseError as e:
+        raise parse_error(e) from None
+    verify_module(module)
+    return module
+
+
+def resolve_gpu_name(name: str) -> str:
+    arch = GPU_NAMES.get(name)
+    if arch is None:
+        raise CompileError(
+            f"unknown --gpu-name '{name}'; expected one of {', '.join(GPU_NAMES)}"
+        )
+    return arch
+
+
+@dataclass
+class CompileResult:
+    module: ModuleOp
+    arch: str
+    stages: dict[str, str] = field(default_factory=dict)
+    ptx: str | None = None
+
+
+def compile_module(
+    module: ModuleOp,
+    arch: str = "sm_90a",
+    *,
+    num_warps: int = 4,
+    stop_after: str = "ptx",
+    keep_stages: bool = False,
+    ctx: Context | None = None,
+) -> CompileResult:
+    """Lower `module` (in place) to `stop_after`; returns the requested artifacts."""
+    if stop_after not in STAGES:
+        raise CompileError(f"unknown stage '{stop_after}'; expected one of {', '.join(STAGES)}")
+    ctx = ctx or make_context()
+    result = CompileResult(module, arch)
+    if keep_stages:
+        result.stages["cuda_tile"] = print_ir(module)
+    if stop_after == "cuda_tile":
+        return result
+
+    for stage, passes in stage_passes(arch, num_warps):
+        for p in passes:
+            _apply(ctx, p, module)
+            verify_module(module)
+        if keep_stages:
+            result.stages[stage] = print_ir(module)
+        if stage == stop_after:
+            return result
+    result.ptx = module_to_ptx(module, arch)
+    if keep_stages:
+        result.stages["ptx"] = result.ptx
+    return result
+
+
+def _apply(ctx: Context, p: ModulePass, module: ModuleOp) -> None:
+    try:
+        p.apply(ctx, module)
+    except CompileError:
+        raise
+    except (DiagnosticException, VerifyException) as e:
+        raise _diagnostic(e) from None
+
+
+def _diagnostic(e: DiagnosticException) -> CompileError:
+    """Errors raised inside rewrite patterns arrive wrapped; unwrap a CompileError."""
+    cause = e.__cause__ or e.__context__
+    if isinstance(cause, CompileError):
+        return cause
+    return CompileError(str(e).splitlines()[0])
+
+
+_ = location_of

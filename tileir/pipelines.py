@@ -1,0 +1,92 @@
+"""Named pipelines.
+
+`cuda-tile-to-ptx{arch=sm_90a num-warps=4}` runs the whole lowering: every stage is
+an ordinary pass, so `tileir-opt -p` can run any prefix and print what it produced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.dead_code_elimination import DeadCodeElimination
+
+from tileir.conversions.cuda_tile_to_tileaa import ConvertCudaTileToTileAAPass
+from tileir.conversions.tileaa_to_tileas import ConvertTileAAToTileASPass
+from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
+from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
+from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
+
+#: The stages `tileir-as --emit` can stop after, in order.
+STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
+
+#: Targets `--gpu-name` accepts, and the architecture tileir compiles them for (as
+#: tileiras does, sm_90 and sm_100 select their arch-specific `a` features).
+GPU_NAMES = {
+    "sm_80": "sm_80",
+    "sm_86": "sm_86",
+    "sm_89": "sm_89",
+    "sm_90": "sm_90a",
+    "sm_90a": "sm_90a",
+    "sm_100": "sm_100a",
+    "sm_100a": "sm_100a",
+}
+
+
+def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]]:
+    """The passes that produce each stage after `cuda_tile`."""
+    return [
+        (
+            "tileaa",
+            [
+                ConvertCudaTileToTileAAPass(),
+                TileAACanonicalizePass(),
+                CommonSubexpressionElimination(),
+                DeadCodeElimination(),
+            ],
+        ),
+        ("tileas", [ConvertTileAAToTileASPass(), AssignLayoutsPass(num_warps=num_warps)]),
+        (
+            "llvm",
+            [
+                ConvertTileASToLLVMPass(arch=arch),
+                CommonSubexpressionElimination(),
+                DeadCodeElimination(),
+            ],
+        ),
+    ]
+
+
+def run_stages(
+    ctx: Context,
+    module: ModuleOp,
+    arch: str,
+    num_warps: int = 4,
+    stop_after: str = "llvm",
+    on_pass: Callable[[str, ModulePass, ModuleOp], None] | None = None,
+) -> None:
+    """Lower `module` in place up to and including `stop_after`."""
+    for stage, passes in stage_passes(arch, num_warps):
+        for p in passes:
+            p.apply(ctx, module)
+            if on_pass is not None:
+                on_pass(stage, p, module)
+        if stage == stop_after:
+            return
+
+
+@dataclass(frozen=True)
+class CudaTileToPtxPipeline(ModulePass):
+    """cuda_tile -> nv_tileaa -> nv_tileas -> llvm + nvvm; print PTX with `-t ptx`."""
+
+    name = "cuda-tile-to-ptx"
+
+    arch: str = "sm_90a"
+    num_warps: int = 4
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_stages(ctx, op, GPU_NAMES.get(self.arch, self.arch), self.num_warps)

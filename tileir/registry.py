@@ -1,0 +1,91 @@
+"""What tileir registers with xDSL: dialects, passes, targets, frontends.
+
+`tileir-opt`, stock `xdsl-opt` (through the `xdsl.universe` entry point) and the Python
+API all read these tables, so a dialect or pass added here is visible everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.context import Context
+from xdsl.ir import Dialect
+from xdsl.passes import ModulePass
+
+
+def _cuda_tile() -> Dialect:
+    from tileir.dialects.cuda_tile import CudaTile
+
+    return CudaTile
+
+
+def _nv_tileaa() -> Dialect:
+    from tileir.dialects.nv_tileaa import NvTileAA
+
+    return NvTileAA
+
+
+def _nv_tileas() -> Dialect:
+    from tileir.dialects.nv_tileas import NvTileAS
+
+    return NvTileAS
+
+
+def _nvvm() -> Dialect:
+    from tileir.dialects.nvvm import NVVM
+
+    return NVVM
+
+
+DIALECTS: dict[str, Callable[[], Dialect]] = {
+    "cuda_tile": _cuda_tile,
+    "nv_tileaa": _nv_tileaa,
+    "nv_tileas": _nv_tileas,
+    "nvvm": _nvvm,
+}
+
+
+def _pass(module: str, cls: str) -> Callable[[], type[ModulePass]]:
+    def load() -> type[ModulePass]:
+        import importlib
+
+        return getattr(importlib.import_module(module), cls)
+
+    return load
+
+
+PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "convert-cuda-tile-to-tileaa": _pass(
+        "tileir.conversions.cuda_tile_to_tileaa", "ConvertCudaTileToTileAAPass"
+    ),
+    "tileaa-canonicalize": _pass("tileir.transforms.tileaa.canonicalize", "TileAACanonicalizePass"),
+    "convert-tileaa-to-tileas": _pass(
+        "tileir.conversions.tileaa_to_tileas", "ConvertTileAAToTileASPass"
+    ),
+    "tileas-assign-layouts": _pass("tileir.transforms.tileas.assign_layouts", "AssignLayoutsPass"),
+    "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
+    "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
+}
+
+
+def _ptx_target() -> type:
+    from tileir.backend.ptx.target import PtxTarget
+
+    return PtxTarget
+
+
+TARGETS: dict[str, Callable[[], type]] = {"ptx": _ptx_target}
+
+
+def make_context() -> Context:
+    """A context with xDSL's dialects (lazily) and tileir's."""
+    from xdsl.universe import Universe
+
+    ctx = Context(allow_unregistered=False)
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    for name, factory in DIALECTS.items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx

@@ -1,0 +1,25 @@
+"""`tileaa-canonicalize`: the nv_tileaa canonicalization surface (seed 004), run by one
+greedy driver to a fixed point, with dead pure ops removed on the way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+from tileir.dialects.nv_tileaa.canonicalize import TILEAA_CANONICALIZATION_PATTERNS
+
+
+@dataclass(frozen=True)
+class TileAACanonicalizePass(ModulePass):
+    """Shape folds, pointer folds and masked-memory folds of nv_tileaa."""
+
+    name = "tileaa-canonicalize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(TILEAA_CANONICALIZATION_PATTERNS))
+        ).rewrite_module(op)
