@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     DictionaryAttr,
     FunctionType,
@@ -138,6 +138,34 @@ def inline_cuda_tile_modules(module: ModuleOp) -> None:
                 module.sym_name = op.sym_name
             op.detach()
             op.erase()
+
+
+# ---------------------------------------------------------------------------
+# Control flow: cuda_tile.for -> scf.for.
+# ---------------------------------------------------------------------------
+
+UNSIGNED_CMP_ATTR = "unsignedCmp"
+
+
+class LowerFor(RewritePattern):
+    """`for` -> `scf.for` over the same integer type; `unsigned` is kept as the
+    `unsignedCmp` attribute, which the LLVM lowering honours."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ForOp, rewriter: PatternRewriter) -> None:
+        body = rewriter.move_region_contents_to_new_regions(op.region)
+        loop = scf.ForOp(op.lower_bound, op.upper_bound, op.step, list(op.init_values), body)
+        if op.unsignedCmp is not None:
+            loop.attributes[UNSIGNED_CMP_ATTR] = UnitAttr()
+        loop.location = op.location
+        rewriter.replace(op, loop)
+
+
+class LowerContinue(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ContinueOp, rewriter: PatternRewriter) -> None:
+        if isinstance(op.parent_op(), scf.ForOp | ct.ForOp):
+            rewriter.replace(op, scf.YieldOp(*op.operands))
 
 
 # ---------------------------------------------------------------------------
@@ -280,7 +308,7 @@ def known_non_negative(value: SSAValue) -> bool:
         owner = value.owner
         if isinstance(owner, ct.AssumeOp | aa.AssumeOp):
             pred = owner.predicate
-            if isinstance(pred, BoundedAttr) and (pred.lower_value or -1) >= 0:
+            if isinstance(pred, BoundedAttr) and pred.lower_value is not None and pred.lower_value >= 0:
                 return True
             value = owner.operands[0]
             continue
@@ -477,6 +505,8 @@ class ConvertCudaTileToTileAAPass(ModulePass):
                 [
                     LowerEntry(),
                     LowerReturn(),
+                    LowerFor(),
+                    LowerContinue(),
                     LowerMakeToken(),
                     LowerJoinTokens(),
                     LowerReshape(),

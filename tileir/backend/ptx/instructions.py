@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileir.backend.ptx.registers import PRED, RegisterAllocator, register_class
 from tileir.dialects import nvvm
@@ -35,6 +35,7 @@ from tileir.utils.numeric import numpy_dtype
 class PtxContext:
     regs: RegisterAllocator
     lines: list[str] = field(default_factory=list)
+    labels: dict[Block, str] = field(default_factory=dict)
 
     def line(self, text: str) -> None:
         self.lines.append(text)
@@ -494,6 +495,41 @@ def emit_extractvalue(ctx: PtxContext, op: Operation) -> None:
     ctx.regs.alias(op.res, members[index])
 
 
+def _edge_moves(ctx: PtxContext, target: Block, values: "list[SSAValue]") -> None:
+    """Block arguments are registers; an edge copies its values into them.  The copy
+    goes through fresh registers so that a permutation of the arguments is safe."""
+    temps = []
+    for v in values:
+        tmp = ctx.regs.new(register_class(v.type))
+        kind = "pred" if register_class(v.type) is PRED else f"b{register_class(v.type).bits}"
+        ctx.line(f"mov.{kind} {tmp}, {ctx.r(v)};")
+        temps.append((tmp, kind))
+    for arg, (tmp, kind) in zip(target.args, temps, strict=True):
+        ctx.line(f"mov.{kind} {ctx.r(arg)}, {tmp};")
+
+
+def emit_br(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.BrOp)
+    target = op.successor
+    _edge_moves(ctx, target, list(op.operands))
+    ctx.line(f"bra.uni {ctx.labels[target]};")
+
+
+def emit_cond_br(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, llvm.CondBrOp)
+    if not op.then_arguments and not op.else_arguments:
+        ctx.line(f"@{ctx.r(op.cond)} bra {ctx.labels[op.then_block]};")
+        ctx.line(f"bra.uni {ctx.labels[op.else_block]};")
+        return
+    false_label = ctx.labels[op.else_block] + f"_from{len(ctx.lines)}"
+    ctx.line(f"@!{ctx.r(op.cond)} bra {false_label};")
+    _edge_moves(ctx, op.then_block, list(op.then_arguments))
+    ctx.line(f"bra {ctx.labels[op.then_block]};")
+    ctx.line(f"{false_label}:")
+    _edge_moves(ctx, op.else_block, list(op.else_arguments))
+    ctx.line(f"bra {ctx.labels[op.else_block]};")
+
+
 def emit_return(ctx: PtxContext, op: Operation) -> None:
     ctx.line("ret;")
 
@@ -544,6 +580,8 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.InlineAsmOp: emit_inline_asm,
     llvm.ExtractValueOp: emit_extractvalue,
     llvm.ReturnOp: emit_return,
+    llvm.BrOp: emit_br,
+    llvm.CondBrOp: emit_cond_br,
     nvvm.Barrier0Op: emit_barrier,
     **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
 }

@@ -86,8 +86,13 @@ def kernel_to_ptx(fn: llvm.FuncOp) -> list[str]:
             ctx.line(f"ld.param.s8 {regs.of(arg)}, [{pname}];")
         else:
             ctx.line(f"ld.param.{ptype} {regs.of(arg)}, [{pname}];")
-    for op in block.ops:
-        emit(ctx, op)
+    labels = {b: f"$L__{name_id(name)}_{i}" for i, b in enumerate(fn.body.blocks)}
+    ctx.labels = labels
+    for b in fn.body.blocks:
+        if b is not block:
+            ctx.line(f"{labels[b]}:")
+        for op in b.ops:
+            emit(ctx, op)
     out = [f".visible .entry {name}(", ",\n".join(params), ")"]
     reqntid = fn.attributes.get("nvvm.reqntid")
     if isinstance(reqntid, DenseArrayBase):
@@ -100,6 +105,13 @@ def kernel_to_ptx(fn: llvm.FuncOp) -> list[str]:
         out.append(line if line.startswith(("$", "{", "}")) or line.endswith(":") else "\t" + line)
     out.append("}")
     return out
+
+
+def name_id(name: str) -> str:
+    """A short, label-safe tag for a kernel's labels."""
+    import zlib
+
+    return f"{zlib.crc32(name.encode()):08x}"
 
 
 def module_to_ptx(module: ModuleOp, arch: str | None = None) -> str:

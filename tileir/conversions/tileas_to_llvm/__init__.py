@@ -28,6 +28,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
+from tileir.conversions.tileas_to_llvm.control_flow import LowerScfFor, LowerScfYield
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
     BARRIER_BEFORE,
@@ -119,6 +120,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             GreedyRewritePatternApplier([LowerKernel(), LowerReturn()]), apply_recursively=False
         ).rewrite_module(op)
         lowering = LoweringContext()
+        loops = LowerScfFor(lowering)
         PatternRewriteWalker(
             GreedyRewritePatternApplier(
                 [
@@ -134,6 +136,8 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerTiledLoad(lowering),
                     LowerTiledStore(lowering),
                     RejectConvertLayout(),
+                    loops,
+                    LowerScfYield(lowering, loops),
                 ],
                 dce_enabled=False,
             ),

@@ -23,9 +23,9 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, NoneAttr, TensorType, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -138,6 +138,37 @@ def inferred_result_layout(op: Operation, layouts: dict[SSAValue, DistributedLay
     return None
 
 
+def loop_tied_values(value: SSAValue) -> list[tuple[SSAValue, tuple[Operation, int] | None]]:
+    """Values an scf.for forces into one layout with `value`: the i-th init, body
+    argument, yielded value and result of the loop (conversions, where needed, go on
+    the init and the yield)."""
+
+    def group(loop: scf.ForOp, i: int) -> list[tuple[SSAValue, tuple[Operation, int] | None]]:
+        yield_op = loop.body.block.last_op
+        out: list[tuple[SSAValue, tuple[Operation, int] | None]] = [
+            (loop.res[i], None),
+            (loop.body.block.args[i + 1], None),
+            (loop.iter_args[i], (loop, 3 + i)),
+        ]
+        if isinstance(yield_op, scf.YieldOp):
+            out.append((yield_op.operands[i], (yield_op, i)))
+        return out
+
+    tied: list[tuple[SSAValue, tuple[Operation, int] | None]] = []
+    owner = value.owner
+    if isinstance(owner, scf.ForOp):
+        tied += group(owner, value.index)  # pyright: ignore[reportAttributeAccessIssue]
+    if isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), scf.ForOp) and value.index > 0:
+        tied += group(value.block.parent_op(), value.index - 1)  # pyright: ignore[reportArgumentType]
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, scf.ForOp) and use.index >= 3:
+            tied += group(user, use.index - 3)
+        elif isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp):
+            tied += group(user.parent_op(), use.index)  # pyright: ignore[reportArgumentType]
+    return [(v, u) for v, u in tied if v is not value]
+
+
 @dataclass(frozen=True)
 class AssignLayoutsPass(ModulePass):
     """Every tensor gets a distributed layout encoding; conversions where needed."""
@@ -178,7 +209,8 @@ class AssignLayoutsPass(ModulePass):
         self.propagate(fn, state)
         # Whatever is still unconstrained gets a default layout for its shape.
         for o in fn.walk():
-            for r in o.results:
+            values = list(o.results) + [a for region in o.regions for b in region.blocks for a in b.args]
+            for r in values:
                 if is_tile(r) and r not in state.layouts:
                     shape = shape_of(r.type)
                     layout = rank_layouts.get(len(shape)) or default_blocked(shape, warps, 1)
@@ -191,6 +223,8 @@ class AssignLayoutsPass(ModulePass):
         while state.worklist:
             value = state.worklist.popleft()
             layout = state.layouts[value]
+            for tied, use in loop_tied_values(value):
+                state.require(tied, layout, use)
             owner = value.owner
             if isinstance(owner, Operation):
                 index = value.index if hasattr(value, "index") else 0  # pyright: ignore[reportAttributeAccessIssue]

@@ -2,6 +2,8 @@
 
 from tileir.dialects.cuda_tile.ops.conversion import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.conversion import CONVERSION_OPS
+from tileir.dialects.cuda_tile.ops.control_flow import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.control_flow import CONTROL_FLOW_OPS
 from tileir.dialects.cuda_tile.ops.core import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.core import CORE_OPS
 from tileir.dialects.cuda_tile.ops.floating_point import *  # noqa: F403
@@ -19,5 +21,6 @@ ALL_OPS = [
     *INTEGER_OPS,
     *CONVERSION_OPS,
     *MEMORY_OPS,
+    *CONTROL_FLOW_OPS,
     *VIEW_OPS,
 ]
