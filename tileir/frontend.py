@@ -10,7 +10,7 @@ any later pass point back at the source.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import AnyFloat, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -22,7 +22,31 @@ BARE_TOP_LEVEL = ("entry", "global", "testing$func")
 
 
 class TileirParser(Parser):
-    """xDSL's parser, recording each op's source position as its location."""
+    """xDSL's parser, recording each op's source position as its location, and reading
+    hexadecimal float literals in dense attributes as bit patterns, as MLIR does (so
+    NaN and infinity constants survive the generic form)."""
+
+    _hex_elements: list[tuple[int, str]] | None = None
+    _element_count: int = 0
+
+    def _parse_tensor_literal_element(self):  # noqa: ANN202
+        token = self._current_token
+        if self._hex_elements is not None and token.text.lower().startswith("0x"):
+            self._hex_elements.append((self._element_count, token.text))
+        self._element_count += 1
+        return super()._parse_tensor_literal_element()
+
+    def parse_dense_int_or_fp_elements_attr(self, type):  # noqa: ANN001, ANN201
+        saved = (self._hex_elements, self._element_count)
+        self._hex_elements, self._element_count = [], 0
+        try:
+            attr = super().parse_dense_int_or_fp_elements_attr(type)
+            hex_elements = self._hex_elements
+        finally:
+            self._hex_elements, self._element_count = saved
+        if hex_elements and isinstance(attr.get_element_type(), AnyFloat):
+            attr = _with_float_bit_patterns(attr, hex_elements)
+        return attr
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span
@@ -35,6 +59,23 @@ class TileirParser(Parser):
             where = span.get_location()
             op.location = FileLineColLoc(StringAttr(where.file), IntAttr(where.line), IntAttr(where.col))
         return op
+
+
+def _with_float_bit_patterns(attr, hex_elements):  # noqa: ANN001, ANN202
+    """Reinterpret the hex literals of a float dense attribute as bit patterns."""
+    import numpy as np
+
+    from tileir.utils.numeric import numpy_dtype, numpy_to_dense
+
+    el = attr.get_element_type()
+    dt = numpy_dtype(el)
+    values = np.array(attr.get_values(), dtype=np.float64).astype(dt)
+    if len(hex_elements) == 1 and hex_elements[0][0] == 0 and values.size > 1:
+        hex_elements = [(i, hex_elements[0][1]) for i in range(values.size)]
+    for index, text in hex_elements:
+        bits = int(text, 16)
+        values[index] = np.frombuffer(bits.to_bytes(dt.itemsize, "little"), dtype=dt)[0]
+    return numpy_to_dense(list(values), attr.get_shape(), el)
 
 
 def parse_text(

@@ -379,7 +379,7 @@ def constant_result_name(value: DenseIntOrFPElementsAttr) -> str:
             return "false"
         return "cst_i1"
     name = "cst"
-    if data.size == 1 or bool((data == data[0]).all()):
+    if is_splat(data):
         v = data[0]
         if isinstance(el, IntegerType):
             name += f"_{int(v)}"
@@ -400,7 +400,7 @@ def dense_literal_text(value: DenseIntOrFPElementsAttr) -> str:
     el = value.get_element_type()
     data = dense_to_numpy(value)
     flat = data.reshape(-1)
-    if flat.size == 1 or bool((flat == flat[0]).all()) and not _has_nan(flat):
+    if is_splat(flat):
         return format_element(flat[0], el)
 
     def nest(a: np.ndarray) -> str:
@@ -411,8 +411,13 @@ def dense_literal_text(value: DenseIntOrFPElementsAttr) -> str:
     return nest(data)
 
 
-def _has_nan(a: np.ndarray) -> bool:
-    return a.dtype.kind == "f" and bool(np.isnan(a).any()) and not bool(np.isnan(a).all())
+def is_splat(a: np.ndarray) -> bool:
+    """All elements bit-identical (NaNs included)."""
+    flat = np.ascontiguousarray(a).reshape(-1)
+    if flat.size <= 1:
+        return True
+    raw = flat.view(np.uint8).reshape(flat.size, -1)
+    return bool((raw == raw[0]).all())
 
 
 def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attribute]:
