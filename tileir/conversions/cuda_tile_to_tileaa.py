@@ -46,7 +46,7 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
+
     RewritePattern,
     TypeConversionPattern,
     attr_type_rewrite_pattern,
@@ -55,6 +55,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
+from tileir.utils.rewriting import LocatedWalker
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
     BoundedAttr,
@@ -322,9 +323,14 @@ class LoweredAccess:
 
 
 def lower_partition_access(
-    op: Operation, access: PartitionAccess, index: list[SSAValue], b: TileBuilder
+    op: Operation,
+    access: PartitionAccess,
+    index: list[SSAValue],
+    b: TileBuilder,
+    inbounds: tuple[bool, ...] = (),
 ) -> LoweredAccess:
-    """Pointers and bounds mask of the tile at `index` of a partition view."""
+    """Pointers and bounds mask of the tile at `index` of a partition view.
+    `inbounds[k]` (bytecode 13.4) promises index dimension k needs no check."""
     pv = access.view_type
     tile = pv.tile_dims
     dim_map = pv.dim_map_values
@@ -366,6 +372,8 @@ def lower_partition_access(
     for k, extent in enumerate(tile):
         d = dim_map[k]
         shape = access.shape[d]
+        if k < len(inbounds) and inbounds[k]:
+            continue
         if isinstance(shape, int) and shape % extent == 0:
             continue
         if not isinstance(shape, int) and known_divisor(shape) % extent == 0:
@@ -402,7 +410,7 @@ class LowerLoadView(RewritePattern):
     def match_and_rewrite(self, op: ct.LoadViewTkoOp, rewriter: PatternRewriter) -> None:
         access = trace_partition_view(op, op.view)
         b = TileBuilder(rewriter, InsertPoint.before(op))
-        lowered = lower_partition_access(op, access, list(op.index), b)
+        lowered = lower_partition_access(op, access, list(op.index), b, op.inbounds_flags())
         other = None
         if lowered.mask is not None:
             pad = access.view_type.padding or PaddingValue.ZERO
@@ -425,7 +433,7 @@ class LowerStoreView(RewritePattern):
     def match_and_rewrite(self, op: ct.StoreViewTkoOp, rewriter: PatternRewriter) -> None:
         access = trace_partition_view(op, op.view)
         b = TileBuilder(rewriter, InsertPoint.before(op))
-        lowered = lower_partition_access(op, access, list(op.index), b)
+        lowered = lower_partition_access(op, access, list(op.index), b, op.inbounds_flags())
         store = aa.StoreOp(lowered.pointers, op.tile, lowered.mask, op.token)
         store.properties.update(_memory_props(op))
         rewriter.replace(op, store)
@@ -499,8 +507,8 @@ class ConvertCudaTileToTileAAPass(ModulePass):
     name = "convert-cuda-tile-to-tileaa"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(TileToCarrier(recursive=True)).rewrite_module(op)
-        PatternRewriteWalker(
+        LocatedWalker(TileToCarrier(recursive=True)).rewrite_module(op)
+        LocatedWalker(
             GreedyRewritePatternApplier(
                 [
                     LowerEntry(),
@@ -515,12 +523,15 @@ class ConvertCudaTileToTileAAPass(ModulePass):
                     LowerStoreView(),
                     LowerIndexSpaceShape(),
                     LowerTensorShape(),
-                ]
+                ],
+                dce_enabled=False,
             ),
             apply_recursively=False,
         ).rewrite_module(op)
         # Assumes on views were needed above; the rest become nv_tileaa facts.
-        PatternRewriteWalker(LowerAssume(), apply_recursively=False).rewrite_module(op)
+        LocatedWalker(
+            GreedyRewritePatternApplier([LowerAssume()], dce_enabled=False), apply_recursively=False
+        ).rewrite_module(op)
         _erase_dead_views(op)
         inline_cuda_tile_modules(op)
         _check_fully_lifted(op)

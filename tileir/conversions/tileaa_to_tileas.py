@@ -33,12 +33,13 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
+
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
+from tileir.utils.rewriting import LocatedWalker
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -200,7 +201,7 @@ class ConvertTileAAToTileASPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         lowering = MemoryLowering(AxisInfoAnalysis())
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier([LowerLoad(lowering), LowerStore(lowering)]),
+        LocatedWalker(
+            GreedyRewritePatternApplier([LowerLoad(lowering), LowerStore(lowering)], dce_enabled=False),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -24,10 +24,11 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
-    PatternRewriteWalker,
+
 )
 
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
+from tileir.utils.rewriting import LocatedWalker
 from tileir.conversions.tileas_to_llvm.control_flow import LowerScfFor, LowerScfYield
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
@@ -116,12 +117,12 @@ class ConvertTileASToLLVMPass(ModulePass):
         if self.arch not in SUPPORTED_ARCHS:
             raise not_supported(op, f"target {self.arch} (expected one of {', '.join(SUPPORTED_ARCHS)})")
         mark_barriers(op)
-        PatternRewriteWalker(
+        LocatedWalker(
             GreedyRewritePatternApplier([LowerKernel(), LowerReturn()]), apply_recursively=False
         ).rewrite_module(op)
         lowering = LoweringContext()
         loops = LowerScfFor(lowering)
-        PatternRewriteWalker(
+        LocatedWalker(
             GreedyRewritePatternApplier(
                 [
                     LowerElementwise(lowering),
@@ -150,7 +151,7 @@ class ConvertTileASToLLVMPass(ModulePass):
 
 def cleanup(module: ModuleOp) -> None:
     """Remove what the patterns left without users: casts, views, tokens."""
-    PatternRewriteWalker(
+    LocatedWalker(
         GreedyRewritePatternApplier([EraseTokens(), EraseDead()]),
         walk_reverse=True,
     ).rewrite_module(module)

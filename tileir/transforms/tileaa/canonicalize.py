@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier
 
 from tileir.dialects.nv_tileaa.canonicalize import TILEAA_CANONICALIZATION_PATTERNS
+from tileir.utils.rewriting import LocatedWalker
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,6 @@ class TileAACanonicalizePass(ModulePass):
     name = "tileaa-canonicalize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        LocatedWalker(
             GreedyRewritePatternApplier(list(TILEAA_CANONICALIZATION_PATTERNS))
         ).rewrite_module(op)

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, NoneAttr, TensorType, i32
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType, i32
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -76,6 +76,8 @@ class LayoutAssignment:
 
 
 def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
+    """Tiled loads and stores, with the vector width their atom moves and the order
+    of their dimensions (most contiguous first, from the axis analysis)."""
     out: list[Anchor] = []
     for op in fn.walk():
         if isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
@@ -83,13 +85,26 @@ def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
             if not isinstance(view, tas.ViewOp):
                 continue
             pointers = view.src
-            rank = len(shape_of(pointers.type))
-            vectors = [analysis.vector_elements(pointers, d) for d in range(rank)]
+            shape = shape_of(pointers.type)
+            rank = len(shape)
             contiguity = analysis.get(pointers).contiguity
-            order = tuple(sorted(range(rank), key=lambda d: (-vectors[d], -contiguity[d], -d)))
+            order = tuple(sorted(range(rank), key=lambda d: (-contiguity[d], -d)))
             value = op.result if isinstance(op, tas.TiledLoadOp) else op.value
-            out.append(Anchor(value, pointers, vectors[order[0]], order))
+            bits = max(8, element_bits(value.type))
+            vector = max(1, op.atom.info.bits // bits)
+            vector = min(vector, shape[order[0]]) if rank else 1
+            out.append(Anchor(value, pointers, vector, order))
     return out
+
+
+def element_bits(t: Attribute) -> int:
+    from tileir.analysis.axis_info import element_bytes
+    from tileir.dialects.cuda_tile.carriers import element_type
+
+    el = element_type(t)
+    if isinstance(el, IntegerType):
+        return el.width.data
+    return element_bytes(el) * 8
 
 
 def choose_num_warps(fn: func.FuncOp, requested: int, vector: int) -> int:

@@ -59,7 +59,7 @@ from tileir.dialects.cuda_tile.attributes import (
     parse_optimization_hints_body,
     print_optimization_hints_body,
 )
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.carriers import element_type, is_carrier, shape_of
 from tileir.dialects.cuda_tile.ops.base import (
     BOOL,
     INTEGER,
@@ -420,6 +420,13 @@ def is_splat(a: np.ndarray) -> bool:
     return bool((raw == raw[0]).all())
 
 
+def parsing_inside_cuda_tile(parser: Parser) -> bool:
+    """Whether the op being parsed sits in a cuda_tile op's region (where NVIDIA's
+    type rules apply) rather than in lowered IR."""
+    stack = parser._parser_state.dialect_stack  # pyright: ignore[reportPrivateUsage]
+    return len(stack) >= 2 and stack[-2] == "cuda_tile"
+
+
 def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attribute]:
     """`<ET: LIT> : T` with NVIDIA's checks (element prefix, inferred shape)."""
     from tileir.utils.numeric import numpy_to_dense, parse_element
@@ -457,7 +464,8 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
     parser.parse_punctuation(":")
     pos = parser.pos
     t = parse_cuda_tile_type(parser)
-    if not isinstance(t, TileType):
+    lowered_ok = not parsing_inside_cuda_tile(parser) and is_carrier(t)
+    if not isinstance(t, TileType) and not lowered_ok:
         parser.raise_error(
             "result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 "
             "or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got "
@@ -465,10 +473,11 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
             pos,
             parser.pos,
         )
-    if t.element_type != prefix:
+    el = element_type(t)
+    dims = shape_of(t)
+    if el != prefix:
         parser.raise_error(
-            f"mismatch between the element type: {prefix} and the tile element type "
-            f"{t.element_type}",
+            f"mismatch between the element type: {prefix} and the tile element type {el}",
             pos,
             parser.pos,
         )
@@ -476,10 +485,10 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
     def show(s: Sequence[int]) -> str:
         return "[" + ",".join(map(str, s)) + "]"
 
-    if inferred and tuple(inferred) != t.dims:
+    if inferred and tuple(inferred) != dims:
         parser.raise_error(
             f"inferred shape of elements literal ({show(inferred)}) does not match type "
-            f"({show(t.dims)})",
+            f"({show(dims)})",
             pos,
             parser.pos,
         )
@@ -494,8 +503,8 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
 
     flatten(items)
     if not inferred:
-        flat = flat * max(1, t.num_elements)
-    return numpy_to_dense(flat, t.dims, prefix), t
+        flat = flat * max(1, math.prod(dims))
+    return numpy_to_dense(flat, dims, prefix), t
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,74 @@
+// tileas-assign-layouts: every tile gets a distributed layout.  Tiled loads and
+// stores anchor a coalesced blocked layout whose threads hold as many contiguous
+// elements as the atom moves; expand_dims sources become slices of their result's
+// layout, so broadcasting never moves data between threads.
+// RUN: tileir-opt %s --split-input-file -p tileas-assign-layouts | filecheck %s
+
+// 1-D f32, 128-bit atom: four contiguous elements per thread; 256 elements fill
+// two warps exactly, so the kernel runs two warps instead of four.
+// CHECK-LABEL: func.func @vector1d
+// CHECK-SAME: nv_tileas.num_warps = 2 : i32
+// CHECK: cuda_tile.iota : tensor<256xi32, #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>>
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<256xf32, #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>>
+func.func @vector1d(%p: !cuda_tile.ptr<f32>) {
+  %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
+  %i = cuda_tile.iota : tensor<256xi32>
+  %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
+  %v = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<256xf32, gmem> -> tensor<256xf32>
+  "test.op"(%x) : (tensor<256xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// 2-D: rows and columns built from 1-D iotas through expand_dims + broadcast; the
+// 1-D values take slice layouts of the 2-D blocked layout.
+// CHECK-LABEL: func.func @slices
+// CHECK: cuda_tile.iota : tensor<16xi32, #nv_tileas.slice<{dim = 1, parent = #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
+// CHECK: nv_tileaa.expand_dims {{.*}} -> tensor<16x1xi32, #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK: cuda_tile.iota : tensor<64xi32, #nv_tileas.slice<{dim = 0, parent = #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<16x64xf32, #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+func.func @slices(%p: !cuda_tile.ptr<f32>) {
+  %rows = cuda_tile.iota : tensor<16xi32>
+  %c64 = cuda_tile.constant <i32: 64> : tensor<16xi32>
+  %r = cuda_tile.muli %rows, %c64 : tensor<16xi32>
+  %r2 = nv_tileaa.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x64xi32>
+  %cols = cuda_tile.iota : tensor<64xi32>
+  %c2 = nv_tileaa.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = nv_tileaa.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %off = cuda_tile.addi %rb, %cb : tensor<16x64xi32>
+  %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<16x64x!cuda_tile.ptr<f32>>
+  %ptrs = nv_tileaa.addptr %s, %off : tensor<16x64x!cuda_tile.ptr<f32>>, tensor<16x64xi32>
+  %v = nv_tileas.view %ptrs : tensor<16x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<16x64xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<16x64xf32, gmem> -> tensor<16x64xf32>
+  "test.op"(%x) : (tensor<16x64xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Loop-carried tiles keep one layout across init, block argument, yield and result.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<128xf32, #[[L:.*]]>)
+// CHECK: cuda_tile.addf {{.*}} : tensor<128xf32, #[[L]]>
+// CHECK: scf.yield {{.*}} : tensor<128xf32, #[[L]]>
+func.func @loop(%p: !cuda_tile.ptr<f32>, %n: i32) {
+  %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
+  %i = cuda_tile.iota : tensor<128xi32>
+  %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
+  %v = nv_tileas.view %ptrs : tensor<128x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<128xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<128xf32, gmem> -> tensor<128xf32>
+  %zero = cuda_tile.constant <i32: 0> : i32
+  %one = cuda_tile.constant <i32: 1> : i32
+  %r = scf.for %k = %zero to %n step %one iter_args(%acc = %x) -> (tensor<128xf32>) : i32 {
+    %y = cuda_tile.addf %acc, %x : tensor<128xf32>
+    scf.yield %y : tensor<128xf32>
+  }
+  nv_tileas.tiled_store %r, %v[%c0] {atom = #nv_tileas<atom stg_32b>} : tensor<128xf32>, !nv_tileas.tiled_view<128xf32, gmem>
+  func.return
+}

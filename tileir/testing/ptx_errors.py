@@ -1,0 +1,56 @@
+"""The one error the PTX simulator raises, with everything needed to find the bug."""
+
+from __future__ import annotations
+
+
+class SimulationError(Exception):
+    """PTX the simulator rejects or a fault while running it.
+
+    Raised for an instruction outside the supported subset, a global access out
+    of bounds of every array or misaligned, a read of a register no thread wrote,
+    two threads writing the same byte, and malformed PTX.  ``str()`` gives the
+    message with the PTX line, the instruction text, the first faulting thread
+    and the address, where known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        line: int | None = None,
+        instruction: str | None = None,
+        thread: str | None = None,
+        address: int | None = None,
+    ) -> None:
+        self.message = message
+        self.line = line
+        self.instruction = instruction
+        self.thread = thread
+        self.address = address
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        parts = []
+        if self.line is not None:
+            parts.append(f"PTX line {self.line}")
+        if self.instruction is not None:
+            parts.append(f"`{self.instruction}`")
+        head = ": ".join(parts)
+        text = f"{head}: {self.message}" if head else self.message
+        if self.thread is not None:
+            text += f" [{self.thread}]"
+        if self.address is not None:
+            text += f" [address 0x{self.address:x}]"
+        return text
+
+    def located(self, line: int, instruction: str | None) -> SimulationError:
+        """This error with the instruction's position filled in where it was missing."""
+        if self.line is not None and self.instruction is not None:
+            return self
+        return SimulationError(
+            self.message,
+            line=self.line if self.line is not None else line,
+            instruction=self.instruction if self.instruction is not None else instruction,
+            thread=self.thread,
+            address=self.address,
+        )

@@ -1,0 +1,382 @@
+"""Parse the PTX that tileir prints into kernels of statements, for the PTX simulator.
+
+The grammar is the subset ``tileir.backend.ptx`` emits: a module header
+(``.version``, ``.target``, ``.address_size``), then ``.entry`` kernels with
+``.param`` parameters, performance directives (``.reqntid``) and a body of
+``.reg`` declarations, ``{ ... }`` scopes and instructions with optional
+``@p`` / ``@!p`` guards.  Anything else (labels, device functions, module-level
+variables) is rejected here with a ``SimulationError`` naming the line, so the
+simulator never silently skips what it does not understand.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tileir.testing.ptx_errors import SimulationError
+
+# ------------------------------------------------------------------------ operands
+
+
+@dataclass(frozen=True)
+class Reg:
+    """A register operand (``%r1``, ``t_all``); ``negated`` for ``!%p`` predicate sources."""
+
+    name: str
+    negated: bool = False
+
+
+@dataclass(frozen=True)
+class Special:
+    """A special register such as ``%tid.x``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Imm:
+    """A literal: ``value`` is an int, or a float for decimal float literals;
+    ``float_bits`` marks PTX's ``0f``/``0d`` hexadecimal float spelling (raw bits)."""
+
+    value: int | float
+    float_bits: int | None = None
+
+
+@dataclass(frozen=True)
+class Vec:
+    """A brace-enclosed operand list ``{a, b, c, d}``."""
+
+    items: tuple[Operand, ...]
+
+
+@dataclass(frozen=True)
+class Mem:
+    """An address ``[base+offset]``; ``base`` is a register or a parameter name."""
+
+    base: str
+    offset: int = 0
+
+
+Operand = Reg | Special | Imm | Vec | Mem
+
+# ---------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """One instruction: ``opcode`` is the mnemonic's first word (``ld``), ``modifiers``
+    the rest (``global``, ``v4``, ``b32``)."""
+
+    line: int
+    text: str
+    opcode: str
+    modifiers: tuple[str, ...]
+    operands: tuple[Operand, ...]
+    guard: Reg | None = None
+
+
+@dataclass(frozen=True)
+class RegDecl:
+    """``.reg .b32 %r<33>;`` (expanded to ``%r0`` .. ``%r32``) or ``.reg .pred a, b;``."""
+
+    line: int
+    type_name: str
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ScopeOpen:
+    line: int
+
+
+@dataclass(frozen=True)
+class ScopeClose:
+    line: int
+
+
+Statement = Instruction | RegDecl | ScopeOpen | ScopeClose
+
+
+@dataclass(frozen=True)
+class Param:
+    type_name: str
+    name: str
+
+
+@dataclass
+class Kernel:
+    name: str
+    params: list[Param]
+    reqntid: tuple[int, int, int] | None
+    body: list[Statement] = field(default_factory=list)
+
+
+@dataclass
+class Module:
+    version: str | None
+    target: str | None
+    address_size: int | None
+    kernels: dict[str, Kernel]
+
+
+# ------------------------------------------------------------------------- lexing
+
+_COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_SPECIAL_RE = re.compile(r"%(tid|ntid|ctaid|nctaid)\.[xyz]|%laneid|%warpid|%nwarpid")
+_IDENT = r"[%A-Za-z_$][\w$]*"
+_REG_RE = re.compile(rf"!?{_IDENT}")
+_HEX_FLOAT_RE = re.compile(r"0([fFdD])([0-9a-fA-F]+)")
+_INT_RE = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)[uU]?")
+_FLOAT_RE = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
+_MEM_RE = re.compile(rf"\[\s*({_IDENT})\s*(?:\+\s*(-?(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]")
+_RANGE_RE = re.compile(rf"({_IDENT})<(\d+)>")
+_LABEL_RE = re.compile(rf"^{_IDENT}\s*:")
+
+
+def strip_comments(text: str) -> str:
+    """Drop comments but keep line breaks, so line numbers stay right."""
+    return _COMMENT_RE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
+def split_top_level(text: str, sep: str = ",") -> list[str]:
+    """Split at ``sep`` outside braces and brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        elif ch == sep and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    tail = text[start:].strip()
+    if tail or parts:
+        parts.append(tail)
+    return parts
+
+
+def parse_int(text: str) -> int:
+    """A PTX integer literal (decimal, hex, octal or binary, optional ``U`` suffix)."""
+    t = text.rstrip("uU")
+    sign = -1 if t.startswith("-") else 1
+    t = t.lstrip("+-")
+    if t[:2] in ("0x", "0X"):
+        v = int(t[2:], 16)
+    elif t[:2] in ("0b", "0B"):
+        v = int(t[2:], 2)
+    elif len(t) > 1 and t.startswith("0"):
+        v = int(t[1:], 8)
+    else:
+        v = int(t)
+    return sign * v
+
+
+def parse_operand(text: str, line: int) -> Operand:
+    """One operand in PTX syntax."""
+    text = text.strip()
+    if text.startswith("{") and text.endswith("}"):
+        inner = split_top_level(text[1:-1])
+        return Vec(tuple(parse_operand(t, line) for t in inner))
+    if text.startswith("["):
+        m = _MEM_RE.fullmatch(text)
+        if not m:
+            raise SimulationError(f"unsupported address operand '{text}'", line=line)
+        return Mem(m.group(1), parse_int(m.group(2)) if m.group(2) else 0)
+    if _SPECIAL_RE.fullmatch(text):
+        return Special(text)
+    m = _HEX_FLOAT_RE.fullmatch(text)
+    if m:
+        digits = 8 if m.group(1) in "fF" else 16
+        if len(m.group(2)) != digits:
+            raise SimulationError(f"bad floating-point literal '{text}'", line=line)
+        return Imm(0, float_bits=int(m.group(2), 16))
+    if _INT_RE.fullmatch(text):
+        return Imm(parse_int(text))
+    if _FLOAT_RE.fullmatch(text):
+        return Imm(float(text))
+    if _REG_RE.fullmatch(text):
+        negated = text.startswith("!")
+        return Reg(text.lstrip("!"), negated)
+    raise SimulationError(f"cannot parse operand '{text}'", line=line)
+
+
+def parse_instruction(text: str, line: int) -> Instruction:
+    """``[@[!]p] opcode.mod.mod operand, operand, ...``."""
+    body = text.strip()
+    guard = None
+    if body.startswith("@"):
+        guard_text, _, body = body[1:].partition(" ")
+        guard = Reg(guard_text.lstrip("!"), guard_text.startswith("!"))
+        body = body.strip()
+    mnemonic, _, rest = body.partition(" ")
+    words = mnemonic.split(".")
+    operands = tuple(parse_operand(t, line) for t in split_top_level(rest)) if rest.strip() else ()
+    return Instruction(line, text.strip(), words[0], tuple(words[1:]), operands, guard)
+
+
+def parse_reg_decl(text: str, line: int) -> RegDecl:
+    """``.reg .type name, name<N>, ...``."""
+    m = re.fullmatch(r"\.reg\s+\.(\w+)\s+(.+)", text.strip(), re.S)
+    if not m:
+        raise SimulationError(f"unsupported register declaration '{text.strip()}'", line=line)
+    names: list[str] = []
+    for item in split_top_level(m.group(2)):
+        r = _RANGE_RE.fullmatch(item)
+        if r:
+            names.extend(f"{r.group(1)}{i}" for i in range(int(r.group(2))))
+        elif re.fullmatch(_IDENT, item):
+            names.append(item)
+        else:
+            raise SimulationError(f"unsupported register name '{item}'", line=line)
+    return RegDecl(line, m.group(1), tuple(names))
+
+
+# ------------------------------------------------------------------- kernel bodies
+
+
+def parse_body(text: str, first_line: int) -> list[Statement]:
+    """Statements of a kernel body (between its outer braces).
+
+    A ``{`` or ``}`` where a statement starts opens or closes a scope; inside a
+    statement braces delimit vector operands.  Statements end at ``;``.
+    """
+    out: list[Statement] = []
+    i, line, n = 0, first_line, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            i += 1
+        elif ch.isspace():
+            i += 1
+        elif ch == "{":
+            out.append(ScopeOpen(line))
+            i += 1
+        elif ch == "}":
+            out.append(ScopeClose(line))
+            i += 1
+        else:
+            end = text.find(";", i)
+            if end < 0:
+                raise SimulationError(f"statement without ';': '{text[i:].strip()}'", line=line)
+            stmt = text[i:end]
+            out.append(parse_statement(stmt, line))
+            line += stmt.count("\n")
+            i = end + 1
+    return out
+
+
+def parse_statement(stmt: str, line: int) -> Statement:
+    s = stmt.strip()
+    if _LABEL_RE.match(s):
+        raise SimulationError(
+            f"labels (and so branches) are not supported by the simulator: '{s}'", line=line
+        )
+    if s.startswith(".reg"):
+        return parse_reg_decl(s, line)
+    if s.startswith("."):
+        raise SimulationError(f"unsupported directive in a kernel body: '{s}'", line=line)
+    return parse_instruction(s, line)
+
+
+# ------------------------------------------------------------------------- modules
+
+_ENTRY_RE = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(([^)]*)\)")
+_PARAM_RE = re.compile(r"\.param\s+\.(\w+)\s+([\w$]+)")
+_DIRECTIVE_RE = re.compile(r"\.(version|target|address_size)\s+([^\n;]+)")
+_PERF_RE = re.compile(r"\.(reqntid|maxntid|minnctapersm|maxnreg)\s+([\d,\s]+)")
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _matching_brace(text: str, open_pos: int) -> int:
+    depth = 0
+    for i in range(open_pos, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise SimulationError("unbalanced braces", line=_line_of(text, open_pos))
+
+
+def _parse_params(text: str, line: int) -> list[Param]:
+    params = []
+    for item in split_top_level(text):
+        m = _PARAM_RE.fullmatch(item.strip())
+        if not m:
+            raise SimulationError(f"unsupported kernel parameter '{item.strip()}'", line=line)
+        params.append(Param(m.group(1), m.group(2)))
+    return params
+
+
+def _parse_performance(text: str, line: int) -> tuple[int, int, int] | None:
+    """Performance directives between the parameter list and the body."""
+    reqntid = None
+    rest = text
+    for m in _PERF_RE.finditer(text):
+        if m.group(1) == "reqntid":
+            dims = [int(v) for v in m.group(2).replace(",", " ").split()]
+            reqntid = (*dims, 1, 1)[:3]
+        rest = rest.replace(m.group(0), "", 1)
+    if rest.strip():
+        raise SimulationError(f"unsupported kernel directive '{rest.strip()}'", line=line)
+    return reqntid  # type: ignore[return-value]
+
+
+def _parse_header(text: str) -> tuple[str | None, str | None, int | None]:
+    version = target = None
+    address_size = None
+    leftover = text
+    for m in _DIRECTIVE_RE.finditer(text):
+        value = m.group(2).strip()
+        if m.group(1) == "version":
+            version = value
+        elif m.group(1) == "target":
+            target = value
+        else:
+            address_size = int(value)
+        leftover = leftover.replace(m.group(0), "", 1)
+    if leftover.strip():
+        pos = text.find(leftover.strip()[:20])
+        raise SimulationError(
+            f"unsupported module-level PTX: '{leftover.strip().splitlines()[0]}'",
+            line=_line_of(text, max(pos, 0)),
+        )
+    return version, target, address_size
+
+
+def parse_module(ptx: str) -> Module:
+    """All kernels of a PTX module; everything outside them must be header directives."""
+    text = strip_comments(ptx)
+    kernels: dict[str, Kernel] = {}
+    outside: list[str] = []
+    pos = 0
+    for m in _ENTRY_RE.finditer(text):
+        if m.start() < pos:
+            continue
+        outside.append(text[pos : m.start()])
+        open_pos = text.find("{", m.end())
+        if open_pos < 0:
+            raise SimulationError("kernel without a body", line=_line_of(text, m.start()))
+        close_pos = _matching_brace(text, open_pos)
+        line = _line_of(text, m.start())
+        kernel = Kernel(
+            m.group(1),
+            _parse_params(m.group(2), line),
+            _parse_performance(text[m.end() : open_pos], line),
+        )
+        kernel.body = parse_body(text[open_pos + 1 : close_pos], _line_of(text, open_pos))
+        kernels[kernel.name] = kernel
+        # Blank the kernel out of the header but keep its line breaks, so errors in
+        # the header report the right line.
+        outside.append("\n" * text.count("\n", m.start(), close_pos + 1))
+        pos = close_pos + 1
+    outside.append(text[pos:])
+    header = "".join(outside)
+    version, target, address_size = _parse_header(header)
+    return Module(version, target, address_size, kernels)
