@@ -10,7 +10,14 @@ any later pass point back at the source.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import AnyFloat, FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FileLineColLoc,
+    IntAttr,
+    ModuleOp,
+    StringAttr,
+    UnknownLoc,
+)
 from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -29,14 +36,14 @@ class TileirParser(Parser):
     _hex_elements: list[tuple[int, str]] | None = None
     _element_count: int = 0
 
-    def _parse_tensor_literal_element(self):  # noqa: ANN202
+    def _parse_tensor_literal_element(self):
         token = self._current_token
         if self._hex_elements is not None and token.text.lower().startswith("0x"):
             self._hex_elements.append((self._element_count, token.text))
         self._element_count += 1
         return super()._parse_tensor_literal_element()
 
-    def parse_dense_int_or_fp_elements_attr(self, type):  # noqa: ANN001, ANN201
+    def parse_dense_int_or_fp_elements_attr(self, type):
         saved = (self._hex_elements, self._element_count)
         self._hex_elements, self._element_count = [], 0
         try:
@@ -61,7 +68,7 @@ class TileirParser(Parser):
         return op
 
 
-def _with_float_bit_patterns(attr, hex_elements):  # noqa: ANN001, ANN202
+def _with_float_bit_patterns(attr, hex_elements):
     """Reinterpret the hex literals of a float dense attribute as bit patterns."""
     import numpy as np
 
@@ -106,8 +113,13 @@ def parse_text(
 def wrap_bare_kernels(module: ModuleOp) -> None:
     """Move top-level cuda_tile entries and globals into `cuda_tile.module @kernels`."""
     from tileir.dialects.cuda_tile.ops import ModuleOp as CudaTileModule
+    from tileir.dialects.cuda_tile.ops.base import CudaTileOp
 
-    loose = [op for op in module.body.block.ops if op.name.startswith("cuda_tile.") and op.name != "cuda_tile.module"]
+    loose = [
+        op
+        for op in module.body.block.ops
+        if isinstance(op, CudaTileOp) and not isinstance(op, CudaTileModule)
+    ]
     if not loose:
         return
     for op in loose:

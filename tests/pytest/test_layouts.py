@@ -13,7 +13,7 @@ from tileir.dialects.nv_tileas.layouts import (
 )
 
 
-def covered(layout, shape):  # noqa: ANN001, ANN201
+def covered(layout, shape):
     """Every (register, lane, warp) -> coordinate, as a multiset of coordinates."""
     ll = layout.linear(shape)
     seen: dict[tuple[int, ...], int] = {}

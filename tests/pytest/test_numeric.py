@@ -29,5 +29,5 @@ F32, F64, F16, BF16 = Float32Type(), Float64Type(), Float16Type(), BFloat16Type(
         (float("inf"), BF16, "0x7F80"),
     ],
 )
-def test_format_float(value: float, t, text: str) -> None:  # noqa: ANN001
+def test_format_float(value: float, t, text: str) -> None:
     assert format_float(value, t) == text

@@ -46,7 +46,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-
     RewritePattern,
     TypeConversionPattern,
     attr_type_rewrite_pattern,
@@ -54,8 +53,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
-from tileir.utils.rewriting import LocatedWalker
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
     BoundedAttr,
@@ -74,7 +73,7 @@ from tileir.dialects.cuda_tile.types import (
 )
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.types import MemTokenType
-from tileir.diagnostics import error_at, not_supported
+from tileir.utils.rewriting import LocatedWalker
 from tileir.utils.tile_builder import TileBuilder
 
 KERNEL_ATTR = "nv_tileaa.kernel"
@@ -489,12 +488,18 @@ class LowerTensorShape(RewritePattern):
 # ---------------------------------------------------------------------------
 
 #: cuda_tile ops that survive lifting: they compute on builtin carriers.
-CARRIER_OPS: tuple[type[Operation], ...] = tuple(
-    cls
-    for cls in ct.ALL_OPS
-    if issubclass(cls, ct.ElementwiseOp)
-    and cls not in (ct.ReshapeOp, ct.BroadcastOp)
-) + (ct.ConstantOp, ct.IotaOp, ct.GetTileBlockIdOp, ct.GetNumTileBlocksOp, ct.OffsetOp)
+CARRIER_OPS: tuple[type[Operation], ...] = (
+    *(
+        cls
+        for cls in ct.ALL_OPS
+        if issubclass(cls, ct.ElementwiseOp) and cls not in (ct.ReshapeOp, ct.BroadcastOp)
+    ),
+    ct.ConstantOp,
+    ct.IotaOp,
+    ct.GetTileBlockIdOp,
+    ct.GetNumTileBlocksOp,
+    ct.OffsetOp,
+)
 
 #: View ops erased once their users are lowered.
 VIEW_DEFINITIONS = (ct.MakeTensorViewOp, ct.MakePartitionViewOp)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
@@ -33,13 +32,11 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
-from tileir.utils.rewriting import LocatedWalker
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -57,6 +54,7 @@ from tileir.dialects.nv_tileas.attributes import (
 )
 from tileir.dialects.nv_tileas.ops import bool_array
 from tileir.dialects.nv_tileas.types import TiledViewType
+from tileir.utils.rewriting import LocatedWalker
 
 SEMANTICS = {
     MemoryOrderingSemantics.WEAK: MemSemantic.WEAK,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from decimal import Decimal
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -81,16 +82,18 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
 def numpy_to_dense(
     values: Sequence[object] | np.ndarray, shape: Sequence[int], el: Attribute
 ) -> DenseIntOrFPElementsAttr:
-    flat = list(np.asarray(values, dtype=object).reshape(-1))
+    flat: list[Any] = list(np.asarray(values, dtype=object).reshape(-1))
     if isinstance(el, IntegerType):
         width = el.width.data
-        data: list[int] | list[float] = [to_signed(int(v), width) for v in flat]  # pyright: ignore[reportArgumentType]
+        ints = [to_signed(int(v), width) for v in flat]
         if width == 1:
-            data = [1 if v else 0 for v in data]
-    else:
-        dt = numpy_dtype(el)
-        data = [float(np.asarray(float(v)).astype(dt)) for v in flat]  # pyright: ignore[reportArgumentType]
-    return DenseIntOrFPElementsAttr.from_list(TensorType(el, list(shape)), data)  # pyright: ignore[reportArgumentType]
+            ints = [1 if v else 0 for v in ints]
+        return DenseIntOrFPElementsAttr.from_list(TensorType(el, list(shape)), ints)
+    if not isinstance(el, AnyFloat):
+        raise ValueError(f"no dense elements of type {el}")
+    dt = numpy_dtype(el)
+    floats = [float(np.asarray(float(v)).astype(dt)) for v in flat]
+    return DenseIntOrFPElementsAttr.from_list(TensorType(el, list(shape)), floats)
 
 
 # ---------------------------------------------------------------------------

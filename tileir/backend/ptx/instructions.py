@@ -26,8 +26,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from tileir.backend.ptx.registers import PRED, RegisterAllocator, register_class
-from tileir.dialects import nvvm
 from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
 from tileir.utils.numeric import numpy_dtype
 
 
@@ -247,7 +247,7 @@ def emit_int_cast(kind: str) -> Emitter:
         (src,) = op.operands
         s, d_t = src.type, op.results[0].type
         d = ctx.r(op.results[0])
-        ws, wd = width(s), width(d_t)
+        ws = width(s)
         if register_class(s) is PRED:
             one = "-1" if kind == "sext" else "1"
             ctx.line(f"selp.b{int_width(d_t)} {d}, {one}, 0, {ctx.r(src)};")
@@ -495,7 +495,7 @@ def emit_extractvalue(ctx: PtxContext, op: Operation) -> None:
     ctx.regs.alias(op.res, members[index])
 
 
-def _edge_moves(ctx: PtxContext, target: Block, values: "list[SSAValue]") -> None:
+def _edge_moves(ctx: PtxContext, target: Block, values: list[SSAValue]) -> None:
     """Block arguments are registers; an edge copies its values into them.  The copy
     goes through fresh registers so that a permutation of the arguments is safe."""
     temps = []

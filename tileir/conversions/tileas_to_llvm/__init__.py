@@ -24,11 +24,9 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
-
 )
 
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
-from tileir.utils.rewriting import LocatedWalker
 from tileir.conversions.tileas_to_llvm.control_flow import LowerScfFor, LowerScfYield
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
@@ -50,10 +48,11 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     LowerTiledStore,
     RejectConvertLayout,
 )
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemSemantic
-from tileir.diagnostics import error_at, not_supported
+from tileir.utils.rewriting import LocatedWalker
 
 ARCH_ATTR = "tileir.arch"
 SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a")

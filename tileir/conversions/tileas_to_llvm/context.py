@@ -26,11 +26,11 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.diagnostics import error_at
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
-from tileir.diagnostics import error_at
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
@@ -158,7 +158,7 @@ class LoweringContext:
         owner = value.owner
         if isinstance(owner, UnrealizedConversionCastOp) and len(owner.results) == 1:
             return list(owner.inputs)
-        if isinstance(value.type, TensorType) or isinstance(value.type, PointerType):
+        if isinstance(value.type, TensorType | PointerType):
             raise error_at(op, f"operand of type {value.type} was not lowered before its use")
         return [value]
 
@@ -170,7 +170,7 @@ class LoweringContext:
 
     def result_value(self, rewriter: PatternRewriter, values: Sequence[SSAValue], t: Attribute) -> SSAValue:
         """What replaces a result of type `t`: the scalar itself or a packed tile."""
-        if isinstance(t, TensorType) or isinstance(t, PointerType):
+        if isinstance(t, TensorType | PointerType):
             return self.pack(rewriter, values, t)
         assert len(values) == 1
         return values[0]

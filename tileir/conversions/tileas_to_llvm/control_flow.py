@@ -34,9 +34,9 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
     llvm_scalar_type,
 )
+from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
-from tileir.diagnostics import error_at
 
 UNSIGNED_CMP_ATTR = "unsignedCmp"
 
@@ -47,7 +47,7 @@ class LoopInfo:
     step: SSAValue
 
 
-def register_types(t) -> list:  # noqa: ANN001
+def register_types(t) -> list:
     """The LLVM types of the registers a value of type `t` occupies."""
     if isinstance(t, TensorType):
         layout = linear_layout(None, t)  # pyright: ignore[reportArgumentType]

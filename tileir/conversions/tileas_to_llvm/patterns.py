@@ -28,6 +28,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     llvm_scalar_type,
 )
 from tileir.conversions.tileas_to_llvm.scalar import SCALAR_LOWERINGS
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -36,7 +37,6 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
-from tileir.diagnostics import error_at, not_supported
 from tileir.utils.numeric import numpy_dtype
 
 KERNEL_ATTR = "nv_tileaa.kernel"
@@ -206,7 +206,7 @@ class LowerAssume(TilePattern):
 # ---------------------------------------------------------------------------
 
 
-def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -> list[int]:  # noqa: ANN001
+def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -> list[int]:
     """For each result register, the source register holding the same element, where
     `project` maps result coordinates to source coordinates.  The lane and warp parts
     of the two layouts must agree under `project` (same thread holds it)."""
@@ -322,10 +322,8 @@ def vector_groups(layout: LinearLayout, atom_bits: int, bits: int, vector_ok: bo
 
 
 def _is_representative(layout: LinearLayout, r: int) -> bool:
-    for i, basis in enumerate(layout.registers):
-        if r >> i & 1 and not any(basis):
-            return False
-    return True
+    """False for registers that only repeat another (a set bit along a zero basis)."""
+    return not any(r >> i & 1 and not any(basis) for i, basis in enumerate(layout.registers))
 
 
 def representative(layout: LinearLayout, r: int) -> int:
@@ -340,7 +338,6 @@ def padding_bits(op: tas.TiledLoadOp) -> int:
     if pad is None:
         return 0
     import numpy as np
-
     from xdsl.dialects.builtin import FloatAttr, IntegerAttr
 
     el = element_type(op.result.type)

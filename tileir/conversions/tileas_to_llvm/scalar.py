@@ -30,6 +30,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.conversions.tileas_to_llvm import math_functions as mf
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
     ComparisonPredicate,
@@ -37,7 +38,6 @@ from tileir.dialects.cuda_tile.attributes import (
     Signedness,
 )
 from tileir.dialects.cuda_tile.carriers import element_type
-from tileir.diagnostics import not_supported
 
 ScalarLowering = Callable[[LLBuilder, Operation, Sequence[SSAValue]], SSAValue]
 

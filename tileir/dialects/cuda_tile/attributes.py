@@ -18,11 +18,9 @@ of NVIDIA's dialect.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import auto
 from typing import ClassVar, Generic, cast
 
 from typing_extensions import TypeVar
-
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -46,79 +44,79 @@ from xdsl.utils.str_enum import StrEnum
 
 
 class RoundingMode(StrEnum):
-    NEAREST_EVEN = auto()
-    ZERO = auto()
-    NEGATIVE_INF = auto()
-    POSITIVE_INF = auto()
-    APPROX = auto()
-    FULL = auto()
-    NEAREST_INT_TO_ZERO = auto()
+    NEAREST_EVEN = "nearest_even"
+    ZERO = "zero"
+    NEGATIVE_INF = "negative_inf"
+    POSITIVE_INF = "positive_inf"
+    APPROX = "approx"
+    FULL = "full"
+    NEAREST_INT_TO_ZERO = "nearest_int_to_zero"
 
 
 class Signedness(StrEnum):
-    UNSIGNED = auto()
-    SIGNED = auto()
+    UNSIGNED = "unsigned"
+    SIGNED = "signed"
 
 
 class Overflow(StrEnum):
-    NONE = auto()
-    NO_SIGNED_WRAP = auto()
-    NO_UNSIGNED_WRAP = auto()
-    NO_WRAP = auto()
+    NONE = "none"
+    NO_SIGNED_WRAP = "no_signed_wrap"
+    NO_UNSIGNED_WRAP = "no_unsigned_wrap"
+    NO_WRAP = "no_wrap"
 
 
 class ComparisonPredicate(StrEnum):
-    EQUAL = auto()
-    NOT_EQUAL = auto()
-    LESS_THAN = auto()
-    LESS_THAN_OR_EQUAL = auto()
-    GREATER_THAN = auto()
-    GREATER_THAN_OR_EQUAL = auto()
+    EQUAL = "equal"
+    NOT_EQUAL = "not_equal"
+    LESS_THAN = "less_than"
+    LESS_THAN_OR_EQUAL = "less_than_or_equal"
+    GREATER_THAN = "greater_than"
+    GREATER_THAN_OR_EQUAL = "greater_than_or_equal"
 
 
 class ComparisonOrdering(StrEnum):
-    UNORDERED = auto()
-    ORDERED = auto()
+    UNORDERED = "unordered"
+    ORDERED = "ordered"
 
 
 class PaddingValue(StrEnum):
-    ZERO = auto()
-    NEG_ZERO = auto()
-    NAN = auto()
-    POS_INF = auto()
-    NEG_INF = auto()
+    ZERO = "zero"
+    NEG_ZERO = "neg_zero"
+    NAN = "nan"
+    POS_INF = "pos_inf"
+    NEG_INF = "neg_inf"
 
 
 class SymbolVisibility(StrEnum):
-    PUBLIC = auto()
-    PRIVATE = auto()
+    PUBLIC = "public"
+    PRIVATE = "private"
 
 
 class MemoryOrderingSemantics(StrEnum):
-    WEAK = auto()
-    RELAXED = auto()
-    ACQUIRE = auto()
-    RELEASE = auto()
-    ACQ_REL = auto()
+    WEAK = "weak"
+    RELAXED = "relaxed"
+    ACQUIRE = "acquire"
+    RELEASE = "release"
+    ACQ_REL = "acq_rel"
 
 
 class MemoryScope(StrEnum):
-    TL_BLK = auto()
-    DEVICE = auto()
-    SYS = auto()
+    TL_BLK = "tl_blk"
+    DEVICE = "device"
+    SYS = "sys"
 
 
 class AtomicRMWMode(StrEnum):
-    AND = auto()
-    OR = auto()
-    XOR = auto()
-    ADD = auto()
-    ADDF = auto()
-    MAX = auto()
-    MIN = auto()
-    UMAX = auto()
-    UMIN = auto()
-    XCHG = auto()
+    AND = "and"
+    OR = "or"
+    XOR = "xor"
+    ADD = "add"
+    ADDF = "addf"
+    MAX = "max"
+    MIN = "min"
+    UMAX = "umax"
+    UMIN = "umin"
+    XCHG = "xchg"
 
 
 EnumT = TypeVar("EnumT", bound=StrEnum)

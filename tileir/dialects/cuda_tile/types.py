@@ -375,12 +375,15 @@ class PartitionViewType(ParametrizedAttribute, TypeAttribute):
                 f"[{', '.join(map(str, dim_map))}]"
             )
         pad = self.padding
-        if pad is not None and pad != PaddingValue.ZERO:
-            if not isinstance(tv.element_type, AnyFloat):
-                raise VerifyException(
-                    f"padding_value {pad.value} requires a floating-point element type, "
-                    f"got {tv.element_type}"
-                )
+        if (
+            pad is not None
+            and pad != PaddingValue.ZERO
+            and not isinstance(tv.element_type, AnyFloat)
+        ):
+            raise VerifyException(
+                f"padding_value {pad.value} requires a floating-point element type, "
+                f"got {tv.element_type}"
+            )
 
     def index_space_shape(self) -> tuple[int | None, ...]:
         """Static extent of each index-space dimension (None where dynamic)."""

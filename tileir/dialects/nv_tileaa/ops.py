@@ -14,10 +14,10 @@ from typing import ClassVar
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, TensorType, i32
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
-    AnyAttr,
     VarConstraint,
     irdl_op_definition,
     operand_def,

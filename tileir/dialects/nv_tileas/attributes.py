@@ -8,14 +8,12 @@ back what to emit.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import auto
 
-from xdsl.ir import Attribute, Data
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Data, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
-from xdsl.dialects.utils import EnumAttribute
-from xdsl.ir import SpacedOpaqueSyntaxAttribute
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
@@ -23,10 +21,10 @@ from xdsl.utils.str_enum import StrEnum
 class Residency(StrEnum):
     """Where a tiled view's storage lives."""
 
-    RMEM = auto()
-    SMEM = auto()
-    TMEM = auto()
-    GMEM = auto()
+    RMEM = "rmem"
+    SMEM = "smem"
+    TMEM = "tmem"
+    GMEM = "gmem"
 
 
 @irdl_attr_definition
@@ -35,11 +33,11 @@ class ResidencyAttr(EnumAttribute[Residency], SpacedOpaqueSyntaxAttribute):
 
 
 class MemSemantic(StrEnum):
-    WEAK = auto()
-    RELAXED = auto()
-    ACQUIRE = auto()
-    RELEASE = auto()
-    ACQUIRE_RELEASE = auto()
+    WEAK = "weak"
+    RELAXED = "relaxed"
+    ACQUIRE = "acquire"
+    RELEASE = "release"
+    ACQUIRE_RELEASE = "acquire_release"
 
 
 @irdl_attr_definition
@@ -48,10 +46,10 @@ class MemSemanticAttr(EnumAttribute[MemSemantic], SpacedOpaqueSyntaxAttribute):
 
 
 class MemScope(StrEnum):
-    TL_BLK = auto()
-    CLUSTER = auto()
-    GPU = auto()
-    SYS = auto()
+    TL_BLK = "tl_blk"
+    CLUSTER = "cluster"
+    GPU = "gpu"
+    SYS = "sys"
 
 
 @irdl_attr_definition
@@ -65,11 +63,11 @@ class MemScopeAttr(EnumAttribute[MemScope], SpacedOpaqueSyntaxAttribute):
 
 
 class AtomKind(StrEnum):
-    COPY = auto()
-    TMA_LOAD = auto()
-    TMA_STORE = auto()
-    MMA = auto()
-    REDUCE = auto()
+    COPY = "copy"
+    TMA_LOAD = "tma_load"
+    TMA_STORE = "tma_store"
+    MMA = "mma"
+    REDUCE = "reduce"
 
 
 @dataclass(frozen=True)

@@ -247,9 +247,12 @@ class AssignLayoutsPass(ModulePass):
                     state.require(owner.operands[i], req, (owner, i))
             for use in list(value.uses):
                 user = use.operation
-                if isinstance(user, tas.TiledStoreOp) and use.index == 1:
-                    if user.mask is not None:
-                        state.require(user.mask, layout, (user, len(user.operands) - 1))
+                if (
+                    isinstance(user, tas.TiledStoreOp)
+                    and use.index == 1
+                    and user.mask is not None
+                ):
+                    state.require(user.mask, layout, (user, len(user.operands) - 1))
                 if isinstance(user, tas.ViewOp):
                     continue
                 inferred = inferred_result_layout(user, state.layouts)

@@ -1,9 +1,9 @@
 """The ops of the cuda_tile dialect, grouped by NVIDIA's families."""
 
-from tileir.dialects.cuda_tile.ops.conversion import *  # noqa: F403
-from tileir.dialects.cuda_tile.ops.conversion import CONVERSION_OPS
 from tileir.dialects.cuda_tile.ops.control_flow import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.control_flow import CONTROL_FLOW_OPS
+from tileir.dialects.cuda_tile.ops.conversion import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.conversion import CONVERSION_OPS
 from tileir.dialects.cuda_tile.ops.core import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.core import CORE_OPS
 from tileir.dialects.cuda_tile.ops.floating_point import *  # noqa: F403

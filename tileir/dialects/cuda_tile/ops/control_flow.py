@@ -22,7 +22,11 @@ from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.ops.base import CudaTileOp
 from tileir.dialects.cuda_tile.ops.core import parse_terminator, print_terminator
-from tileir.dialects.cuda_tile.syntax import parse_cuda_tile_type, parse_cuda_tile_types, print_cuda_tile_type
+from tileir.dialects.cuda_tile.syntax import (
+    parse_cuda_tile_type,
+    parse_cuda_tile_types,
+    print_cuda_tile_type,
+)
 
 
 @irdl_op_definition

@@ -3,11 +3,10 @@ shape manipulation and selection."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 import math
 import struct
 from collections.abc import Sequence
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import (
@@ -23,7 +22,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     SymbolNameConstraint,
-    TensorType,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
@@ -48,7 +46,6 @@ from xdsl.traits import (
     SymbolOpInterface,
     SymbolTable,
 )
-from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.cuda_tile.attributes import (
     AssumePredicate,
@@ -65,6 +62,7 @@ from tileir.dialects.cuda_tile.ops.base import (
     INTEGER,
     POINTER,
     CudaTileOp,
+    ElementSet,
     check_tile_of,
     inside_cuda_tile_function,
 )
@@ -77,6 +75,7 @@ from tileir.dialects.cuda_tile.syntax import (
     print_cuda_tile_type,
 )
 from tileir.dialects.cuda_tile.types import PointerType, TileType
+from tileir.utils.numeric import numpy_to_dense, parse_element
 
 # ---------------------------------------------------------------------------
 # module / entry / return
@@ -326,10 +325,7 @@ class ConstantOp(CudaTileOp):
     def splat(value: float | int, carrier: Attribute) -> ConstantOp:
         """A constant filling `carrier` (a tile, tensor or scalar type) with `value`."""
         shape = shape_of(carrier)
-        el = element_type(carrier)
-        dense = DenseIntOrFPElementsAttr.from_list(
-            TensorType(el, shape), [value] * max(1, math.prod(shape))  # pyright: ignore[reportArgumentType]
-        )
+        dense = numpy_to_dense([value] * max(1, math.prod(shape)), shape, element_type(carrier))
         return ConstantOp(dense, carrier)
 
     def asm_result_names(self) -> Sequence[str | None]:
@@ -429,8 +425,6 @@ def parsing_inside_cuda_tile(parser: Parser) -> bool:
 
 def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attribute]:
     """`<ET: LIT> : T` with NVIDIA's checks (element prefix, inferred shape)."""
-    from tileir.utils.numeric import numpy_to_dense, parse_element
-
     parser.parse_punctuation("<")
     pos = parser.pos
     prefix = parse_cuda_tile_type(parser)
@@ -537,8 +531,6 @@ class GridQueryOp(CudaTileOp):
         for i, r in enumerate(self.results):
             check_tile_of(self, r, f"result #{i}", _I32, rank=0)
 
-
-from tileir.dialects.cuda_tile.ops.base import ElementSet  # noqa: E402
 
 _I32 = ElementSet("i32", lambda t: isinstance(t, IntegerType) and t.width.data == 32)
 

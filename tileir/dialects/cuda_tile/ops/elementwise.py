@@ -22,7 +22,6 @@ from xdsl.irdl import traits_def, var_operand_def, var_result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
-from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.cuda_tile.carriers import shape_of, with_element
 from tileir.dialects.cuda_tile.ops.base import (

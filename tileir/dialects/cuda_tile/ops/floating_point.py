@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import UnitAttr
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
 
 from tileir.dialects.cuda_tile.attributes import (
@@ -369,11 +369,12 @@ PREDICATES = tuple(p.value for p in ComparisonPredicate)
 class PredicateDirective(Modifier):
     """`custom<ComparisonPredicate>`."""
 
-    def print(self, f: AsmFormat, op) -> None:  # noqa: ANN001
+    def print(self, f: AsmFormat, op: Operation) -> None:
         p = op.properties["comparison_predicate"]
+        assert isinstance(p, ComparisonPredicateAttr)
         f.keyword(p.data.value)
 
-    def parse(self, parser, props) -> None:  # noqa: ANN001
+    def parse(self, parser, props) -> None:
         from tileir.dialects.cuda_tile.syntax import parse_keyword_enum
 
         word = parse_keyword_enum(
@@ -388,10 +389,12 @@ class PredicateDirective(Modifier):
 class OrderingDirective(Modifier):
     """`custom<ComparisonOrdering>`."""
 
-    def print(self, f: AsmFormat, op) -> None:  # noqa: ANN001
-        f.keyword(op.properties["comparison_ordering"].data.value)
+    def print(self, f: AsmFormat, op: Operation) -> None:
+        o = op.properties["comparison_ordering"]
+        assert isinstance(o, ComparisonOrderingAttr)
+        f.keyword(o.data.value)
 
-    def parse(self, parser, props) -> None:  # noqa: ANN001
+    def parse(self, parser, props) -> None:
         from tileir.dialects.cuda_tile.syntax import parse_keyword_enum
 
         word = parse_keyword_enum(

@@ -193,7 +193,7 @@ class CmpIOp(IntegerOp):
     def predicate(self) -> ComparisonPredicate:
         return self.comparison_predicate.data
 
-    def print(self, printer) -> None:  # noqa: ANN001
+    def print(self, printer) -> None:
         # `cmpi PRED %lhs, %rhs, signed : ...`: the signedness follows a comma.
         from tileir.dialects.cuda_tile.syntax import AsmFormat
 
@@ -211,7 +211,7 @@ class CmpIOp(IntegerOp):
         f.type(self.result.type)
 
     @classmethod
-    def parse(cls, parser):  # noqa: ANN001, ANN206
+    def parse(cls, parser):
         from tileir.dialects.cuda_tile.syntax import parse_cuda_tile_type
 
         props: dict[str, Attribute] = {}

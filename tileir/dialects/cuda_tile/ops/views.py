@@ -3,9 +3,8 @@ them into tiles, and load and store tiles through views."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, i1
 from xdsl.ir import Attribute, SSAValue
