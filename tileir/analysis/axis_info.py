@@ -58,6 +58,22 @@ def _cap(v: int) -> int:
     return min(v, MAX_DIVISIBILITY)
 
 
+def divisibility_at_runs(info: AxisInfo, dim: int, runs: int) -> int:
+    """What divides `info`'s value at the start of every run of `runs` elements along
+    `dim` (runs aligned to multiples of `runs` in index space).
+
+    `info.divisibility[dim]` only speaks of the starts of *its own* runs.  When a result
+    is contiguous in shorter runs than this operand, its runs also start inside the
+    operand's: there the value is `start + j * runs`, divisible only by
+    `gcd(divisibility, runs)`.  So `[0, 1, 2, 3]` multiplied by 8 is divisible by 8
+    at index 0 but by 8 * 1 at index 1, not by 8 * 2^62.
+    """
+    div, contiguity = info.divisibility[dim], info.contiguity[dim]
+    if contiguity <= 1 or runs % contiguity == 0:
+        return div
+    return min(div, pow2_divisor(runs))
+
+
 class AxisInfoAnalysis:
     """Computes AxisInfo on demand, memoized per value."""
 
@@ -121,11 +137,18 @@ class AxisInfoAnalysis:
         if isinstance(op, aa.ExpandDimsOp):
             src = self.get(op.src)
             axis = op.axis.value.data
+            # Along the new axis every element starts a run, so its divisibility is
+            # what divides *every* element: inside a contiguous run consecutive
+            # values differ by one, so only dimensions without runs keep theirs.
+            new_div = min(
+                (dv if cg == 1 else 1 for cg, dv in zip(src.contiguity, src.divisibility, strict=True)),
+                default=MAX_DIVISIBILITY,
+            )
             if not shape_of(op.src.type):
                 src = AxisInfo((), (), ())
             c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
             c.insert(axis, 1)
-            d.insert(axis, MAX_DIVISIBILITY)
+            d.insert(axis, new_div)
             k.insert(axis, 1)
             return AxisInfo(tuple(c), tuple(d), tuple(k))
         if isinstance(op, aa.BroadcastOp):
@@ -165,7 +188,10 @@ class AxisInfoAnalysis:
                     c.append(1)
             return AxisInfo(
                 tuple(c),
-                tuple(_cap(x * y) for x, y in zip(a.divisibility, b.divisibility, strict=True)),
+                tuple(
+                    _cap(divisibility_at_runs(a, i, c[i]) * divisibility_at_runs(b, i, c[i]))
+                    for i in range(rank)
+                ),
                 tuple(math.gcd(x, y) for x, y in zip(a.constancy, b.constancy, strict=True)),
             )
         if isinstance(op, ct.CmpIOp):
@@ -197,7 +223,10 @@ class AxisInfoAnalysis:
                 )
         return AxisInfo(
             tuple(c),
-            tuple(math.gcd(x, y) for x, y in zip(a.divisibility, b.divisibility, strict=True)),
+            tuple(
+                math.gcd(divisibility_at_runs(a, i, c[i]), divisibility_at_runs(b, i, c[i]))
+                for i in range(rank)
+            ),
             tuple(math.gcd(x, y) for x, y in zip(a.constancy, b.constancy, strict=True)),
         )
 

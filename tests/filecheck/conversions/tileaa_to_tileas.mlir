@@ -70,3 +70,71 @@ func.func @semantics(%ptrs: tensor<32x!cuda_tile.ptr<i32>>) {
   "test.op"(%x) : (tensor<32xi32>) -> ()
   func.return
 }
+
+// -----
+
+// The pitch limits the vector: rows start every `pitch` elements, so with a pitch
+// only known divisible by 2 (8 bytes of f32) a 16-byte vector would straddle rows
+// that are not 16-byte aligned. The widest safe access is 64 bits.
+// CHECK-LABEL: func.func @pitch_limits_vector
+// CHECK: nv_tileas.tiled_load {{.*}}atom = #nv_tileas<atom ldg_64b>
+func.func @pitch_limits_vector(%p: !cuda_tile.ptr<f32>, %pitch: i32) {
+  %a = nv_tileaa.assume %p, #cuda_tile.div_by<16> : !cuda_tile.ptr<f32>
+  %d = nv_tileaa.assume %pitch, #cuda_tile.div_by<2> : i32
+  %rows = cuda_tile.iota : tensor<16xi32>
+  %ps = nv_tileaa.splat %d : i32 -> tensor<16xi32>
+  %r = cuda_tile.muli %rows, %ps : tensor<16xi32>
+  %r2 = nv_tileaa.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x32xi32>
+  %cols = cuda_tile.iota : tensor<32xi32>
+  %c2 = nv_tileaa.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %cb = nv_tileaa.broadcast %c2 : tensor<1x32xi32> -> tensor<16x32xi32>
+  %off = cuda_tile.addi %rb, %cb : tensor<16x32xi32>
+  %s = nv_tileaa.splat %a : !cuda_tile.ptr<f32> -> tensor<16x32x!cuda_tile.ptr<f32>>
+  %ptrs = nv_tileaa.addptr %s, %off : tensor<16x32x!cuda_tile.ptr<f32>>, tensor<16x32xi32>
+  %x, %t1 = nv_tileaa.load weak %ptrs : tensor<16x32x!cuda_tile.ptr<f32>> -> tensor<16x32xf32>
+  "test.op"(%x) : (tensor<16x32xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A pitch with no divisibility fact: rows may start at any element, so accesses are
+// one element wide even though each row is contiguous and the base is aligned.
+// CHECK-LABEL: func.func @unknown_pitch
+// CHECK: nv_tileas.tiled_load {{.*}}atom = #nv_tileas<atom ldg_16b>
+func.func @unknown_pitch(%p: !cuda_tile.ptr<bf16>, %pitch: i32) {
+  %a = nv_tileaa.assume %p, #cuda_tile.div_by<16> : !cuda_tile.ptr<bf16>
+  %rows = cuda_tile.iota : tensor<16xi32>
+  %ps = nv_tileaa.splat %pitch : i32 -> tensor<16xi32>
+  %r = cuda_tile.muli %rows, %ps : tensor<16xi32>
+  %r2 = nv_tileaa.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x64xi32>
+  %cols = cuda_tile.iota : tensor<64xi32>
+  %c2 = nv_tileaa.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %cb = nv_tileaa.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
+  %off = cuda_tile.addi %rb, %cb : tensor<16x64xi32>
+  %s = nv_tileaa.splat %a : !cuda_tile.ptr<bf16> -> tensor<16x64x!cuda_tile.ptr<bf16>>
+  %ptrs = nv_tileaa.addptr %s, %off : tensor<16x64x!cuda_tile.ptr<bf16>>, tensor<16x64xi32>
+  %x, %t1 = nv_tileaa.load weak %ptrs : tensor<16x64x!cuda_tile.ptr<bf16>> -> tensor<16x64xbf16>
+  "test.op"(%x) : (tensor<16x64xbf16>) -> ()
+  func.return
+}
+
+// -----
+
+// `iota + 1` is contiguous but its run starts one element (4 bytes) past the
+// aligned base: a 16-byte vector would be misaligned, so accesses are 32-bit.
+// CHECK-LABEL: func.func @shifted_run
+// CHECK: nv_tileas.tiled_load {{.*}}atom = #nv_tileas<atom ldg_32b>
+func.func @shifted_run(%p: !cuda_tile.ptr<f32>) {
+  %a = nv_tileaa.assume %p, #cuda_tile.div_by<16> : !cuda_tile.ptr<f32>
+  %i = cuda_tile.iota : tensor<64xi32>
+  %one = cuda_tile.constant <i32: 1> : tensor<64xi32>
+  %off = cuda_tile.addi %i, %one : tensor<64xi32>
+  %s = nv_tileaa.splat %a : !cuda_tile.ptr<f32> -> tensor<64x!cuda_tile.ptr<f32>>
+  %ptrs = nv_tileaa.addptr %s, %off : tensor<64x!cuda_tile.ptr<f32>>, tensor<64xi32>
+  %x, %t1 = nv_tileaa.load weak %ptrs : tensor<64x!cuda_tile.ptr<f32>> -> tensor<64xf32>
+  "test.op"(%x) : (tensor<64xf32>) -> ()
+  func.return
+}
