@@ -13,7 +13,10 @@ interface (see ``README.md``):
 
 This module needs only numpy; the constraint helpers import ``cuda.tile`` lazily,
 so ``flatten_args`` and friends work without cuTile installed.  The kernel
-modules themselves import ``cuda.tile`` (they define ``@ct.kernel`` functions).
+modules themselves import ``cuda.tile`` (they define ``@ct.kernel`` functions);
+everything else about a kernel (its constants, ``TOLERANCE``, ``make_inputs``,
+``reference``) lives in ``cases/<name>.py``, which needs only numpy and which the
+kernel module re-exports.  ``load_case_module`` imports that part alone.
 
 Kernel modules import this file as a top-level module (``import _common``), so
 ``tests/corpus`` must be on ``sys.path``; ``load_kernel_module`` takes care of that.
@@ -304,6 +307,14 @@ def load_kernel_module(name: str) -> ModuleType:
     if str(CORPUS_DIR) not in sys.path:
         sys.path.insert(0, str(CORPUS_DIR))
     return importlib.import_module(name)
+
+
+def load_case_module(name: str) -> ModuleType:
+    """Import ``tests/corpus/cases/<name>.py``: kernel ``name``'s inputs, reference and
+    tolerances, without cuTile (puts ``tests/corpus`` on ``sys.path``)."""
+    if str(CORPUS_DIR) not in sys.path:
+        sys.path.insert(0, str(CORPUS_DIR))
+    return importlib.import_module(f"cases.{name}")
 
 
 def check_outputs(

@@ -12,21 +12,26 @@ Coverage: 2-D grid smaller than the tile space, ``ct.num_blocks``,
 (``ftoi``) and i32 -> f16 (``itof``) conversions, ``exp2`` (with
 ``flush_to_zero``), native f16 arithmetic, a runtime ``float``, a 64x1000 array
 tiled by 16x64 (ragged columns), 16-byte aligned bases and row strides.
+
+The test inputs, numpy reference and tolerance live in ``cases/grid_stride_f16_2d.py``,
+which does not need cuTile.
 """
 
 from __future__ import annotations
 
 import cuda.tile as ct
-import numpy as np
 from _common import (
-    KernelInputs,
     array_constraint,
-    cdiv,
-    empty_output,
-    flatten_args,
     kernel_signature,
-    make_kernel_inputs,
     scalar_constraint,
+)
+from cases.grid_stride_f16_2d import (
+    TILE_M,
+    TILE_N,
+    TOLERANCE,
+    flatten_args,
+    make_inputs,
+    reference,
 )
 from cuda.tile.compilation import KernelSignature
 
@@ -40,11 +45,6 @@ __all__ = [
     "reference",
     "signatures",
 ]
-
-TILE_M = 16
-TILE_N = 64
-M, N = 64, 1000
-GRID_N = 4  # blocks along axis 1; the tile space has cdiv(N, TILE_N) = 16 columns
 
 
 @ct.kernel
@@ -62,36 +62,9 @@ def grid_stride_f16_2d(x, q, frac, pow2, scale: float):
 
 
 KERNEL = grid_stride_f16_2d
-TOLERANCE = {"q": (0.0, 0.0), "frac": (0.0, 0.0), "pow2": (2e-3, 1e-4)}
 
 
 def signatures() -> list[KernelSignature]:
     f16 = array_constraint(ct.float16, 2, base_addr_divisible_by=16, stride_divisible_by=[8, 1])
     i32 = array_constraint(ct.int32, 2, base_addr_divisible_by=16, stride_divisible_by=[4, 1])
     return [kernel_signature([f16, i32, f16, f16, scalar_constraint(ct.float32)])]
-
-
-def make_inputs(rng: np.random.Generator) -> KernelInputs:
-    x = rng.uniform(-4.0, 4.0, (M, N)).astype(np.float16)
-    return make_kernel_inputs(
-        params=("x", "q", "frac", "pow2", "scale"),
-        arrays={
-            "x": x,
-            "q": empty_output((M, N), np.int32),
-            "frac": empty_output((M, N), np.float16),
-            "pow2": empty_output((M, N), np.float16),
-        },
-        scalars={"scale": 0.5},
-        outputs=("q", "frac", "pow2"),
-        grid=(cdiv(M, TILE_M), GRID_N, 1),
-    )
-
-
-def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
-    x = inputs["arrays"]["x"]
-    scale = np.float32(inputs["scalars"]["scale"])
-    xf = x.astype(np.float32)
-    q = (xf * np.float32(16.0)).astype(np.int32)  # numpy truncates toward zero, like ftoi
-    frac = x - q.astype(np.float16) * np.float16(0.0625)
-    pow2 = (np.exp2(xf) * scale).astype(np.float16)
-    return {"q": q, "frac": frac.astype(np.float16), "pow2": pow2}

@@ -11,28 +11,28 @@ Coverage: 1-D grid, int32 (``addi``, ``subi``, ``muli``, ``shli``, ``shri``,
 with sign fix-up, ``mini``/``maxi``, ``absi``, ``negi``, ``cmpi``, ``select``,
 bool -> int32 ``exti``), runtime ``int`` scalars, a ragged length (3000 vs
 512), bases only 4-byte aligned.
+
+Inputs, numpy reference and tolerance: ``cases/int32_ops.py`` (no cuTile needed).
 """
 
 from __future__ import annotations
 
 import cuda.tile as ct
-import numpy as np
 from _common import (
-    KernelInputs,
     array_constraint,
-    cdiv,
-    empty_output,
-    flatten_args,
     kernel_signature,
-    make_kernel_inputs,
     scalar_constraint,
+)
+from cases.int32_ops import (
+    TILE,
+    TOLERANCE,
+    flatten_args,
+    make_inputs,
+    reference,
 )
 from cuda.tile.compilation import KernelSignature
 
 __all__ = ["KERNEL", "TILE", "TOLERANCE", "flatten_args", "make_inputs", "reference", "signatures"]
-
-TILE = 512
-N = 3000
 
 
 @ct.kernel
@@ -50,41 +50,9 @@ def int32_ops(a, b, arith, select, shift: int, k: int):
 
 
 KERNEL = int32_ops
-TOLERANCE = {"arith": (0.0, 0.0), "select": (0.0, 0.0)}
 
 
 def signatures() -> list[KernelSignature]:
     i32 = array_constraint(ct.int32, 1, base_addr_divisible_by=4)
     i32_scalar = scalar_constraint(ct.int32)
     return [kernel_signature([i32, i32, i32, i32, i32_scalar, i32_scalar])]
-
-
-def make_inputs(rng: np.random.Generator) -> KernelInputs:
-    # |values| < 2^20 keeps every intermediate far from int32 overflow.
-    a = rng.integers(-(1 << 20), 1 << 20, N, dtype=np.int32)
-    b = rng.integers(-(1 << 20), 1 << 20, N, dtype=np.int32)
-    return make_kernel_inputs(
-        params=("a", "b", "arith", "select", "shift", "k"),
-        arrays={
-            "a": a,
-            "b": b,
-            "arith": empty_output((N,), np.int32),
-            "select": empty_output((N,), np.int32),
-        },
-        scalars={"shift": 3, "k": -1000},
-        outputs=("arith", "select"),
-        grid=(cdiv(N, TILE), 1, 1),
-    )
-
-
-def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
-    a = inputs["arrays"]["a"]
-    b = inputs["arrays"]["b"]
-    shift = np.int32(inputs["scalars"]["shift"])
-    k = np.int32(inputs["scalars"]["k"])
-    i32 = np.int32
-    arith = (((a + b) * i32(3) - (a << i32(2))) ^ (b >> shift)) | (~a & i32(0xF0))
-    picked = np.where(a > b, a // i32(7), b % i32(5))
-    picked = picked + np.minimum(a, b) + np.abs(a - b)
-    picked = picked + np.maximum(-a, k) + (a >= k).astype(np.int32)
-    return {"arith": arith.astype(np.int32), "select": picked.astype(np.int32)}

@@ -8,22 +8,27 @@ conversions), ``where``/``select`` with a float comparison, a runtime ``float``,
 a 77x150 array tiled by 16x64 (ragged on both axes), a row stride (150
 elements, 300 bytes) that is not 16-byte divisible and is declared with no
 ``stride_divisible_by``, 16-byte aligned bases.
+
+The test inputs, numpy reference and tolerance live in
+``cases/relu_bf16_2d.py``, which does not need cuTile; this module re-exports
+them (see ``README.md``).
 """
 
 from __future__ import annotations
 
 import cuda.tile as ct
-import ml_dtypes
-import numpy as np
 from _common import (
-    KernelInputs,
     array_constraint,
-    cdiv,
-    empty_output,
-    flatten_args,
     kernel_signature,
-    make_kernel_inputs,
     scalar_constraint,
+)
+from cases.relu_bf16_2d import (
+    TILE_M,
+    TILE_N,
+    TOLERANCE,
+    flatten_args,
+    make_inputs,
+    reference,
 )
 from cuda.tile.compilation import KernelSignature
 
@@ -38,11 +43,6 @@ __all__ = [
     "signatures",
 ]
 
-TILE_M = 16
-TILE_N = 64
-M, N = 77, 150
-BF16 = ml_dtypes.bfloat16
-
 
 @ct.kernel
 def relu_bf16_2d(x, relu, leaky, slope: float):
@@ -56,31 +56,8 @@ def relu_bf16_2d(x, relu, leaky, slope: float):
 
 
 KERNEL = relu_bf16_2d
-# max is exact; the leaky branch is one f32 multiply then one bf16 rounding,
-# which the reference reproduces bit for bit.
-TOLERANCE = {"relu": (0.0, 0.0), "leaky": (0.0, 0.0)}
 
 
 def signatures() -> list[KernelSignature]:
     bf16 = array_constraint(ct.bfloat16, 2, base_addr_divisible_by=16)
     return [kernel_signature([bf16, bf16, bf16, scalar_constraint(ct.float32)])]
-
-
-def make_inputs(rng: np.random.Generator) -> KernelInputs:
-    x = rng.uniform(-8.0, 8.0, (M, N)).astype(BF16)
-    return make_kernel_inputs(
-        params=("x", "relu", "leaky", "slope"),
-        arrays={"x": x, "relu": empty_output((M, N), BF16), "leaky": empty_output((M, N), BF16)},
-        scalars={"slope": 0.125 + 1.0 / 3.0},
-        outputs=("relu", "leaky"),
-        grid=(cdiv(M, TILE_M), cdiv(N, TILE_N), 1),
-    )
-
-
-def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
-    x = inputs["arrays"]["x"]
-    slope = np.float32(inputs["scalars"]["slope"])
-    relu = np.maximum(x, BF16(0.0))
-    scaled = (x.astype(np.float32) * slope).astype(BF16)
-    leaky = np.where(x > BF16(0.0), x, scaled)
-    return {"relu": relu.astype(BF16), "leaky": leaky.astype(BF16)}

@@ -31,7 +31,9 @@ def run(tool: str, *args: str, stdin: str | None = None) -> subprocess.Completed
     ],
 )
 def test_tileir_as_rejects_bad_input_without_traceback(args: list[str], tmp_path: Path) -> None:
-    proc = subprocess.run([str(BIN / "tileir-as"), *args], capture_output=True, text=True, cwd=tmp_path)
+    proc = subprocess.run(
+        [str(BIN / "tileir-as"), *args], capture_output=True, text=True, cwd=tmp_path
+    )
     assert proc.returncode == 1, proc
     assert "Traceback" not in proc.stderr
     assert "error" in proc.stderr
@@ -45,14 +47,25 @@ def test_tileir_as_emits_each_stage(tmp_path: Path) -> None:
         ("llvm", "llvm.func"),
         ("ptx", ".visible .entry"),
     ]:
-        proc = run("tileir-as", str(CORPUS / "saxpy_f32.mlir"), "--gpu-name", "sm_80", f"--emit={stage}")
+        proc = run(
+            "tileir-as", str(CORPUS / "saxpy_f32.mlir"), "--gpu-name", "sm_80", f"--emit={stage}"
+        )
         assert proc.returncode == 0, proc.stderr
         assert marker in proc.stdout
 
 
 def test_tileir_as_writes_cubin(tmp_path: Path) -> None:
     out = tmp_path / "k.cubin"
-    proc = run("tileir-as", str(CORPUS / "saxpy_f32.mlir"), "--gpu-name", "sm_90", "-O", "3", "-o", str(out))
+    proc = run(
+        "tileir-as",
+        str(CORPUS / "saxpy_f32.mlir"),
+        "--gpu-name",
+        "sm_90",
+        "-O",
+        "3",
+        "-o",
+        str(out),
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:4] == b"\x7fELF"
 

@@ -2,27 +2,39 @@
 
 from __future__ import annotations
 
+#: ``SimulationError.kind`` values.
+UNSUPPORTED = "unsupported"  # valid PTX outside the simulator's subset
+INVALID = "invalid"  # malformed PTX, operand type mismatch, bad arguments
+OUT_OF_BOUNDS = "out-of-bounds"  # a global access outside every array
+MISALIGNED = "misaligned"  # a global access not aligned to its size
+UNINITIALIZED = "uninitialized"  # a register read in a thread that never wrote it
+RACE = "race"  # two threads wrote the same byte, unordered
+INTERNAL = "internal"  # a bug in the simulator itself
+
 
 class SimulationError(Exception):
     """PTX the simulator rejects or a fault while running it.
 
     Raised for an instruction outside the supported subset, a global access out
     of bounds of every array or misaligned, a read of a register no thread wrote,
-    two threads writing the same byte, and malformed PTX.  ``str()`` gives the
-    message with the PTX line, the instruction text, the first faulting thread
-    and the address, where known.
+    two threads writing the same byte, and malformed PTX; ``kind`` says which
+    (one of the constants above), so tests can tell a masking bug from an
+    alignment bug.  ``str()`` gives the message with the PTX line, the instruction
+    text, the first faulting thread and the address, where known.
     """
 
     def __init__(
         self,
         message: str,
         *,
+        kind: str = INVALID,
         line: int | None = None,
         instruction: str | None = None,
         thread: str | None = None,
         address: int | None = None,
     ) -> None:
         self.message = message
+        self.kind = kind
         self.line = line
         self.instruction = instruction
         self.thread = thread
@@ -36,7 +48,8 @@ class SimulationError(Exception):
         if self.instruction is not None:
             parts.append(f"`{self.instruction}`")
         head = ": ".join(parts)
-        text = f"{head}: {self.message}" if head else self.message
+        message = f"{self.kind}: {self.message}" if self.kind != INVALID else self.message
+        text = f"{head}: {message}" if head else message
         if self.thread is not None:
             text += f" [{self.thread}]"
         if self.address is not None:
@@ -49,6 +62,7 @@ class SimulationError(Exception):
             return self
         return SimulationError(
             self.message,
+            kind=self.kind,
             line=self.line if self.line is not None else line,
             instruction=self.instruction if self.instruction is not None else instruction,
             thread=self.thread,

@@ -240,17 +240,18 @@ def round_pair(s: np.ndarray, e: np.ndarray, fmt: FloatFormat, mode: str) -> np.
 
 
 def exact_zero_sign(
-    result: np.ndarray, p: np.ndarray, c: np.ndarray, mode: str
+    result: np.ndarray, exact_zero: np.ndarray, p: np.ndarray, c: np.ndarray, mode: str
 ) -> np.ndarray:
-    """IEEE sign of an exact zero sum ``p + c``: -0 under ``rm`` unless both are +0.
+    """IEEE sign of a sum ``p + c`` that is exactly zero (``exact_zero``): -0 under
+    ``rm`` unless both addends are +0, else what round-to-nearest gave.
 
-    (numpy computes in round-to-nearest, where such a sum is +0 unless both are -0.)
+    (A sum that is not exactly zero but rounds to zero keeps its own sign, which
+    the rounding already gave it.)
     """
     if mode != "rm":
         return result
     both_pos_zero = (p == 0) & (c == 0) & ~np.signbit(p) & ~np.signbit(c)
-    zero = (result == 0) & ~both_pos_zero
-    return np.where(zero, -0.0, result)
+    return np.where(exact_zero & ~both_pos_zero, -0.0, result)
 
 
 # ------------------------------------------------------------- exact slow reference
@@ -300,22 +301,28 @@ def exact_elementwise(
     fmt: FloatFormat,
     mode: str,
     *operands: np.ndarray,
-) -> np.ndarray:
+) -> tuple[np.ndarray, np.ndarray]:
     """Apply an exact rational operation to each element whose operands are finite.
 
     ``exact`` returns the exact result as a ``Fraction`` (or ``None`` to keep the
     ``fallback`` element, numpy's IEEE result, which is right for infinities,
-    NaNs and zeros).  Slow; used for the float64 operations numpy cannot round.
+    NaNs and exact zeros).  Returns the results and the mask of exact zeros.
+    Slow; used for the float64 operations numpy cannot round.
     """
     out = fallback.astype(np.float64).copy()
+    zero = np.zeros(out.shape, dtype=bool)
     finite = np.ones(out.shape, dtype=bool)
     for x in operands:
         finite &= np.isfinite(x)
     for i in np.flatnonzero(finite):
         q = exact(*(Fraction(float(x[i])) for x in operands))
-        if q is not None and q != 0:
+        if q is None:
+            continue
+        if q == 0:
+            zero[i] = True
+        else:
             out[i] = round_fraction(q, fmt, mode)
-    return out
+    return out, zero
 
 
 def sqrt_directed(x: np.ndarray, mode: str) -> np.ndarray:

@@ -3,10 +3,10 @@
 The grammar is the subset ``tileir.backend.ptx`` emits: a module header
 (``.version``, ``.target``, ``.address_size``), then ``.entry`` kernels with
 ``.param`` parameters, performance directives (``.reqntid``) and a body of
-``.reg`` declarations, ``{ ... }`` scopes and instructions with optional
-``@p`` / ``@!p`` guards.  Anything else (labels, device functions, module-level
-variables) is rejected here with a ``SimulationError`` naming the line, so the
-simulator never silently skips what it does not understand.
+``.reg`` declarations, ``{ ... }`` scopes, labels and instructions with optional
+``@p`` / ``@!p`` guards.  Anything else (device functions, module-level
+variables, other directives) is rejected here with a ``SimulationError`` naming
+the line, so the simulator never silently skips what it does not understand.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tileir.testing.ptx_errors import SimulationError
+from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
 
 # ------------------------------------------------------------------------ operands
 
@@ -36,11 +36,23 @@ class Special:
 
 @dataclass(frozen=True)
 class Imm:
-    """A literal: ``value`` is an int, or a float for decimal float literals;
-    ``float_bits`` marks PTX's ``0f``/``0d`` hexadecimal float spelling (raw bits)."""
+    """A literal: ``value`` is an int, or a float for decimal float literals.
+
+    PTX's hexadecimal float spellings ``0fXXXXXXXX`` / ``0dXXXXXXXXXXXXXXXX`` are raw
+    bit patterns: ``float_bits`` with ``float_width`` 32 or 64."""
 
     value: int | float
     float_bits: int | None = None
+    float_width: int | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """A branch target: label ``name``, which is instruction ``index`` of the program
+    (filled in when the program is built; the parser leaves labels as ``Reg``)."""
+
+    name: str
+    index: int
 
 
 @dataclass(frozen=True)
@@ -58,7 +70,7 @@ class Mem:
     offset: int = 0
 
 
-Operand = Reg | Special | Imm | Vec | Mem
+Operand = Reg | Special | Imm | Vec | Mem | Target
 
 # ---------------------------------------------------------------------- statements
 
@@ -86,6 +98,14 @@ class RegDecl:
 
 
 @dataclass(frozen=True)
+class Label:
+    """``name:``, marking the instruction that follows."""
+
+    line: int
+    name: str
+
+
+@dataclass(frozen=True)
 class ScopeOpen:
     line: int
 
@@ -95,7 +115,7 @@ class ScopeClose:
     line: int
 
 
-Statement = Instruction | RegDecl | ScopeOpen | ScopeClose
+Statement = Instruction | RegDecl | Label | ScopeOpen | ScopeClose
 
 
 @dataclass(frozen=True)
@@ -131,7 +151,7 @@ _INT_RE = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)[u
 _FLOAT_RE = re.compile(r"[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?")
 _MEM_RE = re.compile(rf"\[\s*({_IDENT})\s*(?:\+\s*(-?(?:0[xX][0-9a-fA-F]+|\d+)))?\s*\]")
 _RANGE_RE = re.compile(rf"({_IDENT})<(\d+)>")
-_LABEL_RE = re.compile(rf"^{_IDENT}\s*:")
+_LABEL_RE = re.compile(rf"({_IDENT})\s*:(?!:)")
 
 
 def strip_comments(text: str) -> str:
@@ -181,7 +201,9 @@ def parse_operand(text: str, line: int) -> Operand:
     if text.startswith("["):
         m = _MEM_RE.fullmatch(text)
         if not m:
-            raise SimulationError(f"unsupported address operand '{text}'", line=line)
+            raise SimulationError(
+                f"unsupported address operand '{text}'", kind=UNSUPPORTED, line=line
+            )
         return Mem(m.group(1), parse_int(m.group(2)) if m.group(2) else 0)
     if _SPECIAL_RE.fullmatch(text):
         return Special(text)
@@ -190,7 +212,7 @@ def parse_operand(text: str, line: int) -> Operand:
         digits = 8 if m.group(1) in "fF" else 16
         if len(m.group(2)) != digits:
             raise SimulationError(f"bad floating-point literal '{text}'", line=line)
-        return Imm(0, float_bits=int(m.group(2), 16))
+        return Imm(0, float_bits=int(m.group(2), 16), float_width=digits * 4)
     if _INT_RE.fullmatch(text):
         return Imm(parse_int(text))
     if _FLOAT_RE.fullmatch(text):
@@ -201,15 +223,20 @@ def parse_operand(text: str, line: int) -> Operand:
     raise SimulationError(f"cannot parse operand '{text}'", line=line)
 
 
+def _split_word(text: str) -> tuple[str, str]:
+    """The first whitespace-separated word of ``text`` and the rest."""
+    parts = text.split(maxsplit=1)
+    return (parts[0], parts[1]) if len(parts) == 2 else (text.strip(), "")
+
+
 def parse_instruction(text: str, line: int) -> Instruction:
     """``[@[!]p] opcode.mod.mod operand, operand, ...``."""
     body = text.strip()
     guard = None
     if body.startswith("@"):
-        guard_text, _, body = body[1:].partition(" ")
+        guard_text, body = _split_word(body[1:])
         guard = Reg(guard_text.lstrip("!"), guard_text.startswith("!"))
-        body = body.strip()
-    mnemonic, _, rest = body.partition(" ")
+    mnemonic, rest = _split_word(body)
     words = mnemonic.split(".")
     operands = tuple(parse_operand(t, line) for t in split_top_level(rest)) if rest.strip() else ()
     return Instruction(line, text.strip(), words[0], tuple(words[1:]), operands, guard)
@@ -219,7 +246,9 @@ def parse_reg_decl(text: str, line: int) -> RegDecl:
     """``.reg .type name, name<N>, ...``."""
     m = re.fullmatch(r"\.reg\s+\.(\w+)\s+(.+)", text.strip(), re.S)
     if not m:
-        raise SimulationError(f"unsupported register declaration '{text.strip()}'", line=line)
+        raise SimulationError(
+            f"unsupported register declaration '{text.strip()}'", kind=UNSUPPORTED, line=line
+        )
     names: list[str] = []
     for item in split_top_level(m.group(2)):
         r = _RANGE_RE.fullmatch(item)
@@ -228,7 +257,9 @@ def parse_reg_decl(text: str, line: int) -> RegDecl:
         elif re.fullmatch(_IDENT, item):
             names.append(item)
         else:
-            raise SimulationError(f"unsupported register name '{item}'", line=line)
+            raise SimulationError(
+                f"unsupported register name '{item}'", kind=UNSUPPORTED, line=line
+            )
     return RegDecl(line, m.group(1), tuple(names))
 
 
@@ -239,7 +270,8 @@ def parse_body(text: str, first_line: int) -> list[Statement]:
     """Statements of a kernel body (between its outer braces).
 
     A ``{`` or ``}`` where a statement starts opens or closes a scope; inside a
-    statement braces delimit vector operands.  Statements end at ``;``.
+    statement braces delimit vector operands.  ``name:`` there is a label.
+    Statements end at ``;``.
     """
     out: list[Statement] = []
     i, line, n = 0, first_line, len(text)
@@ -256,6 +288,9 @@ def parse_body(text: str, first_line: int) -> list[Statement]:
         elif ch == "}":
             out.append(ScopeClose(line))
             i += 1
+        elif m := _LABEL_RE.match(text, i):
+            out.append(Label(line, m.group(1)))
+            i = m.end()
         else:
             end = text.find(";", i)
             if end < 0:
@@ -269,14 +304,12 @@ def parse_body(text: str, first_line: int) -> list[Statement]:
 
 def parse_statement(stmt: str, line: int) -> Statement:
     s = stmt.strip()
-    if _LABEL_RE.match(s):
-        raise SimulationError(
-            f"labels (and so branches) are not supported by the simulator: '{s}'", line=line
-        )
     if s.startswith(".reg"):
         return parse_reg_decl(s, line)
     if s.startswith("."):
-        raise SimulationError(f"unsupported directive in a kernel body: '{s}'", line=line)
+        raise SimulationError(
+            f"unsupported directive in a kernel body: '{s}'", kind=UNSUPPORTED, line=line
+        )
     return parse_instruction(s, line)
 
 
@@ -309,7 +342,9 @@ def _parse_params(text: str, line: int) -> list[Param]:
     for item in split_top_level(text):
         m = _PARAM_RE.fullmatch(item.strip())
         if not m:
-            raise SimulationError(f"unsupported kernel parameter '{item.strip()}'", line=line)
+            raise SimulationError(
+                f"unsupported kernel parameter '{item.strip()}'", kind=UNSUPPORTED, line=line
+            )
         params.append(Param(m.group(1), m.group(2)))
     return params
 
@@ -324,7 +359,9 @@ def _parse_performance(text: str, line: int) -> tuple[int, int, int] | None:
             reqntid = (*dims, 1, 1)[:3]
         rest = rest.replace(m.group(0), "", 1)
     if rest.strip():
-        raise SimulationError(f"unsupported kernel directive '{rest.strip()}'", line=line)
+        raise SimulationError(
+            f"unsupported kernel directive '{rest.strip()}'", kind=UNSUPPORTED, line=line
+        )
     return reqntid  # type: ignore[return-value]
 
 
@@ -345,6 +382,7 @@ def _parse_header(text: str) -> tuple[str | None, str | None, int | None]:
         pos = text.find(leftover.strip()[:20])
         raise SimulationError(
             f"unsupported module-level PTX: '{leftover.strip().splitlines()[0]}'",
+            kind=UNSUPPORTED,
             line=_line_of(text, max(pos, 0)),
         )
     return version, target, address_size

@@ -1,0 +1,581 @@
+"""The PTX simulator's instructions other than floating point: moves, memory,
+integer arithmetic, logic, comparisons and control flow (``ptx_float_ops`` has
+the rest; both register their decoders in ``ptx_decode.DECODERS``).
+
+Integers wrap as in PTX and shift amounts clamp; global accesses are checked
+for bounds, alignment and races; branches set the active threads' program
+counters (see ``ptx_sim.run`` for how divergent paths are scheduled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from tileir.testing.ptx_decode import (
+    DECODERS,
+    Exec,
+    Mods,
+    decoder,
+    invalid,
+    lanes_of,
+    operands,
+    unsupported,
+)
+from tileir.testing.ptx_errors import INVALID, MISALIGNED, OUT_OF_BOUNDS, RACE, UNSUPPORTED
+from tileir.testing.ptx_float_ops import (
+    FLOAT_COMPARISONS,
+    decode_float_arith,
+    float_compare,
+    float_format,
+    float_in,
+)
+from tileir.testing.ptx_machine import Machine
+from tileir.testing.ptx_numeric import SINT, TYPES, UINT, PtxType
+from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Target, Vec
+
+
+def decode(ins: Instruction) -> Exec:
+    """The executable form of ``ins``; ``SimulationError`` if it is not supported."""
+    fn = DECODERS.get(ins.opcode)
+    if fn is None:
+        raise unsupported(ins, f"opcode '{ins.opcode}'")
+    return fn(ins)
+
+
+# =========================================================================== moves
+
+
+@decoder("mov")
+def decode_mov(ins: Instruction) -> Exec:
+    """``mov.T d, a`` (register, literal or special register) and the vector forms
+    ``mov.bN {lo, ..., hi}, a`` (unpack) and ``mov.bN d, {lo, ..., hi}`` (pack)."""
+    mods = Mods(ins)
+    t = mods.type("busfp")
+    mods.done()
+    if t.bits == 8:
+        raise invalid(ins, f"mov has no 8-bit form (.{t.name})")
+    d, a = operands(ins, 2)
+    if isinstance(d, Vec):
+        return _unpack(ins, t, d.items, a)
+    if isinstance(a, Vec):
+        return _pack(ins, t, d, a.items)
+    return lambda m, act: m.write_bits(d, m.read_bits(a, t, act), t, act)
+
+
+def _part_type(ins: Instruction, t: PtxType, count: int) -> PtxType:
+    """The type of each part of a packing ``mov``; parts need registers of exactly
+    that size (ptxas rejects 8-bit parts in 16-bit registers, for instance)."""
+    bits = t.bits // count if count else 0
+    if t.kind != "b" or bits not in (8, 16, 32) or bits * count != t.bits:
+        raise invalid(ins, f"mov.{t.name} with {count} parts")
+    return TYPES[f"b{bits}"]
+
+
+def _pack(ins: Instruction, t: PtxType, d: Operand, parts: Sequence[Operand]) -> Exec:
+    pt = _part_type(ins, t, len(parts))
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        word = np.zeros(m.count, dtype=UINT[t.bits])
+        for i, p in enumerate(parts):
+            bits = m.read_bits(p, pt, act).astype(UINT[t.bits])
+            word |= bits << UINT[t.bits](i * pt.bits)
+        m.write_bits(d, word, t, act)
+
+    return run
+
+
+def _unpack(ins: Instruction, t: PtxType, parts: Sequence[Operand], a: Operand) -> Exec:
+    pt = _part_type(ins, t, len(parts))
+    mask = UINT[t.bits]((1 << pt.bits) - 1)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        word = m.read_bits(a, t, act)
+        for i, p in enumerate(parts):
+            part = ((word >> UINT[t.bits](i * pt.bits)) & mask).astype(UINT[pt.bits])
+            m.write_bits(p, part, pt, act)
+
+    return run
+
+
+@decoder("cvta")
+def decode_cvta(ins: Instruction) -> Exec:
+    """``cvta.to.global.u64`` / ``cvta.global.u64``: global and generic addresses coincide."""
+    mods = Mods(ins)
+    mods.flag("to")
+    if mods.one_of(("global",)) is None:
+        raise unsupported(ins, "cvta for a state space other than .global")
+    t = mods.type("bu")
+    mods.done()
+    if t.bits != 64:
+        raise unsupported(ins, "32-bit addresses")
+    d, a = operands(ins, 2)
+    return lambda m, act: m.write_bits(d, m.read_bits(a, t, act), t, act)
+
+
+# ========================================================================== memory
+
+_SEMANTICS = ("weak", "relaxed", "acquire", "release", "volatile")
+_SCOPES = ("cta", "cluster", "gpu", "sys")
+_CACHE_OPS = ("ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc")
+
+
+def _memory_form(ins: Instruction, store: bool) -> tuple[str, int, PtxType]:
+    """``(state space, vector length, element type)`` of an ``ld``/``st``.
+
+    Memory-ordering qualifiers (``.relaxed.gpu``, ``.release.sys``) and cache
+    operators are accepted and have no effect: in the simulator every
+    access is immediately visible, and tileir's CTAs do not communicate."""
+    mods = Mods(ins)
+    t = mods.type("busf")
+    space = mods.one_of(("global", "param", "shared", "local", "const"))
+    vec = mods.one_of(("v2", "v4"))
+    semantic = mods.one_of(_SEMANTICS)
+    scope = mods.one_of(_SCOPES)
+    mods.one_of(_CACHE_OPS)
+    mods.done()
+    if space not in ("global", "param") or (store and space == "param"):
+        raise unsupported(ins, f"{'st' if store else 'ld'} from the {space or 'generic'} space")
+    if semantic in ("relaxed", "acquire", "release") and scope is None:
+        raise invalid(ins, f".{semantic} without a scope")
+    if semantic == ("acquire" if store else "release"):
+        raise invalid(ins, f".{semantic} on {'st' if store else 'ld'}")
+    if (t.bits == 64 and vec == "v4") or (space == "param" and vec):
+        raise invalid(ins, f"{vec} of .{t.name} in .{space}")
+    return space, {None: 1, "v2": 2, "v4": 4}[vec], t
+
+
+def _vector_items(ins: Instruction, op: Operand, count: int) -> tuple[Operand, ...]:
+    items = op.items if isinstance(op, Vec) else (op,)
+    if len(items) != count:
+        raise invalid(ins, f"{len(items)} vector elements for a .v{count} access")
+    return items
+
+
+def _address_operand(ins: Instruction, op: Operand) -> Mem:
+    if not isinstance(op, Mem):
+        raise invalid(ins, f"address operand {op}")
+    return op
+
+
+def _addresses(m: Machine, addr: Mem, act: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    base = m.read(Reg(addr.base), TYPES["u64"], act)[lanes]
+    return base + np.uint64(addr.offset & (2**64 - 1))
+
+
+def _check_access(
+    m: Machine, addresses: np.ndarray, nbytes: int, lanes: np.ndarray, kind: str
+) -> None:
+    """Fail on the first access outside every array, or not aligned to its size."""
+    in_bounds, aligned = m.memory.check(addresses, nbytes)
+    if not in_bounds.all():
+        k = int(np.argmin(in_bounds))
+        address = int(addresses[k])
+        raise m.fail(
+            f"{nbytes}-byte {kind} outside every array: {m.memory.describe(address)}",
+            int(lanes[k]),
+            address,
+            kind=OUT_OF_BOUNDS,
+        )
+    if not aligned.all():
+        k = int(np.argmin(aligned))
+        address = int(addresses[k])
+        raise m.fail(
+            f"{nbytes}-byte {kind} not {nbytes}-byte aligned: {m.memory.describe(address)}",
+            int(lanes[k]),
+            address,
+            kind=MISALIGNED,
+        )
+
+
+@decoder("ld")
+def decode_ld(ins: Instruction) -> Exec:
+    """``ld.param.T d, [name]`` and ``ld.global{.qualifiers}{.v2,.v4}.T d, [a+off]``."""
+    space, count, t = _memory_form(ins, store=False)
+    d, a = operands(ins, 2)
+    addr = _address_operand(ins, a)
+    dests = _vector_items(ins, d, count)
+    if space == "param":
+        return lambda m, act: m.write_bits(
+            d, m.constant(m.param_bits(addr.base, t), t), t, act, widen=True
+        )
+    nbytes = count * t.nbytes
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        lanes = lanes_of(act)
+        addresses = _addresses(m, addr, act, lanes)
+        _check_access(m, addresses, nbytes, lanes, "load")
+        words = m.memory.load(addresses, nbytes).view(f"<u{t.nbytes}")
+        for i, dest in enumerate(dests):
+            full = np.zeros(m.count, dtype=UINT[t.bits])
+            full[lanes] = words[:, i]
+            m.write_bits(dest, full, t, act, widen=True)
+
+    return run
+
+
+@decoder("st")
+def decode_st(ins: Instruction) -> Exec:
+    """``st.global{.qualifiers}{.v2,.v4}.T [a+off], s``; checks bounds, alignment and races."""
+    _, count, t = _memory_form(ins, store=True)
+    a, s = operands(ins, 2)
+    addr = _address_operand(ins, a)
+    sources = _vector_items(ins, s, count)
+    nbytes = count * t.nbytes
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        lanes = lanes_of(act)
+        addresses = _addresses(m, addr, act, lanes)
+        _check_access(m, addresses, nbytes, lanes, "store")
+        words = np.stack(
+            [m.read_bits(src, t, act, widen=True)[lanes] for src in sources], axis=1
+        ).astype(f"<u{t.nbytes}")
+        data = words.view(np.uint8).reshape(len(lanes), nbytes)
+        if m.check_races:
+            _check_races(m, addresses, nbytes, lanes)
+        m.memory.store(addresses, data, lanes)
+
+    return run
+
+
+def _check_races(m: Machine, addresses: np.ndarray, nbytes: int, lanes: np.ndarray) -> None:
+    race = m.memory.conflicts(addresses, nbytes, lanes, m.threads.cta)
+    if race is not None:
+        address, lane, other = race
+        raise m.fail(
+            f"{m.threads.describe(other)} also writes this byte, unordered "
+            f"({m.memory.describe(address)})",
+            lane,
+            address,
+            kind=RACE,
+        )
+
+
+# ============================================================== integer arithmetic
+
+
+def _signed(t: PtxType) -> PtxType:
+    return TYPES[f"s{t.bits}"]
+
+
+def _unsigned(t: PtxType) -> PtxType:
+    return TYPES[f"u{t.bits}"]
+
+
+def mul_hi(a: np.ndarray, b: np.ndarray, t: PtxType) -> np.ndarray:
+    """High half of the double-width product, in ``t``'s dtype."""
+    if t.bits <= 32:
+        wide = SINT[64] if t.kind == "s" else UINT[64]
+        return ((a.astype(wide) * b.astype(wide)) >> t.bits).astype(a.dtype)
+    ua, ub = a.view(np.uint64), b.view(np.uint64)
+    m32, s32 = np.uint64(0xFFFFFFFF), np.uint64(32)
+    al, ah, bl, bh = ua & m32, ua >> s32, ub & m32, ub >> s32
+    ll, lh, hl, hh = al * bl, al * bh, ah * bl, ah * bh
+    mid = (ll >> s32) + (lh & m32) + (hl & m32)
+    hi = hh + (lh >> s32) + (hl >> s32) + (mid >> s32)
+    if t.kind == "s":  # two's complement correction of the unsigned product
+        hi = (
+            hi - np.where(a < 0, ub, 0).astype(np.uint64) - np.where(b < 0, ua, 0).astype(np.uint64)
+        )
+    return hi.view(a.dtype)
+
+
+def mul_wide(a: np.ndarray, b: np.ndarray, t: PtxType) -> np.ndarray:
+    wide = (SINT if t.kind == "s" else UINT)[2 * t.bits]
+    return a.astype(wide) * b.astype(wide)
+
+
+def int_divide(a: np.ndarray, b: np.ndarray, t: PtxType) -> tuple[np.ndarray, np.ndarray]:
+    """PTX ``div``/``rem``: quotient truncated toward zero, remainder with the
+    dividend's sign, wrapping for ``MIN / -1``.  Division by zero is unspecified in
+    PTX; like the hardware's unsigned divide we give all-ones and the dividend."""
+    u = UINT[t.bits]
+    zero = b == 0
+    safe_b = np.where(zero, 1, b).astype(b.dtype)
+    if t.kind == "s":  # divide magnitudes as unsigned, so |MIN| does not overflow
+        ma = np.where(a < 0, -a.view(u), a.view(u))
+        mb = np.where(safe_b < 0, -safe_b.view(u), safe_b.view(u))
+        uq = ma // mb
+        q = np.where((a < 0) != (safe_b < 0), -uq, uq).view(a.dtype)
+    else:
+        q = a // safe_b
+    r = a - q * safe_b
+    all_ones = np.full_like(a, -1 if t.kind == "s" else (1 << t.bits) - 1)
+    return np.where(zero, all_ones, q), np.where(zero, a, r)
+
+
+def _int_op(ins: Instruction, t: PtxType, fn: Callable[..., np.ndarray], srcs: int) -> Exec:
+    """``op.T d, a[, b[, c]]`` on integer values of type ``t``."""
+    d, *src = operands(ins, srcs + 1)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        values = [m.read(s, t, act) for s in src]
+        m.write(d, fn(*values), t, act)
+
+    return run
+
+
+def _saturate_s32(x: np.ndarray) -> np.ndarray:
+    return np.clip(x, -(2**31), 2**31 - 1).astype(np.int32)
+
+
+_INT_BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "add": lambda a, b: a + b,
+    "sub": lambda a, b: a - b,
+    "min": np.minimum,
+    "max": np.maximum,
+}
+
+
+def _int_arith(ins: Instruction, mods: Mods, t: PtxType) -> Exec:
+    op = ins.opcode
+    if op in ("add", "sub") and mods.flag("sat"):
+        if t.name != "s32":
+            raise invalid(ins, f"{op}.sat.{t.name}")
+        mods.done()
+        fn = _INT_BINARY[op]
+        return _int_op(ins, t, lambda a, b: _saturate_s32(fn(a.astype(np.int64), b)), 2)
+    if op == "mul":
+        return _int_mul(ins, mods, t)
+    if op == "mad":
+        return _int_mad(ins, mods, t)
+    mods.done()
+    if op in ("div", "rem"):
+        index = 0 if op == "div" else 1
+        return _int_op(ins, t, lambda a, b: int_divide(a, b, t)[index], 2)
+    if op in ("neg", "abs"):
+        if t.kind != "s":
+            raise invalid(ins, f"{op}.{t.name}")
+        return _int_op(ins, t, np.negative if op == "neg" else np.abs, 1)
+    return _int_op(ins, t, _INT_BINARY[op], 2)
+
+
+def _int_mul(ins: Instruction, mods: Mods, t: PtxType) -> Exec:
+    mode = mods.one_of(("lo", "hi", "wide"))
+    mods.done()
+    if mode is None:
+        raise invalid(ins, "integer mul without .lo/.hi/.wide")
+    if mode == "lo":
+        return _int_op(ins, t, lambda a, b: a * b, 2)
+    if mode == "hi":
+        return _int_op(ins, t, lambda a, b: mul_hi(a, b, t), 2)
+    return _wide_op(ins, t, lambda a, b: mul_wide(a, b, t), 2)
+
+
+def _int_mad(ins: Instruction, mods: Mods, t: PtxType) -> Exec:
+    mode = mods.one_of(("lo", "hi", "wide"))
+    mods.done()
+    if mode == "lo":
+        return _int_op(ins, t, lambda a, b, c: a * b + c, 3)
+    if mode == "hi":
+        return _int_op(ins, t, lambda a, b, c: mul_hi(a, b, t) + c, 3)
+    if mode == "wide":
+        return _wide_op(ins, t, lambda a, b, c: mul_wide(a, b, t) + c, 3)
+    raise invalid(ins, "integer mad without .lo/.hi/.wide")
+
+
+def _wide_op(ins: Instruction, t: PtxType, fn: Callable[..., np.ndarray], srcs: int) -> Exec:
+    """``mul.wide``/``mad.wide``: sources of ``t``, result (and addend) twice as wide."""
+    if t.bits not in (16, 32):
+        raise invalid(ins, f".wide.{t.name}")
+    wide = TYPES[f"{t.kind}{2 * t.bits}"]
+    d, *src = operands(ins, srcs + 1)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        values = [m.read(s, t if i < 2 else wide, act) for i, s in enumerate(src)]
+        m.write(d, fn(*values), wide, act)
+
+    return run
+
+
+_ARITH = ("add", "sub", "mul", "mad", "div", "rem", "min", "max", "neg", "abs")
+
+
+@decoder(*_ARITH)
+def decode_arith(ins: Instruction) -> Exec:
+    """Integer and float arithmetic, chosen by the instruction's type."""
+    mods = Mods(ins)
+    t = mods.type("usf")
+    if t.is_float:
+        return decode_float_arith(ins, mods, t)
+    return _int_arith(ins, mods, t)
+
+
+# ========================================================================= logic
+
+
+@decoder("and", "or", "xor", "not")
+def decode_logic(ins: Instruction) -> Exec:
+    """Bitwise ops on ``.bN`` values and boolean ops on predicates."""
+    mods = Mods(ins)
+    t = mods.type("bp")
+    mods.done()
+    fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor, "not": np.invert}[
+        ins.opcode
+    ]
+    srcs = 1 if ins.opcode == "not" else 2
+    d, *src = operands(ins, srcs + 1)
+    if t.kind == "pred":
+        return lambda m, act: m.write_pred(d, fn(*(m.read_pred(s, act) for s in src)), act)
+    return lambda m, act: m.write_bits(d, fn(*(m.read_bits(s, t, act) for s in src)), t, act)
+
+
+@decoder("shl", "shr")
+def decode_shift(ins: Instruction) -> Exec:
+    """Shifts by a ``.u32`` amount; amounts past the width clamp (``shl`` and
+    ``shr.u`` give 0, ``shr.s`` fills with the sign bit)."""
+    mods = Mods(ins)
+    t = mods.type("b" if ins.opcode == "shl" else "bus")
+    mods.done()
+    if t.bits < 16:
+        raise invalid(ins, f"{ins.opcode}.{t.name}")
+    d, a, b = operands(ins, 3)
+    left = ins.opcode == "shl"
+    arithmetic = t.kind == "s"
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        amount = m.read(b, TYPES["u32"], act)
+        x = m.read(a, _signed(t) if arithmetic else _unsigned(t), act)
+        k = np.minimum(amount, t.bits - 1).astype(x.dtype)
+        if left:
+            r = np.where(amount >= t.bits, 0, x << k).astype(x.dtype)
+        elif arithmetic:
+            r = x >> k
+        else:
+            r = np.where(amount >= t.bits, 0, x >> k).astype(x.dtype)
+        m.write_bits(d, r.view(UINT[t.bits]), t, act)
+
+    return run
+
+
+# ================================================================ compare and select
+
+_INT_CMP: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "lo": np.less,
+    "ls": np.less_equal,
+    "hi": np.greater,
+    "hs": np.greater_equal,
+}
+
+
+@decoder("setp")
+def decode_setp(ins: Instruction) -> Exec:
+    """``setp.cmp{.ftz}.T p, a, b`` (the two-destination and ``.and``-combining
+    forms are not supported)."""
+    mods = Mods(ins)
+    t = mods.type()
+    ftz = mods.flag("ftz")
+    cmp = ins.modifiers[0] if ins.modifiers else ""
+    mods.flag(cmp)
+    mods.done()
+    d, a, b = operands(ins, 3)
+    if t.is_float:
+        if cmp not in FLOAT_COMPARISONS:
+            raise invalid(ins, f"float comparison .{cmp}")
+        fmt = float_format(ins, t, ftz)
+
+        def run_float(m: Machine, act: np.ndarray) -> None:
+            x, y = (float_in(m.read(s, t, act), fmt, ftz) for s in (a, b))
+            m.write_pred(d, float_compare(cmp, x, y), act)
+
+        return run_float
+    valid = {"b": ("eq", "ne"), "s": ("eq", "ne", "lt", "le", "gt", "ge")}.get(t.kind, _INT_CMP)
+    if cmp not in valid or ftz:
+        raise invalid(ins, f"setp.{cmp}{'.ftz' if ftz else ''}.{t.name}")
+    fn = _INT_CMP[cmp]
+    return lambda m, act: m.write_pred(d, fn(m.read(a, t, act), m.read(b, t, act)), act)
+
+
+@decoder("selp")
+def decode_selp(ins: Instruction) -> Exec:
+    """``selp.T d, a, b, c``: ``d = c ? a : b``."""
+    mods = Mods(ins)
+    t = mods.type()
+    mods.done()
+    d, a, b, c = operands(ins, 4)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        chosen = np.where(m.read_pred(c, act), m.read_bits(a, t, act), m.read_bits(b, t, act))
+        m.write_bits(d, chosen.astype(UINT[t.bits]), t, act)
+
+    return run
+
+
+# ========================================================================= control
+
+
+@decoder("bar", "barrier")
+def decode_barrier(ins: Instruction) -> Exec:
+    """``bar.sync id`` / ``barrier.sync id``.  Threads at one instruction run
+    together, so the barrier itself has nothing to wait for; it must be reached by
+    every running thread at once, and it orders the CTA's earlier stores before its
+    later ones (for race detection)."""
+    mods = Mods(ins)
+    if not mods.flag("sync"):
+        raise unsupported(ins, f"{ins.opcode} without .sync")
+    mods.flag("aligned")
+    mods.done()
+    if ins.guard is not None:
+        raise unsupported(ins, "a guarded barrier")
+    if not 1 <= len(ins.operands) <= 2 or not all(isinstance(o, Imm) for o in ins.operands):
+        raise unsupported(ins, "barrier operands other than literals")
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        waiting = m.live & ~m.group
+        if waiting.any():
+            raise m.fail(
+                "bar.sync reached by only some of the running threads (divergent barrier)",
+                waiting,
+                kind=UNSUPPORTED,
+            )
+        m.memory.epoch += 1
+
+    return run
+
+
+@decoder("bra")
+def decode_bra(ins: Instruction) -> Exec:
+    """``[@p] bra{.uni} label``: the active threads continue at the label.  With
+    ``.uni`` the threads of a warp must agree (PTX leaves disagreement undefined)."""
+    mods = Mods(ins)
+    uniform = mods.flag("uni")
+    mods.done()
+    (target,) = operands(ins, 1)
+    if not isinstance(target, Target):
+        raise invalid(ins, f"branch target {target}")
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        if uniform:
+            _check_warp_uniform(m, act)
+        m.pc[act] = target.index
+
+    return run
+
+
+def _check_warp_uniform(m: Machine, act: np.ndarray) -> None:
+    warps = m.threads.warp[m.group]
+    taken = np.bincount(warps, weights=act[m.group])
+    present = np.bincount(warps)
+    split = (taken > 0) & (taken < present)
+    if split.any():
+        lanes = m.group & act & np.isin(m.threads.warp, np.flatnonzero(split))
+        raise m.fail("bra.uni diverges: threads of one warp disagree", lanes, kind=INVALID)
+
+
+@decoder("ret", "exit")
+def decode_ret(ins: Instruction) -> Exec:
+    """``ret`` / ``exit`` from the kernel: the active threads stop."""
+    Mods(ins).done()
+    operands(ins, 0)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        m.alive &= ~act
+
+    return run

@@ -1,0 +1,127 @@
+"""A kernel body as a flat program: registers resolved by scope, labels by position.
+
+PTX scopes (``{ .reg .b32 t; ... }``) and labels are static, so they are resolved
+once, before running: every register operand is renamed to a key unique in the
+kernel (a register declared in a nested scope gets ``name#scope``; the
+kernel-level ones keep their names), and every branch target becomes the index
+of the instruction it labels.  At run time the machine then holds one flat table
+of registers and a program counter per thread, whatever the control flow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from tileir.testing.ptx_errors import SimulationError
+from tileir.testing.ptx_parse import (
+    Instruction,
+    Kernel,
+    Label,
+    Mem,
+    Operand,
+    Reg,
+    RegDecl,
+    ScopeClose,
+    ScopeOpen,
+    Target,
+    Vec,
+)
+
+
+@dataclass(frozen=True)
+class RegisterSlot:
+    """A declared register: its PTX name (for messages) and type name."""
+
+    name: str
+    type_name: str
+    line: int
+
+
+@dataclass
+class Program:
+    """Instructions in order, the kernel's registers by key, and label positions."""
+
+    instructions: list[Instruction] = field(default_factory=list)
+    registers: dict[str, RegisterSlot] = field(default_factory=dict)
+    labels: dict[str, int] = field(default_factory=dict)
+
+
+def build_program(kernel: Kernel) -> Program:
+    program = Program(labels=_label_positions(kernel))
+    scopes: list[dict[str, str]] = [{}]
+    serial = 0
+    for s in kernel.body:
+        if isinstance(s, ScopeOpen):
+            scopes.append({})
+            serial += 1
+        elif isinstance(s, ScopeClose):
+            if len(scopes) == 1:
+                raise SimulationError("'}' without '{'", line=s.line)
+            scopes.pop()
+        elif isinstance(s, RegDecl):
+            _declare(program, scopes, s, serial)
+        elif isinstance(s, Instruction):
+            program.instructions.append(_resolve(s, scopes, program.labels))
+    if len(scopes) != 1:
+        raise SimulationError(f"{len(scopes) - 1} unclosed '{{' in kernel {kernel.name}")
+    return program
+
+
+def _label_positions(kernel: Kernel) -> dict[str, int]:
+    labels: dict[str, int] = {}
+    count = 0
+    for s in kernel.body:
+        if isinstance(s, Label):
+            if s.name in labels:
+                raise SimulationError(f"label {s.name} defined twice", line=s.line)
+            labels[s.name] = count
+        elif isinstance(s, Instruction):
+            count += 1
+    return labels
+
+
+def _declare(program: Program, scopes: list[dict[str, str]], decl: RegDecl, serial: int) -> None:
+    scope = scopes[-1]
+    for name in decl.names:
+        if name in scope:
+            raise SimulationError(f"register {name} declared twice", line=decl.line)
+        key = name if len(scopes) == 1 else f"{name}#{serial}"
+        scope[name] = key
+        program.registers[key] = RegisterSlot(name, decl.type_name, decl.line)
+
+
+def _resolve(ins: Instruction, scopes: list[dict[str, str]], labels: dict[str, int]) -> Instruction:
+    """``ins`` with register names replaced by their keys and labels by targets."""
+
+    def key_of(name: str) -> str | None:
+        for scope in reversed(scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def resolve(op: Operand) -> Operand:
+        if isinstance(op, Reg):
+            key = key_of(op.name)
+            if key is not None:
+                return replace(op, name=key)
+            if ins.opcode == "bra" and op.name in labels:
+                return Target(op.name, labels[op.name])
+            raise SimulationError(
+                f"{op.name} is not a declared register"
+                + (" or a label" if ins.opcode == "bra" else ""),
+                line=ins.line,
+                instruction=ins.text,
+            )
+        if isinstance(op, Vec):
+            return Vec(tuple(resolve(o) for o in op.items))
+        if isinstance(op, Mem):  # a base that is no register names a parameter
+            key = key_of(op.base)
+            return op if key is None else replace(op, base=key)
+        return op
+
+    guard = ins.guard
+    if guard is not None:
+        resolved = resolve(guard)
+        assert isinstance(resolved, Reg)
+        guard = resolved
+    return replace(ins, operands=tuple(resolve(o) for o in ins.operands), guard=guard)

@@ -1,0 +1,215 @@
+"""A numpy simulator for the PTX that tileir emits: check kernels' numbers without a GPU.
+
+``simulate(ptx, grid, args)`` runs one kernel over a whole grid and writes the
+results back into the numpy arrays passed as its pointer arguments::
+
+    from tileir.testing import simulate
+    simulate(ptx, grid=(10, 1, 1), args=[a, n, stride, out, n, stride])
+
+How it works: the PTX is parsed, its registers and labels resolved, and every
+instruction decoded up front (an instruction outside the supported subset fails
+before anything runs).  Then all threads of all CTAs execute together: each
+thread has a program counter, and each step runs the lowest pending instruction
+for all threads waiting at it, as one numpy operation over arrays with an
+element per thread (see ``ptx_machine``).  Threads that branch apart run their
+paths one after the other and meet again where the paths join.  This is exact
+for what tileir emits: CTAs that do not communicate, and threads of a CTA that
+communicate only across ``bar.sync`` executed by all of them together (a
+barrier reached by only some running threads is an error).  Memory-ordering
+qualifiers have no effect.  Warp-level operations (shuffles, votes) are not
+supported.
+
+The simulator is also a checker; it raises ``SimulationError`` (with a ``kind``,
+the PTX line, the instruction, the thread and the address) for
+
+* a global load or store outside every array argument (arrays sit in a flat
+  memory with guard gaps between them), or not aligned to its size;
+* a register read in a thread that never wrote it;
+* two threads writing the same byte (unless a ``bar.sync`` orders them);
+* a ``bra.uni`` whose threads of one warp disagree;
+* an instruction, modifier or directive it does not support, or invalid PTX.
+
+Arithmetic is exact where PTX is exact (see ``ptx_float_ops`` and ``ptx_numeric``).
+``.approx`` instructions return the correctly rounded value of the exact
+function by default; ``approx="bound"`` moves each result by the error bound
+modelled for it (``ptx_float_ops.APPROX_ERROR``), which checks that a test's
+tolerance covers the hardware's documented error.
+
+Arguments: a numpy array for each pointer (``.u64``) parameter, a Python (or
+numpy) scalar for the others; ``float`` for ``.f32``/``.f64``, ``int`` for
+integer parameters.  ``.b16`` parameters take a numpy ``float16``/``bfloat16``
+scalar or the raw bits as an ``int``.  An array must be C-contiguous or a view
+into a C-contiguous base array; a view places its whole base in memory (like
+``tests/corpus/_common.backing_buffer``) at the same relative position, so views
+of one base alias, and a view starting ``k`` bytes into its base gets an address
+``k`` bytes past a 256-byte boundary (a way to test weaker alignments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tileir.testing.ptx_decode import Exec
+from tileir.testing.ptx_errors import INTERNAL, UNSUPPORTED, SimulationError
+from tileir.testing.ptx_machine import GlobalMemory, Machine, ThreadGrid
+from tileir.testing.ptx_numeric import FORMATS, TYPES, UINT, PtxType
+from tileir.testing.ptx_ops import decode
+from tileir.testing.ptx_parse import Instruction, Kernel, Module, Param, parse_module
+from tileir.testing.ptx_program import build_program
+
+__all__ = ["APPROX_MODES", "SimulationError", "simulate"]
+
+#: ``nearest``: correctly rounded exact function; ``bound``: worst modelled error.
+APPROX_MODES = ("nearest", "bound")
+
+#: One instruction, ready to run for the threads at it.
+Step = Callable[[Machine], None]
+
+
+def simulate(
+    ptx: str,
+    grid: tuple[int, int, int],
+    args: Sequence[Any],
+    kernel: str | None = None,
+    *,
+    approx: str = "nearest",
+    check_races: bool = True,
+    max_steps: int = 1_000_000,
+) -> None:
+    """Run ``kernel`` (the module's only kernel if ``None``) over ``grid`` CTAs.
+
+    The block size is the kernel's ``.reqntid``.  Array arguments are updated in
+    place with what the kernel stored.  Raises ``SimulationError`` on any fault
+    or unsupported PTX, or after ``max_steps`` instructions (an endless loop);
+    arrays are then left unchanged.
+    """
+    if approx not in APPROX_MODES:
+        raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
+    module = parse_module(ptx)
+    k = select_kernel(module, kernel)
+    if k.reqntid is None:
+        raise SimulationError(
+            f"kernel {k.name} has no .reqntid: the block size is unknown", kind=UNSUPPORTED
+        )
+    program = build_program(k)
+    steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
+    memory = GlobalMemory()
+    params = bind_params(k.params, args, memory)
+    memory.materialize()
+    machine = Machine(ThreadGrid(grid, k.reqntid), memory, params, approx, check_races)
+    machine.declare(program.registers)
+    with np.errstate(all="ignore"):
+        run(machine, steps, max_steps)
+    memory.write_back()
+
+
+def run(m: Machine, steps: Sequence[Step], max_steps: int) -> None:
+    """Execute until every thread has exited or run past the last instruction.
+
+    Each step takes the lowest program counter among running threads and runs
+    that instruction for all threads at it; so paths that branched apart run in
+    program order and join again, and a loop runs until its last thread leaves.
+    """
+    end = len(steps)
+    for _ in range(max_steps):
+        m.live = m.alive & (m.pc < end)
+        if not m.live.any():
+            return
+        current = int(m.pc[m.live].min())
+        m.group = m.live & (m.pc == current)
+        m.pc[m.group] = current + 1
+        steps[current](m)
+    raise SimulationError(f"more than {max_steps} instructions executed: an endless loop?")
+
+
+def select_kernel(module: Module, name: str | None) -> Kernel:
+    if module.address_size != 64:
+        raise SimulationError(f".address_size must be 64, got {module.address_size}")
+    if name is None:
+        if len(module.kernels) != 1:
+            raise SimulationError(
+                f"the module has {len(module.kernels)} kernels; name one: "
+                + ", ".join(module.kernels)
+            )
+        return next(iter(module.kernels.values()))
+    if name not in module.kernels:
+        raise SimulationError(f"no kernel {name}; the module has: " + ", ".join(module.kernels))
+    return module.kernels[name]
+
+
+def _instruction_step(ins: Instruction, execute: Exec) -> Step:
+    """Run ``ins`` in the threads at it whose guard holds."""
+
+    def step(m: Machine) -> None:
+        m.current = ins
+        try:
+            active = m.group
+            if ins.guard is not None:
+                active = active & m.read_pred(ins.guard, m.group)
+            if active.any():
+                execute(m, active)
+        except SimulationError as e:
+            raise e.located(ins.line, ins.text) from None
+        except Exception as e:  # a simulator bug: say where it happened
+            raise SimulationError(
+                f"simulator bug: {e!r}", kind=INTERNAL, line=ins.line, instruction=ins.text
+            ) from e
+
+    return step
+
+
+# --------------------------------------------------------------------- parameters
+
+
+def bind_params(
+    params: Sequence[Param], args: Sequence[Any], memory: GlobalMemory
+) -> dict[str, tuple[PtxType, int]]:
+    """Each parameter's type and value bits; arrays are placed in ``memory``."""
+    if len(args) != len(params):
+        raise SimulationError(f"the kernel has {len(params)} parameters, got {len(args)} arguments")
+    bound: dict[str, tuple[PtxType, int]] = {}
+    for i, (p, arg) in enumerate(zip(params, args, strict=True)):
+        t = TYPES.get(p.type_name)
+        if t is None or t.kind == "pred":
+            raise SimulationError(f"unsupported parameter type .{p.type_name} ({p.name})")
+        bound[p.name] = (t, _argument_bits(i, p, t, arg, memory))
+    return bound
+
+
+def _argument_bits(i: int, p: Param, t: PtxType, arg: Any, memory: GlobalMemory) -> int:
+    if isinstance(arg, np.ndarray):
+        if t.bits != 64 or t.is_float:
+            raise SimulationError(f"argument {i} is an array but {p.name} is .{t.name}")
+        label = f"array argument {i} ({p.name}, shape {arg.shape}, {arg.dtype})"
+        return memory.place(arg, label)
+    try:
+        return scalar_bits(arg, t)
+    except (TypeError, ValueError) as e:
+        raise SimulationError(f"argument {i} for .{t.name} {p.name}: {e}") from None
+
+
+def scalar_bits(value: Any, t: PtxType) -> int:
+    """The bits of a scalar argument for a parameter of type ``t``.
+
+    A numpy scalar as wide as ``t`` is passed bit for bit; Python floats round to
+    nearest into float parameters; ints must fit the parameter's width."""
+    if isinstance(value, np.generic):
+        same_kind = (value.dtype.kind == "f") == t.is_float or t.kind == "b"
+        if value.dtype.itemsize * 8 == t.bits and same_kind:
+            return int(np.asarray(value).view(UINT[t.bits]))
+        value = value.item()
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int) and not t.is_float:
+        if not -(1 << (t.bits - 1)) <= value < (1 << t.bits):
+            raise ValueError(f"{value} does not fit in {t.bits} bits")
+        return value & ((1 << t.bits) - 1)
+    if isinstance(value, int | float) and t.is_float:
+        if t.bits == 16:
+            raise TypeError("pass a numpy float16/bfloat16 scalar for a 16-bit float")
+        fmt = FORMATS[t.name]
+        return int(np.asarray(float(value), dtype=fmt.dtype).view(UINT[t.bits]))
+    raise TypeError(f"cannot pass {type(value).__name__} {value!r}")
