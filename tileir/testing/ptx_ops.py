@@ -449,6 +449,67 @@ def decode_shift(ins: Instruction) -> Exec:
     return run
 
 
+@decoder("bfe")
+def decode_bfe(ins: Instruction) -> Exec:
+    """``bfe.T d, a, pos, len``: extract ``len`` bits of ``a`` from ``pos``; ``.s``
+    types fill the rest with the field's top bit (the input's top bit past the msb),
+    ``.u`` types with 0.  ``pos`` and ``len`` use their low 8 bits; ``len`` 0 gives 0."""
+    mods = Mods(ins)
+    t = mods.type("us")
+    mods.done()
+    if t.bits not in (32, 64):
+        raise invalid(ins, f"bfe.{t.name}")
+    d, a, b, c = operands(ins, 4)
+    signed = t.kind == "s"
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        x = m.read_bits(a, t, act).astype(np.uint64)
+        pos = (m.read(b, TYPES["u32"], act) & 0xFF).astype(np.uint64)
+        length = (m.read(c, TYPES["u32"], act) & 0xFF).astype(np.uint64)
+        msb = np.uint64(t.bits - 1)
+        top = np.minimum(pos + length - np.uint64(1), msb)
+        sbit = ((x >> top) & np.uint64(1)) if signed else np.zeros_like(x)
+        sbit = np.where(length == 0, np.uint64(0), sbit)
+        result = np.zeros_like(x)
+        for i in range(t.bits):
+            at = pos + np.uint64(i)
+            inside = (np.uint64(i) < length) & (at <= msb)
+            bit = np.where(inside, (x >> np.minimum(at, msb)) & np.uint64(1), sbit)
+            result |= bit << np.uint64(i)
+        m.write_bits(d, result.astype(UINT[t.bits]), t, act)
+
+    return run
+
+
+@decoder("bfi")
+def decode_bfi(ins: Instruction) -> Exec:
+    """``bfi.bN f, a, b, pos, len``: ``b`` with its bits ``pos..pos+len-1`` replaced by
+    the low bits of ``a`` (bits past the msb are dropped)."""
+    mods = Mods(ins)
+    t = mods.type("b")
+    mods.done()
+    if t.bits not in (32, 64):
+        raise invalid(ins, f"bfi.{t.name}")
+    f, a, b, c, e = operands(ins, 5)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        x = m.read_bits(a, t, act).astype(np.uint64)
+        y = m.read_bits(b, t, act).astype(np.uint64)
+        pos = (m.read(c, TYPES["u32"], act) & 0xFF).astype(np.uint64)
+        length = (m.read(e, TYPES["u32"], act) & 0xFF).astype(np.uint64)
+        result = y.copy()
+        for i in range(t.bits):
+            at = pos + np.uint64(i)
+            inside = (np.uint64(i) < length) & (at < np.uint64(t.bits))
+            shift = np.minimum(at, np.uint64(t.bits - 1))
+            bit = (x >> np.uint64(i)) & np.uint64(1)
+            cleared = result & ~(np.uint64(1) << shift)
+            result = np.where(inside, cleared | (bit << shift), result)
+        m.write_bits(f, result.astype(UINT[t.bits]), t, act)
+
+    return run
+
+
 # ================================================================ compare and select
 
 _INT_CMP: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {

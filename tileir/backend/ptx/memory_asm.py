@@ -9,6 +9,11 @@ load elements keep their padding value.
 The functions return an inline-asm template and its constraint string, in LLVM's
 NVPTX conventions (`$N` operands; `=r`/`=h`/`=l` outputs for 32/16/64-bit registers;
 `b` for predicates), which `convert-tileas-to-llvm` wraps in `llvm.inline_asm`.
+
+i8 elements live sign-extended in 16-bit registers (PTX has no 8-bit arithmetic
+registers worth using): a lone byte loads with `ld.s8` into its register and stores
+with `st.b8` from it; bytes moved together travel in 16- or 32-bit words that are
+unpacked with `bfe.s32` (sign-extending) and packed with `bfi.b32`.
 """
 
 from __future__ import annotations
@@ -47,8 +52,39 @@ def _vector_suffix(words: int, word_bits: int) -> str:
     return kind if words == 1 else f".v{words}{kind}"
 
 
-def _scalar_suffix(bits: int) -> str:
-    return ".b8" if bits <= 8 else f".b{bits}"
+def _scalar_suffix(bits: int, load: bool) -> str:
+    """A lone element's type suffix; a loaded byte is sign-extended into its register."""
+    if bits == 8:
+        return ".s8" if load else ".b8"
+    return f".b{bits}"
+
+
+#: Scratch registers of the byte (un)packing sequences, declared once per template.
+BYTE_SCRATCH = ".reg .b32 t_x, t_y;"
+
+
+def _unpack_bytes(reg: str, word_bits: int, parts: list[str]) -> list[str]:
+    """Sign-extend each byte of `reg` into its own 16-bit register (uses the scratch
+    registers `BYTE_SCRATCH` declares)."""
+    lines: list[str] = []
+    source = reg
+    if word_bits == 16:
+        lines.append(f"cvt.u32.u16 t_x, {reg};")
+        source = "t_x"
+    for j, part in enumerate(parts):
+        lines.append(f"bfe.s32 t_y, {source}, {8 * j}, 8;")
+        lines.append(f"cvt.u16.u32 {part}, t_y;")
+    return lines
+
+
+def _pack_bytes(reg: str, word_bits: int, parts: list[str]) -> list[str]:
+    """The low byte of each 16-bit register, packed little-endian into `reg`."""
+    lines = ["mov.b32 t_y, 0;"]
+    for j, part in enumerate(parts):
+        lines.append(f"cvt.u32.u16 t_x, {part};")
+        lines.append(f"bfi.b32 t_y, t_x, t_y, {8 * j}, 8;")
+    lines.append(f"cvt.u16.u32 {reg}, t_y;" if word_bits == 16 else f"mov.b32 {reg}, t_y;")
+    return lines
 
 
 def load_group(
@@ -74,13 +110,21 @@ def load_group(
     else:
         regs = [f"t_w{i}" for i in range(words)]
         lines.append(f".reg .b{word_bits} " + ", ".join(regs) + ";")
+        if bits == 8:
+            lines.append(BYTE_SCRATCH)
     if masked:
         pad = padding_bits & ((1 << bits) - 1)
-        word_pad = 0
-        for i in range(word_bits // bits if not same_regs else 1):
-            word_pad |= pad << (i * bits)
+        if same_regs:
+            # One element in its own register (a byte sign-extended to 16 bits).
+            reg_bits = max(bits, 16)
+            word_pad = _sign_extend(pad, bits) if bits == 8 else pad
+        else:
+            reg_bits = word_bits
+            word_pad = 0
+            for i in range(word_bits // bits):
+                word_pad |= pad << (i * bits)
         for r in regs:
-            lines.append(f"mov.b{word_bits} {r}, {_imm(word_pad, word_bits)};")
+            lines.append(f"mov.b{reg_bits} {r}, {_imm(word_pad, reg_bits)};")
         lines.append(".reg .pred t_all, t_none, t_p;")
         lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if vec > 1 else preds[0]};")
         for p in preds[2:]:
@@ -89,22 +133,21 @@ def load_group(
     op = quals.spell("ld")
     target = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
     guard = "@t_all " if masked else ""
-    lines.append(f"{guard}{op}{_vector_suffix(words, word_bits)} {target}, [{addr[0]}];")
+    lone_byte = bits == 8 and vec == 1
+    suffix = _scalar_suffix(8, load=True) if lone_byte else _vector_suffix(words, word_bits)
+    lines.append(f"{guard}{op}{suffix} {target}, [{addr[0]}];")
     if not same_regs:
         per_word = word_bits // bits
         for w, reg in enumerate(regs):
             parts = out[w * per_word : (w + 1) * per_word]
             if bits == 8:
-                # bytes of a word: shift them out one by one
-                for j, part in enumerate(parts):
-                    lines.append(f"bfe.u32 t_w{w}, {reg}, {8 * j}, 8;" if False else "")
-                    _ = part
-                lines[:] = [x for x in lines if x]
-            lines.append(f"mov.b{word_bits} {{{', '.join(parts)}}}, {reg};")
+                lines.extend(_unpack_bytes(reg, word_bits, parts))
+            else:
+                lines.append(f"mov.b{word_bits} {{{', '.join(parts)}}}, {reg};")
     if masked:
         for i in range(vec):
             lines.append(f"and.pred t_p, {preds[i]}, t_none;")
-            lines.append(f"@t_p {op}{_scalar_suffix(bits)} {out[i]}, [{addr[i]}];")
+            lines.append(f"@t_p {op}{_scalar_suffix(bits, load=True)} {out[i]}, [{addr[i]}];")
     lines.append("}")
     outputs = ",".join(f"={CONSTRAINT[bits]}" for _ in range(vec))
     inputs = ",".join(["l"] * len(addr) + ["b"] * len(preds))
@@ -128,10 +171,15 @@ def store_group(bits: int, vec: int, masked: bool, quals: Qualifiers) -> tuple[s
     else:
         regs = [f"t_w{i}" for i in range(words)]
         lines.append(f".reg .b{word_bits} " + ", ".join(regs) + ";")
+        if bits == 8:
+            lines.append(BYTE_SCRATCH)
         per_word = word_bits // bits
         for w, reg in enumerate(regs):
             parts = vals[w * per_word : (w + 1) * per_word]
-            lines.append(f"mov.b{word_bits} {reg}, {{{', '.join(parts)}}};")
+            if bits == 8:
+                lines.extend(_pack_bytes(reg, word_bits, parts))
+            else:
+                lines.append(f"mov.b{word_bits} {reg}, {{{', '.join(parts)}}};")
     if masked:
         lines.append(".reg .pred t_all, t_none, t_p;")
         lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if vec > 1 else preds[0]};")
@@ -145,10 +193,14 @@ def store_group(bits: int, vec: int, masked: bool, quals: Qualifiers) -> tuple[s
     if masked:
         for i in range(vec):
             lines.append(f"and.pred t_p, {preds[i]}, t_none;")
-            lines.append(f"@t_p {op}{_scalar_suffix(bits)} [{addr[i]}], {vals[i]};")
+            lines.append(f"@t_p {op}{_scalar_suffix(bits, load=False)} [{addr[i]}], {vals[i]};")
     lines.append("}")
     inputs = [CONSTRAINT[bits]] * vec + ["l"] * len(addr) + ["b"] * len(preds)
     return "\n".join(lines), ",".join(inputs)
+
+
+def _sign_extend(value: int, bits: int) -> int:
+    return value - (1 << bits) if value >> (bits - 1) & 1 else value
 
 
 def _imm(value: int, bits: int) -> str:
