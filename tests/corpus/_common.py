@@ -111,6 +111,20 @@ def make_kernel_inputs(
     )
 
 
+def copy_inputs(inputs: KernelInputs) -> KernelInputs:
+    """``inputs`` with every array copied (contiguously): the values as they are now,
+    for references of kernels that update arrays in place."""
+    arrays = {name: a.copy() for name, a in inputs["arrays"].items()}
+    return KernelInputs(
+        params=inputs["params"],
+        arrays=arrays,
+        scalars=dict(inputs["scalars"]),
+        constants=dict(inputs["constants"]),
+        outputs=inputs["outputs"],
+        grid=inputs["grid"],
+    )
+
+
 def empty_output(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
     """An output array pre-filled with a sentinel (NaN for floats, INT_MIN for ints).
 

@@ -69,6 +69,7 @@ class FunctionState:
     lane: SSAValue | None = None
     warp: SSAValue | None = None
     coord_cache: dict[tuple[LinearLayout, int], SSAValue] = field(default_factory=dict)
+    owner_cache: dict[LinearLayout, SSAValue | None] = field(default_factory=dict)
 
     def prologue_builder(self, rewriter: PatternRewriter) -> PrologueBuilder:
         if self.prologue is None:
@@ -105,6 +106,31 @@ class FunctionState:
         if result is None:
             result = b.const(0, i32)
         self.coord_cache[key] = result
+        return result
+
+
+    def owner_predicate(self, rewriter: PatternRewriter, layout: LinearLayout) -> SSAValue | None:
+        """`i1` true in the one thread of each group that holds the same elements, or
+        None when no two threads share an element.
+
+        A tile smaller than the CTA is replicated: lanes and warps whose layout basis
+        is zero hold copies.  Loads may read through every copy, but only one copy
+        may write, or copies race with each other (and, for a tile updated in place,
+        a copy that loads after another stored would store a twice-updated value)."""
+        if layout in self.owner_cache:
+            return self.owner_cache[layout]
+        lane_mask = sum(1 << i for i, basis in enumerate(layout.lanes) if not any(basis))
+        warp_mask = sum(1 << i for i, basis in enumerate(layout.warps) if not any(basis))
+        result: SSAValue | None = None
+        if lane_mask or warp_mask:
+            b = self.prologue_builder(rewriter)
+            assert self.lane is not None and self.warp is not None
+            bits = b.or_(
+                b.and_(self.lane, b.const(lane_mask, i32)),
+                b.shl(b.and_(self.warp, b.const(warp_mask, i32)), b.const(5, i32)),
+            )
+            result = b.icmp("eq", bits, b.const(0, i32))
+        self.owner_cache[layout] = result
         return result
 
 

@@ -407,14 +407,17 @@ class LowerTiledStore(TilePattern):
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         quals = qualifiers(op)
         vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
+        owner = self.ctx.function_state(op).owner_predicate(rewriter, layout)
         b = self.builder(rewriter, op)
         if BARRIER_BEFORE in op.attributes:
             b.op(nvvm.Barrier0Op())
         for g in groups:
             regs = list(range(g, g + vec))
-            masked = masks is not None
+            masked = masks is not None or owner is not None
             addresses = [ptrs[r] for r in regs] if masked else [ptrs[g]]
             preds = [masks[r] for r in regs] if masks is not None else []
+            if owner is not None:
+                preds = [b.and_(p, owner) for p in preds] if preds else [owner] * vec
             data = [values[r] for r in regs]
             if is_bool:
                 data = [b.zext(v, i8) for v in data]

@@ -11,8 +11,12 @@ its anchors (the widest vector wins), then propagated
   broadcasting never move data between threads;
 * forward, from operands to results, for values no anchor reaches.
 
-Where two requirements disagree a `nv_tileas.convert_layout` is inserted at the use.
-Values nothing constrains get a default blocked layout.  The number of warps
+Where two requirements disagree, a value that is cheap to recompute (an `iota`, a
+constant, a splat, and shape or elementwise ops over those: index math, typically)
+is *rematerialized* in the layout the use wants, as Triton does; anything else gets a
+`nv_tileas.convert_layout` at the use.  (A square tile's row and column indices are
+the same `iota` after CSE, but must be sliced along different dimensions.)  Values
+nothing constrains get a default blocked layout.  The number of warps
 (`num-warps`, default 4) shrinks for small tiles so threads do not hold copies; the
 choice is recorded on the kernel as `nv_tileas.num_warps`.
 """
@@ -255,16 +259,17 @@ class AssignLayoutsPass(ModulePass):
                     state.require(user.mask, layout, (user, len(user.operands) - 1))
                 if isinstance(user, tas.ViewOp):
                     continue
+                if any(r in state.layouts for r in user.results if is_tile(r)):
+                    # The user's layout is already decided (and its operand
+                    # requirements with it, by the backward step).
+                    continue
                 inferred = inferred_result_layout(user, state.layouts)
                 if inferred is not None:
                     for r in user.results:
-                        if is_tile(r) and r not in state.layouts:
+                        if is_tile(r):
                             state.require(r, inferred, None)
                     # Operands of the user that have no layout yet follow the result.
-                    for i, (idx, req) in enumerate(
-                        required_operand_layouts(user, inferred, 0)
-                    ):
-                        _ = i
+                    for idx, req in required_operand_layouts(user, inferred, 0):
                         state.require(user.operands[idx], req, (user, idx))
 
     def rewrite(self, fn: func.FuncOp, state: LayoutAssignment) -> None:
@@ -279,15 +284,89 @@ class AssignLayoutsPass(ModulePass):
                 state.layouts[new_value] = layout
                 # Pending conversions referring to the old value keep working: they
                 # are located by (user, operand index).
+        remat = Rematerializer()
         for user, index, layout in state.conversions:
             src = user.operands[index]
             t = src.type
             assert isinstance(t, TensorType)
             if t.encoding == layout:
                 continue
-            convert = tas.ConvertLayoutOp(src, TensorType(t.element_type, t.get_shape(), layout))
-            Rewriter.insert_op(convert, InsertPoint.before(user))
-            user.operands[index] = convert.result
+            user.operands[index] = remat.value_in(src, layout, InsertPoint.before(user))
+
+
+#: How many ops one rematerialization may clone before a conversion is cheaper.
+MAX_REMATERIALIZED_OPS = 16
+
+
+def _rematerializable(op: Operation) -> bool:
+    """Pure ops whose results only depend on their operands: recomputing them in
+    another layout is always correct."""
+    if isinstance(op, ct.IotaOp | ct.ConstantOp | aa.SplatOp | aa.BroadcastOp | aa.ExpandDimsOp):
+        return True
+    return isinstance(op, ct.ElementwiseOp) and not op.regions
+
+
+class Rematerializer:
+    """Produces a value in a wanted layout: the value itself, a clone of its cheap
+    producer chain computed in that layout, or a `convert_layout`."""
+
+    def __init__(self) -> None:
+        self.clones: dict[tuple[SSAValue, DistributedLayout], SSAValue] = {}
+
+    def value_in(self, value: SSAValue, layout: DistributedLayout, at: InsertPoint) -> SSAValue:
+        t = value.type
+        assert isinstance(t, TensorType)
+        if t.encoding == layout:
+            return value
+        if self._chain_size(value, layout, 0) is not None:
+            return self._clone(value, layout)
+        convert = tas.ConvertLayoutOp(value, TensorType(t.element_type, t.get_shape(), layout))
+        Rewriter.insert_op(convert, at)
+        return convert.result
+
+    def _chain_size(self, value: SSAValue, layout: DistributedLayout, budget: int) -> int | None:
+        """Ops to clone to recompute `value` in `layout`, or None past the budget or at
+        an op that cannot be recomputed."""
+        t = value.type
+        if not isinstance(t, TensorType) or t.encoding == layout or (value, layout) in self.clones:
+            return budget
+        op = value.owner
+        if not isinstance(op, Operation) or not _rematerializable(op) or len(op.results) != 1:
+            return None
+        budget += 1
+        if budget > MAX_REMATERIALIZED_OPS:
+            return None
+        for i, want in required_operand_layouts(op, layout, 0):
+            result = self._chain_size(op.operands[i], want, budget)
+            if result is None:
+                return None
+            budget = result
+        return budget
+
+    def _clone(self, value: SSAValue, layout: DistributedLayout) -> SSAValue:
+        """The clone goes right after the original, so that it dominates every use
+        the memo hands it to (its operands are originals or earlier clones)."""
+        t = value.type
+        assert isinstance(t, TensorType)
+        if t.encoding == layout:
+            return value
+        known = self.clones.get((value, layout))
+        if known is not None:
+            return known
+        op = value.owner
+        assert isinstance(op, Operation)
+        operands = list(op.operands)
+        for i, want in required_operand_layouts(op, layout, 0):
+            operands[i] = self._clone(operands[i], want)
+        clone = type(op).create(
+            operands=operands,
+            result_types=[TensorType(t.element_type, t.get_shape(), layout)],
+            properties=dict(op.properties),
+            attributes=dict(op.attributes),
+        )
+        Rewriter.insert_op(clone, InsertPoint.after(op))
+        self.clones[(value, layout)] = clone.results[0]
+        return clone.results[0]
 
 
 _ = NoneAttr

@@ -72,3 +72,33 @@ func.func @loop(%p: !cuda_tile.ptr<f32>, %n: i32) {
   nv_tileas.tiled_store %r, %v[%c0] {atom = #nv_tileas<atom stg_32b>} : tensor<128xf32>, !nv_tileas.tiled_view<128xf32, gmem>
   func.return
 }
+
+// -----
+
+// A square tile: one iota serves as row and column index (CSE merged them), but the
+// rows need it sliced along dim 1 and the columns along dim 0.  The iota is cheap,
+// so it is recomputed in the second layout instead of converted.
+// CHECK-LABEL: func.func @square_rematerialized
+// CHECK-DAG: %[[I:.*]] = cuda_tile.iota : tensor<16xi32, #nv_tileas.slice<{dim = 1,
+// CHECK-DAG: %[[J:.*]] = cuda_tile.iota : tensor<16xi32, #nv_tileas.slice<{dim = 0,
+// CHECK-NOT: nv_tileas.convert_layout
+// CHECK: cuda_tile.muli %[[I]]
+// CHECK: nv_tileaa.expand_dims %[[J]] {axis = 0 : i32}
+// CHECK-NOT: nv_tileas.convert_layout
+func.func @square_rematerialized(%p: !cuda_tile.ptr<f32>) {
+  %i = cuda_tile.iota : tensor<16xi32>
+  %c16 = cuda_tile.constant <i32: 16> : tensor<16xi32>
+  %r = cuda_tile.muli %i, %c16 : tensor<16xi32>
+  %r2 = nv_tileaa.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x16xi32>
+  %c2 = nv_tileaa.expand_dims %i {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %cb = nv_tileaa.broadcast %c2 : tensor<1x16xi32> -> tensor<16x16xi32>
+  %off = cuda_tile.addi %rb, %cb : tensor<16x16xi32>
+  %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<16x16x!cuda_tile.ptr<f32>>
+  %ptrs = nv_tileaa.addptr %s, %off : tensor<16x16x!cuda_tile.ptr<f32>>, tensor<16x16xi32>
+  %v = nv_tileas.view %ptrs : tensor<16x16x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<16x16xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<16x16xf32, gmem> -> tensor<16x16xf32>
+  "test.op"(%x) : (tensor<16x16xf32>) -> ()
+  func.return
+}
