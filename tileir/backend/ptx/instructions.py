@@ -407,6 +407,7 @@ def _register_float_intrinsics() -> None:
         INTRINSICS[f"llvm.floor.{name}"] = _simple(f"cvt.rmi.{name}.{name} {{d}}, {{a}}")
         INTRINSICS[f"llvm.ceil.{name}"] = _simple(f"cvt.rpi.{name}.{name} {{d}}, {{a}}")
         INTRINSICS[f"llvm.rint.{name}"] = _simple(f"cvt.rni.{name}.{name} {{d}}, {{a}}")
+        INTRINSICS[f"llvm.trunc.{name}"] = _simple(f"cvt.rzi.{name}.{name} {{d}}, {{a}}")
         INTRINSICS[f"llvm.maxnum.{name}"] = _simple(f"max.{name} {{d}}, {{a}}, {{b}}")
         INTRINSICS[f"llvm.minnum.{name}"] = _simple(f"min.{name} {{d}}, {{a}}, {{b}}")
         # PTX copysign copies the sign of its first source onto its second.

@@ -29,6 +29,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.conversions.tileas_to_llvm import math_functions as mf
+from tileir.conversions.tileas_to_llvm import remainder_functions as rf
+from tileir.conversions.tileas_to_llvm import trig_functions as tf
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
@@ -169,17 +171,18 @@ def lower_negf(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     return b.fneg(args[0])
 
 
-def _unary_f32(
-    compute: Callable[[LLBuilder, SSAValue], SSAValue], *, f64_ok: bool = False
+def _computed_in_f32(
+    compute: Callable[..., SSAValue], *, f64_ok: bool = False
 ) -> ScalarLowering:
-    """A function computed in f32 (halves widened); f64 only where `f64_ok`."""
+    """A function of the op's operands computed in f32 (halves widened, the result
+    rounded back once); f64 operands only where `f64_ok`."""
 
     def lower(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
         t = args[0].type
         if isinstance(t, Float64Type) and not f64_ok:
             raise not_supported(op, "f64 operands")
         h = HalfPrecision(b, t)
-        return h.narrow(compute(b, h.widen(args[0])))
+        return h.narrow(compute(b, *(h.widen(a) for a in args)))
 
     return lower
 
@@ -187,22 +190,22 @@ def _unary_f32(
 def lower_exp(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     assert isinstance(op, ct.ExpOp)
     if op.rounding() is RoundingMode.APPROX:
-        return _unary_f32(
+        return _computed_in_f32(
             lambda bb, x: bb.intrinsic("llvm.nvvm.ex2.approx.f", [bb.fmul(x, bb.const(mf.LOG2E, f32))], f32)
         )(b, op, args)
-    return _unary_f32(mf.exp_f32)(b, op, args)
+    return _computed_in_f32(mf.exp_f32)(b, op, args)
 
 
 def lower_tanh(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     assert isinstance(op, ct.TanHOp)
     if op.rounding() is RoundingMode.APPROX:
-        return _unary_f32(lambda bb, x: bb.intrinsic("llvm.nvvm.tanh.approx.f32", [x], f32))(b, op, args)
-    return _unary_f32(mf.tanh_f32)(b, op, args)
+        return _computed_in_f32(lambda bb, x: bb.intrinsic("llvm.nvvm.tanh.approx.f32", [x], f32))(b, op, args)
+    return _computed_in_f32(mf.tanh_f32)(b, op, args)
 
 
 def lower_exp2(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     name = "llvm.nvvm.ex2.approx" + (".ftz" if "flush_to_zero" in op.properties else "") + ".f"
-    return _unary_f32(lambda bb, x: bb.intrinsic(name, [x], f32))(b, op, args)
+    return _computed_in_f32(lambda bb, x: bb.intrinsic(name, [x], f32))(b, op, args)
 
 
 def lower_rsqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
@@ -210,7 +213,7 @@ def lower_rsqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAVal
     ftz = ".ftz" if "flush_to_zero" in op.properties else ""
     if isinstance(t, Float64Type):
         return b.intrinsic("llvm.nvvm.rsqrt.approx.d", [args[0]], t)
-    return _unary_f32(lambda bb, x: bb.intrinsic(f"llvm.nvvm.rsqrt.approx{ftz}.f", [x], f32))(b, op, args)
+    return _computed_in_f32(lambda bb, x: bb.intrinsic(f"llvm.nvvm.rsqrt.approx{ftz}.f", [x], f32))(b, op, args)
 
 
 def lower_sqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
@@ -447,9 +450,17 @@ SCALAR_LOWERINGS: dict[type[Operation], ScalarLowering] = {
     ct.NegFOp: lower_negf,
     ct.ExpOp: lower_exp,
     ct.Exp2Op: lower_exp2,
-    ct.LogOp: _unary_f32(mf.log_f32),
-    ct.Log2Op: _unary_f32(mf.log2_f32),
+    ct.LogOp: _computed_in_f32(mf.log_f32),
+    ct.Log2Op: _computed_in_f32(mf.log2_f32),
     ct.TanHOp: lower_tanh,
+    ct.SinOp: _computed_in_f32(tf.sin_f32),
+    ct.CosOp: _computed_in_f32(tf.cos_f32),
+    ct.TanOp: _computed_in_f32(tf.tan_f32),
+    ct.Atan2Op: _computed_in_f32(tf.atan2_f32),
+    ct.SinHOp: _computed_in_f32(mf.sinh_f32),
+    ct.CosHOp: _computed_in_f32(mf.cosh_f32),
+    ct.PowOp: _computed_in_f32(mf.pow_f32),
+    ct.RemFOp: _computed_in_f32(rf.fmod_f32),
     ct.RsqrtOp: lower_rsqrt,
     ct.SqrtOp: lower_sqrt,
     ct.FloorOp: _rounding_intrinsic("floor"),
