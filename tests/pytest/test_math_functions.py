@@ -40,6 +40,7 @@ from fractions import Fraction
 import ml_dtypes
 import numpy as np
 import pytest
+from elementwise_kernels import compile_text, kernel_text, run_kernel
 
 from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
 from tileir.compiler import compile_module, parse_module_text
@@ -49,13 +50,11 @@ from tileir.conversions.tileas_to_llvm.trig_functions import (
     pi_fixed,
 )
 from tileir.diagnostics import CompileError
-from tileir.testing import simulate
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": BF16}
 #: (significand bits, minimum normal exponent, maximum exponent) of each type.
 FORMATS = {"f32": (24, -126, 127), "f16": (11, -14, 15), "bf16": (8, -126, 127)}
-TILE = 128
 ARCHES = ("sm_80", "sm_90a")
 RNG_SEED = 20240601
 
@@ -76,33 +75,6 @@ OPS: dict[str, tuple[int, Callable[..., np.ndarray], float]] = {
 # --------------------------------------------------------------------------- kernels
 
 
-def kernel_text(body: list[str], t: str, operands: int) -> str:
-    """A cuda_tile entry loading `operands` arrays `%x0 ..` of `n` elements of `t`,
-    applying `body` (lines defining values, the last one `%r`) and storing `%r`."""
-    view = f"tensor_view<?x{t}, strides=[1]>"
-    part = f"partition_view<tile=({TILE}), {view}>"
-    params = ", ".join(f"%a{i}: tile<ptr<{t}>>" for i in range(operands + 1))
-    lines = [
-        f"entry @math({params}, %n: tile<i32>) {{",
-        "  %bx, %by, %bz = get_tile_block_id : tile<i32>",
-    ]
-    for i in range(operands + 1):
-        lines.append(
-            f"  %tv{i} = make_tensor_view %a{i}, shape = [%n], strides = [1] : tile<i32> -> {view}"
-        )
-        lines.append(f"  %pv{i} = make_partition_view %tv{i} : {part}")
-    for i in range(operands):
-        lines.append(
-            f"  %x{i}, %tok{i} = load_view_tko weak %pv{i}[%bx] : {part}, tile<i32> -> tile<{TILE}x{t}>, token"
-        )
-    lines += [f"  {line} : tile<{TILE}x{t}>" for line in body]
-    lines.append(
-        f"  %st = store_view_tko weak %r, %pv{operands}[%bx] : tile<{TILE}x{t}>, {part}, tile<i32> -> token"
-    )
-    lines.append("  return\n}")
-    return "\n".join(lines)
-
-
 def one_op(op: str) -> list[str]:
     return [f"%r = {op} " + ", ".join(f"%x{i}" for i in range(OPS[op][0]))]
 
@@ -119,24 +91,14 @@ def all_ops() -> list[str]:
     return body
 
 
-def compile_text(text: str, arch: str) -> str:
-    ptx = compile_module(parse_module_text(text, "math.mlir"), arch).ptx
-    assert ptx is not None
-    return ptx
-
-
 @functools.cache
 def compiled(op: str, t: str) -> str:
-    return compile_text(kernel_text(one_op(op), t, OPS[op][0]), "sm_80")
+    return compile_text(kernel_text(one_op(op), [t] * OPS[op][0], t), "sm_80")
 
 
 def run_op(op: str, t: str, *inputs: np.ndarray) -> np.ndarray:
     dtype = DTYPES[t]
-    arrays = [np.ascontiguousarray(a, dtype=dtype) for a in inputs]
-    n = len(arrays[0])
-    out = np.zeros(n, dtype)
-    simulate(compiled(op, t), (-(-n // TILE), 1, 1), [*arrays, out, n], approx="bound")
-    return out
+    return run_kernel(compiled(op, t), [np.asarray(a, dtype=dtype) for a in inputs], dtype)
 
 
 # --------------------------------------------------------------------------- errors
@@ -462,13 +424,13 @@ def test_half_accuracy(op: str, t: str) -> None:
 @pytest.mark.parametrize("t", sorted(DTYPES))
 def test_ptx_assembles(t: str, arch: str) -> None:
     """All eight ops in one kernel, compiled for `arch`, assemble with ptxas."""
-    report = run_ptxas(compile_text(kernel_text(all_ops(), t, 2), arch), arch)
+    report = run_ptxas(compile_text(kernel_text(all_ops(), [t, t], t), arch), arch)
     assert report.ok, report.output
 
 
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_f64_is_reported_unsupported(op: str) -> None:
-    module = parse_module_text(kernel_text(one_op(op), "f64", OPS[op][0]), "f64.mlir")
+    module = parse_module_text(kernel_text(one_op(op), ["f64"] * OPS[op][0], "f64"), "f64.mlir")
     with pytest.raises(
         CompileError, match=f"'cuda_tile.{op}' op is not supported by tileir yet: f64 operands"
     ):

@@ -11,6 +11,7 @@ supported, never silently approximated.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import (
@@ -21,6 +22,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
     IntegerType,
     f32,
+    f64,
     i1,
     i16,
     i32,
@@ -208,11 +210,32 @@ def lower_exp2(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     return _computed_in_f32(lambda bb, x: bb.intrinsic(name, [x], f32))(b, op, args)
 
 
+def rsqrt_f64(b: LLBuilder, x: SSAValue) -> SSAValue:
+    """1/sqrt(x) to f64 accuracy: `rsqrt.approx.f64` (about 2^-22 relative) refined by
+    two Newton steps y += y/2 (1 - x y^2), each squaring the error.  x y^2 is formed
+    as (x y) y so that it neither overflows nor underflows for subnormal or huge x.
+    Zeros, infinities, negatives and NaN keep the approximation's IEEE result."""
+    y = b.intrinsic("llvm.nvvm.rsqrt.approx.d", [x], f64)
+    refined = y
+    half = b.const(0.5, f64)
+    one = b.const(1.0, f64)
+    for _ in range(2):
+        xy = b.fmul(x, refined)
+        residual = b.fma(b.fneg(xy), refined, one)
+        refined = b.fma(b.fmul(refined, half), residual, refined)
+    inf = b.const(math.inf, f64)
+    special = b.or_(
+        b.fcmp("ule", x, b.const(0.0, f64)),  # zero, negative or NaN
+        b.fcmp("oeq", x, inf),
+    )
+    return b.select(special, y, refined)
+
+
 def lower_rsqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     t = args[0].type
     ftz = ".ftz" if "flush_to_zero" in op.properties else ""
     if isinstance(t, Float64Type):
-        return b.intrinsic("llvm.nvvm.rsqrt.approx.d", [args[0]], t)
+        return rsqrt_f64(b, args[0])
     return _computed_in_f32(lambda bb, x: bb.intrinsic(f"llvm.nvvm.rsqrt.approx{ftz}.f", [x], f32))(b, op, args)
 
 
@@ -419,6 +442,10 @@ def lower_itof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
 
 
 def lower_ftoi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
+    """Round toward zero (`cvt.rzi`: saturating, NaN to 0).  Out-of-range values are
+    undefined in cuda_tile; tileir gives what tileiras gives: i16 saturates, i8
+    saturates to 16 bits and keeps the low byte, and i1 means "non-zero" (NaN is
+    true), as cuTile's `astype(bool)` expects."""
     to = element_type(op.results[0].type)
     assert isinstance(to, IntegerType)
     x = args[0]
@@ -426,11 +453,21 @@ def lower_ftoi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
         x = b.fpext(x, f32)
     if not isinstance(x.type, Float32Type | Float64Type):
         raise not_supported(op, f"conversion from {args[0].type}")
+    width = to.width.data
+    if width == 1:
+        return b.fcmp("une", x, b.const(0.0, x.type))
     signed = _signed(op)
     src = "d" if isinstance(x.type, Float64Type) else "f"
-    wide = i64 if to.width.data == 64 else i32
+    wide = i64 if width == 64 else i32
     kind = ("ll" if wide == i64 else "i") if signed else ("ull" if wide == i64 else "ui")
     y = b.intrinsic(f"llvm.nvvm.{src}2{kind}.rz", [x], wide)
+    if width < 32:
+        # Saturate to the 16-bit range, as the hardware's 16-bit conversion does.
+        lo, hi = (-(1 << 15), (1 << 15) - 1) if signed else (0, (1 << 16) - 1)
+        prefix = "s" if signed else "u"
+        y = b.intrinsic(f"llvm.{prefix}min.i32", [y, b.const(hi, i32)], i32)
+        if signed:
+            y = b.intrinsic("llvm.smax.i32", [y, b.const(lo, i32)], i32)
     return b.int_cast(y, to, signed) if to != wide else y
 
 
