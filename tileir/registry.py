@@ -31,6 +31,18 @@ def _nv_tileas() -> Dialect:
     return NvTileAS
 
 
+def _async() -> Dialect:
+    from tileir.dialects.nv_tileas.foreign import Async
+
+    return Async
+
+
+def _cute_nvgpu() -> Dialect:
+    from tileir.dialects.nv_tileas.foreign import CuteNvgpu
+
+    return CuteNvgpu
+
+
 def _nvvm() -> Dialect:
     from tileir.dialects.nvvm import NVVM
 
@@ -41,6 +53,9 @@ DIALECTS: dict[str, Callable[[], Dialect]] = {
     "cuda_tile": _cuda_tile,
     "nv_tileaa": _nv_tileaa,
     "nv_tileas": _nv_tileas,
+    # The two foreign types nv_tileas seeds write (tileir/dialects/nv_tileas/foreign.py).
+    "async": _async,
+    "cute_nvgpu": _cute_nvgpu,
     "nvvm": _nvvm,
 }
 
@@ -74,7 +89,13 @@ def _ptx_target() -> type:
     return PtxTarget
 
 
-TARGETS: dict[str, Callable[[], type]] = {"ptx": _ptx_target}
+def _tileirbc_target() -> type:
+    from tileir.bytecode.target import TileirbcTarget
+
+    return TileirbcTarget
+
+
+TARGETS: dict[str, Callable[[], type]] = {"ptx": _ptx_target, "tileirbc": _tileirbc_target}
 
 
 def make_context() -> Context:

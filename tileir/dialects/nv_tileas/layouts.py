@@ -1,4 +1,5 @@
-"""Distributed layouts: how the elements of a tile map to (register, lane, warp).
+"""Layouts: how the elements of a tile map to (register, lane, warp), and how a
+shared-memory tile is arranged.
 
 Two attribute forms print and parse (Triton's spellings):
 
@@ -24,6 +25,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+
+from tileir.dialects.nv_tileas.attributes import SwizzleMode, SwizzleModeAttr, parse_swizzle
 
 WARP_SIZE = 32
 
@@ -229,7 +232,9 @@ class BlockedLayoutAttr(DistributedLayout):
         if not (len(self.tpw) == len(self.wpc) == len(self.dim_order) == n):
             raise VerifyException("blocked layout fields must all have the tile's rank")
         if sorted(self.dim_order) != list(range(n)):
-            raise VerifyException(f"order must be a permutation of [0, {n}), got {_fmt(self.dim_order)}")
+            raise VerifyException(
+                f"order must be a permutation of [0, {n}), got {_fmt(self.dim_order)}"
+            )
         lanes = 1
         for t in self.tpw:
             lanes *= t
@@ -331,7 +336,86 @@ class SliceLayoutAttr(DistributedLayout):
         return parent.map_coords(drop)
 
 
-LAYOUTS: list[type[Attribute]] = [BlockedLayoutAttr, SliceLayoutAttr]
+@irdl_attr_definition
+class SharedLayoutAttr(ParametrizedAttribute):
+    """`#nv_tileas.shared<{swizzle = 128B, order = [1, 0]}>`: how a shared-memory tile
+    is laid out.  `order` lists dimensions from the fastest-varying to the slowest;
+    `swizzle` XORs 16-byte chunks within a span of that many bytes (none, 32B, 64B,
+    128B), as TMA and wgmma expect.  A shared view without a layout is dense and
+    row-major, without swizzle."""
+
+    name = "nv_tileas.shared"
+
+    swizzle: SwizzleModeAttr
+    order: ArrayAttr[IntAttr]
+
+    def __init__(self, swizzle: SwizzleMode, order: Sequence[int]):
+        super().__init__(SwizzleModeAttr(swizzle), _int_array(order))
+
+    @property
+    def dim_order(self) -> tuple[int, ...]:
+        return _ints(self.order)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        parser.parse_punctuation("{")
+        parser.parse_keyword("swizzle")
+        parser.parse_punctuation("=")
+        swizzle = parse_swizzle(parser)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("order")
+        parser.parse_punctuation("=")
+        order = _parse_int_list(parser)
+        parser.parse_punctuation("}")
+        parser.parse_punctuation(">")
+        return (SwizzleModeAttr(swizzle), _int_array(order))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f"<{{swizzle = {self.swizzle.data.value}, order = {_fmt(self.dim_order)}}}>"
+        )
+
+    def verify(self) -> None:
+        n = len(self.dim_order)
+        if sorted(self.dim_order) != list(range(n)):
+            raise VerifyException(
+                f"order must be a permutation of [0, {n}), got {_fmt(self.dim_order)}"
+            )
+
+
+def tma_incompatibility(
+    layout: Attribute | None, shape: Sequence[int], element_bits: int
+) -> str | None:
+    """Why a shared-memory tile of `shape` with `layout` cannot be a TMA box, or None.
+
+    TMA writes (and reads) a box row-major, the innermost extent a whole number of
+    16-byte chunks, and with a swizzle the innermost extent must fit in the swizzle
+    span (cuTensorMapEncodeTiled's rules).  Register (distributed) layouts are never
+    TMA-compatible."""
+    rank = len(shape)
+    swizzle = SwizzleMode.NONE
+    if isinstance(layout, DistributedLayout):
+        return "a distributed (register) layout"
+    if isinstance(layout, SharedLayoutAttr):
+        if layout.dim_order != tuple(reversed(range(rank))):
+            return f"order {_fmt(layout.dim_order)} is not row-major"
+        swizzle = layout.swizzle.data
+    elif layout is not None:
+        return f"layout {layout} is not a shared layout"
+    if not shape or shape[-1] < 0:
+        return None
+    inner_bytes = shape[-1] * element_bits // 8
+    if inner_bytes % 16:
+        return f"the innermost extent is {inner_bytes} bytes, not a multiple of 16"
+    if swizzle is not SwizzleMode.NONE and inner_bytes > swizzle.bytes:
+        return (
+            f"the innermost extent ({inner_bytes} bytes) exceeds the {swizzle.value} swizzle span"
+        )
+    return None
+
+
+LAYOUTS: list[type[Attribute]] = [BlockedLayoutAttr, SliceLayoutAttr, SharedLayoutAttr]
 
 
 def default_blocked(

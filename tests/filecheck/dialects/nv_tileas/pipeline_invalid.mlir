@@ -1,0 +1,174 @@
+// Pipeline, agent and iterator verifier rules (seeds 001-003): one broken case per rule
+// (tagged RULE; the valid cases are in pipeline.mlir).
+// RUN: tileir-opt %s --split-input-file --verify-diagnostics
+
+// RULE: pipeline-region-yield
+func.func @region_without_yield(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<i32>, %v: i32) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.produce_one' op region must end with nv_tileas.async.pipeline.yield, found 'func.return'}}
+  %p1 = nv_tileas.async.pipeline.produce_one %p, %it {producer_types = []} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.producer_token {
+    func.return
+  }
+  func.return
+}
+
+// -----
+
+// RULE: producer-region-args
+func.func @producer_args(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<i32>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.produce_one' op region arguments (f32) do not match producer_types [i32]}}
+  %p1 = nv_tileas.async.pipeline.produce_one %p, %it {producer_types = [i32]} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.producer_token {
+  ^bb0(%x: f32):
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: consumer-region-args
+func.func @consumer_args(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.consume_one' op region arguments () do not match consumer_types [i32]}}
+  %c1 = nv_tileas.async.pipeline.consume_one %c, %it {consumer_idx = 0 : i32, consumer_types = [i32]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.consumer_token {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: region-yield-types
+func.func @yield_types(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<i32>, %f: f32) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.produce_one' op region yields (f32) but producer_types are (i32)}}
+  %p1 = nv_tileas.async.pipeline.produce_one %p, %it {producer_types = [i32]} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.producer_token {
+  ^bb0(%x: i32):
+    nv_tileas.async.pipeline.yield %f : f32
+  }
+  func.return
+}
+
+// -----
+
+// RULE: consumer-idx
+func.func @consumer_idx(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.consumer_wait' op consumer_idx 1 is not a valid consumer of the group (outside an agent_switch the consumer group has one consumer)}}
+  %w = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 1 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32> -> !nv_tileas.async.pipeline.consumer_token
+  func.return
+}
+
+// -----
+
+// RULE: iterator-branch-agreement
+func.func @iterator_branches(%cond: i1, %a: !nv_tileas.async.pipeline.iterator<i32, count = 2>, %b: !nv_tileas.async.pipeline.iterator<i32, count = 3>) {
+  %it = scf.if %cond -> (!nv_tileas.async.pipeline.iterator<i32, count = 2>) {
+    scf.yield %a : !nv_tileas.async.pipeline.iterator<i32, count = 2>
+  } else {
+    scf.yield %b : !nv_tileas.async.pipeline.iterator<i32, count = 3>
+  }
+  // expected-error@+1 {{'nv_tileas.async.pipeline.inc_iter' op takes a pipeline iterator merged by scf.if whose arms disagree: !nv_tileas.async.pipeline.iterator<i32, count = 2> (result) vs !nv_tileas.async.pipeline.iterator<i32, count = 3> (yielded)}}
+  %next = nv_tileas.async.pipeline.inc_iter %it : !nv_tileas.async.pipeline.iterator<i32, count = 2>
+  func.return
+}
+
+// -----
+
+// RULE: iterator-count
+func.func @iterator_count(%buf: !nv_tileaa.tiled_view<2x64xf32>) {
+  %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8} : !nv_tileaa.tiled_view<2x64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+  // expected-error@+1 {{'nv_tileas.async.pipeline.create_iterator' op iterator count 4 differs from the pipeline's numStages 2}}
+  %it = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<i32, count = 4>
+  func.return
+}
+
+// -----
+
+// RULE: pipeline-stages
+func.func @stages(%buf: !nv_tileaa.tiled_view<2x64xf32>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.create_pipeline' op buffer view !nv_tileaa.tiled_view<2x64xf32> must have numStages (3) as its leading extent}}
+  %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 3 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8} : !nv_tileaa.tiled_view<2x64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+  func.return
+}
+
+// -----
+
+// RULE: pipeline-group-ids
+func.func @group_ids(%buf: !nv_tileaa.tiled_view<2x64xf32>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.create_pipeline' op producerGroupId must be an 8-bit group id in [0, 255], got 0 : i32}}
+  %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i32, consumerGroupId = 1 : i8} : !nv_tileaa.tiled_view<2x64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+  func.return
+}
+
+// -----
+
+// RULE: pipeline-shared-mem
+func.func @shared_mem(%buf: !nv_tileas.tiled_view<2x64xf32, gmem>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.create_pipeline' op sharedMem = true requires the buffer view in smem, not gmem}}
+  %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8, sharedMem = true} : !nv_tileas.tiled_view<2x64xf32, gmem> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+  func.return
+}
+
+// -----
+
+// RULE: agent-max-regs
+func.func @max_regs_count() {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.agent_switch' op max_regs has 3 entries for 2 agent regions}}
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232, 232>, isolated = false} {
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: agent-group-size
+func.func @group_size() {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.agent_switch' op num_agents_per_group (2) must be at least 1 and divide the 3 agent regions}}
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: 40, 232, 232>, isolated = false} {
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// 228 and 232 quantize to 240 and 240; 225 quantizes to 232.
+// RULE: agent-warps-agree
+func.func @warps_agree() {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.agent_switch' op agents 0..1 of one group disagree on their warp count [232, 240] (quantized from max_regs [225, 232]); they must agree or inherit}}
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: 225, 232>, isolated = false} {
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: agent-budget
+func.func @budget() attributes {nv_tileas.launch_budget = 256 : i32} {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.agent_switch' op agent warp counts [48, 240] sum to 288, over the launch budget 256}}
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false} {
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: agent-region-args
+func.func @isolated(%p: !nv_tileas.async.pipeline.producer_token) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.agent_switch' op isolated agent region 0 uses a value defined outside it (pass it as an operand)}}
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40>, isolated = true} {
+    %done = nv_tileas.async.pipeline.producer_commit %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.producer_token
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}

@@ -1,0 +1,180 @@
+"""Ops of nv_tileas (seed 003 roster), one module per family, all re-exported here.
+
+| family | module |
+|---|---|
+| async pipeline | `pipeline` |
+| async tokens | `tokens` |
+| tiled memops | `memory` |
+| tensor slices | `slices` |
+| layout | `layout` |
+| TMA | `tma` |
+| compute | `compute` |
+| control and metadata | `control` |
+"""
+
+from tileir.dialects.nv_tileas.ops.base import TileASOp, bool_array
+from tileir.dialects.nv_tileas.ops.compute import (
+    COMPUTE_OPS,
+    AsyncDotOp,
+    AxisRegionOp,
+    DotOp,
+    ReduceOp,
+    ScanOp,
+)
+from tileir.dialects.nv_tileas.ops.control import (
+    CONTROL_OPS,
+    AsyncCancelNextProgramIdOp,
+    CancelNextProgramIdOp,
+    PragmaOp,
+    YieldOp,
+)
+from tileir.dialects.nv_tileas.ops.layout import (
+    LAYOUT_OPS,
+    ConvertLayoutOp,
+    ExpandDimsOp,
+    GenerateOp,
+    ReinterpretOp,
+    ShuffleOp,
+    ViewOp,
+)
+from tileir.dialects.nv_tileas.ops.memory import (
+    MEMORY_OPS,
+    AsyncCopyOp,
+    AsyncLoadOp,
+    AsyncStoreOp,
+    AsyncTiledLoadOp,
+    CopyOp,
+    GatherLoadOp,
+    LoadOp,
+    MemoryAccessOp,
+    ScatterStoreOp,
+    StoreOp,
+    TiledAtomicRmwOp,
+    TiledLoadOp,
+    TiledMemoryOp,
+    TiledStoreOp,
+)
+from tileir.dialects.nv_tileas.ops.pipeline import (
+    PIPELINE_OPS,
+    AgentSwitchOp,
+    ConsumeOneAsyncOp,
+    ConsumeOneOp,
+    ConsumerReadOp,
+    ConsumerReleaseOp,
+    ConsumerWaitOp,
+    CreateIteratorOp,
+    CreatePipelineOp,
+    IncIterOp,
+    PipelineRegionOp,
+    PipelineYieldOp,
+    ProduceOneAsyncOp,
+    ProduceOneOp,
+    ProducerAcquireOp,
+    ProducerCommitOp,
+    ProducerWriteOp,
+)
+from tileir.dialects.nv_tileas.ops.slices import (
+    SLICE_OPS,
+    AllocTensorOp,
+    AsyncExtractSliceOp,
+    AsyncInsertSliceOp,
+    ExtractSliceOp,
+    InsertSliceOp,
+)
+from tileir.dialects.nv_tileas.ops.tma import (
+    TMA_OPS,
+    AsyncGatherTmaLoadOp,
+    AsyncScatterTmaStoreOp,
+    AsyncTiledTmaLoadOp,
+    AsyncTiledTmaStoreOp,
+    MakeTiledTmaDescOp,
+)
+from tileir.dialects.nv_tileas.ops.tokens import (
+    TOKEN_OPS,
+    AsyncWaitOp,
+    CreateNoneOp,
+    FutureWaitOp,
+    ToAsyncOp,
+    TokenToAsyncOp,
+)
+
+#: Every op, family by family in seed 003's order.
+FAMILIES: dict[str, list[type[TileASOp]]] = {
+    "async pipeline": PIPELINE_OPS,
+    "async tokens": TOKEN_OPS,
+    "tiled memops": MEMORY_OPS,
+    "tensor slices": SLICE_OPS,
+    "layout": LAYOUT_OPS,
+    "TMA": TMA_OPS,
+    "compute": COMPUTE_OPS,
+    "control and metadata": CONTROL_OPS,
+}
+
+OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family]
+
+__all__ = [
+    "FAMILIES",
+    "OPS",
+    "AgentSwitchOp",
+    "AllocTensorOp",
+    "AsyncCancelNextProgramIdOp",
+    "AsyncCopyOp",
+    "AsyncDotOp",
+    "AsyncExtractSliceOp",
+    "AsyncGatherTmaLoadOp",
+    "AsyncInsertSliceOp",
+    "AsyncLoadOp",
+    "AsyncScatterTmaStoreOp",
+    "AsyncStoreOp",
+    "AsyncTiledLoadOp",
+    "AsyncTiledTmaLoadOp",
+    "AsyncTiledTmaStoreOp",
+    "AsyncWaitOp",
+    "AxisRegionOp",
+    "CancelNextProgramIdOp",
+    "ConsumeOneAsyncOp",
+    "ConsumeOneOp",
+    "ConsumerReadOp",
+    "ConsumerReleaseOp",
+    "ConsumerWaitOp",
+    "ConvertLayoutOp",
+    "CopyOp",
+    "CreateIteratorOp",
+    "CreateNoneOp",
+    "CreatePipelineOp",
+    "DotOp",
+    "ExpandDimsOp",
+    "ExtractSliceOp",
+    "FutureWaitOp",
+    "GatherLoadOp",
+    "GenerateOp",
+    "IncIterOp",
+    "InsertSliceOp",
+    "LoadOp",
+    "MakeTiledTmaDescOp",
+    "MemoryAccessOp",
+    "PipelineRegionOp",
+    "PipelineYieldOp",
+    "PragmaOp",
+    "ProduceOneAsyncOp",
+    "ProduceOneOp",
+    "ProducerAcquireOp",
+    "ProducerCommitOp",
+    "ProducerWriteOp",
+    "ReduceOp",
+    "ReinterpretOp",
+    "ScanOp",
+    "ScatterStoreOp",
+    "ShuffleOp",
+    "StoreOp",
+    "TileASOp",
+    "TiledAtomicRmwOp",
+    "TiledLoadOp",
+    "TiledMemoryOp",
+    "TiledStoreOp",
+    "ToAsyncOp",
+    "TokenToAsyncOp",
+    "ViewOp",
+    "YieldOp",
+    "bool_array",
+]

@@ -1,0 +1,245 @@
+"""The compute family: MMA and region-bearing reductions (seed 003).
+
+`dot` / `async.dot` multiply-accumulate with an MMA atom from the catalog (the atom's
+operand element types must be those of a, b and the accumulator).  `reduce` and `scan`
+combine elements along an axis with a region (two element arguments per operand: the
+running value, then the next element; one yield per operand).  Their region bodies may
+carry ordering-sensitive ops, so both are memory-consistency ops (seed 000).
+
+Over a pipeline iterator (seed 002 "Iterator Propagation") a reduce or scan that
+collapses the stage dimension divides the iterator's `count` by `reduction_factor`
+(default 1), which must divide it; the region still combines the payload's elements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, i32
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.irdl import (
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import Pure, RecursiveMemoryEffect
+
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileas.attributes import AtomAttr, AtomKind
+from tileir.dialects.nv_tileas.foreign import AsyncValueType
+from tileir.dialects.nv_tileas.interfaces import MemoryConsistencyOp
+from tileir.dialects.nv_tileas.ops.base import TileASOp
+from tileir.dialects.nv_tileas.syntax import bare_tile_syntax
+from tileir.dialects.nv_tileas.types import PipelineIteratorType
+from tileir.dialects.nv_tileas.verifiers import (
+    DOT_ATOM,
+    DOT_SHAPES,
+    ITERATOR_REDUCTION_FACTOR,
+    REDUCE_AXIS,
+    REDUCE_REGION,
+    fail,
+)
+
+
+def check_dot(
+    op: Operation, atom: AtomAttr, a: Attribute, b: Attribute, acc: Attribute, result: Attribute
+) -> None:
+    info = atom.info
+    if info.kind is not AtomKind.MMA:
+        raise fail(op, f"needs an MMA atom, got '{info.name}' ({info.kind.value})")
+    types = (element_type(a), element_type(b), element_type(acc))
+    if info.operands is not None and tuple(str(t) for t in types) != info.operands:
+        raise fail(
+            op,
+            f"atom '{info.name}' multiplies {info.operands[0]} x {info.operands[1]} into {info.operands[2]}, "
+            f"not {types[0]} x {types[1]} into {types[2]}",
+        )
+    sa, sb, sc = shape_of(a), shape_of(b), shape_of(acc)
+    if len(sa) != 2 or len(sb) != 2 or len(sc) != 2 or sa[1] != sb[0] or (sa[0], sb[1]) != sc:
+        raise fail(op, f"expects a: MxK, b: KxN, acc: MxN, got {list(sa)}, {list(sb)}, {list(sc)}")
+    if result != acc:
+        raise fail(op, f"result type {result} must be the accumulator type {acc}")
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class DotOp(TileASOp):
+    """`%d = nv_tileas.dot %a, %b, %acc {atom = #nv_tileas<atom mma_f16_f16_f32>} : tile<128x128xf16>, tile<128x128xf16>, tile<128x128xf32> -> tile<128x128xf32>`
+
+    `acc + a x b` with the MMA atom."""
+
+    name = "nv_tileas.dot"
+    a = operand_def()
+    b = operand_def()
+    acc = operand_def()
+    atom = prop_def(AtomAttr)
+    result = result_def()
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc) `->` type($result)"
+    )
+    RULES: ClassVar[tuple[str, ...]] = (DOT_ATOM, DOT_SHAPES)
+
+    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, atom: AtomAttr):
+        super().__init__(operands=[a, b, acc], result_types=[acc.type], properties={"atom": atom})
+
+    def verify_(self) -> None:
+        check_dot(self, self.atom, self.a.type, self.b.type, self.acc.type, self.result.type)
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class AsyncDotOp(TileASOp):
+    """`%f = nv_tileas.async.dot %a, %b, %acc {atom = #nv_tileas<atom wgmma_f16_f16_f32>} : tile<64x16xf16>, tile<16x128xf16>, tile<64x128xf32> -> !async.value<tile<64x128xf32>>`
+
+    `dot` completing asynchronously (wgmma): a future of the accumulator."""
+
+    name = "nv_tileas.async.dot"
+    a = operand_def()
+    b = operand_def()
+    acc = operand_def()
+    atom = prop_def(AtomAttr)
+    result = result_def(AsyncValueType)
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryConsistencyOp())
+    assembly_format = (
+        "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc) `->` type($result)"
+    )
+    RULES: ClassVar[tuple[str, ...]] = (DOT_ATOM, DOT_SHAPES)
+
+    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, atom: AtomAttr):
+        super().__init__(
+            operands=[a, b, acc], result_types=[AsyncValueType(acc.type)], properties={"atom": atom}
+        )
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, AsyncValueType)
+        check_dot(self, self.atom, self.a.type, self.b.type, self.acc.type, t.value_type)
+
+
+def _payload(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, PipelineIteratorType) else t
+
+
+class AxisRegionOp(TileASOp):
+    """Shared pieces of reduce and scan."""
+
+    inputs = var_operand_def()
+    axis = prop_def(IntegerAttr[I32])
+    reduction_factor = opt_prop_def(IntegerAttr[I32])
+    outputs = var_result_def()
+    body = region_def("single_block")
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryConsistencyOp(), RecursiveMemoryEffect())
+    assembly_format = "$inputs attr-dict `:` type($inputs) `->` type($outputs) $body"
+    RULES: ClassVar[tuple[str, ...]] = (REDUCE_REGION, REDUCE_AXIS, ITERATOR_REDUCTION_FACTOR)
+
+    KEEPS_SHAPE: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue],
+        axis: int,
+        result_types: Sequence[Attribute],
+        body: Sequence[Operation] | None = None,
+        *,
+        reduction_factor: int | None = None,
+    ):
+        elements = [element_type(_payload(v.type)) for v in inputs]
+        block = Block(arg_types=[*elements, *elements])
+        if body is not None:
+            block.add_ops(body)
+        props: dict[str, Attribute] = {"axis": IntegerAttr(axis, i32)}
+        if reduction_factor is not None:
+            props["reduction_factor"] = IntegerAttr(reduction_factor, i32)
+        super().__init__(
+            operands=[list(inputs)],
+            result_types=[list(result_types)],
+            regions=[Region(block)],
+            properties=props,
+        )
+
+    def verify_(self) -> None:
+        if len(self.outputs) != len(self.inputs) or not self.inputs:
+            raise self.op_error(
+                f"needs one result per operand, got {len(self.inputs)} operands and {len(self.outputs)} results"
+            )
+        axis = self.axis.value.data
+        factor = self.reduction_factor.value.data if self.reduction_factor is not None else 1
+        elements: list[Attribute] = []
+        for value, result in zip(self.inputs, self.outputs, strict=True):
+            operand_t, result_t = value.type, result.type
+            if isinstance(operand_t, PipelineIteratorType):
+                if not isinstance(result_t, PipelineIteratorType):
+                    raise self.op_error(
+                        f"reducing iterator {operand_t} must give an iterator, got {result_t}"
+                    )
+                count = operand_t.stage_count
+                if factor < 1 or (count is not None and count % factor):
+                    raise self.op_error(
+                        f"reduction factor {factor} does not divide the iterator count {count}"
+                    )
+                want_count = operand_t.count.data if count is None else count // factor
+                if (result_t.count.data, result_t.stride, result_t.address_space) != (
+                    want_count,
+                    operand_t.stride,
+                    operand_t.address_space,
+                ):
+                    raise self.op_error(
+                        f"result iterator {result_t} must have count {want_count} and the operand's stride and space"
+                    )
+            shape = list(shape_of(_payload(operand_t)))
+            if not 0 <= axis < len(shape):
+                raise self.op_error(f"axis {axis} is out of range for rank {len(shape)}")
+            want = shape if self.KEEPS_SHAPE else shape[:axis] + shape[axis + 1 :]
+            el = element_type(_payload(operand_t))
+            if list(shape_of(_payload(result_t))) != want or element_type(_payload(result_t)) != el:
+                raise self.op_error(
+                    f"result {result_t} must have shape {want} and element type {el}"
+                )
+            elements.append(el)
+        block = self.body.block
+        if [a.type for a in block.args] != [*elements, *elements]:
+            raise self.op_error(
+                f"region must take ({', '.join(str(e) for e in [*elements, *elements])}): the running "
+                "values, then the next elements"
+            )
+        last = block.last_op
+        yielded = [v.type for v in last.operands] if last is not None else []
+        if yielded != elements:
+            raise self.op_error(f"region must yield ({', '.join(str(e) for e in elements)})")
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class ReduceOp(AxisRegionOp):
+    """`%r = nv_tileas.reduce %x {axis = 1 : i32} : tensor<4x8xf32> -> tensor<4xf32> { ^bb0(%acc : f32, %v : f32): %s = arith.addf %acc, %v : f32  nv_tileas.yield %s : f32 }`
+
+    Combines the elements along `axis` with the region; the axis disappears."""
+
+    name = "nv_tileas.reduce"
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class ScanOp(AxisRegionOp):
+    """`%r = nv_tileas.scan %x {axis = 0 : i32, reverse = false} : tensor<8xf32> -> tensor<8xf32> { ^bb0(%acc : f32, %v : f32): ... nv_tileas.yield %s : f32 }`
+
+    Inclusive prefix combination along `axis` (from the end with `reverse = true`)."""
+
+    name = "nv_tileas.scan"
+    reverse = opt_prop_def(BoolAttr)
+    KEEPS_SHAPE: ClassVar[bool] = True
+
+
+COMPUTE_OPS: list[type[TileASOp]] = [DotOp, AsyncDotOp, ReduceOp, ScanOp]
