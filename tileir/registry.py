@@ -78,6 +78,10 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "tileir.conversions.tileaa_to_tileas", "ConvertTileAAToTileASPass"
     ),
     "tileas-assign-layouts": _pass("tileir.transforms.tileas.assign_layouts", "AssignLayoutsPass"),
+    "tileas-canonicalize": _pass("tileir.transforms.tileas.canonicalize", "TileASCanonicalizePass"),
+    "tileas-propagate-iterators": _pass(
+        "tileir.transforms.tileas.propagate_iterators", "PropagateIteratorsPass"
+    ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
 }

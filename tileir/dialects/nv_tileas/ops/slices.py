@@ -7,9 +7,16 @@ index values (`%src[%i, 0][64, %n][1, 1]`), stored MLIR-style as
 the dynamic operands.  They have value semantics: `insert_slice` returns the updated
 tile (its result may go unnamed in text, as in seed 000's decompose-loop output).
 
+`extract_slice` also slices a `tiled_view` into a sub-view of the same residency (the
+form `extract_slice(view(x))` that seed 000's swap-view-and-extract-slice pattern
+rewrites).
+
 `alloc_tensor`, `extract_slice` and `insert_slice` are the pure tile structure match
 chains walk through (seed 000); the async forms operate on futures of tiles and are
-pure, but not chain ops.
+pure, but not chain ops.  `alloc_tensor` is not `Pure`: it has an allocation effect on
+its result (`AllocatesResult`), so CSE never merges two allocations (each is its own
+storage; branch decomposition duplicates them on purpose) while DCE still removes an
+unused one.
 """
 
 from __future__ import annotations
@@ -31,8 +38,16 @@ from xdsl.irdl import (
     var_operand_def,
 )
 from xdsl.parser import Parser
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import Pure
+from xdsl.traits import (
+    AlwaysSpeculatable,
+    EffectInstance,
+    HasCanonicalizationPatternsTrait,
+    MemoryEffect,
+    MemoryEffectKind,
+    Pure,
+)
 
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.interfaces import PureTileStructure
@@ -48,6 +63,7 @@ from tileir.dialects.nv_tileas.syntax import (
     split_mixed,
     static_values,
 )
+from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.dialects.nv_tileas.verifiers import (
     ALLOC_SIZES,
     SLICE_BOUNDS,
@@ -60,6 +76,17 @@ from tileir.dialects.nv_tileas.verifiers import (
 Mixed = Sequence[int | SSAValue]
 
 
+class AllocatesResult(MemoryEffect):
+    """The op allocates its result and has no other effect (MLIR's `MemAlloc` on the
+    result).  xDSL's CSE leaves ops with effects alone, so two allocations of the same
+    type stay two storages; its DCE discards an allocation of the op's own result, so
+    an unused allocation is still dead."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.ALLOC, r) for r in op.results}
+
+
 @bare_tile_syntax
 @irdl_op_definition
 class AllocTensorOp(TileASOp):
@@ -67,12 +94,14 @@ class AllocTensorOp(TileASOp):
 
     A fresh tile value of the given type (contents undefined until written), the start
     of every insertion chain.  A pure tile constructor: re-emitting it gives a value
-    with the same SSA semantics."""
+    with the same SSA semantics.  Each allocation is its own storage: it has an
+    allocation effect on its result, so CSE does not merge two of them (DCE still
+    removes an unused one)."""
 
     name = "nv_tileas.alloc_tensor"
     dynamic_sizes = var_operand_def(IndexType)
     result = result_def(TensorType)
-    traits = traits_def(Pure(), PureTileStructure(None))
+    traits = traits_def(AllocatesResult(), AlwaysSpeculatable(), PureTileStructure(None))
     assembly_format = "(`(` $dynamic_sizes^ `)`)? attr-dict `:` type($result)"
     RULES: ClassVar[tuple[str, ...]] = (ALLOC_SIZES,)
 
@@ -89,10 +118,16 @@ class AllocTensorOp(TileASOp):
             )
 
 
-def _tensor(t: Attribute) -> TensorType[Attribute] | None:
+def _shaped(t: Attribute) -> tuple[tuple[int, ...], Attribute] | None:
+    """(shape, element type) of a sliceable type: a ranked tensor, a future of one, or a
+    tiled view."""
     if isinstance(t, AsyncValueType):
         t = t.value_type
-    return t if isinstance(t, TensorType) else None
+    if isinstance(t, TensorType):
+        return tuple(t.get_shape()), t.element_type
+    if isinstance(t, TiledViewType):
+        return t.dims, t.element_type
+    return None
 
 
 def check_slice(
@@ -105,21 +140,36 @@ def check_slice(
     part_role: str,
 ) -> None:
     """SLICE_RANK, SLICE_TYPES, SLICE_SIZES, SLICE_BOUNDS for a slice `part` of `full`."""
-    full_t, part_t = _tensor(full), _tensor(part)
-    if full_t is None or part_t is None:
-        raise fail(op, f"slices take ranked tensors (or futures of them), got {full} and {part}")
-    rank = full_t.get_num_dims()
+    full_t, part_t = _shaped(full), _shaped(part)
+    if full_t is None or part_t is None or isinstance(full, TiledViewType) != isinstance(
+        part, TiledViewType
+    ):
+        raise fail(
+            op,
+            f"slices take ranked tensors (or futures of them) or tiled views, got {full} and {part}",
+        )
+    if (
+        isinstance(full, TiledViewType)
+        and isinstance(part, TiledViewType)
+        and full.residency != part.residency
+    ):
+        raise fail(
+            op,
+            f"a slice of a view keeps its residency ({full.residency_kind.value} vs {part.residency_kind.value})",
+        )
+    (full_shape, full_element), (part_shape, part_element) = full_t, part_t
+    rank = len(full_shape)
     for what, (static, dynamic) in (("offsets", offsets), ("sizes", sizes), ("strides", strides)):
         if len(static) != rank:
             raise fail(op, f"expected {rank} {what} (the tile's rank), got {len(static)}")
         holes = sum(1 for s in static if s == DYNAMIC_INDEX)
         if holes != dynamic:
             raise fail(op, f"{what} have {holes} dynamic entries but {dynamic} dynamic operands")
-    if part_t.get_num_dims() != rank:
+    if len(part_shape) != rank:
         raise fail(op, f"the {part_role} {part} must keep the rank {rank} of {full}")
-    if part_t.element_type != full_t.element_type:
-        raise fail(op, f"element types differ: {part_t.element_type} vs {full_t.element_type}")
-    for d, (size, extent) in enumerate(zip(sizes[0], part_t.get_shape(), strict=True)):
+    if part_element != full_element:
+        raise fail(op, f"element types differ: {part_element} vs {full_element}")
+    for d, (size, extent) in enumerate(zip(sizes[0], part_shape, strict=True)):
         # A static size gives that extent (or `?`, a less static type); a dynamic one `?`.
         if size == DYNAMIC_INDEX and extent != DYNAMIC_EXTENT:
             raise fail(
@@ -130,7 +180,6 @@ def check_slice(
                 op,
                 f"dimension {d} of the {part_role} {part} must be {size} or ? (the slice size there)",
             )
-    full_shape = full_t.get_shape()
     for d in range(rank):
         off, size, stride = offsets[0][d], sizes[0][d], strides[0][d]
         if off != DYNAMIC_INDEX and off < 0:
@@ -145,6 +194,17 @@ def check_slice(
                 op,
                 f"slice [{off} + {size} x {stride}] runs past extent {full_shape[d]} of dimension {d}",
             )
+
+
+class ExtractSliceCanonicalization(HasCanonicalizationPatternsTrait):
+    """Attaches the seed 000 patterns rooted on `extract_slice` to xDSL's `canonicalize`
+    (the patterns rooted on `scf.for` / `scf.if` run only in `tileas-canonicalize`)."""
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from tileir.dialects.nv_tileas.canonicalize import EXTRACT_SLICE_PATTERNS
+
+        return EXTRACT_SLICE_PATTERNS
 
 
 class SliceOp(TileASOp):
@@ -208,10 +268,17 @@ def _slice_build_args(
     return [dyn_o, dyn_s, dyn_t], props
 
 
-def inferred_slice_type(source: TensorType[Attribute], sizes: Mixed) -> TensorType[Attribute]:
-    """The slice type the sizes give: static sizes as extents, dynamic ones as `?`."""
+def inferred_slice_type(source: Attribute, sizes: Mixed) -> Attribute:
+    """The slice type the sizes give: static sizes as extents, dynamic ones as `?` (a
+    tensor keeps its encoding; a view keeps its residency and layout, with no explicit
+    strides)."""
     shape = [s if isinstance(s, int) else DYNAMIC_EXTENT for s in sizes]
-    return TensorType(source.element_type, shape)
+    if isinstance(source, TiledViewType):
+        return TiledViewType(
+            shape, source.element_type, source.residency_kind, layout=source.layout_attr
+        )
+    assert isinstance(source, TensorType)
+    return TensorType(source.element_type, shape, source.encoding)
 
 
 class ExtractSliceBase(SliceOp):
@@ -258,12 +325,14 @@ class ExtractSliceOp(ExtractSliceBase):
     """`%s = nv_tileas.extract_slice %src[%i, 0][64, %n][1, 1] : tensor<128x128xf32> to tensor<64x?xf32>`
 
     The sub-tile at `offsets` with `sizes` and `strides` (static integers or index
-    values, per dimension)."""
+    values, per dimension).  Of a `tiled_view`, the sub-view there (same residency).
+    Canonicalized by seed 000's simplify-extract-slice, swap-view-and-extract-slice and
+    simplify-extract-from-insert patterns (also under xDSL's `canonicalize`)."""
 
     name = "nv_tileas.extract_slice"
-    source = operand_def(TensorType)
-    result = result_def(TensorType)
-    traits = traits_def(Pure(), PureTileStructure("source"))
+    source = operand_def(base(TensorType) | base(TiledViewType))
+    result = result_def(base(TensorType) | base(TiledViewType))
+    traits = traits_def(Pure(), PureTileStructure("source"), ExtractSliceCanonicalization())
 
     def __init__(
         self,
@@ -275,7 +344,6 @@ class ExtractSliceOp(ExtractSliceBase):
     ):
         operands, props = _slice_build_args(offsets, sizes, strides)
         t = source.type
-        assert isinstance(t, TensorType)
         super().__init__(
             operands=[source, *operands],
             result_types=[
