@@ -5,9 +5,29 @@ the bare form `tileirdisasm` prints (`entry @k(...) {...}` at top level, no pref
 which is wrapped in `cuda_tile.module @kernels` as NVIDIA's bytecode reader does.
 Every op remembers where it was written (`loc("file":line:col)`) so diagnostics from
 any later pass point back at the source.
+
+`TileirParser` is xDSL's parser with MLIR's behaviour where NVIDIA's tests observe it:
+
+* the diagnostics MLIR's parser gives (`expected ':'`, `expected valid keyword`,
+  `use of value '%x' expects different type than prior uses: ...` with a `prior use
+  here` note, `operation defines 2 results but was provided 3 to bind`), and the
+  `custom op 'cuda_tile.addf' ` prefix MLIR puts on errors raised by an op's custom
+  parser;
+* empty input is an empty module;
+* locations: `loc(...)` after any op (including `#alias` and `#cuda_tile.di_loc`
+  locations, name, fused and call-site locations), `#name = loc(...)` alias
+  definitions;
+* attributes written in the attribute dictionary of a generic op are taken as the
+  op's properties when the op declares them (MLIR's inherent attributes).
+
+Several errors raised at once (MLIR emits `expected valid keyword` and the op's own
+message for a missing keyword) are one `ParseErrors`, whose message holds all of them
+and whose `errors` keeps them apart.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -15,27 +35,388 @@ from xdsl.dialects.builtin import (
     FileLineColLoc,
     IntAttr,
     ModuleOp,
+    NameLoc,
+    NoneAttr,
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.exceptions import MultipleSpansParseError, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.diagnostics import CompileError, SourceLocation
 
 #: Top-level op names that mark the bare (tileirdisasm) form.
 BARE_TOP_LEVEL = ("entry", "global", "testing$func")
 
+#: xDSL's wording of common parse errors -> MLIR's.
+_MLIR_WORDING: tuple[tuple[str, str], ...] = (
+    ("identifier expected", "expected valid keyword"),
+    ("Expected integer literal", "expected integer value"),
+    ("operand expected", "expected SSA operand"),
+    ("attribute expected", "expected attribute value"),
+    ("type expected", "expected type"),
+    ("string literal expected", "expected string"),
+)
+
+
+@dataclass
+class ParseErrors(ParseError):
+    """Several diagnostics raised together; `msg` joins them (one per line)."""
+
+    errors: list[ParseError] = field(default_factory=list[ParseError])
+
+
+def parse_errors(errors: list[ParseError]) -> ParseError:
+    """One exception for `errors` (the first one when there is only one)."""
+    if len(errors) == 1:
+        return errors[0]
+    return ParseErrors(errors[0].span, "\n".join(e.msg for e in errors), errors)
+
+
+def mlir_wording(message: str) -> str:
+    """MLIR's spelling of an xDSL parse error message."""
+    if message.startswith("Expected '") and message.count("'") >= 2:
+        return "e" + message[1:]
+    if message.startswith("'") and "' expected" in message:
+        quoted, rest = message[1:].split("' expected", 1)
+        return f"expected '{quoted}'{rest}"
+    for xdsl_text, mlir_text in _MLIR_WORDING:
+        if message.startswith(xdsl_text):
+            return mlir_text + message[len(xdsl_text) :]
+    return message
+
+
+def _is_prefixed(error: ParseError) -> bool:
+    return bool(getattr(error, "tileir_op_prefixed", False))
+
+
+def _mark_prefixed(error: ParseError) -> None:
+    object.__setattr__(error, "tileir_op_prefixed", True)
+
 
 class TileirParser(Parser):
-    """xDSL's parser, recording each op's source position as its location, and reading
-    hexadecimal float literals in dense attributes as bit patterns, as MLIR does (so
-    NaN and infinity constants survive the generic form)."""
+    """xDSL's parser with MLIR's diagnostics and locations (see the module doc), and
+    reading hexadecimal float literals in dense attributes as bit patterns, as MLIR
+    does (so NaN and infinity constants survive the generic form)."""
 
     _hex_elements: list[tuple[int, str]] | None = None
     _element_count: int = 0
 
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
+        super().__init__(ctx, input, name)
+        #: Where each SSA name was defined or first used (for `prior use here`).
+        self.value_spans: dict[str, Span] = {}
+        self._use_depth = {}
+        self._deferred_locations = []
+
+    # -- diagnostics --------------------------------------------------------
+    def raise_error(self, msg, at_position=None, end_position=None):  # pyright: ignore[reportIncompatibleMethodOverride, reportMissingParameterType]
+        wording = mlir_wording(msg)
+        current = self._current_token.span
+        at_current = at_position is None or (
+            isinstance(at_position, Span)
+            and (at_position.start, at_position.end) == (current.start, current.end)
+        )
+        if wording != msg and at_current:
+            # A wrong-token error ("expected ','"): reported where MLIR reports it.
+            at_position = end_position = self._wrong_token_position()
+        super().raise_error(wording, at_position, end_position)  # pyright: ignore[reportArgumentType, reportCallIssue]
+
+    def _wrong_token_position(self) -> int:
+        """MLIR reports a missing token at the end of the previous token when the
+        current one starts a line (skipping blank lines and `//` comments), so that the
+        error points where the token was expected."""
+        token = self._current_token
+        text = token.span.input.content
+        original = token.span.start
+        if token.kind is MLIRTokenKind.EOF and original > 0:
+            original -= 1
+        end = original
+        while True:
+            while end > 0 and text[end - 1] in " \t":
+                end -= 1
+            if end == 0:
+                return original
+            if text[end - 1] not in "\n\r":
+                return end
+            end -= 1
+            line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+            comment = text.find("//", line_start, end)
+            if comment != -1:
+                end = comment
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: Attribute) -> SSAValue:  # pyright: ignore[reportIncompatibleMethodOverride]
+        name = operand.operand_name
+        values = self.ssa_values.get(name)
+        prior: SSAValue | None = None
+        if values is not None and operand.index < len(values):
+            prior = values[operand.index]
+        elif values is None:
+            prior = self.forward_ssa_references.get(name, {}).get(operand.index)
+        if prior is not None and prior.type != type:
+            shown = f"%{name}" if operand.index == 0 else f"%{name}#{operand.index}"
+            message = (
+                f"use of value '{shown}' expects different type than prior uses: "
+                f"'{type}' vs '{prior.type}'"
+            )
+            prior_span = self.value_spans.get(name)
+            if prior_span is None:
+                raise ParseError(operand.span, message)
+            raise MultipleSpansParseError(
+                operand.span, message, None, [(prior_span, "prior use here")]
+            )
+        if values is None and name not in self.value_spans:
+            self.value_spans[name] = operand.span
+            self._use_depth[name] = self._depth
+        return super().resolve_operand(operand, type)
+
+    def _register_ssa_definition(self, name: str, values, span: Span) -> None:  # pyright: ignore[reportMissingParameterType]
+        # A value used before a region and defined inside it is not visible at the use.
+        if name in self.forward_ssa_references and self._use_depth.get(name, 0) < self._depth:
+            self.raise_error("use of undeclared SSA value name", self.value_spans.get(name))
+        self.value_spans[name] = span
+        super()._register_ssa_definition(name, values, span)
+
+    #: Region nesting while parsing, and the nesting of each value's first use.
+    _depth: int = 0
+    _use_depth: dict[str, int]
+
+    def parse_optional_region(self, arguments=None):  # pyright: ignore[reportMissingParameterType]
+        self._depth += 1
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self._depth -= 1
+
+    # -- module -------------------------------------------------------------
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """As xDSL's, but empty input (or input holding only alias definitions) is an
+        empty module, and undefined values are reported as MLIR reports them."""
+        if allow_implicit_module:
+            ops: list[Operation] = []
+            while self._current_token.kind != MLIRTokenKind.EOF:
+                if self._current_token.kind in (
+                    MLIRTokenKind.HASH_IDENT,
+                    MLIRTokenKind.EXCLAMATION_IDENT,
+                ):
+                    self._parse_alias_def()
+                    continue
+                if self._current_token.kind == MLIRTokenKind.FILE_METADATA_BEGIN:
+                    self._parse_file_metadata_dictionary()
+                    continue
+                if (op := self.parse_optional_operation()) is not None:
+                    ops.append(op)
+                    continue
+                self.raise_error("expected operation name in quotes")
+            if len(ops) == 1 and isinstance(ops[0], ModuleOp):
+                module = ops[0]
+            else:
+                module = ModuleOp(ops)
+        else:
+            module = super().parse_module(allow_implicit_module)
+        if self.forward_ssa_references:
+            name = next(iter(self.forward_ssa_references))
+            span = self.value_spans.get(name)
+            self.raise_error("use of undeclared SSA value name", span)
+        self._resolve_deferred_locations(module)
+        return module
+
+    #: Location aliases used before their definition: (placeholder, alias, use).
+    _deferred_locations: list[tuple[Attribute, str, Span]]
+
+    def _peek_is_bare_alias(self) -> bool:
+        """Whether the `#name` at hand is an alias reference (not `#dialect.attr<`)."""
+        return "." not in self._current_token.text
+
+    def _resolve_deferred_locations(self, module: Operation) -> None:
+        from tileir.dialects.cuda_tile.debug_info import is_location
+
+        if not self._deferred_locations:
+            return
+        resolved: dict[Attribute, Attribute] = {}
+        for placeholder, name, span in self._deferred_locations:
+            target = self.attribute_aliases.get(name)
+            if target is None:
+                self.raise_error("operation location alias was never defined", span)
+            if not is_location(target):
+                self.raise_error(f"expected location, but found '{target}'", span)
+            resolved[placeholder] = target
+        for op in module.walk():
+            if op.location in resolved:
+                op.location = resolved[op.location]  # pyright: ignore[reportAttributeAccessIssue]
+
+    def _parse_alias_def(self) -> None:
+        """`#name = attr`, and MLIR's location aliases `#name = loc(...)`."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.HASH_IDENT:
+            self._consume_token()
+            name = token.text
+            if name in self.attribute_aliases:
+                self.raise_error(f"redefinition of attribute alias id '{name[1:]}'", token.span)
+            self.parse_punctuation("=")
+            location = self.parse_optional_location()
+            self.attribute_aliases[name] = (
+                location if location is not None else self.parse_attribute()
+            )
+            return
+        super()._parse_alias_def()
+
+    # -- locations -----------------------------------------------------------
+    def _parse_location(self):  # pyright: ignore[reportIncompatibleMethodOverride]
+        from tileir.dialects.cuda_tile.debug_info import (
+            callsite_loc,
+            fused_loc,
+            is_location,
+            name_loc,
+        )
+
+        if self.parse_optional_keyword("unknown"):
+            return UnknownLoc()
+        if (text := self.parse_optional_str_literal()) is not None:
+            if self.parse_optional_punctuation(":") is None:
+                child: Attribute = UnknownLoc()
+                if self._current_token.kind == MLIRTokenKind.L_PAREN:
+                    self.parse_punctuation("(")
+                    child = self._parse_location()
+                    self.parse_punctuation(")")
+                    return name_loc(text, child)
+                return NameLoc(StringAttr(text), NoneAttr())
+            line = self.parse_integer(allow_boolean=False, allow_negative=False)
+            self.parse_punctuation(":")
+            column = self.parse_integer(allow_boolean=False, allow_negative=False)
+            return FileLineColLoc(StringAttr(text), IntAttr(line), IntAttr(column))
+        if self._current_token.kind == MLIRTokenKind.HASH_IDENT:
+            token = self._current_token
+            if token.text not in self.attribute_aliases and self._peek_is_bare_alias():
+                # A location alias defined later in the file (MLIR prints them after
+                # the module): resolved when the module is complete.
+                self._consume_token()
+                placeholder = NameLoc(
+                    StringAttr(f"tileir.deferred_location.{len(self._deferred_locations)}"),
+                    NoneAttr(),
+                )
+                self._deferred_locations.append((placeholder, token.text, token.span))
+                return placeholder
+            pos = self.pos
+            attr = self.parse_attribute()
+            if not is_location(attr):
+                self.raise_error("expected location attribute", pos)
+            return attr  # pyright: ignore[reportReturnType]
+        if self.parse_optional_keyword("callsite"):
+            self.parse_punctuation("(")
+            callee = self._parse_location()
+            self.parse_keyword("at")
+            caller = self._parse_location()
+            self.parse_punctuation(")")
+            return callsite_loc(callee, caller)
+        if self.parse_optional_keyword("fused"):
+            metadata = None
+            if self.parse_optional_punctuation("<"):
+                metadata = self.parse_attribute()
+                self.parse_punctuation(">")
+            locations = self.parse_comma_separated_list(
+                self.Delimiter.SQUARE, lambda: self._parse_location()
+            )
+            return fused_loc(locations, metadata)
+        self.raise_error("expected location instance")
+
+    # -- operations -----------------------------------------------------------
+    def parse_operation(self) -> Operation:
+        # An error about a nested op is final: the custom parser of the op around it
+        # does not prefix it (MLIR prefixes only what an op's own parser reports).
+        try:
+            return self._parse_located_operation()
+        except ParseError as e:
+            _mark_prefixed(e)
+            raise
+
+    def _parse_located_operation(self) -> Operation:
+        start = self._current_token.span
+        try:
+            results = self._parse_op_result_list()
+            op = self._parse_operation_body()
+        except VerifyException as e:
+            # An attribute or type that fails its own verifier while being parsed.
+            raise ParseError(start, str(e).split("\n")[0]) from None
+        if not self._ended_with_location():
+            position = start.get_location()
+            op.location = FileLineColLoc(
+                StringAttr(position.file), IntAttr(position.line), IntAttr(position.col)
+            )
+        declared = sum(size for _, size in results)
+        if declared and not op.results:
+            self.raise_error("cannot name an operation with no results", start)
+        if declared and declared != len(op.results):
+            self.raise_error(
+                f"operation defines {len(op.results)} results but was provided {declared} to bind",
+                start,
+            )
+        index = 0
+        for span, size in results:
+            self._register_ssa_definition(span.text[1:], op.results[index : index + size], span)
+            index += size
+        return op
+
+    def _parse_operation_body(self) -> Operation:
+        name_token = self._parse_optional_token(MLIRTokenKind.BARE_IDENT)
+        if name_token is None:
+            op_name = self.expect(self.parse_optional_str_literal, "operation name expected")
+            op_type = self._get_op_by_name(op_name)
+            self._parser_state.dialect_stack.append(op_type.dialect_name())
+            try:
+                op = self._parse_generic_operation(op_type)
+            finally:
+                self._parser_state.dialect_stack.pop()
+            _take_inherent_attributes(op)
+            return op
+        op_type = self._get_op_by_name(name_token.text)
+        self._parser_state.dialect_stack.append(op_type.dialect_name())
+        try:
+            op = op_type.parse(self)
+        except ParseError as e:
+            if not _is_prefixed(e):
+                errors = e.errors if isinstance(e, ParseErrors) else [e]
+                for error in errors:
+                    error.msg = f"custom op '{op_type.name}' {error.msg}"
+                if isinstance(e, ParseErrors):
+                    e.msg = "\n".join(error.msg for error in errors)
+                _mark_prefixed(e)
+            raise
+        finally:
+            self._parser_state.dialect_stack.pop()
+        if (location := self.parse_optional_location()) is not None:
+            op.location = location
+        return op
+
+    #: Where the token after the last parsed `loc(...)` starts.
+    _after_location: int = -1
+
+    def parse_optional_location(self):  # pyright: ignore[reportIncompatibleMethodOverride]
+        location = super().parse_optional_location()
+        if location is not None:
+            self._after_location = self._current_token.span.start
+        return location
+
+    def _ended_with_location(self) -> bool:
+        """Whether the op just parsed ended with an explicit `loc(...)`."""
+        return self._after_location == self._current_token.span.start
+
+    def _get_op_by_name(self, name: str) -> type[Operation]:
+        op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+        if op_type is not None:
+            return op_type
+        if "." in name:
+            self.raise_error(
+                f"Dialect `{name.split('.', 1)[0]}' not found for custom op '{name}' "
+                f"(operation {name} is not registered)"
+            )
+        self.raise_error(f"custom op '{name}' is unknown (operation {name} is not registered)")
+
+    # -- dense literals ---------------------------------------------------------
     def _parse_tensor_literal_element(self):
         token = self._current_token
         if self._hex_elements is not None and token.text.lower().startswith("0x"):
@@ -43,7 +424,7 @@ class TileirParser(Parser):
         self._element_count += 1
         return super()._parse_tensor_literal_element()
 
-    def parse_dense_int_or_fp_elements_attr(self, type):
+    def parse_dense_int_or_fp_elements_attr(self, type):  # pyright: ignore[reportMissingParameterType]
         saved = (self._hex_elements, self._element_count)
         self._hex_elements, self._element_count = [], 0
         try:
@@ -55,20 +436,19 @@ class TileirParser(Parser):
             attr = _with_float_bit_patterns(attr, hex_elements)
         return attr
 
-    def parse_operation(self) -> Operation:
-        span = self._current_token.span
-        try:
-            op = super().parse_operation()
-        except VerifyException as e:
-            # An attribute or type that fails its own verifier while being parsed.
-            raise ParseError(span, str(e).split("\n")[0]) from None
-        if isinstance(op.location, UnknownLoc):
-            where = span.get_location()
-            op.location = FileLineColLoc(StringAttr(where.file), IntAttr(where.line), IntAttr(where.col))
-        return op
+
+def _take_inherent_attributes(op: Operation) -> None:
+    """MLIR accepts an op's inherent attributes in its attribute dictionary; they are
+    the op's properties here."""
+    if not isinstance(op, IRDLOperation) or not op.attributes:
+        return
+    properties = type(op).get_irdl_definition().properties
+    for name in list(op.attributes):
+        if name in properties and name not in op.properties:
+            op.properties[name] = op.attributes.pop(name)
 
 
-def _with_float_bit_patterns(attr, hex_elements):
+def _with_float_bit_patterns(attr, hex_elements):  # pyright: ignore[reportMissingParameterType, reportUnknownParameterType]
     """Reinterpret the hex literals of a float dense attribute as bit patterns."""
     import numpy as np
 
@@ -101,13 +481,20 @@ def parse_text(
                 f"{filename} is not UTF-8 text (byte {e.start}); bytecode files need a .tileirbc name"
             ) from None
     parser = TileirParser(ctx, text, filename)
-    bare = parser._current_token.text in BARE_TOP_LEVEL  # pyright: ignore[reportPrivateUsage]
+    bare = _starts_bare(parser)
     if bare:
         parser._parser_state.dialect_stack.append("cuda_tile")  # pyright: ignore[reportPrivateUsage]
     module = parser.parse_module(implicit_module)
     if bare:
         wrap_bare_kernels(module)
     return module
+
+
+def _starts_bare(parser: TileirParser) -> bool:
+    """Whether the first op of the input is a bare `entry`/`global` (after aliases)."""
+    lexer_state = parser._parser_state  # pyright: ignore[reportPrivateUsage]
+    token = lexer_state.current_token
+    return token.text in BARE_TOP_LEVEL
 
 
 def wrap_bare_kernels(module: ModuleOp) -> None:

@@ -1,26 +1,56 @@
-"""tileir's printer: xDSL's, plus the two things NVIDIA's cuda_tile text needs.
+"""tileir's printer: xDSL's, plus what NVIDIA's cuda_tile text needs.
 
 1. *Prefix-free op names.*  Inside `cuda_tile.module` (and any other cuda_tile op with
    regions) nested cuda_tile ops print without the `cuda_tile.` prefix, as MLIR does
    for an op whose `getDefaultDialect()` is cuda_tile.  The generic form stays fully
    qualified.
 2. *MLIR's SSA names.*  Inside a cuda_tile module, values get the names MLIR's
-   `AsmState` would give them: op-suggested names (`%tview`, `%cst_1_i32`,
-   `%blockId_x`) uniqued with one global conflict counter (`%assume_0`,
-   `%cst_1_i32_2`), numbers (`%0`) for the rest, `%argN` for function arguments and
-   `%0:3` packs for unnamed multi-result ops.  Outside, xDSL's naming (which keeps
-   name hints) applies unchanged.
+   `AsmState` would give them, computed before printing as MLIR does: a region's
+   values are numbered before those of the regions nested in it, which continue the
+   count; op-suggested names (`asm_result_names`: `%tview`, `%cst_1_i32`,
+   `%blockId_x`) and block-argument names (`asm_block_arg_names`: `%loopIdx`) are
+   made unique with a conflict counter (`%assume_0`, `%cst_1_i32_2`); unnamed entry
+   block arguments are `%argN`; a named result starts a result group (`%reduce:2`,
+   used as `%reduce#1`), and unnamed multi-result ops print as one group (`%0:3`).
+   Outside, xDSL's naming (which keeps name hints) applies unchanged.
+3. *Aliases.*  As MLIR, attributes that have an alias name are printed once, as
+   `#name = ...` definitions, and referred to by name: the debug-info attributes
+   (`#di_file`, `#di_compile_unit`, `#di_subprogram`, `#di_lexical_block`) and, when
+   locations are printed, every location (`#loc`, `#loc1`, ...; an op then ends in
+   `loc(#loc3)`).  Aliases only used by locations are printed after the op, the others
+   before it; they are numbered in order of nesting depth, then name.
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    CallSiteLoc,
+    DictionaryAttr,
+    FileLineColLoc,
+    FusedLoc,
+    NameLoc,
+    UnknownLoc,
+)
+from xdsl.ir import (
+    Attribute,
+    Block,
+    BlockArgument,
+    Operation,
+    OpResult,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+)
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove
 
 CUDA_TILE = "cuda_tile"
+
+_BUILTIN_LOCATIONS = (UnknownLoc, FileLineColLoc, NameLoc, FusedLoc, CallSiteLoc)
 
 
 def _is_cuda_tile(op: Operation) -> bool:
@@ -52,74 +82,237 @@ def source_base_name(value: SSAValue) -> str | None:
     return None
 
 
+def _is_location(attr: Attribute) -> bool:
+    from tileir.dialects.cuda_tile.debug_info import DILocAttr
+
+    return isinstance(attr, (*_BUILTIN_LOCATIONS, DILocAttr))
+
+
+def alias_name(attr: Attribute) -> str | None:
+    """The alias MLIR's printer gives `attr` (None: printed in place)."""
+    from tileir.dialects.cuda_tile.debug_info import ALIAS_NAMES
+
+    if _is_location(attr):
+        return "loc"
+    return ALIAS_NAMES.get(type(attr))
+
+
+def _sub_attributes(attr: Attribute) -> Iterator[Attribute]:
+    if isinstance(attr, ArrayAttr):
+        yield from attr.data  # pyright: ignore[reportUnknownMemberType]
+    elif isinstance(attr, DictionaryAttr):
+        yield from attr.data.values()
+    elif isinstance(attr, ParametrizedAttribute):
+        for p in attr.parameters:
+            if isinstance(p, Attribute):
+                yield p
+
+
+@dataclass
+class _AliasInfo:
+    name: str | None
+    depth: int = 0
+    deferred: bool = True
+    order: int = 0
+
+
+class _NameScope:
+    """Names visible in one region: its own and those of the enclosing regions."""
+
+    def __init__(self, parent: _NameScope | None):
+        self.parent = parent
+        self.names: set[str] = set()
+
+    def __contains__(self, name: str) -> bool:
+        scope: _NameScope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return True
+            scope = scope.parent
+        return False
+
+
+class _MlirNumbering:
+    """MLIR's SSANameState: names for every value under a root op."""
+
+    def __init__(self, names: dict[SSAValue, str], groups: dict[Operation, list[int]]):
+        self.names = names
+        self.groups = groups
+        self.next_value = 0
+        self.next_argument = 0
+        self.next_conflict = 0
+        self.scope = _NameScope(None)
+        #: Values numbered (rather than named); their number, for groups.
+        self.numbers: dict[SSAValue, str] = {}
+
+    def unique(self, name: str) -> str:
+        if name not in self.scope:
+            self.scope.names.add(name)
+            return name
+        while True:
+            candidate = f"{name}_{self.next_conflict}"
+            self.next_conflict += 1
+            if candidate not in self.scope:
+                self.scope.names.add(candidate)
+                return candidate
+
+    def set_name(self, value: SSAValue, name: str | None) -> None:
+        if name:
+            self.numbers[value] = self.unique(name)
+        else:
+            self.numbers[value] = str(self.next_value)
+            self.next_value += 1
+
+    def number_root(self, root: Operation) -> None:
+        self.number_op(root)
+        stack: list[tuple[Region, int, int, int, _NameScope]] = [
+            (r, self.next_value, self.next_argument, self.next_conflict, self.scope)
+            for r in root.regions
+        ]
+        while stack:
+            region, self.next_value, self.next_argument, self.next_conflict, parent = stack.pop()
+            self.scope = _NameScope(parent)
+            self.number_region(region)
+            for block in region.blocks:
+                for op in block.ops:
+                    stack.extend(
+                        (r, self.next_value, self.next_argument, self.next_conflict, self.scope)
+                        for r in op.regions
+                    )
+        self.finish()
+
+    def number_region(self, region: Region) -> None:
+        parent = region.parent_op()
+        hook = getattr(parent, "asm_block_arg_names", None)
+        for block in region.blocks:
+            if hook is not None:
+                for arg, name in zip(block.args, hook(block), strict=False):
+                    if name:
+                        self.set_name(arg, name)
+        for block in region.blocks:
+            self.number_block(block, block is region.blocks[0])
+
+    def number_block(self, block: Block, entry: bool) -> None:
+        for arg in block.args:
+            if arg in self.numbers:
+                continue
+            if entry:
+                self.set_name(arg, f"arg{self.next_argument}")
+                self.next_argument += 1
+            else:
+                self.set_name(arg, None)
+        for op in block.ops:
+            self.number_op(op)
+
+    def number_op(self, op: Operation) -> None:
+        if not op.results:
+            return
+        starts = [0]
+        for i, name in enumerate(suggested_names(op)[: len(op.results)]):
+            if name:
+                self.set_name(op.results[i], name)
+                if i:
+                    starts.append(i)
+        if op.results[0] not in self.numbers:
+            self.set_name(op.results[0], None)
+        self.groups[op] = sorted(starts)
+
+    def finish(self) -> None:
+        """Turn group heads into the printed name of every result (`%g#k`)."""
+        for value, name in self.numbers.items():
+            if not isinstance(value, OpResult):
+                self.names[value] = name
+        for op, starts in self.groups.items():
+            if op.results and op.results[0] not in self.numbers:
+                continue
+            n = len(op.results)
+            bounds = [*starts, n]
+            for start, end in itertools.pairwise(bounds):
+                head = self.numbers[op.results[start]]
+                for i in range(start, end):
+                    self.names[op.results[i]] = head if end - start == 1 else f"{head}#{i - start}"
+
+
 @dataclass(eq=False, repr=False)
 class TileirPrinter(Printer):
     _mlir_names: dict[SSAValue, str] = field(default_factory=dict, init=False)
-    _mlir_used: list[set[str]] = field(default_factory=lambda: [set()], init=False)
-    _mlir_value_ids: list[int] = field(default_factory=lambda: [0], init=False)
-    _mlir_conflict_id: int = field(default=0, init=False)
+    _mlir_groups: dict[Operation, list[int]] = field(default_factory=dict, init=False)
+    _op_depth: int = field(default=0, init=False)
+    _attr_depth: int = field(default=0, init=False)
+    _aliases: dict[Attribute, str] = field(default_factory=dict, init=False)
+    _alias_order: list[tuple[Attribute, bool]] = field(default_factory=list, init=False)
+    _defining: Attribute | None = field(default=None, init=False)
 
     # -- ops --------------------------------------------------------------
     def print_op(self, op: Operation) -> None:
+        root = self._op_depth == 0
+        if root:
+            self._collect_aliases(op)
+            self._print_alias_definitions(deferred=False)
+        self._op_depth += 1
+        try:
+            self._print_op(op)
+        finally:
+            self._op_depth -= 1
+        if root:
+            self._print_alias_definitions(deferred=True)
+
+    def _print_op(self, op: Operation) -> None:
         mlir_scope = op.name == "cuda_tile.module" or in_cuda_tile_scope(op)
         if not mlir_scope:
             return super().print_op(op)
-        isolated = bool(op.get_traits_of_type(IsolatedFromAbove))
-        self._assign_result_names(op)
+        if (op.results and op.results[0] not in self._mlir_names) or (
+            any(op.regions) and not self._numbered(op)
+        ):
+            self._number(op)
         self._print_mlir_results(op)
-        if isolated:
-            self.enter_scope()
-            self._mlir_value_ids.append(0)
-        has_regions = bool(op.regions)
-        if has_regions:
-            # Block arguments are named before the op prints its signature, in a
-            # scope that ends with the op (sibling regions may reuse names).
-            self._mlir_used.append(set(self._mlir_used[-1]))
-            for region in op.regions:
-                for block in region.blocks:
-                    self._assign_block_arg_names(block, op)
-        try:
-            custom = not self.print_generic_format and type(op).print is not Operation.print
-            if custom and in_cuda_tile_scope(op) and _is_cuda_tile(op):
-                self.print_string(op.name.split(".", 1)[1])
-            elif custom:
-                self.print_string(op.name)
-            else:
-                self.print_string(f'"{op.name}"')
-            if custom:
-                op.print(self)
-                if self.print_debuginfo:
-                    self.print_string(" ")
-                    self.print_attribute(op.location)
-            else:
-                self.print_op_with_default_format(op)
-        finally:
-            if has_regions:
-                self._mlir_used.pop()
-            if isolated:
-                self._mlir_value_ids.pop()
-                self.exit_scope()
+        custom = not self.print_generic_format and type(op).print is not Operation.print
+        if custom and in_cuda_tile_scope(op) and _is_cuda_tile(op):
+            self.print_string(op.name.split(".", 1)[1])
+        elif custom:
+            self.print_string(op.name)
+        else:
+            self.print_string(f'"{op.name}"')
+        if custom:
+            op.print(self)
+            if self.print_debuginfo:
+                self.print_string(" ")
+                self.print_attribute(op.location)
+        else:
+            self.print_op_with_default_format(op)
 
-    def print_region(
-        self,
-        region: Region,
-        print_entry_block_args: bool = True,
-        print_empty_block: bool = True,
-        print_block_terminators: bool = True,
-    ) -> None:
-        parent = region.parent_op()
-        mlir_scope = parent is not None and (
-            parent.name == "cuda_tile.module" or in_cuda_tile_scope(parent)
-        )
-        if mlir_scope:
-            self._mlir_used.append(set(self._mlir_used[-1]))
-        try:
-            super().print_region(
-                region, print_entry_block_args, print_empty_block, print_block_terminators
-            )
-        finally:
-            if mlir_scope:
-                self._mlir_used.pop()
+    def _numbered(self, op: Operation) -> bool:
+        for region in op.regions:
+            for block in region.blocks:
+                if block.args and block.args[0] not in self._mlir_names:
+                    return False
+                for inner in block.ops:
+                    if inner.results and inner.results[0] not in self._mlir_names:
+                        return False
+        return True
+
+    def _number(self, root: Operation) -> None:
+        """Name every value under `root` as MLIR's AsmState does (in the generic form
+        MLIR does not ask ops for names)."""
+        kind = _GenericNumbering if self.print_generic_format else _MlirNumbering
+        kind(self._mlir_names, self._mlir_groups).number_root(root)
+
+    def _print_mlir_results(self, op: Operation) -> None:
+        if not op.results:
+            return
+        starts = self._mlir_groups.get(op, [0])
+        bounds = [*starts, len(op.results)]
+        for k, (start, end) in enumerate(itertools.pairwise(bounds)):
+            if k:
+                self.print_string(", ")
+            name = self._mlir_names.get(op.results[start])
+            if name is None:
+                super().print_ssa_value(op.results[start])
+            else:
+                self.print_string("%" + name.split("#")[0])
+            if end - start > 1:
+                self.print_string(f":{end - start}")
+        self.print_string(" = ")
 
     # -- values -------------------------------------------------------------
     def print_ssa_value(self, value: SSAValue) -> str:
@@ -129,63 +322,112 @@ class TileirPrinter(Printer):
         self.print_string(f"%{name}")
         return name
 
-    # -- MLIR naming --------------------------------------------------------
-    def _unique(self, base: str) -> str:
-        used = self._mlir_used[-1]
-        if base not in used:
-            used.add(base)
-            return base
-        while True:
-            candidate = f"{base}_{self._mlir_conflict_id}"
-            self._mlir_conflict_id += 1
-            if candidate not in used:
-                used.add(candidate)
-                return candidate
+    # -- attributes and aliases ---------------------------------------------
+    def print_attribute(self, attribute: Attribute) -> None:
+        top = self._attr_depth == 0
+        self._attr_depth += 1
+        try:
+            alias = self._alias_of(attribute)
+            if alias is not None:
+                if top and not self.printing_location and _is_location(attribute):
+                    self.print_string(f"loc({alias})")
+                else:
+                    self.print_string(alias)
+                return
+            if (
+                top
+                and not self.printing_location
+                and _is_location(attribute)
+                and not isinstance(attribute, _BUILTIN_LOCATIONS)
+                and self._defining is None
+            ):
+                # A dialect location (di_loc) at an op: `loc(#cuda_tile.di_loc<...>)`.
+                self.print_string("loc(")
+                super().print_attribute(attribute)
+                self.print_string(")")
+                return
+            super().print_attribute(attribute)
+        finally:
+            self._attr_depth -= 1
 
-    def _next_number(self) -> str:
-        n = self._mlir_value_ids[-1]
-        self._mlir_value_ids[-1] += 1
-        return str(n)
+    def _alias_of(self, attribute: Attribute) -> str | None:
+        if not self._aliases or attribute is self._defining:
+            return None
+        try:
+            return self._aliases.get(attribute)
+        except TypeError:  # an attribute holding unhashable data has no alias
+            return None
 
-    def _assign_result_names(self, op: Operation) -> None:
-        if not op.results or op.results[0] in self._mlir_names:
-            return
-        names = suggested_names(op)
-        if not any(names):
-            if len(op.results) == 1:
-                self._mlir_names[op.results[0]] = self._next_number()
-            else:
-                pack = self._next_number()
-                for i, r in enumerate(op.results):
-                    self._mlir_names[r] = f"{pack}#{i}"
-            return
-        for i, r in enumerate(op.results):
-            base = names[i] if i < len(names) else None
-            self._mlir_names[r] = self._unique(base) if base else self._next_number()
+    def _collect_aliases(self, root: Operation) -> None:
+        infos: dict[Attribute, _AliasInfo] = {}
 
-    def _print_mlir_results(self, op: Operation) -> None:
+        def visit(attr: Attribute, deferred: bool) -> int:
+            try:
+                info = infos.get(attr)
+            except TypeError:  # an attribute holding unhashable data has no alias
+                return 0
+            if info is not None:
+                if not deferred:
+                    info.deferred = False
+                return info.depth
+            info = _AliasInfo(alias_name(attr), deferred=deferred, order=len(infos))
+            infos[attr] = info
+            depth = 0
+            for child in _sub_attributes(attr):
+                child_depth = visit(child, deferred)
+                child_info = infos[child]
+                depth = max(depth, child_depth + 1 if child_info.name else child_depth)
+            info.depth = depth
+            return depth
+
+        for op in root.walk():
+            if self.print_debuginfo:
+                visit(op.location, True)
+            for attr in (*op.attributes.values(), *op.properties.values()):
+                visit(attr, False)
+        named = [(a, i) for a, i in infos.items() if i.name is not None]
+        # Locations only get aliases when they are printed.
+        named = [(a, i) for a, i in named if self.print_debuginfo or not _is_location(a)]
+        named.sort(key=lambda item: (item[1].depth, item[1].name or "", item[1].order))
+        counts: dict[str, int] = {}
+        for attr, info in named:
+            assert info.name is not None
+            index = counts.get(info.name, 0)
+            counts[info.name] = index + 1
+            suffix = ""
+            if index:
+                suffix = ("_" if info.name[-1].isdigit() else "") + str(index)
+            self._aliases[attr] = f"#{info.name}{suffix}"
+            self._alias_order.append((attr, info.deferred))
+
+    def _print_alias_definitions(self, *, deferred: bool) -> None:
+        for attr, is_deferred in self._alias_order:
+            if is_deferred != deferred:
+                continue
+            if deferred:
+                self._print_new_line(indent=0)
+            self.print_string(f"{self._aliases[attr]} = ")
+            self._defining = attr
+            try:
+                self.print_attribute(attr)
+            finally:
+                self._defining = None
+            if not deferred:
+                self._print_new_line(indent=0)
+
+
+class _GenericNumbering(_MlirNumbering):
+    """The generic form: no op-suggested names."""
+
+    def number_region(self, region: Region) -> None:
+        for block in region.blocks:
+            self.number_block(block, block is region.blocks[0])
+
+    def number_op(self, op: Operation) -> None:
         if not op.results:
             return
-        first = self._mlir_names[op.results[0]]
-        if "#" in first:
-            self.print_string(f"%{first.split('#')[0]}:{len(op.results)} = ")
-            return
-        self.print_list(op.results, self.print_ssa_value)
-        self.print_string(" = ")
-
-    def _assign_block_arg_names(self, block: Block, parent: Operation) -> None:
-        hook = getattr(parent, "asm_block_arg_names", None)
-        names: tuple[str | None, ...] = tuple(hook(block)) if hook is not None else ()
-        for arg in block.args:
-            if arg in self._mlir_names:
-                continue
-            base = names[arg.index] if arg.index < len(names) else None
-            if base is not None:
-                self._mlir_names[arg] = self._unique(base)
-            elif block is (block.parent.first_block if block.parent else None):
-                self._mlir_names[arg] = self._unique(f"arg{arg.index}")
-            else:
-                self._mlir_names[arg] = self._next_number()
+        self.set_name(op.results[0], None)
+        self.groups[op] = [0]
 
 
 def is_block_argument(value: SSAValue) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import ml_dtypes
@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 from xdsl.parser import AttrParser
+from xdsl.utils.exceptions import MultipleSpansParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 _INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64, 4: np.int8}
@@ -74,9 +75,11 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     values = attr.get_values()
     if isinstance(el, IntegerType) and el.width.data == 1:
         return np.array([bool(v) for v in values], dtype=np.bool_).reshape(attr.get_shape())
-    return np.array(values, dtype=np.float64 if isinstance(el, AnyFloat) else np.int64).astype(
-        numpy_dtype(el)
-    ).reshape(attr.get_shape())
+    return (
+        np.array(values, dtype=np.float64 if isinstance(el, AnyFloat) else np.int64)
+        .astype(numpy_dtype(el))
+        .reshape(attr.get_shape())
+    )
 
 
 def numpy_to_dense(
@@ -146,10 +149,8 @@ def _apfloat_default_string(value: float, el: AnyFloat) -> str:
         return "0.0E+0"
     sign = "-" if d < 0 else ""
     d = abs(d)
-    rounded = f"{d:.{digits - 1}e}"  # d.ddddde±X
-    mant, exp_text = rounded.split("e")
-    digit_str = mant.replace(".", "").rstrip("0") or "0"
-    exp10 = int(exp_text)
+    digit_str, exp10 = _significant_digits(d, digits)
+    digit_str = digit_str.rstrip("0") or "0"
     n = len(digit_str)
     exp = exp10 - (n - 1)  # exponent of the least significant digit
     max_padding = 3
@@ -170,12 +171,29 @@ def _apfloat_default_string(value: float, el: AnyFloat) -> str:
     return sign + "0." + "0" * (-point) + digit_str
 
 
+def _significant_digits(d: Decimal, digits: int) -> tuple[str, int]:
+    """`|d|` rounded to `digits` significant digits as APFloat::toString rounds (a
+    dropped first digit of 5 or more rounds up): the digits and the decimal exponent
+    of the first one."""
+    d = abs(d)
+    exp10 = d.adjusted()
+    scaled = d.scaleb(digits - 1 - exp10).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    if scaled >= Decimal(10) ** digits:
+        exp10 += 1
+        scaled = d.scaleb(digits - 1 - exp10).quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    return str(int(scaled)), exp10
+
+
 def format_float(value: float, el: AnyFloat) -> str:
     if math.isfinite(value):
         # Six significant digits, zero-padded to six decimals (APFloat::toString with
         # FormatPrecision=6, TruncateZero=false), kept only if it round-trips.
-        mantissa, exponent = f"{value:.5e}".split("e")
-        text = f"{mantissa}0e{exponent}"
+        if value == 0:
+            text = ("-" if math.copysign(1.0, value) < 0 else "") + "0.000000e+00"
+        else:
+            digit_str, exp10 = _significant_digits(Decimal(value), 6)
+            sign = "-" if value < 0 else ""
+            text = f"{sign}{digit_str[0]}.{digit_str[1:]}0e{'+' if exp10 >= 0 else '-'}{abs(exp10):02d}"
         if _round_trips(text, value, el):
             return text
         text = _apfloat_default_string(value, el)
@@ -228,12 +246,22 @@ def parse_element(parser: AttrParser, el: Attribute) -> int | float:
     negative = parser.parse_optional_punctuation("-") is not None
     token = parser._current_token  # pyright: ignore[reportPrivateUsage]
     if token.kind == MLIRTokenKind.INTEGER_LIT and token.text.lower().startswith("0x"):
-        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
         bits = int(token.text, 16)
+        if bits >= 2**el.bitwidth:
+            parser.raise_error("float constant out of range for type")
+        parser._consume_token()  # pyright: ignore[reportPrivateUsage]
         dt = numpy_dtype(el)
         nbytes = dt.itemsize
         value = float(np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=dt)[0])
         return -value if negative else value
+    if token.kind == MLIRTokenKind.INTEGER_LIT:
+        # MLIR: a float literal needs a dot (`2.` or `2.0`).
+        raise MultipleSpansParseError(
+            token.span,
+            "unexpected decimal integer literal for a floating point value",
+            None,
+            [(token.span, "add a trailing dot to make the literal a float")],
+        )
     number = parser.parse_optional_number()
     if number is None:
         parser.raise_error("expected floating point literal")

@@ -18,11 +18,14 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.dialects.cuda_tile.types import (
     DYNAMIC,
+    GatherScatterViewType,
     PartitionViewType,
     PointerType,
+    StridedViewType,
     TensorViewType,
     TileType,
     TokenType,
@@ -34,9 +37,19 @@ SHORT_TYPES: dict[str, type[Attribute]] = {
     "ptr": PointerType,
     "tensor_view": TensorViewType,
     "partition_view": PartitionViewType,
+    "strided_view": StridedViewType,
+    "gather_scatter_view": GatherScatterViewType,
 }
 
-_XDSL_DYNAMIC = -1
+CUDA_TILE_TYPES = (
+    TileType,
+    PointerType,
+    TensorViewType,
+    PartitionViewType,
+    StridedViewType,
+    GatherScatterViewType,
+    TokenType,
+)
 
 
 def parse_optional_cuda_tile_type(parser: AttrParser) -> Attribute | None:
@@ -53,10 +66,14 @@ def parse_optional_cuda_tile_type(parser: AttrParser) -> Attribute | None:
 
 
 def parse_cuda_tile_type(parser: AttrParser) -> Attribute:
+    """A type in a cuda_tile type position, with MLIR's messages: `expected valid
+    keyword` where no type starts, `unknown type: X` for an unknown mnemonic."""
     pos = parser.pos
     result = parse_optional_cuda_tile_type(parser)
     if result is None:
         token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        if token.kind != MLIRTokenKind.BARE_IDENT:
+            parser.raise_error("expected valid keyword", pos, max(parser.pos, pos + 1))
         parser.raise_error(f"unknown type: {token.text}", pos, max(parser.pos, pos + 1))
     return result
 
@@ -71,7 +88,7 @@ def parse_cuda_tile_types(parser: AttrParser) -> list[Attribute]:
 
 def short_type_name(attr: Attribute) -> str | None:
     """The bare mnemonic of a cuda_tile type, or None for other types."""
-    if isinstance(attr, TileType | PointerType | TensorViewType | PartitionViewType | TokenType):
+    if isinstance(attr, CUDA_TILE_TYPES):
         return attr.name.split(".", 1)[1]
     return None
 
@@ -94,9 +111,9 @@ def parse_shape_and_element(
     dims = parser.parse_dimension_list()
     if dims:
         parser.parse_shape_delimiter()
-    if not allow_dynamic and _XDSL_DYNAMIC in dims:
+    if not allow_dynamic and any(d == DYNAMIC or d == -1 for d in dims):
         parser.raise_error("expected static shape", pos, parser.pos)
-    dims = [DYNAMIC if d == _XDSL_DYNAMIC else d for d in dims]
+    dims = [DYNAMIC if d in (DYNAMIC, -1) else d for d in dims]
     return dims, parse_cuda_tile_type(parser)
 
 
@@ -231,9 +248,13 @@ def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
 def resolve_operands(
     parser: Parser, operands: Sequence[UnresolvedOperand], types: Sequence[Attribute], pos: int
 ) -> list[SSAValue]:
+    """MLIR's `resolveOperands`: as many types as operands."""
     if len(operands) != len(types):
         parser.raise_error(
-            f"{len(operands)} operands present, but expected {len(types)}", pos, parser.pos
+            f"number of operands and types do not match: got {len(operands)} operands and "
+            f"{len(types)} types",
+            pos,
+            parser.pos,
         )
     return [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
 
@@ -243,10 +264,17 @@ def parse_optional_attr_dict(parser: Parser) -> dict[str, Attribute]:
 
 
 def parse_keyword_enum(parser: Parser, choices: Sequence[str], message: str) -> str:
-    """Parse a bare keyword that must be one of `choices`, with NVIDIA's message."""
+    """Parse a bare keyword that must be one of `choices`, with NVIDIA's message.  Where
+    no keyword follows at all, MLIR reports `expected valid keyword` first, then the
+    custom directive's own message: both are raised (`ParseErrors`)."""
+    from tileir.frontend import parse_errors
+
     pos = parser.pos
+    span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
     word = parser.parse_optional_identifier()
-    if word is None or word not in choices:
+    if word is None:
+        raise parse_errors([ParseError(span, "expected valid keyword"), ParseError(span, message)])
+    if word not in choices:
         parser.raise_error(message, pos, max(parser.pos, pos + 1))
     return word
 

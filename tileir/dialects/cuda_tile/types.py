@@ -8,7 +8,9 @@ everywhere a cuda_tile custom syntax expects a type (see `syntax.parse_cuda_tile
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -36,6 +38,51 @@ def _is_pow2(v: int) -> bool:
     return v > 0 and v & (v - 1) == 0
 
 
+#: NVIDIA's summary of CudaTile_NumberType (an AnyTypeOf of the float and int sets).
+NUMBER_TYPE_SUMMARY = (
+    "f16 or bf16 or f32 or tf32 or f64 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN "
+    "or i1 or i8 or i16 or i32 or i64"
+)
+#: ... and of CudaTile_TileElementType (numbers, pointers and i4).
+TILE_ELEMENT_SUMMARY = NUMBER_TYPE_SUMMARY + " or Pointer type or i4"
+
+
+def is_number_type(t: Attribute) -> bool:
+    """f16, bf16, f32, tf32, f64, the 8- and 4-bit floats, i1, i8, i16, i32, i64."""
+    if isinstance(t, IntegerType):
+        return t.width.data in (1, 8, 16, 32, 64)
+    return isinstance(t, AnyFloat)
+
+
+def is_tile_element_type(t: Attribute) -> bool:
+    return is_number_type(t) or isinstance(t, PointerType) or t == IntegerType(4)
+
+
+def shape_text(dims: Sequence[int]) -> str:
+    """A shape as MLIR streams an `ArrayRef<int64_t>` into a diagnostic: `4, 8`."""
+    return ", ".join(str(d) for d in dims)
+
+
+def verify_tile_shape(dims: Sequence[int], element: Attribute) -> None:
+    """NVIDIA's tile rules: f4E2M1FN needs an even element count; every dimension is a
+    positive power of two; at most 2^24 elements."""
+    from xdsl.dialects.builtin import Float4E2M1FNType
+
+    if isinstance(element, Float4E2M1FNType) and (not dims or all(d % 2 for d in dims)):
+        raise VerifyException("F4E2M1FN tiles must have an even number of elements")
+    count = 1
+    for d in dims:
+        if d <= 0:
+            raise VerifyException(
+                f"all dimensions must be positive constants, got {shape_text(dims)}"
+            )
+        if not _is_pow2(d):
+            raise VerifyException(f"all dimensions must be powers of two, got {shape_text(dims)}")
+        if count > MAX_TILE_ELEMENTS // d:
+            raise VerifyException(f"tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements")
+        count *= d
+
+
 @irdl_attr_definition
 class PointerType(ParametrizedAttribute, TypeAttribute):
     """`ptr<E>`: a global-memory pointer to elements of a number type."""
@@ -57,6 +104,10 @@ class PointerType(ParametrizedAttribute, TypeAttribute):
         printer.print_string("<")
         print_cuda_tile_type(printer, self.pointee)
         printer.print_string(">")
+
+    def verify(self) -> None:
+        if not is_number_type(self.pointee):
+            raise VerifyException(f"failed to verify 'pointeeType': {NUMBER_TYPE_SUMMARY}")
 
 
 @irdl_attr_definition
@@ -104,17 +155,9 @@ class TileType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
     def verify(self) -> None:
-        dims = self.dims
-        bad = [d for d in dims if not _is_pow2(d)]
-        if bad:
-            raise VerifyException(
-                "tile shape dimensions must have power of two length but got "
-                f"[{', '.join(str(d) for d in dims)}]"
-            )
-        if self.num_elements > MAX_TILE_ELEMENTS:
-            raise VerifyException(
-                f"tile has {self.num_elements} elements, at most {MAX_TILE_ELEMENTS} are allowed"
-            )
+        if not is_tile_element_type(self.element_type):
+            raise VerifyException(f"failed to verify 'elementType': {TILE_ELEMENT_SUMMARY}")
+        verify_tile_shape(self.dims, self.element_type)
 
     def with_element(self, element_type: Attribute) -> TileType:
         return TileType(self.dims, element_type)
@@ -207,6 +250,8 @@ class TensorViewType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
     def verify(self) -> None:
+        if not is_number_type(self.element_type):
+            raise VerifyException(f"failed to verify 'elementType': {NUMBER_TYPE_SUMMARY}")
         if len(self.shape) != len(self.strides):
             raise VerifyException(
                 "expected shape and stride to be of same rank but got shape of rank "
@@ -218,8 +263,7 @@ class TensorViewType(ParametrizedAttribute, TypeAttribute):
 
         if any(d <= 0 and d != DYNAMIC for d in self.dims):
             raise VerifyException(
-                "dimensions must have strictly positive constant sizes but got "
-                + show(self.dims)
+                "dimensions must have strictly positive constant sizes but got " + show(self.dims)
             )
         if any(s <= 0 and s != DYNAMIC for s in self.stride_values):
             raise VerifyException(
@@ -228,8 +272,194 @@ class TensorViewType(ParametrizedAttribute, TypeAttribute):
             )
 
 
+# ---------------------------------------------------------------------------
+# Tile views: partition_view, strided_view, gather_scatter_view.  They share the
+# `tile=(...)`, `padding_value = ...` and `dim_map=[...]` pieces and NVIDIA's
+# TileView interface (index rank, tile type, index verification).
+# ---------------------------------------------------------------------------
+
+_I32_MAX = 2**31 - 1
+
+
+def _parse_view_tile(parser: AttrParser) -> list[int]:
+    parser.parse_keyword("tile")
+    parser.parse_punctuation("=")
+    pos = parser.pos
+    parser.parse_punctuation("(")
+    tile = parser.parse_dimension_list()
+    parser.parse_punctuation(")")
+    for i, v in enumerate(tile):
+        if v <= 0 or v > _I32_MAX:
+            parser.raise_error(
+                f"tile dimension {i} exceeds i32 limitations (got {v}, expected "
+                f"strictly positive and less than or equal to {_I32_MAX})",
+                pos,
+                parser.pos,
+            )
+    return tile
+
+
+def _parse_optional_padding(parser: AttrParser) -> Attribute:
+    """`padding_value = nan,` (with its comma), or nothing."""
+    if not parser.parse_optional_keyword("padding_value"):
+        return NoneAttr()
+    parser.parse_punctuation("=")
+    pos = parser.pos
+    word = parser.parse_optional_identifier()
+    if word not in {p.value for p in PaddingValue}:
+        parser.raise_error(
+            f'invalid padding_value attribute specification. Got "{word}" but expect one '
+            "of: zero, neg_zero, nan, pos_inf, neg_inf",
+            pos,
+            max(parser.pos, pos + 1),
+        )
+    parser.parse_punctuation(",")
+    return PaddingValueAttr(PaddingValue(word))
+
+
+def _parse_tensor_view(parser: AttrParser) -> TensorViewType:
+    from tileir.dialects.cuda_tile.syntax import parse_cuda_tile_type
+
+    t = parse_cuda_tile_type(parser)
+    if not isinstance(t, TensorViewType):
+        parser.raise_error(f"expected 'tensor_view' type, but got '{t}'")
+    return t
+
+
+def _parse_optional_dim_map(parser: AttrParser, rank: int) -> list[int]:
+    if not parser.parse_optional_punctuation(","):
+        return list(range(rank))
+    parser.parse_keyword("dim_map")
+    parser.parse_punctuation("=")
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+    )
+
+
+def _print_padding(printer: Printer, padding: Attribute) -> None:
+    if isinstance(padding, PaddingValueAttr):
+        printer.print_string(f"padding_value = {padding.data.value}, ")
+
+
+def _print_dim_map(printer: Printer, dim_map: Sequence[int]) -> None:
+    if tuple(dim_map) != tuple(range(len(dim_map))):
+        printer.print_string(", dim_map=[" + ", ".join(str(d) for d in dim_map) + "]")
+
+
+def _verify_view_tile(tile: Sequence[int], tv: TensorViewType) -> None:
+    """The checks every view makes of its tile shape."""
+    if not tile:
+        raise VerifyException("0-dimension tile shape is not supported")
+    if len(tile) != tv.rank:
+        raise VerifyException(
+            "expected tensor_view rank and tile rank to match, got tensor_view of "
+            f"rank {tv.rank} and tiles of rank {len(tile)}"
+        )
+
+
+def _verify_tile_dims(tile: Sequence[int]) -> None:
+    if any(d <= 0 for d in tile):
+        raise VerifyException(
+            f"tile shape dimensions must have positive length but got [{shape_text(tile)}]"
+        )
+    if any(not _is_pow2(d) for d in tile):
+        raise VerifyException(
+            f"tile shape dimensions must have power of two length but got [{shape_text(tile)}]"
+        )
+
+
+def _verify_padding(padding: Attribute, tv: TensorViewType) -> None:
+    if (
+        isinstance(padding, PaddingValueAttr)
+        and padding.data is not PaddingValue.ZERO
+        and not isinstance(tv.element_type, AnyFloat)
+    ):
+        raise VerifyException(
+            f"padding_value {padding.data.value} can only be used with floating point "
+            f"element types, got '{tv.element_type}'"
+        )
+
+
+def _verify_partition_like(
+    tile: Sequence[int], tv: TensorViewType, dim_map: Sequence[int], padding: Attribute
+) -> None:
+    """NVIDIA's rules for grid-like views (partition and strided)."""
+    _verify_view_tile(tile, tv)
+    if len(dim_map) != len(tile):
+        raise VerifyException(
+            f"expected dim_map to map exactly all {len(tile)} dimensions of the tile, "
+            f"got {len(dim_map)} mappings"
+        )
+    _verify_tile_dims(tile)
+    used: dict[int, int] = {}
+    for tile_dim, target in enumerate(dim_map):
+        if target < 0:
+            raise VerifyException(f"target dimension must not be negative, got {target}")
+        if target >= tv.rank:
+            raise VerifyException(
+                "target dimension is outside of tensor view dimensions, expected strictly "
+                f"less than {tv.rank}, got {target}"
+            )
+        if target in used:
+            raise VerifyException(
+                f"target dimension {target} mapped at least twice (for tile dimensions "
+                f"{used[target]} and {tile_dim})"
+            )
+        used[target] = tile_dim
+    verify_tile_shape(tile, tv.element_type)
+    _verify_padding(padding, tv)
+
+
+class TileViewType(ABC):
+    """NVIDIA's TileView interface: a view loads and stores tiles of one type at
+    integer indices."""
+
+    @property
+    @abstractmethod
+    def tile_dims(self) -> tuple[int, ...]: ...
+
+    @property
+    @abstractmethod
+    def view_tensor(self) -> TensorViewType: ...
+
+    @property
+    def index_rank(self) -> int:
+        return len(self.tile_dims)
+
+    def view_tile_type(self) -> TileType:
+        """The type of the tiles loaded from or stored to the view."""
+        return TileType(self.tile_dims, self.view_tensor.element_type)
+
+    @property
+    def padding(self) -> PaddingValue | None:
+        padding = getattr(self, "padding_value", None)
+        return padding.data if isinstance(padding, PaddingValueAttr) else None
+
+    def verify_indices(self, index_types: Sequence[Attribute]) -> str | None:
+        """Why `index_types` cannot index the view (None when they can): every index is
+        a scalar tile, all of one type."""
+        if not index_types:
+            return None
+        for t in index_types:
+            if not isinstance(t, TileType):
+                return f"expected index type to be a tile type, got '{t}'"
+            if t.rank != 0:
+                return f"expected index type to be a scalar tile, got '{t}'"
+        for i, t in enumerate(index_types):
+            if t != index_types[0]:
+                return (
+                    f"expected index type {i} to be the same as other index types "
+                    f"('{index_types[0]}'), got '{t}'"
+                )
+        return None
+
+
+def is_tile_view(t: Attribute) -> bool:
+    return isinstance(t, TileViewType)
+
+
 @irdl_attr_definition
-class PartitionViewType(ParametrizedAttribute, TypeAttribute):
+class PartitionViewType(TileViewType, ParametrizedAttribute, TypeAttribute):
     """`partition_view<tile=(4x2), [padding_value = nan, ] tensor_view<...>[, dim_map=[1, 0]]>`.
 
     A grid of equally sized tiles over a tensor_view.  Tile dimension k covers tensor
@@ -265,64 +495,21 @@ class PartitionViewType(ParametrizedAttribute, TypeAttribute):
         return tuple(d.data for d in self.tile_shape)
 
     @property
+    def view_tensor(self) -> TensorViewType:
+        return self.tensor_view
+
+    @property
     def dim_map_values(self) -> tuple[int, ...]:
         return tuple(d.data for d in self.dim_map)
 
-    @property
-    def padding(self) -> PaddingValue | None:
-        return self.padding_value.data if isinstance(self.padding_value, PaddingValueAttr) else None
-
-    @property
-    def index_rank(self) -> int:
-        return len(self.tile_shape)
-
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        from tileir.dialects.cuda_tile.syntax import parse_cuda_tile_type
-
         parser.parse_punctuation("<")
-        parser.parse_keyword("tile")
-        parser.parse_punctuation("=")
-        pos = parser.pos
-        parser.parse_punctuation("(")
-        tile = parser.parse_dimension_list()
-        if not tile:
-            parser.raise_error("expected a tile shape")
-        parser.parse_punctuation(")")
-        for i, v in enumerate(tile):
-            if v <= 0 or v > 2**31 - 1:
-                parser.raise_error(
-                    f"tile dimension {i} exceeds i32 limitations (got {v}, expected "
-                    "strictly positive and less than or equal to 2147483647)",
-                    pos,
-                    parser.pos,
-                )
+        tile = _parse_view_tile(parser)
         parser.parse_punctuation(",")
-        padding: Attribute = NoneAttr()
-        if parser.parse_optional_keyword("padding_value"):
-            parser.parse_punctuation("=")
-            pos = parser.pos
-            word = parser.parse_optional_identifier()
-            if word not in {p.value for p in PaddingValue}:
-                parser.raise_error(
-                    f'invalid padding_value attribute specification. Got "{word}" but '
-                    "expect one of: zero, neg_zero, nan, pos_inf, neg_inf",
-                    pos,
-                    parser.pos,
-                )
-            padding = PaddingValueAttr(PaddingValue(word))
-            parser.parse_punctuation(",")
-        pos = parser.pos
-        tv = parse_cuda_tile_type(parser)
-        if not isinstance(tv, TensorViewType):
-            parser.raise_error(f"expected 'tensor_view' type, but got {tv}", pos, parser.pos)
-        dim_map = list(range(len(tile)))
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("dim_map")
-            parser.parse_punctuation("=")
-            dim_map = parser.parse_comma_separated_list(
-                parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
-            )
+        padding = _parse_optional_padding(parser)
+        tv = _parse_tensor_view(parser)
+        dim_map = _parse_optional_dim_map(parser, len(tile))
         parser.parse_punctuation(">")
         return (
             ArrayAttr([IntAttr(d) for d in tile]),
@@ -335,55 +522,15 @@ class PartitionViewType(ParametrizedAttribute, TypeAttribute):
         from tileir.dialects.cuda_tile.syntax import print_cuda_tile_type
 
         printer.print_string("<tile=(" + "x".join(str(d) for d in self.tile_dims) + "), ")
-        if (pad := self.padding) is not None:
-            printer.print_string(f"padding_value = {pad.value}, ")
+        _print_padding(printer, self.padding_value)
         print_cuda_tile_type(printer, self.tensor_view)
-        dim_map = self.dim_map_values
-        if dim_map != tuple(range(len(dim_map))):
-            printer.print_string(", dim_map=[" + ", ".join(str(d) for d in dim_map) + "]")
+        _print_dim_map(printer, self.dim_map_values)
         printer.print_string(">")
 
     def verify(self) -> None:
-        tile = self.tile_dims
-        tv = self.tensor_view
-        if not tile:
-            raise VerifyException("0-dimension tile shape is not supported")
-        if len(tile) != tv.rank:
-            raise VerifyException(
-                "expected tensor_view rank and tile rank to match, got tensor_view of "
-                f"rank {tv.rank} and tiles of rank {len(tile)}"
-            )
-        dim_map = self.dim_map_values
-        if len(dim_map) != len(tile):
-            raise VerifyException(
-                f"expected dim_map to map exactly all {len(tile)} dimensions of the tile, "
-                f"got {len(dim_map)} mappings"
-            )
-        if any(d <= 0 for d in tile):
-            raise VerifyException(
-                "tile shape dimensions must have positive length but got "
-                f"[{', '.join(map(str, tile))}]"
-            )
-        if any(not _is_pow2(d) for d in tile):
-            raise VerifyException(
-                "tile shape dimensions must have power of two length but got "
-                f"[{', '.join(map(str, tile))}]"
-            )
-        if sorted(dim_map) != list(range(len(tile))):
-            raise VerifyException(
-                f"dim_map must be a permutation of [0, {len(tile)}), got "
-                f"[{', '.join(map(str, dim_map))}]"
-            )
-        pad = self.padding
-        if (
-            pad is not None
-            and pad != PaddingValue.ZERO
-            and not isinstance(tv.element_type, AnyFloat)
-        ):
-            raise VerifyException(
-                f"padding_value {pad.value} requires a floating-point element type, "
-                f"got {tv.element_type}"
-            )
+        _verify_partition_like(
+            self.tile_dims, self.tensor_view, self.dim_map_values, self.padding_value
+        )
 
     def index_space_shape(self) -> tuple[int | None, ...]:
         """Static extent of each index-space dimension (None where dynamic)."""
@@ -392,6 +539,190 @@ class PartitionViewType(ParametrizedAttribute, TypeAttribute):
             extent = self.tensor_view.dims[self.dim_map_values[k]]
             out.append(None if extent == DYNAMIC else -(-extent // t))
         return tuple(out)
+
+
+@irdl_attr_definition
+class StridedViewType(TileViewType, ParametrizedAttribute, TypeAttribute):
+    """`strided_view<tile=(4x4), traversal_strides=[4,4], [padding_value = ..., ]
+    tensor_view<...>[, dim_map=[...]]>` (13.3).
+
+    Like a partition view, but consecutive indices along dimension k move the tile by
+    `traversal_strides[k]` elements instead of by the tile size, so tiles may overlap
+    or leave gaps."""
+
+    name = "cuda_tile.strided_view"
+    SINCE: ClassVar[str] = "13.3"
+
+    tile_shape: ArrayAttr[IntAttr]
+    traversal_strides: ArrayAttr[IntAttr]
+    tensor_view: TensorViewType
+    dim_map: ArrayAttr[IntAttr]
+    padding_value: PaddingValueAttr | NoneAttr
+
+    @property
+    def tile_dims(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.tile_shape)
+
+    @property
+    def stride_values(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.traversal_strides)
+
+    @property
+    def view_tensor(self) -> TensorViewType:
+        return self.tensor_view
+
+    @property
+    def dim_map_values(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.dim_map)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        tile = _parse_view_tile(parser)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("traversal_strides")
+        parser.parse_punctuation("=")
+        strides = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_integer(allow_boolean=False)
+        )
+        parser.parse_punctuation(",")
+        padding = _parse_optional_padding(parser)
+        tv = _parse_tensor_view(parser)
+        dim_map = _parse_optional_dim_map(parser, len(tile))
+        parser.parse_punctuation(">")
+        return (
+            ArrayAttr([IntAttr(d) for d in tile]),
+            ArrayAttr([IntAttr(d) for d in strides]),
+            tv,
+            ArrayAttr([IntAttr(d) for d in dim_map]),
+            padding,
+        )
+
+    def print_parameters(self, printer: Printer) -> None:
+        from tileir.dialects.cuda_tile.syntax import print_cuda_tile_type
+
+        printer.print_string("<tile=(" + "x".join(str(d) for d in self.tile_dims) + "), ")
+        printer.print_string(
+            "traversal_strides=[" + ",".join(str(d) for d in self.stride_values) + "], "
+        )
+        _print_padding(printer, self.padding_value)
+        print_cuda_tile_type(printer, self.tensor_view)
+        _print_dim_map(printer, self.dim_map_values)
+        printer.print_string(">")
+
+    def verify(self) -> None:
+        tile = self.tile_dims
+        _verify_partition_like(tile, self.tensor_view, self.dim_map_values, self.padding_value)
+        strides = self.stride_values
+        if len(strides) != len(tile):
+            raise VerifyException(f"expected {len(tile)} traversal strides, got {len(strides)}")
+        if any(s <= 0 for s in strides):
+            raise VerifyException(
+                f"traversal strides must be strictly positive but got [{shape_text(strides)}]"
+            )
+
+
+@irdl_attr_definition
+class GatherScatterViewType(TileViewType, ParametrizedAttribute, TypeAttribute):
+    """`gather_scatter_view<tile=(8x16), [padding_value = ..., ] tensor_view<...>,
+    sparse_dim=0>` (13.3).
+
+    Indexed like a partition view, except that the index along `sparse_dim` is a 1-d
+    tile of element offsets (one per row of the tile) instead of a tile index: rows are
+    gathered from, or scattered to, arbitrary positions."""
+
+    name = "cuda_tile.gather_scatter_view"
+    SINCE: ClassVar[str] = "13.3"
+
+    tile_shape: ArrayAttr[IntAttr]
+    tensor_view: TensorViewType
+    sparse_dim: IntAttr
+    padding_value: PaddingValueAttr | NoneAttr
+
+    @property
+    def tile_dims(self) -> tuple[int, ...]:
+        return tuple(d.data for d in self.tile_shape)
+
+    @property
+    def view_tensor(self) -> TensorViewType:
+        return self.tensor_view
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        parser.parse_punctuation("<")
+        tile = _parse_view_tile(parser)
+        parser.parse_punctuation(",")
+        padding = _parse_optional_padding(parser)
+        tv = _parse_tensor_view(parser)
+        parser.parse_punctuation(",")
+        parser.parse_keyword("sparse_dim")
+        parser.parse_punctuation("=")
+        sparse_dim = parser.parse_integer(allow_boolean=False, allow_negative=False)
+        parser.parse_punctuation(">")
+        return (ArrayAttr([IntAttr(d) for d in tile]), tv, IntAttr(sparse_dim), padding)
+
+    def print_parameters(self, printer: Printer) -> None:
+        from tileir.dialects.cuda_tile.syntax import print_cuda_tile_type
+
+        printer.print_string("<tile=(" + "x".join(str(d) for d in self.tile_dims) + "), ")
+        _print_padding(printer, self.padding_value)
+        print_cuda_tile_type(printer, self.tensor_view)
+        printer.print_string(f", sparse_dim={self.sparse_dim.data}>")
+
+    def verify(self) -> None:
+        tile = self.tile_dims
+        tv = self.tensor_view
+        _verify_view_tile(tile, tv)
+        _verify_tile_dims(tile)
+        if self.sparse_dim.data >= tv.rank:
+            raise VerifyException(
+                "gather dimension is outside of tensor view dimensions, expected strictly "
+                f"less than {tv.rank}, got {self.sparse_dim.data}"
+            )
+        verify_tile_shape(tile, tv.element_type)
+        _verify_padding(self.padding_value, tv)
+
+    def verify_indices(self, index_types: Sequence[Attribute]) -> str | None:
+        """The index at `sparse_dim` is a 1-d tile as long as the tile is along that
+        dimension; the others are scalar tiles of one common type."""
+        if not index_types:
+            return None
+        sparse = self.sparse_dim.data
+        if sparse >= len(index_types):
+            return (
+                f"gather/scatter dimension {sparse} is out of range for index count "
+                f"{len(index_types)}"
+            )
+        gather = index_types[sparse]
+        if not isinstance(gather, TileType):
+            return (
+                f"expected index at sparse_dim position {sparse} to be a tile type for "
+                "GatherScatterView"
+            )
+        if gather.rank != 1:
+            return (
+                f"expected index at sparse_dim position {sparse} to be a 1D tensor for "
+                f"GatherScatterView, got rank {gather.rank}"
+            )
+        if gather.dims[0] != self.tile_dims[sparse]:
+            return (
+                f"expected gather/scatter index size ({gather.dims[0]}) to match tile shape "
+                f"at gather/scatter dimension {sparse} ({self.tile_dims[sparse]})"
+            )
+        base: Attribute | None = None
+        for i, t in enumerate(index_types):
+            if i == sparse:
+                continue
+            if not isinstance(t, TileType) or t.rank != 0:
+                return f"expected index {i} to be a scalar tile for GatherScatterView"
+            if base is None:
+                base = t
+            elif t != base:
+                return (
+                    f"expected scalar index {i} to have the same type as other scalar "
+                    f"indices ('{base}'), got '{t}'"
+                )
+        return None
 
 
 def is_integer_type(t: Attribute) -> bool:
@@ -404,4 +735,6 @@ TYPES: list[type[Attribute]] = [
     TokenType,
     TensorViewType,
     PartitionViewType,
+    StridedViewType,
+    GatherScatterViewType,
 ]

@@ -1,5 +1,7 @@
 """The ops of the cuda_tile dialect, grouped by NVIDIA's families."""
 
+from tileir.dialects.cuda_tile.ops.atomics import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.atomics import ATOMIC_OPS
 from tileir.dialects.cuda_tile.ops.control_flow import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.control_flow import CONTROL_FLOW_OPS
 from tileir.dialects.cuda_tile.ops.conversion import *  # noqa: F403
@@ -8,19 +10,42 @@ from tileir.dialects.cuda_tile.ops.core import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.core import CORE_OPS
 from tileir.dialects.cuda_tile.ops.floating_point import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.floating_point import FLOATING_POINT_OPS
+from tileir.dialects.cuda_tile.ops.globals import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.globals import GLOBAL_OPS
 from tileir.dialects.cuda_tile.ops.integer import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.integer import INTEGER_OPS
 from tileir.dialects.cuda_tile.ops.memory import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.memory import MEMORY_OPS
+from tileir.dialects.cuda_tile.ops.misc import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.misc import MISC_OPS
+from tileir.dialects.cuda_tile.ops.mma import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.mma import MMA_OPS
+from tileir.dialects.cuda_tile.ops.reductions import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.reductions import REDUCTION_OPS
+from tileir.dialects.cuda_tile.ops.shape import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.shape import SHAPE_OPS
+from tileir.dialects.cuda_tile.ops.testing import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.testing import TESTING_OPS
 from tileir.dialects.cuda_tile.ops.views import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.views import VIEW_OPS
 
-ALL_OPS = [
+#: NVIDIA's public ops (cuda_tile 13.3: 100 of them).
+PUBLIC_OPS = [
     *CORE_OPS,
+    *SHAPE_OPS,
+    *REDUCTION_OPS,
+    *GLOBAL_OPS,
     *FLOATING_POINT_OPS,
     *INTEGER_OPS,
     *CONVERSION_OPS,
+    *MMA_OPS,
     *MEMORY_OPS,
-    *CONTROL_FLOW_OPS,
+    *ATOMIC_OPS,
     *VIEW_OPS,
+    *CONTROL_FLOW_OPS,
+    *MISC_OPS,
 ]
+
+#: Every op the dialect registers: the public ones and NVIDIA's test-only
+#: `testing$func`.
+ALL_OPS = [*PUBLIC_OPS, *TESTING_OPS]

@@ -12,16 +12,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    AnyFloat,
     BFloat16Type,
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatTF32Type,
     IntegerType,
     UnitAttr,
 )
@@ -30,6 +34,7 @@ from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
+from tileir.diagnostics import CompileError, location_of
 from tileir.dialects.cuda_tile.attributes import (
     Overflow,
     OverflowAttr,
@@ -39,7 +44,7 @@ from tileir.dialects.cuda_tile.attributes import (
     SignednessAttr,
 )
 from tileir.dialects.cuda_tile.carriers import element_type, is_carrier, shape_of
-from tileir.dialects.cuda_tile.syntax import AsmFormat
+from tileir.dialects.cuda_tile.syntax import AsmFormat, parse_keyword_enum
 from tileir.dialects.cuda_tile.types import PointerType, TileType
 
 # ---------------------------------------------------------------------------
@@ -52,6 +57,17 @@ class CudaTileOp(IRDLOperation):
 
     #: The cuda_tile release that introduced the op (bytecode cares).
     SINCE: ClassVar[str] = "13.1"
+    #: The group of NVIDIA's specification the op belongs to.
+    GROUP: ClassVar[str] = "Core"
+    #: Operands, attributes and results added after the op itself: name -> release.
+    FIELD_SINCE: ClassVar[dict[str, str]] = {}
+    #: The custom form after the op name, as the reference documentation writes it
+    #: (`docs/dialects/cuda_tile.md`); elementwise ops derive it from their modifiers.
+    SYNTAX: ClassVar[str] = ""
+
+    @classmethod
+    def syntax(cls) -> str:
+        return cls.SYNTAX
 
     def asm_result_names(self) -> Sequence[str | None]:
         """Names NVIDIA's printer gives the results (None: a number)."""
@@ -89,22 +105,43 @@ def _int_widths(*widths: int) -> Callable[[Attribute], bool]:
     return lambda t: isinstance(t, IntegerType) and t.width.data in widths
 
 
+def _floats(*classes: type[Attribute]) -> Callable[[Attribute], bool]:
+    return lambda t: isinstance(t, classes)
+
+
+_CUDA_TILE_FLOATS = (
+    Float16Type,
+    BFloat16Type,
+    Float32Type,
+    Float64Type,
+    FloatTF32Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float4E2M1FNType,
+)
+
 FLOAT = ElementSet(
     "f16 or bf16 or f32 or f64",
     lambda t: isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type),
 )
 INTEGER = ElementSet("i1 or i8 or i16 or i32 or i64", _int_widths(1, 8, 16, 32, 64))
 BOOL = ElementSet("i1", _int_widths(1))
+I8 = ElementSet("i8", _int_widths(8))
+I32 = ElementSet("i32", _int_widths(32))
 I64 = ElementSet("i64", _int_widths(64))
-POINTER = ElementSet("ptr", lambda t: isinstance(t, PointerType))
+POINTER = ElementSet("Pointer type", lambda t: isinstance(t, PointerType))
 ANY_FLOAT = ElementSet(
     "f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN",
-    lambda t: isinstance(t, AnyFloat),
+    _floats(*_CUDA_TILE_FLOATS),
 )
 NUMBER = ElementSet(
     "i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 or f64 or tf32 or f8E4M3FN "
     "or f8E5M2 or f8E8M0FNU or f4E2M1FN",
-    lambda t: INTEGER.accepts(t) or isinstance(t, AnyFloat),
+    lambda t: INTEGER.accepts(t) or ANY_FLOAT.accepts(t),
+)
+NUMBER_OR_I4 = ElementSet(
+    NUMBER.text + " or i4", lambda t: NUMBER.accepts(t) or t == IntegerType(4)
 )
 ANY_ELEMENT = ElementSet(
     "any type", lambda t: NUMBER.accepts(t) or isinstance(t, PointerType) or t == IntegerType(4)
@@ -116,6 +153,15 @@ def type_text(t: Attribute) -> str:
     return str(t)
 
 
+def tile_constraint_text(
+    elements: ElementSet, rank: int | None = None, summary: str = "tile"
+) -> str:
+    """How ODS describes a `CudaTile_TileOf` constraint: `tile of f32 values`,
+    `0D tile of i1 values`, `mmaf operand tile type of ... values`."""
+    prefix = f"{rank}D tile" if rank is not None and summary == "tile" else summary
+    return f"{prefix} of {elements.text} values"
+
+
 def check_tile_of(
     op: CudaTileOp,
     value: SSAValue,
@@ -123,8 +169,12 @@ def check_tile_of(
     elements: ElementSet,
     *,
     rank: int | None = None,
+    summary: str = "tile",
+    variadic: bool = False,
 ) -> None:
-    """`position` is e.g. "operand #0" or "result #0"."""
+    """ODS's operand/result constraint check; `position` is e.g. "operand #0" or
+    "result #0".  Outside a cuda_tile function (after lifting) the builtin carriers
+    are accepted too (see `carriers.py`)."""
     t = value.type
     public = inside_cuda_tile_function(op)
     ok = (isinstance(t, TileType) if public else is_carrier(t)) and elements.accepts(
@@ -133,10 +183,56 @@ def check_tile_of(
     if ok and rank is not None and len(shape_of(t)) != rank:
         ok = False
     if not ok:
-        shape_text = " 0D" if rank == 0 else ""
+        text = tile_constraint_text(elements, rank, summary)
+        if variadic:
+            text = "variadic of " + text
+        raise op.op_error(f"{position} must be {text}, but got '{type_text(t)}'")
+
+
+def check_type(
+    op: CudaTileOp, value: SSAValue, position: str, description: str, accepts: bool
+) -> None:
+    """A constraint that is not a tile constraint (`cuda tile token type`, `TileView
+    instance`)."""
+    if not accepts:
+        raise op.op_error(f"{position} must be {description}, but got '{type_text(value.type)}'")
+
+
+def operand_position(op: Operation, value: SSAValue) -> str:
+    """`operand #N` for `value` (the first use of it among `op`'s operands)."""
+    for i, v in enumerate(op.operands):
+        if v is value:
+            return f"operand #{i}"
+    return "operand"
+
+
+def check_same_rank(op: CudaTileOp, names: Sequence[str], values: Sequence[SSAValue]) -> None:
+    first = len(shape_of(values[0].type))
+    if any(len(shape_of(v.type)) != first for v in values[1:]):
+        raise op.op_error(f"failed to verify that all of {{{', '.join(names)}}} have same rank")
+
+
+def check_same_element_type(
+    op: CudaTileOp, names: Sequence[str], values: Sequence[SSAValue]
+) -> None:
+    first = element_type(values[0].type)
+    if any(element_type(v.type) != first for v in values[1:]):
         raise op.op_error(
-            f"{position} must be{shape_text} tile of {elements.text} values, "
-            f"but got '{type_text(t)}'"
+            f"failed to verify that all of {{{', '.join(names)}}} have the same element type"
+        )
+
+
+def element_text(t: Attribute) -> str:
+    """An element type as MLIR streams a `Type` into a diagnostic: quoted."""
+    return f"'{element_type(t)}'"
+
+
+def region_block_count_error(op: CudaTileOp, index: int, name: str, count: int) -> None:
+    """ODS's `SizedRegion<1>` check."""
+    region = op.regions[index]
+    if len(region.blocks) != count:
+        raise op.op_error(
+            f"region #{index} ('{name}') failed to verify constraint: region with {count} blocks"
         )
 
 
@@ -171,6 +267,10 @@ IEEE_MODES = (
 class Modifier:
     """One optional piece of an op's custom syntax bound to a property."""
 
+    def syntax(self) -> str:
+        """How the reference documentation writes the piece."""
+        raise NotImplementedError
+
     def print(self, f: AsmFormat, op: Operation) -> None:
         raise NotImplementedError
 
@@ -186,8 +286,12 @@ class RoundingDirective(Modifier):
     allowed: tuple[RoundingMode, ...]
     default: RoundingMode = RoundingMode.NEAREST_EVEN
     prop: str = "rounding_mode"
-    #: When set, an unknown keyword is reported with the `, got: '...'` suffix.
+    #: The strict parser: modes the op does not allow are rejected while parsing, and
+    #: the message names the word (`, got: '...'`).
     strict_message: bool = True
+
+    def syntax(self) -> str:
+        return f"[rounding<{'|'.join(m.value for m in self.allowed)}>]"
 
     def print(self, f: AsmFormat, op: Operation) -> None:
         mode = op.properties.get(self.prop)
@@ -203,19 +307,19 @@ class RoundingDirective(Modifier):
         props[self.prop] = RoundingModeAttr(self.parse_mode(parser))
 
     def parse_mode(self, parser: Parser) -> RoundingMode:
+        """NVIDIA's two rounding parsers: a strict one (IEEE ops, conversions) rejects
+        any mode the op does not allow, naming the culprit; a lenient one (divf, sqrt,
+        exp, tanh) only rejects unknown words and leaves the rest to the verifier."""
         if parser.parse_optional_keyword("rounding") is None:
             return self.default
         parser.parse_punctuation("<")
-        pos = parser.pos
         word = parser.parse_identifier()
         parser.parse_punctuation(">")
         allowed_text = ", ".join(f"'{m.value}'" for m in self.allowed)
         known = {m.value for m in RoundingMode}
-        if word not in known or RoundingMode(word) not in self.allowed:
-            suffix = f", got: '{word}'" if self.strict_message or word in known else ""
-            parser.raise_error(
-                f"expected rounding mode to be one of: {allowed_text}{suffix}", pos, parser.pos
-            )
+        if word not in known or (self.strict_message and RoundingMode(word) not in self.allowed):
+            suffix = f", got: '{word}'" if self.strict_message else ""
+            parser.raise_error(f"expected rounding mode to be one of: {allowed_text}{suffix}")
         return RoundingMode(word)
 
 
@@ -225,6 +329,9 @@ class UnitFlag(Modifier):
 
     keyword: str
     prop: str
+
+    def syntax(self) -> str:
+        return f"[{self.keyword}]"
 
     def print(self, f: AsmFormat, op: Operation) -> None:
         if self.prop in op.properties:
@@ -241,6 +348,9 @@ class FlagList(Modifier):
     on output."""
 
     flags: tuple[tuple[str, str], ...]  # (keyword, prop)
+
+    def syntax(self) -> str:
+        return " ".join(f"[{k}]" for k, _ in self.flags) + " (any order)"
 
     def print(self, f: AsmFormat, op: Operation) -> None:
         for keyword, prop in self.flags:
@@ -264,6 +374,9 @@ class OverflowFlag(Modifier):
     """`(`overflow` `` $overflow^)?`: printed only when not `none`."""
 
     prop: str = "overflow"
+
+    def syntax(self) -> str:
+        return f"[overflow<{'|'.join(o.value for o in Overflow if o is not Overflow.NONE)}>]"
 
     def print(self, f: AsmFormat, op: Operation) -> None:
         flag = op.properties.get(self.prop)
@@ -296,20 +409,20 @@ class SignednessDirective(Modifier):
 
     prop: str = "signedness"
 
+    def syntax(self) -> str:
+        return "signed|unsigned"
+
     def print(self, f: AsmFormat, op: Operation) -> None:
         s = op.properties[self.prop]
         assert isinstance(s, SignednessAttr)
         f.keyword(s.data.value)
 
     def parse(self, parser: Parser, props: dict[str, Attribute]) -> None:
-        pos = parser.pos
-        word = parser.parse_optional_identifier()
-        if word not in ("signed", "unsigned"):
-            parser.raise_error(
-                "expected signedness to be one of: {'signed', 'unsigned'}",
-                pos,
-                max(parser.pos, pos + 1),
-            )
+        word = parse_keyword_enum(
+            parser,
+            ("signed", "unsigned"),
+            "expected signedness to be one of: {'signed', 'unsigned'}",
+        )
         props[self.prop] = SignednessAttr(Signedness(word))
 
 
@@ -321,6 +434,9 @@ class OptionalKeywordRounding(Modifier):
     default: RoundingMode
     prop: str = "rounding"
 
+    def syntax(self) -> str:
+        return f"[rounding<{'|'.join(m.value for m in self.allowed)}>]"
+
     def print(self, f: AsmFormat, op: Operation) -> None:
         mode = op.properties.get(self.prop)
         if isinstance(mode, RoundingModeAttr) and mode.data != self.default:
@@ -330,7 +446,9 @@ class OptionalKeywordRounding(Modifier):
 
     def parse(self, parser: Parser, props: dict[str, Attribute]) -> None:
         props[self.prop] = RoundingModeAttr(
-            RoundingDirective(self.allowed, self.default, self.prop).parse_mode(parser)
+            RoundingDirective(
+                self.allowed, self.default, self.prop, strict_message=False
+            ).parse_mode(parser)
         )
 
 
@@ -344,3 +462,62 @@ def parse_modifiers(
 ) -> None:
     for m in modifiers:
         m.parse(parser, props)
+
+
+# ---------------------------------------------------------------------------
+# Diagnostics helpers.
+# ---------------------------------------------------------------------------
+
+
+def types_text(types: Iterable[Attribute]) -> str:
+    """Types as MLIR streams a `TypeRange` into a diagnostic: `'T1', 'T2'`."""
+    return ", ".join(f"'{t}'" for t in types)
+
+
+def nested_ops_verify(op: Operation) -> bool:
+    """Whether every op nested in `op` verifies."""
+    for child in op.walk():
+        if child is op:
+            continue
+        try:
+            child.verify(verify_nested_ops=False)
+        except (VerifyException, CompileError):
+            return False
+    return True
+
+
+def raise_after_nested(op: CudaTileOp, message: str, *, prefixed: bool = True) -> None:
+    """Report a region rule the way MLIR's region verifiers do: after the ops inside
+    the regions.  When one of them fails, stay silent: the walk reports that op (at
+    its own location) instead."""
+    if nested_ops_verify(op):
+        raise op.op_error(message) if prefixed else VerifyException(message)
+
+
+class VerifyDiagnostics(CompileError):
+    """Diagnostics a verifier reports that one `VerifyException` cannot carry: several
+    of them (MLIR's inferred-type check emits two), or one located at another op than
+    the one being verified (a region rule blaming an op inside the region).  Drivers
+    see a located `CompileError`; `errors` holds each diagnostic."""
+
+    def __init__(self, errors: Sequence[CompileError]):
+        super().__init__(errors[0].message, errors[0].location)
+        self.errors = list(errors)
+
+    def format(self, style: str = "mlir") -> str:
+        lines: list[str] = []
+        for e in self.errors:
+            lines.append(CompileError.format(e, style))
+            for note in getattr(e, "notes", ()):
+                lines.append(CompileError.format(note, style).replace(": error: ", ": note: ", 1))
+        return "\n".join(lines)
+
+
+def op_diagnostic(
+    op: Operation, message: str, notes: Sequence[tuple[Operation, str]] = ()
+) -> CompileError:
+    """`message` about `op` (prefixed as emitOpError does), at `op`'s location, with
+    notes attached to other ops."""
+    error = CompileError(f"'{op.name}' op {message}", location_of(op))
+    error.notes = [CompileError(text, location_of(at)) for at, text in notes]  # pyright: ignore[reportAttributeAccessIssue]
+    return error

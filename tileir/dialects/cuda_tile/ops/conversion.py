@@ -17,7 +17,7 @@ from tileir.dialects.cuda_tile.attributes import (
     Signedness,
     SignednessAttr,
 )
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.ops.base import (
     ANY_FLOAT,
     I64,
@@ -29,7 +29,6 @@ from tileir.dialects.cuda_tile.ops.base import (
     OverflowFlag,
     RoundingDirective,
     SignednessDirective,
-    check_tile_of,
 )
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp, Signature
 
@@ -50,12 +49,9 @@ def bit_width(t: Attribute) -> int:
 
 class ConversionOp(ElementwiseOp):
     OPERANDS: ClassVar = ("from",)
+    RESULT_NAME: ClassVar[str] = "to"
     SIGNATURE: ClassVar = Signature.CONVERT
-
-    def verify_types(self) -> None:
-        super().verify_types()
-        if shape_of(self.args[0].type) != shape_of(self.result.type):
-            raise self.op_error("source and result must have the same shape")
+    GROUP: ClassVar[str] = "Conversions"
 
 
 @irdl_op_definition
@@ -64,12 +60,17 @@ class BitcastOp(ConversionOp):
 
     name = "cuda_tile.bitcast"
     OPERANDS: ClassVar = ("source",)
+    RESULT_NAME: ClassVar[str] = "result"
     OPERAND_ELEMENTS: ClassVar = NUMBER
     RESULT_ELEMENTS: ClassVar = NUMBER
 
     def verify_modifiers(self) -> None:
-        if bit_width(self.args[0].type) != bit_width(self.result.type):
-            raise self.op_error("types must be equal width")
+        src, res = self.args[0].type, self.result.type
+        if bit_width(src) != bit_width(res):
+            raise self.op_error(
+                f"types must be equal width, cannot convert '{src}' of width {bit_width(src)} "
+                f"to type '{res}' of width {bit_width(res)}"
+            )
 
 
 @irdl_op_definition
@@ -124,17 +125,18 @@ class FToFOp(ConversionOp):
         return {"rounding_mode": RoundingModeAttr(RoundingMode.NEAREST_EVEN)}
 
     def verify_modifiers(self) -> None:
-        src, dst = element_type(self.args[0].type), element_type(self.result.type)
-        if src == dst:
-            raise self.op_error("source and result element types must differ")
+        if self.args[0].type == self.result.type:
+            raise self.op_error("converting tiles must not be a no-op")
+        dst = element_type(self.result.type)
         mode = self.rounding_mode.data
         if isinstance(dst, Float8E8M0FNUType):
             if mode not in (RoundingMode.ZERO, RoundingMode.POSITIVE_INF):
                 raise self.op_error(
-                    "conversion to f8E8M0FNU requires rounding mode 'zero' or 'positive_inf'"
+                    "invalid rounding mode specified for conversion to f8E8M0FNU. Only "
+                    "'zero' and 'positive_inf' are supported"
                 )
         elif mode is not RoundingMode.NEAREST_EVEN:
-            raise self.op_error("only rounding mode 'nearest_even' is supported")
+            raise self.op_error("invalid rounding mode specified. Only 'nearest_even' is supported")
 
 
 @irdl_op_definition
@@ -158,6 +160,12 @@ class FToIOp(ConversionOp):
     def default_properties(cls) -> dict[str, Attribute]:
         return {"rounding_mode": RoundingModeAttr(RoundingMode.NEAREST_INT_TO_ZERO)}
 
+    def verify_modifiers(self) -> None:
+        if self.rounding_mode.data is not RoundingMode.NEAREST_INT_TO_ZERO:
+            raise self.op_error(
+                "invalid rounding mode specified. Only 'nearest_int_to_zero' is supported"
+            )
+
 
 @irdl_op_definition
 class IToFOp(ConversionOp):
@@ -178,15 +186,19 @@ class IToFOp(ConversionOp):
 
     def verify_modifiers(self) -> None:
         if isinstance(element_type(self.result.type), Float8E8M0FNUType):
-            raise self.op_error("integer to f8E8M0FNU conversion is not supported")
+            raise self.op_error(
+                "integer to f8E8M0FNU conversion is not supported, please first convert to "
+                "another float type"
+            )
         if self.rounding_mode.data is not RoundingMode.NEAREST_EVEN:
-            raise self.op_error("only rounding mode 'nearest_even' is supported")
+            raise self.op_error("invalid rounding mode specified. Only 'nearest_even' is supported")
 
 
 @irdl_op_definition
 class IntToPtrOp(ConversionOp):
     name = "cuda_tile.int_to_ptr"
     OPERANDS: ClassVar = ("source",)
+    RESULT_NAME: ClassVar[str] = "result"
     OPERAND_ELEMENTS: ClassVar = I64
     RESULT_ELEMENTS: ClassVar = POINTER
 
@@ -195,6 +207,7 @@ class IntToPtrOp(ConversionOp):
 class PtrToIntOp(ConversionOp):
     name = "cuda_tile.ptr_to_int"
     OPERANDS: ClassVar = ("source",)
+    RESULT_NAME: ClassVar[str] = "result"
     OPERAND_ELEMENTS: ClassVar = POINTER
     RESULT_ELEMENTS: ClassVar = I64
 
@@ -205,13 +218,9 @@ class PtrToPtrOp(ConversionOp):
 
     name = "cuda_tile.ptr_to_ptr"
     OPERANDS: ClassVar = ("source",)
+    RESULT_NAME: ClassVar[str] = "result"
     OPERAND_ELEMENTS: ClassVar = POINTER
     RESULT_ELEMENTS: ClassVar = POINTER
-
-    def verify_types(self) -> None:
-        check_tile_of(self, self.args[0], "operand #0", POINTER)
-        check_tile_of(self, self.result, "result #0", POINTER)
-        super().verify_types()
 
 
 def signedness_of(op: ElementwiseOp) -> Signedness:

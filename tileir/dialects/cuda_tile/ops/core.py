@@ -46,6 +46,8 @@ from xdsl.traits import (
     SymbolOpInterface,
     SymbolTable,
 )
+from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.dialects.cuda_tile.attributes import (
     AssumePredicate,
@@ -63,8 +65,11 @@ from tileir.dialects.cuda_tile.ops.base import (
     POINTER,
     CudaTileOp,
     ElementSet,
+    VerifyDiagnostics,
     check_tile_of,
     inside_cuda_tile_function,
+    nested_ops_verify,
+    op_diagnostic,
 )
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp, Signature
 from tileir.dialects.cuda_tile.syntax import (
@@ -72,9 +77,10 @@ from tileir.dialects.cuda_tile.syntax import (
     parse_cuda_tile_type,
     parse_cuda_tile_types,
     parse_operand_list,
+    print_attr_dict,
     print_cuda_tile_type,
 )
-from tileir.dialects.cuda_tile.types import PointerType, TileType
+from tileir.dialects.cuda_tile.types import PointerType, TileType, shape_text
 from tileir.utils.numeric import numpy_to_dense, parse_element
 
 # ---------------------------------------------------------------------------
@@ -84,9 +90,12 @@ from tileir.utils.numeric import numpy_to_dense, parse_element
 
 @irdl_op_definition
 class ModuleOp(CudaTileOp):
-    """`cuda_tile.module @name { ... }`: a symbol table of kernels and globals."""
+    """`cuda_tile.module @name [attributes {...}] { ... }`: a symbol table of kernels
+    and globals.  `producer` (13.3) names the tool that wrote the module."""
 
     name = "cuda_tile.module"
+    SYNTAX: ClassVar[str] = "@name [attributes {attrs}] { body }"
+    FIELD_SINCE: ClassVar[dict[str, str]] = {"producer": "13.3"}
 
     sym_name = prop_def(SymbolNameConstraint())
     producer = opt_prop_def(StringAttr)
@@ -102,14 +111,18 @@ class ModuleOp(CudaTileOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_symbol_name(self.sym_name.data)
-        f = AsmFormat(printer)
-        f.attr_dict_with_keyword(self)
+        shown = dict(self.attributes)
+        if self.producer is not None:
+            shown = {"producer": self.producer, **shown}
+        if shown:
+            printer.print_string(" attributes")
+            print_attr_dict(printer, shown, ())
         printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
 
     @classmethod
     def parse(cls, parser: Parser) -> ModuleOp:
-        name = parser.parse_symbol_name()
+        name = parse_symbol(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         body = parser.parse_region()
         if not body.blocks:
@@ -120,12 +133,32 @@ class ModuleOp(CudaTileOp):
             props["producer"] = extra.pop("producer")
         return cls.create(properties=props, attributes=extra, regions=[body])
 
+    def verify_(self) -> None:
+        from tileir.dialects.cuda_tile.debug_info import verify_module_debug_info
+
+        problem = verify_module_debug_info(
+            list(self.body.block.ops), lambda op: isinstance(op, FunctionOp)
+        )
+        if problem is not None:
+            op, message = problem
+            raise VerifyDiagnostics([op_diagnostic(op, message)])
+
+
+def parse_symbol(parser: Parser) -> StringAttr:
+    """`@name`, with MLIR's message when it is missing."""
+    name = parser.parse_optional_symbol_name()
+    if name is None:
+        parser.raise_error("expected valid '@'-identifier for symbol name")
+    return name
+
 
 @irdl_op_definition
 class ReturnOp(CudaTileOp):
     """`return [%v, ... : T, ...]`: terminates an entry (and some if bodies)."""
 
     name = "cuda_tile.return"
+    SYNTAX: ClassVar[str] = "[{attrs}] [%v, ... : T, ...]"
+    GROUP: ClassVar[str] = "Control Flow"
     operands_ = var_operand_def()
     traits = traits_def(IsTerminator(), Pure())
 
@@ -139,6 +172,41 @@ class ReturnOp(CudaTileOp):
     def parse(cls, parser: Parser) -> ReturnOp:
         values, attrs = parse_terminator(parser)
         return cls.create(operands=values, attributes=attrs)
+
+    def verify_(self) -> None:
+        from tileir.dialects.cuda_tile.ops.control_flow import IfOp
+        from tileir.dialects.cuda_tile.ops.testing import TestingFuncOp
+
+        parent = self.parent_op()
+        while isinstance(parent, IfOp):
+            parent = parent.parent_op()
+        if isinstance(parent, EntryOp | TestingFuncOp):
+            results = list(parent.function_type.outputs.data)
+            n = len(self.operands)
+            if n != len(results):
+                raise self.op_error(
+                    f"has {n} operands, but enclosing function (@{parent.sym_name.data}) "
+                    f"returns {len(results)}"
+                )
+            if isinstance(parent, EntryOp) and n:
+                raise self.op_error(f"has {n} operands, but entry function must return 0 operands")
+            for i, (v, t) in enumerate(zip(self.operands, results, strict=True)):
+                if v.type != t:
+                    raise VerifyException(
+                        f"type of return operand {i} ('{v.type}') doesn't match function "
+                        f"result type ('{t}') in function @{parent.sym_name.data}"
+                    )
+            return
+        if (
+            parent is not None
+            and not parent.name.startswith("cuda_tile.")
+            and parent.name != "builtin.module"
+        ):
+            return  # lowered IR: the conversion replaces it
+        raise self.op_error(
+            "must be used within a cuda_tile.testing$func, cuda_tile.entry, or cuda_tile.if "
+            "operation"
+        )
 
 
 def print_terminator(printer: Printer, op: CudaTileOp) -> None:
@@ -160,28 +228,116 @@ def parse_terminator(parser: Parser) -> tuple[list[SSAValue], dict[str, Attribut
         parser.parse_punctuation(":")
         types = parse_cuda_tile_types(parser)
         if len(types) != len(operands):
-            parser.raise_error(
-                f"expected {len(operands)} types, got {len(types)}", pos, parser.pos
-            )
+            parser.raise_error(f"expected {len(operands)} types, got {len(types)}", pos, parser.pos)
         values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
     return values, attrs
 
 
+class FunctionOp(CudaTileOp):
+    """Shared by `entry` and `testing$func`: `@name(%a: T, ...) [-> R] { body }`, one
+    block whose arguments are the function's arguments."""
+
+    sym_name = prop_def(SymbolNameConstraint())
+    function_type = prop_def(FunctionType)
+    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
+    body = region_def()
+
+    #: Properties the custom form shows elsewhere than in the attribute dictionary.
+    ELIDED: ClassVar[tuple[str, ...]] = ("sym_name", "function_type", "arg_attrs", "res_attrs")
+
+    @property
+    def args(self) -> tuple[SSAValue, ...]:
+        return tuple(self.body.block.args)
+
+    def print_signature(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_symbol_name(self.sym_name.data)
+        block = self.body.blocks[0] if self.body.blocks else Block()
+        print_function_signature(printer, block, list(self.function_type.outputs))
+
+    def print_body(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False)
+        AsmFormat(printer).attr_dict(self)
+
+    def print(self, printer: Printer) -> None:
+        self.print_signature(printer)
+        self.print_body(printer)
+
+    @classmethod
+    def parse_function(
+        cls, parser: Parser, props: dict[str, Attribute], args: list[Parser.Argument]
+    ) -> FunctionOp:
+        body = parser.parse_region(args)
+        if not body.blocks:
+            body.add_block(Block(arg_types=[a.type for a in args]))
+        ensure_terminator(body.block)
+        attrs = parser.parse_optional_attr_dict()
+        return cls.create(properties=props, attributes=attrs, regions=[body])
+
+    @classmethod
+    def parse_signature(cls, parser: Parser) -> tuple[dict[str, Attribute], list[Parser.Argument]]:
+        name = parse_symbol(parser)
+        args, results = parse_function_signature(parser)
+        props: dict[str, Attribute] = {
+            "sym_name": name,
+            "function_type": FunctionType.from_lists([a.type for a in args], results),
+            "arg_attrs": ArrayAttr([DictionaryAttr({}) for _ in args]),
+        }
+        return props, args
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FunctionOp:
+        props, args = cls.parse_signature(parser)
+        return cls.parse_function(parser, props, args)
+
+    def verify_(self) -> None:
+        from tileir.dialects.cuda_tile.debug_info import (
+            verify_function_body_debug_info,
+            verify_function_debug_info,
+        )
+
+        if len(self.body.blocks) != 1:
+            raise self.op_error(
+                "region #0 ('body') failed to verify constraint: region with 1 blocks"
+            )
+        inputs = tuple(self.function_type.inputs.data)
+        if inputs != tuple(a.type for a in self.body.block.args):
+            raise self.op_error("argument types do not match the function type")
+        self.verify_signature()
+        error = verify_function_debug_info(self, self.sym_name.data)
+        if error is not None:
+            raise self.op_error(error)
+        self.verify_hints()
+        problem = verify_function_body_debug_info(self)
+        if problem is not None and nested_ops_verify(self):
+            # Reported after the body verified, at the offending op.
+            op, message = problem
+            raise VerifyDiagnostics([op_diagnostic(op, message)])
+
+    def verify_signature(self) -> None:
+        """Per-op rules on the signature."""
+
+    def verify_hints(self) -> None:
+        """Per-op rules on optimization hints."""
+
+
 @irdl_op_definition
-class EntryOp(CudaTileOp):
+class EntryOp(FunctionOp):
     """`entry @name(%a: T, ...) [optimization_hints=<...>] { body }`: a kernel.
 
     Arguments are rank-0 tiles (scalars and pointers); an entry returns nothing.
     Each becomes one `.visible .entry` whose parameters are the arguments in order."""
 
     name = "cuda_tile.entry"
+    SYNTAX: ClassVar[str] = (
+        "@name(%a: T, ...) [optimization_hints=<sm_N = {k = v, ...}, ...>] { body } [{attrs}]"
+    )
 
-    sym_name = prop_def(SymbolNameConstraint())
-    function_type = prop_def(FunctionType)
-    arg_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
-    res_attrs = opt_prop_def(ArrayAttr[DictionaryAttr])
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
-    body = region_def("single_block")
+
+    ELIDED: ClassVar[tuple[str, ...]] = (*FunctionOp.ELIDED, "optimization_hints")
 
     traits = lazy_traits_def(
         lambda: (IsolatedFromAbove(), SymbolOpInterface(), HasParent(ModuleOp))
@@ -203,50 +359,40 @@ class EntryOp(CudaTileOp):
             props["optimization_hints"] = hints
         super().__init__(properties=props, regions=[body])
 
-    @property
-    def args(self) -> tuple[SSAValue, ...]:
-        return tuple(self.body.block.args)
-
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_symbol_name(self.sym_name.data)
-        print_function_signature(printer, self.body.block, list(self.function_type.outputs))
+        self.print_signature(printer)
         hints = self.optimization_hints
         if hints is not None and hints.hints.data:
             printer.print_string(" optimization_hints=")
             print_optimization_hints_body(printer, hints)
-        printer.print_string(" ")
-        printer.print_region(self.body, print_entry_block_args=False)
-        AsmFormat(printer).attr_dict(self)
+        self.print_body(printer)
 
     @classmethod
     def parse(cls, parser: Parser) -> EntryOp:
-        name = parser.parse_symbol_name()
-        args, results = parse_function_signature(parser)
-        props: dict[str, Attribute] = {
-            "sym_name": name,
-            "function_type": FunctionType.from_lists([a.type for a in args], results),
-            "arg_attrs": ArrayAttr([DictionaryAttr({}) for _ in args]),
-        }
+        props, args = cls.parse_signature(parser)
         if parser.parse_optional_keyword("optimization_hints") is not None:
             parser.parse_punctuation("=")
-            props["optimization_hints"] = OptimizationHintsAttr(parse_optimization_hints_body(parser))
-        body = parser.parse_region(args)
-        if not body.blocks:
-            body.add_block(Block(arg_types=[a.type for a in args]))
-        ensure_terminator(body.block)
-        attrs = parser.parse_optional_attr_dict()
-        return cls.create(properties=props, attributes=attrs, regions=[body])
+            props["optimization_hints"] = OptimizationHintsAttr(
+                parse_optimization_hints_body(parser)
+            )
+        op = cls.parse_function(parser, props, args)
+        assert isinstance(op, EntryOp)
+        return op
 
-    def verify_(self) -> None:
+    def verify_signature(self) -> None:
         if self.function_type.outputs.data:
             raise self.op_error("entry op must not return values")
-        inputs = self.function_type.inputs.data
-        if tuple(inputs) != tuple(a.type for a in self.body.block.args):
-            raise self.op_error("argument types do not match the function type")
-        for t in inputs:
+        for t in self.function_type.inputs.data:
             if isinstance(t, TileType) and t.rank != 0:
                 raise self.op_error("entry op must have scalar types (rank 0 !cuda_tile.tile)")
+
+    def verify_hints(self) -> None:
+        from tileir.dialects.cuda_tile.hints import verify_optimization_hints
+
+        if self.optimization_hints is not None:
+            error = verify_optimization_hints(self, self.optimization_hints.hints)
+            if error is not None:
+                raise self.op_error(error)
 
 
 def print_function_signature(printer: Printer, block: Block, results: Sequence[Attribute]) -> None:
@@ -311,6 +457,7 @@ class ConstantOp(CudaTileOp):
     tensor of the tile's shape; a scalar literal splats to every element."""
 
     name = "cuda_tile.constant"
+    SYNTAX: ClassVar[str] = "<ET: LIT> : T [{attrs}]"
 
     value = prop_def(DenseIntOrFPElementsAttr)
     result = result_def()
@@ -350,10 +497,11 @@ class ConstantOp(CudaTileOp):
 
     def verify_(self) -> None:
         t = self.result.type
-        if shape_of(t) != self.value.get_shape() or element_type(t) != self.value.get_element_type():
-            raise self.op_error(
-                f"value type {self.value.type} does not match the result type {t}"
-            )
+        if (
+            shape_of(t) != self.value.get_shape()
+            or element_type(t) != self.value.get_element_type()
+        ):
+            raise self.op_error(f"value type {self.value.type} does not match the result type {t}")
 
     def values(self) -> np.ndarray:
         """The constant as a numpy array of the tile's shape."""
@@ -417,21 +565,28 @@ def is_splat(a: np.ndarray) -> bool:
 
 
 def parsing_inside_cuda_tile(parser: Parser) -> bool:
-    """Whether the op being parsed sits in a cuda_tile op's region (where NVIDIA's
-    type rules apply) rather than in lowered IR."""
+    """Whether the op being parsed follows NVIDIA's type rules: it sits in a cuda_tile
+    op's region or at the top level, rather than in lowered IR (a `func.func`, an
+    `scf.for`), where constants hold builtin carriers."""
     stack = parser._parser_state.dialect_stack  # pyright: ignore[reportPrivateUsage]
-    return len(stack) >= 2 and stack[-2] == "cuda_tile"
+    return len(stack) < 2 or stack[-2] in ("cuda_tile", "builtin")
 
 
 def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attribute]:
     """`<ET: LIT> : T` with NVIDIA's checks (element prefix, inferred shape)."""
+    from tileir.frontend import parse_errors
+
     parser.parse_punctuation("<")
-    pos = parser.pos
-    prefix = parse_cuda_tile_type(parser)
+    span = parser._current_token.span  # pyright: ignore[reportPrivateUsage]
+    try:
+        prefix = parse_cuda_tile_type(parser)
+    except ParseError as e:
+        # MLIR reports the type error, then that no element type was read.
+        raise parse_errors([e, ParseError(span, DENSE_ELEMENTS + "'<<NULL TYPE>>'")]) from None
     if not isinstance(prefix, IntegerType | AnyFloat) or (
         isinstance(prefix, IntegerType) and prefix.width.data not in (1, 8, 16, 32, 64)
     ):
-        parser.raise_error(DENSE_ELEMENTS + str(prefix), pos, parser.pos)
+        parser.raise_error(DENSE_ELEMENTS + f"'{prefix}'", span)
     parser.parse_punctuation(":")
 
     def nested() -> tuple[list[object], list[int]]:
@@ -463,7 +618,7 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
         parser.raise_error(
             "result #0 must be tile of i1 or i8 or i16 or i32 or i64 or f16 or bf16 or f32 "
             "or f64 or tf32 or f8E4M3FN or f8E5M2 or f8E8M0FNU or f4E2M1FN values, but got "
-            + str(t),
+            f"'{t}'",
             pos,
             parser.pos,
         )
@@ -471,13 +626,13 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
     dims = shape_of(t)
     if el != prefix:
         parser.raise_error(
-            f"mismatch between the element type: {prefix} and the tile element type {el}",
+            f"mismatch between the element type: '{prefix}' and the tile element type '{el}'",
             pos,
             parser.pos,
         )
 
     def show(s: Sequence[int]) -> str:
-        return "[" + ",".join(map(str, s)) + "]"
+        return "[" + ", ".join(map(str, s)) + "]"
 
     if inferred and tuple(inferred) != dims:
         parser.raise_error(
@@ -540,6 +695,7 @@ class GetTileBlockIdOp(GridQueryOp):
     """The coordinates of the tile block (CTA) running the kernel."""
 
     name = "cuda_tile.get_tile_block_id"
+    SYNTAX: ClassVar[str] = "[{attrs}] : tile<i32>  (results x, y, z)"
     RESULT_NAMES: ClassVar = ("blockId_x", "blockId_y", "blockId_z")
     blockId_x = result_def()
     blockId_y = result_def()
@@ -552,6 +708,7 @@ class GetNumTileBlocksOp(GridQueryOp):
     """The size of the grid of tile blocks."""
 
     name = "cuda_tile.get_num_tile_blocks"
+    SYNTAX: ClassVar[str] = "[{attrs}] : tile<i32>  (results x, y, z)"
     RESULT_NAMES: ClassVar = ("gridSize_x", "gridSize_y", "gridSize_z")
     gridSize_x = result_def()
     gridSize_y = result_def()
@@ -574,9 +731,13 @@ class ShapeOp(ElementwiseOp):
         src, res = self.args[0].type, self.result.type
         public = inside_cuda_tile_function(self)
         if public and not isinstance(src, TileType):
-            raise self.op_error(f"operand #0 must be tile of any type values, but got '{src}'")
+            raise self.op_error(f"operand #0 must be Tile type, but got '{src}'")
+        self.verify_shapes()
         if element_type(src) != element_type(res):
-            raise self.op_error("source and result element type do not match")
+            raise self.op_error("requires the same element type for all operands and results")
+
+    def verify_shapes(self) -> None:
+        """The op's shape rules that ODS checks before the element-type trait."""
 
 
 @irdl_op_definition
@@ -588,16 +749,18 @@ class BroadcastOp(ShapeOp):
     def asm_result_names(self) -> Sequence[str | None]:
         return ("bcast",)
 
-    def verify_types(self) -> None:
-        super().verify_types()
+    def verify_shapes(self) -> None:
         src, res = shape_of(self.args[0].type), shape_of(self.result.type)
         if len(src) != len(res):
-            raise self.op_error("source and result must have the same rank")
-        for i, (s, r) in enumerate(zip(src, res, strict=True)):
+            raise self.op_error("failed to verify that all of {source, result} have same rank")
+
+    def verify_modifiers(self) -> None:
+        src, res = shape_of(self.args[0].type), shape_of(self.result.type)
+        for s, r in zip(src, res, strict=True):
             if s != r and s != 1:
                 raise self.op_error(
-                    f"source dimension {i} ({s}) is not compatible with result dimension "
-                    f"{i} ({r}); it must be 1 or equal"
+                    "expects the shape of source tile to be compatible with that of the "
+                    f"result tile, but got: {shape_text(src)} and {shape_text(res)}"
                 )
 
 
@@ -610,10 +773,11 @@ class ReshapeOp(ShapeOp):
     def asm_result_names(self) -> Sequence[str | None]:
         return ("reshape",)
 
-    def verify_types(self) -> None:
-        super().verify_types()
+    def verify_modifiers(self) -> None:
         if math.prod(shape_of(self.args[0].type)) != math.prod(shape_of(self.result.type)):
-            raise self.op_error("source and result must have the same number of elements")
+            raise self.op_error(
+                "expected source tile and result tile to have the same number of elements"
+            )
 
 
 @irdl_op_definition
@@ -632,7 +796,16 @@ class SelectOp(ElementwiseOp):
                 "failed to verify that all of {val_if_true, val_if_false, result} have same type"
             )
         if shape_of(c.type) != shape_of(a.type):
-            raise self.op_error("failed to verify that condition has the same shape as the values")
+            raise self.op_error(
+                "failed to verify that all of {cond, val_if_true, val_if_false, result} have "
+                "same shape"
+            )
+
+    def verify_modifiers(self) -> None:
+        from xdsl.dialects.builtin import Float4E2M1FNType
+
+        if isinstance(element_type(self.result.type), Float4E2M1FNType):
+            raise self.op_error("cannot operate on sub-byte type F4E2M1FN")
 
 
 @irdl_op_definition
@@ -640,6 +813,7 @@ class IotaOp(CudaTileOp):
     """`: tile<N x iK>`: the 1-D tile 0, 1, ..., N-1."""
 
     name = "cuda_tile.iota"
+    SYNTAX: ClassVar[str] = "[{attrs}] : T"
     result = result_def()
     traits = traits_def(Pure())
 
@@ -659,12 +833,13 @@ class IotaOp(CudaTileOp):
         check_tile_of(self, self.result, "result #0", INTEGER)
         shape = shape_of(self.result.type)
         if len(shape) != 1:
-            raise self.op_error("the result must be a 1-d tile")
+            raise self.op_error("expects result type to be 1-d tile")
         el = element_type(self.result.type)
         assert isinstance(el, IntegerType)
-        if shape[0] > 2 ** el.width.data:
+        if el.width.data < 64 and shape[0] > 2**el.width.data:
             raise self.op_error(
-                f"the number of elements {shape[0]} exceeds the maximum value of the element type {el}"
+                f"the number of elements {shape[0]} exceeds the maximum value of element "
+                f"type '{el}'"
             )
 
 
@@ -673,6 +848,7 @@ class OffsetOp(CudaTileOp):
     """`%ptr, %offset : P, I -> P`: pointer arithmetic in elements of the pointee."""
 
     name = "cuda_tile.offset"
+    SYNTAX: ClassVar[str] = "%ptr, %offset [{attrs}] : P, T -> P"
     ptr = operand_def()
     offset = operand_def()
     result = result_def()
@@ -712,10 +888,11 @@ class OffsetOp(CudaTileOp):
     def verify_(self) -> None:
         check_tile_of(self, self.ptr, "operand #0", POINTER)
         check_tile_of(self, self.offset, "operand #1", INTEGER)
+        check_tile_of(self, self.result, "result #0", POINTER)
         if self.ptr.type != self.result.type:
-            raise self.op_error("failed to verify that all of {ptr, result} have same type")
+            raise self.op_error("failed to verify that all of {result, ptr} have same type")
         if shape_of(self.ptr.type) != shape_of(self.offset.type):
-            raise self.op_error("failed to verify that all of {ptr, offset} have same shape")
+            raise self.op_error("requires the same shape for all operands and results")
 
 
 # ---------------------------------------------------------------------------
@@ -730,6 +907,8 @@ class AssumeOp(CudaTileOp):
     Later passes read these facts, for instance to vectorize memory accesses."""
 
     name = "cuda_tile.assume"
+    SYNTAX: ClassVar[str] = "PREDICATE, %value [{attrs}] : T"
+    GROUP: ClassVar[str] = "Miscellaneous"
     value = operand_def()
     predicate = prop_def(DivByAttr | SameElementsAttr | BoundedAttr)
     result = result_def()
@@ -764,7 +943,8 @@ class AssumeOp(CudaTileOp):
     @classmethod
     def parse(cls, parser: Parser) -> AssumeOp:
         pos = parser.pos
-        if parser._current_token.text.startswith("#"):  # pyright: ignore[reportPrivateUsage]
+        token = parser._current_token  # pyright: ignore[reportPrivateUsage]
+        if token.kind != MLIRTokenKind.BARE_IDENT:
             pred = parser.parse_attribute()
         else:
             kind = parser.parse_optional_identifier()
@@ -799,46 +979,80 @@ class AssumeOp(CudaTileOp):
     def verify_(self) -> None:
         if self.value.type != self.result.type:
             raise self.op_error("failed to verify that all of {value, result} have same type")
-        p = self.predicate
-        t = self.value.type
-        el = element_type(t)
-        shape = shape_of(t)
-        from tileir.dialects.cuda_tile.types import TensorViewType
+        error = assume_predicate_error(self.predicate, self.value.type)
+        if error is not None:
+            raise self.op_error(error)
 
-        if isinstance(p, DivByAttr):
-            if isinstance(t, TensorViewType):
-                if p.every_value is not None:
-                    raise self.op_error("div_by on a tensor_view must not use 'every'/'along'")
-                return
-            if not isinstance(el, IntegerType | PointerType):
-                raise self.op_error("div_by predicate requires an integer or pointer tile")
-            if p.along_value is not None:
-                if not 0 <= p.along_value < len(shape):
-                    raise self.op_error(
-                        f"'along' must be a dimension of the tile, got {p.along_value}"
-                    )
-                every = p.every_value or 0
-                if not 0 <= every <= shape[p.along_value]:
-                    raise self.op_error(f"'every' out of range, got {every}")
-        elif isinstance(p, SameElementsAttr):
-            if not isinstance(el, IntegerType | PointerType):
-                raise self.op_error("same_elements predicate requires an integer or pointer tile")
-            values = [v.data for v in p.values]
-            if len(values) != len(shape):
-                raise self.op_error(
-                    f"same_elements expects {len(shape)} values (one per dimension), got {len(values)}"
+
+def assume_predicate_error(p: Attribute, t: Attribute) -> str | None:
+    """Why predicate `p` cannot constrain a value of type `t` (NVIDIA's rules)."""
+    from tileir.dialects.cuda_tile.types import TensorViewType
+
+    if isinstance(p, DivByAttr):
+        name = "'cuda_tile.div_by'"
+        d = p.divisor.data
+        if d <= 0 or d & (d - 1):
+            return f"{name} divisor must be a power of 2"
+        if (p.every_value is None) != (p.along_value is None):
+            return f"{name} 'every'/'along' must be used in combination"
+        if d > 2**62:
+            return f"{name} divisor is too large"
+        if isinstance(t, TensorViewType):
+            if p.every_value is not None:
+                return (
+                    f"{name} 'every'/'along' cannot be used if the constrained value is a "
+                    "tensor_view"
                 )
-            for v, d in zip(values, shape, strict=True):
-                if not 0 <= v <= d:
-                    raise self.op_error(f"same_elements value {v} out of range [0, {d}]")
-        else:
-            if not isinstance(el, IntegerType):
-                raise self.op_error("bounded predicate requires an integer tile")
-            width = el.width.data
-            lo, hi = -(2 ** (width - 1)), 2**width - 1
-            for b in (p.lower_value, p.upper_value):
-                if b is not None and not lo <= b <= hi:
-                    raise self.op_error(f"bound {b} does not fit in {el}")
+            return None
+        if not isinstance(t, TileType):
+            return f"{name} is valid only for tile of integer/pointer or tensor_view values"
+        if t.rank == 0 and p.every_value is not None:
+            return f"{name} 'every'/'along' cannot be used if the constrained value is a 0D tile"
+        if not isinstance(t.element_type, IntegerType | PointerType):
+            return f"{name} is valid only for tile of integer/pointer or tensor_view values"
+        if p.every_value is None:
+            return None
+        along, every = p.along_value, p.every_value
+        assert along is not None
+        if not 0 <= along < t.rank:
+            return f"{name} every_dim ({along}) must be >= 0 and < tile rank ({t.rank})"
+        if not 0 <= every <= t.dims[along]:
+            return (
+                f"expected {name} every_dim to be within 0 and the size of the respective "
+                f"dimension ({t.dims[along]})"
+            )
+        return None
+    if isinstance(p, SameElementsAttr):
+        name = "'cuda_tile.same_elements'"
+        if not isinstance(t, TileType) or not isinstance(t.element_type, IntegerType | PointerType):
+            return f"{name} is valid only for tile of integer/pointer values"
+        values = [v.data for v in p.values]
+        if len(values) != t.rank:
+            return (
+                f"expected number of values in {name} ({len(values)}) to match rank of "
+                f"constrained tile ({t.rank})"
+            )
+        for i, (v, d) in enumerate(zip(values, t.dims, strict=True)):
+            if not 0 <= v <= d:
+                return (
+                    f"expected {name} value {i} to be within 0 and the size of the respective "
+                    f"dimension ({d})"
+                )
+        return None
+    assert isinstance(p, BoundedAttr)
+    name = "'cuda_tile.bounded'"
+    if not isinstance(t, TileType) or not isinstance(t.element_type, IntegerType):
+        return f"{name} is valid only for tile of integer values"
+    width = t.element_type.width.data
+    lo, hi = -(2 ** (width - 1)), 2 ** (width - 1) - 1
+    lb, ub = p.lower_value, p.upper_value
+    if lb is not None and not lo <= lb <= hi:
+        return f"{name} expects lower bound to be within [{lo}, {hi}]"
+    if ub is not None and not lo <= ub <= hi:
+        return f"{name} expects upper bound to be within [{lo}, {hi}]"
+    if lb is not None and ub is not None and lb > ub:
+        return f"{name} expects lower bound to be less than or equal to upper bound"
+    return None
 
 
 # Keep the float helpers referenced so that unused-import checks stay meaningful.
@@ -859,4 +1073,3 @@ CORE_OPS = [
     OffsetOp,
     AssumeOp,
 ]
-

@@ -26,6 +26,7 @@ from xdsl.traits import Pure
 from tileir.dialects.cuda_tile.carriers import shape_of, with_element
 from tileir.dialects.cuda_tile.ops.base import (
     ANY_ELEMENT,
+    BOOL,
     CudaTileOp,
     ElementSet,
     Modifier,
@@ -49,6 +50,8 @@ class ElementwiseOp(CudaTileOp):
     of operands is fixed per op by `operand_names` and checked by the verifier."""
 
     OPERANDS: ClassVar[tuple[str, ...]] = ("lhs", "rhs")
+    #: ODS's name of the result (`to` for most conversions).
+    RESULT_NAME: ClassVar[str] = "result"
     SIGNATURE: ClassVar[Signature] = Signature.SAME
     PREFIX_MODIFIERS: ClassVar[tuple[Modifier, ...]] = ()
     MODIFIERS: ClassVar[tuple[Modifier, ...]] = ()
@@ -64,6 +67,22 @@ class ElementwiseOp(CudaTileOp):
     @property
     def result(self) -> SSAValue:
         return self.res[0]
+
+    @classmethod
+    def syntax(cls) -> str:
+        """The custom form, as the reference documentation writes it."""
+        if cls.SYNTAX:
+            return cls.SYNTAX
+        pieces = [m.syntax() for m in cls.PREFIX_MODIFIERS]
+        pieces.append(", ".join(f"%{name}" for name in cls.OPERANDS))
+        pieces += [m.syntax() for m in cls.MODIFIERS]
+        signature = {
+            Signature.SAME: "T",
+            Signature.COMPARE: "T -> R",
+            Signature.CONVERT: "T -> R",
+            Signature.SELECT: "C, T",
+        }[cls.SIGNATURE]
+        return " ".join(pieces) + f" [{{attrs}}] : {signature}"
 
     def operand(self, name: str) -> SSAValue:
         return self.args[self.OPERANDS.index(name)]
@@ -114,7 +133,9 @@ class ElementwiseOp(CudaTileOp):
             parser.parse_punctuation("->")
             result_type = parse_cuda_tile_type(parser)
             operand_types = [first] * len(operands)
-        values = [parser.resolve_operand(o, t) for o, t in zip(operands, operand_types, strict=True)]
+        values = [
+            parser.resolve_operand(o, t) for o, t in zip(operands, operand_types, strict=True)
+        ]
         return cls.create(
             operands=values,
             result_types=[result_type],
@@ -148,41 +169,47 @@ class ElementwiseOp(CudaTileOp):
     # -- verification -------------------------------------------------------
     def verify_(self) -> None:
         if len(self.args) != len(self.OPERANDS):
-            raise self.op_error(
-                f"expected {len(self.OPERANDS)} operands, got {len(self.args)}"
-            )
+            raise self.op_error(f"expected {len(self.OPERANDS)} operands, got {len(self.args)}")
         if len(self.res) != 1:
             raise self.op_error(f"expected 1 result, got {len(self.res)}")
         self.verify_types()
         self.verify_modifiers()
 
     def verify_types(self) -> None:
+        """ODS's order: operand constraints, result constraint, then the type-matching
+        traits."""
         sig = self.SIGNATURE
         if sig is Signature.SELECT:
             return
         for i, v in enumerate(self.args):
             check_tile_of(self, v, f"operand #{i}", self.OPERAND_ELEMENTS)
         if sig is Signature.SAME:
-            check_tile_of(self, self.result, "result #0", self.RESULT_ELEMENTS or self.OPERAND_ELEMENTS)
+            check_tile_of(
+                self, self.result, "result #0", self.RESULT_ELEMENTS or self.OPERAND_ELEMENTS
+            )
             first = self.args[0].type
             if any(v.type != first for v in (*self.args, self.result)):
                 names = ", ".join((*self.OPERANDS, "result"))
                 raise self.op_error(f"failed to verify that all of {{{names}}} have same type")
         elif sig is Signature.COMPARE:
+            check_tile_of(self, self.result, "result #0", BOOL)
             first = self.args[0].type
             if any(v.type != first for v in self.args):
                 names = ", ".join(self.OPERANDS)
                 raise self.op_error(f"failed to verify that all of {{{names}}} have same type")
-            expected = with_element(first, IntegerType(1))
-            if self.result.type != expected:
+            if self.result.type != with_element(first, IntegerType(1)):
                 raise self.op_error(
-                    f"failed to verify that result type is i1 of the same shape as "
-                    f"'{self.OPERANDS[0]}', expected '{expected}'"
+                    "failed to verify that Result type has i1 element type and same shape "
+                    "as operands"
                 )
-        elif sig is Signature.CONVERT and self.RESULT_ELEMENTS is not None:
-            check_tile_of(self, self.result, "result #0", self.RESULT_ELEMENTS)
+        elif sig is Signature.CONVERT:
+            if self.RESULT_ELEMENTS is not None:
+                check_tile_of(self, self.result, "result #0", self.RESULT_ELEMENTS)
             if shape_of(self.args[0].type) != shape_of(self.result.type):
-                raise self.op_error("source and result must have the same shape")
+                raise self.op_error(
+                    f"failed to verify that all of {{{self.OPERANDS[0]}, {self.RESULT_NAME}}} "
+                    "have same shape"
+                )
 
     def verify_modifiers(self) -> None:
         """Per-op rules on modifiers (rounding modes, flush_to_zero, ...)."""
@@ -195,5 +222,3 @@ def unit_flag(op: CudaTileOp, prop: str) -> bool:
 def require(condition: bool, op: CudaTileOp, message: str) -> None:
     if not condition:
         raise op.op_error(message)
-
-

@@ -46,6 +46,7 @@ class FloatOp(ElementwiseOp):
     """An elementwise op on floating-point tiles."""
 
     OPERAND_ELEMENTS: ClassVar = FLOAT
+    GROUP: ClassVar[str] = "Floating Point"
 
     def rounding(self) -> RoundingMode:
         mode = self.properties.get("rounding_mode")
@@ -59,7 +60,7 @@ class FloatOp(ElementwiseOp):
         if self.flush_to_zero and not is_f32(self.result.type):
             raise self.op_error(
                 "flush_to_zero modifier only supported for f32 data type, but got: "
-                f"{element_type(self.result.type)}"
+                f"'{element_type(self.result.type)}'"
             )
 
     def check_ieee_rounding(self) -> None:
@@ -130,9 +131,9 @@ def check_div_sqrt_modifiers(op: FloatOp) -> None:
     el = element_type(op.result.type)
     op.check_ftz()
     if mode is RoundingMode.APPROX and not is_f32(op.result.type):
-        raise op.op_error(f"approx modifier only supported for f32 data type, but got: {el}")
+        raise op.op_error(f"approx modifier only supported for f32 data type, but got: '{el}'")
     if mode is RoundingMode.FULL and not is_f32(op.result.type):
-        raise op.op_error(f"full modifier only supported for f32 data type, but got: {el}")
+        raise op.op_error(f"full modifier only supported for f32 data type, but got: '{el}'")
 
 
 @irdl_op_definition
@@ -187,7 +188,9 @@ class MinMaxFOp(FloatOp):
 
     flush_to_zero_flag = opt_prop_def(UnitAttr, prop_name="flush_to_zero")
     propagate_nan = opt_prop_def(UnitAttr)
-    MODIFIERS: ClassVar = (FlagList((("flush_to_zero", "flush_to_zero"), ("propagate_nan", "propagate_nan"))),)
+    MODIFIERS: ClassVar = (
+        FlagList((("flush_to_zero", "flush_to_zero"), ("propagate_nan", "propagate_nan"))),
+    )
 
     def verify_modifiers(self) -> None:
         self.check_ftz()
@@ -300,7 +303,7 @@ class ApproxOrFullOp(UnaryFloatOp):
     """`%source [rounding<approx|full>] : T`, default full."""
 
     rounding_mode = prop_def(RoundingModeAttr, default_value=RoundingModeAttr(RoundingMode.FULL))
-    MODIFIERS: ClassVar = (RoundingDirective(APPROX_FULL, RoundingMode.FULL),)
+    MODIFIERS: ClassVar = (RoundingDirective(APPROX_FULL, RoundingMode.FULL, strict_message=False),)
 
     def rounding(self) -> RoundingMode:
         mode = self.properties.get("rounding_mode")
@@ -316,7 +319,7 @@ class ApproxOrFullOp(UnaryFloatOp):
         if self.rounding() is RoundingMode.APPROX and not is_f32(self.result.type):
             raise self.op_error(
                 "approx modifier only supported for f32 data type, but got: "
-                f"{element_type(self.result.type)}"
+                f"'{element_type(self.result.type)}'"
             )
 
 
@@ -325,6 +328,7 @@ class ExpOp(ApproxOrFullOp):
     """`e ** source`."""
 
     name = "cuda_tile.exp"
+    FIELD_SINCE: ClassVar[dict[str, str]] = {"rounding_mode": "13.3"}
 
 
 @irdl_op_definition
@@ -332,6 +336,7 @@ class TanHOp(ApproxOrFullOp):
     """Hyperbolic tangent."""
 
     name = "cuda_tile.tanh"
+    FIELD_SINCE: ClassVar[dict[str, str]] = {"rounding_mode": "13.2"}
 
 
 SQRT_MODES = (*IEEE_MODES, RoundingMode.APPROX)
@@ -369,6 +374,9 @@ PREDICATES = tuple(p.value for p in ComparisonPredicate)
 class PredicateDirective(Modifier):
     """`custom<ComparisonPredicate>`."""
 
+    def syntax(self) -> str:
+        return "PRED"
+
     def print(self, f: AsmFormat, op: Operation) -> None:
         p = op.properties["comparison_predicate"]
         assert isinstance(p, ComparisonPredicateAttr)
@@ -388,6 +396,9 @@ class PredicateDirective(Modifier):
 
 class OrderingDirective(Modifier):
     """`custom<ComparisonOrdering>`."""
+
+    def syntax(self) -> str:
+        return "ordered|unordered"
 
     def print(self, f: AsmFormat, op: Operation) -> None:
         o = op.properties["comparison_ordering"]

@@ -37,6 +37,7 @@ from tileir.dialects.cuda_tile.ops.floating_point import PredicateDirective
 
 class IntegerOp(ElementwiseOp):
     OPERAND_ELEMENTS: ClassVar = INTEGER
+    GROUP: ClassVar[str] = "Integer"
 
     @property
     def is_signed(self) -> bool:
@@ -84,8 +85,17 @@ class ShLIOp(OverflowIntegerOp):
 
 @irdl_op_definition
 class NegIOp(OverflowIntegerOp):
+    """Two's-complement negation; `overflow<no_signed_wrap>` promises the operand is not
+    the minimum value."""
+
     name = "cuda_tile.negi"
+    FIELD_SINCE: ClassVar[dict[str, str]] = {"overflow": "13.2"}
     OPERANDS: ClassVar = ("source",)
+
+    def verify_modifiers(self) -> None:
+        if self.overflow_flag is Overflow.NO_UNSIGNED_WRAP:
+            # The op has signed semantics.
+            raise self.op_error("'no_unsigned_wrap' overflow flag is not supported")
 
 
 class SignedIntegerOp(IntegerOp):
@@ -165,16 +175,19 @@ class AbsIOp(IntegerOp):
 
 @irdl_op_definition
 class AndIOp(IntegerOp):
+    GROUP: ClassVar[str] = "Bitwise"
     name = "cuda_tile.andi"
 
 
 @irdl_op_definition
 class OrIOp(IntegerOp):
+    GROUP: ClassVar[str] = "Bitwise"
     name = "cuda_tile.ori"
 
 
 @irdl_op_definition
 class XOrIOp(IntegerOp):
+    GROUP: ClassVar[str] = "Bitwise"
     name = "cuda_tile.xori"
 
 
@@ -183,6 +196,7 @@ class CmpIOp(IntegerOp):
     """`PRED %lhs, %rhs, signed|unsigned : T -> T(i1)`."""
 
     name = "cuda_tile.cmpi"
+    SYNTAX: ClassVar[str] = "PRED %lhs, %rhs, signed|unsigned [{attrs}] : T -> R"
     SIGNATURE: ClassVar = Signature.COMPARE
     RESULT_ELEMENTS: ClassVar = BOOL
     comparison_predicate = prop_def(ComparisonPredicateAttr)
@@ -252,4 +266,3 @@ INTEGER_OPS = [
     XOrIOp,
     CmpIOp,
 ]
-

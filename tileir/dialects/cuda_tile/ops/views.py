@@ -1,5 +1,6 @@
-"""View ops (NVIDIA group View): describe global memory as tensor_views, partition
-them into tiles, and load and store tiles through views."""
+"""View ops (NVIDIA group Views): describe global memory as tensor_views, tile them
+with partition, strided or gather/scatter views, and load and store tiles through
+views."""
 
 from __future__ import annotations
 
@@ -25,17 +26,26 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from tileir.dialects.cuda_tile.attributes import (
-    MemoryOrderingSemantics,
     OptimizationHintsAttr,
     parse_optimization_hints_body,
     print_optimization_hints_body,
 )
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.cuda_tile.ops.base import INTEGER, CudaTileOp, check_tile_of
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.ops.base import (
+    INTEGER,
+    POINTER,
+    CudaTileOp,
+    check_tile_of,
+    check_type,
+)
 from tileir.dialects.cuda_tile.ops.memory import (
+    LOAD_ORDERINGS,
+    STORE_ORDERINGS,
+    TOKEN_TYPE,
     check_memory_model,
     parse_memory_attributes,
     print_memory_attributes,
+    verify_hints,
 )
 from tileir.dialects.cuda_tile.syntax import (
     AsmFormat,
@@ -46,11 +56,15 @@ from tileir.dialects.cuda_tile.syntax import (
 )
 from tileir.dialects.cuda_tile.types import (
     DYNAMIC,
+    GatherScatterViewType,
     PartitionViewType,
     PointerType,
+    StridedViewType,
     TensorViewType,
     TileType,
+    TileViewType,
     TokenType,
+    is_tile_view,
 )
 
 # ---------------------------------------------------------------------------
@@ -66,6 +80,10 @@ class MakeTensorViewOp(CudaTileOp):
     (`?` in the type) come from operands, all of one integer type `I`."""
 
     name = "cuda_tile.make_tensor_view"
+    SYNTAX: ClassVar[str] = (
+        "%base, shape = [N|%n, ...], strides = [N|%s, ...] [{attrs}] : [I ->] tensor_view<...>"
+    )
+    GROUP: ClassVar[str] = "Views"
     base = operand_def()
     dynamic_shape = var_operand_def()
     dynamic_strides = var_operand_def()
@@ -152,10 +170,10 @@ class MakeTensorViewOp(CudaTileOp):
         if dyn_shape or dyn_strides:
             index_type = parse_cuda_tile_type(parser)
             parser.parse_punctuation("->")
-        pos = parser.pos
+        tv_pos = parser.pos
         tv = parse_cuda_tile_type(parser)
         if not isinstance(tv, TensorViewType):
-            parser.raise_error(f"expected 'tensor_view' type, but got {tv}", pos, parser.pos)
+            parser.raise_error(f"expected 'tensor_view' type, but got '{tv}'", tv_pos, parser.pos)
 
         def compare(
             from_ops: list[tuple[int, int]], from_type: Sequence[int], where: int, name: str
@@ -189,13 +207,16 @@ class MakeTensorViewOp(CudaTileOp):
 
     def verify_(self) -> None:
         tv = self.view_type
+        check_tile_of(self, self.base, "operand #0", POINTER, rank=0)
+        dynamic = [*self.dynamic_shape, *self.dynamic_strides]
+        for i, v in enumerate(dynamic):
+            check_tile_of(self, v, f"operand #{i + 1}", INTEGER, rank=0, variadic=True)
         base_el = element_type(self.base.type)
-        if not isinstance(base_el, PointerType) or shape_of(self.base.type):
-            raise self.op_error(f"expected a rank-0 pointer tile as base, got {self.base.type}")
+        assert isinstance(base_el, PointerType)
         if base_el.pointee != tv.element_type:
             raise self.op_error(
-                f"expected pointer to {tv.element_type} to build tensor_view of this type, "
-                f"got {base_el.pointee}"
+                f"expected pointer to '{tv.element_type}' to build tensor_view of this type, "
+                f"got '{base_el.pointee}'"
             )
         n_shape = sum(1 for d in tv.dims if d == DYNAMIC)
         n_strides = sum(1 for s in tv.stride_values if s == DYNAMIC)
@@ -207,14 +228,13 @@ class MakeTensorViewOp(CudaTileOp):
             raise self.op_error(
                 f"expected {n_strides} dynamic stride operands, got {len(self.dynamic_strides)}"
             )
-        dynamic = [*self.dynamic_shape, *self.dynamic_strides]
-        for i, v in enumerate(dynamic):
-            check_tile_of(self, v, f"operand #{i + 1}", INTEGER, rank=0)
-            if v.type != dynamic[0].type:
-                raise self.op_error(
-                    f"expected dynamic index {i} to be of the same type as the other dynamic "
-                    f"values ({dynamic[0].type}), got {v.type}"
-                )
+        for kind, values in (("shape", self.dynamic_shape), ("stride", self.dynamic_strides)):
+            for i, v in enumerate(values):
+                if v.type != dynamic[0].type:
+                    raise self.op_error(
+                        f"expected dynamic {kind} index {i} to be of the same type as the "
+                        f"other dynamic values ('{dynamic[0].type}'), got '{v.type}'"
+                    )
 
 
 def _mix(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAValue]:
@@ -223,27 +243,24 @@ def _mix(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[int | SSAVa
 
 
 # ---------------------------------------------------------------------------
-# make_partition_view
+# make_partition_view / make_strided_view / make_gather_scatter_view
 # ---------------------------------------------------------------------------
 
 
-@irdl_op_definition
-class MakePartitionViewOp(CudaTileOp):
-    """`%tensor_view : partition_view<...>`: tiles the tensor_view in a grid."""
+class MakeViewOp(CudaTileOp):
+    """`%tensor_view : VIEW`: a tile view over a tensor_view (the view type says how
+    it is tiled)."""
 
-    name = "cuda_tile.make_partition_view"
-    tensor_view = operand_def(TensorViewType)
-    result = result_def(PartitionViewType)
+    GROUP: ClassVar[str] = "Views"
+    VIEW_TYPE: ClassVar[type[Attribute]]
+    RESULT_NAME: ClassVar[str]
+
+    tensor_view = operand_def()
+    result = result_def()
     traits = traits_def(Pure())
 
     def asm_result_names(self) -> Sequence[str | None]:
-        return ("pview",)
-
-    @property
-    def view_type(self) -> PartitionViewType:
-        t = self.result.type
-        assert isinstance(t, PartitionViewType)
-        return t
+        return (self.RESULT_NAME,)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -253,26 +270,82 @@ class MakePartitionViewOp(CudaTileOp):
         print_cuda_tile_type(printer, self.result.type)
 
     @classmethod
-    def parse(cls, parser: Parser) -> MakePartitionViewOp:
+    def parse(cls, parser: Parser):
         tv = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         pos = parser.pos
         t = parse_cuda_tile_type(parser)
-        if not isinstance(t, PartitionViewType):
-            parser.raise_error(f"expected 'partition_view' type, but got {t}", pos, parser.pos)
+        if not isinstance(t, cls.VIEW_TYPE):
+            mnemonic = cls.VIEW_TYPE.name.split(".", 1)[1]  # pyright: ignore[reportAttributeAccessIssue]
+            parser.raise_error(f"expected '{mnemonic}' type, but got '{t}'", pos, parser.pos)
+        assert isinstance(t, TileViewType)
         return cls.create(
-            operands=[parser.resolve_operand(tv, t.tensor_view)],
+            operands=[parser.resolve_operand(tv, t.view_tensor)],
             result_types=[t],
             attributes=attrs,
         )
 
     def verify_(self) -> None:
-        if self.tensor_view.type != self.view_type.tensor_view:
+        tv_type = self.tensor_view.type
+        check_type(
+            self,
+            self.tensor_view,
+            "operand #0",
+            "tensor view type",
+            isinstance(tv_type, TensorViewType),
+        )
+        view = self.result.type
+        mnemonic = self.VIEW_TYPE.name.split(".", 1)[1]  # pyright: ignore[reportAttributeAccessIssue]
+        check_type(
+            self, self.result, "result #0", f"{mnemonic} type", isinstance(view, self.VIEW_TYPE)
+        )
+        assert isinstance(view, TileViewType)
+        if tv_type != view.view_tensor:
             raise self.op_error(
-                f"expected the type of the provided tensor_view value ({self.tensor_view.type}) "
-                f"to be the same as the view's tensor_view type ({self.view_type.tensor_view})"
+                f"expected the type of the provided tensor_view value ({tv_type}) to be the "
+                f"same as the view's tensor_view type ({view.view_tensor})"
             )
+
+
+@irdl_op_definition
+class MakePartitionViewOp(MakeViewOp):
+    """`%tensor_view : partition_view<...>`: tiles the tensor_view in a grid."""
+
+    name = "cuda_tile.make_partition_view"
+    SYNTAX: ClassVar[str] = "%tensor_view [{attrs}] : partition_view<...>"
+    VIEW_TYPE: ClassVar = PartitionViewType
+    RESULT_NAME: ClassVar = "pview"
+
+    @property
+    def view_type(self) -> PartitionViewType:
+        t = self.result.type
+        assert isinstance(t, PartitionViewType)
+        return t
+
+
+@irdl_op_definition
+class MakeStridedViewOp(MakeViewOp):
+    """`%tensor_view : strided_view<...>` (13.3): tiles placed `traversal_strides`
+    elements apart."""
+
+    name = "cuda_tile.make_strided_view"
+    SYNTAX: ClassVar[str] = "%tensor_view [{attrs}] : strided_view<...>"
+    SINCE: ClassVar[str] = "13.3"
+    VIEW_TYPE: ClassVar = StridedViewType
+    RESULT_NAME: ClassVar = "sview"
+
+
+@irdl_op_definition
+class MakeGatherScatterViewOp(MakeViewOp):
+    """`%tensor_view : gather_scatter_view<...>` (13.3): tiles whose rows along
+    `sparse_dim` are gathered from (or scattered to) given offsets."""
+
+    name = "cuda_tile.make_gather_scatter_view"
+    SYNTAX: ClassVar[str] = "%tensor_view [{attrs}] : gather_scatter_view<...>"
+    SINCE: ClassVar[str] = "13.3"
+    VIEW_TYPE: ClassVar = GatherScatterViewType
+    RESULT_NAME: ClassVar = "gsview"
 
 
 # ---------------------------------------------------------------------------
@@ -282,12 +355,12 @@ class MakePartitionViewOp(CudaTileOp):
 
 def view_tile_type(view: Attribute) -> TileType:
     """The tile a view yields per index."""
-    assert isinstance(view, PartitionViewType)
-    return TileType(view.tile_dims, view.tensor_view.element_type)
+    assert isinstance(view, TileViewType)
+    return view.view_tile_type()
 
 
 def view_index_rank(view: Attribute) -> int:
-    assert isinstance(view, PartitionViewType)
+    assert isinstance(view, TileViewType)
     return view.index_rank
 
 
@@ -306,7 +379,7 @@ def _print_view_access_tail(printer: Printer, op: CudaTileOp, token: SSAValue | 
     AsmFormat(printer).attr_dict_with_keyword(op)
 
 
-def _print_index_types(printer: Printer, indices: Sequence[SSAValue]) -> None:
+def print_index_types(printer: Printer, indices: Sequence[SSAValue]) -> None:
     if not indices:
         return
     types = [i.type for i in indices]
@@ -337,7 +410,7 @@ def _parse_view_access_tail(
     return token, (dict(attrs.data) if attrs is not None else {})
 
 
-def _parse_index_types(parser: Parser, n: int) -> list[Attribute]:
+def parse_index_types(parser: Parser, n: int) -> list[Attribute]:
     types: list[Attribute] = []
     if parser.parse_optional_punctuation(","):
         pos = parser.pos
@@ -363,30 +436,54 @@ class ViewAccessOp(CudaTileOp):
     `inbounds` (bytecode 13.4) promises, per index dimension, that the accessed tile
     lies inside the tensor_view, so no bounds check is needed along it."""
 
+    GROUP: ClassVar[str] = "Views"
+
     def inbounds_flags(self) -> tuple[bool, ...]:
         attr = self.properties.get("inbounds")
         if isinstance(attr, DenseArrayBase):
             return tuple(bool(v) for v in attr.get_values())
         return ()
 
-    def check_view_access(self, view: SSAValue, index: Sequence[SSAValue], tile: Attribute) -> None:
+    def check_view_access(
+        self,
+        view: SSAValue,
+        index: Sequence[SSAValue],
+        tile: SSAValue,
+        token: SSAValue | None,
+        view_position: int,
+    ) -> None:
+        """NVIDIA's checks, in ODS order: operand and result types, then the index
+        count, the tile type and the index types against the view."""
         vt = view.type
-        if not isinstance(vt, PartitionViewType):
-            raise self.op_error(f"expected a view operand, got {vt}")
-        if len(index) != view_index_rank(vt):
-            raise self.op_error(
-                f"expected {view_index_rank(vt)} index operands (based on view type), got "
-                f"{len(index)}"
-            )
-        expected = view_tile_type(vt)
-        if tile != expected:
-            raise self.op_error(
-                f"expected tile type to be {expected} (based on view type), got {tile}"
-            )
+        check_type(self, view, f"operand #{view_position}", "TileView instance", is_tile_view(vt))
+        first_index = 1 if view_position == 0 else 2
         for i, idx in enumerate(index):
-            check_tile_of(self, idx, f"index operand #{i}", INTEGER, rank=0)
-            if idx.type != index[0].type:
-                raise self.op_error("index operands must all have the same type")
+            check_tile_of(self, idx, f"operand #{first_index + i}", INTEGER, variadic=True)
+        if token is not None:
+            check_type(
+                self,
+                token,
+                f"operand #{first_index + len(index)}",
+                TOKEN_TYPE,
+                isinstance(token.type, TokenType),
+            )
+        for i, r in enumerate(self.results):
+            if isinstance(r.type, TokenType) or i == len(self.results) - 1:
+                check_type(self, r, f"result #{i}", TOKEN_TYPE, isinstance(r.type, TokenType))
+        assert isinstance(vt, TileViewType)
+        if len(index) != vt.index_rank:
+            raise self.op_error(
+                f"expected {vt.index_rank} index operands (based on view type), got {len(index)}"
+            )
+        expected = vt.view_tile_type()
+        if tile.type != expected:
+            raise self.op_error(
+                f"expected tile type to be '{expected}' (based on view type), got '{tile.type}'"
+            )
+        problem = vt.verify_indices([i.type for i in index])
+        if problem is not None:
+            raise self.op_error(problem)
+        verify_hints(self)
 
 
 @irdl_op_definition
@@ -397,15 +494,18 @@ class LoadViewTkoOp(ViewAccessOp):
     read the view's padding value."""
 
     name = "cuda_tile.load_view_tko"
+    SYNTAX: ClassVar[str] = (
+        "SEM [SCOPE] %view[%i, ...] [token = %t] [optimization_hints = <...>] [attributes {attrs}] : VIEW, I -> T, token"
+    )
     memory_ordering_semantics = prop_def(IntegerAttr)
     memory_scope = opt_prop_def(IntegerAttr)
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
     inbounds = opt_prop_def(DenseArrayBase)
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def()
     tile = result_def()
-    result_token = result_def(TokenType)
+    result_token = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def asm_result_names(self) -> Sequence[str | None]:
@@ -421,7 +521,7 @@ class LoadViewTkoOp(ViewAccessOp):
         _print_view_access_tail(printer, self, self.token)
         printer.print_string(" : ")
         print_cuda_tile_type(printer, self.view.type)
-        _print_index_types(printer, self.index)
+        print_index_types(printer, self.index)
         printer.print_string(" -> ")
         print_cuda_tile_type(printer, self.tile.type)
         printer.print_string(", ")
@@ -438,7 +538,7 @@ class LoadViewTkoOp(ViewAccessOp):
         token, attrs = _parse_view_access_tail(parser, props)
         parser.parse_punctuation(":")
         view_t = parse_cuda_tile_type(parser)
-        index_types = _parse_index_types(parser, len(index))
+        index_types = parse_index_types(parser, len(index))
         parser.parse_punctuation("->")
         tile_t = parse_cuda_tile_type(parser)
         parser.parse_punctuation(",")
@@ -455,16 +555,8 @@ class LoadViewTkoOp(ViewAccessOp):
         )
 
     def verify_(self) -> None:
-        self.check_view_access(self.view, self.index, self.tile.type)
-        check_memory_model(
-            self,
-            (
-                MemoryOrderingSemantics.WEAK,
-                MemoryOrderingSemantics.RELAXED,
-                MemoryOrderingSemantics.ACQUIRE,
-            ),
-            "load",
-        )
+        self.check_view_access(self.view, self.index, self.tile, self.token, 0)
+        check_memory_model(self, LOAD_ORDERINGS, "load")
 
 
 @irdl_op_definition
@@ -475,6 +567,9 @@ class StoreViewTkoOp(ViewAccessOp):
     written."""
 
     name = "cuda_tile.store_view_tko"
+    SYNTAX: ClassVar[str] = (
+        "SEM [SCOPE] %tile, %view[%i, ...] [token = %t] [optimization_hints = <...>] [attributes {attrs}] : T, VIEW, I -> token"
+    )
     memory_ordering_semantics = prop_def(IntegerAttr)
     memory_scope = opt_prop_def(IntegerAttr)
     optimization_hints = opt_prop_def(OptimizationHintsAttr)
@@ -482,8 +577,8 @@ class StoreViewTkoOp(ViewAccessOp):
     tile = operand_def()
     view = operand_def()
     index = var_operand_def()
-    token = opt_operand_def(TokenType)
-    result_token = result_def(TokenType)
+    token = opt_operand_def()
+    result_token = result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def print(self, printer: Printer) -> None:
@@ -500,7 +595,7 @@ class StoreViewTkoOp(ViewAccessOp):
         print_cuda_tile_type(printer, self.tile.type)
         printer.print_string(", ")
         print_cuda_tile_type(printer, self.view.type)
-        _print_index_types(printer, self.index)
+        print_index_types(printer, self.index)
         printer.print_string(" -> ")
         print_cuda_tile_type(printer, self.result_token.type)
 
@@ -519,7 +614,7 @@ class StoreViewTkoOp(ViewAccessOp):
         tile_t = parse_cuda_tile_type(parser)
         parser.parse_punctuation(",")
         view_t = parse_cuda_tile_type(parser)
-        index_types = _parse_index_types(parser, len(index))
+        index_types = parse_index_types(parser, len(index))
         parser.parse_punctuation("->")
         token_t = parse_cuda_tile_type(parser)
         return cls.build(
@@ -535,16 +630,8 @@ class StoreViewTkoOp(ViewAccessOp):
         )
 
     def verify_(self) -> None:
-        self.check_view_access(self.view, self.index, self.tile.type)
-        check_memory_model(
-            self,
-            (
-                MemoryOrderingSemantics.WEAK,
-                MemoryOrderingSemantics.RELAXED,
-                MemoryOrderingSemantics.RELEASE,
-            ),
-            "store",
-        )
+        self.check_view_access(self.view, self.index, self.tile, self.token, 1)
+        check_memory_model(self, STORE_ORDERINGS, "store")
 
 
 # ---------------------------------------------------------------------------
@@ -579,20 +666,29 @@ class ShapeQueryOp(CudaTileOp):
         parser.parse_punctuation("->")
         res_t = parse_cuda_tile_type(parser)
         rank = cls.rank_of(parser, src_t, pos)
-        return cls.create(operands=[parser.resolve_operand(src, src_t)], result_types=[res_t] * rank)
+        return cls.create(
+            operands=[parser.resolve_operand(src, src_t)], result_types=[res_t] * rank
+        )
 
     @classmethod
     def rank_of(cls, parser: Parser, t: Attribute, pos: int) -> int:
         raise NotImplementedError
 
     def verify_(self) -> None:
+        self.check_source()
+        for i, r in enumerate(self.res):
+            check_tile_of(self, r, f"result #{i}", INTEGER, rank=0, variadic=True)
         rank = self.expected_rank()
         if len(self.res) != rank:
-            raise self.op_error(f"expected {rank} results due to {self.RANK_REASON}, but got {len(self.res)}")
-        for i, r in enumerate(self.res):
-            check_tile_of(self, r, f"result #{i}", INTEGER, rank=0)
+            raise self.op_error(
+                f"expected {rank} results due to {self.RANK_REASON}, but got {len(self.res)}"
+            )
+
+    def check_source(self) -> None:
+        raise NotImplementedError
 
     RANK_REASON: ClassVar = "view index space rank"
+    GROUP: ClassVar[str] = "Views"
 
 
 @irdl_op_definition
@@ -600,14 +696,18 @@ class GetIndexSpaceShapeOp(ShapeQueryOp):
     """The number of tiles of a view along each index dimension."""
 
     name = "cuda_tile.get_index_space_shape"
+    SYNTAX: ClassVar[str] = "%view [{attrs}] : VIEW -> tile<iN>  (one result per index dimension)"
 
     def expected_rank(self) -> int:
         return view_index_rank(self.src.type)
 
+    def check_source(self) -> None:
+        check_type(self, self.src, "operand #0", "TileView instance", is_tile_view(self.src.type))
+
     @classmethod
     def rank_of(cls, parser: Parser, t: Attribute, pos: int) -> int:
-        if not isinstance(t, PartitionViewType):
-            parser.raise_error(f"expected tile view, got {t}", pos, parser.pos)
+        if not isinstance(t, TileViewType):
+            parser.raise_error(f"expected tile view, got '{t}'", pos, parser.pos)
         return t.index_rank
 
 
@@ -616,6 +716,9 @@ class GetTensorShapeOp(ShapeQueryOp):
     """The extents of a tensor_view."""
 
     name = "cuda_tile.get_tensor_shape"
+    SYNTAX: ClassVar[str] = (
+        "%tensor_view [{attrs}] : tensor_view<...> -> tile<iN>  (one result per dimension)"
+    )
     RANK_REASON: ClassVar = "tensor rank"
 
     def expected_rank(self) -> int:
@@ -623,16 +726,27 @@ class GetTensorShapeOp(ShapeQueryOp):
         assert isinstance(t, TensorViewType)
         return t.rank
 
+    def check_source(self) -> None:
+        check_type(
+            self,
+            self.src,
+            "operand #0",
+            "tensor view type",
+            isinstance(self.src.type, TensorViewType),
+        )
+
     @classmethod
     def rank_of(cls, parser: Parser, t: Attribute, pos: int) -> int:
         if not isinstance(t, TensorViewType):
-            parser.raise_error(f"expected tensor_view, got {t}", pos, parser.pos)
+            parser.raise_error(f"expected tensor_view, got '{t}'", pos, parser.pos)
         return t.rank
 
 
 VIEW_OPS = [
     MakeTensorViewOp,
     MakePartitionViewOp,
+    MakeStridedViewOp,
+    MakeGatherScatterViewOp,
     LoadViewTkoOp,
     StoreViewTkoOp,
     GetIndexSpaceShapeOp,
