@@ -1,28 +1,47 @@
 """`tileir-opt`: xdsl-opt with tileir's dialects, passes and targets.
 
-Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`,
-`--verify-diagnostics`, `--print-op-generic`, `-o`, `-t`).  On top of it:
+Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-generic`,
+`-o`, `-t`).  On top of it:
 
 * cuda_tile prints in NVIDIA's form (prefix-free inside `cuda_tile.module`, MLIR's
   SSA names) and parses in both forms, including tileirdisasm's bare `entry`;
-* ops remember their source position, so errors from any pass are located;
-* bad input gives `file:line:col: error: ...` and exit code 1, not a traceback.
+* ops remember their source position, so errors from any pass are located; with
+  `--split-input-file` lines are those of the whole file, as MLIR reports them;
+* bad input gives `file:line:col: error: ...` and exit code 1, not a traceback;
+* `--verify-diagnostics` is MLIR's: each chunk's diagnostics are checked against its
+  `expected-*` annotations (`tileir.driver.verify_diagnostics`), mismatches are
+  reported on stderr and make the exit code 1.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from io import BytesIO
 from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.targets.mlir import MLIRTarget
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import (
+    DiagnosticException,
+    MultipleSpansParseError,
+    ParseError,
+    VerifyException,
+)
+from xdsl.utils.lexer import Input, Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from tileir.bytecode.cli import BytecodeOptMixin
 from tileir.diagnostics import CompileError, verify_module
+from tileir.driver.verify_diagnostics import (
+    Diagnostic,
+    check_diagnostics,
+    diagnostics_of,
+    first_code_line,
+    parse_expectations,
+)
 from tileir.frontend import parse_error, parse_text
 from tileir.printing import TileirPrinter
 from tileir.registry import DIALECTS, PASSES, TARGETS
@@ -44,7 +63,7 @@ class TileirMLIRTarget(MLIRTarget):
         print("\n", file=output)
 
 
-class TileirOptMain(xDSLOptMain):
+class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
     version_format = "tileir-opt (tileir 0.1.0) built on xdsl {xdsl_version}"
 
     def register_all_dialects(self) -> None:
@@ -66,19 +85,96 @@ class TileirOptMain(xDSLOptMain):
 
         self.available_frontends["mlir"] = parse_mlir
 
-    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp | None:
-        """Parse, then verify op by op so that a failure is located."""
-        module = super().parse_chunk(chunk, file_extension, start_offset)
-        if module is None or self.args.disable_verify:
-            return module
+    def parse_chunk(
+        self, chunk: IO[bytes], file_extension: str, start_offset: int = 0
+    ) -> ModuleOp | None:
+        """Parse, then verify op by op so that a failure is located.
+
+        A chunk of a split text file is parsed behind `start_offset` empty lines, so that its
+        ops' locations are lines of the whole file.  A parse error is given back with a
+        span into the chunk itself, which xDSL then shifts by `start_offset`."""
+        if start_offset and file_extension == "mlir":
+            chunk = BytesIO(b"\n" * start_offset + chunk.read())
+        else:
+            start_offset = 0
         try:
+            module = super().parse_chunk(chunk, file_extension, start_offset)
+        except ParseError as e:
+            raise _without_padding(e, start_offset) from None
+        if module is not None and not self.args.disable_verify:
             verify_module(module)
-        except CompileError as e:
-            if self.args.verify_diagnostics:
-                print(e.format())
-                return None
-            raise
         return module
+
+    def run(self) -> None:
+        if not self.args.verify_diagnostics:
+            return super().run()
+        if not self.run_verifying_diagnostics():
+            raise DiagnosticsMismatch()
+
+    def run_verifying_diagnostics(self) -> bool:
+        """MLIR's `--verify-diagnostics`: run each chunk, match what it reports against its
+        annotations, report the mismatches on stderr.  True when every chunk matched."""
+        chunks, file_extension = self.prepare_input()
+        output = self.prepare_output()
+        filename = self.get_input_name()
+        all_matched = True
+        try:
+            for index, (chunk, offset) in enumerate(chunks):
+                with chunk:
+                    source = chunk.read()
+                if index > 0:
+                    output.write("// -----\n")
+                text = source.decode("utf-8", errors="replace")
+                expected, mismatches = parse_expectations(text, filename, offset)
+                printed, produced = self.diagnose_chunk(source, file_extension, offset)
+                if printed is not None:
+                    output.write(printed)
+                    output.flush()
+                mismatches += check_diagnostics(
+                    expected, produced, filename, first_code_line(text, offset)
+                )
+                lines = text.split("\n")
+                for mismatch in mismatches:
+                    index_in_chunk = (mismatch.line or 0) - offset - 1
+                    quoted = (
+                        lines[index_in_chunk]
+                        if mismatch.file == filename and 0 <= index_in_chunk < len(lines)
+                        else None
+                    )
+                    print(mismatch.format(quoted), file=sys.stderr)
+                all_matched = all_matched and not mismatches
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        return all_matched
+
+    def diagnose_chunk(
+        self, source: bytes, file_extension: str, offset: int
+    ) -> tuple[str | None, list[Diagnostic]]:
+        """Parse, verify, run the passes on and print one chunk.  Returns the printed
+        output, or the diagnostics that stopped it."""
+        module: ModuleOp | None = None
+        try:
+            module = self.parse_chunk(BytesIO(source), file_extension, offset)
+            if module is None:
+                return None, []
+            self.apply_passes(module)
+            return self.output_resulting_program(module), []
+        except ParseError as e:
+            return None, diagnostics_of(_map_spans(e, lambda s: replace(s, line_offset=offset)))
+        except CompileError as e:
+            return None, diagnostics_of(e)
+        except VerifyException as e:
+            # The pipeline verifies the whole module after each pass; find the op that
+            # fails, for its location.
+            if module is not None:
+                try:
+                    verify_module(module)
+                except CompileError as located:
+                    return None, diagnostics_of(located)
+            return None, [Diagnostic("error", _first_line(e))]
+        except DiagnosticException as e:
+            return None, [Diagnostic("error", _first_line(e))]
 
     def register_all_passes(self) -> None:
         super().register_all_passes()
@@ -93,6 +189,43 @@ class TileirOptMain(xDSLOptMain):
             self.available_targets.setdefault(name, factory)  # pyright: ignore[reportArgumentType]
 
 
+class DiagnosticsMismatch(Exception):
+    """`--verify-diagnostics` found a mismatch; it has been reported on stderr."""
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).split("\n")[0].removeprefix("Operation does not verify: ")
+
+
+def _without_padding(error: ParseError, padding: int) -> ParseError:
+    """`error` with its spans moved from the padded chunk into the chunk itself."""
+    if not padding:
+        return error
+
+    def unpad(span: Span[str] | Span[bytes]) -> Span[str] | Span[bytes]:
+        start, end = max(span.start - padding, 0), max(span.end - padding, 0)
+        content, name = span.input.content, span.input.name
+        if isinstance(content, str):
+            return Span(start, end, Input(content[padding:], name), span.line_offset)
+        return Span(start, end, Input(content[padding:], name), span.line_offset)
+
+    return _map_spans(error, unpad)
+
+
+def _map_spans(
+    error: ParseError, change: Callable[[Span[str] | Span[bytes]], Span[str] | Span[bytes]]
+) -> ParseError:
+    """Apply `change` to every span of `error`: its own, those of its notes
+    (`MultipleSpansParseError`) and those of the errors it groups (`errors`)."""
+    error.span = change(error.span)
+    if isinstance(error, MultipleSpansParseError):
+        error.refs = [(change(span), message) for span, message in error.refs]
+    for inner in getattr(error, "errors", None) or ():
+        if isinstance(inner, ParseError) and inner is not error:
+            _map_spans(inner, change)
+    return error
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     try:
         main = TileirOptMain(description="tileir modular optimizer driver", args=argv)
@@ -101,6 +234,8 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         main.run()
+    except DiagnosticsMismatch:
+        return 1
     except ParseError as e:
         print(parse_error(e).format(), file=sys.stderr)
         return 1
