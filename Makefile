@@ -2,6 +2,7 @@
 #
 #   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, show every stage
 #   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU)
+#   make bench   bytecode read/write times;  make fuzz   the bytecode fuzz test, long
 #
 # Both create .venv and install what they need on first use.
 
@@ -11,7 +12,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install demo test filecheck pytest gpu lint corpus bench docs clean
+.PHONY: install demo test filecheck pytest gpu lint corpus bench fuzz docs clean
 
 install: $(STAMP)
 
@@ -44,6 +45,15 @@ lint: install
 corpus: install
 	$(BIN)/python -m pip install --quiet -e '.[cutile]'
 	$(BIN)/python tests/corpus/generate.py
+
+# Read/write times of the bytecode reader and writer over the corpus, and their scaling.
+bench: install
+	$(BIN)/python benchmarks/bench_bytecode.py
+
+# The bytecode fuzz test, long (make test runs 500 examples): FUZZ_EXAMPLES=N to change.
+FUZZ_EXAMPLES ?= 20000
+fuzz: install
+	TILEIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/pytest/test_bytecode_fuzz.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -28,7 +28,8 @@ def print_ir(module: ModuleOp) -> str:
 
 
 def load_module(path: str | Path, ctx: Context | None = None) -> ModuleOp:
-    """Read a cuda_tile file; errors become located `CompileError`s."""
+    """Read a cuda_tile file (text, or `.tileirbc` bytecode); errors become located
+    `CompileError`s."""
     ctx = ctx or make_context()
     p = Path(path)
     try:
@@ -38,10 +39,9 @@ def load_module(path: str | Path, ctx: Context | None = None) -> ModuleOp:
     except OSError as e:
         raise CompileError(f"cannot read {path}: {e.strerror}") from None
     if p.suffix in (".tileirbc", ".bc") or data.startswith(b"\x7fTileIR"):
-        raise CompileError(
-            f"{path}: reading .tileirbc bytecode is not supported yet; give the "
-            "tileirdisasm text (.mlir) instead"
-        )
+        from tileir.bytecode.reader import read_bytecode
+
+        return read_bytecode(data, str(path), ctx)
     return parse_module_text(data, str(path), ctx)
 
 

@@ -25,7 +25,7 @@ def run(tool: str, *args: str, stdin: str | None = None) -> subprocess.Completed
         [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_61", "-o", "x.ptx"],
         [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_90", "-o", "x.txt"],
         [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_90", "--emit", "nonsense"],
-        [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_90", "-o", "x.ptx"],
+        [str(ROOT / "tests/pytest/bytecode_fixtures/invalid/truncated_in_section.tileirbc"), "--gpu-name", "sm_90", "-o", "x.ptx"],
         ["--no-such-flag"],
         [],
     ],

@@ -3,6 +3,7 @@
     tileir-as KERNEL.mlir --gpu-name sm_90 -o kernel.ptx      # PTX
     tileir-as KERNEL.mlir --gpu-name sm_80 -o kernel.cubin    # PTX, then ptxas
     tileir-as KERNEL.mlir --gpu-name sm_90a --emit=tileas     # print one stage
+    tileir-as KERNEL.tileirbc --gpu-name sm_90 -o kernel.ptx  # bytecode, as tileiras takes
 
 Errors are reported as tileiras reports them, `loc("file":line:col): error: ...` on
 stderr with exit code 1; a Python traceback is a tileir bug.
@@ -33,7 +34,7 @@ def make_parser() -> argparse.ArgumentParser:
         prog="tileir-as",
         description="Compile CUDA Tile IR to PTX or a cubin (a tileiras-compatible driver).",
     )
-    p.add_argument("input", help="cuda_tile text (.mlir)")
+    p.add_argument("input", help="cuda_tile bytecode (.tileirbc) or text (.mlir)")
     p.add_argument(
         "--gpu-name",
         "--arch",

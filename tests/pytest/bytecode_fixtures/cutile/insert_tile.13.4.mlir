@@ -1,0 +1,23 @@
+entry @insert_tile_Kt1_A1f32_1t1_p16_A1f32_1t1_p16(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<i32>, %arg3: tile<ptr<f32>>, %arg4: tile<i32>, %arg5: tile<i32>) optimization_hints=<default = {}> {
+  %0 = make_token : token
+  %assume = assume div_by<16>, %arg0 : tile<ptr<f32>>
+  %assume_0 = assume div_by<16>, %arg3 : tile<ptr<f32>>
+  %cst_1_i32 = constant <i32: 1> : tile<i32>
+  %cst_1_i32_1 = constant <i32: 1> : tile<i32>
+  %assume_2 = assume bounded<0, ?>, %arg1 : tile<i32>
+  %tview = make_tensor_view %assume, shape = [%assume_2], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %assume_3 = assume bounded<0, ?>, %arg4 : tile<i32>
+  %tview_4 = make_tensor_view %assume_0, shape = [%assume_3], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %cst_0_i32 = constant <i32: 0> : tile<i32>
+  %pview = make_partition_view %tview : partition_view<tile=(64), tensor_view<?xf32, strides=[1]>>
+  %tile, %result_token = load_view_tko weak %pview[%cst_0_i32] token = %0 : partition_view<tile=(64), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<64xf32>, token
+  %cst_0_i32_5 = constant <i32: 0> : tile<i32>
+  %pview_6 = make_partition_view %tview : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>
+  %tile_7, %result_token_8 = load_view_tko weak %pview_6[%cst_0_i32_5] token = %0 : partition_view<tile=(16), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+  %cst_0_i32_9 = constant <i32: 0> : tile<i32>
+  %cst_1_i32_10 = constant <i32: 1> : tile<i32>
+  %1 = insert %tile_7, %tile[%cst_1_i32_10] : tile<16xf32>, tile<64xf32>
+  %pview_11 = make_partition_view %tview_4 : partition_view<tile=(64), tensor_view<?xf32, strides=[1]>>
+  %2 = store_view_tko weak %1, %pview_11[%cst_0_i32_9] token = %0 : tile<64xf32>, partition_view<tile=(64), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+  return
+}

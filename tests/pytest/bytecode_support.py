@@ -1,0 +1,145 @@
+"""Shared helpers of the bytecode tests (test_bytecode_*.py)."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from xdsl.ir import Operation
+
+from tileir.bytecode import BytecodeError, parse_version, read_bytecode
+from tileir.bytecode.version import BytecodeVersion
+from tileir.printing import TileirPrinter
+from tileir.registry import make_context
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures"
+CUTILE = FIXTURES / "cutile"
+INVALID = FIXTURES / "invalid"
+NVIDIA_TREE = Path("/tmp/cuda-tile")
+
+CORPUS_FILES = sorted(CORPUS.glob("*.tileirbc"))
+CUTILE_FILES = sorted(CUTILE.glob("*.tileirbc"))
+ALL_FILES = CORPUS_FILES + CUTILE_FILES
+
+CTX = make_context()
+
+
+def file_id(path: Path) -> str:
+    return f"{path.parent.name}/{path.stem}"
+
+
+def file_version(path: Path) -> BytecodeVersion:
+    data = path.read_bytes()
+    return parse_version(f"{data[8]}.{data[9]}")
+
+
+def printed(op: Operation, *, generic: bool = False, debuginfo: bool = False) -> str:
+    out = io.StringIO()
+    TileirPrinter(stream=out, print_generic_format=generic, print_debuginfo=debuginfo).print_op(op)
+    return out.getvalue()
+
+
+def entry_lines(text: str) -> list[str]:
+    """The body of the printed cuda_tile.module, unindented (tileirdisasm's form)."""
+    lines = text.rstrip("\n").splitlines()
+    start = next(i for i, line in enumerate(lines) if "cuda_tile.module" in line) + 1
+    body = lines[start:-2]
+    indent = len(body[0]) - len(body[0].lstrip())
+    return [line[indent:] for line in body]
+
+
+def read_any(data: bytes, name: str = "<bytecode>") -> tuple[Operation, bool]:
+    """Read with tileir's ops; if some op has no class yet, read it unregistered.
+    Returns the module and whether every op was known.  A file using a type tileir has
+    no class for yet (types cannot be unregistered) skips the calling test."""
+    try:
+        return read_bytecode(data, name, CTX), True
+    except BytecodeError as e:
+        if "is not supported by tileir yet" not in e.message:
+            raise
+        if UNSUPPORTED_TYPE.search(e.message):
+            import pytest
+
+            pytest.skip(f"{name}: {e.message}")
+    return read_bytecode(data, name, CTX, allow_unregistered=True, verify=False), False
+
+
+UNSUPPORTED_TYPE = re.compile(r"type \w+ is not supported by tileir yet")
+
+
+def readable(path: Path) -> bool:
+    """False for a file using a type tileir has no class for yet."""
+    try:
+        read_bytecode(path.read_bytes(), str(path), CTX, allow_unregistered=True, verify=False)
+    except BytecodeError as e:
+        return not UNSUPPORTED_TYPE.search(e.message)
+    return True
+
+
+def nvidia_tool(name: str) -> Path | None:
+    """NVIDIA's tileirdisasm / tileiras (the `cutile` extra), or None."""
+    try:
+        import nvidia.cu13 as cu13  # type: ignore[import-not-found]
+
+        for root in getattr(cu13, "__path__", []):
+            candidate = Path(root) / "bin" / name
+            if candidate.is_file() and os.access(candidate, os.X_OK):
+                return candidate
+    except ImportError:
+        pass
+    found = shutil.which(name)
+    return Path(found) if found else None
+
+
+def disassemble(data: bytes, tmp: Path) -> subprocess.CompletedProcess[str]:
+    tool = nvidia_tool("tileirdisasm")
+    assert tool is not None
+    path = tmp / "k.tileirbc"
+    path.write_bytes(data)
+    return subprocess.run([str(tool), str(path)], capture_output=True, text=True)
+
+
+def ir_shape(module: Operation) -> list[tuple[object, ...]]:
+    """A comparable summary of a module: per op (in walk order) its name, operands (as
+    value numbers), result types, properties, attributes and region structure.  Unlike
+    printed text it ignores property order and SSA names."""
+    from xdsl.dialects.builtin import UnregisteredOp
+
+    numbers: dict[object, int] = {}
+
+    def number(v: object) -> int:
+        return numbers.setdefault(v, len(numbers))
+
+    shape: list[tuple[object, ...]] = []
+    for op in module.walk():
+        name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        blocks = tuple(
+            tuple(a.type for a in block.args) for region in op.regions for block in region.blocks
+        )
+        for region in op.regions:
+            for block in region.blocks:
+                for arg in block.args:
+                    number(arg)
+        operands = tuple(number(v) for v in op.operands)
+        for r in op.results:
+            number(r)
+        attributes = {k: _comparable(v) for k, v in op.attributes.items() if k != "op_name__"}
+        properties = {k: _comparable(v) for k, v in op.properties.items()}
+        shape.append(
+            (name, operands, tuple(r.type for r in op.results), properties, attributes, blocks)
+        )
+    return shape
+
+
+def _comparable(attr: object) -> object:
+    """Optimization hints compare as text: tileirdisasm prints hint integers without
+    their type (cuTile writes i32), so text gives i64 where bytecode gives i32."""
+    from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
+
+    return str(attr) if isinstance(attr, OptimizationHintsAttr) else attr

@@ -1,0 +1,136 @@
+"""Reading .tileirbc: every version cuTile Python writes (13.1 to 13.4, with and
+without a target architecture) gives the IR NVIDIA's tileirdisasm shows, and debug info
+becomes locations."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bytecode_support import (
+    CORPUS,
+    CORPUS_FILES,
+    CTX,
+    CUTILE_FILES,
+    NVIDIA_TREE,
+    entry_lines,
+    file_id,
+    file_version,
+    ir_shape,
+    printed,
+    read_any,
+)
+from xdsl.dialects.builtin import FileLineColLoc, NameLoc, UnknownLoc
+
+from tileir.bytecode import BytecodeError, read_bytecode
+from tileir.frontend import parse_text
+
+
+def test_fixtures_cover_every_version() -> None:
+    versions = {str(file_version(p)) for p in CUTILE_FILES}
+    assert versions == {"13.1", "13.2", "13.3", "13.4"}
+    assert len(CORPUS_FILES) >= 12
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=file_id)
+def test_corpus_prints_like_tileirdisasm(path: Path) -> None:
+    """Read and printed, a corpus kernel is the `tileirdisasm` text committed beside it."""
+    module = read_bytecode(path.read_bytes(), str(path), CTX)
+    expected = path.with_suffix(".mlir").read_text().splitlines()
+    assert entry_lines(printed(module)) == expected
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES + CUTILE_FILES, ids=file_id)
+def test_bytecode_and_tileirdisasm_text_give_the_same_ir(path: Path) -> None:
+    """The IR read from the file equals the IR tileir parses from NVIDIA's disassembly of
+    it (locations aside): ops, operands, types, properties, regions."""
+    module, known = read_any(path.read_bytes(), str(path))
+    if not known:
+        # An op the dialect lacks still: the plain read names it and its offset.
+        with pytest.raises(
+            BytecodeError, match=r"at byte \d+: op '\w+' is not supported by tileir yet"
+        ):
+            read_bytecode(path.read_bytes(), str(path), CTX)
+        return
+    text = "\n".join(
+        _tileir_spelling(line) for line in path.with_suffix(".mlir").read_text().splitlines()
+    )
+    try:
+        from_text = parse_text(CTX, text, str(path.with_suffix(".mlir")))
+    except Exception as e:  # the text parser is not this test's subject
+        pytest.skip(f"tileir cannot parse this tileirdisasm text yet: {str(e).splitlines()[0]}")
+    assert ir_shape(module) == ir_shape(from_text)
+
+
+def _tileir_spelling(line: str) -> str:
+    """tileirdisasm 13.5 calls opcode 0x54 `fpowf`; tileir's dialect (NVIDIA 13.3's
+    names) calls it `pow`."""
+    return line.replace(" = fpowf ", " = pow ")
+
+
+def test_debug_info_becomes_locations() -> None:
+    module = read_bytecode((CORPUS / "vadd_f32.tileirbc").read_bytes(), "vadd_f32.tileirbc", CTX)
+    entry = next(op for op in module.walk() if op.name == "cuda_tile.entry")
+    # The function: its di_subprogram's name around its di_loc.
+    assert isinstance(entry.location, NameLoc)
+    assert entry.location.desc.data == "vadd_f32"
+    ops = list(entry.regions[0].block.ops)
+    first = ops[0].location
+    assert isinstance(first, FileLineColLoc)
+    assert (first.filename.data, first.line.data, first.column.data) == (
+        "tests/corpus/vadd_f32.py",
+        29,
+        0,
+    )
+    addf = next(op for op in ops if op.name == "cuda_tile.addf")
+    assert isinstance(addf.location, FileLineColLoc) and addf.location.line.data == 34
+    # cuTile gives `return` no location (debug index 0).
+    assert isinstance(ops[-1].location, UnknownLoc)
+    text = printed(module, debuginfo=True)
+    assert 'loc("vadd_f32"(' in text and 'loc("tests/corpus/vadd_f32.py":29:0)' in text
+
+
+def test_version_14_is_rejected_with_the_supported_range() -> None:
+    data = bytearray((CORPUS / "vadd_f32.tileirbc").read_bytes())
+    data[8:10] = bytes([14, 0])
+    with pytest.raises(
+        BytecodeError, match=r"at byte 8: unsupported Tile version 14\.0\.0.*\[13\.1 - 13\.4\]"
+    ):
+        read_bytecode(bytes(data), "x", CTX)
+
+
+def test_unregistered_mode_reads_ops_tileir_lacks() -> None:
+    """`allow_unregistered` (tileir-opt --allow-unregistered-dialect) keeps every op."""
+    unknown = [p for p in CUTILE_FILES if not read_any(p.read_bytes())[1]]
+    for path in unknown:
+        module = read_bytecode(
+            path.read_bytes(), str(path), CTX, allow_unregistered=True, verify=False
+        )
+        names = {op.op_name.data for op in module.walk() if op.name == "builtin.unregistered"}  # pyright: ignore[reportAttributeAccessIssue]
+        assert names and all(n.startswith("cuda_tile.") for n in names)
+
+
+NVIDIA_INPUTS = NVIDIA_TREE / "test" / "Bytecode" / "versioning" / "Inputs" / "13.1"
+
+
+@pytest.mark.skipif(
+    not NVIDIA_INPUTS.is_dir(), reason="NVIDIA's cuda-tile tree is not at /tmp/cuda-tile"
+)
+def test_nvidia_written_13_1_files() -> None:
+    """The three 13.1 files NVIDIA's own writer made for its tests."""
+    negi = read_bytecode((NVIDIA_INPUTS / "negi-op-13.1.tileirbc").read_bytes(), "negi", CTX)
+    assert sum(op.name == "cuda_tile.negi" for op in negi.walk()) == 2
+    with pytest.raises(
+        BytecodeError, match=r"type f4E2M1FN is not available in bytecode version 13\.1"
+    ):
+        read_bytecode((NVIDIA_INPUTS / "f4e2m1fn-in-13.1.tileirbc").read_bytes(), "f4", CTX)
+    module, _ = read_any((NVIDIA_INPUTS / "print-op-13.1.tileirbc").read_bytes(), "print")
+    assert "print_tko" in printed(module)
+
+
+def test_load_module_reads_bytecode() -> None:
+    """`tileir.compiler.load_module` (tileir-as) takes bytecode."""
+    from tileir.compiler import load_module
+
+    module = load_module(CORPUS / "saxpy_f32.tileirbc")
+    assert entry_lines(printed(module)) == (CORPUS / "saxpy_f32.mlir").read_text().splitlines()
