@@ -5,6 +5,8 @@ hidden."""
 from __future__ import annotations
 
 import io
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +67,23 @@ def resolve_gpu_name(name: str) -> str:
 
 
 @dataclass
+class PassEvent:
+    """One step of `compile_module`, reported to its `on_pass` hook: the pass `name`
+    (`emit-ptx` for the PTX printer) ran as part of `stage` in `seconds` (the pass and
+    the verification after it); `module` is the IR right after it (still being
+    lowered: clone it to keep it); `ends_stage` marks a stage's last pass."""
+
+    stage: str
+    name: str
+    module: ModuleOp
+    seconds: float
+    ends_stage: bool
+
+
+PassHook = Callable[[PassEvent], None]
+
+
+@dataclass
 class CompileResult:
     module: ModuleOp
     arch: str
@@ -80,8 +99,11 @@ def compile_module(
     stop_after: str = "ptx",
     keep_stages: bool = False,
     ctx: Context | None = None,
+    on_pass: PassHook | None = None,
 ) -> CompileResult:
-    """Lower `module` (in place) to `stop_after`; returns the requested artifacts."""
+    """Lower `module` (in place) to `stop_after`; returns the requested artifacts.
+    `on_pass`, when given, sees every pass as it finishes (the Python API times and
+    snapshots the stages with it)."""
     if stop_after not in STAGES:
         raise CompileError(f"unknown stage '{stop_after}'; expected one of {', '.join(STAGES)}")
     ctx = ctx or make_context()
@@ -92,14 +114,21 @@ def compile_module(
         return result
 
     for stage, passes in stage_passes(arch, num_warps):
-        for p in passes:
+        for i, p in enumerate(passes):
+            start = time.perf_counter()
             _apply(ctx, p, module)
             verify_module(module)
+            if on_pass is not None:
+                seconds = time.perf_counter() - start
+                on_pass(PassEvent(stage, p.name, module, seconds, i == len(passes) - 1))
         if keep_stages:
             result.stages[stage] = print_ir(module)
         if stage == stop_after:
             return result
+    start = time.perf_counter()
     result.ptx = module_to_ptx(module, arch)
+    if on_pass is not None:
+        on_pass(PassEvent("ptx", "emit-ptx", module, time.perf_counter() - start, True))
     if keep_stages:
         result.stages["ptx"] = result.ptx
     return result
