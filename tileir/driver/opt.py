@@ -10,11 +10,19 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
 * bad input gives `file:line:col: error: ...` and exit code 1, not a traceback;
 * `--verify-diagnostics` is MLIR's: each chunk's diagnostics are checked against its
   `expected-*` annotations (`tileir.driver.verify_diagnostics`), mismatches are
-  reported on stderr and make the exit code 1.
+  reported on stderr and make the exit code 1;
+* `--split-input-file` without `--verify-diagnostics` is MLIR's too: every chunk is
+  processed, each failing chunk's diagnostics are printed on stderr, and the exit code
+  is 1 at the end if any chunk failed;
+* verifier warnings (`tileir.dialects.cuda_tile.warnings`) are printed as
+  `file:line:col: warning: ...` and matched by `expected-warning`;
+* `--Wunsupported-hints` reports bad `optimization_hints` as warnings and
+  `--Werr-hints` (with it) also makes them errors, as cuda-tile-opt does.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -35,9 +43,12 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tileir.bytecode.cli import BytecodeOptMixin
 from tileir.diagnostics import CompileError, verify_module
+from tileir.dialects.cuda_tile.hints import HINT_POLICY
+from tileir.dialects.cuda_tile.warnings import collecting_warnings, format_warning
 from tileir.driver.verify_diagnostics import (
     Diagnostic,
     check_diagnostics,
+    diagnostic_of,
     diagnostics_of,
     first_code_line,
     parse_expectations,
@@ -105,11 +116,62 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
             verify_module(module)
         return module
 
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--Wunsupported-hints",
+            dest="warn_unsupported_hints",
+            action="store_true",
+            help="warn about optimization_hints that are unknown or out of range",
+        )
+        arg_parser.add_argument(
+            "--Werr-hints",
+            dest="error_hints",
+            action="store_true",
+            help="with --Wunsupported-hints: such hints make the op fail to verify",
+        )
+
     def run(self) -> None:
-        if not self.args.verify_diagnostics:
-            return super().run()
-        if not self.run_verifying_diagnostics():
-            raise DiagnosticsMismatch()
+        HINT_POLICY.warn = bool(self.args.warn_unsupported_hints)
+        HINT_POLICY.error = HINT_POLICY.warn and bool(self.args.error_hints)
+        if self.args.verify_diagnostics:
+            if not self.run_verifying_diagnostics():
+                raise DiagnosticsMismatch()
+            return
+        if self.args.split_input_file or HINT_POLICY.warn:
+            if not self.run_all_chunks():
+                raise ChunksFailed()
+            return
+        with collecting_warnings() as warnings:
+            try:
+                super().run()
+            finally:
+                for warning in warnings:
+                    print(format_warning(warning), file=sys.stderr)
+
+    def run_all_chunks(self) -> bool:
+        """MLIR's `--split-input-file`: process every chunk, print each failing chunk's
+        diagnostics (and every chunk's warnings) on stderr.  True when none failed."""
+        chunks, file_extension = self.prepare_input()
+        output = self.prepare_output()
+        all_succeeded = True
+        try:
+            for index, (chunk, offset) in enumerate(chunks):
+                with chunk:
+                    source = chunk.read()
+                if index > 0:
+                    output.write("// -----\n")
+                printed, produced = self.diagnose_chunk(source, file_extension, offset)
+                if printed is not None:
+                    output.write(printed)
+                output.flush()
+                for diagnostic in produced:
+                    print(_format_diagnostic(diagnostic), file=sys.stderr)
+                    all_succeeded = all_succeeded and diagnostic.severity != "error"
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        return all_succeeded
 
     def run_verifying_diagnostics(self) -> bool:
         """MLIR's `--verify-diagnostics`: run each chunk, match what it reports against its
@@ -152,7 +214,15 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         self, source: bytes, file_extension: str, offset: int
     ) -> tuple[str | None, list[Diagnostic]]:
         """Parse, verify, run the passes on and print one chunk.  Returns the printed
-        output, or the diagnostics that stopped it."""
+        output (None when it failed) and its diagnostics: the warnings, then the error
+        that stopped it."""
+        with collecting_warnings() as warnings:
+            printed, errors = self._diagnose_chunk(source, file_extension, offset)
+        return printed, [diagnostic_of(w) for w in warnings] + errors
+
+    def _diagnose_chunk(
+        self, source: bytes, file_extension: str, offset: int
+    ) -> tuple[str | None, list[Diagnostic]]:
         module: ModuleOp | None = None
         try:
             module = self.parse_chunk(BytesIO(source), file_extension, offset)
@@ -191,6 +261,19 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
 
 class DiagnosticsMismatch(Exception):
     """`--verify-diagnostics` found a mismatch; it has been reported on stderr."""
+
+
+class ChunksFailed(Exception):
+    """Some chunk of a split input failed; its diagnostics have been printed."""
+
+
+def _format_diagnostic(diagnostic: Diagnostic) -> str:
+    """MLIR's `file:line:col: severity: message`, then its notes on their own lines."""
+    lines: list[str] = []
+    for part in diagnostic.flattened():
+        where = part.location.mlir() + ": " if part.location is not None else ""
+        lines.append(f"{where}{part.severity}: {part.message}")
+    return "\n".join(lines)
 
 
 def _first_line(error: Exception) -> str:
@@ -234,7 +317,7 @@ def run(argv: Sequence[str] | None = None) -> int:
         return 1
     try:
         main.run()
-    except DiagnosticsMismatch:
+    except (DiagnosticsMismatch, ChunksFailed):
         return 1
     except ParseError as e:
         print(parse_error(e).format(), file=sys.stderr)

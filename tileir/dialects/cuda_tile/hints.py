@@ -15,20 +15,21 @@ op accepts, and their ranges, follow NVIDIA's rules:
 As in NVIDIA's tools, bad hints are silent by default.  `HINT_POLICY.warn` (the
 `-Wunsupported-hints` flag) reports each bad hint as a warning;
 `HINT_POLICY.error` (`-Werr-hints`) also makes the op fail to verify with
-`Optimization hints verification failed`.  Warnings go to `HINT_POLICY.sink` (a
-driver installs one); without a sink they are printed on stderr.
+`Optimization hints verification failed`.  Warnings go to `HINT_POLICY.sink` when
+one is set, else through `tileir.dialects.cuda_tile.warnings.emit_warning` (tileir-opt
+sets the policy from its `--Wunsupported-hints` and `--Werr-hints` flags).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, IntegerType
 from xdsl.ir import Attribute, Operation
 
-from tileir.diagnostics import CompileError, location_of
+from tileir.diagnostics import CompileError
+from tileir.dialects.cuda_tile.warnings import emit_warning, make_warning
 
 KNOWN_TARGETS = (
     "sm_80",
@@ -64,12 +65,10 @@ class HintPolicy:
     sink: Callable[[CompileError], None] | None = field(default=None)
 
     def report(self, op: Operation, message: str) -> None:
-        warning = CompileError(message, location_of(op))
-        object.__setattr__(warning, "severity", "warning")
         if self.sink is not None:
-            self.sink(warning)
+            self.sink(make_warning(op, message))
         else:
-            print(warning.format().replace(": error: ", ": warning: ", 1), file=sys.stderr)
+            emit_warning(op, message)
 
 
 HINT_POLICY = HintPolicy()

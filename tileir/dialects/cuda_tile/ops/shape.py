@@ -51,6 +51,7 @@ from tileir.dialects.cuda_tile.syntax import (
     parse_operand_list,
 )
 from tileir.dialects.cuda_tile.types import TileType
+from tileir.dialects.cuda_tile.warnings import emit_warning
 
 
 def check_tile(op: CudaTileOp, value: SSAValue, position: str) -> None:
@@ -219,6 +220,36 @@ class ExtractOp(ReshapingOp):
                 )
         if len(self.indices) != len(src_shape):
             raise self.op_error(f"expected {len(src_shape)} indices, but got {len(self.indices)}")
+        self._warn_about_constant_indices(src_shape, res_shape)
+
+    def _warn_about_constant_indices(
+        self, src_shape: tuple[int, ...], res_shape: tuple[int, ...]
+    ) -> None:
+        """NVIDIA warns (and still verifies) when a constant index is negative or past
+        the last block: the program may be right on paths never taken."""
+        from tileir.dialects.cuda_tile.ops.core import ConstantOp
+
+        for i, index in enumerate(self.indices):
+            owner = index.owner
+            if not isinstance(owner, ConstantOp):
+                continue
+            values = owner.value.get_values()
+            if not values or len(set(values)) != 1 or not isinstance(values[0], int):
+                continue
+            value = values[0]
+            last = src_shape[i] // res_shape[i] - 1
+            if value < 0:
+                emit_warning(
+                    self,
+                    f"extract index {i} has negative value {value}, which may cause "
+                    "undefined behavior",
+                )
+            if value > last:
+                emit_warning(
+                    self,
+                    f"extract index {i} value {value} may be out of bounds (max valid "
+                    f"index: {last})",
+                )
 
 
 @irdl_op_definition
