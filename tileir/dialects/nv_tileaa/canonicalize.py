@@ -103,7 +103,9 @@ def _extend(rewriter: PatternRewriter, at: Operation, v: SSAValue, to: IntegerTy
     from tileir.dialects.cuda_tile.attributes import Signedness, SignednessAttr
     from tileir.dialects.cuda_tile.carriers import with_element
 
-    ext = ct.ExtIOp.build_op([v], with_element(v.type, to), signedness=SignednessAttr(Signedness.SIGNED))
+    ext = ct.ExtIOp.build_op(
+        [v], with_element(v.type, to), signedness=SignednessAttr(Signedness.SIGNED)
+    )
     rewriter.insert(ext)
     return ext.results[0]
 
@@ -165,3 +167,9 @@ TILEAA_CANONICALIZATION_PATTERNS: tuple[RewritePattern, ...] = (
     FoldViewChain(),
     FoldBroadcastOfSplat(),
 )
+
+
+def patterns_named(names: tuple[str, ...]) -> tuple[RewritePattern, ...]:
+    """The registered pattern objects with these class names (the op traits' view)."""
+    by_name = {type(p).__name__: p for p in TILEAA_CANONICALIZATION_PATTERNS}
+    return tuple(by_name[n] for n in names if n in by_name)

@@ -1,0 +1,165 @@
+"""Tile compute: dot (matrix multiply-accumulate)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatTF32Type,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.traits import Pure
+
+from tileir.dialects.cuda_tile.attributes import Signedness, SignednessAttr
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileaa.ops.base import TileAAOp, canonicalized_by, split_props
+
+#: Input element type -> accumulator element types a dot accepts (cuda_tile mmaf/mmai).
+DOT_ELEMENTS: dict[type[Attribute], tuple[type[Attribute], ...]] = {
+    Float16Type: (Float16Type, Float32Type),
+    BFloat16Type: (Float32Type,),
+    Float32Type: (Float32Type,),
+    FloatTF32Type: (Float32Type,),
+    Float64Type: (Float64Type,),
+    Float8E4M3FNType: (Float16Type, Float32Type),
+    Float8E5M2Type: (Float16Type, Float32Type),
+}
+
+
+def _signedness_word(attr: SignednessAttr | None) -> str:
+    return attr.data.value if attr is not None else ""
+
+
+@irdl_op_definition
+class DotOp(TileAAOp):
+    """`%d = nv_tileaa.dot %a, %b, %acc : tensor<16x32xf16>, tensor<32x8xf16>, tensor<16x8xf32>`
+
+    `acc + a @ b` (rank 2, or rank 3 with a leading batch dimension), the products and
+    sums computed in the accumulator type.  Floating inputs: f16 (f16 or f32
+    accumulator), bf16, tf32 and f32 (f32), f64 (f64), f8 (f16 or f32).  Integer inputs are i8
+    with an i32 accumulator and carry the signedness of each operand:
+    `%d = nv_tileaa.dot %a, %b, %acc signed unsigned : ...` (cuda_tile `mmai`)."""
+
+    name = "nv_tileaa.dot"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    lhs = operand_def(TensorType)
+    rhs = operand_def(TensorType)
+    acc = operand_def(T)
+    signedness_lhs = opt_prop_def(SignednessAttr)
+    signedness_rhs = opt_prop_def(SignednessAttr)
+    result = result_def(T)
+    traits = traits_def(Pure(), canonicalized_by("FoldConstantDot"))
+
+    def __init__(
+        self,
+        lhs: SSAValue,
+        rhs: SSAValue,
+        acc: SSAValue,
+        signedness: tuple[Signedness, Signedness] | None = None,
+    ):
+        props: dict[str, Attribute] = {}
+        if signedness is not None:
+            props["signedness_lhs"] = SignednessAttr(signedness[0])
+            props["signedness_rhs"] = SignednessAttr(signedness[1])
+        super().__init__(operands=[lhs, rhs, acc], result_types=[acc.type], properties=props)
+
+    def signedness(self) -> tuple[Signedness, Signedness] | None:
+        if self.signedness_lhs is None or self.signedness_rhs is None:
+            return None
+        return self.signedness_lhs.data, self.signedness_rhs.data
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.lhs, self.rhs, self.acc], printer.print_operand)
+        for attr in (self.signedness_lhs, self.signedness_rhs):
+            if attr is not None:
+                printer.print_string(" " + _signedness_word(attr))
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.lhs.type, self.rhs.type, self.acc.type], printer.print_attribute)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DotOp:
+        operands = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            operands.append(parser.parse_unresolved_operand())
+        props: dict[str, Attribute] = {}
+        for key in ("signedness_lhs", "signedness_rhs"):
+            word = parser.parse_optional_keyword("signed") or parser.parse_optional_keyword(
+                "unsigned"
+            )
+            if word is None:
+                break
+            props[key] = SignednessAttr(Signedness(word))
+        if len(props) == 1:
+            parser.raise_error("expected the signedness of both operands (`signed unsigned`)")
+        attrs = parser.parse_optional_attr_dict()
+        more, attrs = split_props(attrs, ("signedness_lhs", "signedness_rhs"))
+        props.update(more)
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            types.append(parser.parse_type())
+        values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+        return cls.build(
+            operands=values, result_types=[types[2]], properties=props, attributes=attrs
+        )
+
+    def verify_(self) -> None:
+        a, b, c = (shape_of(v.type) for v in (self.lhs, self.rhs, self.acc))
+        if not (len(a) == len(b) == len(c) and len(a) in (2, 3)):
+            raise self.op_error(
+                f"operands must all be rank 2 (or 3, batched), got {len(a)}, {len(b)}, {len(c)}"
+            )
+        if len(a) == 3 and not a[0] == b[0] == c[0]:
+            raise self.op_error(f"batch extents differ: {a[0]}, {b[0]}, {c[0]}")
+        m, k = a[-2:]
+        k2, n = b[-2:]
+        if k != k2 or tuple(c[-2:]) != (m, n):
+            raise self.op_error(
+                f"shapes {list(a)} x {list(b)} -> {list(c)} do not form (M x K) x (K x N) -> (M x N)"
+            )
+        ea, eb, ec = (element_type(v.type) for v in (self.lhs, self.rhs, self.acc))
+        signed = self.signedness()
+        has_signedness = self.signedness_lhs is not None or self.signedness_rhs is not None
+        if isinstance(ea, IntegerType) or isinstance(eb, IntegerType):
+            if ea != IntegerType(8) or eb != IntegerType(8) or ec != IntegerType(32):
+                raise self.op_error(f"integer dot is i8 x i8 -> i32, got {ea} x {eb} -> {ec}")
+            if signed is None:
+                raise self.op_error("integer dot needs the signedness of both operands")
+            return
+        if has_signedness:
+            raise self.op_error("signedness applies to integer dots only")
+        accepted = DOT_ELEMENTS.get(type(ea))
+        f8 = (Float8E4M3FNType, Float8E5M2Type)
+        same_kind = type(eb) is type(ea) or (isinstance(ea, f8) and isinstance(eb, f8))
+        if accepted is None or not same_kind:
+            raise self.op_error(f"unsupported operand element types {ea} x {eb}")
+        if type(ec) not in accepted:
+            raise self.op_error(
+                f"{ea} operands accumulate in {', '.join(t.name for t in accepted)}, not {ec}"
+            )
+
+
+COMPUTE_OPS: list[type[TileAAOp]] = [DotOp]
