@@ -82,6 +82,15 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-propagate-iterators": _pass(
         "tileir.transforms.tileas.propagate_iterators", "PropagateIteratorsPass"
     ),
+    "tileas-remove-layout-conversions": _pass(
+        "tileir.transforms.tileas.remove_layout_conversions", "RemoveLayoutConversionsPass"
+    ),
+    "tileas-materialize-schedule": _pass(
+        "tileir.transforms.tileas.materialize_schedule", "MaterializeSchedulePass"
+    ),
+    "tileas-unspecialized-pipeline": _pass(
+        "tileir.transforms.tileas.unspecialized_pipeline", "UnspecializedPipelinePass"
+    ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
 }

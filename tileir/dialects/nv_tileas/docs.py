@@ -12,6 +12,7 @@ Regenerate with `python -m tileir.dialects.nv_tileas.docs docs/dialects/nv_tilea
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import sys
@@ -478,7 +479,7 @@ def _builders_section() -> list[str]:
 
 
 def _patterns_and_passes() -> list[str]:
-    lines = ["## Canonicalization patterns and passes", ""]
+    lines = ["## Canonicalization patterns", ""]
     try:
         canonicalize = importlib.import_module("tileir.dialects.nv_tileas.canonicalize")
         patterns: Iterable[type] = getattr(canonicalize, "PATTERNS", ())
@@ -486,14 +487,45 @@ def _patterns_and_passes() -> list[str]:
         patterns = ()
     for p in patterns:
         lines.append(f"* `{p.__name__}`: " + " ".join(_one_line(x) for x in _paragraphs(p)))
-    from tileir.registry import PASSES
-
-    for name in sorted(n for n in PASSES if n.startswith("tileas-")):
-        cls = PASSES[name]()
-        lines.append(f"* pass `{name}`: " + " ".join(_one_line(x) for x in _paragraphs(cls)[:1]))
     if len(lines) == 2:
         lines.append("None yet.")
-    return [*lines, ""]
+    lines.append("")
+    return [*lines, *_passes_section()]
+
+
+def _pass_options(cls: type) -> list[tuple[str, str, str]]:
+    """(option, type, default) of a pass's dataclass fields, options spelled kebab-case."""
+    options: list[tuple[str, str, str]] = []
+    for f in dataclasses.fields(cls) if dataclasses.is_dataclass(cls) else ():
+        if f.name == "name" or not f.init:
+            continue
+        kind = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+        default = "" if f.default is dataclasses.MISSING else repr(f.default)
+        options.append((f.name.replace("_", "-"), kind, default))
+    return options
+
+
+def _passes_section() -> list[str]:
+    """Every `tileas-*` pass of the registry: its options and its module's docstring."""
+    from tileir.registry import PASSES
+
+    lines = ["## Passes", ""]
+    for name in sorted(n for n in PASSES if n.startswith("tileas-")):
+        cls = PASSES[name]()
+        options = _pass_options(cls)
+        spelled = ", ".join(f"{o}={d}" for o, _, d in options if d)
+        lines += [f"### `{name}{{{spelled}}}`" if spelled else f"### `{name}`", ""]
+        module = inspect.getmodule(cls)
+        if module is not None and module.__file__:
+            path = module.__name__.replace(".", "/") + ".py"
+            lines += [f"File: `{path}`.", ""]
+        if options:
+            lines += ["| option | type | default |", "|---|---|---|"]
+            lines += [f"| `{o}` | `{k}` | `{d}` |" for o, k, d in options]
+            lines.append("")
+        doc = inspect.cleandoc(module.__doc__ or "") if module is not None else ""
+        lines += [doc or " ".join(_one_line(x) for x in _paragraphs(cls)), ""]
+    return lines
 
 
 def _disagreements_section() -> list[str]:
