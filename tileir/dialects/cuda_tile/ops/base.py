@@ -32,6 +32,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser
+from xdsl.pattern_rewriter import RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.utils.exceptions import VerifyException
 
 from tileir.diagnostics import CompileError, location_of
@@ -50,6 +52,21 @@ from tileir.dialects.cuda_tile.types import PointerType, TileType
 # ---------------------------------------------------------------------------
 # The base op.
 # ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CudaTileCanonicalization(HasCanonicalizationPatternsTrait):
+    """Attaches the op's patterns from `tileir.dialects.cuda_tile.canonicalize` (imported
+    lazily), so that xDSL's `canonicalize` runs them."""
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        from tileir.dialects.cuda_tile.canonicalize import patterns_for
+
+        return patterns_for(op.name)
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
 
 
 class CudaTileOp(IRDLOperation):

@@ -44,6 +44,7 @@ from xdsl.utils.exceptions import VerifyException
 from tileir.dialects.cuda_tile.ops.base import (
     BOOL,
     INTEGER,
+    CudaTileCanonicalization,
     CudaTileOp,
     VerifyDiagnostics,
     check_tile_of,
@@ -209,7 +210,9 @@ class ContinueOp(CudaTileTerminator):
 
     name = "cuda_tile.continue"
     SYNTAX: ClassVar[str] = "[{attrs}] [%v, ... : T, ...]"
-    traits = lazy_traits_def(lambda: (IsTerminator(), Pure()))
+    # Not pure (as in NVIDIA's dialect): leaving the loop body early is control flow
+    # that an enclosing `if` must not be erased for.
+    traits = lazy_traits_def(lambda: (IsTerminator(),))
 
     def verify_(self) -> None:
         check_parent_one_of(
@@ -534,7 +537,7 @@ class IfOp(CudaTileOp):
     results_ = var_result_def()
     then_region = region_def()
     else_region = region_def()
-    traits = lazy_traits_def(lambda: (RecursiveMemoryEffect(),))
+    traits = lazy_traits_def(lambda: (RecursiveMemoryEffect(), CudaTileCanonicalization()))
 
     def print(self, printer: Printer) -> None:
         f = AsmFormat(printer)

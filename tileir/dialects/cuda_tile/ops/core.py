@@ -63,6 +63,7 @@ from tileir.dialects.cuda_tile.ops.base import (
     BOOL,
     INTEGER,
     POINTER,
+    CudaTileCanonicalization,
     CudaTileOp,
     ElementSet,
     VerifyDiagnostics,
@@ -160,7 +161,9 @@ class ReturnOp(CudaTileOp):
     SYNTAX: ClassVar[str] = "[{attrs}] [%v, ... : T, ...]"
     GROUP: ClassVar[str] = "Control Flow"
     operands_ = var_operand_def()
-    traits = traits_def(IsTerminator(), Pure())
+    # Not pure (as in NVIDIA's dialect): a `return` inside an `if` is control flow, and
+    # the `if` holding it must not be erased as dead.
+    traits = traits_def(IsTerminator())
 
     def __init__(self, values: Sequence[SSAValue] = ()):
         super().__init__(operands=[list(values)])
@@ -461,7 +464,7 @@ class ConstantOp(CudaTileOp):
 
     value = prop_def(DenseIntOrFPElementsAttr)
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CudaTileCanonicalization())
 
     def __init__(self, value: DenseIntOrFPElementsAttr, result_type: Attribute | None = None):
         if result_type is None:
@@ -786,6 +789,7 @@ class SelectOp(ElementwiseOp):
 
     name = "cuda_tile.select"
     OPERANDS: ClassVar = ("cond", "val_if_true", "val_if_false")
+    traits = traits_def(Pure(), CudaTileCanonicalization())
     SIGNATURE: ClassVar = Signature.SELECT
 
     def verify_types(self) -> None:
@@ -912,7 +916,7 @@ class AssumeOp(CudaTileOp):
     value = operand_def()
     predicate = prop_def(DivByAttr | SameElementsAttr | BoundedAttr)
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), CudaTileCanonicalization())
 
     def __init__(self, predicate: AssumePredicate, value: SSAValue):
         super().__init__(

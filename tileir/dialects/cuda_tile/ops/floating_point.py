@@ -14,7 +14,8 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Attribute, Operation
-from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def
+from xdsl.irdl import irdl_op_definition, opt_prop_def, prop_def, traits_def
+from xdsl.traits import Pure
 
 from tileir.dialects.cuda_tile.attributes import (
     ComparisonOrdering,
@@ -29,6 +30,7 @@ from tileir.dialects.cuda_tile.ops.base import (
     BOOL,
     FLOAT,
     IEEE_MODES,
+    CudaTileCanonicalization,
     FlagList,
     Modifier,
     RoundingDirective,
@@ -98,6 +100,7 @@ class AddFOp(RoundedFloatOp):
     """Elementwise addition."""
 
     name = "cuda_tile.addf"
+    traits = traits_def(Pure(), CudaTileCanonicalization())
 
 
 @irdl_op_definition
