@@ -1,0 +1,357 @@
+"""The Python API (`tileir.load`, `compile`, `run_pass`, `diff`, `launch`) and the rich
+display of its objects (tileir.display), on a real cuTile kernel of the corpus."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+import tileir
+from tileir import api, display
+from tileir.pipelines import STAGES, stage_passes
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+KERNEL = CORPUS / "vadd_f32.tileirbc"
+KERNEL_TEXT = CORPUS / "vadd_f32.mlir"
+
+
+@pytest.fixture(scope="module")
+def module() -> ModuleOp:
+    return tileir.load(KERNEL)
+
+
+@pytest.fixture(scope="module")
+def result(module: ModuleOp) -> api.Compilation:
+    return tileir.compile(module, arch="sm_90a")
+
+
+# -- import -------------------------------------------------------------------
+
+
+def test_import_tileir_is_lightweight() -> None:
+    code = "import sys, tileir; print('xdsl' in sys.modules, 'numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_every_exported_name_resolves() -> None:
+    assert sorted(tileir.__all__) == sorted(tileir._EXPORTS)  # pyright: ignore[reportPrivateUsage]
+    for name in tileir.__all__:
+        assert getattr(tileir, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = tileir.nope  # pyright: ignore[reportAttributeAccessIssue]
+
+
+# -- load -----------------------------------------------------------------------
+
+
+def test_load_reads_bytecode_and_text_in_every_form(module: ModuleOp) -> None:
+    expected = tileir.print_ir(module)
+    assert "entry @vadd_f32" in expected
+    text = KERNEL_TEXT.read_text()
+    assert tileir.print_ir(tileir.load(str(KERNEL))) == expected
+    assert tileir.print_ir(tileir.load(KERNEL.read_bytes())) == expected
+    from_text = tileir.print_ir(tileir.load(text))
+    assert from_text == tileir.print_ir(tileir.load(KERNEL_TEXT))
+    assert from_text == tileir.print_ir(tileir.load(text.encode()))
+    assert "addf" in from_text
+
+
+def test_load_reports_located_errors() -> None:
+    with pytest.raises(tileir.CompileError, match=r"^<text>:2:25: error: .*expected ':'"):
+        raise_formatted(lambda: tileir.load("entry @k() {\n  %0 = constant <i32: 1> tile<i32>\n}"))
+    with pytest.raises(tileir.CompileError, match="no such file"):
+        tileir.load("does/not/exist.tileirbc")
+    with pytest.raises(tileir.CompileError, match="byte"):
+        tileir.load(KERNEL.read_bytes()[:40])
+    with pytest.raises(TypeError, match="not int"):
+        tileir.load(3)  # pyright: ignore[reportArgumentType]
+
+
+def raise_formatted(fn: Callable[[], object]) -> None:
+    """Re-raise a CompileError with its formatted (located) message."""
+    try:
+        fn()
+    except tileir.CompileError as e:
+        raise tileir.CompileError(e.format()) from None
+
+
+# -- compile --------------------------------------------------------------------
+
+
+def test_compile_keeps_every_stage(result: api.Compilation) -> None:
+    assert list(result.stages) == list(STAGES)
+    assert "entry @vadd_f32" in result.cuda_tile.text
+    assert "nv_tileaa." in result.tileaa.text
+    assert "nv_tileas." in result.tileas.text and "nv_tileaa.load" not in result.tileas.text
+    assert "llvm.func" in result.llvm.text
+    assert ".visible .entry vadd_f32" in result.ptx.text
+    assert result.ptx.module is None
+    for stage in ("cuda_tile", "tileaa", "tileas", "llvm"):
+        assert isinstance(result.stage(stage).module, ModuleOp)
+    assert str(result.ptx) == result.ptx.text
+
+
+def test_compile_times_every_pass_of_the_pipeline(result: api.Compilation) -> None:
+    expected = [(stage, p.name) for stage, passes in stage_passes("sm_90a", 4) for p in passes]
+    assert [(p.stage, p.name) for p in result.passes] == [*expected, ("ptx", "emit-ptx")]
+    assert all(p.seconds > 0 for p in result.passes)
+    assert result.seconds == pytest.approx(sum(t for _, _, t in result.timings))
+    first = result.passes[0]
+    assert first.ops_before["cuda_tile.entry"] == 1 and first.ops_after["cuda_tile.entry"] == 0
+    assert result.tileas.passes == [p for p in result.passes if p.stage == "tileas"]
+
+
+def test_compile_leaves_its_input_alone(module: ModuleOp) -> None:
+    before = tileir.print_ir(module)
+    tileir.compile(module, stop_after="tileaa")
+    assert tileir.print_ir(module) == before
+
+
+def test_compile_stop_after_and_options(module: ModuleOp) -> None:
+    partial = tileir.compile(module, stop_after="tileas", num_warps=8)
+    assert list(partial.stages) == ["cuda_tile", "tileaa", "tileas"]
+    assert partial.options == {"num_warps": 8}
+    with pytest.raises(AttributeError, match="stopped after 'tileas'; no 'ptx' stage"):
+        _ = partial.ptx
+    with pytest.raises(tileir.CompileError, match="unknown stage 'spirv'"):
+        tileir.compile(module, stop_after="spirv")
+    with pytest.raises(tileir.CompileError, match=r"unknown pipeline option 'bogus'.*num_warps"):
+        tileir.compile(module, bogus=1)
+    with pytest.raises(tileir.CompileError, match="unknown --gpu-name 'sm_12'"):
+        tileir.compile(module, arch="sm_12")
+
+
+def test_stage_diffs_name_the_ops_a_stage_changed(result: api.Compilation) -> None:
+    d = result.diff("tileas")
+    assert d.title == "tileaa → tileas"
+    changed = d.changed_ops
+    assert changed["nv_tileaa.load"] == (2, 0)
+    assert changed["nv_tileas.tiled_load"] == (0, 2)
+    assert d.unified.startswith("--- before\n+++ after")
+    assert bool(d) and "nv_tileas.tiled_store 0→1" in d.summary()
+    assert result.diff("cuda_tile", "llvm").changed_ops["llvm.func"] == (0, 1)
+    with pytest.raises(tileir.CompileError, match="no stage before"):
+        result.diff("cuda_tile")
+
+
+def test_pass_diffs_need_tracing(module: ModuleOp, result: api.Compilation) -> None:
+    with pytest.raises(tileir.CompileError, match="trace_passes=True"):
+        result.diff("tileas-assign-layouts")
+    traced = tileir.compile(module, stop_after="tileas", trace_passes=True)
+    d = traced.diff("tileas-assign-layouts")
+    assert d and not d.changed_ops  # layouts change types, not ops
+    assert "#nv_tileas.blocked" in d.unified
+    with pytest.raises(tileir.CompileError, match="ran 2 times; name one of tileaa:cse"):
+        tileir.compile(module, trace_passes=True).diff("cse")
+    with pytest.raises(tileir.CompileError, match="no pass 'nope'"):
+        traced.diff("nope")
+
+
+def test_ptxas_report(result: api.Compilation) -> None:
+    report = result.ptx.ptxas()
+    assert report.ok and report.arch == "sm_90a"
+    (kernel,) = report.kernels
+    assert kernel.name.startswith("vadd_f32") and kernel.registers > 0
+    assert kernel.spill_stores == 0 and kernel.spill_loads == 0
+    assert "registers" in str(report) and "<table>" in report._repr_html_()
+    with pytest.raises(tileir.CompileError, match="ptxas reads PTX"):
+        result.llvm.ptxas()
+
+
+def test_parse_ptxas_output() -> None:
+    text = (
+        "ptxas info    : 0 bytes gmem\n"
+        "ptxas info    : Compiling entry function 'k1' for 'sm_90a'\n"
+        "ptxas info    : Function properties for k1\n"
+        "    16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+        "ptxas info    : Used 40 registers, used 1 barriers, 2048 bytes smem, 380 bytes cmem[0]\n"
+        "ptxas info    : Compiling entry function 'k2' for 'sm_90a'\n"
+        "ptxas info    : Used 8 registers, 380 bytes cmem[0]\n"
+    )
+    k1, k2 = display.parse_ptxas_output(text)
+    assert (k1.name, k1.registers, k1.spill_stores, k1.spill_loads) == ("k1", 40, 8, 12)
+    assert (k1.stack_frame, k1.shared_memory, k1.barriers) == (16, 2048, 1)
+    assert (k2.name, k2.registers, k2.spill_stores) == ("k2", 8, 0)
+
+
+# -- run_pass -------------------------------------------------------------------
+
+
+def test_run_pass_by_name_spec_class_and_instance(result: api.Compilation) -> None:
+    tileaa = result.tileaa.module
+    assert tileaa is not None
+    before = tileir.print_ir(tileaa)
+    by_name = tileir.run_pass(tileaa, "convert-tileaa-to-tileas")
+    assert "nv_tileas.tiled_load" in tileir.print_ir(by_name)
+    assert tileir.print_ir(tileaa) == before  # copied, not changed
+
+    staged = tileir.run_pass(by_name, "tileas-assign-layouts{num-warps=2}")
+    assert "warpsPerCTA = [2]" in tileir.print_ir(staged)
+    cls = api.available_passes()["tileas-assign-layouts"]()
+    assert "warpsPerCTA = [2]" in tileir.print_ir(tileir.run_pass(by_name, cls, num_warps=2))
+    instance = cls(num_warps=2)  # pyright: ignore[reportCallIssue]
+    assert tileir.print_ir(tileir.run_pass(by_name, instance)) == tileir.print_ir(staged)
+    keyword = tileir.run_pass(by_name, "tileas-assign-layouts", num_warps=2)
+    assert tileir.print_ir(keyword) == tileir.print_ir(staged)
+
+    in_place = by_name.clone()
+    assert tileir.run_pass(in_place, "canonicalize,cse", in_place=True) is in_place
+
+
+def test_run_pass_errors(module: ModuleOp) -> None:
+    with pytest.raises(
+        tileir.CompileError,
+        match=r"unknown pass in 'nope'; tileir's passes are .*tileas-canonicalize",
+    ):
+        tileir.run_pass(module, "nope")
+    with pytest.raises(tileir.CompileError, match="bad pass spec"):
+        tileir.run_pass(module, "tileas-assign-layouts{num-warps=many}")
+    with pytest.raises(tileir.CompileError, match="bad options for pass 'tileas-assign-layouts'"):
+        tileir.run_pass(module, "tileas-assign-layouts", warps=2)
+    with pytest.raises(TypeError, match="not int"):
+        tileir.run_pass(module, 3)  # pyright: ignore[reportArgumentType]
+
+
+def test_run_pass_applies_a_user_pass(module: ModuleOp) -> None:
+    class DropAssumes(ModulePass):
+        name = "drop-assumes"
+
+        def apply(self, ctx: Context, op: ModuleOp) -> None:
+            for o in list(op.walk()):
+                if o.name == "cuda_tile.assume":
+                    o.results[0].replace_all_uses_with(o.operands[0])
+                    o.detach()
+                    o.erase()
+
+    after = tileir.run_pass(module, DropAssumes())
+    d = tileir.diff(module, after)
+    assert d.changed_ops == {"cuda_tile.assume": (6, 0)}
+    assert Counter(o.name for o in after.walk())["cuda_tile.assume"] == 0
+
+
+# -- display --------------------------------------------------------------------
+
+
+def test_compilation_renders_every_stage(result: api.Compilation) -> None:
+    page = result._repr_html_()
+    for stage in STAGES:
+        assert f"<summary><b>{stage}</b>" in page
+    assert "convert-tileas-to-llvm" in page and "ptxas -arch=sm_90a -v" in page
+    md = result._repr_markdown_()
+    assert md.count("```mlir") == 4 and md.count("```ptx") == 1
+    assert "| stage | pass | time | ops changed |" in md
+    assert "emit-ptx" in str(result)
+
+
+def test_highlighting_with_and_without_pygments(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = "%0 = cuda_tile.addf %a, %b : tile<4xf32> // <sum> & more"
+    coloured = display.highlight_html(text, "mlir")
+    assert "<span" in coloured and "&lt;sum&gt;" in coloured
+    monkeypatch.setitem(sys.modules, "pygments", None)
+    plain = display.highlight_html(text, "mlir")
+    assert "<span" not in plain and plain.startswith("<pre") and "&lt;sum&gt; &amp; more" in plain
+    with pytest.raises(ValueError, match="unknown language"):
+        display.highlight_html(text, "cobol")
+
+
+def test_ops_render_through_ipython_formatters(module: ModuleOp) -> None:
+    formatters = pytest.importorskip("IPython.core.formatters")
+    formatter = formatters.DisplayFormatter()
+    assert display.register_ipython_formatters(formatter)
+    data, _ = formatter.format(module)
+    assert "entry" in data["text/html"] and "```mlir" in data["text/markdown"]
+    entry = next(op for op in module.walk() if op.name == "cuda_tile.entry")
+    data, _ = formatter.format(entry)
+    assert "vadd_f32" in data["text/html"]
+
+
+def test_show_picks_the_language() -> None:
+    assert tileir.show(".version 8.7\n.target sm_90a\n").language == "ptx"
+    assert tileir.show("%0 = foo").language == "mlir"
+
+
+def test_compare_table() -> None:
+    ref = {"c": np.array([1.0, 2.0, np.nan])}
+    runs = {
+        "exact": {"c": np.array([1.0, 2.0, np.nan])},
+        "off": {"c": np.array([1.0, 2.5, np.nan])},
+    }
+    table = tileir.compare(ref, runs, times={"exact": 2e-3})
+    assert [(r[0], r[2], r[3]) for r in table.rows] == [("exact", 0.0, True), ("off", 0.5, False)]
+    assert not table.ok
+    assert "NO" in str(table) and "2.000" in table._repr_html_()
+    assert "| off | c | 0.5 | NO |  |" in table._repr_markdown_()
+    with pytest.raises(KeyError, match="no output 'c'"):
+        tileir.compare(ref, {"bad": {}})
+    with pytest.raises(ValueError, match="shape"):
+        tileir.compare(ref, {"bad": {"c": np.zeros(2)}})
+
+
+def test_layout_view_owns_every_element_once() -> None:
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+
+    layout = default_blocked((16, 32), num_warps=4, vector=4).linear((16, 32))
+    view = display.LayoutView(layout, "load")
+    assert len(view.owners) == 16 * 32
+    assert all(len(owners) == 1 for owners in view.owners.values())
+    assert view.owner(0, 0) == (0, 0, 0) and view.owner(0, 1) == (0, 0, 1)
+    assert "warp 0 lane 0 reg 0" in view._repr_html_()
+    assert view._repr_markdown_().count("\n") > 16
+
+
+def test_layout_drawing() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+
+    layout = default_blocked((8, 16), num_warps=2, vector=2).linear((8, 16))
+    ax = display.LayoutView(layout).draw(color_by="lane")
+    assert ax.get_xlabel() == "column"
+    table = tileir.compare({"c": np.ones(2)}, {"gpu": {"c": np.ones(2)}}, times={"gpu": 1e-3})
+    assert table.plot().get_xlabel() == "time (ms)"
+
+
+# -- launch ---------------------------------------------------------------------
+
+
+def test_launch_backends(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="unknown backend 'tpu'"):
+        tileir.launcher("tpu")
+    monkeypatch.setitem(api._LAUNCHERS, "gpu", ("tileir.no_such_runtime", "the GPU runtime"))  # pyright: ignore[reportPrivateUsage]
+    with pytest.raises(tileir.LaunchUnavailable, match=r"the GPU runtime .* is not part of"):
+        tileir.launch(backend="gpu")
+    try:
+        fn = tileir.launcher("interpreter")
+    except tileir.LaunchUnavailable as e:
+        assert "interpreter" in str(e)
+    else:
+        from tileir.interpreter import launch  # pyright: ignore[reportAttributeAccessIssue]
+
+        assert fn is launch
+
+
+# -- building IR ----------------------------------------------------------------
+
+
+def test_user_guide_builder_example_runs() -> None:
+    guide = (ROOT / "docs" / "user-guide.md").read_text()
+    block = guide.split("<!-- builder-example -->", 1)[1]
+    code = block.split("```python\n", 1)[1].split("```", 1)[0]
+    scope: dict[str, object] = {}
+    exec(compile(code, "docs/user-guide.md", "exec"), scope)
+    result = scope["result"]
+    assert isinstance(result, api.Compilation)
+    assert ".visible .entry vadd(" in result.ptx.text
