@@ -148,7 +148,11 @@ def cast_to(
 def erase_if_unused(rewriter: PatternRewriter, ops: Sequence[Operation]) -> None:
     """Erase `ops`, in order, when they have no uses left and are safe to erase."""
     for op in ops:
-        if op.parent is not None and all(not r.uses for r in op.results) and is_safe_to_rewrite([op]):
+        if (
+            op.parent is not None
+            and all(not r.uses for r in op.results)
+            and is_safe_to_rewrite([op])
+        ):
             rewriter.erase(op)
 
 
@@ -173,8 +177,12 @@ def memory_consistency_between(first: Operation, last: Operation) -> Operation |
     return None
 
 
-def index_constant(rewriter: PatternRewriter, value: int, t: Attribute, at: InsertPoint) -> SSAValue:
-    return rewriter.insert(arith.ConstantOp(IntegerAttr(value, cast(IntegerType | IndexType, t))), at).result
+def index_constant(
+    rewriter: PatternRewriter, value: int, t: Attribute, at: InsertPoint
+) -> SSAValue:
+    return rewriter.insert(
+        arith.ConstantOp(IntegerAttr(value, cast(IntegerType | IndexType, t))), at
+    ).result
 
 
 # ---------------------------------------------------------------------------
@@ -351,7 +359,9 @@ class DecomposeIfBase(RewritePattern):
                 self._rewrite(op, outer, rewriter)
                 return
 
-    def _match(self, op: scf.IfOp, then_value: SSAValue, else_value: SSAValue) -> list[Operation] | None:
+    def _match(
+        self, op: scf.IfOp, then_value: SSAValue, else_value: SSAValue
+    ) -> list[Operation] | None:
         chains = [walk_tile_chain(v, is_alloc) for v in (then_value, else_value)]
         sinks = {id(c.sink) for c in chains}
         if any(c.sink is None for c in chains) or len(sinks) != 1:
@@ -457,14 +467,26 @@ class DecomposeIfByExtractSlice(DecomposeIfBase):
 def view_commutes_with_slices(view: ViewOp) -> bool:
     """Does slicing commute with `view`?  True for a view that maps each tile coordinate
     to the same coordinate of its source tile (a view of a tensor of global pointers, one
-    element per pointer, or of a register tile), with no sub-view indices, no explicit
-    strides and no layout: slicing the source and viewing the slice then gives the same
-    value as viewing the source and slicing the view."""
+    element per pointer, of a register tile, or of a dense view of the same shape and
+    residency), with no sub-view indices, no explicit strides and no layout: slicing the
+    source and viewing the slice then gives the same value as viewing the source and
+    slicing the view."""
     t = view.result.type
     source = view.src.type
-    if view.indices or not isinstance(t, TiledViewType) or not isinstance(source, TensorType):
+    if view.indices or not isinstance(t, TiledViewType):
         return False
     if t.strides.data or t.layout_attr is not None:
+        return False
+    if isinstance(source, TiledViewType):
+        # A view of a dense view (no strides, no layout) of the same shape and residency
+        # relabels nothing: slicing commutes with it.
+        return (
+            not source.strides.data
+            and source.layout_attr is None
+            and source.dims == t.dims
+            and source.residency_kind == t.residency_kind
+        )
+    if not isinstance(source, TensorType):
         return False
     return tuple(source.get_shape()) == t.dims
 
@@ -490,11 +512,14 @@ class SwapViewAndExtractSlice(RewritePattern):
         if not view_commutes_with_slices(view) or not is_safe_to_rewrite([op, view]):
             return
         result_type = op.result.type
-        source_type = view.src.type
-        assert isinstance(result_type, TiledViewType) and isinstance(source_type, TensorType)
-        sliced_type = TensorType(source_type.element_type, list(result_type.dims), source_type.encoding)
+        assert isinstance(result_type, TiledViewType)
+        sliced_type = with_shape(view.src.type, result_type.dims)
         sliced = ExtractSliceOp(
-            view.src, op.mixed_offsets(), op.mixed_sizes(), op.mixed_strides(), result_type=sliced_type
+            view.src,
+            op.mixed_offsets(),
+            op.mixed_sizes(),
+            op.mixed_strides(),
+            result_type=sliced_type,
         )
         sliced.attributes.update(op.attributes)
         new_view = ViewOp(sliced.result, result_type)
@@ -638,13 +663,17 @@ class CoalescePerfectlyNestedLoops(RewritePattern):
             return new.results[0]
 
         def local_const(value: int) -> SSAValue:
-            return emit(arith.ConstantOp(IntegerAttr(value, cast(IntegerType | IndexType, iv_type))))
+            return emit(
+                arith.ConstantOp(IntegerAttr(value, cast(IntegerType | IndexType, iv_type)))
+            )
 
         def scale(norm: SSAValue, loop_: scf.ForOp) -> SSAValue:
             step_c, lb_c = constant_int(loop_.step), constant_int(loop_.lb)
             value = norm
             if step_c != 1:
-                value = emit(arith.MuliOp(value, loop_.step if step_c is None else local_const(step_c)))
+                value = emit(
+                    arith.MuliOp(value, loop_.step if step_c is None else local_const(step_c))
+                )
             if lb_c != 0:
                 value = emit(arith.AddiOp(value, loop_.lb if lb_c is None else local_const(lb_c)))
             return value

@@ -843,3 +843,45 @@ func.func @extract_from_insert_blocked_intervening_extract(%x: tensor<8x8xf32>, 
   "test.op"(%y) : (tensor<8x8xf32>) -> ()
   func.return
 }
+
+// -----
+
+// ===== Swap View and Extract Slice: more sources =====
+
+// A view of a register tile (a tensor of values) and a view of a dense view of the same
+// shape and residency commute with slicing too.
+// CHECK-LABEL: func.func @swap_value_and_view_sources
+// CHECK: %[[X:.*]] = "test.op"() : () -> tensor<128x128xf32>
+// CHECK-NEXT: %[[S:.*]] = nv_tileas.extract_slice %[[X]][%{{.*}}, 0][32, 32][1, 1] : tensor<128x128xf32> to tensor<32x32xf32>
+// CHECK-NEXT: %[[V:.*]] = nv_tileas.view %[[S]] : tensor<32x32xf32> -> !nv_tileas.tiled_view<32x32xf32, smem>
+// CHECK-NEXT: %[[T:.*]] = nv_tileas.extract_slice %{{.*}}[0, %{{.*}}][32, 32][1, 1] : !nv_tileas.tiled_view<128x128xf32, smem> to !nv_tileas.tiled_view<32x32xf32, smem>
+// CHECK-NEXT: %[[W:.*]] = nv_tileas.view %[[T]] : !nv_tileas.tiled_view<32x32xf32, smem> -> !nv_tileas.tiled_view<32x32xf32, smem>
+// CHECK-NEXT: "test.op"(%[[V]], %[[W]])
+func.func @swap_value_and_view_sources(%b: !nv_tileas.tiled_view<128x128xf32, smem>, %i: index) {
+  %x = "test.op"() : () -> tensor<128x128xf32>
+  %v = nv_tileas.view %x : tensor<128x128xf32> -> !nv_tileas.tiled_view<128x128xf32, smem>
+  %s = nv_tileas.extract_slice %v[%i, 0][32, 32][1, 1] : !nv_tileas.tiled_view<128x128xf32, smem> to !nv_tileas.tiled_view<32x32xf32, smem>
+  %w = nv_tileas.view %b : !nv_tileas.tiled_view<128x128xf32, smem> -> !nv_tileas.tiled_view<128x128xf32, smem>
+  %t = nv_tileas.extract_slice %w[0, %i][32, 32][1, 1] : !nv_tileas.tiled_view<128x128xf32, smem> to !nv_tileas.tiled_view<32x32xf32, smem>
+  "test.op"(%s, %t) : (!nv_tileas.tiled_view<32x32xf32, smem>, !nv_tileas.tiled_view<32x32xf32, smem>) -> ()
+  func.return
+}
+
+// -----
+
+// BLOCKED: the view imposes a shared layout (a swizzled arrangement of its source), and
+// a view of a view with another residency re-homes its source: neither commutes.
+// CHECK-LABEL: func.func @swap_blocked_layout_and_residency
+// CHECK: nv_tileas.view
+// CHECK-NEXT: nv_tileas.extract_slice %{{.*}} : !nv_tileas.tiled_view<128x64xf16, smem, layout
+// CHECK-NEXT: nv_tileas.view
+// CHECK-NEXT: nv_tileas.extract_slice %{{.*}} : !nv_tileas.tiled_view<128x64xf16, rmem>
+func.func @swap_blocked_layout_and_residency(%b: !nv_tileas.tiled_view<128x64xf16, smem>) {
+  %x = "test.op"() : () -> tensor<128x64xf16>
+  %v = nv_tileas.view %x : tensor<128x64xf16> -> !nv_tileas.tiled_view<128x64xf16, smem, layout = #nv_tileas.shared<{swizzle = 128B, order = [1, 0]}>>
+  %s = nv_tileas.extract_slice %v[0, 0][32, 64][1, 1] : !nv_tileas.tiled_view<128x64xf16, smem, layout = #nv_tileas.shared<{swizzle = 128B, order = [1, 0]}>> to !nv_tileas.tiled_view<32x64xf16, smem>
+  %w = nv_tileas.view %b : !nv_tileas.tiled_view<128x64xf16, smem> -> !nv_tileas.tiled_view<128x64xf16, rmem>
+  %t = nv_tileas.extract_slice %w[0, 0][32, 64][1, 1] : !nv_tileas.tiled_view<128x64xf16, rmem> to !nv_tileas.tiled_view<32x64xf16, rmem>
+  "test.op"(%s, %t) : (!nv_tileas.tiled_view<32x64xf16, smem>, !nv_tileas.tiled_view<32x64xf16, rmem>) -> ()
+  func.return
+}
