@@ -93,6 +93,13 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
+    # cuda_tile -> cuda_tile (tileir/transforms/cuda_tile/).
+    "fuse-fma": _pass("tileir.transforms.cuda_tile.fuse_fma", "FuseFmaPass"),
+    "loop-split": _pass("tileir.transforms.cuda_tile.loop_split", "LoopSplitPass"),
+    "synthesize-debug-info-scopes": _pass(
+        "tileir.transforms.cuda_tile.synthesize_debug_info_scopes",
+        "SynthesizeDebugInfoScopesPass",
+    ),
 }
 
 
