@@ -16,7 +16,12 @@ from tileir.utils.rewriting import LocatedWalker
 
 @dataclass(frozen=True)
 class TileAACanonicalizePass(ModulePass):
-    """Shape folds, pointer folds and masked-memory folds of nv_tileaa."""
+    """The fourteen patterns of seed 004's populate list (dot folding, addptr fusion,
+    assume/select over splats, masked load and store, shape wrappers, extract motion,
+    queue and pragma result pruning, atomic identities) in one greedy driver: shape
+    and memory folds are registered together because a shape fold often exposes a
+    memory fold on the next iteration.  The same patterns run under xDSL's
+    `canonicalize`, attached to their root ops."""
 
     name = "tileaa-canonicalize"
 

@@ -1,0 +1,97 @@
+"""Compile-time constants as the nv_tileaa folds see them.
+
+A constant tile is a `cuda_tile.constant` (on a builtin carrier) or an
+`nv_tileaa.splat` of a scalar one.  The folds ask for the whole array, for the one
+value a uniform constant holds, or whether a tile is zero everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from xdsl.dialects.builtin import AnyFloat, IntegerType
+from xdsl.ir import Attribute, SSAValue
+
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.utils.numeric import numpy_to_dense
+
+
+def constant_array(value: SSAValue) -> np.ndarray | None:
+    """The value as a numpy array of its shape, if it is a compile-time constant."""
+    owner = value.owner
+    if isinstance(owner, ct.ConstantOp):
+        return owner.values().reshape(shape_of(value.type))
+    if isinstance(owner, aa.SplatOp):
+        scalar = constant_array(owner.src)
+        if scalar is None:
+            return None
+        return np.broadcast_to(scalar.reshape(()), shape_of(value.type))
+    return None
+
+
+def uniform_constant(value: SSAValue) -> np.ndarray | None:
+    """The single element (a 0-d array, keeping -0.0 and NaN payloads) of a constant
+    whose elements are all bit-identical."""
+    data = constant_array(value)
+    if data is None or data.size == 0:
+        return None
+    flat = np.ascontiguousarray(data).reshape(-1)
+    rows = np.frombuffer(flat.tobytes(), dtype=np.uint8).reshape(flat.size, flat.dtype.itemsize)
+    if not bool((rows == rows[0]).all()):
+        return None
+    return flat[:1].reshape(())
+
+
+def constant_bool(value: SSAValue) -> bool | None:
+    """True / False when `value` is an i1 tile (or splat) that is constant everywhere."""
+    if element_type(value.type) != IntegerType(1):
+        return None
+    data = constant_array(value)
+    if data is None or data.size == 0:
+        return None
+    flat = data.reshape(-1).astype(bool)
+    if bool(flat.all()):
+        return True
+    if not bool(flat.any()):
+        return False
+    return None
+
+
+def is_zero_tile(value: SSAValue) -> bool:
+    """Every element is zero (+0.0 or -0.0 for floats)."""
+    data = constant_array(value)
+    return data is not None and data.size > 0 and bool((as_float64_or_int(data) == 0).all())
+
+
+def as_float64_or_int(data: np.ndarray) -> np.ndarray:
+    """Integers as they are, every float kind (numpy's and ml_dtypes') as float64."""
+    return data if data.dtype.kind in "iub" else data.astype(np.float64)
+
+
+def is_finite_tile(value: SSAValue) -> bool:
+    """A constant without infinities or NaNs (integers always are)."""
+    data = constant_array(value)
+    if data is None:
+        return False
+    if isinstance(element_type(value.type), IntegerType):
+        return True
+    return bool(np.isfinite(data.astype(np.float64)).all())
+
+
+def materialize(values: np.ndarray, result_type: Attribute) -> ct.ConstantOp:
+    """A `cuda_tile.constant` of `result_type` holding `values`."""
+    el = element_type(result_type)
+    shape = shape_of(result_type)
+    flat = np.asarray(values).reshape(max(1, math.prod(shape)) if shape else 1)
+    if isinstance(el, AnyFloat):
+        data: list[object] = [float(v) for v in flat.astype(np.float64)]
+    else:
+        data = [int(v) for v in flat]
+    return ct.ConstantOp(numpy_to_dense(data, shape, el), result_type)
+
+
+def splat_constant(value: float | int, result_type: Attribute) -> ct.ConstantOp:
+    return ct.ConstantOp.splat(value, result_type)
