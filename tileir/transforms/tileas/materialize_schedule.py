@@ -177,6 +177,8 @@ def analyze_loop(loop: scf.ForOp, num_stages: int) -> ScheduleAnalysis:
             analysis.clobbers = True
         if starts_async_work(op):
             analysis.async_roots.append(op)
+        if op.regions:
+            continue  # Judged by what it holds (clobbers), not a memory op itself.
         reads, writes = _reads(op), _writes(op)
         if not reads and not writes:
             continue
@@ -398,8 +400,8 @@ def check_num_stages(pass_name: str, num_stages: int) -> None:
 def materialize_schedules(
     root: Operation, stages_of: Callable[[scf.ForOp], int], skip: Callable[[scf.ForOp], bool]
 ) -> None:
-    loops = [op for op in root.walk(reverse=True) if isinstance(op, scf.ForOp)]
-    # Innermost first: walk(reverse=True) visits nested loops before their parents.
+    # Innermost first: a post-order walk visits nested loops before their parents.
+    loops = [op for op in root.walk(region_first=True) if isinstance(op, scf.ForOp)]
     for loop in loops:
         if not skip(loop):
             materialize_loop(loop, stages_of(loop))

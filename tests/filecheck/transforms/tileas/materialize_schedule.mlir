@@ -195,14 +195,46 @@ func.func @blocked_iter_arg_coordinate(%v: !nv_tileas.tiled_view<4096xf32, gmem>
 // CHECK-LABEL: func.func @async_root
 // CHECK: scf.for
 // CHECK-NEXT: nv_tileas.async.tiled_load
-// CHECK: async_roots = 1 : i32, resident_async = 0 : i32, pending_async = 1 : i32
-// CHECK-NOT: nv_tileas.stage
+// CHECK-NEXT: } {nv_tileas.schedule = {num_stages = 3 : i32, resident_loads = 0 : i32, pending_loads = 1 : i32, resident_stores = 0 : i32, pending_stores = 0 : i32, async_roots = 1 : i32, resident_async = 0 : i32, pending_async = 1 : i32}}
 func.func @async_root(%v: !nv_tileas.tiled_view<4096xf32, gmem>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   scf.for %k = %c0 to %c32 step %c1 {
     %a = nv_tileas.async.tiled_load %v[%k] {atom = #nv_tileas<atom cp_async_128b>} : !nv_tileas.tiled_view<4096xf32, gmem> -> !async.value<tensor<128xf32>>
+  }
+  func.return
+}
+
+// -----
+
+// Nested loops (two stages), innermost first: the inner loop's prologue load (iteration k = 0 of
+// outer iteration i) is then itself a pending load of the outer loop, expanded there.
+// TWO-LABEL: func.func @nested
+// TWO: %[[J0:.*]] = arith.addi %[[C0:.*]], %[[C0]] : index
+// TWO-NEXT: %[[P:.*]] = nv_tileas.tiled_load %{{.*}}[%[[J0]]] {{{.*}}nv_tileas.stage = 0 : i32}
+// TWO-NEXT: scf.for %[[I:.*]] = {{.*}} iter_args(%[[OUTER:.*]] = %[[P]]) -> (tensor<128xf32>) {
+// TWO-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args(%[[INNER:.*]] = %[[OUTER]]) -> (tensor<128xf32>) {
+// TWO-NEXT: arith.addf %[[INNER]], %[[INNER]]
+// TWO: %[[K1:.*]] = arith.addi %[[K]], %{{.*}} : index
+// TWO-NEXT: %[[J:.*]] = arith.addi %[[K1]], %[[I]] : index
+// TWO-NEXT: %[[N:.*]] = nv_tileas.tiled_load %{{.*}}[%[[J]]] {{{.*}}nv_tileas.stage = 1 : i32}
+// TWO-NEXT: scf.yield %[[N]]
+// TWO: %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
+// TWO-NEXT: %[[J1:.*]] = arith.addi %[[C0]], %[[I1]] : index
+// TWO-NEXT: %[[M:.*]] = nv_tileas.tiled_load %{{.*}}[%[[J1]]] {{{.*}}nv_tileas.stage = 1 : i32}
+// TWO-NEXT: scf.yield %[[M]]
+func.func @nested(%v: !nv_tileas.tiled_view<4096xf32, gmem>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %k = %c0 to %c32 step %c1 {
+      %j = arith.addi %k, %i : index
+      %a = nv_tileas.tiled_load %v[%j] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<4096xf32, gmem> -> tensor<128xf32>
+      %b = arith.addf %a, %a : tensor<128xf32>
+    }
   }
   func.return
 }
