@@ -885,3 +885,23 @@ func.func @swap_blocked_layout_and_residency(%b: !nv_tileas.tiled_view<128x64xf1
   "test.op"(%s, %t) : (!nv_tileas.tiled_view<32x64xf16, smem>, !nv_tileas.tiled_view<32x64xf16, rmem>) -> ()
   func.return
 }
+
+// -----
+
+// ===== Simplify Extract from Insert: more blocked cases =====
+
+// BLOCKED: same offsets, different sizes (the extract reads part of what was inserted and
+// part of the destination); same offsets and sizes, different strides.
+// CHECK-LABEL: func.func @extract_from_insert_blocked_sizes_strides
+// CHECK: nv_tileas.insert_slice
+// CHECK-NEXT: nv_tileas.extract_slice %{{.*}}[0, 0][8, 16][1, 1]
+// CHECK-NEXT: nv_tileas.insert_slice
+// CHECK-NEXT: nv_tileas.extract_slice %{{.*}}[0, 0][8, 8][2, 1]
+func.func @extract_from_insert_blocked_sizes_strides(%x: tensor<8x8xf32>, %dst: tensor<64x64xf32>) {
+  %t = nv_tileas.insert_slice %x into %dst[0, 0][8, 8][1, 1] : tensor<8x8xf32> into tensor<64x64xf32>
+  %y = nv_tileas.extract_slice %t[0, 0][8, 16][1, 1] : tensor<64x64xf32> to tensor<8x16xf32>
+  %u = nv_tileas.insert_slice %x into %dst[0, 0][8, 8][1, 1] : tensor<8x8xf32> into tensor<64x64xf32>
+  %z = nv_tileas.extract_slice %u[0, 0][8, 8][2, 1] : tensor<64x64xf32> to tensor<8x8xf32>
+  "test.op"(%y, %z) : (tensor<8x16xf32>, tensor<8x8xf32>) -> ()
+  func.return
+}
