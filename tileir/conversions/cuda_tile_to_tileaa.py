@@ -19,7 +19,16 @@ What changes, pattern by pattern:
   `broadcast`; `assume` becomes `nv_tileaa.assume` so its facts reach the analyses;
 * `get_index_space_shape` / `get_tensor_shape` become arithmetic on the view's
   extents;
-* elementwise cuda_tile ops stay, now on builtin carriers.
+* the same through strided views (origin moves by the traversal stride) and
+  gather/scatter views (rows at the offsets of the `sparse_dim` index tile);
+* `load_ptr_tko` / `store_ptr_tko` / `atomic_rmw_tko` / `atomic_cas_tko` /
+  `atomic_red_view_tko` become `nv_tileaa.load` / `store` / `atomic_rmw` /
+  `atomic_cas`, tokens and memory semantics intact; `mmaf` / `mmai` become
+  `nv_tileaa.dot`, `extract` becomes `nv_tileaa.extract`;
+* `for`, `if`, `loop`, `break`, `continue` become `scf.for` / `scf.if` / `scf.while`
+  (early exits through structured flags, `structured_exits.py`);
+* elementwise cuda_tile ops stay, now on builtin carriers, and so do the ops nv_tileaa
+  has no counterpart for (`reduce`, `scan`, `permute`, `cat`, ...; docs/pipeline.md).
 
 Any cuda_tile op this pass cannot lift is reported with its location.
 """
@@ -31,11 +40,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
-    DictionaryAttr,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     FunctionType,
     IntegerType,
     ModuleOp,
-    StringAttr,
     TensorType,
     UnitAttr,
     i32,
@@ -52,21 +61,25 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
 
+from tileir.conversions.structured_exits import lower_early_exits
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
+    AtomicRMWMode,
     BoundedAttr,
     ComparisonPredicate,
     DivByAttr,
     PaddingValue,
+    enum_of_i32_attr,
 )
 from tileir.dialects.cuda_tile.carriers import element_type, lowered_carrier, shape_of
 from tileir.dialects.cuda_tile.types import (
-    DYNAMIC,
+    GatherScatterViewType,
     PartitionViewType,
-    PointerType,
+    StridedViewType,
     TensorViewType,
     TileType,
     TokenType,
@@ -107,9 +120,7 @@ class LowerEntry(RewritePattern):
     def match_and_rewrite(self, op: ct.EntryOp, rewriter: PatternRewriter) -> None:
         body = rewriter.move_region_contents_to_new_regions(op.body)
         arg_types = [a.type for a in body.block.args]
-        fn = func.FuncOp(
-            op.sym_name.data, FunctionType.from_lists(arg_types, []), body
-        )
+        fn = func.FuncOp(op.sym_name.data, FunctionType.from_lists(arg_types, []), body)
         fn.attributes[KERNEL_ATTR] = UnitAttr()
         if op.optimization_hints is not None:
             fn.attributes[HINTS_ATTR] = op.optimization_hints
@@ -166,6 +177,29 @@ class LowerContinue(RewritePattern):
     def match_and_rewrite(self, op: ct.ContinueOp, rewriter: PatternRewriter) -> None:
         if isinstance(op.parent_op(), scf.ForOp | ct.ForOp):
             rewriter.replace(op, scf.YieldOp(*op.operands))
+
+
+class LowerIf(RewritePattern):
+    """`if` -> `scf.if`.  `if`s whose arms leave a loop were already restructured by
+    `lower_early_exits` (tileir/conversions/structured_exits.py)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.IfOp, rewriter: PatternRewriter) -> None:
+        if any(isinstance(inner, ct.BreakOp | ct.ContinueOp) for inner in op.walk()):
+            return
+        then_region = rewriter.move_region_contents_to_new_regions(op.then_region)
+        else_region = rewriter.move_region_contents_to_new_regions(op.else_region)
+        branch = scf.IfOp(op.condition, [r.type for r in op.results], then_region, else_region)
+        branch.location = op.location
+        for region in (branch.true_region, branch.false_region):
+            block = region.blocks.first
+            if block is not None:
+                last = block.last_op
+                if isinstance(last, ct.YieldOp):
+                    rewriter.replace(last, scf.YieldOp(*last.operands))
+                elif last is None or not last.has_trait(IsTerminator):
+                    block.add_op(scf.YieldOp())
+        rewriter.replace(op, branch)
 
 
 # ---------------------------------------------------------------------------
@@ -259,29 +293,73 @@ class LowerAssume(RewritePattern):
 
 
 @dataclass
-class PartitionAccess:
-    """A partition view traced back to its tensor_view operands."""
+class ViewAccess:
+    """A tile view traced back to its tensor_view operands.
 
-    view_type: PartitionViewType
+    `origin_step[k]` is how far (in elements of tensor dimension `dim_map[k]`) the
+    tile origin moves per unit of index `k`: the tile extent for a partition view,
+    the traversal stride for a strided view.  `sparse_dim` names the index that a
+    gather/scatter view takes as a 1-d tile of element offsets instead."""
+
+    view_type: PartitionViewType | StridedViewType | GatherScatterViewType
     base: SSAValue
     shape: list[int | SSAValue]
     strides: list[int | SSAValue]
 
+    @property
+    def tile(self) -> tuple[int, ...]:
+        return self.view_type.tile_dims
 
-def trace_partition_view(op: Operation, view: SSAValue) -> PartitionAccess:
-    """Find the `make_partition_view` / `make_tensor_view` that define `view`."""
-    while isinstance(view.owner, ct.AssumeOp | aa.AssumeOp):
-        view = view.owner.operands[0]
-    pv = view.owner
-    if not isinstance(pv, ct.MakePartitionViewOp):
-        raise error_at(op, "expects a view defined by make_partition_view in the same kernel")
-    tv_value = pv.tensor_view
-    while isinstance(tv_value.owner, ct.AssumeOp | aa.AssumeOp):
-        tv_value = tv_value.owner.operands[0]
-    tv = tv_value.owner
+    @property
+    def dim_map(self) -> tuple[int, ...]:
+        if isinstance(self.view_type, GatherScatterViewType):
+            return tuple(range(len(self.tile)))
+        return self.view_type.dim_map_values
+
+    @property
+    def origin_step(self) -> tuple[int, ...]:
+        if isinstance(self.view_type, StridedViewType):
+            return self.view_type.stride_values
+        return self.tile
+
+    @property
+    def sparse_dim(self) -> int | None:
+        if isinstance(self.view_type, GatherScatterViewType):
+            return self.view_type.sparse_dim.data
+        return None
+
+    @property
+    def element(self) -> Attribute:
+        return self.view_type.view_tensor.element_type
+
+
+#: Kept for the callers that only know partition views.
+PartitionAccess = ViewAccess
+
+VIEW_MAKERS = (ct.MakePartitionViewOp, ct.MakeStridedViewOp, ct.MakeGatherScatterViewOp)
+
+
+def _strip_assumes(value: SSAValue) -> SSAValue:
+    while isinstance(value.owner, ct.AssumeOp | aa.AssumeOp):
+        value = value.owner.operands[0]
+    return value
+
+
+def trace_partition_view(op: Operation, view: SSAValue) -> ViewAccess:
+    """Find the `make_*_view` / `make_tensor_view` that define `view`."""
+    pv = _strip_assumes(view).owner
+    if not isinstance(pv, VIEW_MAKERS):
+        raise error_at(
+            op,
+            "expects a view defined by make_partition_view, make_strided_view or "
+            "make_gather_scatter_view in the same kernel",
+        )
+    tv = _strip_assumes(pv.tensor_view).owner
     if not isinstance(tv, ct.MakeTensorViewOp):
         raise error_at(op, "expects a tensor_view defined by make_tensor_view in the same kernel")
-    return PartitionAccess(pv.view_type, tv.base, tv.shape_values(), tv.stride_values())
+    view_type = pv.result.type
+    assert isinstance(view_type, PartitionViewType | StridedViewType | GatherScatterViewType)
+    return ViewAccess(view_type, tv.base, tv.shape_values(), tv.stride_values())
 
 
 def known_divisor(value: int | SSAValue) -> int:
@@ -308,7 +386,11 @@ def known_non_negative(value: SSAValue) -> bool:
         owner = value.owner
         if isinstance(owner, ct.AssumeOp | aa.AssumeOp):
             pred = owner.predicate
-            if isinstance(pred, BoundedAttr) and pred.lower_value is not None and pred.lower_value >= 0:
+            if (
+                isinstance(pred, BoundedAttr)
+                and pred.lower_value is not None
+                and pred.lower_value >= 0
+            ):
                 return True
             value = owner.operands[0]
             continue
@@ -323,25 +405,31 @@ class LoweredAccess:
 
 def lower_partition_access(
     op: Operation,
-    access: PartitionAccess,
+    access: ViewAccess,
     index: list[SSAValue],
     b: TileBuilder,
     inbounds: tuple[bool, ...] = (),
 ) -> LoweredAccess:
-    """Pointers and bounds mask of the tile at `index` of a partition view.
+    """Pointers and bounds mask of the tile at `index` of a view.
     `inbounds[k]` (bytecode 13.4) promises index dimension k needs no check."""
-    pv = access.view_type
-    tile = pv.tile_dims
-    dim_map = pv.dim_map_values
-    element = pv.tensor_view.element_type
-    ptr_type = PointerType(element)
+    tile = access.tile
+    dim_map = access.dim_map
+    sparse = access.sparse_dim
+    if len(index) != len(tile):
+        raise error_at(
+            op, f"expects {len(tile)} indices for a rank-{len(tile)} view, got {len(index)}"
+        )
 
-    # The tile origin, in 64-bit arithmetic: origin_k = index_k * tile_k.
-    origins: list[SSAValue] = []
+    # The tile origin, in 64-bit arithmetic: origin_k = index_k * step_k.  A gathered
+    # dimension has no origin: its rows sit at the offsets the index lists.
+    origins: list[SSAValue | None] = []
     base_offset: SSAValue | None = None
     for k, idx in enumerate(index):
+        if k == sparse:
+            origins.append(None)
+            continue
         idx64 = b.to_i64(idx, signed=False)
-        origin = b.muli(idx64, b.constant(tile[k], i64))
+        origin = b.muli(idx64, b.constant(access.origin_step[k], i64))
         origins.append(origin)
         stride = access.strides[dim_map[k]]
         term = origin if stride == 1 else b.muli(origin, _as_i64(b, stride))
@@ -352,40 +440,60 @@ def lower_partition_access(
 
     # Offsets of the elements within the tile.
     offsets: SSAValue | None = None
+    gathered: SSAValue | None = None
     for k, extent in enumerate(tile):
         stride = access.strides[dim_map[k]]
-        r = b.iota(extent, i32)
-        if isinstance(stride, int) and stride * extent < 2**31:
+        if k == sparse:
+            rows = index[k]
+            if shape_of(rows.type) != (extent,):
+                raise error_at(
+                    op, f"gather index {k} must be a 1-d tile of {extent} offsets, got {rows.type}"
+                )
+            gathered = b.to_i64(rows, signed=True)
+            term = (
+                gathered if stride == 1 else b.muli(gathered, b.splat(_as_i64(b, stride), [extent]))
+            )
+        elif isinstance(stride, int) and stride * extent < 2**31:
+            r = b.iota(extent, i32)
             term = r if stride == 1 else b.muli(r, b.constant(stride, TensorType(i32, [extent])))
             term = b.to_i64(term, signed=False)
         else:
-            r64 = b.to_i64(r, signed=False)
+            r64 = b.to_i64(b.iota(extent, i32), signed=False)
             term = b.muli(r64, b.splat(_as_i64(b, stride), [extent]))
         full = b.expand_to(term, k, tile)
         offsets = full if offsets is None else b.addi(offsets, full)
     assert offsets is not None
     pointers = b.value(aa.AddPtrOp(b.splat(base, tile), offsets))
 
-    # Bounds: element r_k is in bounds when r_k < shape_d - origin_k.
+    # Bounds: element r_k is in bounds when r_k < shape_d - origin_k; a gathered row
+    # when its offset lies in [0, shape_d) (one unsigned comparison).
     mask: SSAValue | None = None
     for k, extent in enumerate(tile):
         d = dim_map[k]
         shape = access.shape[d]
         if k < len(inbounds) and inbounds[k]:
             continue
-        if isinstance(shape, int) and shape % extent == 0:
-            continue
-        if not isinstance(shape, int) and known_divisor(shape) % extent == 0:
-            continue
-        remaining = b.subi(_as_i64(b, shape), origins[k])
-        clamped = b.maxi(b.mini(remaining, b.constant(extent, i64)), b.constant(0, i64))
-        limit = b.cast_int(clamped, i32)
-        in_bounds = b.cmpi(
-            ComparisonPredicate.LESS_THAN, b.iota(extent, i32), b.splat(limit, [extent])
-        )
+        if k == sparse:
+            assert gathered is not None
+            limit = b.splat(_as_i64(b, shape), [extent])
+            in_bounds = b.cmpi(ComparisonPredicate.LESS_THAN, gathered, limit, signed=False)
+        else:
+            step = access.origin_step[k]
+            full_tiles = step == extent  # partition-like: tiles do not overlap
+            if full_tiles and isinstance(shape, int) and shape % extent == 0:
+                continue
+            if full_tiles and not isinstance(shape, int) and known_divisor(shape) % extent == 0:
+                continue
+            origin = origins[k]
+            assert origin is not None
+            remaining = b.subi(_as_i64(b, shape), origin)
+            clamped = b.maxi(b.mini(remaining, b.constant(extent, i64)), b.constant(0, i64))
+            limit = b.cast_int(clamped, i32)
+            in_bounds = b.cmpi(
+                ComparisonPredicate.LESS_THAN, b.iota(extent, i32), b.splat(limit, [extent])
+            )
         full = b.expand_to(in_bounds, k, tile)
         mask = full if mask is None else b.andi(mask, full)
-    _ = ptr_type
     return LoweredAccess(pointers, mask)
 
 
@@ -438,26 +546,119 @@ class LowerStoreView(RewritePattern):
         rewriter.replace(op, store)
 
 
+class LowerLoadPtr(RewritePattern):
+    """`load_ptr_tko` -> `nv_tileaa.load` of the same pointers; its padding becomes the
+    fallback of the masked-off elements (a padding without a mask reads nothing)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.LoadPtrTkoOp, rewriter: PatternRewriter) -> None:
+        other = op.padding_value if op.mask is not None else None
+        load = aa.LoadOp(op.source, op.mask, other, op.token, op.result.type)
+        load.properties.update(_memory_props(op))
+        rewriter.replace(op, load)
+
+
+class LowerStorePtr(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.StorePtrTkoOp, rewriter: PatternRewriter) -> None:
+        store = aa.StoreOp(op.destination, op.value, op.mask, op.token)
+        store.properties.update(_memory_props(op))
+        rewriter.replace(op, store)
+
+
+class LowerAtomicRmw(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.AtomicRMWTkoOp, rewriter: PatternRewriter) -> None:
+        mode = enum_of_i32_attr(AtomicRMWMode, op.mode)
+        rmw = aa.AtomicRmwOp(op.pointers, mode, op.arg, op.mask, op.token)
+        rmw.properties.update(_memory_props(op))
+        rewriter.replace(op, rmw)
+
+
+class LowerAtomicCas(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.AtomicCASTkoOp, rewriter: PatternRewriter) -> None:
+        cas = aa.AtomicCasOp(op.pointers, op.cmp, op.val, op.mask, op.token)
+        cas.properties.update(_memory_props(op))
+        rewriter.replace(op, cas)
+
+
+class LowerAtomicRedView(RewritePattern):
+    """`atomic_red_view_tko` -> the view's pointers and bounds mask, then an
+    `nv_tileaa.atomic_rmw` whose old values nobody reads."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.AtomicRedViewTkoOp, rewriter: PatternRewriter) -> None:
+        access = trace_partition_view(op, op.view)
+        b = TileBuilder(rewriter, InsertPoint.before(op))
+        lowered = lower_partition_access(op, access, list(op.index), b)
+        mode = enum_of_i32_attr(AtomicRMWMode, op.mode)
+        rmw = aa.AtomicRmwOp(lowered.pointers, mode, op.value, lowered.mask, op.token)
+        rmw.properties.update(_memory_props(op))
+        rewriter.replace(op, [rmw], [rmw.result_token])
+
+
+class LowerMma(RewritePattern):
+    """`mmaf` / `mmai` -> `nv_tileaa.dot` (integer signedness carried over; `fast_acc`
+    kept as a discardable attribute).  Element types `nv_tileaa.dot` does not take
+    (tf32, ...) keep the `cuda_tile.mmaf` on carriers."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.MmaFOp | ct.MmaIOp, rewriter: PatternRewriter) -> None:
+        signedness = None
+        if isinstance(op, ct.MmaIOp):
+            signedness = (op.signedness_lhs.data, op.signedness_rhs.data)
+        elif not dot_accepts(op.lhs.type, op.rhs.type, op.acc.type):
+            return
+        dot = aa.DotOp(op.lhs, op.rhs, op.acc, signedness)
+        if isinstance(op, ct.MmaFOp) and op.fast_acc is not None:
+            dot.attributes["fast_acc"] = UnitAttr()
+        rewriter.replace(op, dot)
+
+
+def dot_accepts(lhs: Attribute, rhs: Attribute, acc: Attribute) -> bool:
+    a, b, c = (element_type(t) for t in (lhs, rhs, acc))
+    accepted = aa.DOT_ELEMENTS.get(type(a))
+    if accepted is None or type(c) not in accepted:
+        return False
+    return type(a) is type(b) or all(type(t) in FP8_TYPES for t in (a, b))
+
+
+FP8_TYPES = (Float8E4M3FNType, Float8E5M2Type)
+
+
 def _memory_props(op: Operation) -> dict[str, Attribute]:
     return {
-        k: v
-        for k, v in op.properties.items()
-        if k in ("memory_ordering_semantics", "memory_scope")
+        k: v for k, v in op.properties.items() if k in ("memory_ordering_semantics", "memory_scope")
     }
 
 
+class LowerExtract(RewritePattern):
+    """`extract` -> `nv_tileaa.extract` (the same sub-tile semantics)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ExtractOp, rewriter: PatternRewriter) -> None:
+        result_type = op.result.type
+        if not isinstance(result_type, TensorType):
+            return
+        rewriter.replace(op, aa.ExtractOp(op.source, list(op.indices), result_type))
+
+
 class LowerIndexSpaceShape(RewritePattern):
-    """Number of tiles along each index dimension: ceil(extent / tile)."""
+    """Number of tiles along each index dimension of a partition view:
+    ceil(extent / tile)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.GetIndexSpaceShapeOp, rewriter: PatternRewriter) -> None:
         access = trace_partition_view(op, op.src)
+        if not isinstance(access.view_type, PartitionViewType):
+            raise not_supported(op, "get_index_space_shape of a strided or gather/scatter view")
         b = TileBuilder(rewriter, InsertPoint.before(op))
         results: list[SSAValue] = []
-        for k, extent in enumerate(access.view_type.tile_dims):
+        for k, extent in enumerate(access.tile):
             result_type = op.res[k].type
             assert isinstance(result_type, IntegerType)
-            shape = access.shape[access.view_type.dim_map_values[k]]
+            shape = access.shape[access.dim_map[k]]
             if isinstance(shape, int):
                 results.append(b.constant(-(-shape // extent), result_type))
             else:
@@ -487,7 +688,10 @@ class LowerTensorShape(RewritePattern):
 # The pass.
 # ---------------------------------------------------------------------------
 
-#: cuda_tile ops that survive lifting: they compute on builtin carriers.
+#: cuda_tile ops that survive lifting: they compute on builtin carriers.  nv_tileaa
+#: (seed 004) has no op of its own for them, so they keep their cuda_tile semantics
+#: inside nv_tileaa IR and `convert-tileaa-to-tileas` maps them further (reduce and scan
+#: to nv_tileas.reduce/scan, ...).  See docs/pipeline.md.
 CARRIER_OPS: tuple[type[Operation], ...] = (
     *(
         cls
@@ -499,10 +703,26 @@ CARRIER_OPS: tuple[type[Operation], ...] = (
     ct.GetTileBlockIdOp,
     ct.GetNumTileBlocksOp,
     ct.OffsetOp,
+    # Tile compute without an nv_tileaa counterpart.
+    ct.ReduceOp,
+    ct.ScanOp,
+    ct.PermuteOp,
+    ct.CatOp,
+    ct.PackOp,
+    ct.UnpackOp,
+    ct.MmaFOp,
+    ct.MmaFScaledOp,
+    # The terminator of reduce and scan bodies.
+    ct.YieldOp,
+    # Debugging, globals.
+    ct.PrintTkoOp,
+    ct.AssertOp,
+    ct.GlobalOp,
+    ct.GetGlobalOp,
 )
 
 #: View ops erased once their users are lowered.
-VIEW_DEFINITIONS = (ct.MakeTensorViewOp, ct.MakePartitionViewOp)
+VIEW_DEFINITIONS = (ct.MakeTensorViewOp, *VIEW_MAKERS)
 
 
 @dataclass(frozen=True)
@@ -513,6 +733,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         LocatedWalker(TileToCarrier(recursive=True)).rewrite_module(op)
+        lower_early_exits(op)
         LocatedWalker(
             GreedyRewritePatternApplier(
                 [
@@ -520,12 +741,20 @@ class ConvertCudaTileToTileAAPass(ModulePass):
                     LowerReturn(),
                     LowerFor(),
                     LowerContinue(),
+                    LowerIf(),
                     LowerMakeToken(),
                     LowerJoinTokens(),
                     LowerReshape(),
                     LowerBroadcast(),
                     LowerLoadView(),
                     LowerStoreView(),
+                    LowerLoadPtr(),
+                    LowerStorePtr(),
+                    LowerAtomicRmw(),
+                    LowerAtomicCas(),
+                    LowerAtomicRedView(),
+                    LowerMma(),
+                    LowerExtract(),
                     LowerIndexSpaceShape(),
                     LowerTensorShape(),
                 ],
@@ -557,6 +786,3 @@ def _check_fully_lifted(module: ModuleOp) -> None:
     for o in module.walk():
         if o.name.startswith("cuda_tile.") and not isinstance(o, CARRIER_OPS):
             raise not_supported(o, "convert-cuda-tile-to-tileaa cannot lift it")
-
-
-_ = (DictionaryAttr, StringAttr, DYNAMIC)

@@ -7,6 +7,9 @@ how many elements are contiguous and how aligned the first of them is, and the a
 moves up to 16 bytes per thread (`ldg_128b` = `ld.global.v4.b32`).  A load's constant
 fallback value becomes its `padding_value`; memory semantics and scopes carry over.
 
+Queues, puts, gets and execute regions become pipelines and agent switches first
+(`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").
+
 Tokens keep their nv_tileaa form here: synchronous global accesses need no barrier
 resources, and the LLVM lowering orders them (hop two for asynchronous work belongs
 to the queue/pipeline lowering).
@@ -37,6 +40,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
+from tileir.conversions.tileaa_queues import lower_queues_and_agents
+from tileir.conversions.tileaa_tokens import lower_mem_tokens
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -110,7 +115,9 @@ def splat_constant(value: SSAValue | None) -> Attribute | None:
 class MemoryLowering:
     analysis: AxisInfoAnalysis
 
-    def view_of(self, op: Operation, pointers: SSAValue, rewriter: PatternRewriter) -> tuple[SSAValue, list[SSAValue]]:
+    def view_of(
+        self, op: Operation, pointers: SSAValue, rewriter: PatternRewriter
+    ) -> tuple[SSAValue, list[SSAValue]]:
         el = element_type(pointers.type)
         assert isinstance(el, PointerType)
         shape = shape_of(pointers.type)
@@ -156,7 +163,9 @@ class LowerLoad(RewritePattern):
             select = ct.SelectOp.build_op([op.mask, result, op.other])
             rewriter.insert(select)
             result = select.results[0]
-        token: SSAValue = load.result_token if load.result_token is not None else _fresh_token(rewriter)
+        token: SSAValue = (
+            load.result_token if load.result_token is not None else _fresh_token(rewriter)
+        )
         rewriter.replace(op, [], [result, token])
 
 
@@ -197,9 +206,16 @@ class ConvertTileAAToTileASPass(ModulePass):
 
     name = "convert-tileaa-to-tileas"
 
+    #: The target whose CTA resources bound `nv_tileaa.execute` (seed 004).
+    arch: str = "sm_90a"
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        lower_queues_and_agents(op, self.arch)
+        lower_mem_tokens(op)
         lowering = MemoryLowering(AxisInfoAnalysis())
         LocatedWalker(
-            GreedyRewritePatternApplier([LowerLoad(lowering), LowerStore(lowering)], dce_enabled=False),
+            GreedyRewritePatternApplier(
+                [LowerLoad(lowering), LowerStore(lowering)], dce_enabled=False
+            ),
             apply_recursively=False,
         ).rewrite_module(op)
