@@ -4,6 +4,10 @@
 // conversion is left for DCE (second RUN line).
 // RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions | filecheck %s
 // RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions,dce | filecheck %s --check-prefix=DCE
+// The pass takes no options: any is a diagnostic, not a traceback.
+// RUN: not tileir-opt %s -p 'tileas-remove-layout-conversions{num-stages=2}' 2>&1 | filecheck %s --check-prefix=OPTION
+// OPTION: error: Provided arguments ["num_stages"] not found in expected arguments []
+// OPTION-NOT: Traceback
 
 #r4 = #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #r1 = #nv_tileas.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
