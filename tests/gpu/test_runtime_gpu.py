@@ -1,0 +1,78 @@
+"""`tileir.runtime.launch` (tileir's cubin on the GPU) against
+`tileir.interpreter.launch` (the numpy reference semantics) on every corpus kernel.
+
+Both run on copies of the same inputs; every output must agree within the kernel's
+tolerance, and inputs must come back untouched from the device.  Without a CUDA
+device (or without cuda-python and CuPy) every test is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileir.interpreter import launch as interpret
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
+
+SEED = 0
+
+
+def _runtime():
+    """`tileir.runtime.launch`, or skip saying why no GPU can run it."""
+    from tileir.runtime import GpuUnavailable, launch
+    from tileir.runtime.launcher import backend
+
+    try:
+        backend()
+    except GpuUnavailable as e:
+        pytest.skip(f"no GPU check: {e.message}")
+    return launch
+
+
+def _copy(inputs: _common.KernelInputs) -> _common.KernelInputs:
+    """A deep copy that keeps strided views strided (same shape and strides)."""
+    arrays = {}
+    for name, a in inputs["arrays"].items():
+        buffer = _common.backing_buffer(a).copy()
+        arrays[name] = buffer if a.flags.c_contiguous else _common.strided_view(buffer, a.shape)
+    return _common.make_kernel_inputs(
+        params=inputs["params"],
+        arrays=arrays,
+        scalars=inputs["scalars"],
+        constants=inputs["constants"],
+        outputs=inputs["outputs"],
+        grid=inputs["grid"],
+    )
+
+
+@pytest.mark.parametrize("name", _common.kernel_names())
+def test_runtime_matches_interpreter(name: str) -> None:
+    run_on_gpu = _runtime()
+    case = _common.load_case_module(name)
+    inputs = case.make_inputs(np.random.default_rng(SEED))
+    on_gpu, reference = _copy(inputs), _copy(inputs)
+    path = CORPUS / f"{name}.tileirbc"
+    run_on_gpu(path, inputs["grid"], *_common.flatten_args(on_gpu))
+    interpret(path, inputs["grid"], *_common.flatten_args(reference))
+    for n, a in inputs["arrays"].items():
+        got, want = on_gpu["arrays"][n], reference["arrays"][n]
+        if n not in inputs["outputs"]:
+            np.testing.assert_array_equal(got, a, err_msg=f"the GPU changed input {n}")
+            continue
+        rtol, atol = case.TOLERANCE[n]
+        floating = want.dtype.kind in "fV"
+        np.testing.assert_allclose(
+            got.astype(np.float64) if floating else got,
+            want.astype(np.float64) if floating else want,
+            rtol=rtol,
+            atol=atol,
+            equal_nan=True,
+            err_msg=f"{name}: output {n}, GPU vs interpreter",
+        )

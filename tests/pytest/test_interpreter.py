@@ -1,0 +1,458 @@
+"""The reference interpreter (`tileir.interpreter.launch`) against numpy.
+
+* every corpus kernel (tests/corpus), from its bytecode and from its text, matches
+  the kernel's own numpy reference;
+* the cuTile exports in tests/pytest/bytecode_fixtures/cutile (reductions, scans,
+  atomics, MMA, gathers, shape ops, control flow, printing) match references
+  computed here with numpy;
+* small hand-written kernels pin down single semantics: padding values, masks,
+  rounding modes, overflow flags, loops with break/continue, asserts, and the
+  diagnostics for bad launches.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from tileir.diagnostics import CompileError
+from tileir.interpreter import KernelAssertionError, KernelError, Options, launch
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "corpus"
+FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
+
+SEED = 0
+
+
+def array_args(*arrays: np.ndarray) -> list[object]:
+    """cuTile's convention: each array as pointer, shape..., strides... (elements)."""
+    out: list[object] = []
+    for a in arrays:
+        out.append(a)
+        out.extend(int(n) for n in a.shape)
+        out.extend(_common.element_strides(a))
+    return out
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# ---------------------------------------------------------------------------
+# The corpus.
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", ["tileirbc", "mlir"])
+@pytest.mark.parametrize("name", _common.kernel_names())
+def test_corpus_kernel_matches_reference(name: str, suffix: str) -> None:
+    case = _common.load_case_module(name)
+    inputs = case.make_inputs(np.random.default_rng(SEED))
+    before = {k: a.copy() for k, a in inputs["arrays"].items() if k not in inputs["outputs"]}
+    expected = case.reference(_common.copy_inputs(inputs))
+    launch(CORPUS / f"{name}.{suffix}", inputs["grid"], *_common.flatten_args(inputs))
+    for k, a in before.items():
+        np.testing.assert_array_equal(inputs["arrays"][k], a, err_msg=f"input {k} changed")
+    _common.check_outputs(case, inputs, expected)
+
+
+# ---------------------------------------------------------------------------
+# cuTile exports beyond the corpus.
+# ---------------------------------------------------------------------------
+
+
+def fixture(name: str, version: str = "13.3") -> Path:
+    return FIXTURES / f"{name}.{version}.tileirbc"
+
+
+def test_reductions_sum_max_cumsum_argmax() -> None:
+    rng = np.random.default_rng(1)
+    rows = 37  # not a multiple of the 16-row tile: the last tile is zero-padded
+    x = rng.standard_normal((rows, 64)).astype(np.float32)
+    x[3, 10] = x[3, 50] = 9.0  # a tie: argmax picks the first index
+    out_sum = np.full(rows, np.nan, np.float32)
+    out_max = np.full(rows, np.nan, np.float32)
+    out_scan = np.full((rows, 64), np.nan, np.float32)
+    out_arg = np.full(rows, -1, np.int32)
+    launch(
+        fixture("reductions"),
+        (cdiv(rows, 16), 1, 1),
+        *array_args(x, out_sum, out_max, out_scan, out_arg),
+    )
+    np.testing.assert_allclose(out_sum, x.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(out_max, x.max(axis=1))
+    np.testing.assert_allclose(
+        out_scan, np.cumsum(x, axis=1, dtype=np.float64), rtol=1e-5, atol=1e-5
+    )
+    np.testing.assert_array_equal(out_arg, x.argmax(axis=1))
+    assert out_arg[3] == 10
+
+
+def test_scan_is_sequential_with_float32_rounding() -> None:
+    x = np.zeros((16, 64), np.float32)
+    x[0, :] = np.float32(2.0**-24)
+    x[0, 0] = 1.0  # 1 + 2^-24 rounds back to 1 at every step of a sequential f32 scan
+    outs = [np.zeros(16, np.float32), np.zeros(16, np.float32)]
+    scan = np.zeros((16, 64), np.float32)
+    arg = np.zeros(16, np.int32)
+    launch(fixture("reductions"), 1, *array_args(x, outs[0], outs[1], scan, arg))
+    np.testing.assert_array_equal(scan[0], np.ones(64, np.float32))
+
+
+def test_matmul_f16_loop_carried_accumulator() -> None:
+    rng = np.random.default_rng(2)
+    m, n, k = 100, 70, 80  # ragged in every dimension
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.full((m, n), np.nan, np.float16)
+    launch(fixture("matmul_f16"), (cdiv(m, 64), cdiv(n, 64), 1), *array_args(a, b, c), cdiv(k, 32))
+    want = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float16)
+    np.testing.assert_allclose(c.astype(np.float64), want.astype(np.float64), rtol=2e-3, atol=2e-3)
+
+
+def test_matmul_i8_is_exact() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.integers(-128, 128, (32, 32), dtype=np.int8)
+    b = rng.integers(-128, 128, (32, 32), dtype=np.int8)
+    c = np.zeros((32, 32), np.int32)
+    launch(fixture("matmul_i8"), 1, *array_args(a, b, c))
+    np.testing.assert_array_equal(c, a.astype(np.int64) @ b.astype(np.int64))
+
+
+def test_mma_scaled_block_scales() -> None:
+    rng = np.random.default_rng(4)
+    a = rng.uniform(-2, 2, (64, 64)).astype(ml_dtypes.float8_e4m3fn)
+    b = rng.uniform(-2, 2, (64, 64)).astype(ml_dtypes.float8_e4m3fn)
+    sa = (2.0 ** rng.integers(-3, 4, (64, 2))).astype(ml_dtypes.float8_e8m0fnu)
+    sb = (2.0 ** rng.integers(-3, 4, (2, 64))).astype(ml_dtypes.float8_e8m0fnu)
+    c = np.zeros((64, 64), np.float32)
+    launch(fixture("mma_scaled"), 1, *array_args(a, sa, b, sb, c))
+    lhs = a.astype(np.float64) * np.repeat(sa.astype(np.float64), 32, axis=1)
+    rhs = b.astype(np.float64) * np.repeat(sb.astype(np.float64), 32, axis=0)
+    np.testing.assert_allclose(c, lhs @ rhs, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("n", [0, 2, 5])
+def test_control_flow_if_and_while_loop(n: int) -> None:
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal(100).astype(np.float32)
+    out = np.full(100, np.nan, np.float32)
+    limit = 0.25
+    launch(fixture("control_flow"), (cdiv(100, 64), 1, 1), *array_args(x, out), n, limit)
+    t = x * np.float32(2.0) if n > 3 else x - np.float32(1.0)
+    if n > 0:
+        t = np.minimum(t, np.float32(limit))
+    np.testing.assert_array_equal(out, t)
+
+
+def test_atomics_rmw_cas_gather_scatter() -> None:
+    rng = np.random.default_rng(6)
+    counter = np.arange(64, dtype=np.int32) * 10
+    x = rng.standard_normal(100).astype(np.float32)  # gather x[2i]: the last 14 lanes masked
+    out = np.full(64, np.nan, np.float32)
+    launch(fixture("atomics"), (3, 1, 1), *array_args(counter, x, out))
+    # Three blocks each add 1; the compare-and-swap expects the value before the
+    # add, so it never swaps.
+    np.testing.assert_array_equal(counter, np.arange(64) * 10 + 3)
+    want = np.where(np.arange(64) * 2 < 100, x[np.minimum(np.arange(64) * 2, 99)], 0.0) + 1
+    np.testing.assert_array_equal(out, want.astype(np.float32))
+
+
+def test_shapes_cat_permute_extract_bitcast_iota() -> None:
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((16, 32)).astype(np.float32)
+    x[0, 0] = 0.0
+    out = np.full((16, 16), np.nan, np.float32)
+    out2 = np.zeros(32, np.int32)
+    launch(fixture("shapes"), 1, *array_args(x, out, out2))
+    e = np.concatenate([x, x], axis=0).T[:16, :16]
+    want = np.where(e.view(np.int32) > 0, e, -e)
+    np.testing.assert_array_equal(out.view(np.int32), want.view(np.int32))  # -0.0 included
+    np.testing.assert_array_equal(out2, np.arange(32))
+
+
+def test_math_ops() -> None:
+    rng = np.random.default_rng(8)
+    a = rng.uniform(-6, 6, 128).astype(np.float32)
+    b = rng.uniform(0.25, 3, 128).astype(np.float32) * rng.choice([-1, 1], 128).astype(np.float32)
+    out = np.full(128, np.nan, np.float32)
+    out_i = np.zeros(128, np.int32)
+    launch(fixture("math_ops"), (2, 1, 1), *array_args(a, b, out, out_i))
+    a64, b64 = a.astype(np.float64), b.astype(np.float64)
+    r = np.sin(a64) + np.cos(b64) + np.tan(a64) + np.sinh(b64) + np.cosh(a64)
+    r = r + np.log2(np.abs(b64) + 1) + np.abs(a64) ** b64 + np.ceil(a64) + np.sqrt(np.abs(b64))
+    r = r + np.mod(a64, b64)  # Python's % (floored) on floats
+    np.testing.assert_allclose(out, r, rtol=1e-5, atol=1e-4)
+    i = np.trunc(a).astype(np.int64)
+    j = (i * 3).astype(np.int16).astype(np.int64)
+    np.testing.assert_array_equal(out_i, i // 3 + j)
+
+
+def test_atan2() -> None:
+    rng = np.random.default_rng(9)
+    y = rng.standard_normal(64).astype(np.float32)
+    x = rng.standard_normal(64).astype(np.float32)
+    out = np.zeros(64, np.float32)
+    launch(fixture("atan2_op"), 1, *array_args(y, x, out))
+    np.testing.assert_allclose(out, np.arctan2(y.astype(np.float64), x), rtol=1e-6, atol=1e-7)
+
+
+def test_print_and_assert() -> None:
+    x = np.arange(100, dtype=np.float32)
+    sink = io.StringIO()
+    result = launch(fixture("printing"), (2, 1, 1), *array_args(x), out=sink)
+    lines = [f"block {b} sum {x[b * 64 : (b + 1) * 64].sum():f}" for b in range(2)]
+    assert sink.getvalue() == "".join(f"{line}\n" for line in lines)
+    assert result.printed == sink.getvalue()
+
+
+def test_hints_and_memory_ordering_do_not_change_values() -> None:
+    x = np.arange(64, dtype=np.float32)
+    out = np.zeros(64, np.float32)
+    launch(fixture("hints"), 1, *array_args(x, out))
+    np.testing.assert_array_equal(out, x)
+
+
+def test_pack_and_unpack() -> None:
+    x = np.linspace(-1, 1, 64, dtype=np.float32)
+    raw = np.zeros(256, np.uint8)  # cuTile passes uint8 arrays as ptr<i8>
+    back = np.zeros(64, np.float32)
+    launch(fixture("packing"), 1, *array_args(x, raw, back))
+    np.testing.assert_array_equal(raw, x.view(np.uint8))
+    np.testing.assert_array_equal(back, x)
+
+
+def test_gather_view_rows() -> None:
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((50, 40)).astype(np.float32)
+    idx = rng.permutation(50)[:16].astype(np.int32)
+    out = np.zeros((16, 32), np.float32)
+    launch(fixture("gather_view"), 1, *array_args(x, idx, out))
+    np.testing.assert_array_equal(out, x[idx, :32])
+
+
+def test_strided_array_arguments() -> None:
+    """An array whose rows are longer than the tile (row stride 80 elements) is read
+    through its strides; the rest of its buffer is never touched."""
+    rng = np.random.default_rng(11)
+    full = rng.standard_normal((16, 80)).astype(np.float32)
+    x = full[:, :64]
+    assert not x.flags.c_contiguous
+    out_sum, out_max, out_arg = (
+        np.zeros(16, np.float32),
+        np.zeros(16, np.float32),
+        np.zeros(16, np.int32),
+    )
+    scan_full = np.full((16, 80), 7.0, np.float32)
+    scan = scan_full[:, :64]
+    launch(fixture("reductions"), 1, *array_args(x, out_sum, out_max, scan, out_arg))
+    np.testing.assert_array_equal(out_max, x.max(axis=1))
+    np.testing.assert_allclose(scan, np.cumsum(x, axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(scan_full[:, 64:], 7.0)
+
+
+# ---------------------------------------------------------------------------
+# Hand-written kernels for single semantics.
+# ---------------------------------------------------------------------------
+
+
+def kernel(body: str, params: str) -> str:
+    return f"cuda_tile.module @m {{\n  entry @k({params}) {{\n{body}\n    return\n  }}\n}}\n"
+
+
+def run_text(tmp_path: Path, text: str, grid: object, *args: object, **kw: object) -> object:
+    path = tmp_path / "k.mlir"
+    path.write_text(text)
+    return launch(path, grid, *args, **kw)  # pyright: ignore[reportArgumentType]
+
+
+PADDED = kernel(
+    """
+    %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(8), padding_value = nan, tensor_view<?xf32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %t, %tok = load_view_tko weak %pv[%c0] : partition_view<tile=(8), padding_value = nan, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<8xf32>, token
+    %ov = make_tensor_view %o, shape = [8], strides = [1] : tensor_view<8xf32, strides=[1]>
+    %opv = make_partition_view %ov : partition_view<tile=(8), tensor_view<8xf32, strides=[1]>>
+    %s = store_view_tko weak %t, %opv[%c0] : tile<8xf32>, partition_view<tile=(8), tensor_view<8xf32, strides=[1]>>, tile<i32> -> token""",
+    "%p: tile<ptr<f32>>, %n: tile<i32>, %o: tile<ptr<f32>>",
+)
+
+
+def test_padding_value_nan(tmp_path: Path) -> None:
+    x = np.arange(5, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    run_text(tmp_path, PADDED, 1, x, 5, out)
+    np.testing.assert_array_equal(out, [0, 1, 2, 3, 4, np.nan, np.nan, np.nan])
+
+
+def test_index_outside_the_view_is_diagnosed(tmp_path: Path) -> None:
+    text = PADDED.replace("%c0 = constant <i32: 0>", "%c0 = constant <i32: 1>")
+    with pytest.raises(KernelError, match=r"outside the view's index space \(1\)"):
+        run_text(tmp_path, text, 1, np.zeros(5, np.float32), 5, np.zeros(8, np.float32))
+
+
+ROUNDED = kernel(
+    """
+    %a, %ta = load_ptr_tko weak %pa : tile<ptr<f32>> -> tile<f32>, token
+    %b, %tb = load_ptr_tko weak %pb : tile<ptr<f32>> -> tile<f32>, token
+    %r = addf %a, %b rounding<MODE> : tile<f32>
+    %s = store_ptr_tko weak %po, %r : tile<ptr<f32>>, tile<f32> -> token""",
+    "%pa: tile<ptr<f32>>, %pb: tile<ptr<f32>>, %po: tile<ptr<f32>>",
+)
+
+
+@pytest.mark.parametrize(
+    ("mode", "direction"),
+    [("nearest_even", 0), ("zero", -1), ("negative_inf", -1), ("positive_inf", 1)],
+)
+def test_addf_rounding_modes(tmp_path: Path, mode: str, direction: int) -> None:
+    a = np.array([1.0], np.float32)
+    b = np.array([2.0**-30], np.float32)  # 1 + 2^-30 lies strictly between two f32s
+    out = np.zeros(1, np.float32)
+    run_text(tmp_path, ROUNDED.replace("MODE", mode), 1, a, b, out)
+    want = np.float32(1.0) if direction <= 0 else np.nextafter(np.float32(1), np.float32(2))
+    assert out[0] == want
+    neg = np.zeros(1, np.float32)
+    run_text(tmp_path, ROUNDED.replace("MODE", mode), 1, -a, -b, neg)
+    want_neg = np.float32(-1.0)
+    if mode == "negative_inf":
+        want_neg = np.nextafter(np.float32(-1), np.float32(-2))
+    assert neg[0] == want_neg
+
+
+GATHER = kernel(
+    """
+    %i = iota : tile<8xi32>
+    %lim = reshape %n : tile<i32> -> tile<1xi32>
+    %limb = broadcast %lim : tile<1xi32> -> tile<8xi32>
+    %m = cmpi less_than %i, %limb, signed : tile<8xi32> -> tile<8xi1>
+    %pr = reshape %p : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %pb = broadcast %pr : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %ptrs = offset %pb, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %pad = constant <f32: -7.0> : tile<8xf32>
+    %v, %t = load_ptr_tko weak %ptrs, %m, %pad : tile<8xptr<f32>>, tile<8xi1>, tile<8xf32> -> tile<8xf32>, token
+    %qr = reshape %q : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %qb = broadcast %qr : tile<1xptr<f32>> -> tile<8xptr<f32>>
+    %qs = offset %qb, %i : tile<8xptr<f32>>, tile<8xi32> -> tile<8xptr<f32>>
+    %s = store_ptr_tko weak %qs, %v, %m : tile<8xptr<f32>>, tile<8xf32>, tile<8xi1> -> token""",
+    "%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %n: tile<i32>",
+)
+
+
+def test_masked_gather_and_scatter(tmp_path: Path) -> None:
+    x = np.arange(1, 6, dtype=np.float32)
+    out = np.full(8, 99.0, np.float32)
+    run_text(tmp_path, GATHER, 1, x, out, 5)
+    np.testing.assert_array_equal(out, [1, 2, 3, 4, 5, 99, 99, 99])
+
+
+def test_unmasked_out_of_bounds_access_is_diagnosed(tmp_path: Path) -> None:
+    with pytest.raises(KernelError, match=r"out-of-bounds access .* past the end of 'argument 0'"):
+        run_text(tmp_path, GATHER, 1, np.arange(5, dtype=np.float32), np.zeros(8, np.float32), 8)
+
+
+OVERFLOW = kernel(
+    """
+    %a, %ta = load_ptr_tko weak %p : tile<ptr<i32>> -> tile<i32>, token
+    %r = addi %a, %a overflow<no_signed_wrap> : tile<i32>
+    %s = store_ptr_tko weak %p, %r : tile<ptr<i32>>, tile<i32> -> token""",
+    "%p: tile<ptr<i32>>",
+)
+
+
+def test_overflow_flags(tmp_path: Path) -> None:
+    x = np.array([2**30], np.int32)
+    result = run_text(tmp_path, OVERFLOW, 1, x)
+    assert x[0] == -(2**31)  # wraps, as the hardware does
+    assert "promised no signed wrap" in result.warnings[0]  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(KernelError, match="promised no signed wrap"):
+        run_text(tmp_path, OVERFLOW, 1, np.array([2**30], np.int32), options=Options("error"))
+    fine = np.array([5], np.int32)
+    assert not run_text(tmp_path, OVERFLOW, 1, fine).warnings  # pyright: ignore[reportAttributeAccessIssue]
+    assert fine[0] == 10
+
+
+LOOPS = kernel(
+    """
+    %c0 = constant <i32: 0> : tile<i32>
+    %c1 = constant <i32: 1> : tile<i32>
+    %c3 = constant <i32: 3> : tile<i32>
+    %c100 = constant <i32: 100> : tile<i32>
+    %sum = for %i in (%c0 to %n, step %c1) : tile<i32> iter_values(%acc = %c0) -> (tile<i32>) {
+      %odd = andi %i, %c1 : tile<i32>
+      %is_odd = cmpi equal %odd, %c1, signed : tile<i32> -> tile<i1>
+      if %is_odd {
+        continue %acc : tile<i32>
+      }
+      %next = addi %acc, %i : tile<i32>
+      continue %next : tile<i32>
+    }
+    %w:2 = loop iter_values(%j = %c0, %k = %c0) : tile<i32>, tile<i32> -> tile<i32>, tile<i32> {
+      %done = cmpi greater_than_or_equal %j, %c100, signed : tile<i32> -> tile<i1>
+      if %done {
+        break %j, %k : tile<i32>, tile<i32>
+      }
+      %j2 = addi %j, %c3 : tile<i32>
+      %k2 = addi %k, %c1 : tile<i32>
+      continue %j2, %k2 : tile<i32>, tile<i32>
+    }
+    %both = addi %sum, %w#1 : tile<i32>
+    %s = store_ptr_tko weak %p, %both : tile<ptr<i32>>, tile<i32> -> token""",
+    "%p: tile<ptr<i32>>, %n: tile<i32>",
+)
+
+
+def test_for_with_continue_and_loop_with_break(tmp_path: Path) -> None:
+    out = np.zeros(1, np.int32)
+    run_text(tmp_path, LOOPS, 1, out, 10)
+    assert out[0] == sum(range(0, 10, 2)) + 34  # 34 steps of 3 reach 102 >= 100
+
+
+ASSERT = kernel(
+    """
+    %b:3 = get_tile_block_id : tile<i32>
+    %c2 = constant <i32: 2> : tile<i32>
+    %ok = cmpi less_than %b#0, %c2, signed : tile<i32> -> tile<i1>
+    assert %ok, "block too far" : tile<i1>""",
+    "",
+)
+
+
+def test_failed_assert_names_the_block(tmp_path: Path) -> None:
+    run_text(tmp_path, ASSERT, (2, 1, 1))
+    with pytest.raises(KernelAssertionError, match=r'"block too far" \(tile block \(2, 0, 0\)\)'):
+        run_text(tmp_path, ASSERT, (3, 1, 1))
+
+
+def test_launch_argument_diagnostics(tmp_path: Path) -> None:
+    x = np.zeros(5, np.float32)
+    with pytest.raises(CompileError, match=r"entry @k takes 3 argument\(s\)"):
+        run_text(tmp_path, PADDED, 1, x)
+    with pytest.raises(CompileError, match=r"argument 0 .*expected an array of float32, got int32"):
+        run_text(tmp_path, PADDED, 1, np.zeros(5, np.int32), 5, x)
+    with pytest.raises(CompileError, match=r"argument 1 .*expected an int, got float"):
+        run_text(tmp_path, PADDED, 1, x, 5.0, x)
+    with pytest.raises(CompileError, match="grid dimensions are positive integers"):
+        run_text(tmp_path, PADDED, (0, 1), x, 5, x)
+    with pytest.raises(CompileError, match="no entry named 'nope'"):
+        run_text(tmp_path, PADDED, 1, x, 5, x, entry="nope")
+    with pytest.raises(CompileError, match="no such file"):
+        launch(tmp_path / "missing.mlir", 1)
+
+
+def test_violated_assumption_is_diagnosed() -> None:
+    base = np.zeros(65, np.float32)[1:]  # 4 bytes past a 16-byte boundary at best
+    if base.__array_interface__["data"][0] % 16 == 0:
+        base = np.zeros(66, np.float32)[2:]
+    with pytest.raises(KernelError, match=r"assumption violated .*div_by<16>"):
+        launch(fixture("hints"), 1, *array_args(base, np.zeros(64, np.float32)))

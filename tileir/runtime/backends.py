@@ -1,0 +1,195 @@
+"""The CUDA driver, through cuda-python (`cuda.bindings.driver`) or CuPy, imported
+only when a launch needs it.
+
+A backend loads a cubin, allocates and copies device memory and launches a kernel
+with its parameters packed as the PTX entry declares them (pointers `.u64`,
+scalars at their own width).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from tileir.diagnostics import CompileError
+
+
+class GpuUnavailable(CompileError):
+    """No CUDA driver, device or Python binding to run on."""
+
+
+class Backend(Protocol):
+    name: str
+
+    def capability(self) -> tuple[int, int]: ...
+    def load(self, cubin: bytes, entry: str) -> Any: ...
+    def upload(self, data: np.ndarray) -> int: ...
+    def download(self, address: int, out: np.ndarray) -> None: ...
+    def free(self, address: int) -> None: ...
+    def launch(
+        self,
+        function: Any,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+    ) -> None: ...
+
+
+@dataclass
+class CudaPythonBackend:
+    """cuda-python's driver bindings."""
+
+    driver: Any
+    context: Any
+    device: Any
+    name: str = "cuda-python"
+
+    @classmethod
+    def open(cls, ordinal: int) -> CudaPythonBackend:
+        try:
+            from cuda.bindings import driver  # pyright: ignore[reportMissingImports]
+        except ImportError:
+            from cuda import cuda as driver  # pyright: ignore[reportMissingImports, reportAttributeAccessIssue]
+        _check(driver, driver.cuInit(0), "cuInit")
+        device = _check(driver, driver.cuDeviceGet(ordinal), "cuDeviceGet")
+        context = _check(
+            driver, driver.cuDevicePrimaryCtxRetain(device), "cuDevicePrimaryCtxRetain"
+        )
+        _check(driver, driver.cuCtxSetCurrent(context), "cuCtxSetCurrent")
+        return cls(driver, context, device)
+
+    def capability(self) -> tuple[int, int]:
+        d = self.driver
+        attr = d.CUdevice_attribute
+        major = _check(
+            d,
+            d.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, self.device),
+            "cuDeviceGetAttribute",
+        )
+        minor = _check(
+            d,
+            d.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, self.device),
+            "cuDeviceGetAttribute",
+        )
+        return int(major), int(minor)
+
+    def load(self, cubin: bytes, entry: str) -> Any:
+        d = self.driver
+        module = _check(d, d.cuModuleLoadData(cubin), "cuModuleLoadData")
+        return _check(d, d.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
+
+    def upload(self, data: np.ndarray) -> int:
+        d = self.driver
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+        address = _check(d, d.cuMemAlloc(max(raw.size, 1)), "cuMemAlloc")
+        if raw.size:
+            _check(d, d.cuMemcpyHtoD(address, raw.ctypes.data, raw.size), "cuMemcpyHtoD")
+        return int(address)
+
+    def download(self, address: int, out: np.ndarray) -> None:
+        d = self.driver
+        raw = out.view(np.uint8).reshape(-1)
+        if raw.size:
+            _check(d, d.cuMemcpyDtoH(raw.ctypes.data, address, raw.size), "cuMemcpyDtoH")
+
+    def free(self, address: int) -> None:
+        self.driver.cuMemFree(address)
+
+    def launch(
+        self,
+        function: Any,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+    ) -> None:
+        d = self.driver
+        pointers = np.array([p.ctypes.data for p in params], dtype=np.uint64)
+        _check(
+            d,
+            d.cuLaunchKernel(function, *grid, *block, 0, 0, pointers.ctypes.data, 0),
+            "cuLaunchKernel",
+        )
+        _check(d, d.cuCtxSynchronize(), "cuCtxSynchronize (the kernel failed)")
+
+
+def _check(driver: Any, result: Any, what: str) -> Any:
+    """cuda-python returns (error, value...); raise on an error."""
+    if not isinstance(result, tuple):
+        result = (result,)
+    err = result[0]
+    if int(err) != 0:
+        _, text = driver.cuGetErrorString(err)
+        message = text.decode() if isinstance(text, bytes) else str(err)
+        raise GpuUnavailable(f"{what} failed: {message}")
+    rest = result[1:]
+    return rest[0] if len(rest) == 1 else rest
+
+
+@dataclass
+class CupyBackend:
+    """CuPy's driver wrappers."""
+
+    cupy: Any
+    buffers: dict[int, Any]
+    name: str = "cupy"
+
+    @classmethod
+    def open(cls, ordinal: int) -> CupyBackend:
+        import cupy  # pyright: ignore[reportMissingImports]
+
+        cupy.cuda.Device(ordinal).use()
+        return cls(cupy, {})
+
+    def capability(self) -> tuple[int, int]:
+        cc = self.cupy.cuda.Device().compute_capability
+        return int(cc[:-1]), int(cc[-1])
+
+    def load(self, cubin: bytes, entry: str) -> Any:
+        module = self.cupy.cuda.function.Module()
+        module.load(cubin)
+        return module.get_function(entry), module
+
+    def upload(self, data: np.ndarray) -> int:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+        buffer = self.cupy.cuda.alloc(max(raw.size, 1))
+        if raw.size:
+            buffer.copy_from_host(raw.ctypes.data, raw.size)
+        self.buffers[int(buffer.ptr)] = buffer
+        return int(buffer.ptr)
+
+    def download(self, address: int, out: np.ndarray) -> None:
+        raw = out.view(np.uint8).reshape(-1)
+        if raw.size:
+            self.buffers[address].copy_to_host(raw.ctypes.data, raw.size)
+
+    def free(self, address: int) -> None:
+        self.buffers.pop(address, None)
+
+    def launch(
+        self,
+        function: Any,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+    ) -> None:
+        kernel, _module = function
+        kernel(grid, block, tuple(p[0] for p in params))
+        self.cupy.cuda.runtime.deviceSynchronize()
+
+
+def open_backend(ordinal: int = 0) -> Backend:
+    """cuda-python if it is installed, else CuPy; `GpuUnavailable` says why neither
+    can run."""
+    reasons: list[str] = []
+    for opener in (CudaPythonBackend.open, CupyBackend.open):
+        try:
+            return opener(ordinal)
+        except ImportError as e:
+            reasons.append(str(e))
+        except GpuUnavailable as e:
+            reasons.append(e.message)
+        except Exception as e:  # a driver without a device, an unusable install
+            reasons.append(f"{type(e).__name__}: {e}")
+    raise GpuUnavailable("no usable CUDA GPU: " + "; ".join(reasons))
