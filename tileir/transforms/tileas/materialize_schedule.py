@@ -29,7 +29,8 @@ and `num_stages`), and materialized:
   the op's operands to their source ops in the body (the pure index computation of its
   coordinates), one from each source op to its per-stage replica; every replica's
   operands are rewired through the two maps, so no replica mixes values of two stages.
-  Replicas carry `nv_tileas.stage = k`.
+  Replicas carry `nv_tileas.stage = k`.  A stage's induction variable is built with
+  the nv_tileas index-expression builders (`build_index_expr`: no overflow flags).
 
 Legality of moving a load to another iteration (hoisting or expanding), all required:
 the op is an `nv_tileas.tiled_load` without token operand or result (an ordered access
@@ -52,6 +53,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
@@ -63,7 +65,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     i32,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, MemoryEffectKind, get_effects, is_side_effect_free
@@ -74,6 +76,7 @@ from tileir.dialects.nv_tileas.attributes import (
     MemSemantic,
     Residency,
 )
+from tileir.dialects.nv_tileas.builders import add, build_index_expr
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.interfaces import is_memory_consistency_op
 from tileir.dialects.nv_tileas.ops import TiledLoadOp
@@ -248,13 +251,6 @@ def operand_sources(op: Operation, loop: scf.ForOp) -> list[Operation] | None:
 # ---------------------------------------------------------------------------
 
 
-def _const(rewriter: Rewriter, value: int, t: Attribute, at: InsertPoint) -> SSAValue:
-    assert isinstance(t, IntegerType | IndexType)
-    const = arith.ConstantOp(IntegerAttr(value, t))
-    rewriter.insert_op(const, at)
-    return const.result
-
-
 def _constant_of(value: SSAValue) -> int | None:
     op = value.owner
     if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
@@ -262,24 +258,20 @@ def _constant_of(value: SSAValue) -> int | None:
     return None
 
 
-def stage_iv(
-    rewriter: Rewriter, base: SSAValue, step: SSAValue, k: int, at: InsertPoint
-) -> SSAValue:
-    """`base + k * step`, the induction variable `k` iterations after `base`."""
+def stage_iv(base: SSAValue, step: SSAValue, k: int, at: InsertPoint) -> SSAValue:
+    """`base + k * step`, the induction variable `k` iterations after `base`, built with
+    the nv_tileas index-expression builders (no overflow flags)."""
     if k == 0:
         return base
+    b = Builder(at)
     t = base.type
+    assert isinstance(t, IntegerType | IndexType)
     step_c = _constant_of(step)
     if step_c is not None:
-        offset = _const(rewriter, k * step_c, t, at)
-    else:
-        factor = _const(rewriter, k, t, at)
-        mul = arith.MuliOp(step, factor)
-        rewriter.insert_op(mul, at)
-        offset = mul.result
-    add = arith.AddiOp(base, offset)
-    rewriter.insert_op(add, at)
-    return add.result
+        offset = b.insert(arith.ConstantOp(IntegerAttr(k * step_c, t))).result
+        return add(b, base, offset)
+    factor = b.insert(arith.ConstantOp(IntegerAttr(k, t))).result
+    return build_index_expr(b, base, factor, step)
 
 
 def clone_for_stage(
@@ -327,13 +319,13 @@ def expand_pending_load(
     before = InsertPoint.before(loop)
     prologue: list[SSAValue] = []
     for k in range(stages - 1):
-        value = stage_iv(rewriter, loop.lb, loop.step, k, before)
+        value = stage_iv(loop.lb, loop.step, k, before)
         prologue.append(clone_for_stage(rewriter, op, sources, iv, value, k, before).result)
     # The replica for the iteration stages - 1 ahead, at the end of the body.
     terminator = block.last_op
     assert isinstance(terminator, scf.YieldOp)
     at = InsertPoint.before(terminator)
-    ahead_iv = stage_iv(rewriter, iv, loop.step, stages - 1, at)
+    ahead_iv = stage_iv(iv, loop.step, stages - 1, at)
     ahead = clone_for_stage(rewriter, op, sources, iv, ahead_iv, stages - 1, at)
     carried = [block.insert_arg(v.type, len(block.args)) for v in prologue]
     for arg, value in zip(carried, prologue, strict=True):

@@ -62,12 +62,12 @@ func.func @expand(%v: !nv_tileas.tiled_view<1024x64xf32, gmem>, %w: !nv_tileas.t
 // CHECK-SAME: %[[LB:[^:]*]]: index, %[[UB:[^:]*]]: index, %[[ST:[^:]*]]: index
 // CHECK: nv_tileas.tiled_load %{{.*}}[%[[LB]]] {{{.*}}nv_tileas.stage = 0 : i32}
 // CHECK-NEXT: %[[F:.*]] = arith.constant 1 : index
-// CHECK-NEXT: %[[O:.*]] = arith.muli %[[ST]], %[[F]] : index
+// CHECK-NEXT: %[[O:.*]] = arith.muli %[[F]], %[[ST]] : index
 // CHECK-NEXT: %[[I1:.*]] = arith.addi %[[LB]], %[[O]] : index
 // CHECK-NEXT: nv_tileas.tiled_load %{{.*}}[%[[I1]]] {{{.*}}nv_tileas.stage = 1 : i32}
 // CHECK: scf.for %[[K:.*]] = %[[LB]] to %[[UB]] step %[[ST]]
 // CHECK: %[[F2:.*]] = arith.constant 2 : index
-// CHECK-NEXT: %[[O2:.*]] = arith.muli %[[ST]], %[[F2]] : index
+// CHECK-NEXT: %[[O2:.*]] = arith.muli %[[F2]], %[[ST]] : index
 // CHECK-NEXT: %[[K2:.*]] = arith.addi %[[K]], %[[O2]] : index
 // CHECK-NEXT: nv_tileas.tiled_load %{{.*}}[%[[K2]]] {{{.*}}nv_tileas.stage = 2 : i32}
 func.func @dynamic_step(%v: !nv_tileas.tiled_view<4096xf32, gmem>, %lb: index, %ub: index, %st: index, %acc0: tensor<128xf32>) -> tensor<128xf32> {
