@@ -18,7 +18,7 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from tileir.backend.ptx.target import module_to_ptx
 from tileir.diagnostics import CompileError, location_of, verify_module
 from tileir.frontend import parse_error, parse_text
-from tileir.pipelines import GPU_NAMES, STAGES, stage_passes
+from tileir.pipelines import STAGES, stage_passes
 from tileir.printing import TileirPrinter
 from tileir.registry import make_context
 
@@ -58,12 +58,10 @@ def parse_module_text(text: str | bytes, filename: str, ctx: Context | None = No
 
 
 def resolve_gpu_name(name: str) -> str:
-    arch = GPU_NAMES.get(name)
-    if arch is None:
-        raise CompileError(
-            f"unknown --gpu-name '{name}'; expected one of {', '.join(GPU_NAMES)}"
-        )
-    return arch
+    """The architecture `--gpu-name name` compiles for (tileir/targets.py)."""
+    from tileir.targets import resolve_gpu_name as resolve
+
+    return resolve(name)
 
 
 @dataclass
@@ -100,10 +98,14 @@ def compile_module(
     keep_stages: bool = False,
     ctx: Context | None = None,
     on_pass: PassHook | None = None,
+    line_info: bool = False,
+    tile_kernels: bool = False,
+    allow_empty: bool = False,
 ) -> CompileResult:
     """Lower `module` (in place) to `stop_after`; returns the requested artifacts.
     `on_pass`, when given, sees every pass as it finishes (the Python API times and
-    snapshots the stages with it)."""
+    snapshots the stages with it).  `line_info`, `tile_kernels` and `allow_empty` are
+    `module_to_ptx`'s options (`.loc` lines, Tile IR kernel marking, empty modules)."""
     if stop_after not in STAGES:
         raise CompileError(f"unknown stage '{stop_after}'; expected one of {', '.join(STAGES)}")
     ctx = ctx or make_context()
@@ -126,7 +128,9 @@ def compile_module(
         if stage == stop_after:
             return result
     start = time.perf_counter()
-    result.ptx = module_to_ptx(module, arch)
+    result.ptx = module_to_ptx(
+        module, arch, line_info=line_info, tile_kernels=tile_kernels, allow_empty=allow_empty
+    )
     if on_pass is not None:
         on_pass(PassEvent("ptx", "emit-ptx", module, time.perf_counter() - start, True))
     if keep_stages:

@@ -18,23 +18,13 @@ from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 from tileir.conversions.cuda_tile_to_tileaa import ConvertCudaTileToTileAAPass
 from tileir.conversions.tileaa_to_tileas import ConvertTileAAToTileASPass
 from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
+from tileir.diagnostics import CompileError, location_of
+from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 
 #: The stages `tileir-as --emit` can stop after, in order.
 STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
-
-#: Targets `--gpu-name` accepts, and the architecture tileir compiles them for (as
-#: tileiras does, sm_90 and sm_100 select their arch-specific `a` features).
-GPU_NAMES = {
-    "sm_80": "sm_80",
-    "sm_86": "sm_86",
-    "sm_89": "sm_89",
-    "sm_90": "sm_90a",
-    "sm_90a": "sm_90a",
-    "sm_100": "sm_100a",
-    "sm_100a": "sm_100a",
-}
 
 
 def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]]:
@@ -89,4 +79,21 @@ class CudaTileToPtxPipeline(ModulePass):
     num_warps: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_stages(ctx, op, GPU_NAMES.get(self.arch, self.arch), self.num_warps)
+        arch = resolve_gpu_name(self.arch, "cuda-tile-to-ptx target")
+        check_num_warps(self.num_warps, op)
+        run_stages(ctx, op, arch, self.num_warps)
+
+
+#: The warps per CTA the layouts support.
+NUM_WARPS = (1, 2, 4, 8, 16, 32)
+
+
+def check_num_warps(num_warps: int, module: ModuleOp) -> None:
+    """`num-warps` must be a power of two up to 32; the error is located at the first
+    kernel of `module` (the code that would be laid out over those warps)."""
+    if num_warps in NUM_WARPS:
+        return
+    where = next((location_of(o) for o in module.walk() if location_of(o) is not None), None)
+    raise CompileError(
+        f"num-warps must be one of {', '.join(map(str, NUM_WARPS))}, got {num_warps}", where
+    )

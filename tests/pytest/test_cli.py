@@ -23,9 +23,16 @@ def run(tool: str, *args: str, stdin: str | None = None) -> subprocess.Completed
     [
         ["missing.mlir", "--gpu-name", "sm_90", "-o", "x.ptx"],
         [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_61", "-o", "x.ptx"],
-        [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_90", "-o", "x.txt"],
+        [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_90", "-o", "x.cubin", "--preview=simt"],
+        [str(CORPUS / "vadd_f32.mlir"), "-o", "/nonexistent/dir/x.cubin"],
         [str(CORPUS / "vadd_f32.mlir"), "--gpu-name", "sm_90", "--emit", "nonsense"],
-        [str(ROOT / "tests/pytest/bytecode_fixtures/invalid/truncated_in_section.tileirbc"), "--gpu-name", "sm_90", "-o", "x.ptx"],
+        [
+            str(ROOT / "tests/pytest/bytecode_fixtures/invalid/truncated_in_section.tileirbc"),
+            "--gpu-name",
+            "sm_90",
+            "-o",
+            "x.ptx",
+        ],
         ["--no-such-flag"],
         [],
     ],
@@ -85,3 +92,68 @@ def test_stock_xdsl_opt_sees_tileir(tmp_path: Path) -> None:
     proc = run("xdsl-opt", str(module_form), "-p", "cuda-tile-to-ptx{arch=sm_80}", "-t", "ptx")
     assert proc.returncode == 0, proc.stderr
     assert ".target sm_80" in proc.stdout
+
+
+def test_tileir_as_writes_a_cubin_whatever_the_name(tmp_path: Path) -> None:
+    """As tileiras: any output name but `.ptx` gets a cubin (cuTile picks the names)."""
+    out = tmp_path / "kernel.bin"
+    proc = run(
+        "tileir-as", str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", str(out)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:4] == b"\x7fELF"
+
+
+def test_tileir_as_version_and_shim(tmp_path: Path) -> None:
+    proc = run("tileir-as", "--version")
+    assert proc.returncode == 0 and "Tile IR bytecode 13.1, 13.2, 13.3, 13.4" in proc.stdout
+    proc = run("tileir-as", "--make-tileiras-shim", str(tmp_path / "bin"))
+    assert proc.returncode == 0, proc.stderr
+    shim = tmp_path / "bin" / "tileiras"
+    assert shim.stat().st_mode & 0o111
+    again = subprocess.run([str(shim), "--version"], capture_output=True, text=True)
+    assert again.returncode == 0 and again.stdout == proc_version_stdout()
+
+
+def proc_version_stdout() -> str:
+    return run("tileir-as", "--version").stdout
+
+
+def test_internal_errors_are_diagnostics(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unexpected exception is an internal compiler error with exit code 1; the
+    traceback only with TILEIR_TRACEBACK=1."""
+    from tileir.driver import assembler
+
+    def broken(args: object) -> int:
+        raise KeyError("no such layout")
+
+    monkeypatch.setattr(assembler, "compile_file", broken)
+    monkeypatch.delenv("TILEIR_TRACEBACK", raising=False)
+    assert assembler.run([str(CORPUS / "vadd_f32.mlir"), "-o", "x.cubin"]) == 1
+    err = capsys.readouterr().err
+    assert "error: internal compiler error in tileir-as: KeyError: 'no such layout'" in err
+    assert "Traceback" not in err
+    monkeypatch.setenv("TILEIR_TRACEBACK", "1")
+    assert assembler.run([str(CORPUS / "vadd_f32.mlir"), "-o", "x.cubin"]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_tileir_opt_internal_errors_are_diagnostics(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tileir.driver import opt
+
+    def broken(argv: object = None) -> int:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(opt, "run", broken)
+    monkeypatch.delenv("TILEIR_TRACEBACK", raising=False)
+    with pytest.raises(SystemExit) as exit_info:
+        opt.main()
+    assert exit_info.value.code == 1
+    assert (
+        "error: internal compiler error in tileir-opt: RuntimeError: boom"
+        in capsys.readouterr().err
+    )

@@ -53,7 +53,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from tileir.bytecode.container import read_table, write_table
-from tileir.bytecode.stream import BytecodeError, ByteReader, ByteWriter, EncodeError
+from tileir.bytecode.stream import PADDING_BYTE, BytecodeError, ByteReader, ByteWriter, EncodeError
 from tileir.dialects.cuda_tile.debug_info import (
     DICompileUnitAttr,
     DIFileAttr,
@@ -137,6 +137,12 @@ def _subprogram_of(scope: DISubprogram | DILexicalBlock) -> DISubprogram:
     return scope
 
 
+def _skip_padding_bytes(r: ByteReader, alignment: int) -> None:
+    """Skip padding bytes (0xCB) up to `alignment`, where a writer may or may not pad."""
+    while (r.pos - r.origin) % alignment and not r.at_end() and r.data[r.pos] == PADDING_BYTE:
+        r.pos += 1
+
+
 class DebugInfoReader:
     """The debug section of a file; hands out a location cursor per function."""
 
@@ -158,7 +164,12 @@ class DebugInfoReader:
         if n:
             r.pad(4, "the debug list offsets")
             self.list_starts = [r.le(4, "a debug list offset") for _ in range(n)]
+        else:
+            # cuTile's writer pads even an empty list (its version probe is such a file).
+            _skip_padding_bytes(r, 4)
         m = r.count("number of debug locations", 8)
+        if not m:
+            _skip_padding_bytes(r, 8)
         if m:
             r.pad(8, "the debug locations")
             self.indices_at = r.pos

@@ -1,23 +1,42 @@
-"""`tileir-as`: a tileiras-compatible driver.
+"""`tileir-as`: a tileiras-compatible assembler, the one cuTile Python can call.
 
-    tileir-as KERNEL.mlir --gpu-name sm_90 -o kernel.ptx      # PTX
-    tileir-as KERNEL.mlir --gpu-name sm_80 -o kernel.cubin    # PTX, then ptxas
-    tileir-as KERNEL.mlir --gpu-name sm_90a --emit=tileas     # print one stage
-    tileir-as KERNEL.tileirbc --gpu-name sm_90 -o kernel.ptx  # bytecode, as tileiras takes
+    tileir-as KERNEL.tileirbc -o kernel.cubin --gpu-name sm_90 -O3 --lineinfo
+    tileir-as KERNEL.mlir --gpu-name sm_80 -o kernel.ptx      # PTX only
+    tileir-as KERNEL.mlir --gpu-name sm_90 --emit=tileas      # print one stage
+    tileir-as --version
+    tileir-as --make-tileiras-shim DIR                        # DIR/tileiras runs tileir-as
 
-Errors are reported as tileiras reports them, `loc("file":line:col): error: ...` on
-stderr with exit code 1; a Python traceback is a tileir bug.
+It takes the whole command line cuTile Python 1.7 gives tileiras (`-o`, `--gpu-name`,
+`-O<n>`, `--lineinfo`/`--device-debug`, `--preview=`, `-l`, `--remark-format=yaml
+--remarks=all --remarks-output-file=F`) and behaves as tileiras does for it: a cubin
+(from ptxas) whose kernels are marked as Tile IR kernels, `.loc` line information from
+the bytecode's debug info, remarks about its decisions, errors as
+`loc("file":line:col): error: message` on stderr with a non-zero exit code, and
+bytecode versions it cannot read rejected the way tileiras rejects them, so that
+cuTile's version probe settles on the newest one tileir supports.  docs/cutile.md
+tells the whole story.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import os
+import shlex
+import stat
 import sys
 from pathlib import Path
 
-from tileir.compiler import compile_module, load_module, resolve_gpu_name
-from tileir.diagnostics import CompileError
-from tileir.pipelines import GPU_NAMES, STAGES
+from tileir.diagnostics import CompileError, SourceLocation
+from tileir.driver.errors import guarded
+from tileir.targets import GPU_NAMES, resolve_gpu_name
+
+#: The stages `--emit` can stop after (tileir.pipelines.STAGES, kept here so that
+#: `--version` and `--help` do not import the compiler).
+STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
+
+#: `TILEIR_AS_LOG=FILE` appends one line per compilation: which calls went through tileir.
+LOG_ENV = "TILEIR_AS_LOG"
 
 
 class ArgumentError(Exception):
@@ -29,21 +48,63 @@ class _Parser(argparse.ArgumentParser):
         raise ArgumentError(message)
 
 
+REMARK_CATEGORIES = ("none", "all", "memory", "tensorcore")
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="tileir-as",
-        description="Compile CUDA Tile IR to PTX or a cubin (a tileiras-compatible driver).",
+        description="Compile CUDA Tile IR to a cubin or PTX (a tileiras-compatible assembler).",
+        allow_abbrev=False,
     )
-    p.add_argument("input", help="cuda_tile bytecode (.tileirbc) or text (.mlir)")
+    p.add_argument("input", nargs="?", help="cuda_tile bytecode (.tileirbc) or text (.mlir)")
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    p.add_argument(
+        "--list-versions", action="store_true", help="list the bytecode versions read and exit"
+    )
+    p.add_argument(
+        "--make-tileiras-shim",
+        metavar="DIR",
+        help="write DIR/tileiras, which runs tileir-as (put DIR first on PATH for cuTile)",
+    )
     p.add_argument(
         "--gpu-name",
         "--arch",
         dest="gpu_name",
         default="sm_90",
-        help=f"target GPU: {', '.join(GPU_NAMES)} (sm_90/sm_100 select sm_90a/sm_100a)",
+        help=f"target GPU: {', '.join(GPU_NAMES)} (sm_90/sm_100/sm_103 select their 'a' features)",
     )
-    p.add_argument("-o", "--output-file", dest="output", help="output .ptx or .cubin")
+    p.add_argument(
+        "-o", "--output-file", dest="output", help="output: a cubin, or PTX if it ends in .ptx"
+    )
     p.add_argument("-O", "--opt-level", dest="opt_level", type=int, default=3, choices=range(4))
+    p.add_argument(
+        "--lineinfo",
+        action="store_true",
+        help="PTX .loc line information from the bytecode's debug info (ptxas -lineinfo)",
+    )
+    p.add_argument(
+        "--device-debug",
+        "-g",
+        dest="device_debug",
+        action="store_true",
+        help="debug build: line information, ptxas -O0 (no variable-level DWARF yet)",
+    )
+    p.add_argument(
+        "--preview",
+        action="append",
+        default=[],
+        metavar="FEATURE[,FEATURE...]",
+        help="preview features (tileir supports none yet)",
+    )
+    p.add_argument(
+        "-l", dest="libraries", action="append", default=[], metavar="PATH", help="tile library"
+    )
+    p.add_argument("--remark-format", choices=("yaml", "command-line"), default="command-line")
+    p.add_argument("--remarks", choices=REMARK_CATEGORIES, help="remarks of every kind")
+    for kind in ("passed", "missed", "failed", "analysis"):
+        p.add_argument(f"--remarks-{kind}", choices=REMARK_CATEGORIES, help=f"{kind} remarks")
+    p.add_argument("--remarks-output-file", default="tileir_remarks.yaml")
     p.add_argument(
         "--emit",
         choices=STAGES,
@@ -53,47 +114,257 @@ def make_parser() -> argparse.ArgumentParser:
     return p
 
 
-def run(argv: list[str]) -> int:
+def tileir_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("tileir")
+    except Exception:
+        return "0.1.0"
+
+
+def source_digest() -> str:
+    """A digest of tileir's own sources: cuTile keys its cubin cache on `--version`, so
+    a changed compiler must print a different version."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def version_text() -> str:
+    from tileir.backend.ptx.ptxas import find_ptxas, ptxas_release
+    from tileir.bytecode.version import SUPPORTED_VERSIONS
+
+    ptxas = find_ptxas()
+    release = ptxas_release(ptxas) if ptxas else None
+    return (
+        "tileir-as: tileir's Cuda Tile IR assembler (tileiras-compatible driver)\n"
+        f"tileir {tileir_version()}, sources {source_digest()}\n"
+        f"Tile IR bytecode {', '.join(str(v) for v in SUPPORTED_VERSIONS)}\n"
+        f"ptxas: {release or 'not found'}\n"
+    )
+
+
+def make_tileiras_shim(directory: str) -> Path:
+    """Write `directory/tileiras`, a script that runs this tileir-as with the Python that
+    runs now (so it works whatever PATH cuTile hands it)."""
+    target = Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    shim = target / "tileiras"
+    shim.write_text(
+        "#!/bin/sh\n"
+        "# tileiras -> tileir-as, written by `tileir-as --make-tileiras-shim`.\n"
+        "# With this directory first on PATH (and without the nvidia-cuda-tileiras wheel),\n"
+        "# cuTile Python compiles its kernels with tileir.\n"
+        f'exec {shlex.quote(sys.executable)} -m tileir.driver.assembler "$@"\n'
+    )
+    shim.chmod(shim.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return shim
+
+
+def check_output_path(output: str) -> None:
+    parent = Path(output).parent
+    if not parent.exists():
+        raise CompileError(
+            f"cannot write output file '{output}': directory '{parent}' does not exist"
+        )
+    if not parent.is_dir():
+        raise CompileError(f"cannot write output file '{output}': '{parent}' is not a directory")
+    if Path(output).is_dir():
+        raise CompileError(f"cannot write output file '{output}': it is a directory")
+
+
+def write_output(output: str, text: str) -> None:
+    try:
+        Path(output).write_text(text)
+    except OSError as e:
+        raise CompileError(f"cannot write output file '{output}': {e.strerror}") from None
+
+
+def check_input(path: str) -> None:
+    p = Path(path)
+    if not p.exists():
+        raise CompileError(f"unable to read input file '{path}': No such file or directory")
+    if p.is_dir():
+        raise CompileError(f"unable to read input file '{path}': it is a directory")
+    if p.stat().st_size == 0:
+        raise CompileError(
+            f"input file '{path}' is empty: expected Tile IR bytecode (.tileirbc) or cuda_tile text"
+        )
+
+
+def log_compilation(args: argparse.Namespace, arch: str, kernels: list[str]) -> None:
+    log = os.environ.get(LOG_ENV)
+    if not log:
+        return
+    try:
+        with open(log, "a") as f:
+            f.write(
+                f"tileir-as {args.input} -> {args.output} arch={arch} "
+                f"kernels={','.join(kernels) or '-'}\n"
+            )
+    except OSError:
+        pass
+
+
+def compile_file(args: argparse.Namespace) -> int:
+    from tileir.backend.ptx.ptxas import find_ptxas, ptxas_supports_tile_language, run_ptxas
+    from tileir.compiler import PassEvent, compile_module, load_module
+    from tileir.driver import remarks as rm
+    from tileir.pipelines import check_num_warps
+
+    arch = resolve_gpu_name(args.gpu_name)
+    for features in args.preview:
+        for feature in filter(None, features.split(",")):
+            raise CompileError(f"preview feature '{feature}' is not supported by tileir yet")
+    if args.libraries:
+        raise CompileError(
+            "tile libraries (-l) need the 'simt' preview, which tileir does not support yet"
+        )
+    if args.input is None:
+        raise CompileError("no input file")
+    output: str | None = args.output
+    if args.emit is None and output is None:
+        raise CompileError("no output: give -o FILE.cubin, -o FILE.ptx or --emit=STAGE")
+    check_input(args.input)
+    if output is not None:
+        check_output_path(output)
+    wants_ptx_only = args.emit is None and output is not None and Path(output).suffix == ".ptx"
+    line_info = args.lineinfo or args.device_debug
+    remark_filter = rm.RemarkFilter.from_options(
+        args.remarks,
+        {
+            "passed": args.remarks_passed,
+            "missed": args.remarks_missed,
+            "failed": args.remarks_failed,
+            "analysis": args.remarks_analysis,
+        },
+    )
+
+    module = load_module(args.input)
+    check_num_warps(args.num_warps, module)
+    collected: list[rm.Remark] = []
+
+    def on_pass(event: PassEvent) -> None:
+        if event.stage == "tileas" and event.ends_stage:
+            collected.extend(rm.tileas_remarks(event.module))
+
+    # Kernels are marked as Tile IR kernels in cubins, as tileiras marks them: cuTile's
+    # launcher leaves the block size to the driver, which reads it from `.reqntid`.
+    ptxas = None if wants_ptx_only or args.emit is not None else find_ptxas()
+    tile_kernels = ptxas is not None and ptxas_supports_tile_language(ptxas)
+    stop = args.emit or "ptx"
+    result = compile_module(
+        module,
+        arch,
+        num_warps=args.num_warps,
+        stop_after=stop,
+        keep_stages=args.emit is not None,
+        on_pass=on_pass if remark_filter.enabled else None,
+        line_info=line_info,
+        tile_kernels=tile_kernels,
+        allow_empty=True,
+    )
+    if args.emit is not None:
+        text = result.stages[args.emit]
+        if output:
+            write_output(output, text)
+        else:
+            sys.stdout.write(text)
+        return 0
+    assert result.ptx is not None and output is not None
+    kernels = _kernel_names(result.ptx)
+    if wants_ptx_only:
+        write_output(output, result.ptx)
+        log_compilation(args, arch, kernels)
+        return 0
+    if ptxas is None:
+        raise CompileError("ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME")
+    extra = ["-lineinfo"] if line_info else []
+    report = run_ptxas(
+        result.ptx, arch, output, opt_level=0 if args.device_debug else args.opt_level, extra=extra
+    )
+    if not report.ok:
+        raise CompileError(
+            f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n"
+            f"{report.output.strip()}"
+        )
+    if remark_filter.enabled:
+        locations = _kernel_locations(module)
+        collected.extend(rm.ptxas_remarks(report.registers, report.spills, locations))
+        shown = [r for r in collected if remark_filter.shows(r)]
+        if args.remark_format == "yaml":
+            try:
+                with open(args.remarks_output_file, "w") as f:
+                    rm.write_yaml(shown, f)
+            except OSError as e:
+                raise CompileError(
+                    f"cannot write remarks file '{args.remarks_output_file}': {e.strerror}"
+                ) from None
+        else:
+            rm.print_remarks(shown)
+    log_compilation(args, arch, kernels)
+    return 0
+
+
+def _kernel_names(ptx: str) -> list[str]:
+    import re
+
+    return re.findall(r"^\.visible \.entry ([\w$.]+)\(", ptx, re.M)
+
+
+def _kernel_locations(module: object) -> dict[str, SourceLocation | None]:
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import ModuleOp
+
+    from tileir.diagnostics import location_of
+
+    assert isinstance(module, ModuleOp)
+    return {
+        op.sym_name.data: location_of(op) for op in module.walk() if isinstance(op, llvm.FuncOp)
+    }
+
+
+def run_unguarded(argv: list[str]) -> int:
     try:
         args = make_parser().parse_args(argv)
     except ArgumentError as e:
         print(f"tileir-as: error: {e}", file=sys.stderr)
         return 1
-    try:
-        arch = resolve_gpu_name(args.gpu_name)
-        if args.num_warps not in (1, 2, 4, 8, 16, 32):
-            raise CompileError(f"--num-warps must be a power of two up to 32, got {args.num_warps}")
-        output = args.output
-        if args.emit is None and output is None:
-            raise CompileError("no output: give -o FILE.ptx, -o FILE.cubin or --emit=STAGE")
-        if args.emit is None and Path(output).suffix not in (".ptx", ".cubin"):
-            raise CompileError(f"output {output} must end in .ptx or .cubin")
-        module = load_module(args.input)
-        stop = args.emit or "ptx"
-        result = compile_module(module, arch, num_warps=args.num_warps, stop_after=stop, keep_stages=args.emit is not None)
-        if args.emit is not None:
-            text = result.stages[args.emit]
-            if output:
-                Path(output).write_text(text)
-            else:
-                sys.stdout.write(text)
-            return 0
-        assert result.ptx is not None
-        if Path(output).suffix == ".ptx":
-            Path(output).write_text(result.ptx)
-            return 0
-        from tileir.backend.ptx.ptxas import run_ptxas
-
-        report = run_ptxas(result.ptx, arch, output, opt_level=args.opt_level)
-        if not report.ok:
-            raise CompileError(f"ptxas rejected the generated PTX (a tileir bug):\n{report.output}")
+    if args.version:
+        sys.stdout.write(version_text())
         return 0
+    if args.list_versions:
+        from tileir.bytecode.version import SUPPORTED_VERSIONS
+
+        for v in SUPPORTED_VERSIONS:
+            print(v)
+        return 0
+    if args.make_tileiras_shim is not None:
+        try:
+            shim = make_tileiras_shim(args.make_tileiras_shim)
+        except OSError as e:
+            print(f"tileir-as: error: cannot write the shim: {e}", file=sys.stderr)
+            return 1
+        print(
+            f"wrote {shim}; put {shim.parent} first on PATH to compile cuTile kernels with tileir"
+        )
+        return 0
+    try:
+        return compile_file(args)
     except CompileError as e:
         print(e.format("tileiras"), file=sys.stderr)
         return 1
     except FileNotFoundError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+
+
+def run(argv: list[str]) -> int:
+    return guarded("tileir-as", lambda: run_unguarded(argv))
 
 
 def main() -> None:

@@ -338,7 +338,9 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def main() -> None:
-    sys.exit(run())
+    from tileir.driver.errors import guarded
+
+    sys.exit(guarded("tileir-opt", run))
 
 
 if __name__ == "__main__":

@@ -69,3 +69,22 @@ def run_ptxas(
         if m and current:
             spills[current] = int(m.group(1))
     return PtxasResult(proc.returncode == 0, text, registers, spills)
+
+
+def ptxas_release(ptxas: str) -> str | None:
+    """The release line of `ptxas --version` ("Cuda compilation tools, release 13.5, ...")."""
+    try:
+        proc = subprocess.run([ptxas, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in proc.stdout.splitlines():
+        if "release" in line:
+            return line.strip()
+    return None
+
+
+def ptxas_supports_tile_language(ptxas: str) -> bool:
+    """Whether `ptxas` takes PTX ISA 9.2 (CUDA 13.2 and later), which has `.language`."""
+    release = ptxas_release(ptxas)
+    m = re.search(r"release (\d+)\.(\d+)", release or "")
+    return m is not None and (int(m.group(1)), int(m.group(2))) >= (13, 2)

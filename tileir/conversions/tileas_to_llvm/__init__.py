@@ -52,10 +52,11 @@ from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemSemantic
+from tileir.targets import ARCHS
 from tileir.utils.rewriting import LocatedWalker
 
 ARCH_ATTR = "tileir.arch"
-SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a")
+SUPPORTED_ARCHS = tuple(ARCHS)  # the one list of targets, tileir/targets.py
 
 #: Dialects allowed in the output.
 OUTPUT_DIALECTS = ("llvm.", "nvvm.", "builtin.module")

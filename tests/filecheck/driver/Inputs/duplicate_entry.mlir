@@ -1,0 +1,8 @@
+cuda_tile.module @m {
+  entry @k() {
+    return
+  }
+  entry @k() {
+    return
+  }
+}

@@ -1,0 +1,4 @@
+cuda_tile.module @m {
+  entry @k() {
+  }
+}

@@ -1,0 +1,2 @@
+cuda_tile.module @m {
+  entry @k() {

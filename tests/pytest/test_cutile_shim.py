@@ -1,0 +1,199 @@
+"""cuTile Python compiles through tileir: `tileir-as --make-tileiras-shim` on PATH, then
+`cuda.tile.compilation.export_kernel(..., output_format="cubin")` for every kernel of
+the corpus (tests/corpus/*.py).  No GPU is needed: cuTile and ptxas run on the CPU.
+
+Checked for each kernel: the cubin came from tileir (tileir-as logs every compilation
+to `TILEIR_AS_LOG`), cuobjdump lists the kernel under cuTile's mangled symbol, and
+ptxas recorded it as a Tile IR kernel with a `.reqntid`, which is how cuTile's launcher
+gets its block size.  Also: cuTile reads tileir's errors back with file and line.
+
+`make test` compiles for sm_80; `make cutile-shim` for sm_80 and sm_90
+(TILEIR_CUTILE_ARCHS=sm_80,sm_90).  Nothing is installed at test time: the test runs
+where `cuda-tile` is installed (the `cutile` extra) and skips elsewhere.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tileir.backend.ptx.ptxas import find_ptxas, ptxas_supports_tile_language
+from tileir.driver.assembler import make_tileiras_shim
+
+pytest.importorskip("cuda.tile", reason="cuda-tile (cuTile Python) is not installed")
+
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO / "tests" / "corpus"
+ARCHS = [a for a in os.environ.get("TILEIR_CUTILE_ARCHS", "sm_80").split(",") if a]
+
+# Runs in a fresh interpreter, from the repository root (the corpus records its source
+# paths relative to it).  If NVIDIA's nvidia-cuda-tileiras wheel is installed too, cuTile
+# would prefer it to anything on PATH; the script then turns off that one lookup, so that
+# cuTile finds `tileiras` on PATH (the shim) as it does in an environment without the wheel.
+EXPORT_SCRIPT = r"""
+import json, sys
+sys.path.insert(0, "tests/corpus")
+import cuda.tile._compile as cutile_compile
+if sys.argv[1] == "hide-nvidia-tileiras":
+    cutile_compile._find_pip_tileiras = lambda: None
+from cuda.tile.compilation import export_kernel
+import _common
+from generate import load_module
+out_dir, archs, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
+results = []
+for name in names:
+    module = load_module(name)
+    for arch in archs:
+        cubin = f"{out_dir}/{name}.{arch}.cubin"
+        try:
+            export_kernel(module.KERNEL, module.signatures(), cubin,
+                          output_format="cubin", gpu_code=arch)
+            results.append({"name": name, "arch": arch, "cubin": cubin,
+                            "symbol": _common.entry_symbol(module), "error": None})
+        except Exception as e:
+            results.append({"name": name, "arch": arch, "cubin": cubin,
+                            "symbol": None, "error": f"{type(e).__name__}: {e}"})
+print(json.dumps(results))
+"""
+
+
+def _corpus_kernels() -> list[str]:
+    return sorted(
+        p.stem for p in CORPUS.glob("*.py") if not p.stem.startswith("_") and p.stem != "generate"
+    )
+
+
+def _nvidia_tileiras_installed() -> bool:
+    try:
+        importlib.metadata.version("nvidia-cuda-tileiras")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return True
+
+
+def _cuobjdump() -> str:
+    ptxas = find_ptxas()
+    assert ptxas is not None
+    candidate = Path(ptxas).parent / "cuobjdump"
+    if not candidate.is_file():
+        pytest.skip("cuobjdump not found beside ptxas (nvidia-cuda-cuobjdump / CUDA 13 bin)")
+    return str(candidate)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict[str, str]], str]:
+    if find_ptxas() is None:
+        pytest.skip("ptxas not found")
+    work = tmp_path_factory.mktemp("cutile")
+    shim_dir = work / "bin"
+    make_tileiras_shim(str(shim_dir))
+    log = work / "tileir-as.log"
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(shim_dir), env.get("PATH", "")])
+    env["TILEIR_AS_LOG"] = str(log)
+    env["CUDA_TILE_CACHE_DIR"] = str(work / "cache")  # fresh: no cached cubins
+    env["CUDA_TILE_TEMP_DIR"] = str(work / "tmp")
+    mode = "hide-nvidia-tileiras" if _nvidia_tileiras_installed() else "as-installed"
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            EXPORT_SCRIPT,
+            mode,
+            str(work),
+            ",".join(ARCHS),
+            ",".join(_corpus_kernels()),
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    return results, log.read_text() if log.exists() else ""
+
+
+def test_every_corpus_kernel_exports_a_cubin(exported: tuple[list[dict[str, str]], str]) -> None:
+    results, _ = exported
+    assert len(results) == len(_corpus_kernels()) * len(ARCHS)
+    failures = [f"{r['name']} ({r['arch']}): {r['error']}" for r in results if r["error"]]
+    assert not failures, "\n".join(failures)
+
+
+def test_tileir_built_each_cubin(exported: tuple[list[dict[str, str]], str]) -> None:
+    """Every cubin cuTile wrote was compiled by tileir-as (not NVIDIA's assembler), and
+    cuTile's version probe went through tileir too."""
+    results, log = exported
+    assert "arch=sm_120 kernels=-" in log, "cuTile's bytecode-version probe did not run tileir"
+    for r in results:
+        produced = [
+            line
+            for line in log.splitlines()
+            if line.endswith(f"kernels={r['symbol']}") and f"arch={_arch(r['arch'])}" in line
+        ]
+        assert produced, f"{r['name']} ({r['arch']}) was not compiled by tileir-as:\n{log}"
+
+
+def _arch(gpu_name: str) -> str:
+    from tileir.targets import resolve_gpu_name
+
+    return resolve_gpu_name(gpu_name)
+
+
+def test_cuobjdump_lists_each_kernel(exported: tuple[list[dict[str, str]], str]) -> None:
+    results, _ = exported
+    cuobjdump = _cuobjdump()
+    tile_language = ptxas_supports_tile_language(find_ptxas() or "")
+    for r in results:
+        elf = subprocess.run(
+            [cuobjdump, "-elf", r["cubin"]], capture_output=True, text=True, check=True
+        ).stdout
+        assert f".text.{r['symbol']}" in elf, f"{r['name']}: kernel missing from the cubin"
+        assert f"arch = {r['arch']}" in elf or f"sm={r['arch'][3:]}" in elf
+        assert "EIATTR_REQNTID" in elf, f"{r['name']}: no .reqntid"
+        if tile_language:
+            assert "Language:\t TILEIR" in elf, f"{r['name']}: not marked as a Tile IR kernel"
+
+
+def test_cutile_reads_tileir_errors_with_file_and_line(tmp_path: Path) -> None:
+    """cuTile parses tileiras's `loc("file":line:col): error:` lines; tileir's errors
+    (here a verifier's) come back through that parser with the file and line."""
+    from cuda.tile._compile import _parse_tileir_stderr
+
+    source = tmp_path / "kernel.mlir"
+    source.write_text(
+        "cuda_tile.module @m {\n"
+        "  entry @k(%x: tile<i32>) {\n"
+        "    %y = exti %x signed : tile<i32> -> tile<i16>\n"
+        "    return\n"
+        "  }\n"
+        "}\n"
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tileir.driver.assembler",
+            str(source),
+            "-o",
+            str(tmp_path / "k.cubin"),
+            "--gpu-name",
+            "sm_80",
+            "-O3",
+            "--lineinfo",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode != 0
+    message, loc = _parse_tileir_stderr(proc.stderr)
+    assert loc.filename == str(source) and loc.line == 3, (message, proc.stderr)
+    assert "'cuda_tile.exti' op extending to smaller or identical integer" in message

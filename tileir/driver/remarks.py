@@ -1,0 +1,248 @@
+"""Optimization remarks: what tileir decided for each kernel, as tileiras reports it.
+
+`tileir-as --remarks=all --remark-format=yaml --remarks-output-file=F` writes LLVM's
+remark YAML (the format tileiras writes and cuTile Python stores in its cache):
+
+    --- !Passed
+    Pass:            Memory
+    Name:            GlobalLoadVectorized
+    DebugLoc:        { File: 'kernel.py', Line: 32, Column: 8 }
+    Function:        vadd_f32
+    Args:
+      - Remark:      'global load moves 4 x f32 (16 bytes) per thread per access (ldg_128b)'
+    ...
+
+Every remark states a decision the compiler recorded in the IR it produced, read back
+right after the stage that made it, never a guess:
+
+* `Memory`: the global-memory copy atom convert-tileaa-to-tileas chose for each tiled
+  load and store (`Passed` when it is a vector access, `Missed` with the axis-analysis
+  facts that limited it: contiguity, alignment, tile extent), and each
+  `convert_layout` tileas-assign-layouts had to insert (`Missed`: data goes through
+  shared memory);
+* `Kernel`: the warps per CTA tileas-assign-layouts chose (`Analysis`), and the
+  registers and spills ptxas reports (`Analysis`).
+
+tileir has no tensor-core lowering yet, so it makes no tensor-core decisions and emits
+no `TensorCore` remarks (a kernel with `mma` fails with a located error instead).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.ir import Operation
+
+from tileir.diagnostics import SourceLocation, location_of
+
+KINDS = ("passed", "missed", "failed", "analysis")
+CATEGORIES = ("none", "all", "memory", "tensorcore")
+
+#: YAML tag of each kind, as LLVM writes them.
+_TAGS = {"passed": "Passed", "missed": "Missed", "failed": "Failure", "analysis": "Analysis"}
+
+
+@dataclass
+class Remark:
+    kind: str  # one of KINDS
+    category: str  # "Memory", "TensorCore" or "Kernel"
+    name: str
+    message: str
+    function: str
+    location: SourceLocation | None = None
+
+
+@dataclass
+class RemarkFilter:
+    """Which kinds are shown for which category (`--remarks`, `--remarks-passed`, ...)."""
+
+    by_kind: dict[str, str] = field(default_factory=lambda: dict.fromkeys(KINDS, "none"))
+
+    @classmethod
+    def from_options(cls, all_kinds: str | None, per_kind: dict[str, str | None]) -> RemarkFilter:
+        f = cls()
+        for kind in KINDS:
+            chosen = per_kind.get(kind) or all_kinds or "none"
+            f.by_kind[kind] = chosen
+        return f
+
+    @property
+    def enabled(self) -> bool:
+        return any(v != "none" for v in self.by_kind.values())
+
+    def shows(self, remark: Remark) -> bool:
+        chosen = self.by_kind[remark.kind]
+        if chosen == "all":
+            return True
+        return chosen == remark.category.lower()
+
+
+def _function_name(op: Operation) -> str:
+    parent = op if isinstance(op, func.FuncOp) else op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent.sym_name.data if isinstance(parent, func.FuncOp) else "?"
+
+
+def tileas_remarks(module: ModuleOp) -> list[Remark]:
+    """Remarks about the decisions recorded in `module` right after the tileas stage
+    (copy atoms, layout conversions, warps per CTA)."""
+    from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
+    from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+    from tileir.dialects.cuda_tile.types import PointerType
+    from tileir.dialects.nv_tileas import ops as tas
+    from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
+    from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
+
+    out: list[Remark] = []
+    analysis = AxisInfoAnalysis()
+    for op in module.walk():
+        if isinstance(op, func.FuncOp):
+            warps = op.attributes.get(NUM_WARPS_ATTR)
+            if isinstance(warps, IntegerAttr):
+                n = warps.value.data
+                out.append(
+                    Remark(
+                        "analysis",
+                        "Kernel",
+                        "WarpsPerCTA",
+                        f"kernel runs {n} warp{'s' if n != 1 else ''} per CTA ({32 * n} threads, .reqntid {32 * n})",
+                        op.sym_name.data,
+                        location_of(op),
+                    )
+                )
+        elif isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
+            view = op.view.owner
+            if not isinstance(view, tas.ViewOp):
+                continue
+            pointers = view.src
+            pointee = element_type(pointers.type)
+            if not isinstance(pointee, PointerType):
+                continue
+            what = "load" if isinstance(op, tas.TiledLoadOp) else "store"
+            el = pointee.pointee
+            size = element_bytes(el)
+            info = ATOM_CATALOG.get(op.atom.data)
+            bits = info.bits if info is not None else 0
+            per_access = max(1, bits // (8 * size)) if bits else 1
+            el_name = str(el)
+            fn_name = _function_name(op)
+            where = location_of(op)
+            atom = op.atom.data
+            if per_access > 1:
+                out.append(
+                    Remark(
+                        "passed",
+                        "Memory",
+                        f"Global{what.capitalize()}Vectorized",
+                        f"global {what} moves {per_access} x {el_name} ({bits // 8} bytes) per "
+                        f"thread per access ({atom})",
+                        fn_name,
+                        where,
+                    )
+                )
+            widest = max(1, 16 // size)
+            if per_access < widest:
+                shape = shape_of(pointers.type)
+                facts = analysis.get(pointers) if shape else None
+                reasons: list[str] = []
+                if facts is not None:
+                    runs = facts.contiguity
+                    d = max(range(len(shape)), key=lambda i: (runs[i], i))
+                    contiguous = facts.contiguity[d]
+                    divisible = facts.divisibility[d]
+                    if contiguous < widest:
+                        reasons.append(
+                            f"the addresses are contiguous in runs of {contiguous} element"
+                            f"{'s' if contiguous != 1 else ''} along dimension {d}"
+                        )
+                    if divisible < 16:
+                        reasons.append(
+                            f"the first address of each run is only known to be divisible "
+                            f"by {divisible} bytes (16 needed)"
+                        )
+                    if shape[d] < widest:
+                        reasons.append(f"the tile has {shape[d]} elements along dimension {d}")
+                else:
+                    reasons.append("the access is a scalar")
+                because = "; ".join(reasons) or "the access width is limited by the atom catalog"
+                out.append(
+                    Remark(
+                        "missed",
+                        "Memory",
+                        f"Global{what.capitalize()}NotFullyVectorized",
+                        f"global {what} moves {per_access} x {el_name} per thread per access "
+                        f"({atom}), not 16 bytes: {because}",
+                        fn_name,
+                        where,
+                    )
+                )
+        elif isinstance(op, tas.ConvertLayoutOp):
+            t = op.result.type
+            shape = "x".join(str(d) for d in t.get_shape()) if isinstance(t, TensorType) else "?"
+            out.append(
+                Remark(
+                    "missed",
+                    "Memory",
+                    "LayoutConversion",
+                    f"a {shape} tile changes layout between producer and consumer "
+                    "(nv_tileas.convert_layout: through shared memory)",
+                    _function_name(op),
+                    location_of(op),
+                )
+            )
+    return out
+
+
+def ptxas_remarks(
+    registers: dict[str, int], spills: dict[str, int], locations: dict[str, SourceLocation | None]
+) -> list[Remark]:
+    """ptxas's report of each kernel: registers and spill stores."""
+    out: list[Remark] = []
+    for kernel, count in registers.items():
+        spilled = spills.get(kernel, 0)
+        out.append(
+            Remark(
+                "analysis" if not spilled else "missed",
+                "Kernel",
+                "RegisterUsage" if not spilled else "RegisterSpills",
+                f"ptxas: {count} registers per thread, {spilled} bytes of spill stores",
+                kernel,
+                locations.get(kernel),
+            )
+        )
+    return out
+
+
+def _yaml_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def write_yaml(remarks: Iterable[Remark], out: TextIO) -> None:
+    for r in remarks:
+        out.write(f"--- !{_TAGS[r.kind]}\n")
+        out.write(f"Pass:            {r.category}\n")
+        out.write(f"Name:            {r.name}\n")
+        if r.location is not None:
+            loc = r.location
+            out.write(
+                f"DebugLoc:        {{ File: {_yaml_string(loc.file)}, Line: {loc.line}, "
+                f"Column: {loc.column} }}\n"
+            )
+        out.write(f"Function:        {_yaml_string(r.function)}\n")
+        out.write("Args:\n")
+        out.write(f"  - Remark:      {_yaml_string(r.message)}\n")
+        out.write("...\n")
+
+
+def print_remarks(remarks: Iterable[Remark], out: TextIO | None = None) -> None:
+    """`--remark-format=command-line`: one `loc(...): remark: ...` line each."""
+    stream = out or sys.stderr
+    for r in remarks:
+        where = f"{r.location.tileiras()}: " if r.location is not None else ""
+        stream.write(f"{where}remark: [{r.category}] {r.message}\n")
