@@ -102,6 +102,8 @@ def _contiguous_bits(registers: TensorType, shared: TensorType) -> int:
     shape = list(registers.get_shape())
     if any(d <= 0 or d & (d - 1) for d in shape) or reg_layout.rank != len(shape):
         return 0
+    if len(smem_layout.dim_order) != len(shape) or not shape:
+        return 0
     fastest = smem_layout.dim_order[0]
     linear = reg_layout.linear(shape)
     return linear.contiguous_registers(fastest) * element_bits(registers)
