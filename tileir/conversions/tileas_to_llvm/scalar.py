@@ -406,13 +406,54 @@ def convert_float(b: LLBuilder, v: SSAValue, to: Attribute) -> SSAValue:
     return b.fpext(v, to) if wt > ws else b.fptrunc(v, to)
 
 
+def lower_fpowi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
+    """`x ** n` for an integer `n`: `|x| ** n` by `pow` (n converted to f32), with the
+    sign of `x` when `n` is odd, read from the integer itself (so exponents past 2^24
+    keep their parity)."""
+    x, n = args
+    if isinstance(x.type, Float64Type):
+        raise not_supported(op, "f64 operands")
+    h = HalfPrecision(b, x.type)
+    wide = h.widen(x)
+    magnitude = mf.pow_f32(b, b.intrinsic("llvm.fabs.f32", [wide], f32), b.sitofp(n, f32))
+    odd = b.icmp("ne", b.and_(n, b.const(1, n.type)), b.const(0, n.type))
+    sign = b.select(odd, b.and_(b.bitcast(wide, i32), b.const(-0x80000000, i32)), b.const(0, i32))
+    return h.narrow(b.bitcast(b.or_(b.bitcast(magnitude, i32), sign), f32))
+
+
 def lower_ftof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     to = element_type(op.results[0].type)
     if not isinstance(to, Float16Type | BFloat16Type | Float32Type | Float64Type) or not isinstance(
         args[0].type, Float16Type | BFloat16Type | Float32Type | Float64Type
     ):
         raise not_supported(op, f"conversion from {args[0].type} to {to}")
-    return convert_float(b, args[0], to)
+    assert isinstance(op, ct.FToFOp)
+    mode = op.rounding_mode.data
+    if mode is RoundingMode.NEAREST_EVEN:
+        return convert_float(b, args[0], to)
+    return narrow_directed(b, args[0], to, ROUNDING_SUFFIX[mode])
+
+
+#: PTX type and inline-asm constraint of the float registers.
+_CVT_OPERAND = {
+    Float16Type: ("f16", "h"),
+    BFloat16Type: ("bf16", "h"),
+    Float32Type: ("f32", "f"),
+    Float64Type: ("f64", "d"),
+}
+
+
+def narrow_directed(b: LLBuilder, x: SSAValue, to: Attribute, rounding: str) -> SSAValue:
+    """A narrowing conversion rounded toward zero (`rz`), -inf (`rm`) or +inf (`rp`):
+    one `cvt.rz|rm|rp`.  f64 to bf16 goes through f32 (PTX has no `cvt.bf16.f64`
+    before sm_90); two directed roundings the same way are one, as f32 holds every
+    bf16 value."""
+    if isinstance(to, BFloat16Type) and isinstance(x.type, Float64Type):
+        x = narrow_directed(b, x, f32, rounding)
+    dst, dst_reg = _CVT_OPERAND[type(to)]  # pyright: ignore[reportArgumentType]
+    src, src_reg = _CVT_OPERAND[type(x.type)]  # pyright: ignore[reportArgumentType]
+    template = f"cvt.{rounding}.{dst}.{src} $0, $1;"
+    return b.inline_asm(template, f"={dst_reg},{src_reg}", [x], [to], side_effects=False)[0]
 
 
 def lower_itof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
@@ -497,6 +538,8 @@ SCALAR_LOWERINGS: dict[type[Operation], ScalarLowering] = {
     ct.SinHOp: _computed_in_f32(mf.sinh_f32),
     ct.CosHOp: _computed_in_f32(mf.cosh_f32),
     ct.PowOp: _computed_in_f32(mf.pow_f32),
+    ct.FPowFOp: _computed_in_f32(mf.pow_f32),
+    ct.FPowIOp: lower_fpowi,
     ct.RemFOp: _computed_in_f32(rf.fmod_f32),
     ct.RsqrtOp: lower_rsqrt,
     ct.SqrtOp: lower_sqrt,

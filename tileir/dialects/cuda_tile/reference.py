@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tileir.dialects.cuda_tile.ops import ALL_OPS, PUBLIC_OPS
+from tileir.dialects.cuda_tile.ops import ALL_OPS, NEWER_OPS, PUBLIC_OPS
 from tileir.dialects.cuda_tile.ops.base import CudaTileOp
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "dialects" / "cuda_tile.md"
@@ -55,7 +55,8 @@ def op_table() -> str:
     order = {g: i for i, g in enumerate(GROUP_ORDER)}
     ops.sort(key=lambda op: (order.get(op.GROUP, len(order)), op.name))
     lines = [
-        f"{len(PUBLIC_OPS)} ops of cuda_tile 13.3, and the test-only `testing$func`; "
+        f"{len(PUBLIC_OPS)} ops of cuda_tile 13.3, {len(NEWER_OPS)} of 13.4 that cuTile 1.7 "
+        "writes, and the test-only `testing$func`; "
         f"{sum(_version_key(op.SINCE) >= (13, 2) for op in PUBLIC_OPS)} of them "
         "appeared after 13.1.",
         "",

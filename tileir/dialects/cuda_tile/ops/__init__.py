@@ -9,7 +9,10 @@ from tileir.dialects.cuda_tile.ops.conversion import CONVERSION_OPS
 from tileir.dialects.cuda_tile.ops.core import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.core import CORE_OPS
 from tileir.dialects.cuda_tile.ops.floating_point import *  # noqa: F403
-from tileir.dialects.cuda_tile.ops.floating_point import FLOATING_POINT_OPS
+from tileir.dialects.cuda_tile.ops.floating_point import (
+    FLOATING_POINT_OPS,
+    FLOATING_POINT_OPS_13_4,
+)
 from tileir.dialects.cuda_tile.ops.globals import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.globals import GLOBAL_OPS
 from tileir.dialects.cuda_tile.ops.integer import *  # noqa: F403
@@ -46,6 +49,9 @@ PUBLIC_OPS = [
     *MISC_OPS,
 ]
 
-#: Every op the dialect registers: the public ones and NVIDIA's test-only
-#: `testing$func`.
-ALL_OPS = [*PUBLIC_OPS, *TESTING_OPS]
+#: Ops of later releases that cuTile Python writes (13.4: `fpowf`, `fpowi`).
+NEWER_OPS = [*FLOATING_POINT_OPS_13_4]
+
+#: Every op the dialect registers: the public ones, the newer ones and NVIDIA's
+#: test-only `testing$func`.
+ALL_OPS = [*PUBLIC_OPS, *NEWER_OPS, *TESTING_OPS]

@@ -107,10 +107,17 @@ class TruncIOp(ConversionOp):
             raise self.op_error("truncating to larger or identical integer")
 
 
+#: The directed rounding modes a narrowing `ftof` accepts besides nearest_even.
+DIRECTED_MODES = (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF, RoundingMode.POSITIVE_INF)
+
+
 @irdl_op_definition
 class FToFOp(ConversionOp):
     """`%from [rounding<RM>] : T -> R`: float to float, rounding to nearest even (to
-    f8E8M0FNU: toward zero or +inf)."""
+    f8E8M0FNU: toward zero or +inf).  A narrowing conversion may also round toward
+    zero, -inf or +inf (cuda_tile 13.4; cuTile 1.7 writes `rounding<zero>` and the
+    like for `astype` with a rounding mode); widening is exact and keeps
+    `nearest_even`."""
 
     name = "cuda_tile.ftof"
     OPERAND_ELEMENTS: ClassVar = ANY_FLOAT
@@ -135,8 +142,15 @@ class FToFOp(ConversionOp):
                     "invalid rounding mode specified for conversion to f8E8M0FNU. Only "
                     "'zero' and 'positive_inf' are supported"
                 )
-        elif mode is not RoundingMode.NEAREST_EVEN:
+        elif mode is RoundingMode.NEAREST_EVEN:
+            return
+        elif bit_width(self.result.type) >= bit_width(self.args[0].type):
             raise self.op_error("invalid rounding mode specified. Only 'nearest_even' is supported")
+        elif mode not in DIRECTED_MODES:
+            raise self.op_error(
+                "invalid rounding mode specified for a narrowing conversion. Only "
+                "'nearest_even', 'zero', 'negative_inf' and 'positive_inf' are supported"
+            )
 
 
 @irdl_op_definition
