@@ -32,9 +32,6 @@ BLOCKED = {
     # The cuda_tile dialect does not read these 13.3/13.4 ops yet (issue 5).
     "grid_dependency.": r"'gdc_wait_tko' is unknown",
     "insert_tile.": r"'insert' is unknown",
-    "int_power.13.3": r"'fpowf' is unknown",
-    "int_power.13.4": r"'fpowi' is unknown",
-    "math_ops.": r"'fpowf' is unknown",
     # cuda_tile.reduce stays a cuda_tile op inside nv_tileaa (docs/pipeline.md), but its
     # result-type inference and body checks only know `tile<...>`, not the builtin
     # carriers (tileir/dialects/cuda_tile/ops/reductions.py).
