@@ -17,6 +17,7 @@
 // CHECK-LABEL: func.func @dot_kinds(%a: tensor<2x16x8xtf32>, %b: tensor<2x8x16xtf32>, %c: tensor<2x16x16xf32>, %e4: tensor<16x32xf8E4M3FN>, %e5: tensor<32x8xf8E5M2>, %h: tensor<16x8xf16>) {
 // CHECK-NEXT: %0 = nv_tileaa.dot %a, %b, %c : tensor<2x16x8xtf32>, tensor<2x8x16xtf32>, tensor<2x16x16xf32>
 // CHECK-NEXT: %1 = nv_tileaa.dot %e4, %e5, %h : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E5M2>, tensor<16x8xf16>
+// CHECK-NEXT: %2 = nv_tileaa.dot %e4, %e5, %h fast_acc : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E5M2>, tensor<16x8xf16>
 // CHECK-NEXT: func.return
 // CHECK-NEXT: }
 
@@ -35,5 +36,6 @@ func.func @tile(%x: f32, %t: tensor<4x8xf32>, %c: i1, %y: f32, %ct: tensor<4x8xi
 func.func @dot_kinds(%a: tensor<2x16x8xtf32>, %b: tensor<2x8x16xtf32>, %c: tensor<2x16x16xf32>, %e4: tensor<16x32xf8E4M3FN>, %e5: tensor<32x8xf8E5M2>, %h: tensor<16x8xf16>) {
   %0 = nv_tileaa.dot %a, %b, %c : tensor<2x16x8xtf32>, tensor<2x8x16xtf32>, tensor<2x16x16xf32>
   %1 = nv_tileaa.dot %e4, %e5, %h : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E5M2>, tensor<16x8xf16>
+  %2 = nv_tileaa.dot %e4, %e5, %h fast_acc : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E5M2>, tensor<16x8xf16>
   func.return
 }

@@ -158,3 +158,11 @@ func.func @dot_acc(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16
   %0 = nv_tileaa.dot %a, %b, %c : tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf16>
   func.return
 }
+
+// -----
+
+func.func @dot_int_fast_acc(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor<16x16xi32>) {
+  // expected-error@+1 {{'nv_tileaa.dot' op fast_acc applies to floating-point dots only}}
+  %0 = nv_tileaa.dot %a, %b, %c signed signed fast_acc : tensor<16x16xi8>, tensor<16x16xi8>, tensor<16x16xi32>
+  func.return
+}

@@ -128,11 +128,11 @@ class FoldAtomicCas(RewritePattern):
     are bitwise equal cannot change memory, so it becomes an atomic load with the same
     ordering, scope, mask and input token.  Other constant operands that are splats of
     a scalar constant are rebuilt as `cuda_tile.constant` tiles (the canonical constant
-    form); an atomic that touches no element disappears.
+    form); a relaxed atomic that touches no element (constant-false mask) disappears.
 
     Safety: both operands are compile-time constants and compare equal bit for bit
     (floats compare bitwise); release and acq_rel atomics are kept (a load cannot
-    release)."""
+    release), and so are non-relaxed atomics with an all-false mask."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.AtomicCasOp, rewriter: PatternRewriter) -> None:

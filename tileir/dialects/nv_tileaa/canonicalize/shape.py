@@ -151,8 +151,9 @@ class HoistExtractThroughElementwise(RewritePattern):
     extract(b, i))` for an elementwise `f`, and `extract(expand_dims(x, d), i)` ->
     `expand_dims(extract(x, i without d), d)`, so the work happens on the sub-tile only.
     Safety: the extracted lane maps one-to-one to the source lane (every operand of `f`
-    has its result's shape; the expanded unit dimension is extracted whole), and `f`
-    has no other user (hoisting would compute it twice)."""
+    has its result's shape, so cuda_tile's broadcast and reshape never qualify; the
+    expanded unit dimension is extracted whole), and `f` has no other user (hoisting
+    would compute it twice)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ExtractOp, rewriter: PatternRewriter) -> None:

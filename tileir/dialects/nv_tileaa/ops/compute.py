@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import (
     FloatTF32Type,
     IntegerType,
     TensorType,
+    UnitAttr,
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
@@ -57,7 +58,9 @@ class DotOp(TileAAOp):
     sums computed in the accumulator type.  Floating inputs: f16 (f16 or f32
     accumulator), bf16, tf32 and f32 (f32), f64 (f64), f8 (f16 or f32).  Integer inputs are i8
     with an i32 accumulator and carry the signedness of each operand:
-    `%d = nv_tileaa.dot %a, %b, %acc signed unsigned : ...` (cuda_tile `mmai`)."""
+    `%d = nv_tileaa.dot %a, %b, %acc signed unsigned : ...` (cuda_tile `mmai`).  A
+    floating dot may carry `fast_acc` (cuda_tile `mmaf ... fast_acc`): FP8 partial sums
+    may stay in the hardware's reduced precision."""
 
     name = "nv_tileaa.dot"
     T: ClassVar = VarConstraint("T", base(TensorType))
@@ -66,6 +69,7 @@ class DotOp(TileAAOp):
     acc = operand_def(T)
     signedness_lhs = opt_prop_def(SignednessAttr)
     signedness_rhs = opt_prop_def(SignednessAttr)
+    fast_acc = opt_prop_def(UnitAttr)
     result = result_def(T)
     traits = traits_def(Pure(), canonicalized_by("FoldConstantDot"))
 
@@ -75,11 +79,14 @@ class DotOp(TileAAOp):
         rhs: SSAValue,
         acc: SSAValue,
         signedness: tuple[Signedness, Signedness] | None = None,
+        fast_acc: bool = False,
     ):
         props: dict[str, Attribute] = {}
         if signedness is not None:
             props["signedness_lhs"] = SignednessAttr(signedness[0])
             props["signedness_rhs"] = SignednessAttr(signedness[1])
+        if fast_acc:
+            props["fast_acc"] = UnitAttr()
         super().__init__(operands=[lhs, rhs, acc], result_types=[acc.type], properties=props)
 
     def signedness(self) -> tuple[Signedness, Signedness] | None:
@@ -93,6 +100,8 @@ class DotOp(TileAAOp):
         for attr in (self.signedness_lhs, self.signedness_rhs):
             if attr is not None:
                 printer.print_string(" " + _signedness_word(attr))
+        if self.fast_acc is not None:
+            printer.print_string(" fast_acc")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_list([self.lhs.type, self.rhs.type, self.acc.type], printer.print_attribute)
@@ -113,8 +122,10 @@ class DotOp(TileAAOp):
             props[key] = SignednessAttr(Signedness(word))
         if len(props) == 1:
             parser.raise_error("expected the signedness of both operands (`signed unsigned`)")
+        if parser.parse_optional_keyword("fast_acc") is not None:
+            props["fast_acc"] = UnitAttr()
         attrs = parser.parse_optional_attr_dict()
-        more, attrs = split_props(attrs, ("signedness_lhs", "signedness_rhs"))
+        more, attrs = split_props(attrs, ("signedness_lhs", "signedness_rhs", "fast_acc"))
         props.update(more)
         parser.parse_punctuation(":")
         types = [parser.parse_type()]
@@ -148,6 +159,8 @@ class DotOp(TileAAOp):
                 raise self.op_error(f"integer dot is i8 x i8 -> i32, got {ea} x {eb} -> {ec}")
             if signed is None:
                 raise self.op_error("integer dot needs the signedness of both operands")
+            if self.fast_acc is not None:
+                raise self.op_error("fast_acc applies to floating-point dots only")
             return
         if has_signedness:
             raise self.op_error("signedness applies to integer dots only")
