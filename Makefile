@@ -55,6 +55,12 @@ FUZZ_EXAMPLES ?= 20000
 fuzz: install
 	TILEIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/pytest/test_bytecode_fuzz.py
 
+# cuTile Python's export_kernel compiling every corpus kernel through the tileir-as shim, for
+# sm_80 and sm_90 (make test does sm_80; needs cuda-tile, no GPU): docs/cutile.md.
+.PHONY: cutile-shim
+cutile-shim: install
+	TILEIR_CUTILE_ARCHS=sm_80,sm_90 $(BIN)/python -m pytest -q -p no:cacheprovider tests/pytest/test_cutile_shim.py
+
 clean:
 	rm -rf $(VENV) build *.egg-info
 	find . -name __pycache__ -prune -exec rm -rf {} +
