@@ -165,3 +165,36 @@ func.func @extract_blocked(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>, %r: tenso
   "test.op"(%0, %1, %4) : (tensor<8x16xf32>, tensor<4x16xf32>, tensor<4x4xf32>) -> ()
   func.return
 }
+
+// -----
+
+// The same for cuda_tile's select on scalars.
+// CHECK-LABEL: func.func @ct_select_splat
+// CHECK-NEXT: %[[C:.*]] = nv_tileaa.splat %c : i1 -> tensor<4xi1>
+// CHECK-NEXT: %[[T:.*]] = nv_tileaa.splat %a : f32 -> tensor<4xf32>
+// CHECK-NEXT: %[[F:.*]] = nv_tileaa.splat %b : f32 -> tensor<4xf32>
+// CHECK-NEXT: %[[S:.*]] = cuda_tile.select %[[C]], %[[T]], %[[F]] : tensor<4xi1>, tensor<4xf32>
+// CHECK-NEXT: "test.op"(%[[S]])
+func.func @ct_select_splat(%c: i1, %a: f32, %b: f32) {
+  %0 = "cuda_tile.select"(%c, %a, %b) : (i1, f32, f32) -> f32
+  %1 = nv_tileaa.splat %0 : f32 -> tensor<4xf32>
+  "test.op"(%1) : (tensor<4xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Blocked: the elementwise op is outside the loop that extracts from it; hoisting
+// would move the work into every iteration.
+// CHECK-LABEL: func.func @extract_blocked_across_blocks
+// CHECK-NEXT: %[[S:.*]] = cuda_tile.addf %a, %b
+// CHECK: scf.for
+// CHECK-NEXT: nv_tileaa.extract %[[S]][%i, %i] : tensor<8x16xf32> -> tensor<4x16xf32>
+func.func @extract_blocked_across_blocks(%a: tensor<8x16xf32>, %b: tensor<8x16xf32>, %i: i32, %lb: index, %ub: index, %st: index) {
+  %0 = cuda_tile.addf %a, %b rounding<nearest_even> : tensor<8x16xf32>
+  scf.for %k = %lb to %ub step %st {
+    %1 = nv_tileaa.extract %0[%i, %i] : tensor<8x16xf32> -> tensor<4x16xf32>
+    "test.op"(%1) : (tensor<4x16xf32>) -> ()
+  }
+  func.return
+}

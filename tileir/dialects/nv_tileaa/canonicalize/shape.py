@@ -152,8 +152,9 @@ class HoistExtractThroughElementwise(RewritePattern):
     `expand_dims(extract(x, i without d), d)`, so the work happens on the sub-tile only.
     Safety: the extracted lane maps one-to-one to the source lane (every operand of `f`
     has its result's shape, so cuda_tile's broadcast and reshape never qualify; the
-    expanded unit dimension is extracted whole), and `f` has no other user (hoisting
-    would compute it twice)."""
+    expanded unit dimension is extracted whole), `f` has no other user (hoisting would
+    compute it twice) and sits in the extract's block (the work never moves into a
+    loop or branch body)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ExtractOp, rewriter: PatternRewriter) -> None:
@@ -175,6 +176,8 @@ class HoistExtractThroughElementwise(RewritePattern):
         operands = _elementwise_operands(source)
         if operands is None or not source.results[0].has_one_use():
             return
+        if source.parent_block() is not op.parent_block():
+            return  # hoisting into a loop or branch body would move the work there
         pieces: list[SSAValue] = []
         for v in operands:
             t = TensorType(element_type(v.type), result_shape)
