@@ -1,7 +1,8 @@
 # tileir — an open, inspectable compiler for CUDA Tile IR.
 #
 #   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, show every stage
-#   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU)
+#   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU) + notebooks
+#   make docs    regenerate the pass/op reference and the generated dialect pages
 #   make bench   bytecode read/write times;  make fuzz   the bytecode fuzz test, long
 #
 # Both create .venv and install what they need on first use.
@@ -12,26 +13,31 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install demo test filecheck pytest gpu lint corpus bench fuzz docs clean
+.PHONY: install demo test filecheck pytest notebooks gpu lint corpus bench fuzz docs clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,notebooks]'
 	touch $(STAMP)
 
 demo: install
 	$(BIN)/python -m tileir.demo
 
-test: install filecheck pytest
+# Notebooks before pytest, so that pytest's summary stays the last line.
+test: install filecheck notebooks pytest
 
 filecheck: install
 	$(BIN)/lit -sv tests/filecheck
 
 pytest: install
 	$(BIN)/python -m pytest -q tests/pytest tests/gpu
+
+# Every notebook of docs/notebooks, executed top to bottom (no GPU needed).
+notebooks: install
+	$(BIN)/python docs/notebooks/run.py
 
 gpu: install
 	$(BIN)/python -m pip install --quiet -e '.[gpu]'
@@ -60,6 +66,12 @@ fuzz: install
 .PHONY: cutile-shim
 cutile-shim: install
 	TILEIR_CUTILE_ARCHS=sm_80,sm_90 $(BIN)/python -m pytest -q -p no:cacheprovider tests/pytest/test_cutile_shim.py
+
+# The pass/op reference (docs/reference.md) and the generated dialect pages, from the code.
+docs: install
+	$(BIN)/python -m tileir.reference docs/reference.md
+	$(BIN)/python -m tileir.dialects.nv_tileas.docs docs/dialects/nv_tileas.md
+	$(BIN)/python -m tileir.dialects.cuda_tile.reference --write
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -48,6 +48,7 @@ from tileir.display import (
     highlight_html,
     ir_text,
     op_counts,
+    preview,
     ptxas_report,
     register_ipython_formatters,
 )
@@ -62,6 +63,7 @@ __all__ = [
     "available_passes",
     "compile",
     "diff",
+    "emit_ptx",
     "launch",
     "load",
     "run_pass",
@@ -135,6 +137,9 @@ class PassRecord:
     def changed_ops(self) -> dict[str, tuple[int, int]]:
         return diff_texts("", "", self.ops_before, self.ops_after).changed_ops
 
+    def __repr__(self) -> str:
+        return f"<PassRecord {self.stage}:{self.name} {self.seconds * 1e3:.1f} ms>"
+
     def diff(self) -> IRDiff:
         if self.text_before is None or self.text_after is None:
             raise CompileError(
@@ -187,6 +192,9 @@ class Stage:
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        return f"<Stage {self.name}: {self._summary()}>"
 
     def view(self) -> IRView:
         return IRView(self.text, self.language, f"stage {self.name}")
@@ -328,6 +336,9 @@ class Compilation:
             f"{len(self.passes)} passes, {self.seconds * 1e3:.0f} ms"
         )
 
+    def __repr__(self) -> str:
+        return f"<Compilation {self._header()}>"
+
     def __str__(self) -> str:
         lines = [self._header()]
         lines += [f"  {s:9} {n:32} {t:>18}  {d}" for s, n, t, d in self.timing_rows()]
@@ -341,9 +352,12 @@ class Compilation:
         parts = [f"<b>{_html.escape(self._header())}</b>"]
         parts.append(_html_table(("stage", "pass", "time", "ops changed"), self.timing_rows()))
         for name, stage in self.stages.items():
+            more = f" (result.{name} shows all)"
+            body = highlight_html(preview(stage.text, more=more), stage.language)
+            extra = stage._ptxas_html() if name == "ptx" else ""
             parts.append(
                 f"<details><summary><b>{name}</b> ({_html.escape(stage._summary())})</summary>"
-                f"{stage._repr_html_()}</details>"
+                f"{extra}{body}</details>"
             )
         return "".join(parts)
 
@@ -354,8 +368,10 @@ class Compilation:
             f"**{self._header()}**\n",
             _md_table(("stage", "pass", "time", "ops changed"), self.timing_rows()),
         ]
-        for stage in self.stages.values():
-            parts.append(stage._repr_markdown_())
+        for name, stage in self.stages.items():
+            text = preview(stage.text, more=f" (result.{name} shows all)")
+            parts.append(f"**stage {name}** ({stage._summary()})\n")
+            parts.append(IRView(text, stage.language)._repr_markdown_())
         return "\n".join(parts)
 
 
@@ -440,6 +456,16 @@ def compile(
     if result.ptx is not None:
         recorder.stages["ptx"] = Stage("ptx", None, arch, [recorder.records[-1]], result.ptx)
     return Compilation(arch, options or {"num_warps": 4}, recorder.stages, recorder.records)
+
+
+def emit_ptx(module: ModuleOp, arch: str = "sm_90a") -> Stage:
+    """The PTX of a module already lowered to llvm + nvvm (for instance by
+    `run_pass(..., "convert-tileas-to-llvm")` after your own passes), as a `Stage`
+    whose `ptxas()` checks it."""
+    from tileir.backend.ptx.target import module_to_ptx
+
+    arch = resolve_gpu_name(arch)
+    return Stage("ptx", None, arch, [], module_to_ptx(module, arch))
 
 
 # ---------------------------------------------------------------------------
@@ -581,9 +607,18 @@ def launcher(backend: str = "interpreter") -> Callable[..., Any]:
 
 def launch(*args: Any, backend: str = "interpreter", **kwargs: Any) -> Any:
     """Run a kernel: `backend="interpreter"` calls `tileir.interpreter.launch`,
-    `backend="gpu"` calls `tileir.runtime.launch`, with the same arguments (see those
-    functions).  `LaunchUnavailable` says why a backend cannot run here."""
-    return launcher(backend)(*args, **kwargs)
+    `backend="gpu"` calls `tileir.runtime.launch`, with the same arguments
+    (`launch(module_or_path, grid, *kernel_args)`; arrays are updated in place).
+    `LaunchUnavailable` says why a backend cannot run here (for the GPU: no device,
+    no CUDA driver binding)."""
+    fn = launcher(backend)
+    if backend != "gpu":
+        return fn(*args, **kwargs)
+    unavailable = getattr(importlib.import_module("tileir.runtime"), "GpuUnavailable", ())
+    try:
+        return fn(*args, **kwargs)
+    except unavailable as e:
+        raise LaunchUnavailable(f"the GPU runtime cannot run here: {e}") from None
 
 
 register_ipython_formatters()

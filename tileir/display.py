@@ -29,8 +29,20 @@ from xdsl.ir import Operation
 if TYPE_CHECKING:
     from tileir.dialects.nv_tileas.layouts import LinearLayout
 
-#: Above this many lines a code block scrolls instead of growing.
-SCROLL_LINES = 40
+#: Texts longer than this are shown without highlighting (it makes pages ten times larger).
+HIGHLIGHT_LINES = 1500
+
+#: How many lines of each stage a compilation's overview shows (a stage shows all).
+PREVIEW_LINES = 200
+
+
+def preview(text: str, lines: int = PREVIEW_LINES, more: str = "") -> str:
+    """The first `lines` lines of `text`, and how many were left out."""
+    kept = text.splitlines()
+    if len(kept) <= lines:
+        return text
+    return "\n".join(kept[:lines]) + f"\n// ... {len(kept) - lines} more lines{more}\n"
+
 
 _BLOCK_STYLE = (
     "max-height:32em;overflow:auto;font-size:12px;line-height:1.35;"
@@ -61,17 +73,14 @@ def op_counts(op: Operation) -> Counter[str]:
 def _mlir_lexer() -> Any:
     """A pygments lexer for MLIR text (pygments has none); None without pygments."""
     try:
-        from pygments.lexer import RegexLexer, bygroups
+        from pygments.lexer import RegexLexer
         from pygments.token import (
             Comment,
             Keyword,
             Name,
             Number,
-            Operator,
-            Punctuation,
             String,
             Text,
-            Whitespace,
         )
     except ImportError:
         return None
@@ -84,7 +93,7 @@ def _mlir_lexer() -> Any:
         aliases = ["mlir"]
         tokens = {
             "root": [
-                (r"\s+", Whitespace),
+                (r"\s+", Text),
                 (r"//.*?$", Comment.Single),
                 (r'"(\\\\|\\"|[^"])*"', String),
                 (r"%[\w$.#:]+", Name.Variable),
@@ -97,15 +106,12 @@ def _mlir_lexer() -> Any:
                     r"[iuf]\d+|bf16|tf32|f8E4M3FN|f8E5M2|index)(?=[<>,)\s]|$)",
                     Keyword.Type,
                 ),
-                (
-                    r"([a-z_][\w$]*)(\.)([\w$.]+)",
-                    bygroups(Name.Namespace, Punctuation, Name.Builtin),
-                ),
+                (r"[a-z_][\w$]*\.[\w$.]+", Name.Builtin),  # dialect.op
                 (r"-?0x[0-9a-fA-F]+", Number.Hex),
                 (r"-?\d+\.\d*([eE][-+]?\d+)?", Number.Float),
                 (r"-?\d+", Number.Integer),
-                (r"->|=|:", Operator),
-                (r"[{}()\[\]<>,]", Punctuation),
+                # Punctuation stays unstyled: no <span> for every comma keeps pages small.
+                (r"->|=|:|[{}()\[\]<>,]", Text),
                 (r"[A-Za-z_][\w$]*", Text),
                 (r".", Text),
             ]
@@ -122,6 +128,9 @@ def highlight_html(text: str, language: str = "mlir") -> str:
     inline, so the block renders the same without any stylesheet."""
     if language not in _LANGUAGES:
         raise ValueError(f"unknown language '{language}'; expected one of {', '.join(_LANGUAGES)}")
+    if text.count("\n") > HIGHLIGHT_LINES:
+        # Highlighting multiplies the size of the page by ten; long texts stay plain.
+        return f'<pre style="{_BLOCK_STYLE}">{html.escape(text)}</pre>'
     try:
         from pygments import highlight
         from pygments.formatters import HtmlFormatter
@@ -163,7 +172,7 @@ def _md_cell(value: object) -> str:
 
 
 def _md_table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines = ["| " + " | ".join(_md_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
@@ -186,6 +195,9 @@ class IRView:
 
     def __str__(self) -> str:
         return self.text
+
+    def __repr__(self) -> str:
+        return f"<IRView {self.title or self.language}: {self.text.count(chr(10))} lines>"
 
     def _repr_html_(self) -> str:
         title = f"<b>{html.escape(self.title)}</b>" if self.title else ""
@@ -271,6 +283,9 @@ class IRDiff:
     def __str__(self) -> str:
         return f"{self.title}: {self.summary()}\n{self.unified}"
 
+    def __repr__(self) -> str:
+        return f"<IRDiff {self.title}: {self.summary()}>"
+
     def _op_rows(self) -> list[tuple[str, int, int, str]]:
         return [(n, b, a, f"{a - b:+d}") for n, (b, a) in self.changed_ops.items()]
 
@@ -355,6 +370,10 @@ class PtxasReport:
         if not self.ok:
             lines.append(self.output)
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        kernels = ", ".join(f"{k.name}: {k.registers} registers" for k in self.kernels)
+        return f"<PtxasReport {self.arch} {'ok' if self.ok else 'rejected'}: {kernels}>"
 
     def _repr_html_(self) -> str:
         status = "ok" if self.ok else "<span style='color:#b00'>rejected</span>"
@@ -455,6 +474,9 @@ class Comparison:
             for line in [header, *rows]
         )
 
+    def __repr__(self) -> str:
+        return f"<Comparison of {len(self.rows)} outputs: {'all match' if self.ok else 'MISMATCH'}>"
+
     def _repr_html_(self) -> str:
         return _html_table(*self._table())
 
@@ -538,6 +560,9 @@ class LayoutView:
     def owner(self, i: int, j: int) -> tuple[int, int, int]:
         """(warp, lane, register) of the first thread holding element (i, j)."""
         return self.owners[(i, j)][0]
+
+    def __repr__(self) -> str:
+        return f"<LayoutView {self.title}: {self.summary()}>"
 
     def summary(self) -> str:
         lay = self.layout

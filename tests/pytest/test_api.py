@@ -330,17 +330,34 @@ def test_layout_drawing() -> None:
 def test_launch_backends(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="unknown backend 'tpu'"):
         tileir.launcher("tpu")
+    from tileir.interpreter import launch as interpreter_launch
+
+    assert tileir.launcher("interpreter") is interpreter_launch
     monkeypatch.setitem(api._LAUNCHERS, "gpu", ("tileir.no_such_runtime", "the GPU runtime"))  # pyright: ignore[reportPrivateUsage]
     with pytest.raises(tileir.LaunchUnavailable, match=r"the GPU runtime .* is not part of"):
         tileir.launch(backend="gpu")
-    try:
-        fn = tileir.launcher("interpreter")
-    except tileir.LaunchUnavailable as e:
-        assert "interpreter" in str(e)
-    else:
-        from tileir.interpreter import launch  # pyright: ignore[reportAttributeAccessIssue]
 
-        assert fn is launch
+
+def _vadd_arguments() -> tuple[list[object], np.ndarray, np.ndarray]:
+    n = 3000  # not a multiple of the 1024-element tile: the last block is masked
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
+    c = np.full(n, np.nan, dtype=np.float32)
+    return [a, n, 1, b, n, 1, c, n, 1], a + b, c
+
+
+def test_launch_runs_the_interpreter_and_the_gpu_where_there_is_one(module: ModuleOp) -> None:
+    args, expected, c = _vadd_arguments()
+    tileir.launch(module, (3, 1, 1), *args)
+    table = tileir.compare({"c": expected}, {"interpreter": {"c": c}})
+    assert table.ok
+    args, expected, c = _vadd_arguments()
+    try:
+        tileir.launch(module, (3, 1, 1), *args, backend="gpu")
+    except tileir.LaunchUnavailable as e:
+        assert "the GPU runtime cannot run here" in str(e)
+    else:
+        assert tileir.compare({"c": expected}, {"gpu": {"c": c}}).ok
 
 
 # -- building IR ----------------------------------------------------------------
@@ -355,3 +372,19 @@ def test_user_guide_builder_example_runs() -> None:
     result = scope["result"]
     assert isinstance(result, api.Compilation)
     assert ".visible .entry vadd(" in result.ptx.text
+
+
+# -- generated reference --------------------------------------------------------
+
+
+def test_reference_documents_every_pass_and_op() -> None:
+    from tileir.reference import render
+    from tileir.registry import DIALECTS, PASSES
+
+    page = render()
+    for name in PASSES:
+        assert f"### `{name}`" in page
+    for load in DIALECTS.values():
+        for op in load().operations:
+            assert f"| `{op.name}` |" in page
+    assert "| `num-warps` | `int` | `4` |" in page
