@@ -468,12 +468,17 @@ def view_commutes_with_slices(view: ViewOp) -> bool:
     """Does slicing commute with `view`?  True for a view that maps each tile coordinate
     to the same coordinate of its source tile (a view of a tensor of global pointers, one
     element per pointer, of a register tile, or of a dense view of the same shape and
-    residency), with no sub-view indices, no explicit strides and no layout: slicing the
-    source and viewing the slice then gives the same value as viewing the source and
-    slicing the view."""
+    residency), with no sub-view indices, no explicit strides and no layout, or a value
+    view (tensor result) that keeps its source's shape: slicing the source and viewing
+    the slice then gives the same value as viewing the source and slicing the view."""
     t = view.result.type
     source = view.src.type
-    if view.indices or not isinstance(t, TiledViewType):
+    if view.indices:
+        return False
+    if isinstance(t, TensorType):
+        # A value view that keeps the shape only relabels the layout of the same values.
+        return isinstance(source, TensorType) and source.get_shape() == t.get_shape()
+    if not isinstance(t, TiledViewType):
         return False
     if t.strides.data or t.layout_attr is not None:
         return False
@@ -498,9 +503,11 @@ class SwapViewAndExtractSlice(RewritePattern):
     The view, left unused, is erased.
 
     Legality: the view's layout transformation commutes with the slice: the view has no
-    sub-view indices, no explicit strides and no layout, and its shape is its source
-    tile's shape (one view element per source element), so slicing then viewing and
-    viewing then slicing give the same value.  The chain from the slice to the view
+    sub-view indices and its shape is its source tile's shape (one view element per
+    source element); a tiled view has no explicit strides and no layout (and a view
+    source has none either, and the same residency); a value view (tensor result) may
+    change only the layout encoding.  Slicing then viewing and viewing then slicing give
+    the same value.  The chain from the slice to the view
     crosses no memory-consistency op (both are pure tile structure)."""
 
     @op_type_rewrite_pattern
@@ -512,8 +519,7 @@ class SwapViewAndExtractSlice(RewritePattern):
         if not view_commutes_with_slices(view) or not is_safe_to_rewrite([op, view]):
             return
         result_type = op.result.type
-        assert isinstance(result_type, TiledViewType)
-        sliced_type = with_shape(view.src.type, result_type.dims)
+        sliced_type = with_shape(view.src.type, _shape(result_type))
         sliced = ExtractSliceOp(
             view.src,
             op.mixed_offsets(),
@@ -522,6 +528,7 @@ class SwapViewAndExtractSlice(RewritePattern):
             result_type=sliced_type,
         )
         sliced.attributes.update(op.attributes)
+        assert isinstance(result_type, TiledViewType | TensorType)
         new_view = ViewOp(sliced.result, result_type)
         new_view.attributes.update(view.attributes)
         rewriter.replace(op, [sliced, new_view])

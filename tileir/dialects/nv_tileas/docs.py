@@ -69,6 +69,24 @@ class Disagreement:
 
 DISAGREEMENTS: tuple[Disagreement, ...] = (
     Disagreement(
+        "What `view` returns (seed 003 builders vs its layout family)",
+        "The builders view storage for tiled loads and stores (a `tiled_view` result); the "
+        "family table calls the layout ops 'value views'.  Both are `nv_tileas.view`: a "
+        "`tiled_view` result views storage (sub-view indices allowed), a tensor result is a "
+        "value view of a tensor with the same element type and element count, without "
+        "indices (rule `view-value`).  Seed 000's swap with extract_slice applies to both "
+        "when the view keeps its source's shape.",
+    ),
+    Disagreement(
+        "Layout-chain removal and the atom catalog (seed 000)",
+        "The catalog is `ATOM_CATALOG` (table above).  `tileas-remove-layout-conversions` "
+        "treats two agreeing layouts of one storage class as identity (no atom needed) and "
+        "asks the catalog for a register-to-shared (`sts_*`) or shared-to-register "
+        "(`lds_*`) atom between classes.  `convert-tileas-to-llvm` does not lower "
+        "`convert_layout` yet (a 'not supported' diagnostic), so those shared-memory atoms "
+        "name their PTX instruction but are not emitted today.",
+    ),
+    Disagreement(
         "TMA load result type (seed 003 worked example vs its table)",
         "The table's `!nv_tileas.async.token` is the primary result; the worked example's "
         "`!async.value<T>` is accepted too when `T` is the destination's tile (rule "

@@ -327,6 +327,12 @@ VIEW_POINTERS = _rule(
     "a view of global pointers resides in gmem and has their shape and pointee",
     "seed 003 view",
 )
+VIEW_VALUE = _rule(
+    "view-value",
+    "a value view (a tensor result) views a tensor of the same element type and element "
+    "count, without sub-view indices",
+    "seed 003 layout family (value views)",
+)
 EXPAND_DIMS = _rule(
     "expand-dims", "expand_dims inserts one unit dimension at `axis`", "seed 003 layout family"
 )

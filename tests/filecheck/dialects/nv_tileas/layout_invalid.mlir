@@ -64,3 +64,30 @@ func.func @generate() {
   }
   func.return
 }
+
+// -----
+
+// RULE: view-value
+func.func @value_view_count(%x: tensor<128xf32>) {
+  // expected-error@+1 {{'nv_tileas.view' op a value view keeps the element count: 128 elements (tensor<128xf32>) vs 64 (tensor<64xf32>)}}
+  %v = nv_tileas.view %x : tensor<128xf32> -> tensor<64xf32>
+  func.return
+}
+
+// -----
+
+// RULE: view-value
+func.func @value_view_element(%x: tensor<128xf32>) {
+  // expected-error@+1 {{'nv_tileas.view' op a value view keeps the element type: f32 vs i32}}
+  %v = nv_tileas.view %x : tensor<128xf32> -> tensor<128xi32>
+  func.return
+}
+
+// -----
+
+// RULE: view-value
+func.func @value_view_of_view(%s: !nv_tileas.tiled_view<128xf32, smem>) {
+  // expected-error@+1 {{'nv_tileas.view' op a value view (tensor result) views a tensor, without sub-view indices}}
+  %v = nv_tileas.view %s : !nv_tileas.tiled_view<128xf32, smem> -> tensor<128xf32>
+  func.return
+}

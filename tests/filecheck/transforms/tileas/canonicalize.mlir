@@ -905,3 +905,27 @@ func.func @extract_from_insert_blocked_sizes_strides(%x: tensor<8x8xf32>, %dst: 
   "test.op"(%y, %z) : (tensor<8x16xf32>, tensor<8x8xf32>) -> ()
   func.return
 }
+
+// -----
+
+// ===== Swap View and Extract Slice: value views (builtin tensors only) =====
+
+// A value view that keeps the shape (a relabeling of the same values) commutes with the
+// slice; a reshaping value view does not (BLOCKED: the slice's offsets would address other
+// elements of the source).
+// CHECK-LABEL: func.func @swap_value_view
+// CHECK: %[[X:.*]] = "test.op"() : () -> tensor<128x128xf32>
+// CHECK-NEXT: %[[S:.*]] = nv_tileas.extract_slice %[[X]][%{{.*}}, 0][64, 64][1, 1] : tensor<128x128xf32> to tensor<64x64xf32>
+// CHECK-NEXT: %[[V:.*]] = nv_tileas.view %[[S]] : tensor<64x64xf32> -> tensor<64x64xf32>
+// CHECK-NEXT: %[[W:.*]] = nv_tileas.view %[[X]] : tensor<128x128xf32> -> tensor<16384xf32>
+// CHECK-NEXT: %[[T:.*]] = nv_tileas.extract_slice %[[W]][0][64][1] : tensor<16384xf32> to tensor<64xf32>
+// CHECK-NEXT: "test.op"(%[[V]], %[[T]])
+func.func @swap_value_view(%i: index) {
+  %x = "test.op"() : () -> tensor<128x128xf32>
+  %v = nv_tileas.view %x : tensor<128x128xf32> -> tensor<128x128xf32>
+  %s = nv_tileas.extract_slice %v[%i, 0][64, 64][1, 1] : tensor<128x128xf32> to tensor<64x64xf32>
+  %w = nv_tileas.view %x : tensor<128x128xf32> -> tensor<16384xf32>
+  %t = nv_tileas.extract_slice %w[0][64][1] : tensor<16384xf32> to tensor<64xf32>
+  "test.op"(%s, %t) : (tensor<64x64xf32>, tensor<64xf32>) -> ()
+  func.return
+}

@@ -10,6 +10,7 @@ walk through (seed 000).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -17,6 +18,7 @@ from xdsl.dialects.builtin import I32, DenseArrayBase, IndexType, IntegerAttr, T
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     ParsePropInAttrDict,
+    base,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -44,6 +46,7 @@ from tileir.dialects.nv_tileas.verifiers import (
     REINTERPRET_BITS,
     SHUFFLE_PERMUTATION,
     VIEW_POINTERS,
+    VIEW_VALUE,
     bit_width,
 )
 
@@ -55,16 +58,24 @@ class ViewOp(TileASOp):
 
     A tiled view of storage.  With a tensor of global pointers as source, the view
     addresses one element per pointer (the form pointer-based nv_tileaa memory ops
-    lower to); index operands select a sub-view of a view source."""
+    lower to); index operands select a sub-view of a view source.  With a tensor result
+    it is a *value view* (seed 003's layout family): the same elements of a tensor seen
+    with another shape or layout encoding (`tensor<128x128xf32> -> tensor<16384xf32>`),
+    without indices."""
 
     name = "nv_tileas.view"
     src = operand_def()
     indices = var_operand_def()
-    result = result_def(TiledViewType)
+    result = result_def(base(TiledViewType) | base(TensorType))
     traits = traits_def(Pure(), PureTileStructure("src"))
-    RULES: ClassVar[tuple[str, ...]] = (VIEW_POINTERS,)
+    RULES: ClassVar[tuple[str, ...]] = (VIEW_POINTERS, VIEW_VALUE)
 
-    def __init__(self, src: SSAValue, result_type: TiledViewType, indices: Sequence[SSAValue] = ()):
+    def __init__(
+        self,
+        src: SSAValue,
+        result_type: TiledViewType | TensorType[Attribute],
+        indices: Sequence[SSAValue] = (),
+    ):
         super().__init__(operands=[src, list(indices)], result_types=[result_type])
 
     def print(self, printer: Printer) -> None:
@@ -102,6 +113,9 @@ class ViewOp(TileASOp):
 
     def verify_(self) -> None:
         t = self.result.type
+        if isinstance(t, TensorType):
+            self._verify_value_view(t)
+            return
         assert isinstance(t, TiledViewType)
         el = element_type(self.src.type)
         if isinstance(el, PointerType):
@@ -109,6 +123,32 @@ class ViewOp(TileASOp):
                 raise self.op_error("a view of global pointers must reside in gmem")
             if shape_of(self.src.type) != t.dims or el.pointee != t.element_type:
                 raise self.op_error(f"view type {t} does not match the pointers {self.src.type}")
+
+    def _verify_value_view(self, t: TensorType[Attribute]) -> None:
+        """VIEW_VALUE."""
+        source = self.src.type
+        if self.indices or not isinstance(source, TensorType):
+            raise self.op_error(
+                "a value view (tensor result) views a tensor, without sub-view indices"
+            )
+        if source.element_type != t.element_type:
+            raise self.op_error(
+                f"a value view keeps the element type: {source.element_type} vs {t.element_type}"
+            )
+        src_shape, res_shape = tuple(source.get_shape()), tuple(t.get_shape())
+        if any(d < 0 for d in (*src_shape, *res_shape)):
+            if len(src_shape) != len(res_shape) or any(
+                a >= 0 and b >= 0 and a != b for a, b in zip(src_shape, res_shape, strict=True)
+            ):
+                raise self.op_error(
+                    f"a value view of a dynamically shaped tile keeps its shape: {source} vs {t}"
+                )
+            return
+        if math.prod(src_shape) != math.prod(res_shape):
+            raise self.op_error(
+                f"a value view keeps the element count: {math.prod(src_shape)} elements "
+                f"({source}) vs {math.prod(res_shape)} ({t})"
+            )
 
 
 @bare_tile_syntax
