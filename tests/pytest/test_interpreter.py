@@ -456,3 +456,98 @@ def test_violated_assumption_is_diagnosed() -> None:
         base = np.zeros(66, np.float32)[2:]
     with pytest.raises(KernelError, match=r"assumption violated .*div_by<16>"):
         launch(fixture("hints"), 1, *array_args(base, np.zeros(64, np.float32)))
+
+
+HISTOGRAM = kernel(
+    """
+    %v, %t = load_ptr_tko weak %pv : tile<ptr<i32>> -> tile<i32>, token
+    %bins = iota : tile<16xi32>
+    %c4 = constant <i32: 4> : tile<16xi32>
+    %bucket = remi %bins, %c4 signed : tile<16xi32>
+    %hr = reshape %h : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %hb = broadcast %hr : tile<1xptr<i32>> -> tile<16xptr<i32>>
+    %ptrs = offset %hb, %bucket : tile<16xptr<i32>>, tile<16xi32> -> tile<16xptr<i32>>
+    %one = constant <i32: 1> : tile<16xi32>
+    %old, %t2 = atomic_rmw_tko relaxed device %ptrs, add, %one : tile<16xptr<i32>>, tile<16xi32> -> tile<16xi32>, token
+    %fr = reshape %f : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %fb = broadcast %fr : tile<1xptr<f32>> -> tile<16xptr<f32>>
+    %fp = offset %fb, %bucket : tile<16xptr<f32>>, tile<16xi32> -> tile<16xptr<f32>>
+    %x = constant <f32: 0.5> : tile<16xf32>
+    %m = constant <i1: [true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false]> : tile<16xi1>
+    %oldf, %t3 = atomic_rmw_tko relaxed device %fp, addf, %x, %m : tile<16xptr<f32>>, tile<16xf32>, tile<16xi1> -> tile<16xf32>, token
+    %or = reshape %o : tile<ptr<i32>> -> tile<1xptr<i32>>
+    %ob = broadcast %or : tile<1xptr<i32>> -> tile<16xptr<i32>>
+    %op = offset %ob, %bins : tile<16xptr<i32>>, tile<16xi32> -> tile<16xptr<i32>>
+    %s = store_ptr_tko weak %op, %old : tile<16xptr<i32>>, tile<16xi32> -> token""",
+    "%pv: tile<ptr<i32>>, %h: tile<ptr<i32>>, %f: tile<ptr<f32>>, %o: tile<ptr<i32>>",
+)
+
+
+def test_atomics_on_one_address_all_land(tmp_path: Path) -> None:
+    hist = np.zeros(4, np.int32)
+    fsum = np.zeros(4, np.float32)
+    old = np.full(16, -1, np.int32)
+    run_text(tmp_path, HISTOGRAM, (2, 1, 1), np.zeros(1, np.int32), hist, fsum, old)
+    np.testing.assert_array_equal(hist, [8, 8, 8, 8])  # two blocks of 16 lanes, 4 per bin
+    np.testing.assert_array_equal(fsum, [2.0, 2.0, 2.0, 2.0])  # masked lanes skipped
+    # Old values of the second block, lane by lane in row-major order.
+    np.testing.assert_array_equal(old, [4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7])
+
+
+def pointers8(name: str, elem: str) -> str:
+    """Kernel lines making `%{name}8`, 8 consecutive pointers from `%{name}`."""
+    return (
+        f"    %{name}r = reshape %{name} : tile<ptr<{elem}>> -> tile<1xptr<{elem}>>\n"
+        f"    %{name}b = broadcast %{name}r : tile<1xptr<{elem}>> -> tile<8xptr<{elem}>>\n"
+        f"    %{name}i = iota : tile<8xi32>\n"
+        f"    %{name}8 = offset %{name}b, %{name}i : tile<8xptr<{elem}>>, tile<8xi32> "
+        f"-> tile<8xptr<{elem}>>"
+    )
+
+
+ELEMENTWISE = kernel(
+    "\n".join(pointers8(n, "f32") for n in ("pa", "pb", "pmx", "pmxn", "ptf"))
+    + "\n"
+    + "\n".join(pointers8(n, "i32") for n in ("pq", "psh"))
+    + """
+    %a, %t1 = load_ptr_tko weak %pa8 : tile<8xptr<f32>> -> tile<8xf32>, token
+    %b, %t2 = load_ptr_tko weak %pb8 : tile<8xptr<f32>> -> tile<8xf32>, token
+    %mx = maxf %a, %b : tile<8xf32>
+    %mxn = maxf %a, %b propagate_nan : tile<8xf32>
+    %i = ftoi %a signed : tile<8xf32> -> tile<8xi16>
+    %i32 = exti %i signed : tile<8xi16> -> tile<8xi32>
+    %c3 = constant <i32: -3> : tile<8xi32>
+    %q = divi %i32, %c3 signed rounding<negative_inf> : tile<8xi32>
+    %sh = shri %i32, %c3 unsigned : tile<8xi32>
+    %tf = ftof %a : tile<8xf32> -> tile<8xtf32>
+    %back = ftof %tf : tile<8xtf32> -> tile<8xf32>
+    %o1 = store_ptr_tko weak %pmx8, %mx : tile<8xptr<f32>>, tile<8xf32> -> token
+    %o2 = store_ptr_tko weak %pmxn8, %mxn : tile<8xptr<f32>>, tile<8xf32> -> token
+    %o3 = store_ptr_tko weak %pq8, %q : tile<8xptr<i32>>, tile<8xi32> -> token
+    %o4 = store_ptr_tko weak %psh8, %sh : tile<8xptr<i32>>, tile<8xi32> -> token
+    %o5 = store_ptr_tko weak %ptf8, %back : tile<8xptr<f32>>, tile<8xf32> -> token""",
+    "%pa: tile<ptr<f32>>, %pb: tile<ptr<f32>>, %pmx: tile<ptr<f32>>, %pmxn: tile<ptr<f32>>, "
+    "%ptf: tile<ptr<f32>>, %pq: tile<ptr<i32>>, %psh: tile<ptr<i32>>",
+)
+
+
+def test_elementwise_semantics(tmp_path: Path) -> None:
+    a = np.array([1.5, np.nan, -0.0, 7.9, -7.9, 1e6, np.nan, 1 + 2**-11], np.float32)
+    b = np.array([2.0, 3.0, 0.0, np.nan, -8.0, 1.0, np.nan, 0.0], np.float32)
+    mx, mxn, back = (np.zeros(8, np.float32) for _ in range(3))
+    q, sh = np.zeros(8, np.int32), np.ones(8, np.int32)
+    run_text(tmp_path, ELEMENTWISE, 1, a, b, mx, mxn, back, q, sh)
+    nan = np.nan
+    f32 = np.float32
+    np.testing.assert_array_equal(
+        mx, np.array([2.0, 3.0, 0.0, 7.9, -7.9, 1e6, nan, 1 + 2**-11], f32)
+    )
+    assert not np.signbit(mx[2])  # +0 > -0
+    np.testing.assert_array_equal(
+        mxn, np.array([2.0, nan, 0.0, nan, -7.9, 1e6, nan, 1 + 2**-11], f32)
+    )
+    ints = np.array([1, 0, 0, 7, -7, 32767, 0, 1])  # toward zero, NaN -> 0, i16 saturates
+    np.testing.assert_array_equal(q, np.floor_divide(ints, -3))
+    np.testing.assert_array_equal(sh, np.zeros(8))  # -3 read unsigned: shifted past the width
+    np.testing.assert_array_equal(back[:2], np.array([1.5, nan], f32))
+    assert back[7] == 1.0  # tf32 keeps 10 fraction bits, ties to even

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+from xdsl.dialects.builtin import FloatTF32Type
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Attribute, Operation
 
@@ -35,6 +36,7 @@ from tileir.interpreter.numerics import (
     flush_subnormals,
     from_unsigned,
     int_range,
+    round_to_tf32,
     to_float,
     widen,
     wrap,
@@ -654,6 +656,8 @@ class CudaTileArithFunctions(InterpreterFunctions):
         x = np.asarray(args[0]).astype(F64)
         if dt == np.dtype(ml_dtypes.float8_e8m0fnu):
             return (float_to_e8m0(x, rounding(op)),)
+        if isinstance(element_of(op.result.type), FloatTF32Type):
+            return (round_to_tf32(to_float(x, F32)),)
         return (to_float(x, dt),)
 
     @impl(ct.FToIOp)

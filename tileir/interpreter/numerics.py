@@ -89,6 +89,16 @@ def to_float(x: np.ndarray, dt: np.dtype) -> np.ndarray:
         return x.astype(dt)
 
 
+def round_to_tf32(x: np.ndarray) -> np.ndarray:
+    """f32 values rounded to nearest-even at tf32's 10 fraction bits (tf32 tiles
+    are held in f32)."""
+    x = np.ascontiguousarray(x, dtype=F32)
+    bits = x.view(np.uint32).astype(np.uint64)
+    lsb = (bits >> 13) & 1
+    rounded = ((bits + 0xFFF + lsb) & ~np.uint64(0x1FFF)).astype(np.uint32).view(F32)
+    return np.where(np.isfinite(x), rounded, x).astype(F32)
+
+
 def widen(x: np.ndarray) -> np.ndarray:
     """A float tile in its compute type."""
     return np.asarray(x).astype(compute_dtype(np.asarray(x).dtype))
