@@ -40,7 +40,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     UnknownLoc,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import MultipleSpansParseError, ParseError, VerifyException
@@ -112,6 +112,19 @@ class TileirParser(Parser):
         self.value_spans: dict[str, Span] = {}
         self._use_depth = {}
         self._deferred_locations = []
+
+    def _parse_block(self) -> Block:
+        """A region's next block; where no block label follows (xDSL would say only
+        ` in block definition`), say what was expected: the text ended before the
+        region's closing `}`, or something that is not an op stands in the body."""
+        kind = self._current_token.kind
+        if kind is MLIRTokenKind.EOF:
+            self.raise_error("unexpected end of input: expected '}' to close the region")
+        if kind is not MLIRTokenKind.CARET_IDENT:
+            self.raise_error(
+                "expected an operation, a block label (^bb) or '}' to close the region"
+            )
+        return super()._parse_block()
 
     # -- diagnostics --------------------------------------------------------
     def raise_error(self, msg, at_position=None, end_position=None):  # pyright: ignore[reportIncompatibleMethodOverride, reportMissingParameterType]
