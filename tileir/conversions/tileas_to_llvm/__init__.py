@@ -27,7 +27,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
-from tileir.conversions.tileas_to_llvm.control_flow import LowerScfFor, LowerScfYield
+from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
     BARRIER_BEFORE,
@@ -97,11 +97,17 @@ def mark_barriers(module: ModuleOp) -> None:
                 h = token_history(op.token, cache)
                 need = h.write if isinstance(op, tas.TiledLoadOp) else (h.write or h.read)
             sem = op.semantic()
-            if isinstance(op, tas.TiledStoreOp) and sem in (MemSemantic.RELEASE, MemSemantic.ACQUIRE_RELEASE):
+            if isinstance(op, tas.TiledStoreOp) and sem in (
+                MemSemantic.RELEASE,
+                MemSemantic.ACQUIRE_RELEASE,
+            ):
                 need = True
             if need:
                 op.attributes[BARRIER_BEFORE] = UnitAttr()
-            if isinstance(op, tas.TiledLoadOp) and sem in (MemSemantic.ACQUIRE, MemSemantic.ACQUIRE_RELEASE):
+            if isinstance(op, tas.TiledLoadOp) and sem in (
+                MemSemantic.ACQUIRE,
+                MemSemantic.ACQUIRE_RELEASE,
+            ):
                 op.attributes[BARRIER_AFTER] = UnitAttr()
 
 
@@ -115,13 +121,15 @@ class ConvertTileASToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.arch not in SUPPORTED_ARCHS:
-            raise not_supported(op, f"target {self.arch} (expected one of {', '.join(SUPPORTED_ARCHS)})")
+            raise not_supported(
+                op, f"target {self.arch} (expected one of {', '.join(SUPPORTED_ARCHS)})"
+            )
         mark_barriers(op)
         LocatedWalker(
             GreedyRewritePatternApplier([LowerKernel(), LowerReturn()]), apply_recursively=False
         ).rewrite_module(op)
         lowering = LoweringContext()
-        loops = LowerScfFor(lowering)
+        structured = StructuredLowering(lowering)
         LocatedWalker(
             GreedyRewritePatternApplier(
                 [
@@ -137,8 +145,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerTiledLoad(lowering),
                     LowerTiledStore(lowering),
                     RejectConvertLayout(),
-                    loops,
-                    LowerScfYield(lowering, loops),
+                    *structured.patterns(),
                 ],
                 dce_enabled=False,
             ),

@@ -189,9 +189,7 @@ class LLBuilder:
     def extract(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
         from xdsl.dialects.builtin import DenseArrayBase
 
-        return self.v(
-            llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, t)
-        )
+        return self.v(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, t))
 
     def inline_asm(
         self,
@@ -203,19 +201,29 @@ class LLBuilder:
     ) -> list[SSAValue]:
         """Inline PTX; multiple results come back through a struct."""
         if not results:
-            self.op(llvm.InlineAsmOp(template, constraints, list(args), [], has_side_effects=side_effects))
+            self.op(
+                llvm.InlineAsmOp(
+                    template, constraints, list(args), [], has_side_effects=side_effects
+                )
+            )
             return []
         if len(results) == 1:
             return [
                 self.v(
                     llvm.InlineAsmOp(
-                        template, constraints, list(args), [results[0]], has_side_effects=side_effects
+                        template,
+                        constraints,
+                        list(args),
+                        [results[0]],
+                        has_side_effects=side_effects,
                     )
                 )
             ]
         struct = llvm.LLVMStructType.from_type_list(list(results))
         agg = self.v(
-            llvm.InlineAsmOp(template, constraints, list(args), [struct], has_side_effects=side_effects)
+            llvm.InlineAsmOp(
+                template, constraints, list(args), [struct], has_side_effects=side_effects
+            )
         )
         return [self.extract(agg, i, t) for i, t in enumerate(results)]
 

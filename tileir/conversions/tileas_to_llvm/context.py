@@ -26,7 +26,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.diagnostics import error_at
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
@@ -42,7 +42,9 @@ def llvm_scalar_type(t: Attribute) -> Attribute:
 
 def linear_layout(op: Operation, t: Attribute) -> LinearLayout:
     if not isinstance(t, TensorType) or not isinstance(t.encoding, DistributedLayout):
-        raise error_at(op, f"expects tiles with a distributed layout, got {t} (run tileas-assign-layouts)")
+        raise error_at(
+            op, f"expects tiles with a distributed layout, got {t} (run tileas-assign-layouts)"
+        )
     return t.encoding.linear(t.get_shape())
 
 
@@ -107,7 +109,6 @@ class FunctionState:
             result = b.const(0, i32)
         self.coord_cache[key] = result
         return result
-
 
     def owner_predicate(self, rewriter: PatternRewriter, layout: LinearLayout) -> SSAValue | None:
         """`i1` true in the one thread of each group that holds the same elements, or
@@ -185,6 +186,9 @@ class LoweringContext:
         if isinstance(owner, UnrealizedConversionCastOp) and len(owner.results) == 1:
             return list(owner.inputs)
         if isinstance(value.type, TensorType | PointerType):
+            if isinstance(owner, Operation) and not owner.name.startswith(("llvm.", "nvvm.")):
+                # Its pattern did not match: the producer is what lacks code generation.
+                raise not_supported(owner, "no code generation for this op")
             raise error_at(op, f"operand of type {value.type} was not lowered before its use")
         return [value]
 
@@ -194,7 +198,9 @@ class LoweringContext:
         rewriter.insert(cast)
         return cast.results[0]
 
-    def result_value(self, rewriter: PatternRewriter, values: Sequence[SSAValue], t: Attribute) -> SSAValue:
+    def result_value(
+        self, rewriter: PatternRewriter, values: Sequence[SSAValue], t: Attribute
+    ) -> SSAValue:
         """What replaces a result of type `t`: the scalar itself or a packed tile."""
         if isinstance(t, TensorType | PointerType):
             return self.pack(rewriter, values, t)

@@ -1,30 +1,45 @@
-"""Structured loops to branches.
+"""Structured control flow to branches, with every carried tile flattened into the
+registers its layout gives each thread (a loop-carried tile stays in registers; the
+layout of a carried value is the same at entry, yield and result, which
+`tileas-assign-layouts` guarantees).
 
     scf.for %iv = %lb to %ub step %s iter_args(%x = %init) { body; yield %next }
 
-becomes, with every carried tile flattened into its registers,
+        br ^header(%lb, init registers...)
+      ^header(%iv, %x registers...):           // the loop-carried state
+        %c = icmp slt %iv, %ub                 // ult with `unsignedCmp`
+        cond_br %c, ^body, ^exit
+      ^body:                                   // the old body, using ^header's args
+        ...
+        br ^header(%iv + %s, next registers...)
+      ^exit:                                   // the loop results are ^header's args
 
-    br ^header(%lb, init registers...)
-  ^header(%iv, %x registers...):            // the loop-carried state
-    %c = icmp slt %iv, %ub                  // ult with `unsignedCmp`
-    cond_br %c, ^body, ^exit
-  ^body:                                     // the old body, using ^header's args
-    ...
-    br ^header(%iv + %s, next registers...)  // from the yield, lowered in place
-  ^exit:                                     // the loop results are ^header's args
-    ...
+    scf.if %c -> (T) { then; yield %a } else { else; yield %b }
 
-The yield is lowered when the walk reaches it, after the body's ops: by then the
-yielded tiles have registers.
+        cond_br %c, ^then, ^else
+      ^then: ...; br ^merge(%a registers...)
+      ^else: ...; br ^merge(%b registers...)
+      ^merge(result registers...): the ops after the if
+
+    scf.while (%x = %init) { before; condition(%c) %v } do { ^bb(%y): after; yield %n }
+
+        br ^before(init registers...)
+      ^before(%x registers...): before; cond_br %c, ^after(%v regs), ^exit(%v regs)
+      ^after(%y registers...): after; br ^before(%n registers...)
+      ^exit(result registers...): the ops after the loop
+
+Terminators (`scf.yield`, `scf.condition`) are lowered when the walk reaches them,
+after the ops before them: by then the values they pass have registers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm, scf
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.builtin import TensorType, UnrealizedConversionCastOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -41,115 +56,237 @@ from tileir.dialects.cuda_tile.types import PointerType
 UNSIGNED_CMP_ATTR = "unsignedCmp"
 
 
-@dataclass
-class LoopInfo:
-    header: Block
-    step: SSAValue
-
-
-def register_types(t) -> list:
+def register_types(t: Attribute, op: Operation | None = None) -> list[Attribute]:
     """The LLVM types of the registers a value of type `t` occupies."""
     if isinstance(t, TensorType):
-        layout = linear_layout(None, t)  # pyright: ignore[reportArgumentType]
+        layout = linear_layout(op, t)  # pyright: ignore[reportArgumentType]
         return [llvm_scalar_type(element_type(t))] * layout.num_registers
     return [llvm_scalar_type(t)]
 
 
-class LowerScfFor(RewritePattern):
+def register_block(types: Sequence[Attribute], op: Operation) -> Block:
+    """A block whose arguments are the registers of values of `types`, in order."""
+    return Block(arg_types=[r for t in types for r in register_types(t, op)])
+
+
+def values_from_registers(
+    ctx: LoweringContext, regs: Sequence[SSAValue], types: Sequence[Attribute], op: Operation
+) -> tuple[list[SSAValue], list[Operation]]:
+    """Regroup registers into values of `types`: tiles through a cast (returned, to be
+    inserted by the caller), scalars as themselves."""
+    values: list[SSAValue] = []
+    casts: list[Operation] = []
+    offset = 0
+    for t in types:
+        n = len(register_types(t, op))
+        group = list(regs[offset : offset + n])
+        offset += n
+        if isinstance(t, TensorType | PointerType):
+            cast = UnrealizedConversionCastOp.get(group, [t])
+            casts.append(cast)
+            values.append(cast.results[0])
+        else:
+            values.append(group[0])
+    return values, casts
+
+
+def insert_at_start(block: Block, ops: Sequence[Operation]) -> None:
+    first = block.first_op
+    for o in ops:
+        if first is None:
+            block.add_op(o)
+        else:
+            block.insert_op_before(o, first)
+
+
+def move_ops(src: Block, dst: Block) -> None:
+    for inner in list(src.ops):
+        inner.detach()
+        dst.add_op(inner)
+
+
+def rebind_args(ctx: LoweringContext, old: Block, new: Block, op: Operation) -> None:
+    """Uses of `old`'s arguments now read `new`'s register arguments, regrouped into
+    tiles at the top of `new`."""
+    values, casts = values_from_registers(ctx, new.args, [a.type for a in old.args], op)
+    insert_at_start(new, casts)
+    for arg, value in zip(old.args, values, strict=True):
+        arg.replace_all_uses_with(value)
+
+
+def rebind_results(ctx: LoweringContext, op: Operation, block: Block) -> None:
+    """The results of `op` are the register arguments of `block`."""
+    values, casts = values_from_registers(ctx, block.args, [r.type for r in op.results], op)
+    insert_at_start(block, casts)
+    for res, value in zip(op.results, values, strict=True):
+        res.replace_all_uses_with(value)
+
+
+def registers(ctx: LoweringContext, op: Operation, values: Sequence[SSAValue]) -> list[SSAValue]:
+    return [r for v in values for r in ctx.registers_of(op, v)]
+
+
+def split_after(op: Operation, arg_types: Sequence[Attribute] = ()) -> tuple[Block, Block, Region]:
+    """(the block of `op`, a new block holding everything after `op` whose arguments
+    are the registers of values of `arg_types`, their region)."""
+    parent = op.parent_block()
+    assert parent is not None
+    after = op.next_op
+    if after is None:
+        raise error_at(op, "a structured control-flow op cannot end its block")
+    exit_block = parent.split_before(after)
+    for i, reg in enumerate(r for t in arg_types for r in register_types(t, op)):
+        exit_block.insert_arg(reg, i)
+    region = parent.parent
+    assert region is not None
+    return parent, exit_block, region
+
+
+@dataclass
+class Edge:
+    """What a terminator becomes: a branch to `target` (for loops, stepping the
+    induction variable first), or for `scf.condition` a conditional branch."""
+
+    target: Block
+    step: SSAValue | None = None
+    exit: Block | None = None
+
+
+class StructuredLowering:
+    """The patterns share the terminators waiting to be lowered."""
+
     def __init__(self, ctx: LoweringContext):
         self.ctx = ctx
-        self.loops: dict[scf.YieldOp, LoopInfo] = {}
+        self.edges: dict[Operation, Edge] = {}
 
+    def patterns(self) -> list[RewritePattern]:
+        return [LowerScfFor(self), LowerScfIf(self), LowerScfWhile(self), LowerScfTerminator(self)]
+
+
+class _Pattern(RewritePattern):
+    def __init__(self, lowering: StructuredLowering):
+        self.lowering = lowering
+        self.ctx = lowering.ctx
+
+
+class LowerScfFor(_Pattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter) -> None:
-        parent = op.parent_block()
-        assert parent is not None
         lb = self.ctx.registers_of(op, op.lb)[0]
         ub = self.ctx.registers_of(op, op.ub)[0]
         step = self.ctx.registers_of(op, op.step)[0]
-        init_regs = [self.ctx.registers_of(op, v) for v in op.iter_args]
-
-        # Split: everything after the loop continues in the exit block.
-        after = op.next_op
-        assert after is not None, "scf.for cannot be a terminator"
-        exit_block = parent.split_before(after)
-        header_types = [lb.type] + [t for v in op.iter_args for t in register_types(v.type)]
-        header = Block(arg_types=header_types)
+        init = registers(self.ctx, op, op.iter_args)
         body_block = op.body.block
         yield_op = body_block.last_op
         if not isinstance(yield_op, scf.YieldOp):
             raise error_at(op, "loop body must end with scf.yield")
-        region = parent.parent
-        assert region is not None
-        region.insert_block_after(header, parent)
 
-        # Body: a fresh block whose ops are the old body's, reading ^header's args.
+        parent, exit_block, region = split_after(op)
+        header = register_block([lb.type, *(v.type for v in op.iter_args)], op)
         body = Block()
+        region.insert_block_after(header, parent)
         region.insert_block_after(body, header)
-        for inner in list(body_block.ops):
-            inner.detach()
-            body.add_op(inner)
-        iv = header.args[0]
-        body_block.args[0].replace_all_uses_with(iv)
-        offset = 1
-        for arg in body_block.args[1:]:
-            n = len(register_types(arg.type))
-            regs = list(header.args[offset : offset + n])
-            offset += n
-            first = body.first_op
-            value = self.ctx.result_value(rewriter, regs, arg.type)
-            if value is not regs[0]:
-                cast = value.owner
-                assert not isinstance(cast, Block)
-                cast.detach()
-                if first is None:
-                    body.add_op(cast)
-                else:
-                    body.insert_op_before(cast, first)
+        move_ops(body_block, body)
+        body_block.args[0].replace_all_uses_with(header.args[0])
+        # The body reads the header's arguments (it is dominated by the header).
+        types = [a.type for a in body_block.args[1:]]
+        values, casts = values_from_registers(self.ctx, header.args[1:], types, op)
+        insert_at_start(body, casts)
+        for arg, value in zip(body_block.args[1:], values, strict=True):
             arg.replace_all_uses_with(value)
-
-        # Loop results: the header's arguments, seen from the exit block.
-        offset = 1
-        for res in op.res:
-            n = len(register_types(res.type))
-            regs = list(header.args[offset : offset + n])
-            offset += n
-            value = self.ctx.result_value(rewriter, regs, res.type)
-            if value is not regs[0]:
-                cast = value.owner
-                assert not isinstance(cast, Block)
-                cast.detach()
-                exit_block.insert_op_before(cast, exit_block.first_op)  # pyright: ignore[reportArgumentType]
+        # The results are the header's arguments, seen from the exit block.
+        values, casts = values_from_registers(
+            self.ctx, header.args[1:], [r.type for r in op.res], op
+        )
+        insert_at_start(exit_block, casts)
+        for res, value in zip(op.res, values, strict=True):
             res.replace_all_uses_with(value)
 
-        # Entry edge, then the header's test.
-        entry_args = [lb] + [r for regs in init_regs for r in regs]
-        rewriter.insert(llvm.BrOp(header, *entry_args), InsertPoint.at_end(parent))
+        rewriter.insert(llvm.BrOp(header, lb, *init), InsertPoint.at_end(parent))
         b = LLBuilder(rewriter, InsertPoint.at_end(header))
         unsigned = UNSIGNED_CMP_ATTR in op.attributes
-        cond = b.icmp("lt", iv, ub, signed=not unsigned)
+        cond = b.icmp("lt", header.args[0], ub, signed=not unsigned)
         b.op(llvm.CondBrOp(cond, body, (), exit_block, ()))
-        self.loops[yield_op] = LoopInfo(header, step)
+        self.lowering.edges[yield_op] = Edge(header, step=step)
         rewriter.erase(op)
 
 
-class LowerScfYield(RewritePattern):
-    """The latch: step the induction variable and branch back with the registers of
-    the yielded values."""
+class LowerScfIf(_Pattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.IfOp, rewriter: PatternRewriter) -> None:
+        (cond,) = self.ctx.registers_of(op, op.cond)
+        parent, merge, region = split_after(op, [r.type for r in op.results])
+        rebind_results(self.ctx, op, merge)
 
-    def __init__(self, ctx: LoweringContext, loops: LowerScfFor):
-        self.ctx = ctx
-        self.loops = loops
+        targets: list[Block] = []
+        last = parent
+        for branch in (op.true_region, op.false_region):
+            if not branch.blocks:
+                targets.append(merge)
+                continue
+            src = branch.block
+            terminator = src.last_op
+            if not isinstance(terminator, scf.YieldOp):
+                raise error_at(op, "each branch must end with scf.yield")
+            block = Block()
+            region.insert_block_after(block, last)
+            last = block
+            move_ops(src, block)
+            self.lowering.edges[terminator] = Edge(merge)
+            targets.append(block)
+        if targets[1] is merge and op.results:
+            raise error_at(op, "an scf.if with results needs an else branch")
+        rewriter.insert(
+            llvm.CondBrOp(cond, targets[0], (), targets[1], ()), InsertPoint.at_end(parent)
+        )
+        rewriter.erase(op)
+
+
+class LowerScfWhile(_Pattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter) -> None:
+        init = registers(self.ctx, op, op.arguments)
+        before_old = op.before_region.block
+        after_old = op.after_region.block
+        condition = before_old.last_op
+        latch = after_old.last_op
+        if not isinstance(condition, scf.ConditionOp) or not isinstance(latch, scf.YieldOp):
+            raise error_at(op, "scf.while needs scf.condition and scf.yield terminators")
+        parent, exit_block, region = split_after(op, [r.type for r in op.results])
+        before = register_block([a.type for a in before_old.args], op)
+        after = register_block([a.type for a in after_old.args], op)
+        region.insert_block_after(before, parent)
+        region.insert_block_after(after, before)
+        move_ops(before_old, before)
+        move_ops(after_old, after)
+        rebind_args(self.ctx, before_old, before, op)
+        rebind_args(self.ctx, after_old, after, op)
+        rebind_results(self.ctx, op, exit_block)
+        self.lowering.edges[condition] = Edge(after, exit=exit_block)
+        self.lowering.edges[latch] = Edge(before)
+        rewriter.insert(llvm.BrOp(before, *init), InsertPoint.at_end(parent))
+        rewriter.erase(op)
+
+
+class LowerScfTerminator(_Pattern):
+    """Yields and conditions of lowered structured ops become branches."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: scf.YieldOp, rewriter: PatternRewriter) -> None:
-        info = self.loops.loops.get(op)
-        if info is None:
+    def match_and_rewrite(
+        self, op: scf.YieldOp | scf.ConditionOp, rewriter: PatternRewriter
+    ) -> None:
+        edge = self.lowering.edges.pop(op, None)
+        if edge is None:
             return
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        iv_next = b.add(info.header.args[0], info.step)
-        regs = [r for v in op.operands for r in self.ctx.registers_of(op, v)]
-        rewriter.replace(op, llvm.BrOp(info.header, iv_next, *regs))
-
-
-_ = PointerType
+        if isinstance(op, scf.ConditionOp):
+            assert edge.exit is not None
+            (cond,) = self.ctx.registers_of(op, op.condition)
+            regs = registers(self.ctx, op, op.args)
+            rewriter.replace(op, llvm.CondBrOp(cond, edge.target, regs, edge.exit, regs))
+            return
+        regs = registers(self.ctx, op, op.operands)
+        if edge.step is not None:
+            b = LLBuilder(rewriter, InsertPoint.before(op))
+            iv_next = b.add(edge.target.args[0], edge.step)
+            regs = [iv_next, *regs]
+        rewriter.replace(op, llvm.BrOp(edge.target, *regs))

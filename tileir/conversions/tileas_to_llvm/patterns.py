@@ -88,7 +88,9 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter) -> llvm.F
     )
     ll.attributes["nvvm.kernel"] = UnitAttr()
     ll.attributes["nvvm.reqntid"] = DenseArrayBase.from_list(i32, [num_warps * WARP_SIZE, 1, 1])
-    ll.attributes["nv_tileas.num_warps"] = fn.attributes.get("nv_tileas.num_warps") or DenseArrayBase.from_list(i32, [4])
+    ll.attributes["nv_tileas.num_warps"] = fn.attributes.get(
+        "nv_tileas.num_warps"
+    ) or DenseArrayBase.from_list(i32, [4])
     ll.location = fn.location
     _ = (ArrayAttr, DictionaryAttr, StringAttr)
     return ll
@@ -186,7 +188,9 @@ class LowerIota(TilePattern):
 
 class LowerGridQuery(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.GetTileBlockIdOp | ct.GetNumTileBlocksOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: ct.GetTileBlockIdOp | ct.GetNumTileBlocksOp, rewriter: PatternRewriter
+    ) -> None:
         table = nvvm.CTAID if isinstance(op, ct.GetTileBlockIdOp) else nvvm.NCTAID
         b = self.builder(rewriter, op)
         values = [b.v(table[axis]()) for axis in "xyz"]
@@ -210,8 +214,13 @@ def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -
     """For each result register, the source register holding the same element, where
     `project` maps result coordinates to source coordinates.  The lane and warp parts
     of the two layouts must agree under `project` (same thread holds it)."""
-    if tuple(project(b) for b in res.lanes) != src.lanes or tuple(project(b) for b in res.warps) != src.warps:
-        raise error_at(op, "source and result layouts distribute threads differently; insert a convert_layout")
+    if (
+        tuple(project(b) for b in res.lanes) != src.lanes
+        or tuple(project(b) for b in res.warps) != src.warps
+    ):
+        raise error_at(
+            op, "source and result layouts distribute threads differently; insert a convert_layout"
+        )
     where: dict[tuple[int, ...], int] = {}
     for s in range(src.num_registers):
         where.setdefault(src.register_coord(s), s)
@@ -244,7 +253,9 @@ class LowerBroadcast(TilePattern):
 
         mapping = register_map(op, src, res, project)
         regs = self.ctx.registers_of(op, op.src)
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, [regs[m] for m in mapping], op.result.type)])
+        rewriter.replace(
+            op, [], [self.ctx.pack(rewriter, [regs[m] for m in mapping], op.result.type)]
+        )
 
 
 class LowerExpandDims(TilePattern):
@@ -264,7 +275,9 @@ class LowerExpandDims(TilePattern):
 
         mapping = register_map(op, src, res, project)
         regs = self.ctx.registers_of(op, op.src)
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, [regs[m] for m in mapping], op.result.type)])
+        rewriter.replace(
+            op, [], [self.ctx.pack(rewriter, [regs[m] for m in mapping], op.result.type)]
+        )
 
 
 class LowerAddPtr(TilePattern):
@@ -277,7 +290,9 @@ class LowerAddPtr(TilePattern):
         b = self.builder(rewriter, op)
         n = max(len(ptrs), len(offsets))
         values = [
-            b.gep(ptrs[i if len(ptrs) > 1 else 0], offsets[i if len(offsets) > 1 else 0], el.pointee)
+            b.gep(
+                ptrs[i if len(ptrs) > 1 else 0], offsets[i if len(offsets) > 1 else 0], el.pointee
+            )
             for i in range(n)
         ]
         rewriter.replace(op, [], [self.ctx.result_value(rewriter, values, op.results[0].type)])
@@ -287,7 +302,12 @@ class LowerAddPtr(TilePattern):
 # Memory.
 # ---------------------------------------------------------------------------
 
-PTX_SCOPE = {MemScope.TL_BLK: "cta", MemScope.CLUSTER: "cluster", MemScope.GPU: "gpu", MemScope.SYS: "sys"}
+PTX_SCOPE = {
+    MemScope.TL_BLK: "cta",
+    MemScope.CLUSTER: "cluster",
+    MemScope.GPU: "gpu",
+    MemScope.SYS: "sys",
+}
 
 
 def qualifiers(op: tas.TiledMemoryOp) -> Qualifiers:
@@ -307,7 +327,9 @@ def element_bits(t: Attribute) -> int:
     return numpy_dtype(el).itemsize * 8
 
 
-def vector_groups(layout: LinearLayout, atom_bits: int, bits: int, vector_ok: bool) -> tuple[int, list[int]]:
+def vector_groups(
+    layout: LinearLayout, atom_bits: int, bits: int, vector_ok: bool
+) -> tuple[int, list[int]]:
     """(elements per access, first register of each distinct group)."""
     vec = max(1, atom_bits // bits) if vector_ok else 1
     first = layout.registers[0] if layout.registers else None
@@ -379,7 +401,13 @@ class LowerTiledLoad(TilePattern):
             addresses = [ptrs[r] for r in regs] if masked else [ptrs[g]]
             preds = [masks[r] for r in regs] if masks is not None else []
             template, constraints = load_group(bits, vec, masked, pad, quals)
-            outs = b.inline_asm(template, constraints, [*addresses, *preds], [storage] * vec, side_effects=quals.semantic != "weak")
+            outs = b.inline_asm(
+                template,
+                constraints,
+                [*addresses, *preds],
+                [storage] * vec,
+                side_effects=quals.semantic != "weak",
+            )
             for r, v in zip(regs, outs, strict=True):
                 values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
         if BARRIER_AFTER in op.attributes:
@@ -438,7 +466,9 @@ class EraseTokens(RewritePattern):
     """Memory tokens carry no data; once every user is lowered they disappear."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.CreateMemTokenOp | aa.JoinMemTokenOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: aa.CreateMemTokenOp | aa.JoinMemTokenOp, rewriter: PatternRewriter
+    ) -> None:
         if not op.result.uses:
             rewriter.erase(op)
 
@@ -447,7 +477,9 @@ class EraseDead(RewritePattern):
     """Views, index constants and casts left without users."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tas.ViewOp | arith.ConstantOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: tas.ViewOp | arith.ConstantOp, rewriter: PatternRewriter
+    ) -> None:
         if not any(r.uses for r in op.results):
             rewriter.erase(op)
 

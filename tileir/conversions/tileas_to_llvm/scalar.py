@@ -107,7 +107,11 @@ def _rounded_binary(kind: str) -> ScalarLowering:
         ftz = op.flush_to_zero
         h = HalfPrecision(b, t)
         lhs, rhs = h.widen(args[0]), h.widen(args[1])
-        if is_half(t) and mode not in (RoundingMode.NEAREST_EVEN, RoundingMode.APPROX, RoundingMode.FULL):
+        if is_half(t) and mode not in (
+            RoundingMode.NEAREST_EVEN,
+            RoundingMode.APPROX,
+            RoundingMode.FULL,
+        ):
             raise not_supported(op, f"rounding<{mode.value}> on {t}")
         if kind == "div" and mode is RoundingMode.APPROX:
             name = "llvm.nvvm.div.approx" + (".ftz" if ftz else "") + ".f"
@@ -119,7 +123,12 @@ def _rounded_binary(kind: str) -> ScalarLowering:
             fn = {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "div": b.fdiv}[kind]
             return h.narrow(fn(lhs, rhs))
         # Directed rounding or flush-to-zero: NVVM's rounding-mode intrinsics.
-        suffix = ROUNDING_SUFFIX[mode] + (".ftz" if ftz else "") + "." + _nvvm_float_suffix(h.compute_type)
+        suffix = (
+            ROUNDING_SUFFIX[mode]
+            + (".ftz" if ftz else "")
+            + "."
+            + _nvvm_float_suffix(h.compute_type)
+        )
         name = kind
         if kind == "sub":
             name, rhs = "add", b.fneg(rhs)
@@ -136,7 +145,9 @@ def lower_fma(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue
         return b.fma(args[0], args[1], args[2])
     if is_half(t):
         raise not_supported(op, f"rounding<{mode.value}> or flush_to_zero on {t}")
-    suffix = ROUNDING_SUFFIX[mode] + (".ftz" if op.flush_to_zero else "") + "." + _nvvm_float_suffix(t)
+    suffix = (
+        ROUNDING_SUFFIX[mode] + (".ftz" if op.flush_to_zero else "") + "." + _nvvm_float_suffix(t)
+    )
     return b.intrinsic(f"llvm.nvvm.fma.{suffix}", list(args), t)
 
 
@@ -150,7 +161,9 @@ def _min_max(kind: str) -> ScalarLowering:
         if "flush_to_zero" in op.properties:
             name = f"llvm.nvvm.f{kind}.ftz" + (".nan" if nan else "") + ".f"
         else:
-            base = {"max": "maximum" if nan else "maxnum", "min": "minimum" if nan else "minnum"}[kind]
+            base = {"max": "maximum" if nan else "maxnum", "min": "minimum" if nan else "minnum"}[
+                kind
+            ]
             name = f"llvm.{base}.{ct_}"
         return h.narrow(b.intrinsic(name, [lhs, rhs], ct_))
 
@@ -173,9 +186,7 @@ def lower_negf(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     return b.fneg(args[0])
 
 
-def _computed_in_f32(
-    compute: Callable[..., SSAValue], *, f64_ok: bool = False
-) -> ScalarLowering:
+def _computed_in_f32(compute: Callable[..., SSAValue], *, f64_ok: bool = False) -> ScalarLowering:
     """A function of the op's operands computed in f32 (halves widened, the result
     rounded back once); f64 operands only where `f64_ok`."""
 
@@ -193,7 +204,9 @@ def lower_exp(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue
     assert isinstance(op, ct.ExpOp)
     if op.rounding() is RoundingMode.APPROX:
         return _computed_in_f32(
-            lambda bb, x: bb.intrinsic("llvm.nvvm.ex2.approx.f", [bb.fmul(x, bb.const(mf.LOG2E, f32))], f32)
+            lambda bb, x: bb.intrinsic(
+                "llvm.nvvm.ex2.approx.f", [bb.fmul(x, bb.const(mf.LOG2E, f32))], f32
+            )
         )(b, op, args)
     return _computed_in_f32(mf.exp_f32)(b, op, args)
 
@@ -201,7 +214,9 @@ def lower_exp(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue
 def lower_tanh(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     assert isinstance(op, ct.TanHOp)
     if op.rounding() is RoundingMode.APPROX:
-        return _computed_in_f32(lambda bb, x: bb.intrinsic("llvm.nvvm.tanh.approx.f32", [x], f32))(b, op, args)
+        return _computed_in_f32(lambda bb, x: bb.intrinsic("llvm.nvvm.tanh.approx.f32", [x], f32))(
+            b, op, args
+        )
     return _computed_in_f32(mf.tanh_f32)(b, op, args)
 
 
@@ -236,7 +251,9 @@ def lower_rsqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAVal
     ftz = ".ftz" if "flush_to_zero" in op.properties else ""
     if isinstance(t, Float64Type):
         return rsqrt_f64(b, args[0])
-    return _computed_in_f32(lambda bb, x: bb.intrinsic(f"llvm.nvvm.rsqrt.approx{ftz}.f", [x], f32))(b, op, args)
+    return _computed_in_f32(lambda bb, x: bb.intrinsic(f"llvm.nvvm.rsqrt.approx{ftz}.f", [x], f32))(
+        b, op, args
+    )
 
 
 def lower_sqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
@@ -248,7 +265,9 @@ def lower_sqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     x = h.widen(args[0])
     ct_ = h.compute_type
     if mode is RoundingMode.APPROX:
-        return h.narrow(b.intrinsic("llvm.nvvm.sqrt.approx" + (".ftz" if ftz else "") + ".f", [x], ct_))
+        return h.narrow(
+            b.intrinsic("llvm.nvvm.sqrt.approx" + (".ftz" if ftz else "") + ".f", [x], ct_)
+        )
     if mode is RoundingMode.NEAREST_EVEN and not ftz:
         return h.narrow(b.intrinsic(f"llvm.sqrt.{ct_}", [x], ct_))
     if is_half(t):
@@ -263,7 +282,9 @@ def _rounding_intrinsic(base: str) -> ScalarLowering:
     def lower(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
         t = args[0].type
         h = HalfPrecision(b, t)
-        return h.narrow(b.intrinsic(f"llvm.{base}.{h.compute_type}", [h.widen(args[0])], h.compute_type))
+        return h.narrow(
+            b.intrinsic(f"llvm.{base}.{h.compute_type}", [h.widen(args[0])], h.compute_type)
+        )
 
     return lower
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType, i32
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -68,7 +68,9 @@ class LayoutAssignment:
     conversions: list[tuple[Operation, int, DistributedLayout]] = field(default_factory=list)
     worklist: deque[SSAValue] = field(default_factory=deque)
 
-    def require(self, value: SSAValue, layout: DistributedLayout, use: tuple[Operation, int] | None) -> None:
+    def require(
+        self, value: SSAValue, layout: DistributedLayout, use: tuple[Operation, int] | None
+    ) -> None:
         if not is_tile(value):
             return
         current = self.layouts.get(value)
@@ -142,7 +144,9 @@ def required_operand_layouts(
     return []
 
 
-def inferred_result_layout(op: Operation, layouts: dict[SSAValue, DistributedLayout]) -> DistributedLayout | None:
+def inferred_result_layout(
+    op: Operation, layouts: dict[SSAValue, DistributedLayout]
+) -> DistributedLayout | None:
     """A result layout from operand layouts, for values no anchor reaches."""
     operand_layouts = [layouts[v] for v in op.operands if v in layouts]
     if not operand_layouts:
@@ -157,35 +161,83 @@ def inferred_result_layout(op: Operation, layouts: dict[SSAValue, DistributedLay
     return None
 
 
-def loop_tied_values(value: SSAValue) -> list[tuple[SSAValue, tuple[Operation, int] | None]]:
-    """Values an scf.for forces into one layout with `value`: the i-th init, body
-    argument, yielded value and result of the loop (conversions, where needed, go on
-    the init and the yield)."""
+Tied = list[tuple[SSAValue, tuple[Operation, int] | None]]
 
-    def group(loop: scf.ForOp, i: int) -> list[tuple[SSAValue, tuple[Operation, int] | None]]:
-        yield_op = loop.body.block.last_op
-        out: list[tuple[SSAValue, tuple[Operation, int] | None]] = [
-            (loop.res[i], None),
-            (loop.body.block.args[i + 1], None),
-            (loop.iter_args[i], (loop, 3 + i)),
-        ]
-        if isinstance(yield_op, scf.YieldOp):
-            out.append((yield_op.operands[i], (yield_op, i)))
-        return out
 
-    tied: list[tuple[SSAValue, tuple[Operation, int] | None]] = []
+def _yields(region: Region) -> list[Operation]:
+    return [b.last_op for b in region.blocks if b.last_op is not None]
+
+
+def tie_groups(op: Operation) -> list[Tied]:
+    """The groups of values a structured op forces into one layout (a carried tile
+    stays in the registers of the same threads): for each group, the values, with the
+    (user, operand index) where a conversion goes when one is needed, None for results
+    and block arguments."""
+    groups: list[Tied] = []
+    if isinstance(op, scf.ForOp):
+        yield_op = op.body.block.last_op
+        for i in range(len(op.res)):
+            g: Tied = [
+                (op.res[i], None),
+                (op.body.block.args[i + 1], None),
+                (op.iter_args[i], (op, 3 + i)),
+            ]
+            if isinstance(yield_op, scf.YieldOp):
+                g.append((yield_op.operands[i], (yield_op, i)))
+            groups.append(g)
+    elif isinstance(op, scf.IfOp):
+        terminators = _yields(op.true_region) + _yields(op.false_region)
+        for i in range(len(op.output)):
+            g = [(op.output[i], None)]
+            g += [(t.operands[i], (t, i)) for t in terminators if isinstance(t, scf.YieldOp)]
+            groups.append(g)
+    elif isinstance(op, scf.WhileOp):
+        before = op.before_region.block
+        after = op.after_region.block
+        condition = before.last_op
+        latch = after.last_op
+        for i in range(len(op.arguments)):
+            g = [(before.args[i], None), (op.arguments[i], (op, i))]
+            if isinstance(latch, scf.YieldOp):
+                g.append((latch.operands[i], (latch, i)))
+            groups.append(g)
+        for j in range(len(op.res)):
+            g = [(op.res[j], None), (after.args[j], None)]
+            if isinstance(condition, scf.ConditionOp):
+                g.append((condition.args[j], (condition, j + 1)))
+            groups.append(g)
+    return groups
+
+
+STRUCTURED = (scf.ForOp, scf.IfOp, scf.WhileOp)
+
+
+def loop_tied_values(value: SSAValue) -> Tied:
+    """Values an scf.for, scf.if or scf.while forces into one layout with `value`:
+    inits, region arguments, yielded values and results (conversions, where
+    needed, go on the inits and the terminators' operands)."""
+    related: list[Operation] = []
     owner = value.owner
-    if isinstance(owner, scf.ForOp):
-        tied += group(owner, value.index)  # pyright: ignore[reportAttributeAccessIssue]
-    if isinstance(value, BlockArgument) and isinstance(value.block.parent_op(), scf.ForOp) and value.index > 0:
-        tied += group(value.block.parent_op(), value.index - 1)  # pyright: ignore[reportArgumentType]
+    if isinstance(owner, STRUCTURED):
+        related.append(owner)
+    if isinstance(value, BlockArgument):
+        parent = value.block.parent_op()
+        if isinstance(parent, STRUCTURED):
+            related.append(parent)
     for use in value.uses:
         user = use.operation
-        if isinstance(user, scf.ForOp) and use.index >= 3:
-            tied += group(user, use.index - 3)
-        elif isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp):
-            tied += group(user.parent_op(), use.index)  # pyright: ignore[reportArgumentType]
-    return [(v, u) for v, u in tied if v is not value]
+        if isinstance(user, STRUCTURED):
+            related.append(user)
+        elif isinstance(user, scf.YieldOp | scf.ConditionOp):
+            parent = user.parent_op()
+            if isinstance(parent, STRUCTURED):
+                related.append(parent)
+    tied: Tied = []
+    for op in dict.fromkeys(related):
+        for group in tie_groups(op):
+            if any(v is value for v, _ in group):
+                tied += [(v, u) for v, u in group if v is not value]
+    return tied
 
 
 @dataclass(frozen=True)
@@ -228,7 +280,9 @@ class AssignLayoutsPass(ModulePass):
         self.propagate(fn, state)
         # Whatever is still unconstrained gets a default layout for its shape.
         for o in fn.walk():
-            values = list(o.results) + [a for region in o.regions for b in region.blocks for a in b.args]
+            values = list(o.results) + [
+                a for region in o.regions for b in region.blocks for a in b.args
+            ]
             for r in values:
                 if is_tile(r) and r not in state.layouts:
                     shape = shape_of(r.type)
@@ -251,11 +305,7 @@ class AssignLayoutsPass(ModulePass):
                     state.require(owner.operands[i], req, (owner, i))
             for use in list(value.uses):
                 user = use.operation
-                if (
-                    isinstance(user, tas.TiledStoreOp)
-                    and use.index == 1
-                    and user.mask is not None
-                ):
+                if isinstance(user, tas.TiledStoreOp) and use.index == 1 and user.mask is not None:
                     state.require(user.mask, layout, (user, len(user.operands) - 1))
                 if isinstance(user, tas.ViewOp):
                     continue
