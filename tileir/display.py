@@ -623,11 +623,12 @@ class LayoutView:
         cmap = "tab10" if color_by == "warp" else "viridis"
         ax.imshow(grid, cmap=cmap, aspect="equal")
         if annotate is None:
-            annotate = rows * cols <= 512
+            annotate = rows * cols <= 256  # each label costs a few ms to draw
         if annotate:
+            size = 7 if rows * cols <= 128 else 5
             for (i, j), owners in self.owners.items():
                 _, ln, r = owners[0]
-                ax.text(j, i, f"{ln}\n{r}", ha="center", va="center", fontsize=5)
+                ax.text(j, i, f"{ln}\n{r}", ha="center", va="center", fontsize=size)
         ax.set_title(f"{self.title}\n(colour: {color_by}; text: lane / register)", fontsize=9)
         ax.set_xlabel("column")
         ax.set_ylabel("row")
