@@ -97,10 +97,12 @@ def load(source: str | bytes | Path, *, name: str | None = None) -> ModuleOp:
             return read_bytecode(data, name or "<bytecode>", make_context())
         return parse_module_text(data, name or "<text>")
     if isinstance(source, str):
-        looks_like_path = "\n" not in source and (
-            source.endswith(_FILE_SUFFIXES) or Path(source).is_file()
-        )
-        if looks_like_path and "{" not in source:
+        one_line = "\n" not in source and "{" not in source
+        if one_line and (
+            Path(source).is_file()
+            or source.endswith(_FILE_SUFFIXES)
+            or ("/" in source and " " not in source)
+        ):
             return load_module(source)
         return parse_module_text(source, name or "<text>")
     raise TypeError(f"load() takes a path, text or bytecode bytes, not {type(source).__name__}")

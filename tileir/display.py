@@ -652,12 +652,23 @@ def layout_owners(layout: LinearLayout) -> dict[tuple[int, int], list[tuple[int,
 # ---------------------------------------------------------------------------
 
 
-def _op_html(op: Operation) -> str:
-    return IRView(ir_text(op), "mlir")._repr_html_()
+def _printable(op: Operation) -> str | None:
+    """The text of `op`, or None when it cannot be printed (IR in the middle of an
+    edit): IPython then falls back to the plain repr instead of showing an error."""
+    try:
+        return ir_text(op)
+    except Exception:
+        return None
 
 
-def _op_markdown(op: Operation) -> str:
-    return IRView(ir_text(op), "mlir")._repr_markdown_()
+def _op_html(op: Operation) -> str | None:
+    text = _printable(op)
+    return None if text is None else IRView(text, "mlir")._repr_html_()
+
+
+def _op_markdown(op: Operation) -> str | None:
+    text = _printable(op)
+    return None if text is None else IRView(text, "mlir")._repr_markdown_()
 
 
 def register_ipython_formatters(formatter: Any = None) -> bool:

@@ -72,6 +72,8 @@ def test_load_reports_located_errors() -> None:
         raise_formatted(lambda: tileir.load("entry @k() {\n  %0 = constant <i32: 1> tile<i32>\n}"))
     with pytest.raises(tileir.CompileError, match="no such file"):
         tileir.load("does/not/exist.tileirbc")
+    with pytest.raises(tileir.CompileError, match=r"no such file: does/not/exist$"):
+        tileir.load("does/not/exist")
     with pytest.raises(tileir.CompileError, match="byte"):
         tileir.load(KERNEL.read_bytes()[:40])
     with pytest.raises(TypeError, match="not int"):
@@ -274,6 +276,17 @@ def test_ops_render_through_ipython_formatters(module: ModuleOp) -> None:
     entry = next(op for op in module.walk() if op.name == "cuda_tile.entry")
     data, _ = formatter.format(entry)
     assert "vadd_f32" in data["text/html"]
+
+
+def test_unprintable_ops_fall_back_to_the_plain_repr(
+    module: ModuleOp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(op: object) -> str:
+        raise ValueError("half-edited IR")
+
+    monkeypatch.setattr(display, "ir_text", broken)
+    assert display._op_html(module) is None  # pyright: ignore[reportPrivateUsage]
+    assert display._op_markdown(module) is None  # pyright: ignore[reportPrivateUsage]
 
 
 def test_show_picks_the_language() -> None:
