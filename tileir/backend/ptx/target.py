@@ -173,6 +173,8 @@ def module_to_ptx(
     table = LineTable() if line_info else None
     kernels = [op for op in module.walk() if isinstance(op, llvm.FuncOp)]
     if not kernels and not allow_empty:
+        if module.body.block.first_op is None:
+            raise CompileError("the module has no kernel to print as PTX (it is empty)")
         raise CompileError("the module has no kernel to print as PTX (lower it to llvm first)")
     for fn in kernels:
         if "nvvm.kernel" not in fn.attributes:
