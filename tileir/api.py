@@ -457,7 +457,8 @@ def compile(
     result = compile_module(working, arch, stop_after=stop, on_pass=recorder, **options)
     if result.ptx is not None:
         recorder.stages["ptx"] = Stage("ptx", None, arch, [recorder.records[-1]], result.ptx)
-    return Compilation(arch, options or {"num_warps": 4}, recorder.stages, recorder.records)
+    shown = {"num_warps": inspect.signature(compile_module).parameters["num_warps"].default}
+    return Compilation(arch, shown | options, recorder.stages, recorder.records)
 
 
 def emit_ptx(module: ModuleOp, arch: str = "sm_90a") -> Stage:
