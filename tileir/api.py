@@ -318,6 +318,7 @@ class Compilation:
             more = len(p.changed_ops) - 4
             if more > 0:
                 delta += f", +{more} more"
+            delta = delta or "—"  # only types or attributes changed (or nothing)
             rows.append(
                 (f"{p.stage}", p.name, f"{p.seconds * 1e3:.1f} ms ({p.seconds / total:.0%})", delta)
             )
