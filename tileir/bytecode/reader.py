@@ -194,8 +194,13 @@ class _Reader:
                 "alignment": IntegerAttr(
                     alignment if alignment < 2**63 else alignment - 2**64, i64
                 ),
-                "symbol_visibility": SymbolVisibilityAttr(list(SymbolVisibility)[visibility]),
             }
+            if self.version >= V13_3:
+                # Older bytecode has no visibility: the global keeps none (tileirdisasm
+                # then prints `global  @name`, and so does tileir).
+                attrs["symbol_visibility"] = SymbolVisibilityAttr(
+                    list(SymbolVisibility)[visibility]
+                )
             if constant:
                 attrs["constant"] = UnitAttr()
             op = build_op(

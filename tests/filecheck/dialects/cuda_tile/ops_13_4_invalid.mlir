@@ -29,3 +29,23 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+cuda_tile.module @m {
+  testing$func @bad(%a: tile<64xf32>, %b: tile<16xf32>, %i: tile<i32>) {
+    // expected-error @below {{destination dimension 0 size (16) must be evenly divisible by source dimension 0 size (64)}}
+    %r = insert %a, %b[%i] : tile<64xf32>, tile<16xf32>
+    return
+  }
+}
+
+// -----
+
+cuda_tile.module @m {
+  testing$func @bad(%a: tile<16xf32>, %b: tile<64xf16>, %i: tile<i32>) {
+    // expected-error @below {{source and destination element type do not match}}
+    %r = insert %a, %b[%i] : tile<16xf32>, tile<64xf16>
+    return
+  }
+}

@@ -23,6 +23,8 @@ from tileir.dialects.cuda_tile.ops.misc import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.misc import MISC_OPS
 from tileir.dialects.cuda_tile.ops.mma import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.mma import MMA_OPS
+from tileir.dialects.cuda_tile.ops.newer import *  # noqa: F403
+from tileir.dialects.cuda_tile.ops.newer import NEWER_OPS_13_4
 from tileir.dialects.cuda_tile.ops.reductions import *  # noqa: F403
 from tileir.dialects.cuda_tile.ops.reductions import REDUCTION_OPS
 from tileir.dialects.cuda_tile.ops.shape import *  # noqa: F403
@@ -49,8 +51,9 @@ PUBLIC_OPS = [
     *MISC_OPS,
 ]
 
-#: Ops of later releases that cuTile Python writes (13.4: `fpowf`, `fpowi`).
-NEWER_OPS = [*FLOATING_POINT_OPS_13_4]
+#: Ops of later releases that cuTile Python writes (13.4: `fpowf`, `fpowi`, `insert`,
+#: `gdc_wait_tko`, `gdc_launch_dependents_tko`).
+NEWER_OPS = [*FLOATING_POINT_OPS_13_4, *NEWER_OPS_13_4]
 
 #: Every op the dialect registers: the public ones, the newer ones and NVIDIA's
 #: test-only `testing$func`.

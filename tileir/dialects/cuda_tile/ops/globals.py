@@ -67,7 +67,9 @@ class GlobalOp(CudaTileOp):
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
-        if self.visibility is not SymbolVisibility.PUBLIC:
+        if self.symbol_visibility is None:
+            printer.print_string(" ")  # as tileirdisasm prints a global without one
+        elif self.visibility is not SymbolVisibility.PUBLIC:
             printer.print_string(f"{self.visibility.value} ")
         if self.constant is not None:
             printer.print_string("constant ")
@@ -85,8 +87,12 @@ class GlobalOp(CudaTileOp):
     @classmethod
     def parse(cls, parser: Parser) -> GlobalOp:
         props: dict[str, Attribute] = {}
+        # tileirdisasm writes `global  @name` (two spaces) for a global whose bytecode
+        # has no visibility (before 13.3); such a global keeps none, and prints back so.
+        unrecorded = _follows_two_spaces(parser)
         word = parser.parse_optional_keyword_in(("public", "private"))  # pyright: ignore[reportArgumentType]
-        props["symbol_visibility"] = SymbolVisibilityAttr(SymbolVisibility(word or "public"))
+        if word is not None or not unrecorded:
+            props["symbol_visibility"] = SymbolVisibilityAttr(SymbolVisibility(word or "public"))
         if parser.parse_optional_keyword("constant") is not None:
             props["constant"] = UnitAttr()
         props["sym_name"] = parse_symbol(parser)
@@ -101,6 +107,13 @@ class GlobalOp(CudaTileOp):
     def verify_(self) -> None:
         if len(self.value.get_shape()) != 1:
             raise self.op_error("type must have rank 1")
+
+
+def _follows_two_spaces(parser: Parser) -> bool:
+    """The next token comes after two spaces (tileirdisasm's `global  @name`)."""
+    start = parser.pos
+    content = parser.lexer.input.content
+    return start >= 2 and content[start - 2 : start] == "  "
 
 
 def lookup_global(op: Operation, name: str) -> GlobalOp | None:

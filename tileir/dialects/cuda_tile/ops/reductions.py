@@ -140,6 +140,8 @@ class AggregateOp(CudaTileOp):
         printer.print_list(self.operands_, lambda v: _type(printer, v.type))
         printer.print_string(" -> ")
         printer.print_list(self.results_, lambda v: _type(printer, v.type))
+        # MLIR's printer ends the line after a space (tileirdisasm's text has it).
+        printer.print_string(" ")
         printer._print_new_line()  # pyright: ignore[reportPrivateUsage]
         block = self.body.blocks[0] if self.body.blocks else Block()
         print_function_signature(printer, block, [])
@@ -245,6 +247,14 @@ class AggregateOp(CudaTileOp):
     def verify_inferred_types(self) -> None:
         inferred = self.inferred_types()
         actual = [r.type for r in self.results_]
+        if not inside_cuda_tile_function(self):
+            # Lowered carriers (builtin tensors with any layout, scalars): the
+            # shapes and element types must agree.
+            def key(t: Attribute) -> tuple[object, Attribute]:
+                return shape_of(t), element_type(t)
+
+            if [key(t) for t in inferred] == [key(t) for t in actual]:
+                return
         if inferred != actual:
             location = location_of(self)
             first = op_diagnostic(
@@ -270,7 +280,10 @@ class AggregateOp(CudaTileOp):
         args = [a.type for a in block.args]
         if len(args) != 2 * n:
             raise self.op_error(f"expect {2 * n} block arguments but got: {len(args)}")
+        lowered = not inside_cuda_tile_function(self)
         for i, t in enumerate(args):
+            if lowered and not isinstance(t, TileType) and not shape_of(t):
+                continue  # a lowered 0-rank tile: the scalar carrier
             if not (isinstance(t, TileType) and t.rank == 0):
                 raise self.op_error(f"expect 0-rank tile type at index: {i} but got: '{t}'")
         for i in range(0, 2 * n - 1, 2):
