@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from tileir.backend.ptx.registers import PRED, RegisterAllocator, register_class
+from tileir.backend.ptx.registers import B64, PRED, RegisterAllocator, register_class
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.utils.numeric import numpy_dtype
@@ -36,6 +36,10 @@ class PtxContext:
     regs: RegisterAllocator
     lines: list[str] = field(default_factory=list)
     labels: dict[Block, str] = field(default_factory=dict)
+    #: The target the kernel is printed for (instructions that differ per target).
+    arch: str = "sm_90a"
+    #: Kernel-scope `.shared` declarations, by symbol (the mbarrier pool).
+    shared: dict[str, str] = field(default_factory=dict)
 
     def line(self, text: str) -> None:
         self.lines.append(text)
@@ -544,6 +548,65 @@ def emit_barrier(ctx: PtxContext, op: Operation) -> None:
     ctx.line("bar.sync 0;")
 
 
+# ---------------------------------------------------------------------------
+# mbarriers.
+# ---------------------------------------------------------------------------
+
+#: The kernel-scope array of the CTA's mbarrier pool.
+MBARRIER_POOL_SYMBOL = "__tileir_mbarriers"
+
+
+def sm_number(arch: str) -> int:
+    """`sm_100a` -> 100."""
+    return int(arch.removeprefix("sm_").rstrip("abcdefghijklmnopqrstuvwxyz"))
+
+
+def emit_mbarrier_pool_address(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.MBarrierPoolAddressOp)
+    size = op.size
+    declared = ctx.shared.get(MBARRIER_POOL_SYMBOL)
+    if declared is not None:
+        size = max(size, int(declared.rsplit("[", 1)[1].rstrip("];")))
+    ctx.shared[MBARRIER_POOL_SYMBOL] = f".shared .align 8 .b64 {MBARRIER_POOL_SYMBOL}[{size}];"
+    base = ctx.regs.new(B64)
+    offset = ctx.regs.new(B64)
+    ctx.line(f"mov.u64 {base}, {MBARRIER_POOL_SYMBOL};")
+    ctx.line(f"mul.wide.u32 {offset}, {ctx.r(op.slot)}, 8;")
+    ctx.line(f"add.s64 {ctx.r(op.res)}, {base}, {offset};")
+
+
+def emit_mbarrier_init(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.MBarrierInitSharedOp)
+    guard = f"@{ctx.r(op.predicate)} " if op.predicate is not None else ""
+    ctx.line(f"{guard}mbarrier.init.shared.b64 [{ctx.r(op.addr)}], {ctx.r(op.count)};")
+
+
+def emit_mbarrier_arrive(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.MBarrierArriveSharedOp)
+    ctx.line(f"mbarrier.arrive.shared.b64 {ctx.r(op.res)}, [{ctx.r(op.addr)}];")
+
+
+def emit_mbarrier_test_wait_parity(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.MBarrierTestWaitParitySharedOp)
+    done, addr, phase = ctx.r(op.res), ctx.r(op.addr), ctx.r(op.phase)
+    ctx.line(f"mbarrier.test_wait.parity.shared.b64 {done}, [{addr}], {phase};")
+
+
+def emit_mbarrier_try_wait_parity(ctx: PtxContext, op: Operation) -> None:
+    """A spin loop in its own scope, so its labels may repeat in a kernel.  sm_80 has
+    no `try_wait`; it polls with `test_wait`."""
+    assert isinstance(op, nvvm.MBarrierTryWaitParitySharedOp)
+    wait = "try_wait" if sm_number(ctx.arch) >= 90 else "test_wait"
+    ctx.line("{")
+    ctx.line(".reg .pred %p_done;")
+    ctx.line("$L_mbarrier_wait:")
+    ctx.line(f"mbarrier.{wait}.parity.shared.b64 %p_done, [{ctx.r(op.addr)}], {ctx.r(op.phase)};")
+    ctx.line("@%p_done bra.uni $L_mbarrier_done;")
+    ctx.line("bra.uni $L_mbarrier_wait;")
+    ctx.line("$L_mbarrier_done:")
+    ctx.line("}")
+
+
 EMITTERS: dict[type[Operation], Emitter] = {
     llvm.ConstantOp: emit_constant,
     llvm.AddOp: _int_binary("add.s{w}", "xor"),
@@ -584,6 +647,11 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.BrOp: emit_br,
     llvm.CondBrOp: emit_cond_br,
     nvvm.Barrier0Op: emit_barrier,
+    nvvm.MBarrierPoolAddressOp: emit_mbarrier_pool_address,
+    nvvm.MBarrierInitSharedOp: emit_mbarrier_init,
+    nvvm.MBarrierArriveSharedOp: emit_mbarrier_arrive,
+    nvvm.MBarrierTestWaitParitySharedOp: emit_mbarrier_test_wait_parity,
+    nvvm.MBarrierTryWaitParitySharedOp: emit_mbarrier_try_wait_parity,
     **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
 }
 
