@@ -10,9 +10,10 @@ fallback value becomes its `padding_value`; memory semantics and scopes carry ov
 Queues, puts, gets and execute regions become pipelines and agent switches first
 (`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").
 
-Tokens keep their nv_tileaa form here: synchronous global accesses need no barrier
-resources, and the LLVM lowering orders them (hop two for asynchronous work belongs
-to the queue/pipeline lowering).
+Then token hop two (`tileir/conversions/tileaa_tokens.py`): asynchronous mem tokens
+(`num_producers` > 0) become mbarrier inits and parity waits.  Synchronous tokens keep
+their nv_tileaa form: synchronous global accesses need no barrier resources, and the
+LLVM lowering orders them.
 """
 
 from __future__ import annotations
