@@ -3,7 +3,7 @@
 #   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, show every stage
 #   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU) + notebooks
 #   make docs    regenerate the pass/op reference and the generated dialect pages
-#   make bench   bytecode read/write times;  make fuzz   the bytecode fuzz test, long
+#   make bench   bytecode and compile times (vs tileiras);  make fuzz   the bytecode fuzz test, long
 #
 # Both create .venv and install what they need on first use.
 
@@ -52,9 +52,11 @@ corpus: install
 	$(BIN)/python -m pip install --quiet -e '.[cutile]'
 	$(BIN)/python tests/corpus/generate.py
 
-# Read/write times of the bytecode reader and writer over the corpus, and their scaling.
+# Read/write times of the bytecode reader and writer over the corpus, and their scaling;
+# compile time per corpus kernel, tileir-as against tileiras (docs/performance.md).
 bench: install
 	$(BIN)/python benchmarks/bench_bytecode.py
+	$(BIN)/python benchmarks/bench_compile.py
 
 # The bytecode fuzz test, long (make test runs 500 examples): FUZZ_EXAMPLES=N to change.
 FUZZ_EXAMPLES ?= 20000
