@@ -135,7 +135,7 @@ def _memory_form(ins: Instruction, store: bool) -> tuple[str, int, PtxType]:
     scope = mods.one_of(_SCOPES)
     mods.one_of(_CACHE_OPS)
     mods.done()
-    if space not in ("global", "param") or (store and space == "param"):
+    if space not in ("global", "param", "shared") or (store and space == "param"):
         raise unsupported(ins, f"{'st' if store else 'ld'} from the {space or 'generic'} space")
     if semantic in ("relaxed", "acquire", "release") and scope is None:
         raise invalid(ins, f".{semantic} without a scope")
@@ -159,7 +159,13 @@ def _address_operand(ins: Instruction, op: Operand) -> Mem:
     return op
 
 
-def _addresses(m: Machine, addr: Mem, act: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+def _addresses(
+    m: Machine, addr: Mem, act: np.ndarray, lanes: np.ndarray, space: str | None = "global"
+) -> np.ndarray:
+    """Addresses of an access; shared-memory addresses are 32-bit (``ptx_shared``)."""
+    if space == "shared":
+        base = m.read(Reg(addr.base), TYPES["u32"], act)[lanes].astype(np.uint64)
+        return base + np.uint64(addr.offset & (2**32 - 1))
     base = m.read(Reg(addr.base), TYPES["u64"], act)[lanes]
     return base + np.uint64(addr.offset & (2**64 - 1))
 
@@ -204,7 +210,7 @@ def decode_ld(ins: Instruction) -> Exec:
 
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
-        addresses = _addresses(m, addr, act, lanes)
+        addresses = _addresses(m, addr, act, lanes, space)
         _check_access(m, addresses, nbytes, lanes, "load")
         words = m.memory.load(addresses, nbytes).view(f"<u{t.nbytes}")
         for i, dest in enumerate(dests):
@@ -218,7 +224,7 @@ def decode_ld(ins: Instruction) -> Exec:
 @decoder("st")
 def decode_st(ins: Instruction) -> Exec:
     """``st.global{.qualifiers}{.v2,.v4}.T [a+off], s``; checks bounds, alignment and races."""
-    _, count, t = _memory_form(ins, store=True)
+    space, count, t = _memory_form(ins, store=True)
     a, s = operands(ins, 2)
     addr = _address_operand(ins, a)
     sources = _vector_items(ins, s, count)
@@ -226,7 +232,7 @@ def decode_st(ins: Instruction) -> Exec:
 
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
-        addresses = _addresses(m, addr, act, lanes)
+        addresses = _addresses(m, addr, act, lanes, space)
         _check_access(m, addresses, nbytes, lanes, "store")
         words = np.stack(
             [m.read_bits(src, t, act, widen=True)[lanes] for src in sources], axis=1

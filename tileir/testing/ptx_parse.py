@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
+from tileir.testing.ptx_shared import SharedDecl, parse_shared_decl
 
 # ------------------------------------------------------------------------ operands
 
@@ -115,7 +116,7 @@ class ScopeClose:
     line: int
 
 
-Statement = Instruction | RegDecl | Label | ScopeOpen | ScopeClose
+Statement = Instruction | RegDecl | SharedDecl | Label | ScopeOpen | ScopeClose
 
 
 @dataclass(frozen=True)
@@ -306,6 +307,8 @@ def parse_statement(stmt: str, line: int) -> Statement:
     s = stmt.strip()
     if s.startswith(".reg"):
         return parse_reg_decl(s, line)
+    if s.startswith(".shared"):
+        return parse_shared_decl(s, line)
     if s.startswith("."):
         raise SimulationError(
             f"unsupported directive in a kernel body: '{s}'", kind=UNSUPPORTED, line=line

@@ -26,6 +26,7 @@ from tileir.testing.ptx_parse import (
     Target,
     Vec,
 )
+from tileir.testing.ptx_shared import SharedDecl
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class Program:
     instructions: list[Instruction] = field(default_factory=list)
     registers: dict[str, RegisterSlot] = field(default_factory=dict)
     labels: dict[str, int] = field(default_factory=dict)
+    #: Kernel-scope ``.shared`` arrays (``ptx_shared``); each name is also a u32 register.
+    shared: list[SharedDecl] = field(default_factory=list)
 
 
 def build_program(kernel: Kernel) -> Program:
@@ -60,6 +63,11 @@ def build_program(kernel: Kernel) -> Program:
             scopes.pop()
         elif isinstance(s, RegDecl):
             _declare(program, scopes, s, serial)
+        elif isinstance(s, SharedDecl):
+            if len(scopes) != 1:
+                raise SimulationError(f"{s.name}: .shared in a nested scope", line=s.line)
+            _declare(program, scopes, RegDecl(s.line, "u32", (s.name,)), serial)
+            program.shared.append(s)
         elif isinstance(s, Instruction):
             program.instructions.append(_resolve(s, scopes, program.labels))
     if len(scopes) != 1:

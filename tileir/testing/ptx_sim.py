@@ -15,7 +15,8 @@ element per thread (see ``ptx_machine``).  Threads that branch apart run their
 paths one after the other and meet again where the paths join.  This is exact
 for what tileir emits: CTAs that do not communicate, and threads of a CTA that
 communicate only across ``bar.sync`` executed by all of them together (a
-barrier reached by only some running threads is an error).  Memory-ordering
+barrier reached by only some running threads is an error); ``.shared`` arrays
+are per CTA (``ptx_shared``).  Memory-ordering
 qualifiers have no effect.  Warp-level operations (shuffles, votes) are not
 supported.
 
@@ -59,6 +60,7 @@ from tileir.testing.ptx_numeric import FORMATS, TYPES, UINT, PtxType
 from tileir.testing.ptx_ops import decode
 from tileir.testing.ptx_parse import Instruction, Kernel, Module, Param, parse_module
 from tileir.testing.ptx_program import build_program
+from tileir.testing.ptx_shared import init_shared, place_shared
 
 __all__ = ["APPROX_MODES", "SimulationError", "simulate"]
 
@@ -98,9 +100,11 @@ def simulate(
     steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
     memory = GlobalMemory()
     params = bind_params(k.params, args, memory)
+    shared = place_shared(program.shared, memory, grid)
     memory.materialize()
     machine = Machine(ThreadGrid(grid, k.reqntid), memory, params, approx, check_races)
     machine.declare(program.registers)
+    init_shared(machine, shared)
     with np.errstate(all="ignore"):
         run(machine, steps, max_steps)
     memory.write_back()

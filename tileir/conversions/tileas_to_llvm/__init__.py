@@ -46,8 +46,8 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     LowerSplat,
     LowerTiledLoad,
     LowerTiledStore,
-    RejectConvertLayout,
 )
+from tileir.conversions.tileas_to_llvm.shared_memory import shared_memory_patterns
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
@@ -144,7 +144,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerAddPtr(lowering),
                     LowerTiledLoad(lowering),
                     LowerTiledStore(lowering),
-                    RejectConvertLayout(),
+                    *shared_memory_patterns(lowering),
                     *structured.patterns(),
                 ],
                 dce_enabled=False,

@@ -1,0 +1,121 @@
+"""Layout conversions and permutes through shared memory
+(`tileir/conversions/tileas_to_llvm/shared_memory.py`) and the simulator's
+shared memory (`tileir/testing/ptx_shared.py`).
+
+The corpus kernel `transpose_f32_2d` checks a whole transpose against numpy in
+the simulator (`test_corpus_simulated.py`) and with ptxas (`test_corpus_compile.py`);
+here: the padded buffer's strides and bank conflicts, and the simulator's `.shared`
+arrays, `ld.shared`/`st.shared`, races and bounds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tileir.conversions.tileas_to_llvm.shared_memory import bank_conflict_ways, padded_strides
+from tileir.dialects.nv_tileas.layouts import default_blocked
+from tileir.testing import SimulationError, simulate
+
+
+def test_padded_strides_pad_each_row_by_one_word() -> None:
+    assert padded_strides([64, 32], 32) == ([132, 4], 64 * 132)
+    assert padded_strides([16, 64], 16) == ([132, 2], 16 * 132)
+    assert padded_strides([8, 8], 64) == ([72, 8], 8 * 72)
+    assert padded_strides([128], 32) == ([4], 512)  # one row: nothing to pad
+    assert padded_strides([2, 4, 8], 32) == ([144, 36, 4], 2 * 144)
+
+
+def _transpose_store_strides(shape: tuple[int, int], bits: int, pad: bool) -> list[int]:
+    """Byte strides, by source dimension, at which a transpose writes its source."""
+    dst = [shape[1], shape[0]]
+    strides, _ = padded_strides(dst, bits)
+    if not pad:
+        strides = [shape[0] * bits // 8, bits // 8]
+    return [strides[1], strides[0]]
+
+
+@pytest.mark.parametrize("shape", [(32, 64), (64, 64), (128, 32)])
+def test_transpose_writes_padded_rows_with_few_bank_conflicts(shape: tuple[int, int]) -> None:
+    layout = default_blocked(shape, 4, 4).linear(shape)
+    padded = bank_conflict_ways(layout, _transpose_store_strides(shape, 32, pad=True))
+    dense = bank_conflict_ways(layout, _transpose_store_strides(shape, 32, pad=False))
+    # Four consecutive elements per thread put a warp's columns four rows apart:
+    # at most two lanes share a bank once rows are padded, instead of 8 to 32.
+    assert padded <= 2
+    assert dense >= 8
+
+
+def test_reads_in_the_result_layout_are_conflict_free() -> None:
+    shape = (64, 32)
+    layout = default_blocked(shape, 4, 4).linear(shape)
+    strides, _ = padded_strides(shape, 32)
+    assert bank_conflict_ways(layout, strides) == 1
+
+
+def _kernel(body: str, ntid: int) -> str:
+    return f"""
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+.reqntid {ntid}, 1, 1
+{{
+.reg .b32 %r<12>;
+.reg .b64 %rd<6>;
+.reg .pred %p<2>;
+.shared .align 16 .b8 buf[512];
+ld.param.u64 %rd1, [out];
+cvta.to.global.u64 %rd2, %rd1;
+mov.u32 %r1, %tid.x;
+mov.u32 %r2, buf;
+{body}
+ret;
+}}
+"""
+
+
+def test_shared_array_per_cta_exchanges_through_a_barrier() -> None:
+    body = """
+shl.b32 %r3, %r1, 2;
+add.s32 %r4, %r2, %r3;
+mov.u32 %r5, %ctaid.x;
+mad.lo.s32 %r6, %r5, 1000, %r1;
+st.shared.b32 [%r4], %r6;
+bar.sync 0;
+add.s32 %r7, %r1, 1;
+and.b32 %r7, %r7, 31;
+shl.b32 %r8, %r7, 2;
+add.s32 %r9, %r2, %r8;
+ld.shared.b32 %r10, [%r9];
+mad.lo.s32 %r11, %r5, 32, %r1;
+mul.wide.u32 %rd3, %r11, 4;
+add.s64 %rd4, %rd2, %rd3;
+st.global.b32 [%rd4], %r10;
+"""
+    out = np.zeros(64, dtype=np.int32)
+    simulate(_kernel(body, 32), (2, 1, 1), [out])
+    lanes = (np.arange(32) + 1) % 32
+    np.testing.assert_array_equal(out, np.concatenate([lanes, 1000 + lanes]))
+
+
+def test_unordered_shared_writes_of_one_byte_race() -> None:
+    body = """
+st.shared.b32 [%r2], %r1;
+"""
+    with pytest.raises(SimulationError, match="also writes this byte"):
+        simulate(_kernel(body, 32), (1, 1, 1), [np.zeros(1, dtype=np.int32)])
+
+
+def test_shared_access_past_the_array_is_out_of_bounds() -> None:
+    body = """
+ld.shared.b32 %r3, [%r2+512];
+"""
+    with pytest.raises(SimulationError, match="outside every array"):
+        simulate(_kernel(body, 32), (1, 1, 1), [np.zeros(1, dtype=np.int32)])
+
+
+def test_malformed_shared_declaration_is_reported() -> None:
+    ptx = _kernel("", 32).replace(".shared .align 16 .b8 buf[512];", ".shared .f32 buf;")
+    with pytest.raises(SimulationError, match="unsupported shared-memory declaration"):
+        simulate(ptx, (1, 1, 1), [np.zeros(1, dtype=np.int32)])

@@ -1,0 +1,290 @@
+"""Data movement between threads through shared memory: `nv_tileas.convert_layout`
+and `cuda_tile.permute` (transpose).
+
+Both are one *exchange*: every thread writes the elements it holds (source layout)
+into a CTA-wide shared-memory buffer laid out as the result tile, waits at a CTA
+barrier, reads back the elements the result layout gives it, and waits again (so a
+later exchange through the same buffer, in a loop, cannot overwrite elements other
+threads have yet to read).  A permutation only changes where an element is written:
+source element `c` lands at result coordinate `d` with `d[k] = c[perm[k]]`.
+
+The buffer is the result tile in row-major order with each row (the last dimension)
+padded by one 32-bit word (8 bytes for 64-bit elements).  A transpose writes the
+columns of the source into rows of the buffer: consecutive threads of a warp then hit
+addresses one padded row apart, which fall into different banks (a row of 32 words
+plus one word of padding shifts each row by one bank), so neither the writes nor the
+reads are serialized by bank conflicts.
+
+Each exchange gets its own buffer: a `.shared` array declared in the kernel's
+prologue (`tileir_xchg_<n>`).  Elements go one by one (`st.shared.b32` /
+`ld.shared.b32`); copies of an element held by several threads (a tile smaller than
+the CTA) are written by one of them only.  The static shared-memory budget is 48 KiB
+per kernel; a kernel whose exchanges need more is reported at the exchange that goes
+over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import (
+    FunctionState,
+    LoweringContext,
+    element_llvm_type,
+    linear_layout,
+)
+from tileir.conversions.tileas_to_llvm.patterns import TilePattern, element_bits
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import LinearLayout
+
+#: Static shared memory a kernel may declare (bytes); more needs dynamic shared memory.
+STATIC_SHARED_LIMIT = 48 * 1024
+
+#: Register constraint and `ld`/`st` type suffix by element width.
+_CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
+
+
+class SharedAllocator:
+    """Hands out one `.shared` array per exchange, per kernel, within the budget."""
+
+    def __init__(self) -> None:
+        self.used: dict[Block, int] = {}
+        self.count = 0
+
+    def allocate(
+        self, op: Operation, state: FunctionState, rewriter: PatternRewriter, size: int
+    ) -> SSAValue:
+        """The 32-bit shared address of a fresh, 16-byte aligned array of `size` bytes,
+        computed once in the kernel's prologue."""
+        used = self.used.get(state.entry, 0)
+        total = used + (size + 15) // 16 * 16
+        if total > STATIC_SHARED_LIMIT:
+            raise not_supported(
+                op,
+                f"exchanges needing {total} bytes of shared memory in one kernel "
+                f"(the static limit is {STATIC_SHARED_LIMIT}; dynamic shared memory is not used yet)",
+            )
+        self.used[state.entry] = total
+        name = f"tileir_xchg_{self.count}"
+        self.count += 1
+        b = state.prologue_builder(rewriter)
+        (address,) = b.inline_asm(
+            f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
+            "=r",
+            [],
+            [i32],
+            side_effects=True,
+        )
+        return address
+
+
+def padded_strides(shape: Sequence[int], bits: int) -> tuple[list[int], int]:
+    """Byte strides of a row-major buffer whose rows are padded against bank
+    conflicts, and its size in bytes."""
+    size = max(bits, 8) // 8
+    strides = [0] * len(shape)
+    stride = size
+    for d in reversed(range(len(shape))):
+        strides[d] = stride
+        stride *= shape[d]
+        if d == len(shape) - 1 and len(shape) > 1:
+            stride += max(size, 4)
+    return strides, stride
+
+
+def _disjoint(layout: LinearLayout) -> bool:
+    """Whether register bits never overlap thread bits in any coordinate, so that a
+    coordinate is the register part *plus* the thread part (no carries, no XOR)."""
+    for d in range(len(layout.shape)):
+        reg = 0
+        for basis in layout.registers:
+            reg |= basis[d]
+        thread = 0
+        for basis in (*layout.lanes, *layout.warps):
+            thread |= basis[d]
+        if reg & thread:
+            return False
+    return True
+
+
+def _is_representative(layout: LinearLayout, r: int) -> bool:
+    return not any(r >> i & 1 and not any(basis) for i, basis in enumerate(layout.registers))
+
+
+class Exchange:
+    """Moves a tile between layouts (and permutes its dimensions) through shared
+    memory."""
+
+    def __init__(self, ctx: LoweringContext, allocator: SharedAllocator):
+        self.ctx = ctx
+        self.allocator = allocator
+
+    def _thread_offset(
+        self,
+        b: LLBuilder,
+        state: FunctionState,
+        rewriter: PatternRewriter,
+        layout: LinearLayout,
+        strides: Sequence[int],
+        base: SSAValue,
+    ) -> SSAValue:
+        """`base + Σ_d thread_coord_d · strides[d]` (strides indexed by `layout`'s dims)."""
+        offset = base
+        for d, stride in enumerate(strides):
+            if stride == 0 or not any(basis[d] for basis in (*layout.lanes, *layout.warps)):
+                continue
+            coord = state.thread_coord(rewriter, layout, d)
+            if stride & (stride - 1) == 0:
+                term = b.shl(coord, b.const(stride.bit_length() - 1, i32)) if stride > 1 else coord
+            else:
+                term = b.mul(coord, b.const(stride, i32))
+            offset = b.add(offset, term)
+        return offset
+
+    def run(
+        self,
+        op: Operation,
+        rewriter: PatternRewriter,
+        values: list[SSAValue],
+        src_type: Attribute,
+        dst_type: Attribute,
+        perm: Sequence[int],
+    ) -> list[SSAValue]:
+        src = linear_layout(op, src_type)
+        dst = linear_layout(op, dst_type)
+        if not (_disjoint(src) and _disjoint(dst)):
+            raise not_supported(op, "exchanging tiles whose layouts mix register and thread bits")
+        el = element_type(src_type)
+        is_bool = isinstance(el, IntegerType) and el.width.data == 1
+        bits = 8 if is_bool else element_bits(src_type)
+        if bits not in _CONSTRAINT:
+            raise not_supported(op, f"exchanging {bits}-bit elements through shared memory")
+        reg_type: Attribute = i8 if is_bool else element_llvm_type(src_type)
+        kind = f"b{bits}"
+        load_kind = "s8" if bits == 8 else kind
+        c = _CONSTRAINT[bits]
+        assert isinstance(dst_type, TensorType)
+        strides, size = padded_strides(dst_type.get_shape(), bits)
+        state = self.ctx.function_state(op)
+        smem = self.allocator.allocate(op, state, rewriter, size)
+        owner = state.owner_predicate(rewriter, src)
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+
+        # Source coordinate d_src lands at result dim k with perm[k] == d_src.
+        src_strides = [0] * len(perm)
+        for k, p in enumerate(perm):
+            src_strides[p] = strides[k]
+        base = self._thread_offset(b, state, rewriter, src, src_strides, smem)
+        for r in range(src.num_registers):
+            if not _is_representative(src, r):
+                continue
+            coord = src.register_coord(r)
+            offset = sum(x * s for x, s in zip(coord, src_strides, strict=True))
+            address = b.add(base, b.const(offset, i32)) if offset else base
+            value = values[r]
+            if is_bool:
+                value = b.zext(value, i8)
+            if owner is None:
+                b.inline_asm(
+                    f"st.shared.{kind} [$0], $1;", f"r,{c}", [address, value], [], side_effects=True
+                )
+            else:
+                b.inline_asm(
+                    f"@$2 st.shared.{kind} [$0], $1;",
+                    f"r,{c},b",
+                    [address, value, owner],
+                    [],
+                    side_effects=True,
+                )
+        b.op(nvvm.Barrier0Op())
+        base = self._thread_offset(b, state, rewriter, dst, strides, smem)
+        results: list[SSAValue] = []
+        for r in range(dst.num_registers):
+            coord = dst.register_coord(r)
+            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
+            address = b.add(base, b.const(offset, i32)) if offset else base
+            (value,) = b.inline_asm(
+                f"ld.shared.{load_kind} $0, [$1];",
+                f"={c},r",
+                [address],
+                [reg_type],
+                side_effects=True,
+            )
+            if is_bool:
+                value = b.icmp("ne", value, b.const(0, i8))
+            results.append(value)
+        b.op(nvvm.Barrier0Op())
+        return results
+
+
+class LowerConvertLayout(TilePattern):
+    """`nv_tileas.convert_layout`: registers when both layouts place every element in
+    the same thread and register, otherwise an exchange through shared memory."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.ConvertLayoutOp, rewriter: PatternRewriter) -> None:
+        values = self.ctx.registers_of(op, op.src)
+        src = linear_layout(op, op.src.type)
+        dst = linear_layout(op, op.result.type)
+        if src == dst:
+            rewriter.replace(op, [], [self.ctx.pack(rewriter, values, op.result.type)])
+            return
+        rank = len(src.shape)
+        results = self.exchange.run(
+            op, rewriter, values, op.src.type, op.result.type, tuple(range(rank))
+        )
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
+
+
+class LowerPermute(TilePattern):
+    """`cuda_tile.permute` on distributed tiles: an exchange that writes each element
+    at its permuted coordinate."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.PermuteOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.source.type, TensorType):
+            return
+        values = self.ctx.registers_of(op, op.source)
+        perm = op.perm
+        results = self.exchange.run(op, rewriter, values, op.source.type, op.result.type, perm)
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
+
+
+def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
+    """The patterns of this module, sharing one allocator per run of the pass."""
+    exchange = Exchange(ctx, SharedAllocator())
+    return [LowerConvertLayout(ctx, exchange), LowerPermute(ctx, exchange)]
+
+
+def bank_conflict_ways(layout: LinearLayout, strides: Sequence[int]) -> int:
+    """The worst number of distinct 32-bit words one warp touches in one bank, over
+    the per-register accesses of warp 0 (`strides` in bytes, by `layout`'s dims):
+    1 means conflict-free, n means an n-way serialized access."""
+    worst = 1
+    for r in range(layout.num_registers):
+        banks: dict[int, set[int]] = {}
+        for lane in range(32):
+            coord = layout.coord(r, lane, 0)
+            address = sum(x * s for x, s in zip(coord, strides, strict=True))
+            word = address // 4
+            banks.setdefault(word % 32, set()).add(word)
+        worst = max(worst, *(len(words) for words in banks.values()))
+    return worst
