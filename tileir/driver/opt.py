@@ -17,7 +17,11 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
 * verifier warnings (`tileir.dialects.cuda_tile.warnings`) are printed as
   `file:line:col: warning: ...` and matched by `expected-warning`;
 * `--Wunsupported-hints` reports bad `optimization_hints` as warnings and
-  `--Werr-hints` (with it) also makes them errors, as cuda-tile-opt does.
+  `--Werr-hints` (with it) also makes them errors, as cuda-tile-opt does;
+* `--no-implicit-module` takes one top-level op of any kind (a bare
+  `cuda_tile.module`, as NVIDIA's tools do);
+* `--bytecode-roundtrip` writes the result as bytecode and reads it back before printing
+  (cuda-tile-translate's `--test-cudatile-roundtrip`).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tileir.bytecode.cli import BytecodeOptMixin
-from tileir.diagnostics import CompileError, verify_module
+from tileir.diagnostics import CompileError, SourceLocation, verify_module
 from tileir.dialects.cuda_tile.hints import HINT_POLICY
 from tileir.dialects.cuda_tile.warnings import collecting_warnings, format_warning
 from tileir.driver.verify_diagnostics import (
@@ -87,12 +91,11 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         super().register_all_frontends()
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
-            return parse_text(
-                self.ctx,
-                io.read(),
-                self.get_input_name(),
-                implicit_module=not self.args.no_implicit_module,
-            )
+            source = io.read()
+            name = self.get_input_name()
+            if not self.args.no_implicit_module:
+                return parse_text(self.ctx, source, name)
+            return parse_single_top_level_op(self.ctx, source, name)
 
         self.available_frontends["mlir"] = parse_mlir
 
@@ -123,6 +126,12 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
             dest="warn_unsupported_hints",
             action="store_true",
             help="warn about optimization_hints that are unknown or out of range",
+        )
+        arg_parser.add_argument(
+            "--bytecode-roundtrip",
+            action="store_true",
+            help="write the result as bytecode and read it back before printing "
+            "(cuda-tile-translate --test-cudatile-roundtrip)",
         )
         arg_parser.add_argument(
             "--Werr-hints",
@@ -246,6 +255,13 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         except DiagnosticException as e:
             return None, [Diagnostic("error", _first_line(e))]
 
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        if self.args.bytecode_roundtrip:
+            from tileir.bytecode import read_bytecode, write_bytecode
+
+            prog = read_bytecode(write_bytecode(prog), self.get_input_name(), self.ctx)
+        return super().output_resulting_program(prog)
+
     def register_all_passes(self) -> None:
         super().register_all_passes()
         for name, factory in PASSES.items():
@@ -257,6 +273,24 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         super().register_all_targets()
         for name, factory in TARGETS.items():
             self.available_targets.setdefault(name, factory)  # pyright: ignore[reportArgumentType]
+
+
+def parse_single_top_level_op(ctx: Context, source: bytes | str, name: str) -> ModuleOp:
+    """`--no-implicit-module`, as in MLIR: the input is one top-level op, which need not
+    be a `builtin.module` (NVIDIA's tools take a bare `cuda_tile.module`).  tileir's
+    passes work on a `builtin.module`, so another op is wrapped in one."""
+    try:
+        return parse_text(ctx, source, name, implicit_module=False)
+    except ParseError:
+        module = parse_text(ctx, source, name)
+    top_level = list(module.ops)
+    if len(top_level) != 1:
+        raise CompileError(
+            "source must contain a single top-level operation, found "
+            f"{len(top_level)} (--no-implicit-module)",
+            SourceLocation(name, 1, 1),
+        )
+    return module
 
 
 class DiagnosticsMismatch(Exception):
