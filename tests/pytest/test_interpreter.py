@@ -551,3 +551,102 @@ def test_elementwise_semantics(tmp_path: Path) -> None:
     np.testing.assert_array_equal(sh, np.zeros(8))  # -3 read unsigned: shifted past the width
     np.testing.assert_array_equal(back[:2], np.array([1.5, nan], f32))
     assert back[7] == 1.0  # tf32 keeps 10 fraction bits, ties to even
+
+
+FUNCS = """
+cuda_tile.module @m {
+  testing$func @rowsum(%a: tile<4x8xf32>) -> tile<4xf32> {
+    %r = reduce %a dim=1 identities=[0.000000e+00 : f32] : tile<4x8xf32> -> tile<4xf32>
+    (%x: tile<f32>, %y: tile<f32>) {
+      %s = addf %x, %y : tile<f32>
+      yield %s : tile<f32>
+    }
+    return %r : tile<4xf32>
+  }
+  testing$func @single(%a: tile<4x1xi32>) -> tile<4xi32> {
+    %r = reduce %a dim=1 identities=[100 : i32] : tile<4x1xi32> -> tile<4xi32>
+    (%x: tile<i32>, %y: tile<i32>) {
+      %s = addi %x, %y : tile<i32>
+      yield %s : tile<i32>
+    }
+    return %r : tile<4xi32>
+  }
+  testing$func @rcumprod(%a: tile<8xi32>) -> tile<8xi32> {
+    %r = scan %a dim=0 reverse=true identities=[1 : i32] : tile<8xi32> -> tile<8xi32>
+    (%x: tile<i32>, %y: tile<i32>) {
+      %s = muli %x, %y : tile<i32>
+      yield %s : tile<i32>
+    }
+    return %r : tile<8xi32>
+  }
+  testing$func @ints(%a: tile<8xi32>, %b: tile<8xi32>) -> (tile<8xi32>, tile<8xi32>, tile<8xi32>, tile<8xi32>) {
+    %hi = mulhii %a, %b : tile<8xi32>
+    %rem = remi %a, %b signed : tile<8xi32>
+    %sra = shri %a, %b signed : tile<8xi32>
+    %ceil = divi %a, %b unsigned rounding<positive_inf> : tile<8xi32>
+    return %hi, %rem, %sra, %ceil : tile<8xi32>, tile<8xi32>, tile<8xi32>, tile<8xi32>
+  }
+  testing$func @shapes(%a: tile<2x4xf32>) -> (tile<4x4xf32>, tile<4x2xf32>, tile<2x2xf32>) {
+    %c = cat %a, %a dim = 0 : tile<2x4xf32>, tile<2x4xf32> -> tile<4x4xf32>
+    %p = permute %a [1, 0] : tile<2x4xf32> -> tile<4x2xf32>
+    %one = constant <i32: 1> : tile<i32>
+    %zero = constant <i32: 0> : tile<i32>
+    %e = extract %a[%zero, %one] : tile<2x4xf32> -> tile<2x2xf32>
+    return %c, %p, %e : tile<4x4xf32>, tile<4x2xf32>, tile<2x2xf32>
+  }
+  testing$func @unordered(%a: tile<4xf32>, %b: tile<4xf32>) -> (tile<4xi1>, tile<4xi1>) {
+    %o = cmpf less_than ordered %a, %b : tile<4xf32> -> tile<4xi1>
+    %u = cmpf less_than unordered %a, %b : tile<4xf32> -> tile<4xi1>
+    return %o, %u : tile<4xi1>, tile<4xi1>
+  }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def funcs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("funcs") / "funcs.mlir"
+    path.write_text(FUNCS)
+    return path
+
+
+def test_call_reduce_and_scan(funcs: Path) -> None:
+    from tileir.interpreter import call
+
+    a = np.arange(32, dtype=np.float32).reshape(4, 8)
+    np.testing.assert_array_equal(call(funcs, "rowsum", a)[0], a.sum(axis=1))
+    # A dimension of one element is combined with the identity.
+    np.testing.assert_array_equal(
+        call(funcs, "single", np.arange(4, dtype=np.int32)[:, None])[0], np.arange(4) + 100
+    )
+    x = np.arange(1, 9, dtype=np.int32)
+    np.testing.assert_array_equal(call(funcs, "rcumprod", x)[0], np.cumprod(x[::-1])[::-1])
+
+
+def test_call_integer_ops(funcs: Path) -> None:
+    from tileir.interpreter import call
+
+    a = np.array([-7, 7, -7, 2**31 - 1, -(2**31), 100, 5, -1], np.int32)
+    b = np.array([3, -3, -3, 2, 7, 33, 1, 31], np.int32)
+    hi, rem, sra, ceil = call(funcs, "ints", a, b)
+    ua, ub = a.astype(np.uint32).astype(np.uint64), b.astype(np.uint32).astype(np.uint64)
+    np.testing.assert_array_equal(hi, ((ua * ub) >> 32).astype(np.uint32).view(np.int32))
+    np.testing.assert_array_equal(rem, np.fmod(a, b))
+    np.testing.assert_array_equal(sra, a >> np.minimum(b.astype(np.uint32), 31).astype(np.int32))
+    ceil_want = [-(-int(x) // int(y)) for x, y in zip(ua, ub, strict=True)]
+    np.testing.assert_array_equal(ceil, np.array(ceil_want, np.uint32).view(np.int32))
+
+
+def test_call_shape_ops_and_comparisons(funcs: Path) -> None:
+    from tileir.interpreter import call
+
+    a = np.arange(8, dtype=np.float32).reshape(2, 4)
+    c, p, e = call(funcs, "shapes", a)
+    np.testing.assert_array_equal(c, np.concatenate([a, a]))
+    np.testing.assert_array_equal(p, a.T)
+    np.testing.assert_array_equal(e, a[:, 2:4])  # slice number 1 of size 2
+    x = np.array([1, np.nan, 3, 0], np.float32)
+    y = np.array([2, 1, np.nan, 0], np.float32)
+    ordered, unordered = call(funcs, "unordered", x, y)
+    np.testing.assert_array_equal(ordered, [True, False, False, False])
+    np.testing.assert_array_equal(unordered, [True, True, True, False])

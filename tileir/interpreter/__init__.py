@@ -11,7 +11,7 @@ cuTile leaves a result unspecified.
 """
 
 from tileir.interpreter.errors import ArgumentError, KernelAssertionError, KernelError
-from tileir.interpreter.launcher import LaunchResult, launch, register_cuda_tile
+from tileir.interpreter.launcher import LaunchResult, call, launch, register_cuda_tile
 from tileir.interpreter.state import Options
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "KernelError",
     "LaunchResult",
     "Options",
+    "call",
     "launch",
     "register_cuda_tile",
 ]

@@ -116,12 +116,25 @@ def _describe(t: Attribute) -> str:
     return str(t).replace("!cuda_tile.", "")
 
 
-def marshal_argument(memory: Memory, index: int, t: Attribute, value: Any) -> np.ndarray:
-    """The interpreter value of one entry argument."""
+def marshal_argument(
+    memory: Memory, index: int, t: Attribute, value: Any, any_shape: bool = False
+) -> np.ndarray:
+    """The interpreter value of one entry argument (`any_shape`: tiles of any shape,
+    given as arrays, for `call`)."""
     where = f"argument {index} ({_describe(t)})"
-    if not isinstance(t, TileType) or t.rank != 0:
+    if not isinstance(t, TileType) or (t.rank != 0 and not any_shape):
         raise ArgumentError(f"{where}: only scalar tile parameters can be launched")
     el = t.element_type
+    if t.rank != 0:
+        if isinstance(el, PointerType):
+            raise ArgumentError(f"{where}: tiles of pointers cannot be passed")
+        tile = np.asarray(value)
+        if tile.shape != t.dims:
+            raise ArgumentError(f"{where}: expected an array of shape {t.dims}, got {tile.shape}")
+        want = dtype_of(el)
+        if tile.dtype != want:
+            raise ArgumentError(f"{where}: expected an array of {want}, got {tile.dtype}")
+        return tile.copy()
     if isinstance(el, PointerType):
         if not isinstance(value, np.ndarray):
             raise ArgumentError(f"{where}: expected a numpy array, got {type(value).__name__}")
@@ -161,6 +174,42 @@ def marshal_argument(memory: Memory, index: int, t: Attribute, value: Any) -> np
     raise ArgumentError(f"{where}: unsupported parameter type")
 
 
+def call(
+    module_or_path: ModuleOp | Operation | str | Path,
+    function: str,
+    *args: Any,
+    options: Options | None = None,
+    out: IO[str] | None = None,
+) -> tuple[Any, ...]:
+    """Run one `testing$func` (or `entry`) once, as tile block (0, 0, 0) of a 1x1x1
+    grid, and return what it returns (numpy arrays).  Tile parameters of any shape take
+    numpy arrays of that shape and element type; pointers take arrays as in `launch`."""
+    module = load(module_or_path)
+    funcs = [
+        op
+        for op in module.walk()
+        if isinstance(op, ct.EntryOp | ct.TestingFuncOp) and op.sym_name.data == function
+    ]
+    if not funcs:
+        raise CompileError(f"no function named '{function}'")
+    func = funcs[0]
+    params = list(func.function_type.inputs.data)
+    if len(args) != len(params):
+        raise ArgumentError(f"@{function} takes {len(params)} argument(s), got {len(args)}")
+    memory = Memory()
+    values = tuple(
+        marshal_argument(memory, i, t, v, any_shape=True)
+        for i, (t, v) in enumerate(zip(params, args, strict=True))
+    )
+    state = KernelState(memory, (1, 1, 1), options or Options(), out=out or sys.stdout)
+    state.globals = _allocate_globals(module, memory)
+    interpreter = Interpreter(module)
+    register_cuda_tile(interpreter)
+    set_state(interpreter, state)
+    _, results = _run_block(interpreter, state, func, values, (0, 0, 0))
+    return results
+
+
 def _allocate_globals(module: ModuleOp, memory: Memory) -> dict[str, int]:
     out: dict[str, int] = {}
     for op in module.walk():
@@ -189,6 +238,35 @@ def _root_cause(e: BaseException) -> BaseException:
             break
         e = cause
     return e
+
+
+def _run_block(
+    interpreter: Interpreter,
+    state: KernelState,
+    func: ct.EntryOp | ct.TestingFuncOp,
+    values: tuple[Any, ...],
+    block: tuple[int, int, int],
+) -> tuple[str, tuple[Any, ...]]:
+    """Run `func`'s body as tile block `block`; every failure becomes a located error."""
+    state.block = block
+    try:
+        kind, results = run_region(interpreter, func.body, values, func.sym_name.data)
+    except CompileError:
+        raise
+    except (DiagnosticException, InterpretationError) as e:
+        cause = _root_cause(e)
+        if isinstance(cause, CompileError):
+            raise cause from None
+        raise KernelError(f"internal interpreter error: {cause}", state.current, block) from None
+    except RecursionError:
+        raise KernelError("the kernel nests too deeply", None, block) from None
+    except Exception as e:  # a bug in the interpreter: report it, located if possible
+        raise KernelError(
+            f"internal interpreter error: {type(e).__name__}: {e}", state.current, block
+        ) from e
+    if kind not in ("return", "end"):
+        raise KernelError(f"the function body ended with `{kind}`", func, block)
+    return kind, results
 
 
 def launch(
@@ -226,24 +304,5 @@ def launch(
     register_cuda_tile(interpreter)
     set_state(interpreter, state)
     for block in blocks(grid3):
-        state.block = block
-        try:
-            kind, _ = run_region(interpreter, kernel.body, values, name)
-        except CompileError:
-            raise
-        except (DiagnosticException, InterpretationError) as e:
-            cause = _root_cause(e)
-            if isinstance(cause, CompileError):
-                raise cause from None
-            raise KernelError(
-                f"internal interpreter error: {cause}", state.current, block
-            ) from None
-        except RecursionError:
-            raise KernelError("the kernel nests too deeply", None, block) from None
-        except Exception as e:  # a bug in the interpreter: report it, located if possible
-            raise KernelError(
-                f"internal interpreter error: {type(e).__name__}: {e}", state.current, block
-            ) from e
-        if kind not in ("return", "end"):
-            raise KernelError(f"the entry body ended with `{kind}`", kernel, block)
+        _run_block(interpreter, state, kernel, values, block)
     return LaunchResult(name, grid3, "".join(state.printed), state.warnings)
