@@ -113,6 +113,13 @@ def test_tileir_as_version_and_shim(tmp_path: Path) -> None:
     assert shim.stat().st_mode & 0o111
     again = subprocess.run([str(shim), "--version"], capture_output=True, text=True)
     assert again.returncode == 0 and again.stdout == proc_version_stdout()
+    disasm = subprocess.run(
+        [str(tmp_path / "bin" / "tileirdisasm"), str(CORPUS / "vadd_f32.tileirbc")],
+        capture_output=True,
+        text=True,
+    )
+    assert disasm.returncode == 0, disasm.stderr
+    assert "entry @vadd_f32_" in disasm.stdout
 
 
 def proc_version_stdout() -> str:

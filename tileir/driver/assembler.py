@@ -150,18 +150,26 @@ def version_text() -> str:
 
 def make_tileiras_shim(directory: str) -> Path:
     """Write `directory/tileiras`, a script that runs this tileir-as with the Python that
-    runs now (so it works whatever PATH cuTile hands it)."""
+    runs now (so it works whatever PATH cuTile hands it), and `directory/tileirdisasm`
+    beside it (cuTile's `CUDA_TILE_LOGS=TILEIR` looks for it there), which prints
+    bytecode as cuda_tile text with tileir-opt."""
     target = Path(directory)
     target.mkdir(parents=True, exist_ok=True)
-    shim = target / "tileiras"
-    shim.write_text(
+    python = shlex.quote(sys.executable)
+    header = (
         "#!/bin/sh\n"
-        "# tileiras -> tileir-as, written by `tileir-as --make-tileiras-shim`.\n"
-        "# With this directory first on PATH (and without the nvidia-cuda-tileiras wheel),\n"
-        "# cuTile Python compiles its kernels with tileir.\n"
-        f'exec {shlex.quote(sys.executable)} -m tileir.driver.assembler "$@"\n'
+        "# Written by `tileir-as --make-tileiras-shim`.  With this directory first on PATH\n"
+        "# (and without the nvidia-cuda-tileiras wheel), cuTile Python compiles with tileir.\n"
     )
-    shim.chmod(shim.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    shim = target / "tileiras"
+    shim.write_text(header + f'exec {python} -m tileir.driver.assembler "$@"\n')
+    disasm = target / "tileirdisasm"
+    disasm.write_text(
+        header + "# tileirdisasm FILE [--preview=...]: the file's cuda_tile text.\n"
+        f'exec {python} -m tileir.driver.opt "$1"\n'
+    )
+    for script in (shim, disasm):
+        script.chmod(script.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return shim
 
 
@@ -350,7 +358,8 @@ def run_unguarded(argv: list[str]) -> int:
             print(f"tileir-as: error: cannot write the shim: {e}", file=sys.stderr)
             return 1
         print(
-            f"wrote {shim}; put {shim.parent} first on PATH to compile cuTile kernels with tileir"
+            f"wrote {shim} and {shim.parent / 'tileirdisasm'}; put {shim.parent} first on PATH "
+            "to compile cuTile kernels with tileir"
         )
         return 0
     try:
