@@ -10,9 +10,12 @@ arrays, `ld.shared`/`st.shared`, races and bounds.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.shared_memory import bank_conflict_ways, padded_strides
 from tileir.dialects.nv_tileas.layouts import default_blocked
 from tileir.testing import SimulationError, simulate
@@ -119,3 +122,34 @@ def test_malformed_shared_declaration_is_reported() -> None:
     ptx = _kernel("", 32).replace(".shared .align 16 .b8 buf[512];", ".shared .f32 buf;")
     with pytest.raises(SimulationError, match="unsupported shared-memory declaration"):
         simulate(ptx, (1, 1, 1), [np.zeros(1, dtype=np.int32)])
+
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+@pytest.mark.parametrize(
+    ("dtype", "tile", "arch"),
+    [
+        ("f16", (16, 64), "sm_80"),  # 16-bit elements, two per bank word
+        ("f32", (8, 16), "sm_90a"),  # a small tile: one element per thread
+        ("i8", (32, 32), "sm_100a"),  # bytes in 16-bit registers
+    ],
+)
+def test_transpose_variants_match_numpy(dtype: str, tile: tuple[int, int], arch: str) -> None:
+    """The corpus transpose with other element types and tile shapes."""
+    text = (CORPUS / "transpose_f32_2d.mlir").read_text()
+    tm, tn = tile
+    text = text.replace("tile=(32x64)", f"tile=({tm}x{tn})").replace(
+        "tile=(64x32)", f"tile=({tn}x{tm})"
+    )
+    text = text.replace("tile<32x64xf32>", f"tile<{tm}x{tn}xf32>").replace(
+        "tile<64x32xf32>", f"tile<{tn}x{tm}xf32>"
+    )
+    text = text.replace("f32", dtype).replace("div_by<4>", "div_by<1>")
+    ptx = compile_module(parse_module_text(text, "transpose.mlir"), arch).ptx
+    np_type = {"f16": np.float16, "f32": np.float32, "i8": np.int8}[dtype]
+    m, n = 4 * tm, 3 * tn
+    x = np.random.default_rng(1).uniform(-100, 100, (m, n)).astype(np_type)
+    out = np.zeros((n, m), dtype=np_type)
+    simulate(ptx, (m // tm, n // tn, 1), [x, m, n, n, 1, out, n, m, m, 1])
+    np.testing.assert_array_equal(out, x.T)
