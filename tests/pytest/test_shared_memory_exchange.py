@@ -147,6 +147,7 @@ def test_transpose_variants_match_numpy(dtype: str, tile: tuple[int, int], arch:
     )
     text = text.replace("f32", dtype).replace("div_by<4>", "div_by<1>")
     ptx = compile_module(parse_module_text(text, "transpose.mlir"), arch).ptx
+    assert ptx is not None
     np_type = {"f16": np.float16, "f32": np.float32, "i8": np.int8}[dtype]
     m, n = 4 * tm, 3 * tn
     x = np.random.default_rng(1).uniform(-100, 100, (m, n)).astype(np_type)
