@@ -71,12 +71,40 @@ def load(module_or_path: ModuleOp | Operation | str | Path) -> ModuleOp:
             return top
         raise CompileError(f"cannot launch from a detached '{module_or_path.name}' op")
     if isinstance(module_or_path, str | Path):
-        from tileir.compiler import load_module
-
-        return load_module(module_or_path)
+        return read_module(module_or_path)
     raise CompileError(
         f"expected a module or a .mlir/.tileirbc path, got {type(module_or_path).__name__}"
     )
+
+
+def read_module(path: str | Path) -> ModuleOp:
+    """A .tileirbc (bytecode reader) or .mlir (text front end) file, verified; errors
+    are located `CompileError`s.  (What `tileir.compiler.load_module` does, without
+    importing the compiler's pipeline, which a launch does not need.)"""
+    from xdsl.utils.exceptions import ParseError
+
+    from tileir.diagnostics import verify_module
+    from tileir.frontend import parse_error, parse_text
+    from tileir.registry import make_context
+
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise CompileError(f"no such file: {path}") from None
+    except OSError as e:
+        raise CompileError(f"cannot read {path}: {e.strerror}") from None
+    ctx = make_context()
+    if p.suffix in (".tileirbc", ".bc") or data.startswith(b"\x7fTileIR"):
+        from tileir.bytecode.reader import read_bytecode
+
+        return read_bytecode(data, str(path), ctx)
+    try:
+        module = parse_text(ctx, data, str(path))
+    except ParseError as e:
+        raise parse_error(e) from None
+    verify_module(module)
+    return module
 
 
 def entries(module: ModuleOp) -> list[ct.EntryOp]:
