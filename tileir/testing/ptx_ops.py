@@ -607,6 +607,72 @@ def decode_barrier(ins: Instruction) -> Exec:
     return run
 
 
+@decoder("shfl")
+def decode_shfl(ins: Instruction) -> Exec:
+    """``shfl.sync.{bfly,idx,up,down}.b32 d, a, b, c, membermask``: each active thread
+    reads ``a`` from the lane the mode selects (PTX's formula with the clamp and
+    segment mask packed in ``c``; a lane out of range reads its own value).  Every
+    lane of ``membermask`` must execute the shuffle together."""
+    mods = Mods(ins)
+    if not mods.flag("sync"):
+        raise unsupported(ins, "shfl without .sync")
+    mode = mods.one_of(("bfly", "idx", "up", "down"))
+    if mode is None:
+        raise invalid(ins, "shfl without a mode")
+    t = mods.type("b")
+    mods.done()
+    if t.bits != 32:
+        raise invalid(ins, f"shfl.{t.name}")
+    d, a, b, c, member = operands(ins, 5)
+    if not isinstance(c, Imm) or not isinstance(member, Imm):
+        raise unsupported(ins, "shfl with a register clamp or member mask")
+    if isinstance(d, Vec):
+        raise unsupported(ins, "shfl with a predicate destination")
+    clamp = int(c.value) & 0x1F
+    segmask = (int(c.value) >> 8) & 0x1F
+    membermask = int(member.value) & 0xFFFFFFFF
+    u32 = TYPES["u32"]
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        lane = m.threads.special("%laneid").astype(np.int64)
+        index = np.arange(m.count, dtype=np.int64)
+        group = index - lane
+        in_mask = (membermask >> lane) & 1 == 1
+        if (act & ~in_mask).any():
+            raise m.fail("shfl.sync executed by a lane outside its membermask", act & ~in_mask)
+        for w in np.unique(group[act]):
+            lanes = np.flatnonzero(in_mask[w : w + 32] if w + 32 <= m.count else in_mask[w:])
+            present = w + lanes
+            present = present[present < m.count]
+            missing = ~act[present] | (m.threads.warp[present] != m.threads.warp[w])
+            if missing.any() or len(present) != bin(membermask).count("1"):
+                raise m.fail(
+                    "shfl.sync: not every lane of the membermask executes it together",
+                    act & (group == w),
+                )
+        bval = m.read(b, u32, act).astype(np.int64) & 0x1F
+        min_lane = lane & segmask
+        max_lane = min_lane | (clamp & ~segmask)
+        if mode == "up":
+            j = lane - bval
+            ok = j >= min_lane
+        elif mode == "down":
+            j = lane + bval
+            ok = j <= max_lane
+        elif mode == "bfly":
+            j = lane ^ bval
+            ok = j <= max_lane
+        else:
+            j = min_lane | (bval & ~segmask)
+            ok = j <= max_lane
+        j = np.where(ok, j, lane)
+        source = np.clip(group + j, 0, m.count - 1)
+        values = m.read_bits(a, t, act)
+        m.write_bits(d, values[source], t, act)
+
+    return run
+
+
 @decoder("bra")
 def decode_bra(ins: Instruction) -> Exec:
     """``[@p] bra{.uni} label``: the active threads continue at the label.  With

@@ -47,6 +47,7 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     LowerTiledLoad,
     LowerTiledStore,
 )
+from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
 from tileir.conversions.tileas_to_llvm.shared_memory import shared_memory_patterns
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.nv_tileaa import ops as aa
@@ -144,6 +145,8 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerAddPtr(lowering),
                     LowerTiledLoad(lowering),
                     LowerTiledStore(lowering),
+                    LowerReduce(lowering),
+                    LowerScan(lowering),
                     *shared_memory_patterns(lowering),
                     *structured.patterns(),
                 ],

@@ -113,6 +113,49 @@ def element_bits(t: Attribute) -> int:
     return element_bytes(el) * 8
 
 
+def reduced_dims(fn: func.FuncOp) -> dict[int, set[int]]:
+    """For each tile rank, the dimensions a `reduce` or `scan` combines along."""
+    out: dict[int, set[int]] = {}
+    for op in fn.walk():
+        if isinstance(op, ct.ReduceOp | ct.ScanOp) and op.operands:
+            rank = len(shape_of(op.operands[0].type))
+            out.setdefault(rank, set()).add(op.dimension)
+    return out
+
+
+def warps_for_reductions(requested: int, reduced: dict[int, set[int]]) -> int:
+    """Combining across warps needs shared memory, which code generation does not do
+    yet: a kernel that reduces or scans a tile along every one of its dimensions runs
+    with one warp (its other tiles then use one warp too)."""
+    for rank, dims in reduced.items():
+        if rank and len(dims) >= rank:
+            return 1
+    return requested
+
+
+def blocked_avoiding(
+    shape: tuple[int, ...], num_warps: int, vector: int, order: tuple[int, ...], avoid: set[int]
+) -> BlockedLayoutAttr:
+    """`default_blocked`, but warps go only along dimensions not in `avoid` (the
+    dimensions a reduce or scan combines along), so the combination stays inside a
+    warp; warps beyond what those dimensions hold replicate the tile."""
+    base = default_blocked(shape, num_warps, vector, order)
+    keep = [d for d in order if d not in avoid]
+    if not keep or not avoid:
+        return base
+    spt = [x.data for x in base.size_per_thread]
+    tpw = [x.data for x in base.threads_per_warp]
+    wpc = [1] * len(shape)
+    left = num_warps
+    for d in keep:
+        room = max(1, shape[d] // (spt[d] * tpw[d]))
+        take = min(left, room)
+        wpc[d] = take
+        left //= take
+    wpc[keep[-1]] *= left
+    return BlockedLayoutAttr(spt, tpw, wpc, list(order))
+
+
 def choose_num_warps(fn: func.FuncOp, requested: int, vector: int) -> int:
     largest = 1
     for op in fn.walk():
@@ -134,6 +177,13 @@ def required_operand_layouts(
     """Layouts an op wants for its tensor operands, given its result's layout."""
     if isinstance(op, aa.ExpandDimsOp):
         return [(0, SliceLayoutAttr(op.axis.value.data, result_layout))]
+    if isinstance(op, ct.ReduceOp):
+        # The result is the operand's layout with the reduced dimension sliced away.
+        if isinstance(result_layout, SliceLayoutAttr) and result_layout.dim.data == op.dimension:
+            return [(i, result_layout.parent) for i in range(len(op.operands))]
+        return []
+    if isinstance(op, ct.ScanOp):
+        return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, tas.TiledLoadOp) and result_index == 0:
@@ -156,8 +206,10 @@ def inferred_result_layout(
         if isinstance(first, SliceLayoutAttr) and first.dim.data == op.axis.value.data:
             return first.parent
         return None
-    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp):
+    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp | ct.ScanOp):
         return first
+    if isinstance(op, ct.ReduceOp):
+        return SliceLayoutAttr(op.dimension, first)
     return None
 
 
@@ -257,7 +309,8 @@ class AssignLayoutsPass(ModulePass):
         analysis = AxisInfoAnalysis()
         anchors = anchors_of(fn, analysis)
         max_vector = max((a.vector for a in anchors), default=1)
-        warps = choose_num_warps(fn, self.num_warps, max_vector)
+        reduced = reduced_dims(fn)
+        warps = warps_for_reductions(choose_num_warps(fn, self.num_warps, max_vector), reduced)
         state = LayoutAssignment(warps)
 
         # One blocked layout per rank, from its widest-vector anchor.
@@ -267,17 +320,23 @@ class AssignLayoutsPass(ModulePass):
         rank_layouts: dict[int, BlockedLayoutAttr] = {}
         for rank, group in by_rank.items():
             best = max(group, key=lambda a: a.vector)
-            rank_layouts[rank] = default_blocked(
-                shape_of(best.value.type), warps, best.vector, best.order
+            rank_layouts[rank] = blocked_avoiding(
+                shape_of(best.value.type), warps, best.vector, best.order, reduced.get(rank, set())
             )
         # Anchors of the highest rank seed first: lower ranks usually feed them
-        # through expand_dims and should become slices of their layout.
+        # through expand_dims and should become slices of their layout, or come out
+        # of a reduce in the slice of its operand's layout.  An anchor whose value
+        # already has a layout keeps it, and its pointers follow it.
         for rank in sorted(by_rank, reverse=True):
             for a in by_rank[rank]:
-                state.require(a.value, rank_layouts[rank], None)
-                state.require(a.pointers, rank_layouts[rank], None)
-
-        self.propagate(fn, state)
+                layout = state.layouts.get(a.value, rank_layouts[rank])
+                state.require(a.value, layout, None)
+                view = next(
+                    (u.operation for u in a.pointers.uses if isinstance(u.operation, tas.ViewOp)),
+                    None,
+                )
+                state.require(a.pointers, layout, (view, 0) if view is not None else None)
+            self.propagate(fn, state)
         # Whatever is still unconstrained gets a default layout for its shape.
         for o in fn.walk():
             values = list(o.results) + [
@@ -286,7 +345,13 @@ class AssignLayoutsPass(ModulePass):
             for r in values:
                 if is_tile(r) and r not in state.layouts:
                     shape = shape_of(r.type)
-                    layout = rank_layouts.get(len(shape)) or default_blocked(shape, warps, 1)
+                    layout = rank_layouts.get(len(shape)) or blocked_avoiding(
+                        shape,
+                        warps,
+                        1,
+                        tuple(reversed(range(len(shape)))),
+                        reduced.get(len(shape), set()),
+                    )
                     state.require(r, layout, None)
                     self.propagate(fn, state)
         self.rewrite(fn, state)

@@ -1,0 +1,329 @@
+"""`cuda_tile.reduce` and `cuda_tile.scan` on distributed tiles.
+
+The combiner is the op's region, evaluated on scalars with the same scalar
+lowerings as the elementwise ops (`scalar.py`), so any body of elementwise ops
+and constants works (add/max/min/mul/and/or/xor, argmax with its tie-break, ...).
+
+**Order.** The results are those of the reference semantics
+(`tileir.interpreter`), bit for bit, in any layout:
+
+* reduce: a pairwise tree along the dimension, the upper half combined into the
+  lower half (`body(upper, lower)`) until one element remains; a dimension of one
+  element is combined with the identity.  The tree follows the coordinate bits
+  from the highest down; each bit belongs to a register, lane or warp basis of the
+  layout, so a register bit is an in-thread combination and a lane bit a
+  butterfly shuffle (`shfl.sync.bfly`) after which both partners hold the
+  combination (each picks which operand is the upper half by its lane bit).
+* scan: sequential, `r[j] = body(x[j], r[j-1])` from the identity (reversed with
+  `reverse = true`).  Each thread scans its own registers along the dimension
+  starting from a carry; the carry walks through the lanes that hold the
+  dimension in order, one `shfl.sync.idx` per lane position.
+
+Combining across warps needs shared memory, which is not done yet:
+`tileas-assign-layouts` keeps warps off the reduced dimension (a tile reduced
+along all of its dimensions runs with one warp), and a layout with a warp along
+the dimension is reported as not supported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    i1,
+    i16,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
+from tileir.conversions.tileas_to_llvm.patterns import TilePattern
+from tileir.conversions.tileas_to_llvm.scalar import SCALAR_LOWERINGS
+from tileir.diagnostics import error_at, not_supported
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
+
+FULL_MASK = "0xffffffff"
+
+
+# ---------------------------------------------------------------------------
+# The combiner.
+# ---------------------------------------------------------------------------
+
+
+def combine(
+    b: LLBuilder, op: ct.ReduceOp | ct.ScanOp, lhs: Sequence[SSAValue], rhs: Sequence[SSAValue]
+) -> list[SSAValue]:
+    """The op's body applied to (lhs_0, rhs_0, lhs_1, rhs_1, ...)."""
+    block = op.body.block
+    env: dict[SSAValue, SSAValue] = {}
+    for i, (left, right) in enumerate(zip(lhs, rhs, strict=True)):
+        env[block.args[2 * i]] = left
+        env[block.args[2 * i + 1]] = right
+    for inner in block.ops:
+        if isinstance(inner, ct.YieldOp):
+            return [env[v] for v in inner.operands]
+        if isinstance(inner, ct.ConstantOp):
+            data = inner.values().reshape(-1)
+            t = element_type(inner.result.type)
+            value = data[0].item() if hasattr(data[0], "item") else data[0]
+            env[inner.result] = b.const(
+                int(value) if isinstance(t, IntegerType) else float(value), t
+            )
+            continue
+        lowering = SCALAR_LOWERINGS.get(type(inner))
+        if lowering is None or len(inner.results) != 1:
+            raise not_supported(inner, f"in the body of {op.name}")
+        env[inner.results[0]] = lowering(b, inner, [env[v] for v in inner.operands])
+    raise error_at(op, "the body must end with yield")
+
+
+def identities(b: LLBuilder, op: ct.ReduceOp | ct.ScanOp) -> list[SSAValue]:
+    out = []
+    for attr, v in zip(op.identities.data, op.operands, strict=True):
+        t = element_type(v.type)
+        if isinstance(attr, IntegerAttr):
+            out.append(b.const(attr.value.data, t))
+        elif isinstance(attr, FloatAttr):
+            out.append(b.const(float(attr.value.data), t))
+        else:
+            raise not_supported(op, f"identity {attr}")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Shuffles of any scalar type, as 32-bit words.
+# ---------------------------------------------------------------------------
+
+
+def _shfl_word(b: LLBuilder, word: SSAValue, mode: str, lane: SSAValue | int) -> SSAValue:
+    if isinstance(lane, int):
+        template = f"shfl.sync.{mode}.b32 $0, $1, {lane}, 0x1f, {FULL_MASK};"
+        return b.inline_asm(template, "=r,r", [word], [i32], side_effects=True)[0]
+    template = f"shfl.sync.{mode}.b32 $0, $1, $2, 0x1f, {FULL_MASK};"
+    return b.inline_asm(template, "=r,r,r", [word, lane], [i32], side_effects=True)[0]
+
+
+def shuffle(
+    op: Operation, b: LLBuilder, value: SSAValue, mode: str, lane: SSAValue | int
+) -> SSAValue:
+    """`value` from another lane of the warp (`bfly`: lane ^ `lane`; `idx`: lane `lane`)."""
+    t = value.type
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 32:
+            return _shfl_word(b, value, mode, lane)
+        if width < 32:
+            out = _shfl_word(b, b.zext(value, i32), mode, lane)
+            return b.icmp("ne", out, b.const(0, i32)) if t == i1 else b.trunc(out, t)
+        if width == 64:
+            lo = _shfl_word(b, b.trunc(value, i32), mode, lane)
+            hi = _shfl_word(b, b.trunc(b.lshr(value, b.const(32, t)), i32), mode, lane)
+            return b.or_(b.zext(lo, t), b.shl(b.zext(hi, t), b.const(32, t)))
+    elif isinstance(t, AnyFloat):
+        bits = {16: i16, 32: i32, 64: IntegerType(64)}[t.bitwidth]
+        return b.bitcast(shuffle(op, b, b.bitcast(value, bits), mode, lane), t)
+    raise not_supported(op, f"exchanging {t} values between lanes")
+
+
+# ---------------------------------------------------------------------------
+# Where the dimension lives in a layout.
+# ---------------------------------------------------------------------------
+
+
+def _dimension_bits(
+    op: Operation, layout: LinearLayout, dim: int, size: int
+) -> list[tuple[str, int]]:
+    """For each bit of coordinate `dim`, lowest first: ("register"|"lane"|"warp", index)."""
+    if size & (size - 1):
+        raise not_supported(
+            op, f"{op.name} along a dimension of {size} elements (not a power of two)"
+        )
+    out: list[tuple[str, int]] = []
+    for bit in range(size.bit_length() - 1):
+        found = None
+        for kind, bases in (
+            ("register", layout.registers),
+            ("lane", layout.lanes),
+            ("warp", layout.warps),
+        ):
+            for i, basis in enumerate(bases):
+                if basis[dim] == 1 << bit:
+                    if any(x for k, x in enumerate(basis) if k != dim):
+                        raise not_supported(op, f"{op.name} over a layout that mixes dimensions")
+                    found = (kind, i)
+                    break
+            if found is not None:
+                break
+        if found is None:
+            raise error_at(op, f"the layout does not cover bit {bit} of dimension {dim}")
+        if found[0] == "warp":
+            raise not_supported(op, f"{op.name} across warps (through shared memory)")
+        out.append(found)
+    return out
+
+
+class LowerReduce(TilePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ReduceOp, rewriter: PatternRewriter) -> None:
+        dim = op.dimension
+        src_t = op.operands[0].type
+        layout = linear_layout(op, src_t)
+        size = shape_of(src_t)[dim]
+        bits = _dimension_bits(op, layout, dim, size)
+        b = self.builder(rewriter, op)
+        state = self.ctx.function_state(op)
+        vals = [list(self.ctx.registers_of(op, v)) for v in op.operands]
+        n_regs = layout.num_registers
+        if size == 1:
+            ids = identities(b, op)
+            for r in range(n_regs):
+                out = combine(b, op, [v[r] for v in vals], ids)
+                for k, v in enumerate(vals):
+                    v[r] = out[k]
+        for kind, index in reversed(bits):
+            if kind == "register":
+                mask = 1 << index
+                for r in range(n_regs):
+                    if r & mask:
+                        continue
+                    out = combine(b, op, [v[r | mask] for v in vals], [v[r] for v in vals])
+                    for k, v in enumerate(vals):
+                        v[r] = v[r | mask] = out[k]
+                continue
+            # A lane bit: butterfly exchange; the partner with the bit set holds the
+            # upper half.
+            prologue = state.prologue_builder(rewriter)
+            assert state.lane is not None
+            upper_lane = prologue.icmp(
+                "ne",
+                prologue.and_(state.lane, prologue.const(1 << index, i32)),
+                prologue.const(0, i32),
+            )
+            done: dict[tuple[SSAValue, ...], list[SSAValue]] = {}
+            for r in range(n_regs):
+                key = tuple(v[r] for v in vals)
+                if key not in done:
+                    mine = list(key)
+                    theirs = [shuffle(op, b, x, "bfly", 1 << index) for x in mine]
+                    upper = [b.select(upper_lane, m, t) for m, t in zip(mine, theirs, strict=True)]
+                    lower = [b.select(upper_lane, t, m) for m, t in zip(mine, theirs, strict=True)]
+                    done[key] = combine(b, op, upper, lower)
+                for k, v in enumerate(vals):
+                    v[r] = done[key][k]
+        results = []
+        for k, res in enumerate(op.results):
+            res_t = res.type
+            assert isinstance(res_t, TensorType) or not shape_of(res_t)
+            if not shape_of(res_t):
+                results.append(vals[k][0])
+                continue
+            res_layout = linear_layout(op, res_t)
+            mapping = _slice_map(op, layout, res_layout, dim)
+            results.append(self.ctx.pack(rewriter, [vals[k][m] for m in mapping], res_t))
+        rewriter.replace(op, [], results)
+
+
+def _drop(c: Sequence[int], dim: int) -> tuple[int, ...]:
+    return tuple(c[:dim]) + tuple(c[dim + 1 :])
+
+
+def _slice_map(op: Operation, src: LinearLayout, res: LinearLayout, dim: int) -> list[int]:
+    """For each result register, a source register of the same (reduced) row."""
+    if (
+        tuple(_drop(x, dim) for x in src.lanes) != res.lanes
+        or tuple(_drop(x, dim) for x in src.warps) != res.warps
+    ):
+        raise not_supported(op, "a result layout other than the slice of the operand's layout")
+    where: dict[tuple[int, ...], int] = {}
+    for s in range(src.num_registers):
+        where.setdefault(_drop(src.register_coord(s), dim), s)
+    out = []
+    for r in range(res.num_registers):
+        key = res.register_coord(r)
+        if key not in where:
+            raise not_supported(op, "a result layout other than the slice of the operand's layout")
+        out.append(where[key])
+    return out
+
+
+class LowerScan(TilePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.ScanOp, rewriter: PatternRewriter) -> None:
+        dim = op.dimension
+        src_t = op.operands[0].type
+        layout = linear_layout(op, src_t)
+        for res in op.results:
+            if linear_layout(op, res.type) != layout:
+                raise not_supported(op, "a result layout other than the operand's")
+        size = shape_of(src_t)[dim]
+        bits = _dimension_bits(op, layout, dim, size)
+        reverse = op.is_reverse
+        b = self.builder(rewriter, op)
+        state = self.ctx.function_state(op)
+        vals = [self.ctx.registers_of(op, v) for v in op.operands]
+        n_regs = layout.num_registers
+        # Coordinate c along `dim`, in scan order, lives in register bits and lane
+        # bits; consecutive coordinates in one lane form a segment.
+        order = range(size - 1, -1, -1) if reverse else range(size)
+        segments: list[tuple[int, list[int]]] = []
+        for c in order:
+            reg_part = lane_part = 0
+            for bit, (kind, i) in enumerate(bits):
+                if c >> bit & 1:
+                    if kind == "register":
+                        reg_part |= 1 << i
+                    else:
+                        lane_part |= 1 << i
+            if segments and segments[-1][0] == lane_part:
+                segments[-1][1].append(reg_part)
+            else:
+                segments.append((lane_part, [reg_part]))
+        along = sum(1 << i for kind, i in bits if kind == "register")
+        lane_field = sum(1 << i for kind, i in bits if kind == "lane")
+        rows = sorted({r & ~along for r in range(n_regs)})
+        out: list[list[SSAValue | None]] = [[None] * n_regs for _ in vals]
+        ids = identities(b, op)
+        mine_field: SSAValue | None = None
+        others: SSAValue | None = None
+        if lane_field:
+            prologue = state.prologue_builder(rewriter)
+            assert state.lane is not None
+            mine_field = prologue.and_(state.lane, prologue.const(lane_field, i32))
+            others = prologue.and_(state.lane, prologue.const((WARP_SIZE - 1) & ~lane_field, i32))
+        for row in rows:
+            carry = ids
+            for n, (lane_part, parts) in enumerate(segments):
+                keep = None
+                if mine_field is not None:
+                    keep = b.icmp("eq", mine_field, b.const(lane_part, i32))
+                for part in parts:
+                    r = row | part
+                    carry = combine(b, op, [v[r] for v in vals], carry)
+                    for k in range(len(vals)):
+                        prev = out[k][r]
+                        out[k][r] = (
+                            carry[k]
+                            if keep is None or prev is None
+                            else b.select(keep, carry[k], prev)
+                        )
+                if others is not None and n + 1 < len(segments):
+                    source = b.or_(others, b.const(lane_part, i32))
+                    carry = [shuffle(op, b, x, "idx", source) for x in carry]
+        results = []
+        for k, res in enumerate(op.results):
+            regs = out[k]
+            assert all(x is not None for x in regs)
+            results.append(self.ctx.pack(rewriter, [x for x in regs if x is not None], res.type))
+        rewriter.replace(op, [], results)
+
+
+_ = (Attribute, LoweringContext)
