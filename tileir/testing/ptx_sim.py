@@ -16,7 +16,8 @@ paths one after the other and meet again where the paths join.  This is exact
 for what tileir emits: CTAs that do not communicate, and threads of a CTA that
 communicate only across ``bar.sync`` executed by all of them together (a
 barrier reached by only some running threads is an error); ``.shared`` arrays
-are per CTA (``ptx_shared``).  Memory-ordering
+are per CTA (``ptx_shared``); ``ldmatrix`` and ``mma.sync`` run
+per whole warp (``ptx_mma``).  Memory-ordering
 qualifiers have no effect.  Warp-level operations (shuffles, votes) are not
 supported.
 
@@ -53,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from tileir.testing import ptx_mma  # noqa: F401  (registers ldmatrix and mma.sync)
 from tileir.testing.ptx_decode import Exec
 from tileir.testing.ptx_errors import INTERNAL, UNSUPPORTED, SimulationError
 from tileir.testing.ptx_machine import GlobalMemory, Machine, ThreadGrid

@@ -1,0 +1,149 @@
+"""Warp-level tensor-core instructions in the PTX simulator: ``ldmatrix`` and
+``mma.sync`` (the m16n8k16 shape with f16/bf16 operands and f32 accumulators).
+
+Both are collective over a warp: the simulator requires all 32 lanes of every warp
+that reaches them to execute them together (a partial warp is an error, as on the
+hardware, where ``.sync.aligned`` demands it).
+
+``ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16 {d..}, [a]``: matrix ``i``
+is 8 rows of 16 bytes whose addresses come from lanes ``8i .. 8i+7``; lane ``t``
+receives in ``d_i`` the two 16-bit elements ``(t/4, 2(t%4))`` and ``(t/4, 2(t%4)+1)``
+of matrix ``i`` (``.trans``: ``(2(t%4), t/4)`` and ``(2(t%4)+1, t/4)``), the first in
+the low half.  Rows are checked for bounds and 16-byte alignment.
+
+``mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 {d0..d3}, {a0..a3},
+{b0, b1}, {c0..c3}``: with ``g = t/4`` and ``c = t%4`` lane ``t`` holds
+``A[g][2c..2c+1]`` (``a0``), ``A[g+8][2c..]`` (``a1``), ``A[g][2c+8..]`` (``a2``),
+``A[g+8][2c+8..]`` (``a3``); ``B[2c..2c+1][g]`` (``b0``), ``B[2c+8..][g]`` (``b1``);
+``C``/``D[g][2c..2c+1]`` (``c0, c1``) and ``[g+8][2c..]`` (``c2, c3``).  ``D = A·B + C``
+is computed exactly in float64 and rounded once to f32 (the hardware's internal
+accumulation order and precision differ slightly: compare with a tolerance).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, unsupported
+from tileir.testing.ptx_machine import Machine
+from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_parse import Instruction, Mem, Operand, Reg, Vec
+
+_LANE = np.arange(32)
+_G = _LANE // 4
+_C = _LANE % 4
+
+
+def _warps(m: Machine, act: np.ndarray) -> np.ndarray:
+    """Active thread indices as ``(warps, 32)``; every active warp must be whole."""
+    lanes = np.flatnonzero(act)
+    warp = m.threads.warp[lanes]
+    ids, counts = np.unique(warp, return_counts=True)
+    if (counts != 32).any():
+        bad = ids[counts != 32][0]
+        partial = act & (m.threads.warp == bad)
+        raise m.fail("a warp-collective instruction executed by only part of a warp", partial)
+    return lanes.reshape(-1, 32)
+
+
+def _items(ins: Instruction, op: Operand, count: int) -> tuple[Operand, ...]:
+    if not isinstance(op, Vec) or len(op.items) != count:
+        raise invalid(ins, f"expected a vector of {count} registers, got {op}")
+    return op.items
+
+
+@decoder("ldmatrix")
+def decode_ldmatrix(ins: Instruction) -> Exec:
+    mods = Mods(ins)
+    if not (mods.flag("sync") and mods.flag("aligned") and mods.flag("m8n8")):
+        raise unsupported(ins, "ldmatrix other than .sync.aligned.m8n8")
+    count = {"x1": 1, "x2": 2, "x4": 4}[mods.one_of(("x1", "x2", "x4")) or "x1"]
+    trans = mods.flag("trans")
+    if not mods.flag("shared"):
+        raise unsupported(ins, "ldmatrix from a space other than .shared")
+    t = mods.type("b")
+    mods.done()
+    if t.bits != 16:
+        raise invalid(ins, f"ldmatrix.{t.name}")
+    d, a = operands(ins, 2)
+    dests = _items(ins, d, count) if isinstance(d, Vec) else (d,)
+    if len(dests) != count:
+        raise invalid(ins, f"{len(dests)} destinations for .x{count}")
+    if not isinstance(a, Mem):
+        raise invalid(ins, f"address operand {a}")
+    addr = a
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        from tileir.testing.ptx_ops import _check_access  # pyright: ignore[reportPrivateUsage]
+
+        warps = _warps(m, act)
+        base = m.read(Reg(addr.base), TYPES["u32"], act).astype(np.uint64)
+        rows = (base[warps] + np.uint64(addr.offset & 0xFFFFFFFF))[:, : 8 * count]
+        flat_rows = rows.reshape(-1)
+        row_lanes = warps[:, : 8 * count].reshape(-1)
+        _check_access(m, flat_rows, 16, row_lanes, "ldmatrix row read")
+        data = m.memory.load(flat_rows, 16).view("<u2").reshape(len(warps), count, 8, 8)
+        for i, dest in enumerate(dests):
+            mat = data[:, i].astype(np.uint32)
+            if trans:
+                lo, hi = mat[:, 2 * _C, _G], mat[:, 2 * _C + 1, _G]
+            else:
+                lo, hi = mat[:, _G, 2 * _C], mat[:, _G, 2 * _C + 1]
+            full = np.zeros(m.count, dtype=np.uint32)
+            full[warps.reshape(-1)] = (lo | (hi << 16)).reshape(-1)
+            m.write_bits(dest, full, TYPES["b32"], act)
+
+    return run
+
+
+def _halves(bits: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
+    """The low and high 16-bit elements of 32-bit words, as float64."""
+    lo = (bits & 0xFFFF).astype(np.uint16)
+    hi = (bits >> 16).astype(np.uint16)
+    if kind == "f16":
+        return lo.view(np.float16).astype(np.float64), hi.view(np.float16).astype(np.float64)
+    as_f32 = lambda h: (h.astype(np.uint32) << 16).view(np.float32).astype(np.float64)  # noqa: E731
+    return as_f32(lo), as_f32(hi)
+
+
+@decoder("mma")
+def decode_mma(ins: Instruction) -> Exec:
+    mods = Mods(ins)
+    if not (mods.flag("sync") and mods.flag("aligned") and mods.flag("m16n8k16")):
+        raise unsupported(ins, "mma other than .sync.aligned.m16n8k16")
+    if not (mods.flag("row") and mods.flag("col")):
+        raise unsupported(ins, "mma layouts other than .row.col")
+    rest = list(mods.rest)
+    mods.rest.clear()
+    if len(rest) != 4 or rest[0] != "f32" or rest[3] != "f32" or rest[1] != rest[2]:
+        raise unsupported(ins, "mma types other than .f32.{f16,bf16}.{f16,bf16}.f32")
+    kind = rest[1]
+    if kind not in ("f16", "bf16"):
+        raise unsupported(ins, f"mma on .{kind}")
+    d, a, b, c = operands(ins, 4)
+    ds, as_, bs, cs = _items(ins, d, 4), _items(ins, a, 4), _items(ins, b, 2), _items(ins, c, 4)
+    f32, b32 = TYPES["f32"], TYPES["b32"]
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        warps = _warps(m, act)
+        n = len(warps)
+        A = np.zeros((n, 16, 16))
+        B = np.zeros((n, 16, 8))
+        C = np.zeros((n, 16, 8))
+        for k, (row, col) in enumerate(((0, 0), (8, 0), (0, 8), (8, 8))):
+            lo, hi = _halves(m.read_bits(as_[k], b32, act)[warps].astype(np.uint32), kind)
+            A[:, _G + row, 2 * _C + col] = lo
+            A[:, _G + row, 2 * _C + col + 1] = hi
+        for k in range(2):
+            lo, hi = _halves(m.read_bits(bs[k], b32, act)[warps].astype(np.uint32), kind)
+            B[:, 2 * _C + 8 * k, _G] = lo
+            B[:, 2 * _C + 8 * k + 1, _G] = hi
+        for k in range(4):
+            C[:, _G + 8 * (k // 2), 2 * _C + k % 2] = m.read(cs[k], f32, act)[warps]
+        D = (np.einsum("wmk,wkn->wmn", A, B) + C).astype(np.float32)
+        for k in range(4):
+            full = np.zeros(m.count, dtype=np.float32)
+            full[warps.reshape(-1)] = D[:, _G + 8 * (k // 2), 2 * _C + k % 2].reshape(-1)
+            m.write(ds[k], full, f32, act)
+
+    return run
