@@ -55,3 +55,112 @@ def test_launch_without_a_gpu_is_a_diagnostic() -> None:
     x = np.zeros(8, np.float32)
     with pytest.raises(GpuUnavailable, match="no usable CUDA GPU"):
         launch(VADD, 1, x, 8, 1, x.copy(), 8, 1, x.copy(), 8, 1)
+
+
+class InterpretingBackend:
+    """A stand-in for the CUDA driver that runs the interpreter on the device
+    buffers: it checks what the runtime hands a driver (the cubin's entry, the block
+    size, parameters packed in order, buffers copied in and back) without a GPU."""
+
+    name = "interpreting"
+
+    def __init__(self, module_path: Path) -> None:
+        self.module_path = module_path
+        self.buffers: dict[int, np.ndarray] = {}
+        self.next_address = 1 << 40
+        self.launches: list[tuple[str, tuple[int, int, int], tuple[int, int, int]]] = []
+
+    def capability(self) -> tuple[int, int]:
+        return (9, 0)
+
+    def load(self, cubin: bytes, entry: str) -> str:
+        assert cubin.startswith(b"\x7fELF")
+        return entry
+
+    def upload(self, data: np.ndarray) -> int:
+        address = self.next_address
+        self.next_address += 1 << 32
+        self.buffers[address] = np.array(data, dtype=np.uint8).reshape(-1)
+        return address
+
+    def download(self, address: int, out: np.ndarray) -> None:
+        out.view(np.uint8).reshape(-1)[...] = self.buffers[address]
+
+    def free(self, address: int) -> None:
+        del self.buffers[address]
+
+    def launch(
+        self,
+        function: str,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+    ) -> None:
+        from tileir.dialects.cuda_tile.types import PointerType
+        from tileir.interpreter import launch as interpret
+        from tileir.interpreter.numerics import dtype_of
+
+        self.launches.append((function, grid, block))
+        module = load(self.module_path)
+        entry = find_entry(module, function)
+        args: list[object] = []
+        for t, p in zip(entry.function_type.inputs.data, params, strict=True):
+            el = t.element_type  # pyright: ignore[reportAttributeAccessIssue]
+            if isinstance(el, PointerType):
+                assert p.dtype == np.uint64
+                address = int(p[0])
+                base = max(b for b in self.buffers if b <= address)
+                raw = self.buffers[base][address - base :]
+                dt = dtype_of(el.pointee)
+                args.append(raw[: raw.size // dt.itemsize * dt.itemsize].view(dt))
+            else:
+                assert p.dtype == dtype_of(el) and p.shape == (1,)
+                args.append(p[0].item())
+        interpret(module, grid, *args)
+
+
+def test_runtime_hands_the_driver_what_the_interpreter_needs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """grid_stride_f16_2d reads a strided view of a bigger buffer: the pointer keeps its
+    offset into the uploaded buffer, and only the written buffer changes."""
+    import sys
+
+    import tileir.runtime.launcher as runtime
+    from tileir.interpreter import launch as interpret
+
+    corpus = VADD.parent
+    sys.path.insert(0, str(corpus))
+    import _common  # pyright: ignore[reportMissingImports]
+
+    for name in ("grid_stride_f16_2d", "saxpy_f32"):
+        path = corpus / f"{name}.tileirbc"
+        fake = InterpretingBackend(path)
+        monkeypatch.setattr(runtime, "_BACKEND", fake)
+        case = _common.load_case_module(name)
+        on_device = case.make_inputs(np.random.default_rng(0))
+        reference = case.make_inputs(np.random.default_rng(0))
+        result = launch(path, on_device["grid"], *_common.flatten_args(on_device))
+        interpret(path, reference["grid"], *_common.flatten_args(reference))
+        for n, a in reference["arrays"].items():
+            np.testing.assert_array_equal(on_device["arrays"][n], a, err_msg=n)
+        ((symbol, grid, block),) = fake.launches
+        assert (symbol, grid) == (result.entry, tuple(on_device["grid"]))
+        assert block == result.block and result.arch == "sm_90a"
+        assert not fake.buffers  # every device buffer was freed
+
+
+def test_runtime_keeps_a_pointer_offset_into_its_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tileir.runtime.launcher as runtime
+
+    fake = InterpretingBackend(VADD)
+    monkeypatch.setattr(runtime, "_BACKEND", fake)
+    buffer = np.arange(48, dtype=np.float32)
+    assert buffer.__array_interface__["data"][0] % 16 == 0
+    # Three views of one buffer, 16-byte aligned as the kernel assumes.
+    a, b, c = buffer[4:12], buffer[20:28], buffer[32:40]
+    launch(VADD, 1, a, 8, 1, b, 8, 1, c, 8, 1)
+    np.testing.assert_array_equal(buffer[32:40], np.arange(4, 12) + np.arange(20, 28))
+    np.testing.assert_array_equal(buffer[:32], np.arange(32))  # nothing else written
+    np.testing.assert_array_equal(buffer[40:], np.arange(40, 48))
+    assert len(fake.launches) == 1

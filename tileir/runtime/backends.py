@@ -8,7 +8,7 @@ scalars at their own width).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -44,6 +44,7 @@ class CudaPythonBackend:
     driver: Any
     context: Any
     device: Any
+    modules: list[Any] = field(default_factory=list[Any])
     name: str = "cuda-python"
 
     @classmethod
@@ -77,7 +78,9 @@ class CudaPythonBackend:
 
     def load(self, cubin: bytes, entry: str) -> Any:
         d = self.driver
-        module = _check(d, d.cuModuleLoadData(cubin), "cuModuleLoadData")
+        image = np.frombuffer(cubin, dtype=np.uint8)
+        module = _check(d, d.cuModuleLoadData(image.ctypes.data), "cuModuleLoadData")
+        self.modules.append(module)  # loaded modules stay alive as long as the backend
         return _check(d, d.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
 
     def upload(self, data: np.ndarray) -> int:
