@@ -41,6 +41,12 @@ class Options:
     overflow: str = "warn"
     check_assumptions: bool = True
 
+    def __post_init__(self) -> None:
+        if self.overflow not in ("warn", "error", "ignore"):
+            raise ValueError(
+                f"Options.overflow is 'warn', 'error' or 'ignore', got {self.overflow!r}"
+            )
+
 
 @dataclass
 class KernelState:
