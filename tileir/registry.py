@@ -100,6 +100,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "tileir.transforms.cuda_tile.synthesize_debug_info_scopes",
         "SynthesizeDebugInfoScopesPass",
     ),
+    "test-debuginfo-update-symbol-name": _pass(
+        "tileir.transforms.cuda_tile.update_symbol_name", "TestDebugInfoUpdateSymbolNamePass"
+    ),
 }
 
 

@@ -21,7 +21,9 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
 * `--no-implicit-module` takes one top-level op of any kind (a bare
   `cuda_tile.module`, as NVIDIA's tools do);
 * `--bytecode-roundtrip` writes the result as bytecode and reads it back before printing
-  (cuda-tile-translate's `--test-cudatile-roundtrip`).
+  (cuda-tile-translate's `--test-cudatile-roundtrip`);
+* `--test-debuginfo-update-symbol-name="symbol-to-rename=... new-name=..."` runs that
+  test pass, with cuda-tile-opt's option syntax.
 """
 
 from __future__ import annotations
@@ -126,6 +128,15 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
             dest="warn_unsupported_hints",
             action="store_true",
             help="warn about optimization_hints that are unknown or out of range",
+        )
+        arg_parser.add_argument(
+            "--test-debuginfo-update-symbol-name",
+            dest="test_update_symbol_name",
+            metavar="OPTIONS",
+            default=None,
+            help="run the test pass test-debuginfo-update-symbol-name after the -p passes, "
+            "with MLIR-style options ('symbol-to-rename=a::b new-name=c update-uses=true'), "
+            "as cuda-tile-opt's flag of that name does",
         )
         arg_parser.add_argument(
             "--bytecode-roundtrip",
@@ -255,6 +266,13 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         except DiagnosticException as e:
             return None, [Diagnostic("error", _first_line(e))]
 
+    def setup_pipeline(self) -> None:
+        options = self.args.test_update_symbol_name
+        if options is not None:
+            spec = f"test-debuginfo-update-symbol-name{{{_pass_options(options)}}}"
+            self.args.passes = f"{self.args.passes},{spec}" if self.args.passes else spec
+        super().setup_pipeline()
+
     def output_resulting_program(self, prog: ModuleOp) -> str:
         if self.args.bytecode_roundtrip:
             from tileir.bytecode import read_bytecode, write_bytecode
@@ -273,6 +291,19 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         super().register_all_targets()
         for name, factory in TARGETS.items():
             self.available_targets.setdefault(name, factory)  # pyright: ignore[reportArgumentType]
+
+
+def _pass_options(options: str) -> str:
+    """MLIR's `key=value key=value` pass options as an xDSL pass spec's: values other
+    than booleans and numbers are quoted."""
+    items: list[str] = []
+    for item in options.split():
+        key, _, value = item.partition("=")
+        if value in ("true", "false") or value.lstrip("-").isdigit():
+            items.append(f"{key}={value}")
+        else:
+            items.append(f'{key}="{value}"')
+    return " ".join(items)
 
 
 def parse_single_top_level_op(ctx: Context, source: bytes | str, name: str) -> ModuleOp:
