@@ -302,7 +302,8 @@ def compile_file(args: argparse.Namespace) -> int:
         )
     if remark_filter.enabled:
         locations = _kernel_locations(module)
-        collected.extend(rm.ptxas_remarks(report.registers, report.spills, locations))
+        shared = rm.shared_memory_of(report.output)
+        collected.extend(rm.ptxas_remarks(report.registers, report.spills, locations, shared))
         shown = [r for r in collected if remark_filter.shows(r)]
         if args.remark_format == "yaml":
             try:

@@ -21,7 +21,7 @@ right after the stage that made it, never a guess:
   `convert_layout` tileas-assign-layouts had to insert (`Missed`: data goes through
   shared memory);
 * `Kernel`: the warps per CTA tileas-assign-layouts chose (`Analysis`), and the
-  registers and spills ptxas reports (`Analysis`).
+  registers, static shared memory and spills ptxas reports (`Analysis`).
 
 tileir has no tensor-core lowering yet, so it makes no tensor-core decisions and emits
 no `TensorCore` remarks (a kernel with `mma` fails with a located error instead).
@@ -199,19 +199,40 @@ def tileas_remarks(module: ModuleOp) -> list[Remark]:
     return out
 
 
+def shared_memory_of(ptxas_output: str) -> dict[str, int]:
+    """Static shared memory per kernel, from ptxas -v (`... 8448 bytes smem ...`)."""
+    import re
+
+    out: dict[str, int] = {}
+    current = None
+    for line in ptxas_output.splitlines():
+        m = re.search(r"Compiling entry function '([^']+)'", line)
+        if m:
+            current = m.group(1)
+        m = re.search(r"(\d+) bytes smem", line)
+        if m and current:
+            out[current] = int(m.group(1))
+    return out
+
+
 def ptxas_remarks(
-    registers: dict[str, int], spills: dict[str, int], locations: dict[str, SourceLocation | None]
+    registers: dict[str, int],
+    spills: dict[str, int],
+    locations: dict[str, SourceLocation | None],
+    shared: dict[str, int] | None = None,
 ) -> list[Remark]:
-    """ptxas's report of each kernel: registers and spill stores."""
+    """ptxas's report of each kernel: registers, static shared memory, spill stores."""
     out: list[Remark] = []
     for kernel, count in registers.items():
         spilled = spills.get(kernel, 0)
+        smem = (shared or {}).get(kernel, 0)
         out.append(
             Remark(
                 "analysis" if not spilled else "missed",
                 "Kernel",
                 "RegisterUsage" if not spilled else "RegisterSpills",
-                f"ptxas: {count} registers per thread, {spilled} bytes of spill stores",
+                f"ptxas: {count} registers per thread, {smem} bytes of static shared memory, "
+                f"{spilled} bytes of spill stores",
                 kernel,
                 locations.get(kernel),
             )
