@@ -99,10 +99,6 @@ def scatter(
 # ---------------------------------------------------------------------------
 
 
-def _signed_view(x: np.ndarray) -> np.ndarray:
-    return x
-
-
 _RMW: dict[AtomicRMWMode, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     AtomicRMWMode.AND: np.bitwise_and,
     AtomicRMWMode.OR: np.bitwise_or,
@@ -130,7 +126,6 @@ def atomic_update(
     active: np.ndarray,
     dt: np.dtype,
     update: Callable[[np.ndarray, np.ndarray], np.ndarray],
-    operands: Sequence[np.ndarray],
 ) -> np.ndarray:
     """Read-modify-write each active lane; returns the old values (inactive lanes: 0).
 
@@ -141,7 +136,6 @@ def atomic_update(
     flat_active = np.broadcast_to(active, shape).reshape(-1)
     old = np.zeros(flat_addr.size, dtype=dt)
     lanes = np.nonzero(flat_active)[0]
-    del operands
     if lanes.size == 0:
         return old.reshape(shape)
     if np.unique(flat_addr[lanes]).size == lanes.size:
@@ -167,9 +161,7 @@ def rmw(
 ) -> np.ndarray:
     flat_arg = np.broadcast_to(np.asarray(arg).astype(dt), np.shape(addresses)).reshape(-1)
     fn = _RMW[mode]
-    return atomic_update(
-        state, op, addresses, active, dt, lambda old, idx: fn(old, flat_arg[idx]), [arg]
-    )
+    return atomic_update(state, op, addresses, active, dt, lambda old, idx: fn(old, flat_arg[idx]))
 
 
 # ---------------------------------------------------------------------------
@@ -287,7 +279,7 @@ class CudaTileMemoryFunctions(InterpreterFunctions):
             )
             return np.where(same, val[idx], old).astype(dt)
 
-        return atomic_update(state, op, addresses, active, dt, update, []), TOKEN
+        return atomic_update(state, op, addresses, active, dt, update), TOKEN
 
     @impl(ct.AtomicRedViewTkoOp)
     def run_atomic_red_view_tko(
@@ -399,6 +391,3 @@ class CudaTileMemoryFunctions(InterpreterFunctions):
         alignment = op.alignment.value.data
         address = state.memory.allocate(count * dt.itemsize, alignment, f"alloca@{state.block}")
         return (np.broadcast_to(np.asarray(address, np.int64), shape_of(op.result.type)).copy(),)
-
-
-_ = _signed_view
