@@ -85,4 +85,27 @@ def verify_module(module: Operation) -> None:
         except VerifyException as e:
             message = str(e).split("\n")[0]
             message = message.removeprefix("Operation does not verify: ")
-            raise CompileError(message, location_of(op)) from None
+            where = location_of(_redefinition(op, message) or op)
+            raise CompileError(message, where) from None
+
+
+def _redefinition(table: Operation, message: str) -> Operation | None:
+    """For a symbol table's `Redefinition of symbol "k"`, the second op that defines `k`
+    (the error is about it, not about the table)."""
+    import re
+
+    from xdsl.dialects.builtin import StringAttr
+
+    m = re.fullmatch(r'Redefinition of symbol "(.+)"', message)
+    if m is None:
+        return None
+    seen = 0
+    for region in table.regions:
+        for block in region.blocks:
+            for child in block.ops:
+                name = child.properties.get("sym_name") or child.attributes.get("sym_name")
+                if isinstance(name, StringAttr) and name.data == m.group(1):
+                    seen += 1
+                    if seen == 2:
+                        return child
+    return None
