@@ -650,3 +650,47 @@ def test_call_shape_ops_and_comparisons(funcs: Path) -> None:
     ordered, unordered = call(funcs, "unordered", x, y)
     np.testing.assert_array_equal(ordered, [True, False, False, False])
     np.testing.assert_array_equal(unordered, [True, True, True, False])
+
+
+VIEWS = """
+cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>, %o: tile<ptr<f32>>, %s: tile<ptr<f32>>, %q: tile<ptr<i32>>) {
+    %tv = make_tensor_view %p, shape = [8, 4], strides = [4, 1] : tensor_view<8x4xf32, strides=[4,1]>
+    %pv = make_partition_view %tv : partition_view<tile=(2x4), tensor_view<8x4xf32, strides=[4,1]>, dim_map=[1, 0]>
+    %c1 = constant <i32: 1> : tile<i32>
+    %t, %tok = load_view_tko weak %pv[%c1, %c1] : partition_view<tile=(2x4), tensor_view<8x4xf32, strides=[4,1]>, dim_map=[1, 0]>, tile<i32> -> tile<2x4xf32>, token
+    %ov = make_tensor_view %o, shape = [2, 4], strides = [4, 1] : tensor_view<2x4xf32, strides=[4,1]>
+    %opv = make_partition_view %ov : partition_view<tile=(2x4), tensor_view<2x4xf32, strides=[4,1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %st = store_view_tko weak %t, %opv[%c0, %c0] : tile<2x4xf32>, partition_view<tile=(2x4), tensor_view<2x4xf32, strides=[4,1]>>, tile<i32> -> token
+    %fv = make_tensor_view %p, shape = [32], strides = [1] : tensor_view<32xf32, strides=[1]>
+    %sv = make_strided_view %fv : strided_view<tile=(4), traversal_strides=[3], padding_value = neg_inf, tensor_view<32xf32, strides=[1]>>
+    %c10 = constant <i32: 10> : tile<i32>
+    %w, %tok2 = load_view_tko weak %sv[%c10] : strided_view<tile=(4), traversal_strides=[3], padding_value = neg_inf, tensor_view<32xf32, strides=[1]>>, tile<i32> -> tile<4xf32>, token
+    %sv2 = make_tensor_view %s, shape = [4], strides = [1] : tensor_view<4xf32, strides=[1]>
+    %spv = make_partition_view %sv2 : partition_view<tile=(4), tensor_view<4xf32, strides=[1]>>
+    %st2 = store_view_tko weak %w, %spv[%c0] : tile<4xf32>, partition_view<tile=(4), tensor_view<4xf32, strides=[1]>>, tile<i32> -> token
+    %n:2 = get_index_space_shape %pv : partition_view<tile=(2x4), tensor_view<8x4xf32, strides=[4,1]>, dim_map=[1, 0]> -> tile<i32>
+    %m:1 = get_index_space_shape %sv : strided_view<tile=(4), traversal_strides=[3], padding_value = neg_inf, tensor_view<32xf32, strides=[1]>> -> tile<i32>
+    %q1 = offset %q, %c1 : tile<ptr<i32>>, tile<i32> -> tile<ptr<i32>>
+    %c2 = constant <i32: 2> : tile<i32>
+    %q2 = offset %q, %c2 : tile<ptr<i32>>, tile<i32> -> tile<ptr<i32>>
+    %a1 = store_ptr_tko weak %q, %n#0 : tile<ptr<i32>>, tile<i32> -> token
+    %a2 = store_ptr_tko weak %q1, %n#1 : tile<ptr<i32>>, tile<i32> -> token
+    %a3 = store_ptr_tko weak %q2, %m#0 : tile<ptr<i32>>, tile<i32> -> token
+    return
+  }
+}
+"""
+
+
+def test_dim_map_strided_view_and_index_space(tmp_path: Path) -> None:
+    """A partition view with dim_map=[1, 0] loads a transposed tile; a strided view
+    steps by its traversal stride and pads past the end; get_index_space_shape counts
+    tiles (ceil) per view dimension."""
+    p = np.arange(32, dtype=np.float32)
+    o, s, q = np.zeros((2, 4), np.float32), np.zeros(4, np.float32), np.zeros(3, np.int32)
+    run_text(tmp_path, VIEWS, 1, p, o, s, q)
+    np.testing.assert_array_equal(o, p.reshape(8, 4)[4:8, 2:4].T)
+    np.testing.assert_array_equal(s, [30.0, 31.0, -np.inf, -np.inf])
+    np.testing.assert_array_equal(q, [2, 2, 11])
