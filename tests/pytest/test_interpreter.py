@@ -694,3 +694,41 @@ def test_dim_map_strided_view_and_index_space(tmp_path: Path) -> None:
     np.testing.assert_array_equal(o, p.reshape(8, 4)[4:8, 2:4].T)
     np.testing.assert_array_equal(s, [30.0, 31.0, -np.inf, -np.inf])
     np.testing.assert_array_equal(q, [2, 2, 11])
+
+
+GLOBALS = """
+cuda_tile.module @m {
+  global @g <f32: [1.0, 2.0, 3.0, 4.0]> : tile<4xf32>
+  entry @k(%o: tile<ptr<f32>>) {
+    %gp = get_global @g : tile<ptr<f32>>
+    %i = iota : tile<4xi32>
+    %gr = reshape %gp : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %gb = broadcast %gr : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %gps = offset %gb, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %v, %t = load_ptr_tko weak %gps : tile<4xptr<f32>> -> tile<4xf32>, token
+    %w = addf %v, %v : tile<4xf32>
+    %s0 = store_ptr_tko weak %gps, %w : tile<4xptr<f32>>, tile<4xf32> -> token
+    %a = alloca num_elem = 4, alignment = 16 : tile<ptr<f32>>
+    %ar = reshape %a : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %ab = broadcast %ar : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %aps = offset %ab, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %s1 = store_ptr_tko weak %aps, %w : tile<4xptr<f32>>, tile<4xf32> -> token
+    %x, %t2 = load_ptr_tko weak %aps : tile<4xptr<f32>> -> tile<4xf32>, token
+    %or = reshape %o : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %ob = broadcast %or : tile<1xptr<f32>> -> tile<4xptr<f32>>
+    %ops = offset %ob, %i : tile<4xptr<f32>>, tile<4xi32> -> tile<4xptr<f32>>
+    %s2 = store_ptr_tko weak %ops, %x : tile<4xptr<f32>>, tile<4xf32> -> token
+    return
+  }
+}
+"""
+
+
+def test_globals_live_for_the_launch_and_alloca_is_private_memory(tmp_path: Path) -> None:
+    """Each of the two blocks doubles the global in place, through an alloca'd copy."""
+    out = np.zeros(4, np.float32)
+    run_text(tmp_path, GLOBALS, (2, 1, 1), out)
+    np.testing.assert_array_equal(out, [4.0, 8.0, 12.0, 16.0])
+    out = np.zeros(4, np.float32)
+    run_text(tmp_path, GLOBALS, (1, 1, 1), out)  # a new launch starts from the initializer
+    np.testing.assert_array_equal(out, [2.0, 4.0, 6.0, 8.0])
