@@ -78,12 +78,27 @@ def _nvidia_tileiras_installed() -> bool:
 
 
 def _cuobjdump() -> str:
+    """cuobjdump: beside ptxas, else in the nvidia-cuda-cuobjdump wheel, else on PATH."""
+    import shutil
+
+    candidates: list[Path] = []
     ptxas = find_ptxas()
-    assert ptxas is not None
-    candidate = Path(ptxas).parent / "cuobjdump"
-    if not candidate.is_file():
-        pytest.skip("cuobjdump not found beside ptxas (nvidia-cuda-cuobjdump / CUDA 13 bin)")
-    return str(candidate)
+    if ptxas is not None:
+        candidates.append(Path(ptxas).parent / "cuobjdump")
+    try:
+        import nvidia  # pyright: ignore[reportMissingImports]
+
+        for root in getattr(nvidia, "__path__", []):
+            candidates.append(Path(root) / "cu13" / "bin" / "cuobjdump")
+    except ImportError:
+        pass
+    for candidate in candidates:
+        if candidate.is_file():
+            return str(candidate)
+    found = shutil.which("cuobjdump")
+    if found is None:
+        pytest.skip("cuobjdump not found (the nvidia-cuda-cuobjdump wheel, or CUDA on PATH)")
+    return found
 
 
 @pytest.fixture(scope="module")
