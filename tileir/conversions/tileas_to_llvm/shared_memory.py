@@ -26,6 +26,7 @@ over.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -151,6 +152,81 @@ class Exchange:
             offset = b.add(offset, term)
         return offset
 
+    def write(
+        self,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        values: Sequence[SSAValue],
+        layout: LinearLayout,
+        strides: Sequence[int],
+        smem: SSAValue,
+        kind: ElementKind,
+        guard: SSAValue | None = None,
+    ) -> None:
+        """Store a thread's registers of `layout` at `smem + Σ coord_d · strides[d]`;
+        one copy of each element (its owner, and `guard` when given) writes it."""
+        owner = state.owner_predicate(rewriter, layout)
+        if guard is not None:
+            owner = guard if owner is None else b.and_(owner, guard)
+        base = self._thread_offset(b, state, rewriter, layout, strides, smem)
+        for r in range(layout.num_registers):
+            if not _is_representative(layout, r):
+                continue
+            coord = layout.register_coord(r)
+            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
+            address = b.add(base, b.const(offset, i32)) if offset else base
+            value = values[r]
+            if kind.is_bool:
+                value = b.zext(value, i8)
+            c = _CONSTRAINT[kind.bits]
+            if owner is None:
+                b.inline_asm(
+                    f"st.shared.b{kind.bits} [$0], $1;",
+                    f"r,{c}",
+                    [address, value],
+                    [],
+                    side_effects=True,
+                )
+            else:
+                b.inline_asm(
+                    f"@$2 st.shared.b{kind.bits} [$0], $1;",
+                    f"r,{c},b",
+                    [address, value, owner],
+                    [],
+                    side_effects=True,
+                )
+
+    def read(
+        self,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        layout: LinearLayout,
+        strides: Sequence[int],
+        smem: SSAValue,
+        kind: ElementKind,
+    ) -> list[SSAValue]:
+        """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`."""
+        base = self._thread_offset(b, state, rewriter, layout, strides, smem)
+        results: list[SSAValue] = []
+        load_kind = "s8" if kind.bits == 8 else f"b{kind.bits}"
+        for r in range(layout.num_registers):
+            coord = layout.register_coord(r)
+            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
+            address = b.add(base, b.const(offset, i32)) if offset else base
+            (value,) = b.inline_asm(
+                f"ld.shared.{load_kind} $0, [$1];",
+                f"={_CONSTRAINT[kind.bits]},r",
+                [address],
+                [kind.register_type],
+                side_effects=True,
+            )
+            if kind.is_bool:
+                value = b.icmp("ne", value, b.const(0, i8))
+            results.append(value)
+        return results
+
     def run(
         self,
         op: Operation,
@@ -162,69 +238,46 @@ class Exchange:
     ) -> list[SSAValue]:
         src = linear_layout(op, src_type)
         dst = linear_layout(op, dst_type)
-        if not (_disjoint(src) and _disjoint(dst)):
-            raise not_supported(op, "exchanging tiles whose layouts mix register and thread bits")
-        el = element_type(src_type)
-        is_bool = isinstance(el, IntegerType) and el.width.data == 1
-        bits = 8 if is_bool else element_bits(src_type)
-        if bits not in _CONSTRAINT:
-            raise not_supported(op, f"exchanging {bits}-bit elements through shared memory")
-        reg_type: Attribute = i8 if is_bool else element_llvm_type(src_type)
-        kind = f"b{bits}"
-        load_kind = "s8" if bits == 8 else kind
-        c = _CONSTRAINT[bits]
+        check_exchangeable(op, src)
+        check_exchangeable(op, dst)
+        kind = element_kind(op, src_type)
         assert isinstance(dst_type, TensorType)
-        strides, size = padded_strides(dst_type.get_shape(), bits)
+        strides, size = padded_strides(dst_type.get_shape(), kind.bits)
         state = self.ctx.function_state(op)
         smem = self.allocator.allocate(op, state, rewriter, size)
-        owner = state.owner_predicate(rewriter, src)
         b = LLBuilder(rewriter, InsertPoint.before(op))
-
         # Source coordinate d_src lands at result dim k with perm[k] == d_src.
         src_strides = [0] * len(perm)
         for k, p in enumerate(perm):
             src_strides[p] = strides[k]
-        base = self._thread_offset(b, state, rewriter, src, src_strides, smem)
-        for r in range(src.num_registers):
-            if not _is_representative(src, r):
-                continue
-            coord = src.register_coord(r)
-            offset = sum(x * s for x, s in zip(coord, src_strides, strict=True))
-            address = b.add(base, b.const(offset, i32)) if offset else base
-            value = values[r]
-            if is_bool:
-                value = b.zext(value, i8)
-            if owner is None:
-                b.inline_asm(
-                    f"st.shared.{kind} [$0], $1;", f"r,{c}", [address, value], [], side_effects=True
-                )
-            else:
-                b.inline_asm(
-                    f"@$2 st.shared.{kind} [$0], $1;",
-                    f"r,{c},b",
-                    [address, value, owner],
-                    [],
-                    side_effects=True,
-                )
+        self.write(b, rewriter, state, values, src, src_strides, smem, kind)
         b.op(nvvm.Barrier0Op())
-        base = self._thread_offset(b, state, rewriter, dst, strides, smem)
-        results: list[SSAValue] = []
-        for r in range(dst.num_registers):
-            coord = dst.register_coord(r)
-            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
-            address = b.add(base, b.const(offset, i32)) if offset else base
-            (value,) = b.inline_asm(
-                f"ld.shared.{load_kind} $0, [$1];",
-                f"={c},r",
-                [address],
-                [reg_type],
-                side_effects=True,
-            )
-            if is_bool:
-                value = b.icmp("ne", value, b.const(0, i8))
-            results.append(value)
+        results = self.read(b, rewriter, state, dst, strides, smem, kind)
         b.op(nvvm.Barrier0Op())
         return results
+
+
+@dataclass(frozen=True)
+class ElementKind:
+    """How an element travels through shared memory."""
+
+    bits: int  # 8, 16, 32 or 64 (i1 travels as a byte)
+    is_bool: bool
+    register_type: Attribute  # the LLVM type a load produces
+
+
+def element_kind(op: Operation, t: Attribute) -> ElementKind:
+    el = element_type(t)
+    is_bool = isinstance(el, IntegerType) and el.width.data == 1
+    bits = 8 if is_bool else element_bits(t)
+    if bits not in _CONSTRAINT:
+        raise not_supported(op, f"exchanging {bits}-bit elements through shared memory")
+    return ElementKind(bits, is_bool, i8 if is_bool else element_llvm_type(t))
+
+
+def check_exchangeable(op: Operation, layout: LinearLayout) -> None:
+    if not _disjoint(layout):
+        raise not_supported(op, "exchanging tiles whose layouts mix register and thread bits")
 
 
 class LowerConvertLayout(TilePattern):
@@ -269,9 +322,16 @@ class LowerPermute(TilePattern):
 
 
 def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
-    """The patterns of this module, sharing one allocator per run of the pass."""
+    """The patterns that move data through shared memory — this module's and the
+    tensor-core `dot` (`mma.py`) — sharing one allocator per run of the pass."""
+    from tileir.conversions.tileas_to_llvm.mma import mma_patterns
+
     exchange = Exchange(ctx, SharedAllocator())
-    return [LowerConvertLayout(ctx, exchange), LowerPermute(ctx, exchange)]
+    return [
+        LowerConvertLayout(ctx, exchange),
+        LowerPermute(ctx, exchange),
+        *mma_patterns(ctx, exchange),
+    ]
 
 
 def bank_conflict_ways(layout: LinearLayout, strides: Sequence[int]) -> int:

@@ -1,0 +1,106 @@
+"""Tensor-core `mmaf` (`tileir/conversions/tileas_to_llvm/mma.py`): the MMA
+accumulator layout, the warp grid, GEMMs of other types, tile shapes and ragged
+sizes in the PTX simulator against numpy, and the diagnostics for what is not
+supported yet.  The corpus kernel `gemm_f16` is the main end-to-end check
+(`test_corpus_simulated.py`, `test_corpus_compile.py`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileir.compiler import compile_module, parse_module_text
+from tileir.conversions.tileas_to_llvm.mma import accumulator_layout, warp_grid
+from tileir.diagnostics import CompileError
+from tileir.testing import simulate
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+
+
+def test_warp_grid_uses_every_warp_it_can() -> None:
+    assert warp_grid(64, 32, 4) == (4, 1)
+    assert warp_grid(32, 64, 4) == (2, 2)
+    assert warp_grid(16, 64, 4) == (1, 4)
+    assert warp_grid(16, 8, 4) == (1, 1)  # three warps repeat the one block
+    assert warp_grid(128, 128, 8) == (8, 1)
+
+
+@pytest.mark.parametrize(("m", "n", "warps"), [(64, 32, 4), (32, 64, 4), (16, 8, 4), (32, 16, 1)])
+def test_accumulator_layout_is_the_mma_fragment(m: int, n: int, warps: int) -> None:
+    layout = accumulator_layout(m, n, warps)
+    wm, wn = warp_grid(m, n, warps)
+    seen: dict[tuple[int, ...], int] = {}
+    for w in range(warps):
+        for lane in range(32):
+            for r in range(layout.num_registers):
+                coord = layout.coord(r, lane, w)
+                if w < wm * wn:
+                    assert coord not in seen, (coord, w, lane, r)
+                    seen[coord] = r
+                # Fragment element f of a 16x8 block: rows g, g+8 and columns 2c, 2c+1.
+                g, c, f = lane // 4, lane % 4, r % 4
+                assert coord[0] % 16 == g + 8 * (f >> 1)
+                assert coord[1] % 8 == 2 * c + (f & 1)
+    assert len(seen) == m * n  # the first wm*wn warps hold every element once
+
+
+def _gemm_text(dtype: str, tm: int, tn: int, tk: int) -> str:
+    text = (CORPUS / "gemm_f16.mlir").read_text()
+    for old, new in (
+        (
+            "tile=(64x32), padding_value = zero, tensor_view<?x?xf16",
+            "tile=(@A), padding_value = zero, tensor_view<?x?xf16",
+        ),
+        ("tile=(32x32)", "tile=(@B)"),
+        ("tile=(64x32), tensor_view<?x?xf32", "tile=(@C), tensor_view<?x?xf32"),
+        ("tile<64x32xf16>", "tile<@Axf16>"),
+        ("tile<32x32xf16>", "tile<@Bxf16>"),
+        ("tile<64x32xf32>", "tile<@Cxf32>"),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    text = text.replace("@A", f"{tm}x{tk}").replace("@B", f"{tk}x{tn}").replace("@C", f"{tm}x{tn}")
+    return text.replace("f16", dtype)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "tile", "size", "arch"),
+    [
+        ("bf16", (64, 32, 32), (128, 96, 96), "sm_90a"),
+        ("f16", (32, 64, 16), (70, 136, 40), "sm_80"),  # ragged M, N and K
+        ("f16", (16, 8, 16), (40, 24, 56), "sm_100a"),  # one 16x8 block: spare warps
+    ],
+)
+def test_gemm_variants_match_numpy(
+    dtype: str, tile: tuple[int, int, int], size: tuple[int, int, int], arch: str
+) -> None:
+    import ml_dtypes
+
+    tm, tn, tk = tile
+    m, n, k = size
+    ptx = compile_module(parse_module_text(_gemm_text(dtype, tm, tn, tk), "gemm.mlir"), arch).ptx
+    assert ptx is not None
+    np_type = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (m, k)).astype(np_type)
+    b = rng.uniform(-1, 1, (k, n)).astype(np_type)
+    c = np.zeros((m, n), dtype=np.float32)
+    grid = (-(-m // tm), -(-n // tn), 1)
+    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
+
+
+def test_f32_operands_are_reported_at_the_mma() -> None:
+    text = _gemm_text("f32", 64, 32, 32)
+    with pytest.raises(CompileError, match="tensor-core dot of f32 x f32 -> f32") as e:
+        compile_module(parse_module_text(text, "gemm.mlir"), "sm_80")
+    assert "not supported by tileir yet" in str(e.value)
+
+
+def test_tiles_that_are_not_multiples_of_the_mma_shape_are_reported() -> None:
+    with pytest.raises(CompileError, match=re.escape("mma.sync needs M and K multiples of 16")):
+        compile_module(parse_module_text(_gemm_text("f16", 16, 16, 8), "gemm.mlir"), "sm_80")

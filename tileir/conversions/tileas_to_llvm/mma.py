@@ -1,0 +1,235 @@
+"""`nv_tileaa.dot` (cuda_tile `mmaf`) on tensor cores with `ldmatrix` + `mma.sync`.
+
+`acc + a · b` with f16 or bf16 operands and an f32 accumulator, for every target
+tileir supports: `mma.sync.aligned.m16n8k16` is sm_80's instruction and is valid
+unchanged on sm_90a and sm_100a (their `wgmma`/`tcgen05` forms are not used yet).
+
+The operands arrive in whatever distributed layouts `tileas-assign-layouts` gave
+them.  The lowering, per `dot`:
+
+1. Every thread writes its elements of `a` (MxK) and `b` (KxN) into shared memory,
+   row-major with rows padded by 16 bytes (row addresses stay 16-byte aligned, as
+   `ldmatrix` needs, and the 8 rows one `ldmatrix` matrix reads fall into different
+   banks), and its elements of `acc` into a padded f32 buffer (see `shared_memory`).
+2. After a barrier, each thread reads `acc` back in the *MMA accumulator layout*
+   (`accumulator_layout`): the CTA's warps form a `wm x wn` grid over the tile, and
+   within each 16x8 block lane `l` holds rows `l/4`, `l/4 + 8` and columns `2(l%4)`,
+   `2(l%4) + 1`.
+3. Each warp loads its fragments of `a` with `ldmatrix.x4` (a 16x16 block) and of `b`
+   with `ldmatrix.x2.trans` (a 16x8 block of the row-major KxN buffer), and
+   accumulates with one `mma.sync.aligned.m16n8k16.row.col.f32.{f16|bf16}` per
+   16x8 output block and 16-wide K step.
+4. After a barrier the fragments go back through the f32 buffer into `acc`'s layout.
+
+When the tile has fewer 16x8 blocks than the CTA has warps, the spare warps repeat
+another warp's work and do not write.  Not supported yet (a located diagnostic):
+other element types (tf32, f32, f64, f8, i8 `mmai`, an f16 accumulator), batched
+(rank-3) dots, and tiles that are not multiples of 16 (M, K) and 8 (N).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, TensorType, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
+from tileir.conversions.tileas_to_llvm.patterns import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_memory import (
+    ElementKind,
+    Exchange,
+    check_exchangeable,
+    element_kind,
+    padded_strides,
+)
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas.layouts import LinearLayout
+
+#: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
+OPERAND_ROW_PAD = 16
+
+
+def _log2(n: int) -> int:
+    return n.bit_length() - 1
+
+
+def warp_grid(m: int, n: int, num_warps: int) -> tuple[int, int]:
+    """`(wm, wn)`: the most warps (then the most along M) whose grid tiles an MxN
+    accumulator in 16x8 blocks; warps past `wm · wn` repeat work."""
+    best = (1, 1)
+    wm = num_warps
+    while wm >= 1:
+        wn = num_warps // wm
+        while wn >= 1:
+            if m % (16 * wm) == 0 and n % (8 * wn) == 0 and wm * wn > best[0] * best[1]:
+                best = (wm, wn)
+            wn //= 2
+        wm //= 2
+    return best
+
+
+def accumulator_layout(m: int, n: int, num_warps: int) -> LinearLayout:
+    """The `mma.sync` m16n8 accumulator layout of an MxN tile over `num_warps`
+    warps.  Register `f + 4·(nrep + NR·mrep)` holds fragment element `f` of block
+    `(mrep, nrep)` (NR = N / (8·wn)): `f` bit 0 steps one column, bit 1 eight rows."""
+    wm, wn = warp_grid(m, n, num_warps)
+    registers = [(0, 1), (8, 0)]
+    registers += [(0, 8 * wn << i) for i in range(_log2(n // (8 * wn)))]
+    registers += [(16 * wm << i, 0) for i in range(_log2(m // (16 * wm)))]
+    lanes = ((0, 2), (0, 4), (1, 0), (2, 0), (4, 0))
+    warps = [(16 << i, 0) for i in range(_log2(wm))]
+    warps += [(0, 8 << j) for j in range(_log2(wn))]
+    warps += [(0, 0)] * (_log2(num_warps) - len(warps))
+    return LinearLayout((m, n), tuple(registers), lanes, tuple(warps))
+
+
+def _operand_kind(t: Attribute) -> str | None:
+    el = element_type(t)
+    if isinstance(el, Float16Type):
+        return "f16"
+    if isinstance(el, BFloat16Type):
+        return "bf16"
+    return None
+
+
+class LowerDot(TilePattern):
+    """`nv_tileaa.dot` -> shared memory, `ldmatrix`, `mma.sync` (module docstring)."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    def _check(self, op: aa.DotOp) -> tuple[str, int, int, int]:
+        a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
+        assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+        assert isinstance(acc_t, TensorType)
+        kind = _operand_kind(a_t)
+        if (
+            kind is None
+            or _operand_kind(b_t) != kind
+            or not isinstance(element_type(acc_t), Float32Type)
+        ):
+            raise not_supported(
+                op,
+                f"tensor-core dot of {element_type(a_t)} x {element_type(b_t)} -> "
+                f"{element_type(acc_t)} (only f16 or bf16 operands with an f32 accumulator so far)",
+            )
+        if len(a_t.get_shape()) != 2:
+            raise not_supported(op, "batched (rank-3) dot")
+        (m, k), (_, n) = a_t.get_shape(), b_t.get_shape()
+        if m % 16 or k % 16 or n % 8:
+            raise not_supported(
+                op,
+                f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M and K multiples "
+                "of 16 and N a multiple of 8)",
+            )
+        return kind, m, n, k
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
+        kind, m, n, k = self._check(op)
+        a_vals = self.ctx.registers_of(op, op.lhs)
+        b_vals = self.ctx.registers_of(op, op.rhs)
+        acc_vals = self.ctx.registers_of(op, op.acc)
+        a_layout = linear_layout(op, op.lhs.type)
+        b_layout = linear_layout(op, op.rhs.type)
+        acc_layout = linear_layout(op, op.acc.type)
+        for layout in (a_layout, b_layout, acc_layout):
+            check_exchangeable(op, layout)
+        state = self.ctx.function_state(op)
+        num_warps = acc_layout.num_warps
+        wm, wn = warp_grid(m, n, num_warps)
+        frag = accumulator_layout(m, n, num_warps)
+        half = element_kind(op, op.lhs.type)
+        f32 = element_kind(op, op.acc.type)
+
+        a_pitch = 2 * k + OPERAND_ROW_PAD
+        b_pitch = 2 * n + OPERAND_ROW_PAD
+        c_strides, c_size = padded_strides((m, n), 32)
+        alloc = self.exchange.allocator
+        smem_a = alloc.allocate(op, state, rewriter, m * a_pitch)
+        smem_b = alloc.allocate(op, state, rewriter, k * b_pitch)
+        smem_c = alloc.allocate(op, state, rewriter, c_size)
+
+        # Per-thread ldmatrix row addresses, once per kernel (in its prologue).
+        p = state.prologue_builder(rewriter)
+        assert state.lane is not None and state.warp is not None
+        lane16 = p.and_(state.lane, p.const(15, i32))
+        half_k = p.lshr(state.lane, p.const(4, i32))
+        wi = p.and_(state.warp, p.const(wm - 1, i32))
+        wj = p.and_(p.lshr(state.warp, p.const(_log2(wm), i32)), p.const(wn - 1, i32))
+        row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
+        base_a = p.add(
+            smem_a,
+            p.add(p.mul(row_a, p.const(a_pitch, i32)), p.shl(half_k, p.const(4, i32))),
+        )
+        base_b = p.add(
+            smem_b,
+            p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32))),
+        )
+
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        ex = self.exchange
+        ex.write(b, rewriter, state, a_vals, a_layout, [a_pitch, 2], smem_a, half)
+        ex.write(b, rewriter, state, b_vals, b_layout, [b_pitch, 2], smem_b, half)
+        ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, f32)
+        b.op(nvvm.Barrier0Op())
+        c = ex.read(b, rewriter, state, frag, c_strides, smem_c, f32)
+
+        m_reps, n_reps, k_steps = m // (16 * wm), n // (8 * wn), k // 16
+        a_frags = {
+            (mr, ks): _ldmatrix(b, base_a, mr * 16 * wm * a_pitch + ks * 32, 4, trans=False)
+            for mr in range(m_reps)
+            for ks in range(k_steps)
+        }
+        b_frags = {
+            (nr, ks): _ldmatrix(b, base_b, ks * 16 * b_pitch + nr * 16 * wn, 2, trans=True)
+            for nr in range(n_reps)
+            for ks in range(k_steps)
+        }
+        instruction = f"mma.sync.aligned.m16n8k16.row.col.f32.{kind}.{kind}.f32"
+        for mr in range(m_reps):
+            for nr in range(n_reps):
+                r = 4 * (nr + n_reps * mr)
+                block = c[r : r + 4]
+                for ks in range(k_steps):
+                    block = b.inline_asm(
+                        f"{instruction} {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, "
+                        "{$8, $9}, {$10, $11, $12, $13};",
+                        "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+                        [*a_frags[mr, ks], *b_frags[nr, ks], *block],
+                        [f32.register_type] * 4,
+                        side_effects=False,
+                    )
+                c[r : r + 4] = block
+        b.op(nvvm.Barrier0Op())
+        ex.write(b, rewriter, state, c, frag, c_strides, smem_c, f32)
+        b.op(nvvm.Barrier0Op())
+        result = ex.read(b, rewriter, state, acc_layout, c_strides, smem_c, f32)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
+
+
+def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:
+    address = b.add(base, b.const(offset, i32)) if offset else base
+    outs = ", ".join(f"${i}" for i in range(count))
+    t = ".trans" if trans else ""
+    return b.inline_asm(
+        f"ldmatrix.sync.aligned.m8n8.x{count}{t}.shared.b16 {{{outs}}}, [${count}];",
+        ",".join(["=r"] * count + ["r"]),
+        [address],
+        [i32] * count,
+        side_effects=True,
+    )
+
+
+def mma_patterns(ctx: LoweringContext, exchange: Exchange) -> list[TilePattern]:
+    return [LowerDot(ctx, exchange)]
+
+
+_ = (ElementKind, Operation)
