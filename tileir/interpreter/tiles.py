@@ -195,7 +195,8 @@ def mma_float(lhs: np.ndarray, rhs: np.ndarray, acc: np.ndarray) -> np.ndarray:
     """The products are exact in f64 for every supported input type; the sum is
     accumulated in f64 and rounded once to the accumulator type (tensor cores add
     in an unspecified order with at least the accumulator's precision)."""
-    total = matmul_exact(lhs, rhs) + acc.astype(F64)
+    with np.errstate(all="ignore"):
+        total = matmul_exact(lhs, rhs) + acc.astype(F64)
     return to_float(total, acc.dtype)
 
 
@@ -333,9 +334,10 @@ class CudaTileTileFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: ct.MmaFScaledOp, args: Values
     ) -> Values:
         lhs, rhs, acc, lhs_scale, rhs_scale = (np.asarray(a) for a in args)
-        a = scaled_operand(lhs, lhs_scale, lhs.ndim - 1)
-        b = scaled_operand(rhs, rhs_scale, rhs.ndim - 2)
-        total = np.matmul(a, b) + acc.astype(F64)
+        with np.errstate(all="ignore"):
+            a = scaled_operand(lhs, lhs_scale, lhs.ndim - 1)
+            b = scaled_operand(rhs, rhs_scale, rhs.ndim - 2)
+            total = np.matmul(a, b) + acc.astype(F64)
         return (to_float(total, F32),)
 
     @impl(ct.GetTileBlockIdOp)
