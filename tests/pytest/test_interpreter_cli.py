@@ -52,3 +52,17 @@ def test_diagnostics(argv: list[str], message: str, capsys: pytest.CaptureFixtur
     assert code == 1
     assert message in err
     assert "Traceback" not in err
+
+
+def test_npy_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    x = np.linspace(-1, 1, 64, dtype=np.float32)
+    np.save(tmp_path / "x.npy", x)
+    argv = [CONTROL, f"cutile:{tmp_path / 'x.npy'}", "cutile:zeros:64", "1", "0.5"]
+    code, _, err = run([*argv, "--print", "none", "--save", str(tmp_path / "out")], capsys)
+    assert (code, err) == (0, "")
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / "arg3.npy"), np.minimum(x - 1, 0.5))
+    np.save(tmp_path / "i.npy", x.astype(np.int32))
+    code, _, err = run(
+        [CONTROL, f"cutile:{tmp_path / 'i.npy'}", "cutile:zeros:64", "1", "0.5"], capsys
+    )
+    assert code == 1 and "holds int32, the parameter wants float32" in err
