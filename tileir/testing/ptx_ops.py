@@ -32,7 +32,7 @@ from tileir.testing.ptx_float_ops import (
     float_in,
 )
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_numeric import SINT, TYPES, UINT, PtxType
+from tileir.testing.ptx_numeric import SINT, TYPES, UINT, PtxType, bits_to_values, values_to_bits
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Target, Vec
 
 
@@ -710,5 +710,108 @@ def decode_ret(ins: Instruction) -> Exec:
 
     def run(m: Machine, act: np.ndarray) -> None:
         m.alive &= ~act
+
+    return run
+
+
+# ========================================================================= atomics
+
+_ATOMIC_OPS = ("add", "and", "or", "xor", "max", "min", "exch", "cas")
+
+
+def _atomic_form(ins: Instruction, reduction: bool) -> tuple[str, PtxType, bool]:
+    """``(operation, type, noftz)`` of ``atom``/``red``{.sem}{.scope}.global.op.type."""
+    mods = Mods(ins)
+    semantic = mods.one_of(("relaxed", "acquire", "release", "acq_rel"))
+    scope = mods.one_of(_SCOPES)
+    space = mods.one_of(("global", "shared"))
+    t = mods.type("busf")
+    noftz = mods.flag("noftz")
+    op = mods.one_of(_ATOMIC_OPS)
+    mods.done()
+    if op is None:
+        raise invalid(ins, f"{ins.opcode} without an operation")
+    if space != "global":
+        raise unsupported(ins, f"{ins.opcode} outside the global space")
+    if semantic is not None and scope is None:
+        raise invalid(ins, f".{semantic} without a scope")
+    if reduction and (op in ("exch", "cas") or semantic in ("acquire", "acq_rel")):
+        raise invalid(ins, f"red.{semantic or ''}.{op}")
+    if t.kind == "f" and op != "add" and op not in ("exch", "cas"):
+        raise invalid(ins, f"{ins.opcode}.{op}.{t.name}")
+    if t.bits == 16 and not (t.kind == "f" and noftz):
+        raise invalid(ins, f"16-bit {ins.opcode} without .noftz.f16/.bf16")
+    if op in ("and", "or", "xor", "exch", "cas") and t.kind not in "b":
+        raise invalid(ins, f"{ins.opcode}.{op} needs a .b type")
+    return op, t, noftz
+
+
+def _atomic_apply(
+    op: str, t: PtxType, old: np.ndarray, b: np.ndarray, c: np.ndarray | None
+) -> np.ndarray | int:
+    """The new value (raw bits) of one atomic on raw bits ``old``."""
+    if op == "exch":
+        return b
+    if op == "cas":
+        assert c is not None
+        return c if old == b else old
+    if t.kind == "f":
+        x = bits_to_values(np.asarray([old]), t)
+        y = bits_to_values(np.asarray([b]), t)
+        tiny = np.float32(2.0**-126)
+        if t.bits == 32:  # atom.add.f32 flushes subnormal inputs and results
+            x = np.where(np.abs(x) < tiny, np.copysign(np.float32(0.0), x), x)
+            y = np.where(np.abs(y) < tiny, np.copysign(np.float32(0.0), y), y)
+        r = (x + y).astype(x.dtype)
+        if t.bits == 32:
+            r = np.where(np.abs(r) < tiny, np.copysign(np.float32(0.0), r), r)
+        return values_to_bits(r, t)[0]
+    signed = TYPES[f"s{t.bits}"]
+    unsigned = TYPES[f"u{t.bits}"]
+    mask = (1 << t.bits) - 1
+    if op in ("and", "or", "xor"):
+        return {"and": old & b, "or": old | b, "xor": old ^ b}[op]
+    if op == "add":
+        return (int(old) + int(b)) & mask
+    view = signed if t.kind == "s" else unsigned
+    x = int(bits_to_values(np.asarray([old]), view)[0])
+    y = int(bits_to_values(np.asarray([b]), view)[0])
+    return (max(x, y) if op == "max" else min(x, y)) & mask
+
+
+@decoder("atom", "red")
+def decode_atomic(ins: Instruction) -> Exec:
+    """``atom{.sem}{.scope}.global.op.T d, [a], b{, c}`` and ``red ... [a], b``: the
+    active threads' read-modify-writes run one at a time, in thread order (any order
+    is a valid execution).  Atomic writes are not race-checked against each other."""
+    reduction = ins.opcode == "red"
+    op, t, _ = _atomic_form(ins, reduction)
+    count = (2 if reduction else 3) + (1 if op == "cas" else 0)
+    ops = operands(ins, count)
+    d = None if reduction else ops[0]
+    addr = _address_operand(ins, ops[0 if reduction else 1])
+    b = ops[1 if reduction else 2]
+    c = ops[3] if op == "cas" else None
+    nbytes = t.nbytes
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        lanes = lanes_of(act)
+        addresses = _addresses(m, addr, act, lanes)
+        _check_access(m, addresses, nbytes, lanes, "atomic")
+        bs = m.read_bits(b, t, act)[lanes]
+        cs = m.read_bits(c, t, act)[lanes] if c is not None else None
+        olds = np.zeros(len(lanes), dtype=bs.dtype)
+        for k in range(len(lanes)):
+            address = addresses[k : k + 1]
+            raw = m.memory.load(address, nbytes)[0]
+            old = raw.view(f"<u{nbytes}")[0].astype(bs.dtype)
+            new = _atomic_apply(op, t, old, bs[k], None if cs is None else cs[k])
+            olds[k] = old
+            data = np.asarray([new], dtype=f"<u{nbytes}").view(np.uint8).reshape(1, nbytes)
+            m.memory.store(address, data, np.asarray([-1]))
+        if d is not None:
+            out = np.zeros(m.count, bs.dtype)
+            out[lanes] = olds
+            m.write_bits(d, out, t, act)
 
     return run

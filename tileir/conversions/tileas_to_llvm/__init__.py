@@ -26,6 +26,7 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
 )
 
+from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
 from tileir.conversions.tileas_to_llvm.patterns import (
@@ -85,6 +86,10 @@ def token_history(value: SSAValue, cache: dict[SSAValue, TokenHistory]) -> Token
         history = token_history(op.token, cache) | TokenHistory(read=True)
     elif isinstance(op, tas.TiledStoreOp) and op.token is not None:
         history = token_history(op.token, cache) | TokenHistory(write=True)
+    elif isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp):
+        history = TokenHistory(read=True, write=True)
+        if op.token is not None:
+            history = token_history(op.token, cache) | history
     cache[value] = history
     return history
 
@@ -92,6 +97,16 @@ def token_history(value: SSAValue, cache: dict[SSAValue, TokenHistory]) -> Token
 def mark_barriers(module: ModuleOp) -> None:
     cache: dict[SSAValue, TokenHistory] = {}
     for op in module.walk():
+        if isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp):
+            # A read-modify-write after accesses another thread may have made, and
+            # the CTA-wide side of acquire/release orders.
+            sem = op.semantics().value
+            h = token_history(op.token, cache) if op.token is not None else TokenHistory()
+            if h.write or h.read or sem in ("release", "acq_rel"):
+                op.attributes[BARRIER_BEFORE] = UnitAttr()
+            if sem in ("acquire", "acq_rel"):
+                op.attributes[BARRIER_AFTER] = UnitAttr()
+            continue
         if isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
             need = False
             if op.token is not None:
@@ -129,7 +144,7 @@ class ConvertTileASToLLVMPass(ModulePass):
         LocatedWalker(
             GreedyRewritePatternApplier([LowerKernel(), LowerReturn()]), apply_recursively=False
         ).rewrite_module(op)
-        lowering = LoweringContext()
+        lowering = LoweringContext(self.arch)
         structured = StructuredLowering(lowering)
         LocatedWalker(
             GreedyRewritePatternApplier(
@@ -146,6 +161,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerTiledLoad(lowering),
                     LowerTiledStore(lowering),
                     LowerReduce(lowering),
+                    LowerAtomic(lowering),
                     LowerScan(lowering),
                     *shared_memory_patterns(lowering),
                     *structured.patterns(),

@@ -110,6 +110,12 @@ class FunctionState:
         self.coord_cache[key] = result
         return result
 
+    def owner_predicate_all(self, rewriter: PatternRewriter) -> SSAValue:
+        """`i1` true in thread 0 only: the owner of a scalar every thread holds."""
+        b = self.prologue_builder(rewriter)
+        assert self.lane is not None and self.warp is not None
+        return b.icmp("eq", b.or_(self.lane, self.warp), b.const(0, i32))
+
     def owner_predicate(self, rewriter: PatternRewriter, layout: LinearLayout) -> SSAValue | None:
         """`i1` true in the one thread of each group that holds the same elements, or
         None when no two threads share an element.
@@ -160,7 +166,8 @@ def _bit_fields(values: Sequence[int]) -> list[tuple[int, int, int]]:
 class LoweringContext:
     """State shared by the patterns of one run of the pass."""
 
-    def __init__(self) -> None:
+    def __init__(self, arch: str = "sm_90a") -> None:
+        self.arch = arch
         self.functions: dict[Block, FunctionState] = {}
 
     def function_state(self, op: Operation) -> FunctionState:

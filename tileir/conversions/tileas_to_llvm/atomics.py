@@ -1,0 +1,191 @@
+"""`nv_tileaa.atomic_rmw` and `nv_tileaa.atomic_cas` over pointer tiles.
+
+Each thread performs one PTX atomic per element it owns, predicated by the mask:
+
+    @%p atom.acq_rel.gpu.global.add.u32 %r, [%rd], %v;     // result used
+    @%p red.relaxed.gpu.global.add.u32 [%rd], %v;          // result unused
+
+The memory order and scope are spelled on the instruction (`relaxed`, `acquire`,
+`release`, `acq_rel`; `tl_blk` -> `cta`, `device` -> `gpu`, `sys` -> `sys`).  A
+reduction (`red`) is used when nothing reads the old values and the order allows it
+(PTX's `red` takes `relaxed` and `release` only).  Masked-off elements have no old
+value; their result registers read 0.
+
+A tile replicated over threads (a tile smaller than the CTA) is updated once: only
+the owning copy performs the atomic, and copies in other lanes of its warp receive
+the old values with `shfl.sync.idx`.  Copies in other warps would need shared
+memory: such an atomic whose result is used is reported as not supported.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    Float16Type,
+    IntegerType,
+    i1,
+    i32,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.conversions.tileas_to_llvm.context import linear_layout
+from tileir.conversions.tileas_to_llvm.patterns import (
+    BARRIER_AFTER,
+    BARRIER_BEFORE,
+    TilePattern,
+    _token_placeholder,  # pyright: ignore[reportPrivateUsage]
+    representative,
+)
+from tileir.conversions.tileas_to_llvm.reductions import shuffle
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileaa import ops as aa
+
+PTX_SCOPE = {MemoryScope.TL_BLK: "cta", MemoryScope.DEVICE: "gpu", MemoryScope.SYS: "sys"}
+
+#: cuda_tile mode -> (PTX operation, type class: "u" unsigned/untyped add, "s" signed,
+#: "b" bits, "f" float).
+MODES = {
+    AtomicRMWMode.ADD: ("add", "u"),
+    AtomicRMWMode.ADDF: ("add", "f"),
+    AtomicRMWMode.AND: ("and", "b"),
+    AtomicRMWMode.OR: ("or", "b"),
+    AtomicRMWMode.XOR: ("xor", "b"),
+    AtomicRMWMode.MAX: ("max", "s"),
+    AtomicRMWMode.MIN: ("min", "s"),
+    AtomicRMWMode.UMAX: ("max", "u"),
+    AtomicRMWMode.UMIN: ("min", "u"),
+    AtomicRMWMode.XCHG: ("exch", "b"),
+}
+
+
+def ptx_type(op: Operation, el: Attribute, kind: str) -> str:
+    if isinstance(el, Float16Type | BFloat16Type):
+        if kind != "f":
+            raise not_supported(op, f"{el} atomics other than addf")
+        return "noftz.f16" if isinstance(el, Float16Type) else "noftz.bf16"
+    if isinstance(el, AnyFloat):
+        bits = el.bitwidth
+        return f"f{bits}" if kind == "f" else f"b{bits}"
+    assert isinstance(el, IntegerType)
+    return f"{kind}{el.width.data}"
+
+
+def register_constraint(el: Attribute) -> tuple[str, int]:
+    bits = el.bitwidth if isinstance(el, AnyFloat) else el.width.data  # pyright: ignore[reportAttributeAccessIssue]
+    return {16: "h", 32: "r", 64: "l"}[bits], bits
+
+
+def order_qualifiers(op: aa.AtomicRmwOp | aa.AtomicCasOp) -> tuple[str, str]:
+    sem = op.semantics()
+    scope = op.scope() or MemoryScope.DEVICE
+    if sem is MemoryOrderingSemantics.WEAK:
+        sem = MemoryOrderingSemantics.RELAXED
+    return sem.value, PTX_SCOPE[scope]
+
+
+class LowerAtomic(TilePattern):
+    """One predicated `atom` (or `red`) per element a thread owns."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: aa.AtomicRmwOp | aa.AtomicCasOp, rewriter: PatternRewriter
+    ) -> None:
+        arch = self.ctx.arch
+        t = op.result.type
+        el = element_type(t)
+        is_cas = isinstance(op, aa.AtomicCasOp)
+        if is_cas:
+            name, kind = "cas", "b"
+            if isinstance(el, Float16Type | BFloat16Type) or (
+                isinstance(el, IntegerType) and el.width.data not in (32, 64)
+            ):
+                raise not_supported(op, f"compare-and-swap on {el}")
+        else:
+            name, kind = MODES[op.rmw_mode()]
+        if isinstance(el, BFloat16Type) and arch == "sm_80":
+            raise not_supported(op, "bf16 atomic add on sm_80 (needs sm_90)")
+        type_suffix = ptx_type(op, el, kind)
+        sem, scope = order_qualifiers(op)
+        used = bool(op.result.uses)
+        use_red = not used and not is_cas and sem in ("relaxed", "release")
+
+        ptrs = self.ctx.registers_of(op, op.ptr)
+        values = self.ctx.registers_of(op, op.value)
+        compares = self.ctx.registers_of(op, op.compare) if isinstance(op, aa.AtomicCasOp) else None
+        masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
+        if shape_of(t):
+            layout = linear_layout(op, t)
+            n = layout.num_registers
+            owner = self.ctx.function_state(op).owner_predicate(rewriter, layout)
+            reps = [representative(layout, r) for r in range(n)]
+        else:
+            layout = None
+            n = 1
+            owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
+            reps = [0]
+        copy_lanes = 0
+        if owner is not None and used:
+            # Copies in other lanes of the warp get the owner's old values by a
+            # shuffle; copies in other warps would need shared memory.
+            if layout is None or any(not any(basis) for basis in layout.warps):
+                raise not_supported(
+                    op, "an atomic on a tile replicated over warps whose old values are read"
+                )
+            copy_lanes = sum(1 << i for i, basis in enumerate(layout.lanes) if not any(basis))
+        b = self.builder(rewriter, op)
+        if BARRIER_BEFORE in op.attributes:
+            b.op(nvvm.Barrier0Op())
+        letter, bits = register_constraint(el)
+        results: dict[int, SSAValue] = {}
+
+        def pick(regs: list[SSAValue], r: int) -> SSAValue:
+            return regs[r] if len(regs) > 1 else regs[0]
+
+        for r in range(n):
+            if reps[r] != r:
+                continue
+            pred: SSAValue | None = pick(masks, r) if masks is not None else None
+            if owner is not None:
+                pred = owner if pred is None else b.and_(pred, owner)
+            if pred is None:
+                pred = b.const(1, i1)
+            operands = [pick(ptrs, r)]
+            if compares is not None:
+                operands.append(pick(compares, r))
+            operands.append(pick(values, r))
+            if use_red:
+                text = f"@$0 red.{sem}.{scope}.global.{name}.{type_suffix} [$1], $2;"
+                b.inline_asm(text, f"b,l,{letter}", [pred, *operands], [], side_effects=True)
+                continue
+            args = ", ".join(f"${i + 2}" for i in range(1, len(operands)))
+            text = (
+                "{\n"
+                f"mov.b{bits} $0, 0;\n"
+                f"@$1 atom.{sem}.{scope}.global.{name}.{type_suffix} $0, [$2], {args};\n"
+                "}"
+            )
+            constraints = ",".join([f"={letter}", "b", "l"] + [letter] * (len(operands) - 1))
+            (old,) = b.inline_asm(text, constraints, [pred, *operands], [el], side_effects=True)
+            results[r] = old
+        if copy_lanes:
+            state = self.ctx.function_state(op)
+            prologue = state.prologue_builder(rewriter)
+            assert state.lane is not None
+            source = prologue.and_(state.lane, prologue.const(31 & ~copy_lanes, i32))
+            for r, old in results.items():
+                results[r] = shuffle(op, b, old, "idx", source)
+        if BARRIER_AFTER in op.attributes:
+            b.op(nvvm.Barrier0Op())
+        replacement: list[SSAValue] = []
+        if used:
+            regs = [results[reps[r]] for r in range(n)]
+            replacement.append(self.ctx.result_value(rewriter, regs, t))
+        else:
+            replacement.append(self.ctx.result_value(rewriter, [b.const(0, el)] * n, t))
+        replacement.append(_token_placeholder(rewriter, op))
+        rewriter.replace(op, [], replacement)
