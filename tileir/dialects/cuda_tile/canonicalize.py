@@ -127,7 +127,7 @@ def defining_region(value: SSAValue) -> Region | None:
 
 def not_of(rewriter: PatternRewriter, cond: SSAValue, before: Operation) -> SSAValue:
     """`xori %cond, true` inserted before `before` (NVIDIA's `createXOrForValue`)."""
-    true = ConstantOp.splat(1, TileType(shape_of(cond.type), i1))
+    true = ConstantOp.splat(1, cond.type)  # cond is i1: a tile, or a carrier tensor
     negated = XOrIOp.build_op([cond, true.result])
     rewriter.insert([true, negated], InsertPoint.before(before))
     return negated.result
