@@ -102,5 +102,35 @@ def test_f32_operands_are_reported_at_the_mma() -> None:
 
 
 def test_tiles_that_are_not_multiples_of_the_mma_shape_are_reported() -> None:
-    with pytest.raises(CompileError, match=re.escape("mma.sync needs M and K multiples of 16")):
+    with pytest.raises(
+        CompileError, match=re.escape("mma.sync needs M a multiple of 16, K of 16 and N of 8")
+    ):
         compile_module(parse_module_text(_gemm_text("f16", 16, 16, 8), "gemm.mlir"), "sm_80")
+
+
+FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
+
+
+@pytest.mark.parametrize(
+    ("signs", "arch"),
+    [("signed signed", "sm_80"), ("unsigned signed", "sm_90a"), ("signed unsigned", "sm_100a")],
+)
+def test_mmai_is_exact(signs: str, arch: str) -> None:
+    """cuTile's `matmul_i8` export (one 32x32 i8 tile, i32 accumulator) with each
+    operand's signedness: m16n8k32 on s8/u8, exact against numpy."""
+    text = (FIXTURES / "matmul_i8.13.4.mlir").read_text()
+    assert "signed signed :" in text
+    text = text.replace("signed signed :", f"{signs} :")
+    ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), arch).ptx
+    assert ptx is not None
+    sign_a, sign_b = signs.split()
+    kinds = ["u8" if sign == "unsigned" else "s8" for sign in (sign_a, sign_b)]
+    assert f"mma.sync.aligned.m16n8k32.row.col.s32.{kinds[0]}.{kinds[1]}.s32" in ptx
+    rng = np.random.default_rng(5)
+    a = rng.integers(-128, 128, (32, 32)).astype(np.int8)
+    b = rng.integers(-128, 128, (32, 32)).astype(np.int8)
+    c = np.zeros((32, 32), dtype=np.int32)
+    simulate(ptx, (1, 1, 1), [a, 32, 32, 32, 1, b, 32, 32, 32, 1, c, 32, 32, 32, 1])
+    wa = a.view(np.uint8) if sign_a == "unsigned" else a
+    wb = b.view(np.uint8) if sign_b == "unsigned" else b
+    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))

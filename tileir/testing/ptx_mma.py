@@ -18,6 +18,11 @@ the low half.  Rows are checked for bounds and 16-byte alignment.
 ``C``/``D[g][2c..2c+1]`` (``c0, c1``) and ``[g+8][2c..]`` (``c2, c3``).  ``D = A·B + C``
 is computed exactly in float64 and rounded once to f32 (the hardware's internal
 accumulation order and precision differ slightly: compare with a tolerance).
+
+``mma.sync.aligned.m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32``: the same positions
+with four bytes per register (``A[g][4c..4c+3]``, ``A[g+8][..]``, ``A[g][16+4c..]``,
+``A[g+8][16+4c..]``; ``B[4c..4c+3][g]``, ``B[16+4c..][g]``), computed exactly and
+wrapped to 32 bits.
 """
 
 from __future__ import annotations
@@ -109,41 +114,65 @@ def _halves(bits: np.ndarray, kind: str) -> tuple[np.ndarray, np.ndarray]:
 @decoder("mma")
 def decode_mma(ins: Instruction) -> Exec:
     mods = Mods(ins)
-    if not (mods.flag("sync") and mods.flag("aligned") and mods.flag("m16n8k16")):
-        raise unsupported(ins, "mma other than .sync.aligned.m16n8k16")
+    if not (mods.flag("sync") and mods.flag("aligned")):
+        raise unsupported(ins, "mma without .sync.aligned")
+    shape = mods.one_of(("m16n8k16", "m16n8k32"))
     if not (mods.flag("row") and mods.flag("col")):
         raise unsupported(ins, "mma layouts other than .row.col")
     rest = list(mods.rest)
     mods.rest.clear()
-    if len(rest) != 4 or rest[0] != "f32" or rest[3] != "f32" or rest[1] != rest[2]:
-        raise unsupported(ins, "mma types other than .f32.{f16,bf16}.{f16,bf16}.f32")
-    kind = rest[1]
-    if kind not in ("f16", "bf16"):
-        raise unsupported(ins, f"mma on .{kind}")
+    if len(rest) != 4 or rest[0] != rest[3]:
+        raise unsupported(ins, f"mma types .{'.'.join(rest)}")
+    acc, ka, kb = rest[0], rest[1], rest[2]
+    if shape == "m16n8k16" and acc == "f32" and ka == kb and ka in ("f16", "bf16"):
+        per_reg = 2
+    elif shape == "m16n8k32" and acc == "s32" and ka in ("s8", "u8") and kb in ("s8", "u8"):
+        per_reg = 4
+    else:
+        raise unsupported(ins, f"mma.{shape} on .{'.'.join(rest)}")
     d, a, b, c = operands(ins, 4)
     ds, as_, bs, cs = _items(ins, d, 4), _items(ins, a, 4), _items(ins, b, 2), _items(ins, c, 4)
-    f32, b32 = TYPES["f32"], TYPES["b32"]
+    acc_t, b32 = TYPES[acc], TYPES["b32"]
+    k = 8 * per_reg  # K per instruction: 16 halves or 32 bytes
+    half = k // 2
 
     def run(m: Machine, act: np.ndarray) -> None:
         warps = _warps(m, act)
         n = len(warps)
-        A = np.zeros((n, 16, 16))
-        B = np.zeros((n, 16, 8))
+        A = np.zeros((n, 16, k))
+        B = np.zeros((n, k, 8))
         C = np.zeros((n, 16, 8))
-        for k, (row, col) in enumerate(((0, 0), (8, 0), (0, 8), (8, 8))):
-            lo, hi = _halves(m.read_bits(as_[k], b32, act)[warps].astype(np.uint32), kind)
-            A[:, _G + row, 2 * _C + col] = lo
-            A[:, _G + row, 2 * _C + col + 1] = hi
-        for k in range(2):
-            lo, hi = _halves(m.read_bits(bs[k], b32, act)[warps].astype(np.uint32), kind)
-            B[:, 2 * _C + 8 * k, _G] = lo
-            B[:, 2 * _C + 8 * k + 1, _G] = hi
-        for k in range(4):
-            C[:, _G + 8 * (k // 2), 2 * _C + k % 2] = m.read(cs[k], f32, act)[warps]
-        D = (np.einsum("wmk,wkn->wmn", A, B) + C).astype(np.float32)
-        for k in range(4):
-            full = np.zeros(m.count, dtype=np.float32)
-            full[warps.reshape(-1)] = D[:, _G + 8 * (k // 2), 2 * _C + k % 2].reshape(-1)
-            m.write(ds[k], full, f32, act)
+        for r, (row, col) in enumerate(((0, 0), (8, 0), (0, half), (8, half))):
+            words = m.read_bits(as_[r], b32, act)[warps].astype(np.uint32)
+            for e, value in enumerate(_elements(words, ka, per_reg)):
+                A[:, _G + row, per_reg * _C + col + e] = value
+        for r in range(2):
+            words = m.read_bits(bs[r], b32, act)[warps].astype(np.uint32)
+            for e, value in enumerate(_elements(words, kb, per_reg)):
+                B[:, per_reg * _C + half * r + e, _G] = value
+        for r in range(4):
+            C[:, _G + 8 * (r // 2), 2 * _C + r % 2] = m.read(cs[r], acc_t, act)[warps]
+        if acc == "s32":
+            exact = np.einsum("wmk,wkn->wmn", A.astype(np.int64), B.astype(np.int64))
+            D = ((exact + C.astype(np.int64)) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+            dtype = np.int32
+        else:
+            D = (np.einsum("wmk,wkn->wmn", A, B) + C).astype(np.float32)
+            dtype = np.float32
+        for r in range(4):
+            full = np.zeros(m.count, dtype=dtype)
+            full[warps.reshape(-1)] = D[:, _G + 8 * (r // 2), 2 * _C + r % 2].reshape(-1)
+            m.write(ds[r], full, acc_t, act)
 
     return run
+
+
+def _elements(words: np.ndarray, kind: str, per_reg: int) -> list[np.ndarray]:
+    """The elements packed in 32-bit words, lowest first, as float64."""
+    if per_reg == 2:
+        return list(_halves(words, kind))
+    out = []
+    for e in range(4):
+        byte = ((words >> (8 * e)) & 0xFF).astype(np.uint8)
+        out.append((byte.view(np.int8) if kind == "s8" else byte).astype(np.float64))
+    return out

@@ -1,7 +1,9 @@
-"""`nv_tileaa.dot` (cuda_tile `mmaf`) on tensor cores with `ldmatrix` + `mma.sync`.
+"""`nv_tileaa.dot` (cuda_tile `mmaf`, `mmai`) on tensor cores with `ldmatrix` + `mma.sync`.
 
-`acc + a · b` with f16 or bf16 operands and an f32 accumulator, for every target
-tileir supports: `mma.sync.aligned.m16n8k16` is sm_80's instruction and is valid
+`acc + a · b` with f16 or bf16 operands and an f32 accumulator
+(`mma.sync.aligned.m16n8k16`), or i8 operands of either signedness and an i32
+accumulator (`m16n8k32`, exact), for every target
+tileir supports: `mma.sync` is sm_80's instruction and is valid
 unchanged on sm_90a and sm_100a (their `wgmma`/`tcgen05` forms are not used yet).
 
 The operands arrive in whatever distributed layouts `tileas-assign-layouts` gave
@@ -10,26 +12,36 @@ them.  The lowering, per `dot`:
 1. Every thread writes its elements of `a` (MxK) and `b` (KxN) into shared memory,
    row-major with rows padded by 16 bytes (row addresses stay 16-byte aligned, as
    `ldmatrix` needs, and the 8 rows one `ldmatrix` matrix reads fall into different
-   banks), and its elements of `acc` into a padded f32 buffer (see `shared_memory`).
+   banks), and its elements of `acc` into a padded 32-bit buffer (`shared_memory`).
 2. After a barrier, each thread reads `acc` back in the *MMA accumulator layout*
    (`accumulator_layout`): the CTA's warps form a `wm x wn` grid over the tile, and
    within each 16x8 block lane `l` holds rows `l/4`, `l/4 + 8` and columns `2(l%4)`,
    `2(l%4) + 1`.
-3. Each warp loads its fragments of `a` with `ldmatrix.x4` (a 16x16 block) and of `b`
-   with `ldmatrix.x2.trans` (a 16x8 block of the row-major KxN buffer), and
-   accumulates with one `mma.sync.aligned.m16n8k16.row.col.f32.{f16|bf16}` per
-   16x8 output block and 16-wide K step.
-4. After a barrier the fragments go back through the f32 buffer into `acc`'s layout.
+3. Each warp loads its fragments of `a` with `ldmatrix.x4` (a 16x16 block of halves,
+   16x32 of bytes) and of `b` with `ldmatrix.x2.trans` (a 16x8 block of the row-major
+   KxN buffer; i8 `b` is written transposed, NxK, and read with a plain
+   `ldmatrix.x2`, as `ldmatrix` transposes only 16-bit elements), and accumulates
+   with one `mma.sync` per 16x8 output block and K step (16 halves, 32 bytes).
+4. After a barrier the fragments go back through that buffer into `acc`'s layout.
 
 When the tile has fewer 16x8 blocks than the CTA has warps, the spare warps repeat
 another warp's work and do not write.  Not supported yet (a located diagnostic):
-other element types (tf32, f32, f64, f8, i8 `mmai`, an f16 accumulator), batched
-(rank-3) dots, and tiles that are not multiples of 16 (M, K) and 8 (N).
+other element types (tf32, f32, f64, f8, an f16 accumulator), batched (rank-3)
+dots, and tiles that are not multiples of 16 (M), 8 (N) and the K step.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, TensorType, i32
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    IntegerType,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -46,6 +58,7 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
 )
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile.attributes import Signedness
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas.layouts import LinearLayout
@@ -94,7 +107,36 @@ def _operand_kind(t: Attribute) -> str | None:
         return "f16"
     if isinstance(el, BFloat16Type):
         return "bf16"
+    if isinstance(el, IntegerType) and el.width.data == 8:
+        return "s8"
     return None
+
+
+@dataclass(frozen=True)
+class MmaSpec:
+    """One `mma.sync` shape: `m16n8k{k_step}` on `{a}` x `{b}` into `{acc}`."""
+
+    a: str  # f16 | bf16 | s8 | u8
+    b: str
+    acc: str  # f32 | s32
+
+    @property
+    def integer(self) -> bool:
+        return self.acc == "s32"
+
+    @property
+    def k_step(self) -> int:
+        return 32 if self.integer else 16
+
+    @property
+    def element_bytes(self) -> int:
+        return 1 if self.integer else 2
+
+    @property
+    def instruction(self) -> str:
+        return (
+            f"mma.sync.aligned.m16n8k{self.k_step}.row.col.{self.acc}.{self.a}.{self.b}.{self.acc}"
+        )
 
 
 class LowerDot(TilePattern):
@@ -104,35 +146,41 @@ class LowerDot(TilePattern):
         super().__init__(ctx)
         self.exchange = exchange
 
-    def _check(self, op: aa.DotOp) -> tuple[str, int, int, int]:
+    def _check(self, op: aa.DotOp) -> tuple[MmaSpec, int, int, int]:
         a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
         assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
         assert isinstance(acc_t, TensorType)
         kind = _operand_kind(a_t)
-        if (
-            kind is None
-            or _operand_kind(b_t) != kind
-            or not isinstance(element_type(acc_t), Float32Type)
-        ):
+        acc_el = element_type(acc_t)
+        spec: MmaSpec | None = None
+        same = _operand_kind(b_t) == kind
+        if kind in ("f16", "bf16") and same and isinstance(acc_el, Float32Type):
+            spec = MmaSpec(kind, kind, "f32")
+        elif kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
+            signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
+            a, b = ("s8" if x == Signedness.SIGNED else "u8" for x in signs)
+            spec = MmaSpec(a, b, "s32")
+        if spec is None:
             raise not_supported(
                 op,
                 f"tensor-core dot of {element_type(a_t)} x {element_type(b_t)} -> "
-                f"{element_type(acc_t)} (only f16 or bf16 operands with an f32 accumulator so far)",
+                f"{acc_el} (only f16 or bf16 operands with an f32 accumulator, and i8 "
+                "operands with an i32 accumulator, so far)",
             )
         if len(a_t.get_shape()) != 2:
             raise not_supported(op, "batched (rank-3) dot")
         (m, k), (_, n) = a_t.get_shape(), b_t.get_shape()
-        if m % 16 or k % 16 or n % 8:
+        if m % 16 or k % spec.k_step or n % 8:
             raise not_supported(
                 op,
-                f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M and K multiples "
-                "of 16 and N a multiple of 8)",
+                f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M a multiple of 16, "
+                f"K of {spec.k_step} and N of 8)",
             )
-        return kind, m, n, k
+        return spec, m, n, k
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
-        kind, m, n, k = self._check(op)
+        spec, m, n, k = self._check(op)
         a_vals = self.ctx.registers_of(op, op.lhs)
         b_vals = self.ctx.registers_of(op, op.rhs)
         acc_vals = self.ctx.registers_of(op, op.acc)
@@ -145,72 +193,93 @@ class LowerDot(TilePattern):
         num_warps = acc_layout.num_warps
         wm, wn = warp_grid(m, n, num_warps)
         frag = accumulator_layout(m, n, num_warps)
-        half = element_kind(op, op.lhs.type)
-        f32 = element_kind(op, op.acc.type)
+        operand = element_kind(op, op.lhs.type)
+        accumulator = element_kind(op, op.acc.type)
+        size = spec.element_bytes
 
-        a_pitch = 2 * k + OPERAND_ROW_PAD
-        b_pitch = 2 * n + OPERAND_ROW_PAD
+        # A: M x K row-major.  B: K x N row-major for 16-bit elements (ldmatrix.trans
+        # gives the column fragments); N x K (transposed on the way in) for bytes,
+        # which ldmatrix cannot transpose.
+        a_pitch = size * k + OPERAND_ROW_PAD
+        b_pitch = (k if spec.integer else size * n) + OPERAND_ROW_PAD
+        b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
         c_strides, c_size = padded_strides((m, n), 32)
         alloc = self.exchange.allocator
         smem_a = alloc.allocate(op, state, rewriter, m * a_pitch)
-        smem_b = alloc.allocate(op, state, rewriter, k * b_pitch)
+        smem_b = alloc.allocate(op, state, rewriter, (n if spec.integer else k) * b_pitch)
         smem_c = alloc.allocate(op, state, rewriter, c_size)
 
         # Per-thread ldmatrix row addresses, once per kernel (in its prologue).
         p = state.prologue_builder(rewriter)
         assert state.lane is not None and state.warp is not None
         lane16 = p.and_(state.lane, p.const(15, i32))
-        half_k = p.lshr(state.lane, p.const(4, i32))
         wi = p.and_(state.warp, p.const(wm - 1, i32))
         wj = p.and_(p.lshr(state.warp, p.const(_log2(wm), i32)), p.const(wn - 1, i32))
+        # A: lane l gives row 16*wi + l%16 at byte 16*(l/16) of the 16-row block.
         row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
-        base_a = p.add(
-            smem_a,
-            p.add(p.mul(row_a, p.const(a_pitch, i32)), p.shl(half_k, p.const(4, i32))),
-        )
-        base_b = p.add(
-            smem_b,
-            p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32))),
-        )
+        col_a = p.shl(p.lshr(state.lane, p.const(4, i32)), p.const(4, i32))
+        base_a = p.add(smem_a, p.add(p.mul(row_a, p.const(a_pitch, i32)), col_a))
+        if spec.integer:
+            # B^T: lane l gives row (n) 8*wj + l%8 at byte 16*((l/8)%2).
+            row_b = p.add(p.shl(wj, p.const(3, i32)), p.and_(state.lane, p.const(7, i32)))
+            col_b = p.shl(
+                p.and_(p.lshr(state.lane, p.const(3, i32)), p.const(1, i32)), p.const(4, i32)
+            )
+            base_b = p.add(smem_b, p.add(p.mul(row_b, p.const(b_pitch, i32)), col_b))
+        else:
+            # B: lane l gives row (k) l%16 at column 8*wj.
+            base_b = p.add(
+                smem_b,
+                p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32))),
+            )
 
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex = self.exchange
-        ex.write(b, rewriter, state, a_vals, a_layout, [a_pitch, 2], smem_a, half)
-        ex.write(b, rewriter, state, b_vals, b_layout, [b_pitch, 2], smem_b, half)
-        ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, f32)
+        ex.write(b, rewriter, state, a_vals, a_layout, [a_pitch, size], smem_a, operand)
+        ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
+        ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
-        c = ex.read(b, rewriter, state, frag, c_strides, smem_c, f32)
+        c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
 
-        m_reps, n_reps, k_steps = m // (16 * wm), n // (8 * wn), k // 16
+        m_reps, n_reps, k_steps = m // (16 * wm), n // (8 * wn), k // spec.k_step
+        k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
         a_frags = {
-            (mr, ks): _ldmatrix(b, base_a, mr * 16 * wm * a_pitch + ks * 32, 4, trans=False)
+            (mr, ks): _ldmatrix(b, base_a, mr * 16 * wm * a_pitch + ks * k_bytes, 4, trans=False)
             for mr in range(m_reps)
             for ks in range(k_steps)
         }
-        b_frags = {
-            (nr, ks): _ldmatrix(b, base_b, ks * 16 * b_pitch + nr * 16 * wn, 2, trans=True)
-            for nr in range(n_reps)
-            for ks in range(k_steps)
-        }
-        instruction = f"mma.sync.aligned.m16n8k16.row.col.f32.{kind}.{kind}.f32"
+        if spec.integer:
+            b_frags = {
+                (nr, ks): _ldmatrix(b, base_b, nr * 8 * wn * b_pitch + ks * k_bytes, 2, trans=False)
+                for nr in range(n_reps)
+                for ks in range(k_steps)
+            }
+        else:
+            b_frags = {
+                (nr, ks): _ldmatrix(b, base_b, ks * 16 * b_pitch + nr * 16 * wn, 2, trans=True)
+                for nr in range(n_reps)
+                for ks in range(k_steps)
+            }
+        c_reg = "r" if spec.integer else "f"
+        constraints = ",".join([f"={c_reg}"] * 4 + ["r"] * 6 + [c_reg] * 4)
         for mr in range(m_reps):
             for nr in range(n_reps):
                 r = 4 * (nr + n_reps * mr)
                 block = c[r : r + 4]
                 for ks in range(k_steps):
                     block = b.inline_asm(
-                        f"{instruction} {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, "
+                        f"{spec.instruction} {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, "
                         "{$8, $9}, {$10, $11, $12, $13};",
-                        "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f",
+                        constraints,
                         [*a_frags[mr, ks], *b_frags[nr, ks], *block],
-                        [f32.register_type] * 4,
+                        [accumulator.register_type] * 4,
                         side_effects=False,
                     )
                 c[r : r + 4] = block
         b.op(nvvm.Barrier0Op())
-        ex.write(b, rewriter, state, c, frag, c_strides, smem_c, f32)
+        ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
-        result = ex.read(b, rewriter, state, acc_layout, c_strides, smem_c, f32)
+        result = ex.read(b, rewriter, state, acc_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
 
