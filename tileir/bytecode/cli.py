@@ -24,6 +24,7 @@ from xdsl.utils.arg_spec import parse_spec
 
 from tileir.bytecode.target import BINARY_ENCODING, TileirbcTarget
 from tileir.bytecode.version import SUPPORTED_VERSIONS
+from tileir.diagnostics import CompileError
 
 
 class _KeepOpen(io.TextIOWrapper):
@@ -79,11 +80,20 @@ class BytecodeOptMixin:
         return bool(getattr(cls, "binary_output", False))
 
     def prepare_output(self) -> IO[str]:
-        if not self._binary_target():
-            return super().prepare_output()  # pyright: ignore[reportAttributeAccessIssue]
-        if self.args.output_file is None:
-            return _KeepOpen(sys.stdout.buffer, encoding=BINARY_ENCODING, newline="")
-        return open(self.args.output_file, "w", encoding=BINARY_ENCODING, newline="")
+        """Standard output for no `-o` or `-o -` (as mlir-opt does); bytes go through
+        unchanged for a binary target; an unwritable path is a diagnostic."""
+        binary = self._binary_target()
+        path = self.args.output_file
+        if path is None or path == "-":
+            if binary:
+                return _KeepOpen(sys.stdout.buffer, encoding=BINARY_ENCODING, newline="")
+            return sys.stdout
+        try:
+            if binary:
+                return open(path, "w", encoding=BINARY_ENCODING, newline="")
+            return open(path, "w")
+        except OSError as e:
+            raise CompileError(f"cannot write output file '{path}': {e.strerror}") from None
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         spec = parse_spec(self.args.target)

@@ -25,6 +25,7 @@ import os
 import shlex
 import stat
 import sys
+import tempfile
 from pathlib import Path
 
 from tileir.diagnostics import CompileError, SourceLocation
@@ -238,7 +239,9 @@ def compile_file(args: argparse.Namespace) -> int:
     if args.emit is None and output is None:
         raise CompileError("no output: give -o FILE.cubin, -o FILE.ptx or --emit=STAGE")
     check_input(args.input)
-    if output is not None:
+    #: `-o -` writes to standard output (the stage text, or the cubin's bytes).
+    to_stdout = output == "-"
+    if output is not None and not to_stdout:
         check_output_path(output)
     wants_ptx_only = args.emit is None and output is not None and Path(output).suffix == ".ptx"
     line_info = args.lineinfo or args.device_debug
@@ -278,7 +281,7 @@ def compile_file(args: argparse.Namespace) -> int:
     )
     if args.emit is not None:
         text = result.stages[args.emit]
-        if output:
+        if output and not to_stdout:
             write_output(output, text)
         else:
             sys.stdout.write(text)
@@ -292,9 +295,20 @@ def compile_file(args: argparse.Namespace) -> int:
     if ptxas is None:
         raise CompileError("ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME")
     extra = ["-lineinfo"] if line_info else []
+    cubin_path = output
+    if to_stdout:
+        cubin_dir = tempfile.TemporaryDirectory(prefix="tileir-as-")
+        cubin_path = str(Path(cubin_dir.name) / "out.cubin")
     report = run_ptxas(
-        result.ptx, arch, output, opt_level=0 if args.device_debug else args.opt_level, extra=extra
+        result.ptx,
+        arch,
+        cubin_path,
+        opt_level=0 if args.device_debug else args.opt_level,
+        extra=extra,
     )
+    if to_stdout and report.ok:
+        sys.stdout.buffer.write(Path(cubin_path).read_bytes())
+        sys.stdout.buffer.flush()
     if not report.ok:
         raise CompileError(
             f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n"
