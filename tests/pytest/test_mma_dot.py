@@ -15,6 +15,7 @@ import pytest
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.mma import accumulator_layout, warp_grid
 from tileir.diagnostics import CompileError
+from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, effective_warps
 from tileir.testing import simulate
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -24,27 +25,49 @@ def test_warp_grid_uses_every_warp_it_can() -> None:
     assert warp_grid(64, 32, 4) == (4, 1)
     assert warp_grid(32, 64, 4) == (2, 2)
     assert warp_grid(16, 64, 4) == (1, 4)
-    assert warp_grid(16, 8, 4) == (1, 1)  # three warps repeat the one block
+    assert warp_grid(16, 8, 4) == (4, 1)  # one block: three warps hold copies
     assert warp_grid(128, 128, 8) == (8, 1)
+    assert effective_warps((16, 8), 4, 1) == (1, 1)
+    assert effective_warps((32, 64), 4, 1) == (2, 1)
 
 
 @pytest.mark.parametrize(("m", "n", "warps"), [(64, 32, 4), (32, 64, 4), (16, 8, 4), (32, 16, 1)])
 def test_accumulator_layout_is_the_mma_fragment(m: int, n: int, warps: int) -> None:
     layout = accumulator_layout(m, n, warps)
-    wm, wn = warp_grid(m, n, warps)
-    seen: dict[tuple[int, ...], int] = {}
+    held: dict[tuple[int, ...], set[int]] = {}
     for w in range(warps):
         for lane in range(32):
             for r in range(layout.num_registers):
                 coord = layout.coord(r, lane, w)
-                if w < wm * wn:
-                    assert coord not in seen, (coord, w, lane, r)
-                    seen[coord] = r
+                held.setdefault(coord, set()).add(w)
                 # Fragment element f of a 16x8 block: rows g, g+8 and columns 2c, 2c+1.
                 g, c, f = lane // 4, lane % 4, r % 4
                 assert coord[0] % 16 == g + 8 * (f >> 1)
                 assert coord[1] % 8 == 2 * c + (f & 1)
-    assert len(seen) == m * n  # the first wm*wn warps hold every element once
+    assert len(held) == m * n
+    # Every element is held by the same number of warps: those left over.
+    em, en = effective_warps((m, n), *warp_grid(m, n, warps))
+    assert {len(ws) for ws in held.values()} == {warps // (em * en)}
+
+
+def test_mma_layout_attribute_prints_parses_and_verifies() -> None:
+    from xdsl.context import Context
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import VerifyException
+
+    from tileir.dialects.nv_tileas import NvTileAS
+
+    attr = MmaLayoutAttr(2, 2)
+    assert str(attr) == "#nv_tileas.mma<{warpsPerCTA = [2, 2]}>"
+    ctx = Context()
+    ctx.load_dialect(NvTileAS)
+    assert Parser(ctx, str(attr)).parse_attribute() == attr
+    assert attr.linear((32, 64)) == accumulator_layout(32, 64, 4)
+    with pytest.raises(VerifyException, match="powers of two"):
+        MmaLayoutAttr(3, 1)
+    # A row reduction's slice of it: the 1-wide column is held by the lanes of a row.
+    row = attr.linear((32, 1))
+    assert {row.coord(0, lane, 0) for lane in range(32)} == {(r, 0) for r in range(8)}
 
 
 def _gemm_text(dtype: str, tm: int, tn: int, tk: int) -> str:

@@ -62,6 +62,12 @@ from tileir.dialects.cuda_tile.attributes import Signedness
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas.layouts import LinearLayout
+from tileir.dialects.nv_tileas.mma_layout import (
+    MmaLayoutAttr,
+    effective_warps,
+    mma_linear,
+    mma_warp_grid,
+)
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
@@ -72,33 +78,16 @@ def _log2(n: int) -> int:
 
 
 def warp_grid(m: int, n: int, num_warps: int) -> tuple[int, int]:
-    """`(wm, wn)`: the most warps (then the most along M) whose grid tiles an MxN
-    accumulator in 16x8 blocks; warps past `wm · wn` repeat work."""
-    best = (1, 1)
-    wm = num_warps
-    while wm >= 1:
-        wn = num_warps // wm
-        while wn >= 1:
-            if m % (16 * wm) == 0 and n % (8 * wn) == 0 and wm * wn > best[0] * best[1]:
-                best = (wm, wn)
-            wn //= 2
-        wm //= 2
-    return best
+    """The warp grid a `dot` uses when its accumulator's layout does not say
+    (`mma_warp_grid`)."""
+    return mma_warp_grid(m, n, num_warps)
 
 
 def accumulator_layout(m: int, n: int, num_warps: int) -> LinearLayout:
-    """The `mma.sync` m16n8 accumulator layout of an MxN tile over `num_warps`
-    warps.  Register `f + 4·(nrep + NR·mrep)` holds fragment element `f` of block
-    `(mrep, nrep)` (NR = N / (8·wn)): `f` bit 0 steps one column, bit 1 eight rows."""
+    """The `mma.sync` accumulator layout of an M x N tile over `num_warps` warps
+    (`#nv_tileas.mma`, `tileir/dialects/nv_tileas/mma_layout.py`)."""
     wm, wn = warp_grid(m, n, num_warps)
-    registers = [(0, 1), (8, 0)]
-    registers += [(0, 8 * wn << i) for i in range(_log2(n // (8 * wn)))]
-    registers += [(16 * wm << i, 0) for i in range(_log2(m // (16 * wm)))]
-    lanes = ((0, 2), (0, 4), (1, 0), (2, 0), (4, 0))
-    warps = [(16 << i, 0) for i in range(_log2(wm))]
-    warps += [(0, 8 << j) for j in range(_log2(wn))]
-    warps += [(0, 0)] * (_log2(num_warps) - len(warps))
-    return LinearLayout((m, n), tuple(registers), lanes, tuple(warps))
+    return mma_linear((m, n), wm, wn)
 
 
 def _operand_kind(t: Attribute) -> str | None:
@@ -190,9 +179,17 @@ class LowerDot(TilePattern):
         for layout in (a_layout, b_layout, acc_layout):
             check_exchangeable(op, layout)
         state = self.ctx.function_state(op)
-        num_warps = acc_layout.num_warps
-        wm, wn = warp_grid(m, n, num_warps)
-        frag = accumulator_layout(m, n, num_warps)
+        acc_t = op.acc.type
+        assert isinstance(acc_t, TensorType)
+        if isinstance(acc_t.encoding, MmaLayoutAttr):
+            wm, wn = acc_t.encoding.wm, acc_t.encoding.wn
+        else:
+            wm, wn = warp_grid(m, n, acc_layout.num_warps)
+        em, en = effective_warps((m, n), wm, wn)
+        frag = mma_linear((m, n), wm, wn)
+        # An accumulator (and result) already in the MMA layout stays in registers.
+        acc_in_registers = acc_layout == frag
+        result_in_registers = linear_layout(op, op.result.type) == frag
         operand = element_kind(op, op.lhs.type)
         accumulator = element_kind(op, op.acc.type)
         size = spec.element_bytes
@@ -207,14 +204,16 @@ class LowerDot(TilePattern):
         alloc = self.exchange.allocator
         smem_a = alloc.allocate(op, state, rewriter, m * a_pitch)
         smem_b = alloc.allocate(op, state, rewriter, (n if spec.integer else k) * b_pitch)
-        smem_c = alloc.allocate(op, state, rewriter, c_size)
+        smem_c = None
+        if not (acc_in_registers and result_in_registers):
+            smem_c = alloc.allocate(op, state, rewriter, c_size)
 
         # Per-thread ldmatrix row addresses, once per kernel (in its prologue).
         p = state.prologue_builder(rewriter)
         assert state.lane is not None and state.warp is not None
         lane16 = p.and_(state.lane, p.const(15, i32))
-        wi = p.and_(state.warp, p.const(wm - 1, i32))
-        wj = p.and_(p.lshr(state.warp, p.const(_log2(wm), i32)), p.const(wn - 1, i32))
+        wi = p.and_(state.warp, p.const(em - 1, i32))
+        wj = p.and_(p.lshr(state.warp, p.const(_log2(wm), i32)), p.const(en - 1, i32))
         # A: lane l gives row 16*wi + l%16 at byte 16*(l/16) of the 16-row block.
         row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
         col_a = p.shl(p.lshr(state.lane, p.const(4, i32)), p.const(4, i32))
@@ -237,26 +236,31 @@ class LowerDot(TilePattern):
         ex = self.exchange
         ex.write(b, rewriter, state, a_vals, a_layout, [a_pitch, size], smem_a, operand)
         ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
-        ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
+        if smem_c is not None and not acc_in_registers:
+            ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
-        c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
+        if acc_in_registers:
+            c = list(acc_vals)
+        else:
+            assert smem_c is not None
+            c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
 
-        m_reps, n_reps, k_steps = m // (16 * wm), n // (8 * wn), k // spec.k_step
+        m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
         k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
         a_frags = {
-            (mr, ks): _ldmatrix(b, base_a, mr * 16 * wm * a_pitch + ks * k_bytes, 4, trans=False)
+            (mr, ks): _ldmatrix(b, base_a, mr * 16 * em * a_pitch + ks * k_bytes, 4, trans=False)
             for mr in range(m_reps)
             for ks in range(k_steps)
         }
         if spec.integer:
             b_frags = {
-                (nr, ks): _ldmatrix(b, base_b, nr * 8 * wn * b_pitch + ks * k_bytes, 2, trans=False)
+                (nr, ks): _ldmatrix(b, base_b, nr * 8 * en * b_pitch + ks * k_bytes, 2, trans=False)
                 for nr in range(n_reps)
                 for ks in range(k_steps)
             }
         else:
             b_frags = {
-                (nr, ks): _ldmatrix(b, base_b, ks * 16 * b_pitch + nr * 16 * wn, 2, trans=True)
+                (nr, ks): _ldmatrix(b, base_b, ks * 16 * b_pitch + nr * 16 * en, 2, trans=True)
                 for nr in range(n_reps)
                 for ks in range(k_steps)
             }
@@ -276,11 +280,18 @@ class LowerDot(TilePattern):
                         side_effects=False,
                     )
                 c[r : r + 4] = block
+        # Every warp is done reading the operand buffers (and the accumulator's)
+        # before anything writes them again.
         b.op(nvvm.Barrier0Op())
-        ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
-        b.op(nvvm.Barrier0Op())
-        result = ex.read(b, rewriter, state, acc_layout, c_strides, smem_c, accumulator)
-        b.op(nvvm.Barrier0Op())
+        if result_in_registers:
+            result = c
+        else:
+            assert smem_c is not None
+            ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
+            result_layout = linear_layout(op, op.result.type)
+            result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
 
 

@@ -12,9 +12,12 @@ from xdsl.ir import Dialect, Operation
 from tileir.dialects.nv_tileas.attributes import ATTRIBUTES
 from tileir.dialects.nv_tileas.foreign import Async, CuteNvgpu
 from tileir.dialects.nv_tileas.layouts import LAYOUTS
+from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
 from tileir.dialects.nv_tileas.ops import OPS
 from tileir.dialects.nv_tileas.types import TYPES
 
-NvTileAS = Dialect("nv_tileas", list[type[Operation]](OPS), [*TYPES, *ATTRIBUTES, *LAYOUTS])
+NvTileAS = Dialect(
+    "nv_tileas", list[type[Operation]](OPS), [*TYPES, *ATTRIBUTES, *LAYOUTS, MmaLayoutAttr]
+)
 
 __all__ = ["Async", "CuteNvgpu", "NvTileAS"]
