@@ -1,8 +1,8 @@
 """Sum of squares and maximum of a 1-D float32 array: each block reduces its tile to
 a scalar and adds it (``atomic_add``) / folds it (``atomic_max``) into one element.
 
-Coverage: a 1-D ``reduce`` to a 0-d tile (the kernel runs with one warp, the
-reduction being along every dimension of the tile), ``max`` of an int32 tile,
+Coverage: a 1-D ``reduce`` to a 0-d tile (across the block's four warps, through
+shared memory), ``max`` of an int32 tile,
 scalar ``atomic_rmw_tko`` (addf, max) performed once per block, zero padding, a
 ragged length (3000 vs 512).
 

@@ -169,6 +169,14 @@ class LoweringContext:
     def __init__(self, arch: str = "sm_90a") -> None:
         self.arch = arch
         self.functions: dict[Block, FunctionState] = {}
+        #: Shared memory the reductions of each kernel use (bytes).
+        self.shared_bytes: dict[Block, int] = {}
+        self._shared_names = 0
+
+    def next_shared_name(self) -> int:
+        """A fresh number for a `.shared` array of this run."""
+        self._shared_names += 1
+        return self._shared_names - 1
 
     def function_state(self, op: Operation) -> FunctionState:
         fn = op.parent_op()

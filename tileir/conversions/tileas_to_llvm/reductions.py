@@ -19,10 +19,12 @@ and constants works (add/max/min/mul/and/or/xor, argmax with its tie-break, ...)
   starting from a carry; the carry walks through the lanes that hold the
   dimension in order, one `shfl.sync.idx` per lane position.
 
-Combining across warps needs shared memory, which is not done yet:
-`tileas-assign-layouts` keeps warps off the reduced dimension (a tile reduced
-along all of its dimensions runs with one warp), and a layout with a warp along
-the dimension is reported as not supported.
+A warp bit of a reduce is combined through shared memory: each thread writes its
+values, waits at a CTA barrier, reads those of the same lane in the partner warp and
+waits again.  Scans across warps are not generated yet: `tileas-assign-layouts`
+keeps warps off scanned dimensions (a tile scanned along all of its dimensions runs
+with one warp), and a layout with a warp along the dimension is reported as not
+supported.
 """
 
 from __future__ import annotations
@@ -43,10 +45,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
+from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext, linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.scalar import SCALAR_LOWERINGS
 from tileir.diagnostics import error_at, not_supported
+from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
@@ -140,7 +143,7 @@ def shuffle(
 
 
 def _dimension_bits(
-    op: Operation, layout: LinearLayout, dim: int, size: int
+    op: Operation, layout: LinearLayout, dim: int, size: int, warps_ok: bool = False
 ) -> list[tuple[str, int]]:
     """For each bit of coordinate `dim`, lowest first: ("register"|"lane"|"warp", index)."""
     if size & (size - 1):
@@ -165,7 +168,7 @@ def _dimension_bits(
                 break
         if found is None:
             raise error_at(op, f"the layout does not cover bit {bit} of dimension {dim}")
-        if found[0] == "warp":
+        if found[0] == "warp" and not warps_ok:
             raise not_supported(op, f"{op.name} across warps (through shared memory)")
         out.append(found)
     return out
@@ -178,10 +181,11 @@ class LowerReduce(TilePattern):
         src_t = op.operands[0].type
         layout = linear_layout(op, src_t)
         size = shape_of(src_t)[dim]
-        bits = _dimension_bits(op, layout, dim, size)
+        bits = _dimension_bits(op, layout, dim, size, warps_ok=True)
         b = self.builder(rewriter, op)
         state = self.ctx.function_state(op)
         vals = [list(self.ctx.registers_of(op, v)) for v in op.operands]
+        scratch: SSAValue | None = None
         n_regs = layout.num_registers
         if size == 1:
             ids = identities(b, op)
@@ -198,6 +202,11 @@ class LowerReduce(TilePattern):
                     out = combine(b, op, [v[r | mask] for v in vals], [v[r] for v in vals])
                     for k, v in enumerate(vals):
                         v[r] = v[r | mask] = out[k]
+                continue
+            if kind == "warp":
+                if scratch is None:
+                    scratch = self._scratch(op, rewriter, state, vals)
+                self._warp_step(op, b, rewriter, state, vals, index, scratch)
                 continue
             # A lane bit: butterfly exchange; the partner with the bit set holds the
             # upper half.
@@ -230,6 +239,140 @@ class LowerReduce(TilePattern):
             mapping = _slice_map(op, layout, res_layout, dim)
             results.append(self.ctx.pack(rewriter, [vals[k][m] for m in mapping], res_t))
         rewriter.replace(op, [], results)
+
+    # -- across warps, through shared memory -------------------------------------
+    def _slots(self, vals: list[list[SSAValue]]) -> list[int]:
+        """The registers holding distinct values (the same for every thread)."""
+        seen: dict[tuple[SSAValue, ...], int] = {}
+        for r in range(len(vals[0])):
+            seen.setdefault(tuple(v[r] for v in vals), r)
+        return list(seen.values())
+
+    def _scratch(
+        self,
+        op: ct.ReduceOp,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        vals: list[list[SSAValue]],
+    ) -> SSAValue:
+        """A `.shared` buffer of one 8-byte word per thread, operand and register."""
+        threads = state.num_warps * WARP_SIZE
+        size = len(self._slots(vals)) * len(vals) * threads * 8
+        used = self.ctx.shared_bytes.get(state.entry, 0) + size
+        if used > REDUCE_SHARED_LIMIT:
+            raise not_supported(
+                op, f"a reduction across warps needing {used} bytes of shared memory"
+            )
+        self.ctx.shared_bytes[state.entry] = used
+        name = f"tileir_reduce_{self.ctx.next_shared_name()}"
+        b = state.prologue_builder(rewriter)
+        (address,) = b.inline_asm(
+            f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
+            "=r",
+            [],
+            [i32],
+            side_effects=True,
+        )
+        return address
+
+    def _warp_step(
+        self,
+        op: ct.ReduceOp,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        vals: list[list[SSAValue]],
+        index: int,
+        scratch: SSAValue,
+    ) -> None:
+        """Combine with the warp `warp ^ (1 << index)` (same lane): every thread
+        writes its values, waits, reads its partner's, and waits again (so a later
+        step, or the next trip of a loop, cannot overwrite words still being read)."""
+        prologue = state.prologue_builder(rewriter)
+        assert state.lane is not None and state.warp is not None
+        threads = state.num_warps * WARP_SIZE
+        tid = prologue.or_(prologue.shl(state.warp, prologue.const(5, i32)), state.lane)
+        mine_at = prologue.add(scratch, prologue.shl(tid, prologue.const(3, i32)))
+        partner = prologue.xor(tid, prologue.const(WARP_SIZE << index, i32))
+        theirs_at = prologue.add(scratch, prologue.shl(partner, prologue.const(3, i32)))
+        upper_warp = prologue.icmp(
+            "ne", prologue.and_(state.warp, prologue.const(1 << index, i32)), prologue.const(0, i32)
+        )
+        slots = self._slots(vals)
+        words: list[tuple[int, int, int, Attribute]] = []  # (slot index, operand, offset, type)
+        for u, r in enumerate(slots):
+            for k, v in enumerate(vals):
+                offset = (u * len(vals) + k) * threads * 8
+                word, bits = _to_word(op, b, v[r])
+                b.inline_asm(
+                    f"st.shared.b{bits} [$0+{offset}], $1;",
+                    "r," + ("l" if bits == 64 else "r"),
+                    [mine_at, word],
+                    [],
+                    side_effects=True,
+                )
+                words.append((u, k, offset, v[r].type))
+        b.op(nvvm.Barrier0Op())
+        theirs: dict[tuple[int, int], SSAValue] = {}
+        for u, k, offset, t in words:
+            bits = 64 if _word_bits(t) == 64 else 32
+            (word,) = b.inline_asm(
+                f"ld.shared.b{bits} $0, [$1+{offset}];",
+                ("=l" if bits == 64 else "=r") + ",r",
+                [theirs_at],
+                [IntegerType(bits)],
+                side_effects=True,
+            )
+            theirs[(u, k)] = _from_word(b, word, t)
+        b.op(nvvm.Barrier0Op())
+        for u, r in enumerate(slots):
+            mine = [v[r] for v in vals]
+            other = [theirs[(u, k)] for k in range(len(vals))]
+            upper = [b.select(upper_warp, m, t) for m, t in zip(mine, other, strict=True)]
+            lower = [b.select(upper_warp, t, m) for m, t in zip(mine, other, strict=True)]
+            out = combine(b, op, upper, lower)
+            key = tuple(v[r] for v in vals)
+            for rr in range(len(vals[0])):
+                if tuple(v[rr] for v in vals) == key:
+                    for k, v in enumerate(vals):
+                        v[rr] = out[k]
+
+
+#: Shared memory the reductions of one kernel may use (bytes).
+REDUCE_SHARED_LIMIT = 16 * 1024
+
+
+def _word_bits(t: Attribute) -> int:
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, AnyFloat):
+        return t.bitwidth
+    return 64  # pointers
+
+
+def _to_word(op: Operation, b: LLBuilder, value: SSAValue) -> tuple[SSAValue, int]:
+    """`value` as a 32- or 64-bit integer word."""
+    t = value.type
+    bits = _word_bits(t)
+    if isinstance(t, AnyFloat):
+        value = b.bitcast(value, IntegerType(bits))
+    elif not isinstance(t, IntegerType):
+        raise not_supported(op, f"a reduction of {t} values across warps")
+    if bits == 64:
+        return value, 64
+    if bits < 32:
+        value = b.zext(value, i32)
+    return value, 32
+
+
+def _from_word(b: LLBuilder, word: SSAValue, t: Attribute) -> SSAValue:
+    bits = _word_bits(t)
+    if bits < 32:
+        narrow = IntegerType(bits)
+        word = b.icmp("ne", word, b.const(0, i32)) if bits == 1 else b.trunc(word, narrow)
+    if isinstance(t, AnyFloat):
+        return b.bitcast(word, t)
+    return word
 
 
 def _drop(c: Sequence[int], dim: int) -> tuple[int, ...]:

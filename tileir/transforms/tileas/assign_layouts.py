@@ -113,20 +113,22 @@ def element_bits(t: Attribute) -> int:
     return element_bytes(el) * 8
 
 
-def reduced_dims(fn: func.FuncOp) -> dict[int, set[int]]:
+def reduced_dims(
+    fn: func.FuncOp, kinds: tuple[type[Operation], ...] = (ct.ReduceOp, ct.ScanOp)
+) -> dict[int, set[int]]:
     """For each tile rank, the dimensions a `reduce` or `scan` combines along."""
     out: dict[int, set[int]] = {}
     for op in fn.walk():
-        if isinstance(op, ct.ReduceOp | ct.ScanOp) and op.operands:
+        if isinstance(op, kinds) and isinstance(op, ct.ReduceOp | ct.ScanOp) and op.operands:
             rank = len(shape_of(op.operands[0].type))
             out.setdefault(rank, set()).add(op.dimension)
     return out
 
 
 def warps_for_reductions(requested: int, reduced: dict[int, set[int]]) -> int:
-    """Combining across warps needs shared memory, which code generation does not do
-    yet: a kernel that reduces or scans a tile along every one of its dimensions runs
-    with one warp (its other tiles then use one warp too)."""
+    """A scan across warps is not generated yet: a kernel that scans a tile along
+    every one of its dimensions runs with one warp (its other tiles then use one
+    warp too).  Reductions combine across warps through shared memory."""
     for rank, dims in reduced.items():
         if rank and len(dims) >= rank:
             return 1
@@ -310,7 +312,9 @@ class AssignLayoutsPass(ModulePass):
         anchors = anchors_of(fn, analysis)
         max_vector = max((a.vector for a in anchors), default=1)
         reduced = reduced_dims(fn)
-        warps = warps_for_reductions(choose_num_warps(fn, self.num_warps, max_vector), reduced)
+        warps = warps_for_reductions(
+            choose_num_warps(fn, self.num_warps, max_vector), reduced_dims(fn, (ct.ScanOp,))
+        )
         state = LayoutAssignment(warps)
 
         # One blocked layout per rank, from its widest-vector anchor.
