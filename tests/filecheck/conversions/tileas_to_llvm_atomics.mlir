@@ -1,0 +1,36 @@
+// convert-tileas-to-llvm: atomics become one predicated `atom` per element a thread
+// owns, with the order and scope spelled out; a relaxed RMW whose old values nobody
+// reads becomes a `red`; acq_rel atomics wait at CTA barriers on both sides, and an
+// atomic whose token follows another thread's write waits before.
+// RUN: tileir-opt %s -p tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_90a},cse | filecheck %s
+
+// CHECK-LABEL: llvm.func @atomics
+// CHECK: "@$0 red.relaxed.gpu.global.add.u32 [$1], $2;", "b,l,r"
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: "{\0Amov.b32 $0, 0;\0A@$1 atom.acq_rel.cta.global.max.s32 $0, [$2], $3;\0A}", "=r,b,l,r"
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: atom.relaxed.sys.global.cas.b32 $0, [$2], $3, $4;
+// CHECK: atom.relaxed.gpu.global.add.f32
+// CHECK: red.relaxed.gpu.global.add.f32
+// CHECK-NOT: nv_tileaa.
+builtin.module {
+  func.func @atomics(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileaa.kernel} {
+    %s = nv_tileaa.splat %p : !cuda_tile.ptr<i32> -> tensor<128x!cuda_tile.ptr<i32>>
+    %i = cuda_tile.iota : tensor<128xi32>
+    %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
+    %nn = nv_tileaa.splat %n : i32 -> tensor<128xi32>
+    %mask = cuda_tile.cmpi less_than %i, %nn, signed : tensor<128xi32> -> tensor<128xi1>
+    %one = cuda_tile.constant <i32: 1> : tensor<128xi32>
+    %t0 = nv_tileaa.create_mem_token : !nv_tileaa.mem_token
+    %r0, %t1 = nv_tileaa.atomic_rmw relaxed device add %ptrs, %one, %mask token %t0 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi1>
+    %r1, %t2 = nv_tileaa.atomic_rmw acq_rel tl_blk max %ptrs, %i, %mask token %t1 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi1>
+    %r2, %t3 = nv_tileaa.atomic_cas relaxed sys %ptrs, %r1, %i, %mask token %t2 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi32>, tensor<128xi1>
+    %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
+    %fptrs = nv_tileaa.addptr %sq, %r2 : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
+    %f = cuda_tile.itof %i signed : tensor<128xi32> -> tensor<128xf32>
+    %r3, %t4 = nv_tileaa.atomic_rmw relaxed device addf %fptrs, %f, %mask token %t3 : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
+    %e = nv_tileaa.addptr %fptrs, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
+    %r4, %t5 = nv_tileaa.atomic_rmw relaxed device addf %e, %r3, %mask token %t4 : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
+    func.return
+  }
+}

@@ -1,0 +1,43 @@
+// convert-tileas-to-llvm: a row reduction combines the upper half of each row into the
+// lower half, highest coordinate bit first: a thread's two registers along the row
+// (bit 5), then butterfly shuffles over the lane bits (16, 8, 4, 2, 1); the body is
+// the combiner, with the upper half as its first operand.
+// RUN: tileir-opt %s -p tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_80},cse | filecheck %s
+
+// CHECK-LABEL: llvm.func @row_max
+// CHECK: nvvm.read.ptx.sreg.tid.x
+// CHECK: %[[LOWER:.*]] = llvm.inline_asm "{{.*}}ld.global.b32
+// CHECK: %[[UPPER:.*]] = llvm.inline_asm "{{.*}}ld.global.b32
+// CHECK: llvm.call_intrinsic "llvm.maxnum.f32"(%[[UPPER]], %[[LOWER]])
+// CHECK: shfl.sync.bfly.b32 $0, $1, 16, 0x1f, 0xffffffff;
+// CHECK: llvm.select
+// CHECK: shfl.sync.bfly.b32 $0, $1, 8, 0x1f, 0xffffffff;
+// CHECK: shfl.sync.bfly.b32 $0, $1, 4, 0x1f, 0xffffffff;
+// CHECK: shfl.sync.bfly.b32 $0, $1, 2, 0x1f, 0xffffffff;
+// CHECK: shfl.sync.bfly.b32 $0, $1, 1, 0x1f, 0xffffffff;
+// CHECK-NOT: shfl
+// CHECK: st.global
+// CHECK-NOT: cuda_tile.
+builtin.module {
+  func.func @row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
+    %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<4x64x!cuda_tile.ptr<f32>>
+    %i = cuda_tile.iota : tensor<64xi32>
+    %row = nv_tileaa.expand_dims %i {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %cols = nv_tileaa.broadcast %row : tensor<1x64xi32> -> tensor<4x64xi32>
+    %ptrs = nv_tileaa.addptr %s, %cols : tensor<4x64x!cuda_tile.ptr<f32>>, tensor<4x64xi32>
+    %view = nv_tileas.view %ptrs : tensor<4x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4x64xf32, gmem>
+    %c0 = arith.constant 0 : index
+    %x = nv_tileas.tiled_load %view[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>, in_bounds = array<i1: true, true>} : !nv_tileas.tiled_view<4x64xf32, gmem> -> tensor<4x64xf32>
+    %m = cuda_tile.reduce %x dim=1 identities=[0xFF800000 : f32] : tensor<4x64xf32> -> tensor<4xf32>
+    (%a: f32, %b: f32) {
+      %c = cuda_tile.maxf %a, %b : f32
+      cuda_tile.yield %c : f32
+    }
+    %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<4x!cuda_tile.ptr<f32>>
+    %j = cuda_tile.iota : tensor<4xi32>
+    %out = nv_tileaa.addptr %sq, %j : tensor<4x!cuda_tile.ptr<f32>>, tensor<4xi32>
+    %oview = nv_tileas.view %out : tensor<4x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4xf32, gmem>
+    nv_tileas.tiled_store %m, %oview[%c0] {atom = #nv_tileas<atom stg_32b>, in_bounds = array<i1: true>} : tensor<4xf32>, !nv_tileas.tiled_view<4xf32, gmem>
+    func.return
+  }
+}
