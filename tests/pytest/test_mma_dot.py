@@ -157,3 +157,32 @@ def test_mmai_is_exact(signs: str, arch: str) -> None:
     wa = a.view(np.uint8) if sign_a == "unsigned" else a
     wb = b.view(np.uint8) if sign_b == "unsigned" else b
     np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
+
+
+def test_loop_carried_accumulator_stays_in_mma_registers() -> None:
+    """tileas-assign-layouts gives the K loop's accumulator the MMA layout: each
+    iteration exchanges only the operands (two shared arrays, two barriers), and the
+    result is stored from the MMA registers (8-byte vectors of two f32)."""
+    from tileir.compiler import load_module
+
+    ptx = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_80").ptx
+    assert ptx is not None
+    assert ptx.count(".shared .align 16 .b8 tileir_xchg_") == 2
+    assert ptx.count("bar.sync 0;") == 2
+    assert "st.global.v2.b32" in ptx
+
+
+def test_cutile_matmul_export_casts_and_stores_from_mma_registers() -> None:
+    """cuTile's `matmul_f16` export: 64x64 accumulator over a K loop of 64x32 by
+    32x64 f16 tiles, cast to f16 and stored from the MMA layout; ragged M and N."""
+    text = (FIXTURES / "matmul_f16.13.4.mlir").read_text()
+    ptx = compile_module(parse_module_text(text, "matmul_f16.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    m, n, k = 80, 72, 64
+    rng = np.random.default_rng(11)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float16)
+    simulate(ptx, (2, 2, 1), [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, k // 32])
+    expected = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
+    np.testing.assert_allclose(c, expected.astype(np.float16), rtol=2e-3, atol=2e-3)

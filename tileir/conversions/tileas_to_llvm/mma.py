@@ -24,6 +24,9 @@ them.  The lowering, per `dot`:
    with one `mma.sync` per 16x8 output block and K step (16 halves, 32 bytes).
 4. After a barrier the fragments go back through that buffer into `acc`'s layout.
 
+Steps 2 and 4 are skipped when `acc` and the result already are in that layout
+(`#nv_tileas.mma`, which `tileas-assign-layouts` gives them: `mma_layouts.py`).
+
 When the tile has fewer 16x8 blocks than the CTA has warps, the spare warps repeat
 another warp's work and do not write.  Not supported yet (a located diagnostic):
 other element types (tf32, f32, f64, f8, an f16 accumulator), batched (rank-3)

@@ -45,6 +45,7 @@ from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
@@ -269,7 +270,13 @@ class ElementKind:
 def element_kind(op: Operation, t: Attribute) -> ElementKind:
     el = element_type(t)
     is_bool = isinstance(el, IntegerType) and el.width.data == 1
-    bits = 8 if is_bool else element_bits(t)
+    if isinstance(el, PointerType):
+        bits = 64  # a global address
+    else:
+        try:
+            bits = 8 if is_bool else element_bits(t)
+        except ValueError:
+            raise not_supported(op, f"exchanging {el} elements through shared memory") from None
     if bits not in _CONSTRAINT:
         raise not_supported(op, f"exchanging {bits}-bit elements through shared memory")
     return ElementKind(bits, is_bool, i8 if is_bool else element_llvm_type(t))

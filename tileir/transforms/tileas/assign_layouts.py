@@ -45,6 +45,7 @@ from tileir.dialects.nv_tileas.layouts import (
     SliceLayoutAttr,
     default_blocked,
 )
+from tileir.transforms.tileas.mma_layouts import tensor_core_dots
 
 NUM_WARPS_ATTR = "nv_tileas.num_warps"
 
@@ -316,6 +317,12 @@ class AssignLayoutsPass(ModulePass):
             choose_num_warps(fn, self.num_warps, max_vector), reduced_dims(fn, (ct.ScanOp,))
         )
         state = LayoutAssignment(warps)
+        # Tensor-core dots first: their accumulators take the MMA layout, and so
+        # does what is tied to them (see mma_layouts.py).
+        for dot, layout in tensor_core_dots(fn, warps):
+            state.require(dot.result, layout, None)
+            state.require(dot.acc, layout, (dot, 2))
+        self.propagate(fn, state)
 
         # One blocked layout per rank, from its widest-vector anchor.
         by_rank: dict[int, list[Anchor]] = {}
