@@ -1007,7 +1007,7 @@ def test_reading_an_unwritten_register_is_an_error() -> None:
     [
         ("popc.b32 %r1, %r1;", "opcode 'popc'", UNSUPPORTED),
         ("add.cc.s32 %r1, %r1, %r1;", "modifier(s) .cc", UNSUPPORTED),
-        ("shfl.sync.idx.b32 %r1, %r1, 0, 31, -1;", "opcode 'shfl'", UNSUPPORTED),
+        ("vote.sync.all.pred %p1, %p1, -1;", "opcode 'vote'", UNSUPPORTED),
         ("bra.uni L_nowhere;", "L_nowhere is not a declared register or a label", INVALID),
         ("ld.local.b32 %r1, [%rd1];", "from the local space", UNSUPPORTED),
         ("setp.lt.and.s32 %p1, %r1, %r1, %p1;", "modifier(s) .and", UNSUPPORTED),
