@@ -4,7 +4,7 @@ Each block scans its 256-element tile: ``out = cumsum(x)``, ``rev = cumsum(k,
 reverse=True)`` (suffix sums).  The last tile is ragged (1000 vs 256), padded
 with zeros.
 
-Coverage: ``scan`` with addf and addi, ``reverse=true``, a 1-D scan (one warp).
+Coverage: ``scan`` with addf and addi, ``reverse=true``, a 1-D scan over two warps.
 
 Inputs, numpy reference and tolerance: ``cases/cumsum_f32.py`` (no cuTile needed).
 """

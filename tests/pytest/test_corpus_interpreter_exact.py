@@ -55,3 +55,25 @@ def check(name: str, one_block: bool) -> None:
     for out in inputs["outputs"]:
         got, want = on_gpu["arrays"][out], by_interpreter["arrays"][out]
         assert got.tobytes() == want.tobytes(), f"{out}: {got} != {want}"
+
+
+def test_scan_across_four_warps_equals_interpreter(tmp_path: Path) -> None:
+    """`cumsum_f32` with 1024-element tiles: four warps, each thread holding two runs
+    of four elements, so the carry crosses warps through shared memory seven times."""
+    text = (CORPUS / "cumsum_f32.mlir").read_text().replace("256", "1024")
+    path = tmp_path / "cumsum_1024.mlir"
+    path.write_text(text)
+    ptx = compile_module(load_module(path), "sm_90a").ptx
+    assert ptx is not None and ".reqntid 128, 1, 1" in ptx
+    rng = np.random.default_rng(5)
+    n = 2500
+    x = rng.uniform(-1.0, 1.0, n).astype(np.float32)
+    k = rng.integers(-50, 50, n).astype(np.int32)
+    outs = [[np.full(n, np.nan, np.float32), np.zeros(n, np.int32)] for _ in range(2)]
+    grid = (3, 1, 1)
+    simulate(ptx, grid, [x, n, 1, k, n, 1, outs[0][0], n, 1, outs[0][1], n, 1])
+    launch(path, grid, x, n, 1, k, n, 1, outs[1][0], n, 1, outs[1][1], n, 1)
+    assert outs[0][0].tobytes() == outs[1][0].tobytes()
+    assert outs[0][1].tobytes() == outs[1][1].tobytes()
+    want = np.concatenate([np.cumsum(x[s : s + 1024], dtype=np.float32) for s in range(0, n, 1024)])
+    np.testing.assert_array_equal(outs[0][0], want)

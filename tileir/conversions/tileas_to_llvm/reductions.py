@@ -16,15 +16,13 @@ and constants works (add/max/min/mul/and/or/xor, argmax with its tie-break, ...)
   combination (each picks which operand is the upper half by its lane bit).
 * scan: sequential, `r[j] = body(x[j], r[j-1])` from the identity (reversed with
   `reverse = true`).  Each thread scans its own registers along the dimension
-  starting from a carry; the carry walks through the lanes that hold the
-  dimension in order, one `shfl.sync.idx` per lane position.
+  starting from a carry; the carry walks through the threads that hold the
+  dimension in order, one `shfl.sync.idx` per segment (shared memory between warps).
 
 A warp bit of a reduce is combined through shared memory: each thread writes its
 values, waits at a CTA barrier, reads those of the same lane in the partner warp and
-waits again.  Scans across warps are not generated yet: `tileas-assign-layouts`
-keeps warps off scanned dimensions (a tile scanned along all of its dimensions runs
-with one warp), and a layout with a warp along the dimension is reported as not
-supported.
+waits again.  A scan's carry crosses to another warp the same way, written by the
+threads of the segment just scanned.
 """
 
 from __future__ import annotations
@@ -408,46 +406,54 @@ class LowerScan(TilePattern):
             if linear_layout(op, res.type) != layout:
                 raise not_supported(op, "a result layout other than the operand's")
         size = shape_of(src_t)[dim]
-        bits = _dimension_bits(op, layout, dim, size)
+        bits = _dimension_bits(op, layout, dim, size, warps_ok=True)
         reverse = op.is_reverse
         b = self.builder(rewriter, op)
         state = self.ctx.function_state(op)
         vals = [self.ctx.registers_of(op, v) for v in op.operands]
         n_regs = layout.num_registers
-        # Coordinate c along `dim`, in scan order, lives in register bits and lane
-        # bits; consecutive coordinates in one lane form a segment.
+        # Coordinate c along `dim`, in scan order, lives in register bits and thread
+        # bits (lane bits, and warp bits at 5 + i of the thread id); consecutive
+        # coordinates in one thread form a segment.
         order = range(size - 1, -1, -1) if reverse else range(size)
         segments: list[tuple[int, list[int]]] = []
         for c in order:
-            reg_part = lane_part = 0
+            reg_part = thread_part = 0
             for bit, (kind, i) in enumerate(bits):
                 if c >> bit & 1:
                     if kind == "register":
                         reg_part |= 1 << i
+                    elif kind == "lane":
+                        thread_part |= 1 << i
                     else:
-                        lane_part |= 1 << i
-            if segments and segments[-1][0] == lane_part:
+                        thread_part |= WARP_SIZE << i
+            if segments and segments[-1][0] == thread_part:
                 segments[-1][1].append(reg_part)
             else:
-                segments.append((lane_part, [reg_part]))
+                segments.append((thread_part, [reg_part]))
         along = sum(1 << i for kind, i in bits if kind == "register")
-        lane_field = sum(1 << i for kind, i in bits if kind == "lane")
+        thread_field = sum(1 << i for kind, i in bits if kind == "lane") | sum(
+            WARP_SIZE << i for kind, i in bits if kind == "warp"
+        )
         rows = sorted({r & ~along for r in range(n_regs)})
         out: list[list[SSAValue | None]] = [[None] * n_regs for _ in vals]
         ids = identities(b, op)
         mine_field: SSAValue | None = None
         others: SSAValue | None = None
-        if lane_field:
+        tid: SSAValue | None = None
+        if thread_field:
             prologue = state.prologue_builder(rewriter)
-            assert state.lane is not None
-            mine_field = prologue.and_(state.lane, prologue.const(lane_field, i32))
-            others = prologue.and_(state.lane, prologue.const((WARP_SIZE - 1) & ~lane_field, i32))
+            assert state.lane is not None and state.warp is not None
+            tid = prologue.or_(prologue.shl(state.warp, prologue.const(5, i32)), state.lane)
+            mine_field = prologue.and_(tid, prologue.const(thread_field, i32))
+            others = prologue.and_(state.lane, prologue.const((WARP_SIZE - 1) & ~thread_field, i32))
+        scratch: SSAValue | None = None
         for row in rows:
             carry = ids
-            for n, (lane_part, parts) in enumerate(segments):
+            for n, (thread_part, parts) in enumerate(segments):
                 keep = None
                 if mine_field is not None:
-                    keep = b.icmp("eq", mine_field, b.const(lane_part, i32))
+                    keep = b.icmp("eq", mine_field, b.const(thread_part, i32))
                 for part in parts:
                     r = row | part
                     carry = combine(b, op, [v[r] for v in vals], carry)
@@ -458,15 +464,91 @@ class LowerScan(TilePattern):
                             if keep is None or prev is None
                             else b.select(keep, carry[k], prev)
                         )
-                if others is not None and n + 1 < len(segments):
-                    source = b.or_(others, b.const(lane_part, i32))
+                if others is None or n + 1 == len(segments):
+                    continue
+                next_part = segments[n + 1][0]
+                if (next_part ^ thread_part) < WARP_SIZE:
+                    # The same warp: the segment's lane passes the carry on.
+                    source = b.or_(others, b.const(thread_part % WARP_SIZE, i32))
                     carry = [shuffle(op, b, x, "idx", source) for x in carry]
+                    continue
+                # Another warp: the segment's threads publish the carry in shared
+                # memory, one word per row of threads (the thread id without its bits
+                # along `dim`).
+                assert tid is not None and keep is not None
+                if scratch is None:
+                    scratch = self._scratch(op, rewriter, state, len(vals))
+                carry = self._pass_across_warps(
+                    op, b, rewriter, state, tid, thread_field, keep, carry, scratch
+                )
         results = []
         for k, res in enumerate(op.results):
             regs = out[k]
             assert all(x is not None for x in regs)
             results.append(self.ctx.pack(rewriter, [x for x in regs if x is not None], res.type))
         rewriter.replace(op, [], results)
+
+    def _scratch(
+        self, op: ct.ScanOp, rewriter: PatternRewriter, state: FunctionState, operands: int
+    ) -> SSAValue:
+        """A `.shared` buffer of one 8-byte word per thread and operand."""
+        size = operands * state.num_warps * WARP_SIZE * 8
+        used = self.ctx.shared_bytes.get(state.entry, 0) + size
+        if used > REDUCE_SHARED_LIMIT:
+            raise not_supported(op, f"a scan across warps needing {used} bytes of shared memory")
+        self.ctx.shared_bytes[state.entry] = used
+        name = f"tileir_scan_{self.ctx.next_shared_name()}"
+        b = state.prologue_builder(rewriter)
+        (address,) = b.inline_asm(
+            f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
+            "=r",
+            [],
+            [i32],
+            side_effects=True,
+        )
+        return address
+
+    def _pass_across_warps(
+        self,
+        op: ct.ScanOp,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        tid: SSAValue,
+        thread_field: int,
+        writer: SSAValue,
+        carry: list[SSAValue],
+        scratch: SSAValue,
+    ) -> list[SSAValue]:
+        """The carry of the threads where `writer` holds, to every thread of their row:
+        write, barrier, read, barrier (the words are reused by the next crossing)."""
+        threads = state.num_warps * WARP_SIZE
+        prologue = state.prologue_builder(rewriter)
+        row = prologue.and_(tid, prologue.const((threads - 1) & ~thread_field, i32))
+        at = prologue.add(scratch, prologue.shl(row, prologue.const(3, i32)))
+        for k, value in enumerate(carry):
+            word, bits = _to_word(op, b, value)
+            b.inline_asm(
+                f"@$2 st.shared.b{bits} [$0+{k * threads * 8}], $1;",
+                "r," + ("l" if bits == 64 else "r") + ",b",
+                [at, word, writer],
+                [],
+                side_effects=True,
+            )
+        b.op(nvvm.Barrier0Op())
+        out = []
+        for k, value in enumerate(carry):
+            bits = 64 if _word_bits(value.type) == 64 else 32
+            (word,) = b.inline_asm(
+                f"ld.shared.b{bits} $0, [$1+{k * threads * 8}];",
+                ("=l" if bits == 64 else "=r") + ",r",
+                [at],
+                [IntegerType(bits)],
+                side_effects=True,
+            )
+            out.append(_from_word(b, word, value.type))
+        b.op(nvvm.Barrier0Op())
+        return out
 
 
 _ = (Attribute, LoweringContext)

@@ -126,16 +126,6 @@ def reduced_dims(
     return out
 
 
-def warps_for_reductions(requested: int, reduced: dict[int, set[int]]) -> int:
-    """A scan across warps is not generated yet: a kernel that scans a tile along
-    every one of its dimensions runs with one warp (its other tiles then use one
-    warp too).  Reductions combine across warps through shared memory."""
-    for rank, dims in reduced.items():
-        if rank and len(dims) >= rank:
-            return 1
-    return requested
-
-
 def blocked_avoiding(
     shape: tuple[int, ...], num_warps: int, vector: int, order: tuple[int, ...], avoid: set[int]
 ) -> BlockedLayoutAttr:
@@ -313,9 +303,7 @@ class AssignLayoutsPass(ModulePass):
         anchors = anchors_of(fn, analysis)
         max_vector = max((a.vector for a in anchors), default=1)
         reduced = reduced_dims(fn)
-        warps = warps_for_reductions(
-            choose_num_warps(fn, self.num_warps, max_vector), reduced_dims(fn, (ct.ScanOp,))
-        )
+        warps = choose_num_warps(fn, self.num_warps, max_vector)
         state = LayoutAssignment(warps)
         # Tensor-core dots first: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).
