@@ -154,3 +154,31 @@ def test_transpose_variants_match_numpy(dtype: str, tile: tuple[int, int], arch:
     out = np.zeros((n, m), dtype=np_type)
     simulate(ptx, (m // tm, n // tn, 1), [x, m, n, n, 1, out, n, m, m, 1])
     np.testing.assert_array_equal(out, x.T)
+
+
+def test_contiguous_aligned_registers_move_together() -> None:
+    from xdsl.dialects.builtin import f16, f32
+
+    from tileir.conversions.tileas_to_llvm.shared_memory import ElementKind, vector_width
+
+    half = ElementKind(16, False, f16)
+    single = ElementKind(32, False, f32)
+    layout = default_blocked((64, 32), 4, 8).linear((64, 32))  # 8 contiguous per thread
+    # 16-byte padded rows (the dot's operand buffers): whole 16-byte vectors.
+    assert vector_width(layout, [32 * 2 + 16, 2], half) == 8
+    # One-word padding keeps rows 4-byte aligned only: pairs of halves.
+    assert vector_width(layout, [32 * 2 + 4, 2], half) == 2
+    four = default_blocked((64, 32), 4, 4).linear((64, 32))
+    assert vector_width(four, [32 * 4 + 4, 4], single) == 1
+    assert vector_width(four, [32 * 4 + 16, 4], single) == 4
+    # Written transposed: no register runs along the buffer's rows.
+    assert vector_width(four, [4, 64 * 4 + 4], single) == 1
+
+
+def test_gemm_operands_reach_shared_memory_in_16_byte_stores() -> None:
+    from tileir.compiler import load_module
+
+    ptx = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_80").ptx
+    assert ptx is not None
+    stores = [line.strip() for line in ptx.splitlines() if "st.shared" in line]
+    assert stores and all("st.shared.v4.b32" in s for s in stores)

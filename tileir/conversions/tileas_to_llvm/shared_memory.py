@@ -166,37 +166,35 @@ class Exchange:
         guard: SSAValue | None = None,
     ) -> None:
         """Store a thread's registers of `layout` at `smem + Σ coord_d · strides[d]`;
-        one copy of each element (its owner, and `guard` when given) writes it."""
+        one copy of each element (its owner, and `guard` when given) writes it.
+        Registers adjacent in the buffer go together, up to 16 bytes per `st.shared`
+        (`vector_width`)."""
         owner = state.owner_predicate(rewriter, layout)
         if guard is not None:
             owner = guard if owner is None else b.and_(owner, guard)
         base = self._thread_offset(b, state, rewriter, layout, strides, smem)
-        for r in range(layout.num_registers):
+        vec = vector_width(layout, strides, kind)
+        for r in range(0, layout.num_registers, vec):
             if not _is_representative(layout, r):
                 continue
             coord = layout.register_coord(r)
             offset = sum(x * s for x, s in zip(coord, strides, strict=True))
             address = b.add(base, b.const(offset, i32)) if offset else base
-            value = values[r]
+            group = list(values[r : r + vec])
             if kind.is_bool:
-                value = b.zext(value, i8)
-            c = _CONSTRAINT[kind.bits]
-            if owner is None:
-                b.inline_asm(
-                    f"st.shared.b{kind.bits} [$0], $1;",
-                    f"r,{c}",
-                    [address, value],
-                    [],
-                    side_effects=True,
-                )
-            else:
-                b.inline_asm(
-                    f"@$2 st.shared.b{kind.bits} [$0], $1;",
-                    f"r,{c},b",
-                    [address, value, owner],
-                    [],
-                    side_effects=True,
-                )
+                group = [b.zext(v, i8) for v in group]
+            words, word_bits, c = _pack(b, group, kind)
+            suffix = f".v{len(words)}" if len(words) > 1 else ""
+            items = ", ".join(f"${i + 1}" for i in range(len(words)))
+            data = f"{{{items}}}" if len(words) > 1 else "$1"
+            store = f"st.shared{suffix}.b{word_bits} [$0], {data};"
+            constraints = ",".join(["r"] + [c] * len(words))
+            args = [address, *words]
+            if owner is not None:
+                store = f"@${len(words) + 1} {store}"
+                constraints += ",b"
+                args.append(owner)
+            b.inline_asm(store, constraints, args, [], side_effects=True)
 
     def read(
         self,
@@ -208,24 +206,56 @@ class Exchange:
         smem: SSAValue,
         kind: ElementKind,
     ) -> list[SSAValue]:
-        """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`."""
+        """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`,
+        up to 16 bytes per `ld.shared`."""
         base = self._thread_offset(b, state, rewriter, layout, strides, smem)
         results: list[SSAValue] = []
-        load_kind = "s8" if kind.bits == 8 else f"b{kind.bits}"
-        for r in range(layout.num_registers):
+        vec = vector_width(layout, strides, kind)
+        for r in range(0, layout.num_registers, vec):
             coord = layout.register_coord(r)
             offset = sum(x * s for x, s in zip(coord, strides, strict=True))
             address = b.add(base, b.const(offset, i32)) if offset else base
-            (value,) = b.inline_asm(
-                f"ld.shared.{load_kind} $0, [$1];",
-                f"={_CONSTRAINT[kind.bits]},r",
+            if vec == 1:
+                load_kind = "s8" if kind.bits == 8 else f"b{kind.bits}"
+                (value,) = b.inline_asm(
+                    f"ld.shared.{load_kind} $0, [$1];",
+                    f"={_CONSTRAINT[kind.bits]},r",
+                    [address],
+                    [kind.register_type],
+                    side_effects=True,
+                )
+                if kind.is_bool:
+                    value = b.icmp("ne", value, b.const(0, i8))
+                results.append(value)
+                continue
+            # Whole 32-bit words (or 64-bit elements), unpacked below for halves.
+            word_bits = 64 if kind.bits == 64 else 32
+            count = vec * kind.bits // word_bits
+            word_type = kind.register_type if kind.bits >= 32 else i32
+            c = _CONSTRAINT[word_bits]
+            outs = ", ".join(f"${i}" for i in range(count))
+            words = b.inline_asm(
+                f"ld.shared.v{count}.b{word_bits} {{{outs}}}, [${count}];"
+                if count > 1
+                else f"ld.shared.b{word_bits} $0, [$1];",
+                ",".join([f"={c}"] * count + ["r"]),
                 [address],
-                [kind.register_type],
+                [word_type] * count,
                 side_effects=True,
             )
-            if kind.is_bool:
-                value = b.icmp("ne", value, b.const(0, i8))
-            results.append(value)
+            if kind.bits == 16:
+                for w in words:
+                    results.extend(
+                        b.inline_asm(
+                            "mov.b32 {$0, $1}, $2;",
+                            "=h,=h,r",
+                            [w],
+                            [kind.register_type, kind.register_type],
+                            side_effects=False,
+                        )
+                    )
+            else:
+                results.extend(words)
         return results
 
     def run(
@@ -285,6 +315,43 @@ def element_kind(op: Operation, t: Attribute) -> ElementKind:
 def check_exchangeable(op: Operation, layout: LinearLayout) -> None:
     if not _disjoint(layout):
         raise not_supported(op, "exchanging tiles whose layouts mix register and thread bits")
+
+
+def vector_width(layout: LinearLayout, strides: Sequence[int], kind: ElementKind) -> int:
+    """How many consecutive registers one shared-memory access may move: registers
+    that step by one element along the buffer's contiguous dimension, at most 16
+    bytes, whose first element is aligned to the whole access for every thread and
+    register group (every other basis moves the address by a multiple of it).
+    Bytes and `i1` move one at a time."""
+    size = kind.bits // 8
+    if kind.bits < 16 or size not in strides:
+        return 1
+    dim = list(strides).index(size)
+    vec = min(layout.contiguous_registers(dim), 16 // size)
+    while vec > 1:
+        group_bits = vec.bit_length() - 1
+        others = (*layout.registers[group_bits:], *layout.lanes, *layout.warps)
+        offsets = (sum(x * s for x, s in zip(basis, strides, strict=True)) for basis in others)
+        if vec * size >= 4 and all(o % (vec * size) == 0 for o in offsets):
+            return vec
+        vec //= 2
+    return 1
+
+
+def _pack(
+    b: LLBuilder, group: list[SSAValue], kind: ElementKind
+) -> tuple[list[SSAValue], int, str]:
+    """The words one store moves: `(words, bits per word, constraint)`; pairs of
+    16-bit elements are packed into 32-bit words (low element first)."""
+    if len(group) == 1:
+        return group, kind.bits, _CONSTRAINT[kind.bits]
+    if kind.bits == 16:
+        words = [
+            b.inline_asm("mov.b32 $0, {$1, $2};", "=r,h,h", group[i : i + 2], [i32], False)[0]
+            for i in range(0, len(group), 2)
+        ]
+        return words, 32, "r"
+    return group, kind.bits, _CONSTRAINT[kind.bits]
 
 
 class LowerConvertLayout(TilePattern):
