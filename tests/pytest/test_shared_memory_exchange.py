@@ -182,3 +182,15 @@ def test_gemm_operands_reach_shared_memory_in_16_byte_stores() -> None:
     assert ptx is not None
     stores = [line.strip() for line in ptx.splitlines() if "st.shared" in line]
     assert stores and all("st.shared.v4.b32" in s for s in stores)
+
+
+def test_exchanges_of_a_kernel_share_one_arena() -> None:
+    """attention_f16 exchanges several times (the key tile's transpose, both dots'
+    operands, layout conversions); each exchange ends at a barrier, so all of them
+    reuse one arena as large as the largest."""
+    from tileir.compiler import load_module
+
+    ptx = compile_module(load_module(CORPUS / "attention_f16.mlir"), "sm_80").ptx
+    assert ptx is not None
+    assert ptx.count(".shared .align 16 .b8 tileir_xchg_") == 1
+    assert ptx.count("bar.sync 0;") >= 8

@@ -205,11 +205,12 @@ class LowerDot(TilePattern):
         b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
         c_strides, c_size = padded_strides((m, n), 32)
         alloc = self.exchange.allocator
-        smem_a = alloc.allocate(op, state, rewriter, m * a_pitch)
-        smem_b = alloc.allocate(op, state, rewriter, (n if spec.integer else k) * b_pitch)
-        smem_c = None
+        sizes = [m * a_pitch, (n if spec.integer else k) * b_pitch]
         if not (acc_in_registers and result_in_registers):
-            smem_c = alloc.allocate(op, state, rewriter, c_size)
+            sizes.append(c_size)
+        buffers = alloc.allocate(op, state, rewriter, sizes)
+        smem_a, smem_b = buffers[0], buffers[1]
+        smem_c = buffers[2] if len(buffers) > 2 else None
 
         # Per-thread ldmatrix row addresses, once per kernel (in its prologue).
         p = state.prologue_builder(rewriter)

@@ -26,9 +26,10 @@ over.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerType, StringAttr, TensorType, i8, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -56,38 +57,68 @@ STATIC_SHARED_LIMIT = 48 * 1024
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
 
 
+@dataclass
+class _Arena:
+    name: str
+    declaration: llvm.InlineAsmOp
+    address: SSAValue
+    size: int = 0
+    offsets: dict[int, SSAValue] = field(default_factory=dict)
+
+
 class SharedAllocator:
-    """Hands out one `.shared` array per exchange, per kernel, within the budget."""
+    """One `.shared` arena per kernel that every exchange reuses.
+
+    An exchange is self-contained: it starts after, and ends with, a CTA barrier,
+    and threads run the same exchanges in the same order (branch conditions are
+    uniform across the CTA), so no two exchanges are ever live at once and each
+    lays its buffers out from the arena's start.  The arena is as large as the
+    largest exchange; the static budget is 48 KiB per kernel."""
 
     def __init__(self) -> None:
-        self.used: dict[Block, int] = {}
-        self.count = 0
+        self.arenas: dict[Block, _Arena] = {}
 
     def allocate(
-        self, op: Operation, state: FunctionState, rewriter: PatternRewriter, size: int
-    ) -> SSAValue:
-        """The 32-bit shared address of a fresh, 16-byte aligned array of `size` bytes,
-        computed once in the kernel's prologue."""
-        used = self.used.get(state.entry, 0)
-        total = used + (size + 15) // 16 * 16
+        self, op: Operation, state: FunctionState, rewriter: PatternRewriter, sizes: Sequence[int]
+    ) -> list[SSAValue]:
+        """32-bit shared addresses of 16-byte aligned buffers of `sizes` bytes, live
+        together for one exchange at `op` (computed in the kernel's prologue)."""
+        offsets: list[int] = []
+        total = 0
+        for size in sizes:
+            offsets.append(total)
+            total += (size + 15) // 16 * 16
         if total > STATIC_SHARED_LIMIT:
             raise not_supported(
                 op,
-                f"exchanges needing {total} bytes of shared memory in one kernel "
-                f"(the static limit is {STATIC_SHARED_LIMIT}; dynamic shared memory is not used yet)",
+                f"an exchange needing {total} bytes of shared memory (the static limit is "
+                f"{STATIC_SHARED_LIMIT}; dynamic shared memory is not used yet)",
             )
-        self.used[state.entry] = total
-        name = f"tileir_xchg_{self.count}"
-        self.count += 1
+        arena = self.arenas.get(state.entry)
         b = state.prologue_builder(rewriter)
-        (address,) = b.inline_asm(
-            f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
-            "=r",
-            [],
-            [i32],
-            side_effects=True,
-        )
-        return address
+        if arena is None:
+            name = f"tileir_xchg_{len(self.arenas)}"
+            (address,) = b.inline_asm(_declaration(name, total), "=r", [], [i32], True)
+            declaration = address.owner
+            assert isinstance(declaration, llvm.InlineAsmOp)
+            arena = _Arena(name, declaration, address, total)
+            self.arenas[state.entry] = arena
+        elif total > arena.size:
+            arena.declaration.asm_string = StringAttr(_declaration(arena.name, total))
+            arena.size = total
+        out: list[SSAValue] = []
+        for offset in offsets:
+            if offset == 0:
+                out.append(arena.address)
+                continue
+            if offset not in arena.offsets:
+                arena.offsets[offset] = b.add(arena.address, b.const(offset, i32))
+            out.append(arena.offsets[offset])
+        return out
+
+
+def _declaration(name: str, size: int) -> str:
+    return f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};"
 
 
 def padded_strides(shape: Sequence[int], bits: int) -> tuple[list[int], int]:
@@ -275,7 +306,7 @@ class Exchange:
         assert isinstance(dst_type, TensorType)
         strides, size = padded_strides(dst_type.get_shape(), kind.bits)
         state = self.ctx.function_state(op)
-        smem = self.allocator.allocate(op, state, rewriter, size)
+        (smem,) = self.allocator.allocate(op, state, rewriter, [size])
         b = LLBuilder(rewriter, InsertPoint.before(op))
         # Source coordinate d_src lands at result dim k with perm[k] == d_src.
         src_strides = [0] * len(perm)
