@@ -12,9 +12,8 @@ reduction (`red`) is used when nothing reads the old values and the order allows
 value; their result registers read 0.
 
 A tile replicated over threads (a tile smaller than the CTA) is updated once: only
-the owning copy performs the atomic, and copies in other lanes of its warp receive
-the old values with `shfl.sync.idx`.  Copies in other warps would need shared
-memory: such an atomic whose result is used is reported as not supported.
+the owning copy performs the atomic; copies in other lanes of its warp receive the
+old values with `shfl.sync.idx`, copies in other warps through shared memory.
 """
 
 from __future__ import annotations
@@ -30,6 +29,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
@@ -38,7 +38,14 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     _token_placeholder,  # pyright: ignore[reportPrivateUsage]
     representative,
 )
-from tileir.conversions.tileas_to_llvm.reductions import shuffle
+from tileir.conversions.tileas_to_llvm.reductions import (
+    WARP_SIZE,
+    _from_word,  # pyright: ignore[reportPrivateUsage]
+    _to_word,  # pyright: ignore[reportPrivateUsage]
+    _word_bits,  # pyright: ignore[reportPrivateUsage]
+    declare_shared,
+    shuffle,
+)
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
@@ -128,15 +135,14 @@ class LowerAtomic(TilePattern):
             n = 1
             owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
             reps = [0]
-        copy_lanes = 0
+        copy_lanes = copy_warps = 0
         if owner is not None and used:
-            # Copies in other lanes of the warp get the owner's old values by a
-            # shuffle; copies in other warps would need shared memory.
-            if layout is None or any(not any(basis) for basis in layout.warps):
-                raise not_supported(
-                    op, "an atomic on a tile replicated over warps whose old values are read"
-                )
+            # Copies get the owner's old values: by a shuffle within a warp, through
+            # shared memory across warps.
+            if layout is None:
+                raise not_supported(op, "a scalar atomic whose old value is read")
             copy_lanes = sum(1 << i for i, basis in enumerate(layout.lanes) if not any(basis))
+            copy_warps = sum(1 << i for i, basis in enumerate(layout.warps) if not any(basis))
         b = self.builder(rewriter, op)
         if BARRIER_BEFORE in op.attributes:
             b.op(nvvm.Barrier0Op())
@@ -172,7 +178,11 @@ class LowerAtomic(TilePattern):
             constraints = ",".join([f"={letter}", "b", "l"] + [letter] * (len(operands) - 1))
             (old,) = b.inline_asm(text, constraints, [pred, *operands], [el], side_effects=True)
             results[r] = old
-        if copy_lanes:
+        if copy_warps:
+            results = self._broadcast_through_shared(
+                op, b, rewriter, results, copy_lanes, copy_warps
+            )
+        elif copy_lanes:
             state = self.ctx.function_state(op)
             prologue = state.prologue_builder(rewriter)
             assert state.lane is not None
@@ -189,3 +199,51 @@ class LowerAtomic(TilePattern):
             replacement.append(self.ctx.result_value(rewriter, [b.const(0, el)] * n, t))
         replacement.append(_token_placeholder(rewriter, op))
         rewriter.replace(op, [], replacement)
+
+    def _broadcast_through_shared(
+        self,
+        op: Operation,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        results: dict[int, SSAValue],
+        copy_lanes: int,
+        copy_warps: int,
+    ) -> dict[int, SSAValue]:
+        """Owners write their old values, every thread reads its owner's: one word per
+        register and thread, between two CTA barriers."""
+        state = self.ctx.function_state(op)
+        threads = state.num_warps * WARP_SIZE
+        slots = sorted(results)
+        scratch = declare_shared(op, self.ctx, state, rewriter, "atomic", len(slots) * threads * 8)
+        prologue = state.prologue_builder(rewriter)
+        assert state.lane is not None and state.warp is not None
+        tid = prologue.or_(prologue.shl(state.warp, prologue.const(5, i32)), state.lane)
+        owner_tid = prologue.and_(
+            tid, prologue.const((threads - 1) & ~(copy_lanes | copy_warps << 5), i32)
+        )
+        mine = prologue.add(scratch, prologue.shl(tid, prologue.const(3, i32)))
+        theirs = prologue.add(scratch, prologue.shl(owner_tid, prologue.const(3, i32)))
+        for u, r in enumerate(slots):
+            word, bits = _to_word(op, b, results[r])
+            b.inline_asm(
+                f"st.shared.b{bits} [$0+{u * threads * 8}], $1;",
+                "r," + ("l" if bits == 64 else "r"),
+                [mine, word],
+                [],
+                side_effects=True,
+            )
+        b.op(nvvm.Barrier0Op())
+        out: dict[int, SSAValue] = {}
+        for u, r in enumerate(slots):
+            t = results[r].type
+            bits = 64 if _word_bits(t) == 64 else 32
+            (word,) = b.inline_asm(
+                f"ld.shared.b{bits} $0, [$1+{u * threads * 8}];",
+                ("=l" if bits == 64 else "=r") + ",r",
+                [theirs],
+                [IntegerType(bits)],
+                side_effects=True,
+            )
+            out[r] = _from_word(b, word, t)
+        b.op(nvvm.Barrier0Op())
+        return out

@@ -256,22 +256,7 @@ class LowerReduce(TilePattern):
         """A `.shared` buffer of one 8-byte word per thread, operand and register."""
         threads = state.num_warps * WARP_SIZE
         size = len(self._slots(vals)) * len(vals) * threads * 8
-        used = self.ctx.shared_bytes.get(state.entry, 0) + size
-        if used > REDUCE_SHARED_LIMIT:
-            raise not_supported(
-                op, f"a reduction across warps needing {used} bytes of shared memory"
-            )
-        self.ctx.shared_bytes[state.entry] = used
-        name = f"tileir_reduce_{self.ctx.next_shared_name()}"
-        b = state.prologue_builder(rewriter)
-        (address,) = b.inline_asm(
-            f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
-            "=r",
-            [],
-            [i32],
-            side_effects=True,
-        )
-        return address
+        return declare_shared(op, self.ctx, state, rewriter, "reduce", size)
 
     def _warp_step(
         self,
@@ -336,8 +321,37 @@ class LowerReduce(TilePattern):
                         v[rr] = out[k]
 
 
-#: Shared memory the reductions of one kernel may use (bytes).
+#: Shared memory the reductions, scans and atomics of one kernel may use (bytes).
 REDUCE_SHARED_LIMIT = 16 * 1024
+
+
+def declare_shared(
+    op: Operation,
+    ctx: LoweringContext,
+    state: FunctionState,
+    rewriter: PatternRewriter,
+    prefix: str,
+    size: int,
+) -> SSAValue:
+    """The 32-bit address of a fresh `.shared` array of `size` bytes declared in the
+    kernel's prologue (`tileir_<prefix>_<n>`), within the kernel's budget."""
+    used = ctx.shared_bytes.get(state.entry, 0) + size
+    if used > REDUCE_SHARED_LIMIT:
+        raise not_supported(
+            op,
+            f"{op.name} needing {used} bytes of shared memory (the limit is {REDUCE_SHARED_LIMIT})",
+        )
+    ctx.shared_bytes[state.entry] = used
+    name = f"tileir_{prefix}_{ctx.next_shared_name()}"
+    b = state.prologue_builder(rewriter)
+    (address,) = b.inline_asm(
+        f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
+        "=r",
+        [],
+        [i32],
+        side_effects=True,
+    )
+    return address
 
 
 def _word_bits(t: Attribute) -> int:
@@ -493,20 +507,7 @@ class LowerScan(TilePattern):
     ) -> SSAValue:
         """A `.shared` buffer of one 8-byte word per thread and operand."""
         size = operands * state.num_warps * WARP_SIZE * 8
-        used = self.ctx.shared_bytes.get(state.entry, 0) + size
-        if used > REDUCE_SHARED_LIMIT:
-            raise not_supported(op, f"a scan across warps needing {used} bytes of shared memory")
-        self.ctx.shared_bytes[state.entry] = used
-        name = f"tileir_scan_{self.ctx.next_shared_name()}"
-        b = state.prologue_builder(rewriter)
-        (address,) = b.inline_asm(
-            f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
-            "=r",
-            [],
-            [i32],
-            side_effects=True,
-        )
-        return address
+        return declare_shared(op, self.ctx, state, rewriter, "scan", size)
 
     def _pass_across_warps(
         self,

@@ -1,0 +1,75 @@
+"""Atomics on a tile smaller than the CTA (replicated over lanes and warps): memory is
+updated once, by the owning copy, and every copy reads the old values (shuffled within
+a warp, through shared memory across warps).  Run in the PTX simulator, which fails on
+any second update of an element and checks every value against numpy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.backend.ptx.target import module_to_ptx
+from tileir.compiler import parse_module_text
+from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
+from tileir.registry import make_context
+from tileir.testing import simulate
+from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
+
+#: A 512-element tile (four warps of four-element vectors) beside a 16-element
+#: atomic whose old values are stored: each element of the small tile is held by
+#: 32 threads (2 lanes x 4 warps x 4 repeats).
+KERNEL = """
+builtin.module {
+  func.func @rep(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>, %o: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel} {
+    %s = nv_tileaa.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
+    %i = cuda_tile.iota : tensor<512xi32>
+    %ptrs = nv_tileaa.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
+    %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>
+    %c0 = arith.constant 0 : index
+    %x = nv_tileas.tiled_load %view[%c0] {atom = #nv_tileas<atom ldg_128b>, in_bounds = array<i1: true>} : !nv_tileas.tiled_view<512xi32, gmem> -> tensor<512xi32>
+    %y = cuda_tile.addi %x, %x : tensor<512xi32>
+    nv_tileas.tiled_store %y, %view[%c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true>} : tensor<512xi32>, !nv_tileas.tiled_view<512xi32, gmem>
+    %sp = nv_tileaa.splat %p : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
+    %j = cuda_tile.iota : tensor<16xi32>
+    %pp = nv_tileaa.addptr %sp, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
+    %three = cuda_tile.constant <i32: 3> : tensor<16xi32>
+    %old, %t = nv_tileaa.atomic_rmw MODE device add %pp, %three : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
+    %so = nv_tileaa.splat %o : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
+    %po = nv_tileaa.addptr %so, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
+    %ov = nv_tileas.view %po : tensor<16x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<16xi32, gmem>
+    %twice = cuda_tile.addi %old, %old : tensor<16xi32>
+    nv_tileas.tiled_store %twice, %ov[%c0] {atom = #nv_tileas<atom stg_32b>, in_bounds = array<i1: true>} : tensor<16xi32>, !nv_tileas.tiled_view<16xi32, gmem>
+    func.return
+  }
+}
+"""
+
+
+def compile_kernel(mode: str, arch: str) -> str:
+    ctx = make_context()
+    module = parse_module_text(KERNEL.replace("MODE", mode), "replicated.mlir", ctx)
+    AssignLayoutsPass().apply(ctx, module)
+    ConvertTileASToLLVMPass(arch=arch).apply(ctx, module)
+    return module_to_ptx(module, arch)
+
+
+@pytest.mark.parametrize("mode", ["relaxed", "acq_rel"])
+def test_replicated_atomic_updates_once_and_every_copy_reads_the_old_value(mode: str) -> None:
+    ptx = compile_kernel(mode, "sm_90a")
+    assert ".reqntid 128, 1, 1" in ptx and "ld.shared" in ptx
+    a = np.arange(16, dtype=np.int32) * 10
+    q = np.arange(512, dtype=np.int32)
+    out = np.zeros(16, np.int32)
+    before = a.copy()
+    simulate(ptx, (1, 1, 1), [a, q, out])
+    np.testing.assert_array_equal(a, before + 3)
+    np.testing.assert_array_equal(out, 2 * before)
+    np.testing.assert_array_equal(q, 2 * np.arange(512))
+
+
+@pytest.mark.skipif(find_ptxas() is None, reason="ptxas is not installed")
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_replicated_atomic_assembles(arch: str) -> None:
+    report = run_ptxas(compile_kernel("acq_rel", arch), arch)
+    assert report.ok, report.output
