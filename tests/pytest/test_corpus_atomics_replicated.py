@@ -73,3 +73,39 @@ def test_replicated_atomic_updates_once_and_every_copy_reads_the_old_value(mode:
 def test_replicated_atomic_assembles(arch: str) -> None:
     report = run_ptxas(compile_kernel("acq_rel", arch), arch)
     assert report.ok, report.output
+
+
+#: A scalar atomic (every thread holds the pointer) whose old value every thread uses.
+SCALAR_KERNEL = """
+builtin.module {
+  func.func @counter(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel} {
+    %s = nv_tileaa.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
+    %i = cuda_tile.iota : tensor<512xi32>
+    %ptrs = nv_tileaa.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
+    %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>
+    %c0 = arith.constant 0 : index
+    %one = cuda_tile.constant <i32: 1> : i32
+    %old, %t = nv_tileaa.atomic_rmw acq_rel device add %p, %one : !cuda_tile.ptr<i32>, i32
+    %base = nv_tileaa.splat %old : i32 -> tensor<512xi32>
+    %v = cuda_tile.addi %base, %i : tensor<512xi32>
+    nv_tileas.tiled_store %v, %view[%c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true>} : tensor<512xi32>, !nv_tileas.tiled_view<512xi32, gmem>
+    func.return
+  }
+}
+"""
+
+
+def test_scalar_atomic_runs_once_per_block_and_every_thread_reads_it() -> None:
+    ctx = make_context()
+    module = parse_module_text(SCALAR_KERNEL, "scalar.mlir", ctx)
+    AssignLayoutsPass().apply(ctx, module)
+    ConvertTileASToLLVMPass(arch="sm_90a").apply(ctx, module)
+    ptx = module_to_ptx(module, "sm_90a")
+    counter = np.asarray([100], np.int32)
+    out = np.zeros(512, np.int32)
+    simulate(ptx, (1, 1, 1), [counter, out])
+    assert counter[0] == 101
+    np.testing.assert_array_equal(out, 100 + np.arange(512))
+    if find_ptxas() is not None:
+        report = run_ptxas(ptx, "sm_90a")
+        assert report.ok, report.output

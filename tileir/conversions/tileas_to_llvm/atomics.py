@@ -140,9 +140,13 @@ class LowerAtomic(TilePattern):
             # Copies get the owner's old values: by a shuffle within a warp, through
             # shared memory across warps.
             if layout is None:
-                raise not_supported(op, "a scalar atomic whose old value is read")
-            copy_lanes = sum(1 << i for i, basis in enumerate(layout.lanes) if not any(basis))
-            copy_warps = sum(1 << i for i, basis in enumerate(layout.warps) if not any(basis))
+                # A scalar: thread 0 performs it, every thread is a copy.
+                state = self.ctx.function_state(op)
+                copy_lanes = WARP_SIZE - 1
+                copy_warps = state.num_warps - 1
+            else:
+                copy_lanes = sum(1 << i for i, b in enumerate(layout.lanes) if not any(b))
+                copy_warps = sum(1 << i for i, b in enumerate(layout.warps) if not any(b))
         b = self.builder(rewriter, op)
         if BARRIER_BEFORE in op.attributes:
             b.op(nvvm.Barrier0Op())
@@ -178,7 +182,7 @@ class LowerAtomic(TilePattern):
             constraints = ",".join([f"={letter}", "b", "l"] + [letter] * (len(operands) - 1))
             (old,) = b.inline_asm(text, constraints, [pred, *operands], [el], side_effects=True)
             results[r] = old
-        if copy_warps:
+        if copy_warps or (copy_lanes and layout is None):
             results = self._broadcast_through_shared(
                 op, b, rewriter, results, copy_lanes, copy_warps
             )
