@@ -17,9 +17,12 @@ for what tileir emits: CTAs that do not communicate, and threads of a CTA that
 communicate only across ``bar.sync`` executed by all of them together (a
 barrier reached by only some running threads is an error); ``.shared`` arrays
 are per CTA (``ptx_shared``); ``ldmatrix`` and ``mma.sync`` run
-per whole warp (``ptx_mma``).  Memory-ordering
-qualifiers have no effect.  Warp-level operations (shuffles, votes) are not
-supported.
+per whole warp (``ptx_mma``); ``shfl.sync`` (``bfly``/``idx``/``up``/``down``, with
+the clamp and segment mask) reads the other lanes' registers, and fails unless every
+lane of its member mask executes it together; ``atom``/``red`` on global memory run
+the active threads' read-modify-writes one at a time, in thread order (one valid
+execution; atomic writes are not race-checked).  Memory-ordering qualifiers have no
+effect.  Votes and other warp-level operations are not supported.
 
 The simulator is also a checker; it raises ``SimulationError`` (with a ``kind``,
 the PTX line, the instruction, the thread and the address) for
