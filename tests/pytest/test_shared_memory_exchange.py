@@ -194,3 +194,32 @@ def test_exchanges_of_a_kernel_share_one_arena() -> None:
     assert ptx is not None
     assert ptx.count(".shared .align 16 .b8 tileir_xchg_") == 1
     assert ptx.count("bar.sync 0;") >= 8
+
+
+FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
+
+
+@pytest.mark.parametrize(("i", "j", "arch"), [(0, 0, "sm_80"), (1, 0, "sm_90a"), (1, 1, "sm_100a")])
+def test_cat_permute_extract_match_numpy(i: int, j: int, arch: str) -> None:
+    """cuTile's `shapes` export: `cat((t, t), axis=0)`, `permute((1, 0))`, `extract`
+    of a 16x16 sub-tile at tile coordinates (i, j), `bitcast` and `where`."""
+    text = (FIXTURES / "shapes.13.4.mlir").read_text()
+    for name, value in (
+        ("%cst_0_i32_15 = constant <i32: 0>", i),
+        ("%cst_0_i32_16 = constant <i32: 0>", j),
+    ):
+        assert name in text
+        text = text.replace(name, name.replace("<i32: 0>", f"<i32: {value}>"))
+    ptx = compile_module(parse_module_text(text, "shapes.mlir"), arch).ptx
+    assert ptx is not None
+    rng = np.random.default_rng(2)
+    x = rng.uniform(-4, 4, (16, 32)).astype(np.float32)
+    x[0, :4] = [0.0, -0.0, 1.0, -1.0]
+    out = np.zeros((16, 16), dtype=np.float32)
+    out2 = np.zeros(32, dtype=np.int32)
+    simulate(ptx, (1, 1, 1), [x, 16, 32, 32, 1, out, 16, 16, 16, 1, out2, 32, 1])
+    p = np.concatenate([x, x], axis=0).T
+    e = p[16 * i : 16 * i + 16, 16 * j : 16 * j + 16]
+    expected = np.where(e.view(np.int32) > 0, e, -e)
+    np.testing.assert_array_equal(out.view(np.int32), expected.view(np.int32))
+    np.testing.assert_array_equal(out2, np.arange(32))

@@ -47,6 +47,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
+from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
@@ -195,6 +196,7 @@ class Exchange:
         smem: SSAValue,
         kind: ElementKind,
         guard: SSAValue | None = None,
+        aligned_to: Sequence[int] = (),
     ) -> None:
         """Store a thread's registers of `layout` at `smem + Σ coord_d · strides[d]`;
         one copy of each element (its owner, and `guard` when given) writes it.
@@ -204,7 +206,7 @@ class Exchange:
         if guard is not None:
             owner = guard if owner is None else b.and_(owner, guard)
         base = self._thread_offset(b, state, rewriter, layout, strides, smem)
-        vec = vector_width(layout, strides, kind)
+        vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):
             if not _is_representative(layout, r):
                 continue
@@ -236,12 +238,13 @@ class Exchange:
         strides: Sequence[int],
         smem: SSAValue,
         kind: ElementKind,
+        aligned_to: Sequence[int] = (),
     ) -> list[SSAValue]:
         """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`,
         up to 16 bytes per `ld.shared`."""
         base = self._thread_offset(b, state, rewriter, layout, strides, smem)
         results: list[SSAValue] = []
-        vec = vector_width(layout, strides, kind)
+        vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):
             coord = layout.register_coord(r)
             offset = sum(x * s for x, s in zip(coord, strides, strict=True))
@@ -348,12 +351,14 @@ def check_exchangeable(op: Operation, layout: LinearLayout) -> None:
         raise not_supported(op, "exchanging tiles whose layouts mix register and thread bits")
 
 
-def vector_width(layout: LinearLayout, strides: Sequence[int], kind: ElementKind) -> int:
+def vector_width(
+    layout: LinearLayout, strides: Sequence[int], kind: ElementKind, aligned_to: Sequence[int] = ()
+) -> int:
     """How many consecutive registers one shared-memory access may move: registers
     that step by one element along the buffer's contiguous dimension, at most 16
     bytes, whose first element is aligned to the whole access for every thread and
-    register group (every other basis moves the address by a multiple of it).
-    Bytes and `i1` move one at a time."""
+    register group (every other basis, and every offset in `aligned_to`, moves the
+    address by a multiple of it).  Bytes and `i1` move one at a time."""
     size = kind.bits // 8
     if kind.bits < 16 or size not in strides:
         return 1
@@ -362,7 +367,8 @@ def vector_width(layout: LinearLayout, strides: Sequence[int], kind: ElementKind
     while vec > 1:
         group_bits = vec.bit_length() - 1
         others = (*layout.registers[group_bits:], *layout.lanes, *layout.warps)
-        offsets = (sum(x * s for x, s in zip(basis, strides, strict=True)) for basis in others)
+        offsets = [sum(x * s for x, s in zip(basis, strides, strict=True)) for basis in others]
+        offsets += list(aligned_to)
         if vec * size >= 4 and all(o % (vec * size) == 0 for o in offsets):
             return vec
         vec //= 2
@@ -426,6 +432,85 @@ class LowerPermute(TilePattern):
         rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
 
 
+class LowerCat(TilePattern):
+    """`cuda_tile.cat`: both operands write into the result's buffer (the second one
+    shifted along the concatenated dimension), then each thread reads its result
+    registers."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.CatOp, rewriter: PatternRewriter) -> None:
+        res_t = op.result.type
+        if not isinstance(res_t, TensorType):
+            return
+        lhs_t = op.lhs.type
+        assert isinstance(lhs_t, TensorType)
+        ex, ctx = self.exchange, self.ctx
+        layouts = [linear_layout(op, t) for t in (op.lhs.type, op.rhs.type, res_t)]
+        for layout in layouts:
+            check_exchangeable(op, layout)
+        kind = element_kind(op, res_t)
+        strides, size = padded_strides(res_t.get_shape(), kind.bits)
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        shift = lhs_t.get_shape()[op.dimension] * strides[op.dimension]
+        rhs_base = b.add(smem, b.const(shift, i32))
+        ex.write(b, rewriter, state, ctx.registers_of(op, op.lhs), layouts[0], strides, smem, kind)
+        ex.write(
+            b,
+            rewriter,
+            state,
+            ctx.registers_of(op, op.rhs),
+            layouts[1],
+            strides,
+            rhs_base,
+            kind,
+            aligned_to=[shift],
+        )
+        b.op(nvvm.Barrier0Op())
+        results = ex.read(b, rewriter, state, layouts[2], strides, smem, kind)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+
+class LowerExtract(TilePattern):
+    """`nv_tileaa.extract`: the source goes into a buffer, and each thread reads its
+    result registers from the sub-tile at the (dynamic) tile coordinates.
+    Coordinates outside the source are undefined, as in cuda_tile."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.ExtractOp, rewriter: PatternRewriter) -> None:
+        src_t, res_t = op.source.type, op.result.type
+        assert isinstance(src_t, TensorType) and isinstance(res_t, TensorType)
+        ex, ctx = self.exchange, self.ctx
+        src, res = linear_layout(op, src_t), linear_layout(op, res_t)
+        check_exchangeable(op, src)
+        check_exchangeable(op, res)
+        kind = element_kind(op, src_t)
+        strides, size = padded_strides(src_t.get_shape(), kind.bits)
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        ex.write(b, rewriter, state, ctx.registers_of(op, op.source), src, strides, smem, kind)
+        b.op(nvvm.Barrier0Op())
+        steps = [extent * stride for extent, stride in zip(res_t.get_shape(), strides, strict=True)]
+        origin = smem
+        for index, step in zip(op.indices, steps, strict=True):
+            (i,) = ctx.registers_of(op, index)
+            origin = b.add(origin, b.mul(i, b.const(step, i32)))
+        results = ex.read(b, rewriter, state, res, strides, origin, kind, aligned_to=steps)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+
 def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
     """The patterns that move data through shared memory — this module's and the
     tensor-core `dot` (`mma.py`) — sharing one allocator per run of the pass."""
@@ -435,6 +520,8 @@ def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
     return [
         LowerConvertLayout(ctx, exchange),
         LowerPermute(ctx, exchange),
+        LowerCat(ctx, exchange),
+        LowerExtract(ctx, exchange),
         *mma_patterns(ctx, exchange),
     ]
 
