@@ -223,3 +223,18 @@ def test_cat_permute_extract_match_numpy(i: int, j: int, arch: str) -> None:
     expected = np.where(e.view(np.int32) > 0, e, -e)
     np.testing.assert_array_equal(out.view(np.int32), expected.view(np.int32))
     np.testing.assert_array_equal(out2, np.arange(32))
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_100a"])
+def test_pack_and_unpack_bytes(arch: str) -> None:
+    """cuTile's `packing` export: the bytes of a 64 x f32 tile, and back."""
+    text = (FIXTURES / "packing.13.4.mlir").read_text()
+    ptx = compile_module(parse_module_text(text, "packing.mlir"), arch).ptx
+    assert ptx is not None
+    x = np.random.default_rng(4).uniform(-4, 4, 64).astype(np.float32)
+    x[:3] = [np.nan, -0.0, np.inf]
+    out = np.zeros(256, dtype=np.uint8)
+    out2 = np.zeros(64, dtype=np.float32)
+    simulate(ptx, (1, 1, 1), [x, 64, 1, out, 256, 1, out2, 64, 1])
+    np.testing.assert_array_equal(out, x.view(np.uint8))
+    np.testing.assert_array_equal(out2.view(np.uint32), x.view(np.uint32))

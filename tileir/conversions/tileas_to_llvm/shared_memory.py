@@ -511,6 +511,39 @@ class LowerExtract(TilePattern):
         rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
 
 
+class LowerByteView(TilePattern):
+    """`cuda_tile.pack` / `unpack`: the rank-1 tile's elements go into a buffer
+    back to back and come out as elements of the other type (little-endian, as the
+    GPU stores them)."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.PackOp | ct.UnpackOp, rewriter: PatternRewriter) -> None:
+        src_t, res_t = op.source.type, op.result.type
+        if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
+            return
+        ex, ctx = self.exchange, self.ctx
+        src, res = linear_layout(op, src_t), linear_layout(op, res_t)
+        check_exchangeable(op, src)
+        check_exchangeable(op, res)
+        src_kind, res_kind = element_kind(op, src_t), element_kind(op, res_t)
+        if src_kind.is_bool or res_kind.is_bool:
+            raise not_supported(op, f"{op.name} of i1 tiles")
+        size = src_t.get_shape()[0] * src_kind.bits // 8
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        values = ctx.registers_of(op, op.source)
+        ex.write(b, rewriter, state, values, src, [src_kind.bits // 8], smem, src_kind)
+        b.op(nvvm.Barrier0Op())
+        results = ex.read(b, rewriter, state, res, [res_kind.bits // 8], smem, res_kind)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+
 def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
     """The patterns that move data through shared memory — this module's and the
     tensor-core `dot` (`mma.py`) — sharing one allocator per run of the pass."""
@@ -522,6 +555,7 @@ def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
         LowerPermute(ctx, exchange),
         LowerCat(ctx, exchange),
         LowerExtract(ctx, exchange),
+        LowerByteView(ctx, exchange),
         *mma_patterns(ctx, exchange),
     ]
 
