@@ -22,7 +22,13 @@ if str(CORPUS) not in sys.path:
     sys.path.insert(0, str(CORPUS))
 import _common  # noqa: E402
 
-KERNELS = ["row_reduce_2d", "row_sum_loop_f32", "cumsum_f32", "control_flow_f32"]
+KERNELS = [
+    "row_reduce_2d",
+    "row_sum_loop_f32",
+    "cumsum_f32",
+    "control_flow_f32",
+    "break_on_sum_f32",
+]
 
 
 @pytest.mark.parametrize("name", KERNELS)

@@ -202,6 +202,22 @@ class GlobalMemory:
         self.writer = np.zeros(0, dtype=np.int32)
         self.writer_epoch = np.zeros(0, dtype=np.int32)
         self.epoch = 0
+        #: The CTA of each thread and the number of barriers each CTA has passed:
+        #: CTAs synchronize independently, so a barrier orders only its own CTA.
+        self.cta = np.zeros(0, dtype=np.int64)
+        self.cta_epoch = np.zeros(1, dtype=np.int32)
+
+    def barrier(self, ctas: np.ndarray) -> None:
+        """The CTAs in ``ctas`` pass a ``bar.sync``."""
+        self.cta_epoch[np.unique(ctas)] += 1
+        self.epoch += 1
+
+    def _epochs(self, writers: np.ndarray) -> np.ndarray:
+        """The barrier count of each writer's CTA (0 for writers that are not threads)."""
+        if not len(self.cta):
+            return np.full(len(writers), self.epoch, dtype=np.int32)
+        known = writers >= 0
+        return np.where(known, self.cta_epoch[self.cta[np.where(known, writers, 0)]], 0)
 
     def place(self, a: np.ndarray, label: str) -> int:
         """Put ``a``'s backing buffer in memory (once per buffer); its device address."""
@@ -286,7 +302,9 @@ class GlobalMemory:
             k = int(np.argmax(same))
             return int(flat[order][k]) + self.BASE, int(who[order][k + 1]), int(who[order][k])
         prev = self.writer[flat]
-        unordered = (cta[np.maximum(prev, 0)] != cta[who]) | (self.writer_epoch[flat] == self.epoch)
+        unordered = (cta[np.maximum(prev, 0)] != cta[who]) | (
+            self.writer_epoch[flat] == self._epochs(who)
+        )
         race = (prev >= 0) & (prev != who) & unordered
         if race.any():
             k = int(np.argmax(race))
@@ -299,7 +317,7 @@ class GlobalMemory:
         offsets = (addresses.astype(np.int64) - self.BASE)[:, None] + np.arange(nbytes)
         self.data[offsets] = data
         self.writer[offsets] = writers[:, None]
-        self.writer_epoch[offsets] = self.epoch
+        self.writer_epoch[offsets] = self._epochs(writers)[:, None]
 
 
 # ------------------------------------------------------------------------- machine
@@ -336,6 +354,8 @@ class Machine:
         self.pc = np.zeros(self.threads.count, dtype=np.int64)
         self.live = self.alive.copy()
         self.group = self.alive.copy()
+        self.memory.cta = self.threads.cta
+        self.memory.cta_epoch = np.zeros(int(self.threads.cta.max()) + 1, dtype=np.int32)
 
     @property
     def count(self) -> int:

@@ -595,14 +595,17 @@ def decode_barrier(ins: Instruction) -> Exec:
         raise unsupported(ins, "barrier operands other than literals")
 
     def run(m: Machine, act: np.ndarray) -> None:
-        waiting = m.live & ~m.group
+        # CTAs run independently: only the threads of the CTAs at this barrier must
+        # all be here.
+        ctas = np.isin(m.threads.cta, np.unique(m.threads.cta[m.group]))
+        waiting = m.live & ~m.group & ctas
         if waiting.any():
             raise m.fail(
-                "bar.sync reached by only some of the running threads (divergent barrier)",
+                "bar.sync reached by only some of the running threads of a CTA (divergent barrier)",
                 waiting,
                 kind=UNSUPPORTED,
             )
-        m.memory.epoch += 1
+        m.memory.barrier(m.threads.cta[m.group])
 
     return run
 
