@@ -64,6 +64,20 @@ def in_cuda_tile_scope(op: Operation) -> bool:
     return parent is not None and _is_cuda_tile(parent)
 
 
+def in_cuda_tile_module(op: Operation) -> bool:
+    """True for a `cuda_tile.module` and everything nested in one: the text NVIDIA's
+    tools print, named as MLIR's AsmState names it.  cuda_tile ops with regions that
+    the lowering left inside a `func.func` (reduce, scan) are not: their values share
+    the function's xDSL names, so a region body cannot restart the numbering at `%0`
+    and redefine a name of the enclosing function."""
+    current: Operation | None = op
+    while current is not None:
+        if current.name == "cuda_tile.module":
+            return True
+        current = current.parent_op()
+    return False
+
+
 def suggested_names(op: Operation) -> tuple[str | None, ...]:
     """The names an op suggests for its results (MLIR's getAsmResultNames)."""
     hook = getattr(op, "asm_result_names", None)
@@ -258,7 +272,7 @@ class TileirPrinter(Printer):
             self._print_alias_definitions(deferred=True)
 
     def _print_op(self, op: Operation) -> None:
-        mlir_scope = op.name == "cuda_tile.module" or in_cuda_tile_scope(op)
+        mlir_scope = in_cuda_tile_module(op)
         if not mlir_scope:
             return super().print_op(op)
         if (op.results and op.results[0] not in self._mlir_names) or (
