@@ -28,9 +28,13 @@ Steps 2 and 4 are skipped when `acc` and the result already are in that layout
 (`#nv_tileas.mma`, which `tileas-assign-layouts` gives them: `mma_layouts.py`).
 
 When the tile has fewer 16x8 blocks than the CTA has warps, the spare warps repeat
-another warp's work and do not write.  Not supported yet (a located diagnostic):
-other element types (tf32, f32, f64, f8, an f16 accumulator), batched (rank-3)
-dots, and tiles that are not multiples of 16 (M), 8 (N) and the K step.
+another warp's work and do not write.  A batched (rank-3) dot runs the 2-D steps
+once per matrix of the batch, with the batch index in the highest register bits of
+the fragments and a per-matrix offset in every buffer; its accumulator keeps a
+blocked layout (`#nv_tileas.mma` is rank 2), so it makes the round trip of steps 2
+and 4.  Not supported yet (a located diagnostic): other element types (tf32, f32,
+f64, f8, an f16 accumulator) and tiles that are not multiples of 16 (M), 8 (N) and
+the K step.
 """
 
 from __future__ import annotations
@@ -159,9 +163,10 @@ class LowerDot(TilePattern):
                 f"{acc_el} (only f16 or bf16 operands with an f32 accumulator, and i8 "
                 "operands with an i32 accumulator, so far)",
             )
-        if len(a_t.get_shape()) != 2:
-            raise not_supported(op, "batched (rank-3) dot")
-        (m, k), (_, n) = a_t.get_shape(), b_t.get_shape()
+        a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
+        if len(a_shape) not in (2, 3):
+            raise not_supported(op, f"a rank-{len(a_shape)} dot")
+        (m, k), (_, n) = a_shape[-2:], b_shape[-2:]
         if m % 16 or k % spec.k_step or n % 8:
             raise not_supported(
                 op,
@@ -173,6 +178,10 @@ class LowerDot(TilePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
         spec, m, n, k = self._check(op)
+        lhs_t = op.lhs.type
+        assert isinstance(lhs_t, TensorType)
+        batched = len(lhs_t.get_shape()) == 3
+        batch = lhs_t.get_shape()[0] if batched else 1
         a_vals = self.ctx.registers_of(op, op.lhs)
         b_vals = self.ctx.registers_of(op, op.rhs)
         acc_vals = self.ctx.registers_of(op, op.acc)
@@ -190,6 +199,11 @@ class LowerDot(TilePattern):
             wm, wn = warp_grid(m, n, acc_layout.num_warps)
         em, en = effective_warps((m, n), wm, wn)
         frag = mma_linear((m, n), wm, wn)
+        per_batch = frag.num_registers
+        if batched:
+            # The batch index is the highest register bits (registers of batch i are
+            # per_batch * i + the 2-D fragment's).
+            frag = _batched(frag, batch)
         # An accumulator (and result) already in the MMA layout stays in registers.
         acc_in_registers = acc_layout == frag
         result_in_registers = linear_layout(op, op.result.type) == frag
@@ -202,10 +216,16 @@ class LowerDot(TilePattern):
         # which ldmatrix cannot transpose.
         a_pitch = size * k + OPERAND_ROW_PAD
         b_pitch = (k if spec.integer else size * n) + OPERAND_ROW_PAD
+        a_batch = m * a_pitch
+        b_batch = (n if spec.integer else k) * b_pitch
+        a_strides = [a_pitch, size]
         b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
-        c_strides, c_size = padded_strides((m, n), 32)
+        acc_shape = [batch, m, n] if batched else [m, n]
+        c_strides, c_size = padded_strides(acc_shape, 32)
+        if batched:
+            a_strides, b_strides = [a_batch, *a_strides], [b_batch, *b_strides]
         alloc = self.exchange.allocator
-        sizes = [m * a_pitch, (n if spec.integer else k) * b_pitch]
+        sizes = [batch * a_batch, batch * b_batch]
         if not (acc_in_registers and result_in_registers):
             sizes.append(c_size)
         buffers = alloc.allocate(op, state, rewriter, sizes)
@@ -238,7 +258,7 @@ class LowerDot(TilePattern):
 
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex = self.exchange
-        ex.write(b, rewriter, state, a_vals, a_layout, [a_pitch, size], smem_a, operand)
+        ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
         ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
@@ -252,38 +272,48 @@ class LowerDot(TilePattern):
         m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
         k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
         a_frags = {
-            (mr, ks): _ldmatrix(b, base_a, mr * 16 * em * a_pitch + ks * k_bytes, 4, trans=False)
+            (bt, mr, ks): _ldmatrix(
+                b, base_a, bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes, 4, trans=False
+            )
+            for bt in range(batch)
             for mr in range(m_reps)
             for ks in range(k_steps)
         }
         if spec.integer:
             b_frags = {
-                (nr, ks): _ldmatrix(b, base_b, nr * 8 * en * b_pitch + ks * k_bytes, 2, trans=False)
+                (bt, nr, ks): _ldmatrix(
+                    b, base_b, bt * b_batch + nr * 8 * en * b_pitch + ks * k_bytes, 2, trans=False
+                )
+                for bt in range(batch)
                 for nr in range(n_reps)
                 for ks in range(k_steps)
             }
         else:
             b_frags = {
-                (nr, ks): _ldmatrix(b, base_b, ks * 16 * b_pitch + nr * 16 * en, 2, trans=True)
+                (bt, nr, ks): _ldmatrix(
+                    b, base_b, bt * b_batch + ks * 16 * b_pitch + nr * 16 * en, 2, trans=True
+                )
+                for bt in range(batch)
                 for nr in range(n_reps)
                 for ks in range(k_steps)
             }
         c_reg = "r" if spec.integer else "f"
         constraints = ",".join([f"={c_reg}"] * 4 + ["r"] * 6 + [c_reg] * 4)
-        for mr in range(m_reps):
-            for nr in range(n_reps):
-                r = 4 * (nr + n_reps * mr)
-                block = c[r : r + 4]
-                for ks in range(k_steps):
-                    block = b.inline_asm(
-                        f"{spec.instruction} {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, "
-                        "{$8, $9}, {$10, $11, $12, $13};",
-                        constraints,
-                        [*a_frags[mr, ks], *b_frags[nr, ks], *block],
-                        [accumulator.register_type] * 4,
-                        side_effects=False,
-                    )
-                c[r : r + 4] = block
+        for bt in range(batch):
+            for mr in range(m_reps):
+                for nr in range(n_reps):
+                    r = per_batch * bt + 4 * (nr + n_reps * mr)
+                    block = c[r : r + 4]
+                    for ks in range(k_steps):
+                        block = b.inline_asm(
+                            f"{spec.instruction} {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, "
+                            "{$8, $9}, {$10, $11, $12, $13};",
+                            constraints,
+                            [*a_frags[bt, mr, ks], *b_frags[bt, nr, ks], *block],
+                            [accumulator.register_type] * 4,
+                            side_effects=False,
+                        )
+                    c[r : r + 4] = block
         # Every warp is done reading the operand buffers (and the accumulator's)
         # before anything writes them again.
         b.op(nvvm.Barrier0Op())
@@ -297,6 +327,21 @@ class LowerDot(TilePattern):
             result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
             b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
+
+
+def _batched(frag: LinearLayout, batch: int) -> LinearLayout:
+    """A 2-D fragment layout with a leading batch dimension held in registers."""
+
+    def lift(c: tuple[int, ...]) -> tuple[int, ...]:
+        return (0, *c)
+
+    batch_bases = tuple((1 << i, 0, 0) for i in range(_log2(batch)))
+    return LinearLayout(
+        (batch, *frag.shape),
+        (*map(lift, frag.registers), *batch_bases),
+        tuple(map(lift, frag.lanes)),
+        tuple(map(lift, frag.warps)),
+    )
 
 
 def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:
