@@ -17,6 +17,7 @@ import pytest
 
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.shared_memory import bank_conflict_ways, padded_strides
+from tileir.diagnostics import CompileError
 from tileir.dialects.nv_tileas.layouts import default_blocked
 from tileir.testing import SimulationError, simulate
 
@@ -238,3 +239,16 @@ def test_pack_and_unpack_bytes(arch: str) -> None:
     simulate(ptx, (1, 1, 1), [x, 64, 1, out, 256, 1, out2, 64, 1])
     np.testing.assert_array_equal(out, x.view(np.uint8))
     np.testing.assert_array_equal(out2.view(np.uint32), x.view(np.uint32))
+
+
+def test_an_exchange_over_the_arena_budget_is_reported_at_its_op() -> None:
+    """A 128x256 f32 transpose needs 128 KiB of buffer: a located diagnostic, not a
+    ptxas failure."""
+    text = (CORPUS / "transpose_f32_2d.mlir").read_text()
+    text = text.replace("tile=(32x64)", "tile=(128x256)").replace("tile=(64x32)", "tile=(256x128)")
+    text = text.replace("tile<32x64xf32>", "tile<128x256xf32>").replace(
+        "tile<64x32xf32>", "tile<256x128xf32>"
+    )
+    with pytest.raises(CompileError, match="exchanges may use 32512 of the 49152 bytes") as e:
+        compile_module(parse_module_text(text, "transpose.mlir"), "sm_80")
+    assert "cuda_tile.permute" in str(e.value)

@@ -1,26 +1,28 @@
-"""Data movement between threads through shared memory: `nv_tileas.convert_layout`
-and `cuda_tile.permute` (transpose).
+"""Data movement between threads through shared memory: `nv_tileas.convert_layout`,
+`cuda_tile.permute` (transpose), `cuda_tile.cat`, `nv_tileaa.extract`,
+`cuda_tile.pack`/`unpack`, and the operand buffers of the tensor-core `dot`
+(`mma.py`).
 
-Both are one *exchange*: every thread writes the elements it holds (source layout)
+Each is one *exchange*: every thread writes the elements it holds (source layout)
 into a CTA-wide shared-memory buffer laid out as the result tile, waits at a CTA
 barrier, reads back the elements the result layout gives it, and waits again (so a
-later exchange through the same buffer, in a loop, cannot overwrite elements other
-threads have yet to read).  A permutation only changes where an element is written:
-source element `c` lands at result coordinate `d` with `d[k] = c[perm[k]]`.
+later exchange, in a loop or not, cannot overwrite elements other threads have yet
+to read).  A permutation only changes where an element is written: source element
+`c` lands at result coordinate `d` with `d[k] = c[perm[k]]`.
 
 The buffer is the result tile in row-major order with each row (the last dimension)
 padded by one 32-bit word (8 bytes for 64-bit elements).  A transpose writes the
 columns of the source into rows of the buffer: consecutive threads of a warp then hit
 addresses one padded row apart, which fall into different banks (a row of 32 words
-plus one word of padding shifts each row by one bank), so neither the writes nor the
-reads are serialized by bank conflicts.
+plus one word of padding shifts each row by one bank): at most two-way conflicts
+where each thread holds four consecutive elements, conflict-free reads.
 
-Each exchange gets its own buffer: a `.shared` array declared in the kernel's
-prologue (`tileir_xchg_<n>`).  Elements go one by one (`st.shared.b32` /
-`ld.shared.b32`); copies of an element held by several threads (a tile smaller than
-the CTA) are written by one of them only.  The static shared-memory budget is 48 KiB
-per kernel; a kernel whose exchanges need more is reported at the exchange that goes
-over.
+Registers adjacent in the buffer move together, up to 16 bytes per access, when the
+access is aligned for every thread (`vector_width`); copies of an element held by
+several threads (a tile smaller than the CTA) are written by one of them only.
+Exchanges never overlap in time, so they share one `.shared` arena per kernel
+(`SharedAllocator`, `tileir_xchg_<n>`), within `EXCHANGE_SHARED_LIMIT`; an exchange
+needing more is reported at its op.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern, element_bits
+from tileir.conversions.tileas_to_llvm.reductions import REDUCE_SHARED_LIMIT
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
@@ -53,6 +56,12 @@ from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 #: Static shared memory a kernel may declare (bytes); more needs dynamic shared memory.
 STATIC_SHARED_LIMIT = 48 * 1024
+
+#: What the exchange arena may take: the static limit less what the reductions,
+#: scans and atomics (`reductions.REDUCE_SHARED_LIMIT`) and the mbarrier pool of the
+#: mem tokens (`nvvm.MBARRIER_POOL_SIZE` 8-byte objects) may claim, so that the
+#: kernel's `.shared` declarations never add up to more than ptxas accepts.
+EXCHANGE_SHARED_LIMIT = STATIC_SHARED_LIMIT - REDUCE_SHARED_LIMIT - 8 * nvvm.MBARRIER_POOL_SIZE
 
 #: Register constraint and `ld`/`st` type suffix by element width.
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
@@ -89,11 +98,12 @@ class SharedAllocator:
         for size in sizes:
             offsets.append(total)
             total += (size + 15) // 16 * 16
-        if total > STATIC_SHARED_LIMIT:
+        if total > EXCHANGE_SHARED_LIMIT:
             raise not_supported(
                 op,
-                f"an exchange needing {total} bytes of shared memory (the static limit is "
-                f"{STATIC_SHARED_LIMIT}; dynamic shared memory is not used yet)",
+                f"an exchange needing {total} bytes of shared memory (exchanges may use "
+                f"{EXCHANGE_SHARED_LIMIT} of the {STATIC_SHARED_LIMIT} bytes of static shared "
+                "memory; dynamic shared memory is not used yet)",
             )
         arena = self.arenas.get(state.entry)
         b = state.prologue_builder(rewriter)
