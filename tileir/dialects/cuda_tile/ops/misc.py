@@ -123,7 +123,7 @@ class PrintTkoOp(CudaTileOp):
         return cls.build(
             operands=[
                 values,
-                [] if token is None else [parser.resolve_operand(token, TokenType())],
+                [] if token is None else [parser.resolve_operand(token, result)],
             ],
             result_types=[result],
             properties={"str": StringAttr(text)},
@@ -137,7 +137,9 @@ class PrintTkoOp(CudaTileOp):
                 raise self.op_error(
                     f"operand #{i} must be variadic of Tile type, but got '{a.type}'"
                 )
-        if self.token is not None:
+        # Lifted out of a cuda_tile function (nv_tileaa IR), the print orders through
+        # the lowering's token type (`!nv_tileaa.mem_token`), as its tiles are carriers.
+        if public and self.token is not None:
             check_type(
                 self,
                 self.token,
@@ -145,13 +147,19 @@ class PrintTkoOp(CudaTileOp):
                 TOKEN_TYPE,
                 isinstance(self.token.type, TokenType),
             )
-        check_type(
-            self,
-            self.result_token,
-            "result #0",
-            TOKEN_TYPE,
-            isinstance(self.result_token.type, TokenType),
-        )
+        if public:
+            check_type(
+                self,
+                self.result_token,
+                "result #0",
+                TOKEN_TYPE,
+                isinstance(self.result_token.type, TokenType),
+            )
+        elif self.token is not None and self.token.type != self.result_token.type:
+            raise self.op_error(
+                f"token operand of type '{self.token.type}' and result of type "
+                f"'{self.result_token.type}' must agree"
+            )
         expected = count_format_arguments(self.format)
         if expected is None:
             raise self.op_error("found unterminated format expression")
