@@ -129,9 +129,10 @@ def reduced_dims(
 def blocked_avoiding(
     shape: tuple[int, ...], num_warps: int, vector: int, order: tuple[int, ...], avoid: set[int]
 ) -> BlockedLayoutAttr:
-    """`default_blocked`, but warps go only along dimensions not in `avoid` (the
+    """`default_blocked`, but warps go first along dimensions not in `avoid` (the
     dimensions a reduce or scan combines along), so the combination stays inside a
-    warp; warps beyond what those dimensions hold replicate the tile."""
+    warp; warps beyond what those dimensions hold go along the combined dimensions
+    (combined across warps through shared memory) and only then replicate the tile."""
     base = default_blocked(shape, num_warps, vector, order)
     keep = [d for d in order if d not in avoid]
     if not keep or not avoid:
@@ -145,6 +146,12 @@ def blocked_avoiding(
         take = min(left, room)
         wpc[d] = take
         left //= take
+    for d in order:
+        if d in avoid and left > 1:
+            room = max(1, shape[d] // (spt[d] * tpw[d]))
+            take = min(left, room)
+            wpc[d] = take
+            left //= take
     wpc[keep[-1]] *= left
     return BlockedLayoutAttr(spt, tpw, wpc, list(order))
 
