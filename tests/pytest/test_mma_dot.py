@@ -188,3 +188,21 @@ def test_cutile_matmul_export_casts_and_stores_from_mma_registers() -> None:
     simulate(ptx, (2, 2, 1), [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, k // 32])
     expected = (a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)
     np.testing.assert_allclose(c, expected.astype(np.float16), rtol=2e-3, atol=2e-3)
+
+
+def test_f16_accumulator() -> None:
+    """mmaf with an f16 accumulator: mma.sync .f16.f16.f16.f16, two halves per
+    accumulator register; each K step rounds to f16."""
+    text = _gemm_text("f16", 64, 32, 32).replace("xf32", "xf16").replace("<f32:", "<f16:")
+    text = text.replace("A2f32", "A2f16").replace("ptr<f32>", "ptr<f16>")
+    ptx = compile_module(parse_module_text(text, "gemm.mlir"), "sm_80").ptx
+    assert ptx is not None
+    assert "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16" in ptx
+    m, n, k = 128, 64, 64
+    rng = np.random.default_rng(9)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float16)
+    simulate(ptx, (m // 64, n // 32, 1), [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, k // 32])
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=1e-2, atol=1e-2)

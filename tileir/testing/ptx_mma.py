@@ -23,6 +23,11 @@ accumulation order and precision differ slightly: compare with a tolerance).
 with four bytes per register (``A[g][4c..4c+3]``, ``A[g+8][..]``, ``A[g][16+4c..]``,
 ``A[g+8][16+4c..]``; ``B[4c..4c+3][g]``, ``B[16+4c..][g]``), computed exactly and
 wrapped to 32 bits.
+
+``mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {d0, d1}, {a0..a3}, {b0, b1},
+{c0, c1}``: the f16 accumulator packs two elements per register (``d0``: row ``g``,
+``d1``: row ``g + 8``, columns ``2c``, ``2c + 1``, the first in the low half); the sum
+is computed exactly and rounded once to f16.
 """
 
 from __future__ import annotations
@@ -124,14 +129,17 @@ def decode_mma(ins: Instruction) -> Exec:
     if len(rest) != 4 or rest[0] != rest[3]:
         raise unsupported(ins, f"mma types .{'.'.join(rest)}")
     acc, ka, kb = rest[0], rest[1], rest[2]
-    if shape == "m16n8k16" and acc == "f32" and ka == kb and ka in ("f16", "bf16"):
+    halves = ka == kb and ((ka in ("f16", "bf16") and acc == "f32") or ka == acc == "f16")
+    if shape == "m16n8k16" and halves:
         per_reg = 2
     elif shape == "m16n8k32" and acc == "s32" and ka in ("s8", "u8") and kb in ("s8", "u8"):
         per_reg = 4
     else:
         raise unsupported(ins, f"mma.{shape} on .{'.'.join(rest)}")
     d, a, b, c = operands(ins, 4)
-    ds, as_, bs, cs = _items(ins, d, 4), _items(ins, a, 4), _items(ins, b, 2), _items(ins, c, 4)
+    acc_regs = 2 if acc == "f16" else 4  # an f16 accumulator packs two per register
+    ds, as_, bs = _items(ins, d, acc_regs), _items(ins, a, 4), _items(ins, b, 2)
+    cs = _items(ins, c, acc_regs)
     acc_t, b32 = TYPES[acc], TYPES["b32"]
     k = 8 * per_reg  # K per instruction: 16 halves or 32 bytes
     half = k // 2
@@ -150,8 +158,24 @@ def decode_mma(ins: Instruction) -> Exec:
             words = m.read_bits(bs[r], b32, act)[warps].astype(np.uint32)
             for e, value in enumerate(_elements(words, kb, per_reg)):
                 B[:, per_reg * _C + half * r + e, _G] = value
-        for r in range(4):
-            C[:, _G + 8 * (r // 2), 2 * _C + r % 2] = m.read(cs[r], acc_t, act)[warps]
+        if acc == "f16":
+            for r in range(2):
+                words = m.read_bits(cs[r], b32, act)[warps].astype(np.uint32)
+                lo, hi = _halves(words, "f16")
+                C[:, _G + 8 * r, 2 * _C] = lo
+                C[:, _G + 8 * r, 2 * _C + 1] = hi
+        else:
+            for r in range(4):
+                C[:, _G + 8 * (r // 2), 2 * _C + r % 2] = m.read(cs[r], acc_t, act)[warps]
+        if acc == "f16":
+            D16 = (np.einsum("wmk,wkn->wmn", A, B) + C).astype(np.float16).view(np.uint16)
+            for r in range(2):
+                lo = D16[:, _G + 8 * r, 2 * _C].astype(np.uint32)
+                hi = D16[:, _G + 8 * r, 2 * _C + 1].astype(np.uint32)
+                full = np.zeros(m.count, dtype=np.uint32)
+                full[warps.reshape(-1)] = (lo | (hi << 16)).reshape(-1)
+                m.write_bits(ds[r], full, b32, act)
+            return
         if acc == "s32":
             exact = np.einsum("wmk,wkn->wmn", A.astype(np.int64), B.astype(np.int64))
             D = ((exact + C.astype(np.int64)) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)

@@ -1,10 +1,10 @@
 """`nv_tileaa.dot` (cuda_tile `mmaf`, `mmai`) on tensor cores with `ldmatrix` + `mma.sync`.
 
-`acc + a · b` with f16 or bf16 operands and an f32 accumulator
-(`mma.sync.aligned.m16n8k16`), or i8 operands of either signedness and an i32
-accumulator (`m16n8k32`, exact), for every target
-tileir supports: `mma.sync` is sm_80's instruction and is valid
-unchanged on sm_90a and sm_100a (their `wgmma`/`tcgen05` forms are not used yet).
+`acc + a · b` with f16 or bf16 operands and an f32 accumulator, or f16 operands and
+an f16 accumulator (`mma.sync.aligned.m16n8k16`), or i8 operands of either
+signedness and an i32 accumulator (`m16n8k32`, exact), for every target tileir
+supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
+sm_100a (their `wgmma`/`tcgen05` forms are not used yet).
 
 The operands arrive in whatever distributed layouts `tileas-assign-layouts` gave
 them.  The lowering, per `dot`:
@@ -33,7 +33,7 @@ once per matrix of the batch, with the batch index in the highest register bits 
 the fragments and a per-matrix offset in every buffer; its accumulator keeps a
 blocked layout (`#nv_tileas.mma` is rank 2), so it makes the round trip of steps 2
 and 4.  Not supported yet (a located diagnostic): other element types (tf32, f32,
-f64, f8, an f16 accumulator) and tiles that are not multiples of 16 (M), 8 (N) and
+f64, f8) and tiles that are not multiples of 16 (M), 8 (N) and
 the K step.
 """
 
@@ -152,6 +152,8 @@ class LowerDot(TilePattern):
         same = _operand_kind(b_t) == kind
         if kind in ("f16", "bf16") and same and isinstance(acc_el, Float32Type):
             spec = MmaSpec(kind, kind, "f32")
+        elif kind == "f16" and same and isinstance(acc_el, Float16Type):
+            spec = MmaSpec(kind, kind, "f16")
         elif kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
             signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
             a, b = ("s8" if x == Signedness.SIGNED else "u8" for x in signs)
@@ -160,8 +162,8 @@ class LowerDot(TilePattern):
             raise not_supported(
                 op,
                 f"tensor-core dot of {element_type(a_t)} x {element_type(b_t)} -> "
-                f"{acc_el} (only f16 or bf16 operands with an f32 accumulator, and i8 "
-                "operands with an i32 accumulator, so far)",
+                f"{acc_el} (only f16 or bf16 operands with an f32 accumulator, f16 "
+                "with an f16 accumulator, and i8 with an i32 accumulator, so far)",
             )
         a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
         if len(a_shape) not in (2, 3):
@@ -221,7 +223,7 @@ class LowerDot(TilePattern):
         a_strides = [a_pitch, size]
         b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
         acc_shape = [batch, m, n] if batched else [m, n]
-        c_strides, c_size = padded_strides(acc_shape, 32)
+        c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
         if batched:
             a_strides, b_strides = [a_batch, *a_strides], [b_batch, *b_strides]
         alloc = self.exchange.allocator
@@ -297,22 +299,48 @@ class LowerDot(TilePattern):
                 for nr in range(n_reps)
                 for ks in range(k_steps)
             }
-        c_reg = "r" if spec.integer else "f"
-        constraints = ",".join([f"={c_reg}"] * 4 + ["r"] * 6 + [c_reg] * 4)
+        if spec.acc == "f16":
+            # Two halves per 32-bit accumulator register: {f0, f1} and {f2, f3}.
+            words, c_reg, word_type = 2, "r", i32
+        else:
+            words, c_reg, word_type = 4, "r" if spec.integer else "f", accumulator.register_type
+        outs = ", ".join(f"${i}" for i in range(words))
+        ins = ", ".join(f"${words + 6 + i}" for i in range(words))
+        template = (
+            f"{spec.instruction} {{{outs}}}, {{${words}, ${words + 1}, ${words + 2}, "
+            f"${words + 3}}}, {{${words + 4}, ${words + 5}}}, {{{ins}}};"
+        )
+        constraints = ",".join([f"={c_reg}"] * words + ["r"] * 6 + [c_reg] * words)
         for bt in range(batch):
             for mr in range(m_reps):
                 for nr in range(n_reps):
                     r = per_batch * bt + 4 * (nr + n_reps * mr)
                     block = c[r : r + 4]
+                    if spec.acc == "f16":
+                        block = [
+                            _pack_halves(b, block[0], block[1]),
+                            _pack_halves(b, block[2], block[3]),
+                        ]
                     for ks in range(k_steps):
                         block = b.inline_asm(
-                            f"{spec.instruction} {{$0, $1, $2, $3}}, {{$4, $5, $6, $7}}, "
-                            "{$8, $9}, {$10, $11, $12, $13};",
+                            template,
                             constraints,
                             [*a_frags[bt, mr, ks], *b_frags[bt, nr, ks], *block],
-                            [accumulator.register_type] * 4,
+                            [word_type] * words,
                             side_effects=False,
                         )
+                    if spec.acc == "f16":
+                        block = [
+                            h
+                            for w in block
+                            for h in b.inline_asm(
+                                "mov.b32 {$0, $1}, $2;",
+                                "=h,=h,r",
+                                [w],
+                                [accumulator.register_type] * 2,
+                                side_effects=False,
+                            )
+                        ]
                     c[r : r + 4] = block
         # Every warp is done reading the operand buffers (and the accumulator's)
         # before anything writes them again.
@@ -342,6 +370,11 @@ def _batched(frag: LinearLayout, batch: int) -> LinearLayout:
         tuple(map(lift, frag.lanes)),
         tuple(map(lift, frag.warps)),
     )
+
+
+def _pack_halves(b: LLBuilder, lo: SSAValue, hi: SSAValue) -> SSAValue:
+    (word,) = b.inline_asm("mov.b32 $0, {$1, $2};", "=r,h,h", [lo, hi], [i32], False)
+    return word
 
 
 def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:

@@ -37,7 +37,8 @@ def tensor_core_k_step(op: aa.DotOp) -> int | None:
     assert isinstance(acc_t, TensorType)
     a, b, acc = element_type(a_t), element_type(b_t), element_type(acc_t)
     if isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
-        k_step = 16 if isinstance(acc, Float32Type) else None
+        f16_acc = isinstance(a, Float16Type) and isinstance(acc, Float16Type)
+        k_step = 16 if isinstance(acc, Float32Type) or f16_acc else None
     elif isinstance(a, IntegerType) and isinstance(b, IntegerType) and a.width.data == 8:
         wide = isinstance(acc, IntegerType) and acc.width.data == 32 and b.width.data == 8
         k_step = 32 if wide else None
