@@ -29,6 +29,7 @@ from xdsl.pattern_rewriter import (
 from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
+from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
     BARRIER_BEFORE,
@@ -51,6 +52,7 @@ from tileir.conversions.tileas_to_llvm.patterns import (
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
 from tileir.conversions.tileas_to_llvm.shared_memory import shared_memory_patterns
 from tileir.diagnostics import error_at, not_supported
+from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemSemantic
@@ -86,6 +88,8 @@ def token_history(value: SSAValue, cache: dict[SSAValue, TokenHistory]) -> Token
         history = token_history(op.token, cache) | TokenHistory(read=True)
     elif isinstance(op, tas.TiledStoreOp) and op.token is not None:
         history = token_history(op.token, cache) | TokenHistory(write=True)
+    elif isinstance(op, GdcWaitTkoOp | GdcLaunchDependentsTkoOp) and op.token is not None:
+        history = token_history(op.token, cache)
     elif isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp):
         history = TokenHistory(read=True, write=True)
         if op.token is not None:
@@ -163,6 +167,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerReduce(lowering),
                     LowerAtomic(lowering),
                     LowerScan(lowering),
+                    LowerGridDependency(lowering),
                     *shared_memory_patterns(lowering),
                     *structured.patterns(),
                 ],

@@ -49,3 +49,32 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// In a cuda_tile function the grid-dependency ops order through cuda_tile tokens.
+cuda_tile.module @m {
+  testing$func @bad(%t: !nv_tileaa.mem_token) {
+    // expected-error @below {{'cuda_tile.gdc_wait_tko' op operand #0 must be cuda tile token type, but got '!nv_tileaa.mem_token'}}
+    %w = gdc_wait_tko token = %t -> !nv_tileaa.mem_token
+    return
+  }
+}
+
+// -----
+
+// Lifted into nv_tileaa IR (outside a cuda_tile function), ordering ops carry the
+// lowering's token type, the same in and out.
+func.func @lifted(%t: !nv_tileaa.mem_token) {
+  // expected-error @below {{'cuda_tile.gdc_launch_dependents_tko' op token operand of type '!nv_tileaa.mem_token' and result of type '!cuda_tile.token' must agree}}
+  %w = "cuda_tile.gdc_launch_dependents_tko"(%t) : (!nv_tileaa.mem_token) -> !cuda_tile.token
+  func.return
+}
+
+// -----
+
+func.func @lifted_print(%t: !nv_tileaa.mem_token) {
+  // expected-error @below {{'cuda_tile.print_tko' op token operand of type '!nv_tileaa.mem_token' and result of type '!cuda_tile.token' must agree}}
+  %w = "cuda_tile.print_tko"(%t) <{str = "x", operandSegmentSizes = array<i32: 0, 1>}> : (!nv_tileaa.mem_token) -> !cuda_tile.token
+  func.return
+}

@@ -49,6 +49,7 @@ from tileir.dialects.cuda_tile.ops.base import (
     CudaTileOp,
     check_tile_of,
     check_type,
+    inside_cuda_tile_function,
 )
 from tileir.dialects.cuda_tile.syntax import (
     AsmFormat,
@@ -209,6 +210,23 @@ STORE_ORDERINGS = (
 )
 
 TOKEN_TYPE = "cuda tile token type"
+
+
+def check_ordering_tokens(
+    op: CudaTileOp, token: SSAValue | None, result: SSAValue, token_position: str
+) -> None:
+    """The token operand and result of an op that only orders (print_tko, the
+    grid-dependency ops): cuda_tile tokens in a cuda_tile function; lifted into nv_tileaa
+    IR, where the op survives on carriers, it orders through the lowering's token type
+    (`!nv_tileaa.mem_token`), the same for its operand and result."""
+    if inside_cuda_tile_function(op):
+        if token is not None:
+            check_type(op, token, token_position, TOKEN_TYPE, isinstance(token.type, TokenType))
+        check_type(op, result, "result #0", TOKEN_TYPE, isinstance(result.type, TokenType))
+    elif token is not None and token.type != result.type:
+        raise op.op_error(
+            f"token operand of type '{token.type}' and result of type '{result.type}' must agree"
+        )
 
 
 def parse_i32_enum(parser: Parser, enum: type[StrEnum], attribute: str) -> IntegerAttr[IntegerType]:

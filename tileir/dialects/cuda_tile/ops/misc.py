@@ -25,9 +25,9 @@ from xdsl.irdl import (
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from tileir.dialects.cuda_tile.ops.base import CudaTileOp, check_type, inside_cuda_tile_function
+from tileir.dialects.cuda_tile.ops.base import CudaTileOp, inside_cuda_tile_function
 from tileir.dialects.cuda_tile.ops.memory import (
-    TOKEN_TYPE,
+    check_ordering_tokens,
     parse_token_operand,
     print_token_operand,
 )
@@ -38,7 +38,7 @@ from tileir.dialects.cuda_tile.syntax import (
     parse_operand_list,
     resolve_operands,
 )
-from tileir.dialects.cuda_tile.types import TileType, TokenType
+from tileir.dialects.cuda_tile.types import TileType
 
 #: The characters that end a printf conversion.
 CONVERSION_ENDS = "diuoxXeEfFgGaAcsSpn%"
@@ -137,29 +137,7 @@ class PrintTkoOp(CudaTileOp):
                 raise self.op_error(
                     f"operand #{i} must be variadic of Tile type, but got '{a.type}'"
                 )
-        # Lifted out of a cuda_tile function (nv_tileaa IR), the print orders through
-        # the lowering's token type (`!nv_tileaa.mem_token`), as its tiles are carriers.
-        if public and self.token is not None:
-            check_type(
-                self,
-                self.token,
-                f"operand #{len(self.args)}",
-                TOKEN_TYPE,
-                isinstance(self.token.type, TokenType),
-            )
-        if public:
-            check_type(
-                self,
-                self.result_token,
-                "result #0",
-                TOKEN_TYPE,
-                isinstance(self.result_token.type, TokenType),
-            )
-        elif self.token is not None and self.token.type != self.result_token.type:
-            raise self.op_error(
-                f"token operand of type '{self.token.type}' and result of type "
-                f"'{self.result_token.type}' must agree"
-            )
+        check_ordering_tokens(self, self.token, self.result_token, f"operand #{len(self.args)}")
         expected = count_format_arguments(self.format)
         if expected is None:
             raise self.op_error("found unterminated format expression")

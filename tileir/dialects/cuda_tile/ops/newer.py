@@ -27,9 +27,9 @@ from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.cuda_tile.ops.base import I32, CudaTileOp, check_tile_of, check_type
+from tileir.dialects.cuda_tile.ops.base import I32, CudaTileOp, check_tile_of
 from tileir.dialects.cuda_tile.ops.memory import (
-    TOKEN_TYPE,
+    check_ordering_tokens,
     parse_token_operand,
     print_token_operand,
 )
@@ -39,7 +39,6 @@ from tileir.dialects.cuda_tile.syntax import (
     parse_cuda_tile_type,
     parse_operand_list,
 )
-from tileir.dialects.cuda_tile.types import TokenType
 
 
 @irdl_op_definition
@@ -123,7 +122,7 @@ class GridDependencyOp(CudaTileOp):
     SYNTAX: ClassVar[str] = "[token = %t] [{attrs}] -> token"
     SINCE: ClassVar[str] = "13.4"
     GROUP: ClassVar[str] = "Memory"
-    token = opt_operand_def(TokenType)
+    token = opt_operand_def()
     result_token = result_def()
 
     def print(self, printer: Printer) -> None:
@@ -140,19 +139,13 @@ class GridDependencyOp(CudaTileOp):
         parser.parse_punctuation("->")
         result_type = parse_cuda_tile_type(parser)
         return cls.create(
-            operands=[parser.resolve_operand(token, TokenType())] if token is not None else [],
+            operands=[parser.resolve_operand(token, result_type)] if token is not None else [],
             result_types=[result_type],
             attributes=attrs,
         )
 
     def verify_(self) -> None:
-        check_type(
-            self,
-            self.result_token,
-            "result #0",
-            TOKEN_TYPE,
-            isinstance(self.result_token.type, TokenType),
-        )
+        check_ordering_tokens(self, self.token, self.result_token, "operand #0")
 
 
 @irdl_op_definition

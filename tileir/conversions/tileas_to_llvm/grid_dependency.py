@@ -1,0 +1,42 @@
+"""Programmatic dependent launch: cuda_tile's `gdc_wait_tko` and
+`gdc_launch_dependents_tko` (13.4).
+
+`griddepcontrol.wait` blocks until the grids this one depends on have completed and
+their memory is visible; `griddepcontrol.launch_dependents` lets the grids that depend
+on this one start before it ends.  Both exist from sm_90 on.  Earlier GPUs have no
+programmatic dependent launch: a dependent grid starts only after this one has ended, so
+the wait is already satisfied and the early launch cannot happen, and both ops lower to
+nothing.  Either way the result token only orders, like every token at this stage."""
+
+from __future__ import annotations
+
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.conversions.tileas_to_llvm.patterns import (
+    TilePattern,
+    _token_placeholder,  # pyright: ignore[reportPrivateUsage]
+)
+from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
+
+#: The first compute capability with `griddepcontrol` (PTX ISA 7.8).
+FIRST_ARCH_WITH_GRID_DEPENDENCY = 90
+
+
+def compute_capability(arch: str) -> int:
+    """`sm_90a` -> 90."""
+    return int(arch.removeprefix("sm_").rstrip("abf"))
+
+
+class LowerGridDependency(TilePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: GdcWaitTkoOp | GdcLaunchDependentsTkoOp, rewriter: PatternRewriter
+    ) -> None:
+        if compute_capability(self.ctx.arch) >= FIRST_ARCH_WITH_GRID_DEPENDENCY:
+            instruction = (
+                "griddepcontrol.wait;"
+                if isinstance(op, GdcWaitTkoOp)
+                else "griddepcontrol.launch_dependents;"
+            )
+            self.builder(rewriter, op).inline_asm(instruction, "", [], [], side_effects=True)
+        rewriter.replace_op(op, [], [_token_placeholder(rewriter, op)])
