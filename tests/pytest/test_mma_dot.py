@@ -6,7 +6,6 @@ supported yet.  The corpus kernel `gemm_f16` is the main end-to-end check
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,6 @@ import pytest
 
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.mma import accumulator_layout, warp_grid
-from tileir.diagnostics import CompileError
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, effective_warps
 from tileir.testing import simulate
 
@@ -117,18 +115,38 @@ def test_gemm_variants_match_numpy(
     np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
 
 
-def test_f32_operands_are_reported_at_the_mma() -> None:
-    text = _gemm_text("f32", 64, 32, 32)
-    with pytest.raises(CompileError, match="tensor-core dot of f32 x f32 -> f32") as e:
-        compile_module(parse_module_text(text, "gemm.mlir"), "sm_80")
-    assert "not supported by tileir yet" in str(e.value)
-
-
-def test_tiles_that_are_not_multiples_of_the_mma_shape_are_reported() -> None:
-    with pytest.raises(
-        CompileError, match=re.escape("mma.sync needs M a multiple of 16, K of 16 and N of 8")
-    ):
-        compile_module(parse_module_text(_gemm_text("f16", 16, 16, 8), "gemm.mlir"), "sm_80")
+@pytest.mark.parametrize(
+    ("dtype", "tile", "arch"),
+    [
+        ("f32", (32, 32, 16), "sm_80"),  # f32 operands: no tensor-core path
+        ("f16", (16, 16, 8), "sm_90a"),  # K tile not a multiple of 16
+        ("f64", (16, 8, 8), "sm_100a"),
+    ],
+)
+def test_other_dots_run_on_fma(dtype: str, tile: tuple[int, int, int], arch: str) -> None:
+    """Dots the tensor cores do not take are computed with FMAs in the accumulator's
+    type (ragged sizes)."""
+    tm, tn, tk = tile
+    text = _gemm_text(dtype, tm, tn, tk)
+    if dtype == "f64":
+        text = (
+            text.replace("xf32", "xf64").replace("<f32:", "<f64:").replace("ptr<f32>", "ptr<f64>")
+        )
+    ptx = compile_module(parse_module_text(text, "gemm.mlir"), arch).ptx
+    assert ptx is not None
+    assert "mma.sync" not in ptx
+    np_type = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[dtype]
+    out_type = np.float64 if dtype == "f64" else np.float32
+    m, n, k = 40, 24, 3 * tk + 8  # strides stay multiples of 8 elements, as declared
+    rng = np.random.default_rng(13)
+    a = rng.uniform(-1, 1, (m, k)).astype(np_type)
+    b = rng.uniform(-1, 1, (k, n)).astype(np_type)
+    c = np.zeros((m, n), dtype=out_type)
+    grid = (-(-m // tm), -(-n // tn), 1)
+    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    tol = 1e-12 if dtype == "f64" else 1e-5
+    np.testing.assert_allclose(c, expected, rtol=tol, atol=tol * 10)
 
 
 FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"

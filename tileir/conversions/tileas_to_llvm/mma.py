@@ -32,9 +32,12 @@ another warp's work and do not write.  A batched (rank-3) dot runs the 2-D steps
 once per matrix of the batch, with the batch index in the highest register bits of
 the fragments and a per-matrix offset in every buffer; its accumulator keeps a
 blocked layout (`#nv_tileas.mma` is rank 2), so it makes the round trip of steps 2
-and 4.  Not supported yet (a located diagnostic): other element types (tf32, f32,
-f64, f8) and tiles that are not multiples of 16 (M), 8 (N) and
-the K step.
+and 4.  Floating dots the tensor cores do not take (f32 or f64 operands, tiles that
+are not multiples of the `mma.sync` shape) are computed with FMAs instead
+(`lower_fma_dot`): the operands go through shared memory and each thread computes
+the accumulator elements it holds, one FMA per K step in the accumulator's type.
+Not supported yet (a located diagnostic): i8 tiles that are not multiples of
+16x8x32, tf32 operands (which stay `cuda_tile.mmaf`).
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float16Type,
     Float32Type,
+    Float64Type,
     IntegerType,
     TensorType,
     i32,
@@ -66,7 +70,7 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.attributes import Signedness
-from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.dialects.nv_tileas.mma_layout import (
@@ -75,6 +79,7 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_linear,
     mma_warp_grid,
 )
+from tileir.transforms.tileas.mma_layouts import tensor_core_k_step
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
@@ -179,6 +184,9 @@ class LowerDot(TilePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
+        if tensor_core_k_step(op) is None and fma_dot_supported(op):
+            lower_fma_dot(op, rewriter, self.ctx, self.exchange)
+            return
         spec, m, n, k = self._check(op)
         lhs_t = op.lhs.type
         assert isinstance(lhs_t, TensorType)
@@ -355,6 +363,95 @@ class LowerDot(TilePattern):
             result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
             b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
+
+
+_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+
+
+def fma_dot_supported(op: aa.DotOp) -> bool:
+    """Floating dots the tensor-core path does not take (f32 and f64 operands, tiles
+    that are not multiples of the `mma.sync` shape): computed with FMAs."""
+    types = [element_type(v.type) for v in (op.lhs, op.rhs, op.acc)]
+    return all(isinstance(t, _FLOATS) for t in types) and len(shape_of(op.acc.type)) in (2, 3)
+
+
+def lower_fma_dot(
+    op: aa.DotOp, rewriter: PatternRewriter, ctx: LoweringContext, ex: Exchange
+) -> None:
+    """`acc + a · b` on the CUDA cores: `a` and `b` go into shared memory, and each
+    thread computes the accumulator elements it holds, one FMA per K step, in the
+    accumulator's type (f32 for half accumulators, rounded once at the end)."""
+    a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
+    assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+    assert isinstance(acc_t, TensorType)
+    layouts = [linear_layout(op, t) for t in (a_t, b_t, acc_t)]
+    for layout in layouts:
+        check_exchangeable(op, layout)
+    a_kind, b_kind = element_kind(op, a_t), element_kind(op, b_t)
+    acc_el = element_type(acc_t)
+    compute = acc_el if isinstance(acc_el, Float32Type | Float64Type) else Float32Type()
+    a_strides, a_size = padded_strides(a_t.get_shape(), a_kind.bits)
+    b_strides, b_size = padded_strides(b_t.get_shape(), b_kind.bits)
+    state = ctx.function_state(op)
+    smem_a, smem_b = ex.allocator.allocate(op, state, rewriter, [a_size, b_size])
+    b = LLBuilder(rewriter, InsertPoint.before(op))
+    ex.write(
+        b, rewriter, state, ctx.registers_of(op, op.lhs), layouts[0], a_strides, smem_a, a_kind
+    )
+    ex.write(
+        b, rewriter, state, ctx.registers_of(op, op.rhs), layouts[1], b_strides, smem_b, b_kind
+    )
+    b.op(nvvm.Barrier0Op())
+
+    acc_layout = layouts[2]
+    batched = len(acc_t.get_shape()) == 3
+    k = a_t.get_shape()[-1]
+    # Where the accumulator's coordinates (batch, i, j) move the A and B addresses.
+    a_by_acc = [a_strides[0], a_strides[1], 0] if batched else [a_strides[0], 0]
+    b_by_acc = [b_strides[0], 0, b_strides[2]] if batched else [0, b_strides[1]]
+    a_k, b_k = a_strides[-1], b_strides[-2]
+    base_a = ex._thread_offset(b, state, rewriter, acc_layout, a_by_acc, smem_a)  # pyright: ignore[reportPrivateUsage]
+    base_b = ex._thread_offset(b, state, rewriter, acc_layout, b_by_acc, smem_b)  # pyright: ignore[reportPrivateUsage]
+    loaded: dict[tuple[str, int], SSAValue] = {}
+
+    def load(name: str, base: SSAValue, offset: int, kind: ElementKind) -> SSAValue:
+        key = (name, offset)
+        if key not in loaded:
+            address = b.add(base, b.const(offset, i32)) if offset else base
+            suffix = f"b{kind.bits}"
+            (value,) = b.inline_asm(
+                f"ld.shared.{suffix} $0, [$1];",
+                f"={'h' if kind.bits == 16 else 'r' if kind.bits == 32 else 'l'},r",
+                [address],
+                [kind.register_type],
+                side_effects=True,
+            )
+            if value.type != compute:
+                value = (
+                    b.fpext(value, compute)
+                    if _float_bits(value.type) < _float_bits(compute)
+                    else b.fptrunc(value, compute)
+                )
+            loaded[key] = value
+        return loaded[key]
+
+    results: list[SSAValue] = []
+    for r, acc in enumerate(ctx.registers_of(op, op.acc)):
+        coord = acc_layout.register_coord(r)
+        a_off = sum(x * s for x, s in zip(coord, a_by_acc, strict=True))
+        b_off = sum(x * s for x, s in zip(coord, b_by_acc, strict=True))
+        total = acc if acc.type == compute else b.fpext(acc, compute)
+        for kk in range(k):
+            x = load("a", base_a, a_off + kk * a_k, a_kind)
+            y = load("b", base_b, b_off + kk * b_k, b_kind)
+            total = b.fma(x, y, total)
+        results.append(total if acc.type == compute else b.fptrunc(total, acc.type))
+    b.op(nvvm.Barrier0Op())
+    rewriter.replace(op, [], [ctx.pack(rewriter, results, acc_t)])
+
+
+def _float_bits(t: Attribute) -> int:
+    return {Float16Type: 16, BFloat16Type: 16, Float32Type: 32, Float64Type: 64}[type(t)]
 
 
 def _batched(frag: LinearLayout, batch: int) -> LinearLayout:

@@ -44,19 +44,22 @@ def tensor_core_k_step(op: aa.DotOp) -> int | None:
         k_step = 32 if wide else None
     else:
         k_step = None
-    if k_step is None or len(a_t.get_shape()) != 2:
+    if k_step is None or len(a_t.get_shape()) not in (2, 3):
         return None
-    (m, k), (_, n) = a_t.get_shape(), b_t.get_shape()
+    (m, k), (_, n) = a_t.get_shape()[-2:], b_t.get_shape()[-2:]
     if m % 16 or n % 8 or k % k_step:
         return None
     return k_step
 
 
 def mma_layout_for(op: aa.DotOp, num_warps: int) -> DistributedLayout | None:
-    if tensor_core_k_step(op) is None:
-        return None
+    """The MMA layout of a rank-2 tensor-core dot's accumulator (batched dots keep a
+    blocked one: `#nv_tileas.mma` is rank 2)."""
     acc_t = op.acc.type
-    assert isinstance(acc_t, TensorType)
+    if tensor_core_k_step(op) is None or not isinstance(acc_t, TensorType):
+        return None
+    if len(acc_t.get_shape()) != 2:
+        return None
     m, n = acc_t.get_shape()
     return MmaLayoutAttr(*mma_warp_grid(m, n, num_warps))
 
