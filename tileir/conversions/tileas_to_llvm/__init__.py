@@ -49,9 +49,11 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     LowerTiledLoad,
     LowerTiledStore,
 )
+from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
 from tileir.conversions.tileas_to_llvm.shared_memory import shared_memory_patterns
 from tileir.diagnostics import error_at, not_supported
+from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
@@ -88,7 +90,10 @@ def token_history(value: SSAValue, cache: dict[SSAValue, TokenHistory]) -> Token
         history = token_history(op.token, cache) | TokenHistory(read=True)
     elif isinstance(op, tas.TiledStoreOp) and op.token is not None:
         history = token_history(op.token, cache) | TokenHistory(write=True)
-    elif isinstance(op, GdcWaitTkoOp | GdcLaunchDependentsTkoOp) and op.token is not None:
+    elif (
+        isinstance(op, GdcWaitTkoOp | GdcLaunchDependentsTkoOp | ct.PrintTkoOp)
+        and op.token is not None
+    ):
         history = token_history(op.token, cache)
     elif isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp):
         history = TokenHistory(read=True, write=True)
@@ -168,6 +173,8 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerAtomic(lowering),
                     LowerScan(lowering),
                     LowerGridDependency(lowering),
+                    LowerPrint(lowering),
+                    LowerAssert(lowering),
                     *shared_memory_patterns(lowering),
                     *structured.patterns(),
                 ],
