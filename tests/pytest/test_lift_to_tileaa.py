@@ -28,10 +28,7 @@ FIXTURES = TESTS / "pytest" / "bytecode_fixtures" / "cutile"
 KERNELS = sorted([*CORPUS.glob("*.mlir"), *CORPUS.glob("*.tileirbc"), *FIXTURES.glob("*.mlir")])
 
 #: File-name prefix -> the diagnostic its known blocker gives (a regex).
-BLOCKED = {
-    # `insert` (13.4) has no nv_tileaa counterpart and no lowering yet.
-    "insert_tile.": r"'cuda_tile.insert' op is not supported by tileir yet",
-}
+BLOCKED: dict[str, str] = {}
 
 
 def blocker(path: Path) -> str | None:

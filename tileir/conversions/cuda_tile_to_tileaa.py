@@ -76,7 +76,7 @@ from tileir.dialects.cuda_tile.attributes import (
     enum_of_i32_attr,
 )
 from tileir.dialects.cuda_tile.carriers import element_type, lowered_carrier, shape_of
-from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
+from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp, InsertOp
 from tileir.dialects.cuda_tile.types import (
     GatherScatterViewType,
     PartitionViewType,
@@ -713,6 +713,7 @@ CARRIER_OPS: tuple[type[Operation], ...] = (
     ct.UnpackOp,
     ct.MmaFOp,
     ct.MmaFScaledOp,
+    InsertOp,
     # The terminator of reduce and scan bodies.
     ct.YieldOp,
     # Ordering-only ops: they keep their place in the token chain (now mem tokens).

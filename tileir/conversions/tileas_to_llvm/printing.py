@@ -246,7 +246,7 @@ class LowerPrint(TilePattern):
             template, constraints = vprintf_asm(fmt, values, owner is not None)
             operands = ([owner] if owner is not None else []) + values
             b.inline_asm(template, constraints, operands, [], side_effects=True)
-        rewriter.replace_op(op, [], [_token_placeholder(rewriter, op)])
+        rewriter.replace(op, [], [_token_placeholder(rewriter, op)])
 
 
 def assertfail_asm(message: str, file: str, line: int, function: str) -> str:

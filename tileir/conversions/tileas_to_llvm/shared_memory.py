@@ -557,6 +557,7 @@ class LowerByteView(TilePattern):
 def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
     """The patterns that move data through shared memory — this module's and the
     tensor-core `dot` (`mma.py`) — sharing one allocator per run of the pass."""
+    from tileir.conversions.tileas_to_llvm.insert import LowerInsert
     from tileir.conversions.tileas_to_llvm.mma import mma_patterns
 
     exchange = Exchange(ctx, SharedAllocator())
@@ -566,6 +567,7 @@ def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
         LowerCat(ctx, exchange),
         LowerExtract(ctx, exchange),
         LowerByteView(ctx, exchange),
+        LowerInsert(ctx, exchange),
         *mma_patterns(ctx, exchange),
     ]
 

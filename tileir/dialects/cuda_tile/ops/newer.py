@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from xdsl.dialects.builtin import i32
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -39,6 +40,7 @@ from tileir.dialects.cuda_tile.syntax import (
     parse_cuda_tile_type,
     parse_operand_list,
 )
+from tileir.dialects.cuda_tile.types import TileType
 
 
 @irdl_op_definition
@@ -84,11 +86,13 @@ class InsertOp(CudaTileOp):
         source_type = parse_cuda_tile_type(parser)
         parser.parse_punctuation(",")
         destination_type = parse_cuda_tile_type(parser)
+        # Lifted to builtin carriers (nv_tileaa IR), the indices are plain i32 scalars.
+        index_type = INDEX_TYPE if isinstance(destination_type, TileType) else i32
         return cls.create(
             operands=[
                 parser.resolve_operand(source, source_type),
                 parser.resolve_operand(destination, destination_type),
-                *(parser.resolve_operand(i, INDEX_TYPE) for i in indices),
+                *(parser.resolve_operand(i, index_type) for i in indices),
             ],
             result_types=[destination_type],
             attributes=attrs,
