@@ -484,10 +484,4 @@ class EraseDead(RewritePattern):
             rewriter.erase(op)
 
 
-class RejectConvertLayout(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tas.ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        raise not_supported(op, "layout conversions through shared memory")
-
-
 _ = (GLOBAL_PTR, i64)
