@@ -82,9 +82,10 @@ DISAGREEMENTS: tuple[Disagreement, ...] = (
         "The catalog is `ATOM_CATALOG` (table above).  `tileas-remove-layout-conversions` "
         "treats two agreeing layouts of one storage class as identity (no atom needed) and "
         "asks the catalog for a register-to-shared (`sts_*`) or shared-to-register "
-        "(`lds_*`) atom between classes.  `convert-tileas-to-llvm` does not lower "
-        "`convert_layout` yet (a 'not supported' diagnostic), so those shared-memory atoms "
-        "name their PTX instruction but are not emitted today.",
+        "(`lds_*`) atom between classes.  `convert-tileas-to-llvm` lowers every "
+        "`convert_layout` as a register -> shared -> register exchange (docs/codegen.md), "
+        "with `st.shared`/`ld.shared` up to 16 bytes wide, the same instructions the "
+        "catalog's `sts_*`/`lds_*` atoms name.",
     ),
     Disagreement(
         "TMA load result type (seed 003 worked example vs its table)",
