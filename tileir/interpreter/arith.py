@@ -374,6 +374,25 @@ def float_to_e8m0(x: np.ndarray, mode: RoundingMode) -> np.ndarray:
     return out.astype(ml_dtypes.float8_e8m0fnu)
 
 
+#: The directed rounding modes (a result moved off round-to-nearest).
+DIRECTED = (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF, RoundingMode.POSITIVE_INF)
+
+
+def power_int(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """`x ** n` with a signed integer exponent (`fpowi`), C's `pow(x, n)` rounded once
+    to x's type: the magnitude `|x| ** n` in f64, the sign from the exponent's parity
+    (exact even where `n` is too large for an f64), so `(-2) ** 3 = -8`,
+    `(-0) ** -1 = -inf` and `x ** 0 = 1` for every x, NaN included."""
+    dt = x.dtype
+    wide = x.astype(F64)
+    exponent = np.broadcast_to(n, np.broadcast_shapes(x.shape, n.shape)).astype(np.int64)
+    odd = (exponent & 1) == 1
+    with np.errstate(all="ignore"):
+        magnitude = np.power(np.abs(wide), exponent.astype(F64))
+    result = np.where(np.signbit(wide) & odd, -magnitude, magnitude)
+    return result.astype(F64) if dt == F64 else to_float(result, dt)
+
+
 def ext_int(x: np.ndarray, from_el: Attribute, to: np.dtype, is_signed: bool) -> np.ndarray:
     width = from_el.width.data  # pyright: ignore[reportAttributeAccessIssue]
     v = np.asarray(x)
@@ -452,6 +471,14 @@ class CudaTileArithFunctions(InterpreterFunctions):
     @impl(ct.PowOp)
     def run_pow(self, interpreter: Interpreter, op: ct.PowOp, args: Values) -> Values:
         return (float_op(np.power, args),)
+
+    @impl(ct.FPowFOp)
+    def run_fpowf(self, interpreter: Interpreter, op: ct.FPowFOp, args: Values) -> Values:
+        return (float_op(np.power, args),)
+
+    @impl(ct.FPowIOp)
+    def run_fpowi(self, interpreter: Interpreter, op: ct.FPowIOp, args: Values) -> Values:
+        return (power_int(np.asarray(args[0]), np.asarray(args[1])),)
 
     @impl(ct.Atan2Op)
     def run_atan2(self, interpreter: Interpreter, op: ct.Atan2Op, args: Values) -> Values:
@@ -656,9 +683,27 @@ class CudaTileArithFunctions(InterpreterFunctions):
         x = np.asarray(args[0]).astype(F64)
         if dt == np.dtype(ml_dtypes.float8_e8m0fnu):
             return (float_to_e8m0(x, rounding(op)),)
+        mode = rounding(op)
+        directed_mode = mode in DIRECTED
         if isinstance(element_of(op.result.type), FloatTF32Type):
+            if directed_mode:
+                raise state_of(interpreter).error(
+                    op, f"rounding<{mode.value}> to tf32 is not supported by the interpreter yet"
+                )
             return (round_to_tf32(to_float(x, F32)),)
-        return (to_float(x, dt),)
+        nearest = to_float(x, dt)
+        if not directed_mode or dt == F64:
+            return (nearest,)
+        if dt.itemsize < 2:
+            raise state_of(interpreter).error(
+                op,
+                f"rounding<{mode.value}> to {element_of(op.result.type)} is not supported by "
+                "the interpreter yet",
+            )
+        # The source is exact in f64: move the nearest result one step where it lies on
+        # the wrong side of the source value (overflow gives the largest finite value
+        # where the mode rounds toward zero).
+        return (directed(nearest, lambda v: v[0], [x], mode),)
 
     @impl(ct.FToIOp)
     def run_ftoi(self, interpreter: Interpreter, op: ct.FToIOp, args: Values) -> Values:

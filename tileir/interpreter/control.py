@@ -17,6 +17,7 @@ from xdsl.interpreter import (
 )
 
 import tileir.dialects.cuda_tile.ops as ct
+from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.interpreter.errors import KernelAssertionError
 from tileir.interpreter.numerics import as_unsigned, exact_ints
 from tileir.interpreter.state import KernelState, run_region, state_of
@@ -169,4 +170,16 @@ class CudaTileControlFunctions(InterpreterFunctions):
         text = printf(op.format, [np.asarray(a) for a in args[: len(op.args)]])
         state.printed.append(text)
         state.out.write(text)
+        return (TOKEN,)
+
+    @impl(GdcWaitTkoOp)
+    def run_gdc_wait(self, interpreter: Interpreter, op: GdcWaitTkoOp, args: Values) -> Values:
+        # Grids run one after another here: whatever this grid waits for has finished.
+        return (TOKEN,)
+
+    @impl(GdcLaunchDependentsTkoOp)
+    def run_gdc_launch_dependents(
+        self, interpreter: Interpreter, op: GdcLaunchDependentsTkoOp, args: Values
+    ) -> Values:
+        # Only lets dependent grids start early; ordering only, nothing to do here.
         return (TOKEN,)

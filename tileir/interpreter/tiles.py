@@ -14,6 +14,7 @@ import tileir.dialects.cuda_tile.ops as ct
 from tileir.dialects.cuda_tile.attributes import BoundedAttr, DivByAttr, SameElementsAttr
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
+from tileir.dialects.cuda_tile.ops.newer import InsertOp
 from tileir.interpreter.arith import result_dtype
 from tileir.interpreter.numerics import (
     F32,
@@ -270,6 +271,23 @@ class CudaTileTileFunctions(InterpreterFunctions):
                 )
             slices.append(slice(k * extent, (k + 1) * extent))
         return (source[tuple(slices)].copy(),)
+
+    @impl(InsertOp)
+    def run_insert(self, interpreter: Interpreter, op: InsertOp, args: Values) -> Values:
+        source, destination = np.asarray(args[0]), np.asarray(args[1])
+        slices = []
+        for d, (i, extent) in enumerate(zip(args[2:], source.shape, strict=True)):
+            k = _unsigned_index(i)
+            if (k + 1) * extent > destination.shape[d]:
+                raise state_of(interpreter).error(
+                    op,
+                    f"block {k} of size {extent} along dimension {d} is outside the "
+                    f"destination ({destination.shape[d]} elements)",
+                )
+            slices.append(slice(k * extent, (k + 1) * extent))
+        result = destination.copy()
+        result[tuple(slices)] = source
+        return (result,)
 
     @impl(ct.PackOp)
     def run_pack(self, interpreter: Interpreter, op: ct.PackOp, args: Values) -> Values:
