@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
+from tileir.testing.ptx_globals import GlobalDecl, parse_global_decl
 from tileir.testing.ptx_shared import SharedDecl, parse_shared_decl
 
 # ------------------------------------------------------------------------ operands
@@ -116,7 +117,7 @@ class ScopeClose:
     line: int
 
 
-Statement = Instruction | RegDecl | SharedDecl | Label | ScopeOpen | ScopeClose
+Statement = Instruction | RegDecl | SharedDecl | GlobalDecl | Label | ScopeOpen | ScopeClose
 
 
 @dataclass(frozen=True)
@@ -309,6 +310,8 @@ def parse_statement(stmt: str, line: int) -> Statement:
         return parse_reg_decl(s, line)
     if s.startswith(".shared"):
         return parse_shared_decl(s, line)
+    if s.startswith(".global"):
+        return parse_global_decl(s, line)
     if s.startswith("."):
         raise SimulationError(
             f"unsupported directive in a kernel body: '{s}'", kind=UNSUPPORTED, line=line

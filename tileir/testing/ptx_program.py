@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from tileir.testing.ptx_errors import SimulationError
+from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
+from tileir.testing.ptx_globals import GlobalDecl
 from tileir.testing.ptx_parse import (
     Instruction,
     Kernel,
@@ -47,6 +48,8 @@ class Program:
     labels: dict[str, int] = field(default_factory=dict)
     #: Kernel-scope ``.shared`` arrays (``ptx_shared``); each name is also a u32 register.
     shared: list[SharedDecl] = field(default_factory=list)
+    #: Kernel-scope ``.global`` variables (``ptx_globals``); each name is a u64 register.
+    globals: list[GlobalDecl] = field(default_factory=list)
 
 
 def build_program(kernel: Kernel) -> Program:
@@ -68,6 +71,13 @@ def build_program(kernel: Kernel) -> Program:
                 raise SimulationError(f"{s.name}: .shared in a nested scope", line=s.line)
             _declare(program, scopes, RegDecl(s.line, "u32", (s.name,)), serial)
             program.shared.append(s)
+        elif isinstance(s, GlobalDecl):
+            if len(scopes) != 1:
+                raise SimulationError(
+                    f"{s.name}: .global in a nested scope", kind=UNSUPPORTED, line=s.line
+                )
+            _declare(program, scopes, RegDecl(s.line, "u64", (s.name,)), serial)
+            program.globals.append(s)
         elif isinstance(s, Instruction):
             program.instructions.append(_resolve(s, scopes, program.labels))
     if len(scopes) != 1:

@@ -60,6 +60,7 @@ import numpy as np
 from tileir.testing import ptx_mma  # noqa: F401  (registers ldmatrix and mma.sync)
 from tileir.testing.ptx_decode import Exec
 from tileir.testing.ptx_errors import INTERNAL, UNSUPPORTED, SimulationError
+from tileir.testing.ptx_globals import init_globals, place_globals
 from tileir.testing.ptx_machine import GlobalMemory, Machine, ThreadGrid
 from tileir.testing.ptx_numeric import FORMATS, TYPES, UINT, PtxType
 from tileir.testing.ptx_ops import decode
@@ -106,10 +107,12 @@ def simulate(
     memory = GlobalMemory()
     params = bind_params(k.params, args, memory)
     shared = place_shared(program.shared, memory, grid)
+    variables = place_globals(program.globals, memory)
     memory.materialize()
     machine = Machine(ThreadGrid(grid, k.reqntid), memory, params, approx, check_races)
     machine.declare(program.registers)
     init_shared(machine, shared)
+    init_globals(machine, variables)
     with np.errstate(all="ignore"):
         run(machine, steps, max_steps)
     memory.write_back()

@@ -29,6 +29,7 @@ from xdsl.pattern_rewriter import (
 from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
+from tileir.conversions.tileas_to_llvm.globals import LowerGetGlobal, erase_globals
 from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
 from tileir.conversions.tileas_to_llvm.patterns import (
     BARRIER_AFTER,
@@ -175,6 +176,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerGridDependency(lowering),
                     LowerPrint(lowering),
                     LowerAssert(lowering),
+                    LowerGetGlobal(lowering),
                     *shared_memory_patterns(lowering),
                     *structured.patterns(),
                 ],
@@ -182,6 +184,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             ),
             apply_recursively=False,
         ).rewrite_module(op)
+        erase_globals(op)
         cleanup(op)
         op.attributes[ARCH_ATTR] = StringAttr(self.arch)
         check_lowered(op)

@@ -296,4 +296,4 @@ class LowerAssert(TilePattern):
         b = self.builder(rewriter, op)
         for c in conditions:
             b.inline_asm(template, "b", [c], [], side_effects=True)
-        rewriter.erase_op(op)
+        rewriter.erase(op)

@@ -1,0 +1,85 @@
+"""Module-level variables: cuda_tile's `global` and `get_global`.
+
+A `global @name <T: ...> : tile<NxT>` becomes a PTX `.global` byte array holding the
+initializer's bytes (little-endian, as the GPU stores them), aligned to the global's
+`alignment` (at least its element size).  `get_global @name` is the array's address in
+the global state space, which is what every pointer holds at this stage (kernel
+pointer parameters go through `cvta.to.global`), so loads, stores and atomics through
+it work as through any other pointer.
+
+The array is declared in the kernel's prologue, at function scope
+(`tileir_global_<name>`): a PTX `.global` variable declared inside a function is still
+one statically allocated variable that keeps its value across launches, like a
+module-scope one.  A global used by two kernels of one module would then be two
+variables, so that is reported as not supported yet; a global no kernel reads is left
+out.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.traits import SymbolTable
+
+from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, LoweringContext
+from tileir.conversions.tileas_to_llvm.patterns import TilePattern
+from tileir.diagnostics import error_at, not_supported
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.utils.numeric import dense_to_numpy
+
+
+def ptx_name(symbol: str) -> str:
+    """A PTX identifier for a cuda_tile symbol."""
+    return "tileir_global_" + re.sub(r"[^A-Za-z0-9_]", "_", symbol)
+
+
+def declaration(op: ct.GlobalOp) -> str:
+    """The `.global` array of `op` and the `mov` of its address into `$0`."""
+    data = np.ascontiguousarray(dense_to_numpy(op.value))
+    raw = data.tobytes()
+    align = max(op.alignment_bytes, data.dtype.itemsize, 1)
+    name = ptx_name(op.sym_name.data)
+    init = ", ".join(str(b) for b in raw)
+    return f".global .align {align} .b8 {name}[{len(raw)}] = {{{init}}};\nmov.u64 $0, {name};"
+
+
+class LowerGetGlobal(TilePattern):
+    def __init__(self, ctx: LoweringContext):
+        super().__init__(ctx)
+        #: (kernel entry block, symbol) -> the address, computed once per kernel.
+        self.addresses: dict[tuple[Block, str], SSAValue] = {}
+        #: symbol -> the kernel entry block that declared it.
+        self.owners: dict[str, Block] = {}
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.GetGlobalOp, rewriter: PatternRewriter) -> None:
+        symbol = op.name_.root_reference.data
+        target = SymbolTable.lookup_symbol(op, op.name_)
+        if not isinstance(target, ct.GlobalOp):
+            raise error_at(op, f"'@{symbol}' does not name a global")
+        state = self.ctx.function_state(op)
+        key = (state.entry, symbol)
+        address = self.addresses.get(key)
+        if address is None:
+            owner = self.owners.setdefault(symbol, state.entry)
+            if owner is not state.entry:
+                raise not_supported(op, f"global '@{symbol}' used by more than one kernel")
+            b = state.prologue_builder(rewriter)
+            (address,) = b.inline_asm(declaration(target), "=l", [], [GLOBAL_PTR], True)
+            self.addresses[key] = address
+        rewriter.replace(op, [], [LoweringContext.pack(rewriter, [address], op.result.type)])
+
+
+def erase_globals(module: ModuleOp) -> None:
+    """Drop the cuda_tile `global`s once every `get_global` has its address."""
+    for op in list(module.body.block.ops):
+        if isinstance(op, ct.GlobalOp):
+            op.detach()
+            op.erase()
+
+
+_ = Operation

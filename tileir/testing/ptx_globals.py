@@ -1,0 +1,75 @@
+"""`.global` variables in the PTX simulator.
+
+A declaration ``.global .align A .b8 name[N] = {b0, b1, ...};`` (at kernel scope:
+tileir declares a cuda_tile `global` in the kernel that uses it) is one N-byte array for
+the whole launch, shared by every CTA and initialized with its bytes (zeros where the
+initializer stops or is absent).  It is placed in the flat memory like an array
+argument (bounds, alignment and race checks included), and the symbol ``name`` reads
+as its 64-bit global address (``mov.u64 %rd, name;``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
+
+_GLOBAL_RE = re.compile(
+    r"\.global\s+(?:\.align\s+(\d+)\s+)?\.(b8|u8|s8)\s+([A-Za-z_$][\w$]*)\s*\[\s*(\d+)\s*\]"
+    r"\s*(?:=\s*\{([^}]*)\})?"
+)
+
+
+@dataclass(frozen=True)
+class GlobalDecl:
+    """``.global .align A .b8 name[size] = {...};`` in a kernel body."""
+
+    line: int
+    name: str
+    size: int
+    align: int
+    data: bytes
+
+
+def parse_global_decl(text: str, line: int) -> GlobalDecl:
+    m = _GLOBAL_RE.fullmatch(text.strip())
+    if not m:
+        raise SimulationError(
+            f"unsupported global declaration '{text.strip()}' (expected "
+            "'.global .align A .b8 name[N] = {...}')",
+            kind=UNSUPPORTED,
+            line=line,
+        )
+    size = int(m.group(4))
+    values = [int(v, 0) for v in m.group(5).split(",")] if m.group(5) else []
+    if len(values) > size or any(not 0 <= v < 256 for v in values):
+        raise SimulationError(f"bad initializer of .global {m.group(3)}", line=line)
+    align = int(m.group(1)) if m.group(1) else 1
+    return GlobalDecl(line, m.group(3), size, align, bytes(values))
+
+
+def place_globals(decls: list[GlobalDecl], memory) -> dict[str, int]:
+    """The address of each variable (call before ``memory.materialize()``)."""
+    addresses: dict[str, int] = {}
+    for d in decls:
+        buffer = np.zeros(d.size, dtype=np.uint8)
+        buffer[: len(d.data)] = np.frombuffer(d.data, dtype=np.uint8)
+        address = memory.place(buffer, f"global variable {d.name} ({d.size} bytes)")
+        if address % max(d.align, 1):
+            raise SimulationError(f"cannot place global variable {d.name}", line=d.line)
+        addresses[d.name] = address
+    return addresses
+
+
+def init_globals(machine, addresses: dict[str, int]) -> None:
+    """Write each symbol's register: the variable's address, in every thread."""
+    from tileir.testing.ptx_numeric import TYPES
+    from tileir.testing.ptx_parse import Reg
+
+    everyone = np.ones(machine.count, dtype=bool)
+    for name, address in addresses.items():
+        bits = np.full(machine.count, address, dtype=np.uint64)
+        machine.write_bits(Reg(name), bits, TYPES["u64"], everyone)
