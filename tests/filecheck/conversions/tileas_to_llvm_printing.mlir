@@ -41,3 +41,15 @@ entry @prints(%arg0: tile<i64>, %arg1: tile<f16>) {
   assert %ok, "small?" : tile<64xi1>
   return
 }
+
+// Small integers: sign-extended for %d, zero-extended for %u (as the interpreter reads them).
+// CHECK-LABEL: .entry small_ints
+// CHECK: cvt.s32.s8 [[S:%r[0-9]+]], [[X:%rs[0-9]+]];
+// CHECK: cvt.u32.u8 [[U:%r[0-9]+]], [[X]];
+// CHECK: st.local.u32 [__tileir_buffer+0], [[S]];
+// CHECK-NEXT: st.local.u32 [__tileir_buffer+4], [[U]];
+entry @small_ints(%x: tile<i8>) {
+  %t = make_token : token
+  %0 = print_tko "%d %u\0A", %x, %x token=%t : tile<i8>, tile<i8> -> token
+  return
+}
