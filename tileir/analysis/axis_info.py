@@ -141,7 +141,10 @@ class AxisInfoAnalysis:
             # what divides *every* element: inside a contiguous run consecutive
             # values differ by one, so only dimensions without runs keep theirs.
             new_div = min(
-                (dv if cg == 1 else 1 for cg, dv in zip(src.contiguity, src.divisibility, strict=True)),
+                (
+                    dv if cg == 1 else 1
+                    for cg, dv in zip(src.contiguity, src.divisibility, strict=True)
+                ),
                 default=MAX_DIVISIBILITY,
             )
             if not shape_of(op.src.type):
@@ -174,7 +177,9 @@ class AxisInfoAnalysis:
                 el = element_type(op.operands[0].type)
                 assert isinstance(el, PointerType)
                 scale = element_bytes(el.pointee)
-                b = AxisInfo(b.contiguity, tuple(_cap(x * scale) for x in b.divisibility), b.constancy)
+                b = AxisInfo(
+                    b.contiguity, tuple(_cap(x * scale) for x in b.divisibility), b.constancy
+                )
             return self._add_like(a, b, subtract=isinstance(op, ct.SubIOp))
         if isinstance(op, ct.MulIOp):
             a, b = self.get(op.args[0]), self.get(op.args[1])
@@ -202,7 +207,9 @@ class AxisInfoAnalysis:
                 if b.constancy[i] == shape[i] and a.contiguity[i] > 1:
                     # lhs contiguous, rhs uniform: the comparison flips at most at
                     # multiples of the common divisibility.
-                    base = max(base, min(math.gcd(a.divisibility[i], b.divisibility[i]), a.contiguity[i]))
+                    base = max(
+                        base, min(math.gcd(a.divisibility[i], b.divisibility[i]), a.contiguity[i])
+                    )
                 k.append(base)
             return AxisInfo((1,) * rank, (1,) * rank, tuple(k))
         if isinstance(op, ct.AndIOp | ct.OrIOp | ct.XOrIOp | ct.SelectOp):
@@ -219,7 +226,10 @@ class AxisInfoAnalysis:
                 c.append(math.gcd(a.contiguity[i], b.constancy[i]))
             else:
                 c.append(
-                    max(math.gcd(a.contiguity[i], b.constancy[i]), math.gcd(b.contiguity[i], a.constancy[i]))
+                    max(
+                        math.gcd(a.contiguity[i], b.constancy[i]),
+                        math.gcd(b.contiguity[i], a.constancy[i]),
+                    )
                 )
         return AxisInfo(
             tuple(c),

@@ -107,9 +107,7 @@ class TileBuilder:
             return v
         target = with_element(v.type, to)
         if el.width.data < to.width.data:
-            return self.value(
-                ExtIOp.build_op([v], target, signedness=_signedness(signed))
-            )
+            return self.value(ExtIOp.build_op([v], target, signedness=_signedness(signed)))
         return self.value(TruncIOp.build_op([v], target))
 
     def to_i64(self, v: SSAValue, signed: bool = True) -> SSAValue:

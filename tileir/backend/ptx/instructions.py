@@ -168,7 +168,9 @@ def _unsigned_binary(mnemonic: str) -> Emitter:
         a, b = op.operands
         t = op.results[0].type
         d = ctx.r(op.results[0])
-        ctx.line(f"{mnemonic.format(w=int_width(t))} {d}, {_unsigned_operand(ctx, a)}, {_unsigned_operand(ctx, b)};")
+        ctx.line(
+            f"{mnemonic.format(w=int_width(t))} {d}, {_unsigned_operand(ctx, a)}, {_unsigned_operand(ctx, b)};"
+        )
         _normalize_i8(ctx, d, t)
 
     return emit
@@ -324,7 +326,9 @@ def emit_fcmp(ctx: PtxContext, op: Operation) -> None:
     t = op.lhs.type
     if not isinstance(t, Float32Type | Float64Type):
         raise not_supported(op, f"comparison of {t} values (widen to f32 first)")
-    ctx.line(f"setp.{FCMP_PTX[pred]}.{float_suffix(t)} {ctx.r(op.res)}, {ctx.r(op.lhs)}, {ctx.r(op.rhs)};")
+    ctx.line(
+        f"setp.{FCMP_PTX[pred]}.{float_suffix(t)} {ctx.r(op.res)}, {ctx.r(op.lhs)}, {ctx.r(op.rhs)};"
+    )
 
 
 def emit_fpext(ctx: PtxContext, op: Operation) -> None:
@@ -350,7 +354,9 @@ def emit_fptrunc(ctx: PtxContext, op: Operation) -> None:
 def emit_sitofp(ctx: PtxContext, op: Operation) -> None:
     (src,) = op.operands
     t = op.results[0].type
-    ctx.line(f"cvt.rn.{float_suffix(t)}.s{int_width(src.type)} {ctx.r(op.results[0])}, {ctx.r(src)};")
+    ctx.line(
+        f"cvt.rn.{float_suffix(t)}.s{int_width(src.type)} {ctx.r(op.results[0])}, {ctx.r(src)};"
+    )
 
 
 def emit_bitcast(ctx: PtxContext, op: Operation) -> None:
@@ -363,7 +369,11 @@ def emit_gep(ctx: PtxContext, op: Operation) -> None:
     if len(op.ssa_indices) != 1 or len(op.rawConstantIndices.get_values()) != 1:
         raise not_supported(op, "multi-index getelementptr")
     (idx,) = op.ssa_indices
-    size = numpy_dtype(op.elem_type).itemsize if not isinstance(op.elem_type, IntegerType) or op.elem_type.width.data >= 8 else 1
+    size = (
+        numpy_dtype(op.elem_type).itemsize
+        if not isinstance(op.elem_type, IntegerType) or op.elem_type.width.data >= 8
+        else 1
+    )
     base, d = ctx.r(op.ptr), ctx.r(op.result)
     if width(idx.type) == 64:
         ctx.line(f"mad.lo.s64 {d}, {ctx.r(idx)}, {size}, {base};")
@@ -403,8 +413,15 @@ INTRINSICS: dict[str, Emitter] = {}
 
 
 def _register_float_intrinsics() -> None:
-    for t, name in ((Float32Type(), "f32"), (Float64Type(), "f64"), (Float16Type(), "f16"), (BFloat16Type(), "bf16")):
-        INTRINSICS[f"llvm.fma.{name}"] = _simple(f"fma.rn.{float_suffix(t)} {{d}}, {{a}}, {{b}}, {{c}}")
+    for t, name in (
+        (Float32Type(), "f32"),
+        (Float64Type(), "f64"),
+        (Float16Type(), "f16"),
+        (BFloat16Type(), "bf16"),
+    ):
+        INTRINSICS[f"llvm.fma.{name}"] = _simple(
+            f"fma.rn.{float_suffix(t)} {{d}}, {{a}}, {{b}}, {{c}}"
+        )
     for name in ("f32", "f64"):
         INTRINSICS[f"llvm.fabs.{name}"] = _simple(f"abs.{name} {{d}}, {{a}}")
         INTRINSICS[f"llvm.sqrt.{name}"] = _simple(f"sqrt.rn.{name} {{d}}, {{a}}")
@@ -420,30 +437,55 @@ def _register_float_intrinsics() -> None:
     INTRINSICS["llvm.minimum.f32"] = _simple("min.NaN.f32 {d}, {a}, {b}")
     for ftz in ("", ".ftz"):
         INTRINSICS[f"llvm.nvvm.ex2.approx{ftz}.f"] = _simple(f"ex2.approx{ftz}.f32 {{d}}, {{a}}")
-        INTRINSICS[f"llvm.nvvm.rsqrt.approx{ftz}.f"] = _simple(f"rsqrt.approx{ftz}.f32 {{d}}, {{a}}")
+        INTRINSICS[f"llvm.nvvm.rsqrt.approx{ftz}.f"] = _simple(
+            f"rsqrt.approx{ftz}.f32 {{d}}, {{a}}"
+        )
         INTRINSICS[f"llvm.nvvm.sqrt.approx{ftz}.f"] = _simple(f"sqrt.approx{ftz}.f32 {{d}}, {{a}}")
-        INTRINSICS[f"llvm.nvvm.div.approx{ftz}.f"] = _simple(f"div.approx{ftz}.f32 {{d}}, {{a}}, {{b}}")
+        INTRINSICS[f"llvm.nvvm.div.approx{ftz}.f"] = _simple(
+            f"div.approx{ftz}.f32 {{d}}, {{a}}, {{b}}"
+        )
         INTRINSICS[f"llvm.nvvm.div.full{ftz}"] = _simple(f"div.full{ftz}.f32 {{d}}, {{a}}, {{b}}")
         for nan in ("", ".nan"):
             ptx_nan = ".NaN" if nan else ""
-            INTRINSICS[f"llvm.nvvm.fmax{ftz}{nan}.f"] = _simple(f"max{ftz}{ptx_nan}.f32 {{d}}, {{a}}, {{b}}")
-            INTRINSICS[f"llvm.nvvm.fmin{ftz}{nan}.f"] = _simple(f"min{ftz}{ptx_nan}.f32 {{d}}, {{a}}, {{b}}")
+            INTRINSICS[f"llvm.nvvm.fmax{ftz}{nan}.f"] = _simple(
+                f"max{ftz}{ptx_nan}.f32 {{d}}, {{a}}, {{b}}"
+            )
+            INTRINSICS[f"llvm.nvvm.fmin{ftz}{nan}.f"] = _simple(
+                f"min{ftz}{ptx_nan}.f32 {{d}}, {{a}}, {{b}}"
+            )
         for rnd in ("rn", "rz", "rm", "rp"):
             for suffix, ptx in (("f", "f32"), ("d", "f64")):
                 if ftz and suffix == "d":
                     continue
-                INTRINSICS[f"llvm.nvvm.add.{rnd}{ftz}.{suffix}"] = _simple(f"add.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}")
-                INTRINSICS[f"llvm.nvvm.mul.{rnd}{ftz}.{suffix}"] = _simple(f"mul.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}")
-                INTRINSICS[f"llvm.nvvm.div.{rnd}{ftz}.{suffix}"] = _simple(f"div.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}")
-                INTRINSICS[f"llvm.nvvm.fma.{rnd}{ftz}.{suffix}"] = _simple(f"fma.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}, {{c}}")
-                INTRINSICS[f"llvm.nvvm.sqrt.{rnd}{ftz}.{suffix}"] = _simple(f"sqrt.{rnd}{ftz}.{ptx} {{d}}, {{a}}")
+                INTRINSICS[f"llvm.nvvm.add.{rnd}{ftz}.{suffix}"] = _simple(
+                    f"add.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}"
+                )
+                INTRINSICS[f"llvm.nvvm.mul.{rnd}{ftz}.{suffix}"] = _simple(
+                    f"mul.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}"
+                )
+                INTRINSICS[f"llvm.nvvm.div.{rnd}{ftz}.{suffix}"] = _simple(
+                    f"div.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}"
+                )
+                INTRINSICS[f"llvm.nvvm.fma.{rnd}{ftz}.{suffix}"] = _simple(
+                    f"fma.{rnd}{ftz}.{ptx} {{d}}, {{a}}, {{b}}, {{c}}"
+                )
+                INTRINSICS[f"llvm.nvvm.sqrt.{rnd}{ftz}.{suffix}"] = _simple(
+                    f"sqrt.{rnd}{ftz}.{ptx} {{d}}, {{a}}"
+                )
     INTRINSICS["llvm.nvvm.rsqrt.approx.d"] = _simple("rsqrt.approx.f64 {d}, {a}")
     INTRINSICS["llvm.nvvm.tanh.approx.f32"] = _simple("tanh.approx.f32 {d}, {a}")
     # Float <-> integer conversions (rz: toward zero; PTX saturates out-of-range).
     for src, ptx_src in (("f", "f32"), ("d", "f64")):
         for dst, ptx_dst in (("i", "s32"), ("ui", "u32"), ("ll", "s64"), ("ull", "u64")):
-            INTRINSICS[f"llvm.nvvm.{src}2{dst}.rz"] = _simple(f"cvt.rzi.{ptx_dst}.{ptx_src} {{d}}, {{a}}")
-    for name, ptx in (("ui2f", "f32.u32"), ("ull2f", "f32.u64"), ("ui2d", "f64.u32"), ("ull2d", "f64.u64")):
+            INTRINSICS[f"llvm.nvvm.{src}2{dst}.rz"] = _simple(
+                f"cvt.rzi.{ptx_dst}.{ptx_src} {{d}}, {{a}}"
+            )
+    for name, ptx in (
+        ("ui2f", "f32.u32"),
+        ("ull2f", "f32.u64"),
+        ("ui2d", "f64.u32"),
+        ("ull2d", "f64.u64"),
+    ):
         INTRINSICS[f"llvm.nvvm.{name}.rn"] = _simple(f"cvt.rn.{ptx} {{d}}, {{a}}")
     for name, ptx in (("us", "u16"), ("ui", "u32"), ("ull", "u64")):
         INTRINSICS[f"llvm.nvvm.mulhi.{name}"] = _simple(f"mul.hi.{ptx} {{d}}, {{a}}, {{b}}")
@@ -454,7 +496,9 @@ def _register_int_intrinsics() -> None:
         pw = 16 if w == 8 else w
         for kind, sign in (("smax", "s"), ("smin", "s"), ("umax", "u"), ("umin", "u")):
             op = "max" if "max" in kind else "min"
-            INTRINSICS[f"llvm.{kind}.i{w}"] = _int_binary(f"{op}.{sign}{pw}") if sign == "s" else _unsigned_binary(f"{op}.u{pw}")
+            INTRINSICS[f"llvm.{kind}.i{w}"] = (
+                _int_binary(f"{op}.{sign}{pw}") if sign == "s" else _unsigned_binary(f"{op}.u{pw}")
+            )
         INTRINSICS[f"llvm.abs.i{w}"] = _simple(f"abs.s{pw} {{d}}, {{a}}")
 
 

@@ -96,7 +96,5 @@ class RegisterAllocator:
 
     def declarations(self) -> list[str]:
         return [
-            f".reg .{c.decl} {c.prefix}<{self.counters[c] + 1}>;"
-            for c in ORDER
-            if self.counters[c]
+            f".reg .{c.decl} {c.prefix}<{self.counters[c] + 1}>;" for c in ORDER if self.counters[c]
         ]

@@ -183,7 +183,9 @@ def module_to_ptx(
         raise CompileError("the module has no kernel to print as PTX (lower it to llvm first)")
     for fn in kernels:
         if "nvvm.kernel" not in fn.attributes:
-            raise CompileError(f"function @{fn.sym_name.data} is not a kernel; device functions are not supported yet")
+            raise CompileError(
+                f"function @{fn.sym_name.data} is not a kernel; device functions are not supported yet"
+            )
         lines.extend(kernel_to_ptx(fn, table, TILE_LANGUAGE if tile_kernels else None, arch))
         lines.append("")
     for op in module.body.block.ops:

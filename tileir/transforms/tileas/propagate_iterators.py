@@ -65,7 +65,9 @@ def root_iterator_type(op: CreateIteratorOp) -> PipelineIteratorType:
     view = pipeline.buffer_view.type
     if isinstance(view, TiledViewType):
         space = view.residency_kind
-    return t.with_fields(count=pipeline.stages if t.stage_count is None else None, address_space=space)
+    return t.with_fields(
+        count=pipeline.stages if t.stage_count is None else None, address_space=space
+    )
 
 
 def with_element(t: PipelineIteratorType, element: Attribute) -> PipelineIteratorType:
@@ -134,7 +136,9 @@ class IteratorPropagation:
         elif isinstance(parent, scf.IfOp) and parent.false_region.blocks:
             # The result takes the type once both branches yield it; until the other
             # branch is refined (or if it never agrees: `check` rejects it) it waits.
-            arms = [_yielded_type(r.block.last_op, k) for r in (parent.true_region, parent.false_region)]
+            arms = [
+                _yielded_type(r.block.last_op, k) for r in (parent.true_region, parent.false_region)
+            ]
             if arms[0] == arms[1] == t:
                 self.set_type(parent.results[k], t)
 

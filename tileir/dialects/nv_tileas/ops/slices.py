@@ -141,8 +141,10 @@ def check_slice(
 ) -> None:
     """SLICE_RANK, SLICE_TYPES, SLICE_SIZES, SLICE_BOUNDS for a slice `part` of `full`."""
     full_t, part_t = _shaped(full), _shaped(part)
-    if full_t is None or part_t is None or isinstance(full, TiledViewType) != isinstance(
-        part, TiledViewType
+    if (
+        full_t is None
+        or part_t is None
+        or isinstance(full, TiledViewType) != isinstance(part, TiledViewType)
     ):
         raise fail(
             op,
