@@ -1009,7 +1009,7 @@ def test_reading_an_unwritten_register_is_an_error() -> None:
         ("add.cc.s32 %r1, %r1, %r1;", "modifier(s) .cc", UNSUPPORTED),
         ("vote.sync.all.pred %p1, %p1, -1;", "opcode 'vote'", UNSUPPORTED),
         ("bra.uni L_nowhere;", "L_nowhere is not a declared register or a label", INVALID),
-        ("ld.local.b32 %r1, [%rd1];", "from the local space", UNSUPPORTED),
+        ("ld.const.b32 %r1, [%rd1];", "from the const space", UNSUPPORTED),
         ("setp.lt.and.s32 %p1, %r1, %r1, %p1;", "modifier(s) .and", UNSUPPORTED),
         # Invalid PTX (ptxas rejects these too):
         ("div.f32 %f1, %f1, %f1;", "without a rounding modifier", INVALID),

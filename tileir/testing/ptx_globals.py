@@ -51,6 +51,54 @@ def parse_global_decl(text: str, line: int) -> GlobalDecl:
     return GlobalDecl(line, m.group(3), size, align, bytes(values))
 
 
+_LOCAL_RE = re.compile(
+    r"\.local\s+(?:\.align\s+(\d+)\s+)?\.(b8|u8|s8)\s+([A-Za-z_$][\w$]*)\s*\[\s*(\d+)\s*\]"
+)
+_PARAM_RE = re.compile(r"\.param\s+\.(b32|b64|u32|u64|s32|s64)\s+([A-Za-z_$][\w$]*)")
+
+
+@dataclass(frozen=True)
+class LocalDecl:
+    """``.local .align A .b8 name[size];`` in a kernel body."""
+
+    line: int
+    name: str
+    size: int
+    align: int
+
+
+@dataclass(frozen=True)
+class ExternDecl:
+    """``.extern .func ...;``: a prototype, nothing to run."""
+
+    line: int
+
+
+def parse_local_decl(text: str, line: int) -> LocalDecl:
+    m = _LOCAL_RE.fullmatch(text.strip())
+    if not m:
+        raise SimulationError(
+            f"unsupported local declaration '{text.strip()}' (expected "
+            "'.local .align A .b8 name[N]')",
+            kind=UNSUPPORTED,
+            line=line,
+        )
+    align = int(m.group(1)) if m.group(1) else 1
+    return LocalDecl(line, m.group(3), int(m.group(4)), align)
+
+
+def parse_param_decl(text: str, line: int) -> tuple[str, str]:
+    """``.param .b64 name`` in a body: (register type, name)."""
+    m = _PARAM_RE.fullmatch(text.strip())
+    if not m:
+        raise SimulationError(
+            f"unsupported .param declaration '{text.strip()}' in a kernel body",
+            kind=UNSUPPORTED,
+            line=line,
+        )
+    return m.group(1), m.group(2)
+
+
 def place_globals(decls: list[GlobalDecl], memory) -> dict[str, int]:
     """The address of each variable (call before ``memory.materialize()``)."""
     addresses: dict[str, int] = {}

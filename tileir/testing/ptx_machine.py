@@ -347,6 +347,8 @@ class Machine:
     #: The live threads at the instruction being executed (guards aside).
     group: np.ndarray = field(init=False)
     current: Instruction | None = None
+    #: What ``vprintf`` printed, one string per call (``ptx_calls``).
+    printed: list[str] = field(default_factory=list)
     _constants: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

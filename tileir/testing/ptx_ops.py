@@ -104,8 +104,8 @@ def decode_cvta(ins: Instruction) -> Exec:
     """``cvta.to.global.u64`` / ``cvta.global.u64``: global and generic addresses coincide."""
     mods = Mods(ins)
     mods.flag("to")
-    if mods.one_of(("global",)) is None:
-        raise unsupported(ins, "cvta for a state space other than .global")
+    if mods.one_of(("global", "local")) is None:
+        raise unsupported(ins, "cvta for a state space other than .global or .local")
     t = mods.type("bu")
     mods.done()
     if t.bits != 64:
@@ -135,7 +135,7 @@ def _memory_form(ins: Instruction, store: bool) -> tuple[str, int, PtxType]:
     scope = mods.one_of(_SCOPES)
     mods.one_of(_CACHE_OPS)
     mods.done()
-    if space not in ("global", "param", "shared") or (store and space == "param"):
+    if space not in ("global", "param", "shared", "local"):
         raise unsupported(ins, f"{'st' if store else 'ld'} from the {space or 'generic'} space")
     if semantic in ("relaxed", "acquire", "release") and scope is None:
         raise invalid(ins, f".{semantic} without a scope")
@@ -203,9 +203,14 @@ def decode_ld(ins: Instruction) -> Exec:
     addr = _address_operand(ins, a)
     dests = _vector_items(ins, d, count)
     if space == "param":
-        return lambda m, act: m.write_bits(
-            d, m.constant(m.param_bits(addr.base, t), t), t, act, widen=True
-        )
+
+        def run_param(m: Machine, act: np.ndarray) -> None:
+            if addr.base in m.registers:  # a call's .param (ptx_calls)
+                m.write_bits(d, m.read_bits(Reg(addr.base), t, act), t, act, widen=True)
+            else:
+                m.write_bits(d, m.constant(m.param_bits(addr.base, t), t), t, act, widen=True)
+
+        return run_param
     nbytes = count * t.nbytes
 
     def run(m: Machine, act: np.ndarray) -> None:
@@ -229,6 +234,10 @@ def decode_st(ins: Instruction) -> Exec:
     addr = _address_operand(ins, a)
     sources = _vector_items(ins, s, count)
     nbytes = count * t.nbytes
+    if space == "param":  # a call's .param, declared as a register (ptx_calls)
+        if count != 1:
+            raise invalid(ins, "a vector store to a .param")
+        return lambda m, act: m.write_bits(Reg(addr.base), m.read_bits(s, t, act), t, act)
 
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)

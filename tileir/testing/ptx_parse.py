@@ -15,7 +15,14 @@ import re
 from dataclasses import dataclass, field
 
 from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
-from tileir.testing.ptx_globals import GlobalDecl, parse_global_decl
+from tileir.testing.ptx_globals import (
+    ExternDecl,
+    GlobalDecl,
+    LocalDecl,
+    parse_global_decl,
+    parse_local_decl,
+    parse_param_decl,
+)
 from tileir.testing.ptx_shared import SharedDecl, parse_shared_decl
 
 # ------------------------------------------------------------------------ operands
@@ -117,7 +124,17 @@ class ScopeClose:
     line: int
 
 
-Statement = Instruction | RegDecl | SharedDecl | GlobalDecl | Label | ScopeOpen | ScopeClose
+Statement = (
+    Instruction
+    | RegDecl
+    | SharedDecl
+    | GlobalDecl
+    | LocalDecl
+    | ExternDecl
+    | Label
+    | ScopeOpen
+    | ScopeClose
+)
 
 
 @dataclass(frozen=True)
@@ -240,8 +257,38 @@ def parse_instruction(text: str, line: int) -> Instruction:
         guard = Reg(guard_text.lstrip("!"), guard_text.startswith("!"))
     mnemonic, rest = _split_word(body)
     words = mnemonic.split(".")
+    if words[0] == "call":
+        return parse_call(guard, mnemonic, rest, text, line)
     operands = tuple(parse_operand(t, line) for t in split_top_level(rest)) if rest.strip() else ()
     return Instruction(line, text.strip(), words[0], tuple(words[1:]), operands, guard)
+
+
+_CALL_RE = re.compile(
+    r"(?:\(\s*(?P<rets>[^)]*)\)\s*,\s*)?(?P<callee>[A-Za-z_$][\w$]*)\s*"
+    r"(?:,\s*\((?P<args>[^)]*)\))?"
+)
+
+
+def parse_call(guard: Reg | None, mnemonic: str, rest: str, text: str, line: int) -> Instruction:
+    """``call{.uni} (ret), callee, (a, b)``: modifiers end with the callee's name, the
+    operands are the return and argument lists as vectors."""
+    m = _CALL_RE.fullmatch(rest.strip())
+    if not m:
+        raise SimulationError(f"unsupported call '{text.strip()}'", kind=UNSUPPORTED, line=line)
+
+    def names(group: str | None) -> Vec:
+        items = [s.strip() for s in group.split(",")] if group and group.strip() else []
+        return Vec(tuple(Reg(s) for s in items))
+
+    words = mnemonic.split(".")
+    return Instruction(
+        line,
+        text.strip(),
+        words[0],
+        (*words[1:], m.group("callee")),
+        (names(m.group("rets")), names(m.group("args"))),
+        guard,
+    )
 
 
 def parse_reg_decl(text: str, line: int) -> RegDecl:
@@ -312,6 +359,13 @@ def parse_statement(stmt: str, line: int) -> Statement:
         return parse_shared_decl(s, line)
     if s.startswith(".global"):
         return parse_global_decl(s, line)
+    if s.startswith(".local"):
+        return parse_local_decl(s, line)
+    if s.startswith(".param"):
+        type_name, name = parse_param_decl(s, line)
+        return RegDecl(line, type_name, (name,))
+    if s.startswith(".extern"):
+        return ExternDecl(line)
     if s.startswith("."):
         raise SimulationError(
             f"unsupported directive in a kernel body: '{s}'", kind=UNSUPPORTED, line=line

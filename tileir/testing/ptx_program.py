@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
-from tileir.testing.ptx_globals import GlobalDecl
+from tileir.testing.ptx_errors import SimulationError
+from tileir.testing.ptx_globals import ExternDecl, GlobalDecl, LocalDecl
 from tileir.testing.ptx_parse import (
     Instruction,
     Kernel,
@@ -50,6 +50,8 @@ class Program:
     shared: list[SharedDecl] = field(default_factory=list)
     #: Kernel-scope ``.global`` variables (``ptx_globals``); each name is a u64 register.
     globals: list[GlobalDecl] = field(default_factory=list)
+    #: ``.local`` arrays (``ptx_calls``): one per thread; each name is a u64 register.
+    locals: list[LocalDecl] = field(default_factory=list)
 
 
 def build_program(kernel: Kernel) -> Program:
@@ -71,13 +73,16 @@ def build_program(kernel: Kernel) -> Program:
                 raise SimulationError(f"{s.name}: .shared in a nested scope", line=s.line)
             _declare(program, scopes, RegDecl(s.line, "u32", (s.name,)), serial)
             program.shared.append(s)
-        elif isinstance(s, GlobalDecl):
-            if len(scopes) != 1:
-                raise SimulationError(
-                    f"{s.name}: .global in a nested scope", kind=UNSUPPORTED, line=s.line
-                )
+        elif isinstance(s, GlobalDecl | LocalDecl):
+            # The symbol is a u64 register holding the address (scoped like one).
             _declare(program, scopes, RegDecl(s.line, "u64", (s.name,)), serial)
-            program.globals.append(s)
+            placed = replace(s, name=scopes[-1][s.name])
+            if isinstance(placed, GlobalDecl):
+                program.globals.append(placed)
+            else:
+                program.locals.append(placed)
+        elif isinstance(s, ExternDecl):
+            continue
         elif isinstance(s, Instruction):
             program.instructions.append(_resolve(s, scopes, program.labels))
     if len(scopes) != 1:

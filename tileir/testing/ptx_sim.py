@@ -58,6 +58,7 @@ from typing import Any
 import numpy as np
 
 from tileir.testing import ptx_mma  # noqa: F401  (registers ldmatrix and mma.sync)
+from tileir.testing.ptx_calls import init_locals, place_locals
 from tileir.testing.ptx_decode import Exec
 from tileir.testing.ptx_errors import INTERNAL, UNSUPPORTED, SimulationError
 from tileir.testing.ptx_globals import init_globals, place_globals
@@ -86,13 +87,15 @@ def simulate(
     approx: str = "nearest",
     check_races: bool = True,
     max_steps: int = 1_000_000,
+    printed: list[str] | None = None,
 ) -> None:
     """Run ``kernel`` (the module's only kernel if ``None``) over ``grid`` CTAs.
 
     The block size is the kernel's ``.reqntid``.  Array arguments are updated in
     place with what the kernel stored.  Raises ``SimulationError`` on any fault
     or unsupported PTX, or after ``max_steps`` instructions (an endless loop);
-    arrays are then left unchanged.
+    arrays are then left unchanged.  What ``vprintf`` prints (``print_tko``) is
+    appended to ``printed``, one string per call, threads in order (``ptx_calls``).
     """
     if approx not in APPROX_MODES:
         raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
@@ -108,14 +111,19 @@ def simulate(
     params = bind_params(k.params, args, memory)
     shared = place_shared(program.shared, memory, grid)
     variables = place_globals(program.globals, memory)
+    threads = ThreadGrid(grid, k.reqntid)
+    local = place_locals(program.locals, memory, threads.count)
     memory.materialize()
-    machine = Machine(ThreadGrid(grid, k.reqntid), memory, params, approx, check_races)
+    machine = Machine(threads, memory, params, approx, check_races)
     machine.declare(program.registers)
     init_shared(machine, shared)
     init_globals(machine, variables)
+    init_locals(machine, local)
     with np.errstate(all="ignore"):
         run(machine, steps, max_steps)
     memory.write_back()
+    if printed is not None:
+        printed.extend(machine.printed)
 
 
 def run(m: Machine, steps: Sequence[Step], max_steps: int) -> None:

@@ -167,7 +167,7 @@ def vprintf_asm(fmt: str, values: Sequence[SSAValue], predicated: bool) -> tuple
     first = 1 if predicated else 0
     size, init = ptx_bytes(fmt)
     lines = ["{", f".global .align 1 .b8 __tileir_format[{size}] = {init};"]
-    lines += [".reg .b64 %tileir_fmt, %tileir_args;", ".reg .b32 %tileir_ret;"]
+    lines += [".reg .b64 %tileir_fmt, %tileir_args;"]
     constraints = ["b"] if predicated else []
     offset = 0
     stores: list[str] = []
@@ -193,7 +193,7 @@ def vprintf_asm(fmt: str, values: Sequence[SSAValue], predicated: bool) -> tuple
     guard = "@$0 " if predicated else ""
     # Not `call.uni`: the print may sit in divergent control flow.
     lines.append(f"{guard}call (retval0), vprintf, (param0, param1);")
-    lines += ["ld.param.b32 %tileir_ret, [retval0];", "}"]
+    lines.append("}")  # vprintf's result (the length printed) is not read
     return "\n".join(lines), ",".join(constraints)
 
 
