@@ -1,11 +1,15 @@
 """`.global` variables in the PTX simulator.
 
-A declaration ``.global .align A .b8 name[N] = {b0, b1, ...};`` (at kernel scope:
-tileir declares a cuda_tile `global` in the kernel that uses it) is one N-byte array for
+A declaration ``.global .align A .b8 name[N] = {b0, b1, ...};`` (tileir declares a
+cuda_tile `global` in the kernel that uses it) is one N-byte array for
 the whole launch, shared by every CTA and initialized with its bytes (zeros where the
 initializer stops or is absent).  It is placed in the flat memory like an array
 argument (bounds, alignment and race checks included), and the symbol ``name`` reads
-as its 64-bit global address (``mov.u64 %rd, name;``).
+as its 64-bit global address (``mov.u64 %rd, name;``).  Declarations in nested scopes
+(the format strings of ``vprintf`` calls) are scoped like registers.
+
+The declarations of per-thread ``.local`` arrays (``ptx_calls``), of ``.param``
+variables inside a body and of ``.extern`` prototypes are parsed here too.
 """
 
 from __future__ import annotations
