@@ -115,3 +115,35 @@ def test_assert_passes_and_fails_like_the_interpreter(tmp_path: Path) -> None:
     assert (x[:37] == np.arange(37)).all()  # stopped: nothing stored
     with pytest.raises(KernelAssertionError, match="value below the limit"):
         launch(path, 1, np.where(np.arange(64) == 37, 500, np.arange(64)).astype(np.int32), 100)
+
+
+LOOP = """
+entry @k(%n: tile<i32>) {
+  %t = make_token : token
+  %z = constant <i32: 0> : tile<i32>
+  %one = constant <i32: 1> : tile<i32>
+  %i4 = iota : tile<4xi32>
+  for %iv in (%z to %n, step %one) : tile<i32> {
+    %b = reshape %iv : tile<i32> -> tile<1xi32>
+    %bb = broadcast %b : tile<1xi32> -> tile<4xi32>
+    %s = addi %i4, %bb : tile<4xi32>
+    %p = print_tko "it %d: %d\\0A", %iv, %s : tile<i32>, tile<4xi32> -> token
+    %two = constant <i32: 2> : tile<i32>
+    %c = cmpi equal %iv, %two, signed : tile<i32> -> tile<i1>
+    if %c {
+      %q = print_tko "two!\\0A" -> token
+    }
+  }
+  return
+}
+"""
+
+
+def test_prints_in_loops_and_branches_keep_program_order(tmp_path: Path) -> None:
+    path = tmp_path / "k.mlir"
+    path.write_text(LOOP)
+    printed: list[str] = []
+    simulate(_ptx(path), (1, 1, 1), [4], printed=printed)
+    text = "".join(printed)
+    assert text == _interpreted(path, 1, 4)
+    assert text.count("two!") == 1
