@@ -19,15 +19,15 @@ entry @insert2d(%src: tile<ptr<SCALAR>>, %dst: tile<ptr<SCALAR>>, %out: tile<ptr
                 %bi: tile<i32>, %bj: tile<i32>) {
   %t0 = make_token : token
   %z = constant <i32: 0> : tile<i32>
-  %sv = make_tensor_view %src, shape = [8, 16], strides = [16, 1] : tensor_view<8x16xSCALAR, strides=[16,1]>
+  %sv = make_tensor_view %src, shape = [SR, SC], strides = [SC, 1] : tensor_view<SRxSCxSCALAR, strides=[SC,1]>
   %dv = make_tensor_view %dst, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xSCALAR, strides=[64,1]>
   %ov = make_tensor_view %out, shape = [32, 64], strides = [64, 1] : tensor_view<32x64xSCALAR, strides=[64,1]>
-  %sp = make_partition_view %sv : partition_view<tile=(8x16), tensor_view<8x16xSCALAR, strides=[16,1]>>
+  %sp = make_partition_view %sv : partition_view<tile=(SRxSC), tensor_view<SRxSCxSCALAR, strides=[SC,1]>>
   %dp = make_partition_view %dv : partition_view<tile=(32x64), tensor_view<32x64xSCALAR, strides=[64,1]>>
   %op = make_partition_view %ov : partition_view<tile=(32x64), tensor_view<32x64xSCALAR, strides=[64,1]>>
-  %s, %t1 = load_view_tko weak %sp[%z, %z] token = %t0 : partition_view<tile=(8x16), tensor_view<8x16xSCALAR, strides=[16,1]>>, tile<i32> -> tile<8x16xSCALAR>, token
+  %s, %t1 = load_view_tko weak %sp[%z, %z] token = %t0 : partition_view<tile=(SRxSC), tensor_view<SRxSCxSCALAR, strides=[SC,1]>>, tile<i32> -> tile<SRxSCxSCALAR>, token
   %d, %t2 = load_view_tko weak %dp[%z, %z] token = %t0 : partition_view<tile=(32x64), tensor_view<32x64xSCALAR, strides=[64,1]>>, tile<i32> -> tile<32x64xSCALAR>, token
-  %r = insert %s, %d[%bi, %bj] : tile<8x16xSCALAR>, tile<32x64xSCALAR>
+  %r = insert %s, %d[%bi, %bj] : tile<SRxSCxSCALAR>, tile<32x64xSCALAR>
   %t3 = store_view_tko weak %r, %op[%z, %z] token = %t0 : tile<32x64xSCALAR>, partition_view<tile=(32x64), tensor_view<32x64xSCALAR, strides=[64,1]>>, tile<i32> -> token
   return
 }
@@ -57,18 +57,39 @@ def test_insert_fixture_simulated(arch: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("scalar", "dtype", "bi", "bj"),
-    [("f32", np.float32, 3, 2), ("f16", np.float16, 0, 3), ("i64", np.int64, 2, 0)],
+    ("scalar", "dtype", "shape", "block", "registers"),
+    [
+        # Layouts that place elements differently: through shared memory.
+        ("f32", np.float32, (4, 4), (3, 2), False),
+        ("f16", np.float16, (1, 64), (17, 0), False),
+        ("i64", np.int64, (32, 1), (0, 63), False),
+        # Blocks that each thread's registers cover alike: selects in registers.
+        ("f32", np.float32, (8, 16), (3, 2), True),
+        ("f16", np.float16, (16, 64), (1, 0), True),
+        ("i8", np.int8, (32, 32), (0, 1), True),
+        ("i64", np.int64, (2, 64), (9, 0), True),
+    ],
 )
-def test_insert_2d_simulated(tmp_path: Path, scalar: str, dtype: type, bi: int, bj: int) -> None:
+def test_insert_2d_simulated(
+    tmp_path: Path,
+    scalar: str,
+    dtype: type,
+    shape: tuple[int, int],
+    block: tuple[int, int],
+    registers: bool,
+) -> None:
+    rows, cols = shape
+    bi, bj = block
     path = tmp_path / "insert2d.mlir"
-    path.write_text(KERNEL_2D.replace("SCALAR", scalar))
+    text = KERNEL_2D.replace("SCALAR", scalar).replace("SR", str(rows)).replace("SC", str(cols))
+    path.write_text(text)
     ptx = _ptx(path, "sm_90a")
+    assert ("bar.sync" not in ptx) == registers
     rng = np.random.default_rng(1)
-    src = (rng.standard_normal((8, 16)) * 100).astype(dtype)
+    src = (rng.standard_normal(shape) * 100).astype(dtype)
     dst = (rng.standard_normal((32, 64)) * 100).astype(dtype)
     out = np.zeros((32, 64), dtype)
     simulate(ptx, (1, 1, 1), [src, dst, out, bi, bj])
     expected = dst.copy()
-    expected[bi * 8 : bi * 8 + 8, bj * 16 : bj * 16 + 16] = src
+    expected[bi * rows : (bi + 1) * rows, bj * cols : (bj + 1) * cols] = src
     np.testing.assert_array_equal(out, expected)

@@ -1,7 +1,15 @@
 """`cuda_tile.insert` (13.4): the destination tile with its block `(i, ...)` (the
 destination cut into blocks of the source's shape) replaced by the source.
 
-One exchange through shared memory (`shared_memory.py`): every thread writes the
+In registers when the layouts allow it: when every thread holds, for each destination
+element, the source element at the same coordinate relative to the block that element
+lies in (the two layouts share their lane and warp bases, and a block is at least as
+large as the part of the tile one register index spans over the CTA), each destination
+register picks, with one `select`, the source register at its relative coordinate if
+its (static) block is the one indexed, and keeps its value otherwise.  This is checked
+for every register of every thread at compile time.
+
+Otherwise one exchange through shared memory (`shared_memory.py`): every thread writes the
 destination elements it holds into a buffer laid out as the destination, waits at a
 CTA barrier, writes the source elements it holds at the block's origin
 `Σ i_k · source_k · stride_k` (indices are dynamic), waits again, reads back its
@@ -13,7 +21,10 @@ then lands outside the tile's part of the buffer)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects.builtin import TensorType, i32
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -28,6 +39,37 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
 )
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.ops.newer import InsertOp
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
+
+
+def register_plan(
+    src: LinearLayout, dst: LinearLayout, block_shape: Sequence[int]
+) -> list[tuple[tuple[int, ...], int]] | None:
+    """For each destination register, (its block, the source register at its relative
+    coordinate), when that holds in every thread; None when the tile must move between
+    threads."""
+    if src.lanes != dst.lanes or src.warps != dst.warps:
+        return None
+    by_coord: dict[tuple[int, ...], int] = {}
+    for r in range(src.num_registers):
+        by_coord.setdefault(src.register_coord(r), r)
+    plan: list[tuple[tuple[int, ...], int]] = []
+    for r in range(dst.num_registers):
+        d = dst.register_coord(r)
+        block = tuple(x // e for x, e in zip(d, block_shape, strict=True))
+        relative = tuple(x - k * e for x, k, e in zip(d, block, block_shape, strict=True))
+        s = by_coord.get(relative)
+        if s is None:
+            return None
+        plan.append((block, s))
+    for warp in range(dst.num_warps):
+        for lane in range(WARP_SIZE):
+            for r, (block, s) in enumerate(plan):
+                d = dst.coord(r, lane, warp)
+                c = src.coord(s, lane, warp)
+                if any(x - k * e != y for x, k, e, y in zip(d, block, block_shape, c, strict=True)):
+                    return None
+    return plan
 
 
 class LowerInsert(TilePattern):
@@ -45,6 +87,27 @@ class LowerInsert(TilePattern):
         assert isinstance(src_t, TensorType)
         ex, ctx = self.exchange, self.ctx
         src, dst = linear_layout(op, src_t), linear_layout(op, dst_t)
+        plan = register_plan(src, dst, src_t.get_shape())
+        if plan is not None:
+            b = LLBuilder(rewriter, InsertPoint.before(op))
+            indices = [ctx.registers_of(op, i)[0] for i in op.indices]
+            sources = ctx.registers_of(op, op.source)
+            results = list(ctx.registers_of(op, op.destination))
+            taken: dict[tuple[int, ...], SSAValue] = {}
+            for r, (block, s) in enumerate(plan):
+                here = taken.get(block)
+                if here is None:
+                    conditions = [
+                        b.icmp("eq", i, b.const(k, i32))
+                        for i, k in zip(indices, block, strict=True)
+                    ]
+                    here = conditions[0]
+                    for c in conditions[1:]:
+                        here = b.and_(here, c)
+                    taken[block] = here
+                results[r] = b.select(here, sources[s], results[r])
+            rewriter.replace(op, [], [ctx.pack(rewriter, results, dst_t)])
+            return
         check_exchangeable(op, src)
         check_exchangeable(op, dst)
         kind = element_kind(op, dst_t)
