@@ -426,7 +426,6 @@ class LowerTiledStore(TilePattern):
         if not isinstance(view, tas.ViewOp):
             raise not_supported(op, "tiled stores to views other than global pointer tiles")
         t = op.value.type
-        layout = linear_layout(op, t)
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
         bits = element_bits(t)
@@ -434,8 +433,14 @@ class LowerTiledStore(TilePattern):
         values = self.ctx.registers_of(op, op.value)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         quals = qualifiers(op)
-        vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
-        owner = self.ctx.function_state(op).owner_predicate(rewriter, layout)
+        if shape_of(t):
+            layout = linear_layout(op, t)
+            vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
+            owner = self.ctx.function_state(op).owner_predicate(rewriter, layout)
+        else:
+            # A scalar: every thread holds the same value; one thread stores it.
+            vec, groups = 1, [0]
+            owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
         b = self.builder(rewriter, op)
         if BARRIER_BEFORE in op.attributes:
             b.op(nvvm.Barrier0Op())

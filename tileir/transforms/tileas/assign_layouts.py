@@ -322,7 +322,9 @@ class AssignLayoutsPass(ModulePass):
         # One blocked layout per rank, from its widest-vector anchor.
         by_rank: dict[int, list[Anchor]] = {}
         for a in anchors:
-            by_rank.setdefault(len(shape_of(a.value.type)), []).append(a)
+            rank = len(shape_of(a.value.type))
+            if rank:  # a scalar access (rank 0) is done by one thread: no layout
+                by_rank.setdefault(rank, []).append(a)
         rank_layouts: dict[int, BlockedLayoutAttr] = {}
         for rank, group in by_rank.items():
             best = max(group, key=lambda a: a.vector)
