@@ -16,9 +16,13 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
     IntAttr,
     TensorType,
     UnrealizedConversionCastOp,
+    i8,
     i32,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -36,7 +40,10 @@ GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
 
 def llvm_scalar_type(t: Attribute) -> Attribute:
-    """The LLVM type of one element."""
+    """The LLVM type of one element; 8-bit floats are held as their bits in i8
+    (PTX has no 8-bit float registers; `fp8.py` converts them)."""
+    if isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType):
+        return i8
     return GLOBAL_PTR if isinstance(t, PointerType) else t
 
 

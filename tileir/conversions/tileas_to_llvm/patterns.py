@@ -384,7 +384,7 @@ class LowerTiledLoad(TilePattern):
         layout = linear_layout(op, t)
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
-        storage = i8 if is_bool else el
+        storage = i8 if is_bool else llvm_scalar_type(el)
         bits = element_bits(t)
         ptrs = self.ctx.registers_of(op, view.src)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None

@@ -30,10 +30,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tileir.conversions.tileas_to_llvm import fp8
 from tileir.conversions.tileas_to_llvm import math_functions as mf
 from tileir.conversions.tileas_to_llvm import remainder_functions as rf
 from tileir.conversions.tileas_to_llvm import trig_functions as tf
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import element_llvm_type
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
@@ -444,6 +446,15 @@ def lower_fpowi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAVal
 
 def lower_ftof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     to = element_type(op.results[0].type)
+    src = element_type(op.operands[0].type)
+    if fp8.is_fp8(src) or fp8.is_fp8(to):
+        assert isinstance(op, ct.FToFOp)
+        plain = Float16Type | BFloat16Type | Float32Type | Float64Type
+        if not (fp8.is_fp8(src) or isinstance(src, plain)) or not (
+            fp8.is_fp8(to) or isinstance(to, plain)
+        ):
+            raise not_supported(op, f"conversion from {src} to {to}")
+        return fp8.convert(b, op, args[0], src, to, op.rounding_mode.data, convert_float)
     if not isinstance(to, Float16Type | BFloat16Type | Float32Type | Float64Type) or not isinstance(
         args[0].type, Float16Type | BFloat16Type | Float32Type | Float64Type
     ):
@@ -534,7 +545,8 @@ def lower_ftoi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
 
 
 def lower_bitcast(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
-    return b.bitcast(args[0], element_type(op.results[0].type))
+    to = element_llvm_type(op.results[0].type)  # 8-bit floats are i8 registers
+    return args[0] if args[0].type == to else b.bitcast(args[0], to)
 
 
 SCALAR_LOWERINGS: dict[type[Operation], ScalarLowering] = {

@@ -1,0 +1,147 @@
+"""8-bit float `ftof` (`tileir/conversions/tileas_to_llvm/fp8.py`) in the PTX
+simulator, bit for bit against ml_dtypes and the interpreter's conversion rules:
+every f8 bit pattern widened to f16/bf16/f32/f64, values around every rounding
+boundary (ties, subnormals, overflow, inf, NaN) narrowed from f32/f16/bf16/f64,
+f8E8M0FNU both ways, and ptxas on three targets."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+from elementwise_kernels import compile_text, kernel_text, run_kernel
+
+from tileir.dialects.cuda_tile.attributes import RoundingMode
+from tileir.interpreter.arith import float_to_e8m0
+from tileir.interpreter.numerics import to_float
+
+F8 = {
+    "f8E4M3FN": np.dtype(ml_dtypes.float8_e4m3fn),
+    "f8E5M2": np.dtype(ml_dtypes.float8_e5m2),
+    "f8E8M0FNU": np.dtype(ml_dtypes.float8_e8m0fnu),
+}
+WIDE = {
+    "f16": np.dtype(np.float16),
+    "bf16": np.dtype(ml_dtypes.bfloat16),
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
+ALL_BITS = np.arange(256, dtype=np.uint8)
+
+
+def _bits_equal(got: np.ndarray, want: np.ndarray) -> None:
+    """Equal bits, except that any NaN matches any NaN for the wide types."""
+    g = got.astype(np.float64)
+    w = want.astype(np.float64)
+    nan = np.isnan(w)
+    np.testing.assert_array_equal(np.isnan(g), nan)
+    np.testing.assert_array_equal(g[~nan], w[~nan])
+    np.testing.assert_array_equal(np.signbit(g[~nan]), np.signbit(w[~nan]))
+
+
+@pytest.mark.parametrize("src", list(F8))
+@pytest.mark.parametrize("to", ["f32", "f16", "bf16", "f64"])
+def test_widen_every_bit_pattern(src: str, to: str) -> None:
+    x = ALL_BITS.view(F8[src])
+    ptx = compile_text(kernel_text([f"%r = ftof %x0 -> {to}"], [src], to), "sm_80")
+    got = run_kernel(ptx, [x], WIDE[to])
+    with np.errstate(over="ignore"):  # f8E8M0FNU's 2^16.. are inf in f16
+        want = x.astype(np.float64).astype(WIDE[to])
+    _bits_equal(got, want)
+
+
+def _narrowing_inputs() -> np.ndarray:
+    """Every f8E4M3FN/f8E5M2 value, the midpoints between neighbours, one f32 ulp
+    either side of those, overflow, subnormal and special values."""
+    vals = []
+    for dt in (F8["f8E4M3FN"], F8["f8E5M2"]):
+        v = ALL_BITS.view(dt).astype(np.float64)
+        v = np.unique(v[np.isfinite(v) & (v >= 0)])
+        mids = (v[1:] + v[:-1]) / 2
+        vals += [v, mids, v[-1] + (v[-1] - v[-2]) / 2, v[-1] * 2]
+    base = np.concatenate([np.atleast_1d(np.asarray(a, np.float32)) for a in vals])
+    up = np.nextafter(base, np.float32(np.inf))
+    down = np.nextafter(base, np.float32(0))
+    extra = np.array([np.inf, np.nan, 1e-30, 1e-45, 3e38, 2.0**-127], np.float32)
+    mag = np.concatenate([base, up, down, extra])
+    return np.concatenate([mag, -mag]).astype(np.float32)
+
+
+@pytest.mark.parametrize("to", ["f8E4M3FN", "f8E5M2"])
+@pytest.mark.parametrize("src", ["f32", "f16", "bf16", "f64"])
+def test_narrow_rounds_to_nearest_even(src: str, to: str) -> None:
+    with np.errstate(over="ignore"):
+        x = _narrowing_inputs().astype(WIDE[src])
+    if src == "f64":
+        # Values between f32 neighbours: the single rounding must be kept.
+        x = np.concatenate([x, x * (1 + 2.0**-30), x * (1 - 2.0**-30)])
+    ptx = compile_text(kernel_text([f"%r = ftof %x0 -> {to}"], [src], to), "sm_80")
+    got = run_kernel(ptx, [x], np.dtype(np.uint8))
+    want = to_float(x.astype(np.float64) if src == "f64" else x.astype(np.float32), F8[to])
+    np.testing.assert_array_equal(got, want.view(np.uint8))
+
+
+@pytest.mark.parametrize("mode", ["zero", "positive_inf"])
+def test_to_e8m0_rounds_to_a_power_of_two(mode: str) -> None:
+    x = np.concatenate([_narrowing_inputs(), 2.0 ** np.arange(-149, 128, dtype=np.float32)])
+    with np.errstate(over="ignore"):
+        x = np.concatenate([x, x * np.float32(1.5), np.array([0.0, -0.0, 2.0**-127 * 1.25])])
+    ptx = compile_text(
+        kernel_text([f"%r = ftof %x0 rounding<{mode}> -> f8E8M0FNU"], ["f32"], "f8E8M0FNU"),
+        "sm_80",
+    )
+    got = run_kernel(ptx, [x.astype(np.float32)], np.dtype(np.uint8))
+    want = float_to_e8m0(x.astype(np.float32), RoundingMode(mode))
+    np.testing.assert_array_equal(got, want.view(np.uint8))
+
+
+def test_f8_to_f8_is_one_rounding() -> None:
+    x = ALL_BITS.view(F8["f8E5M2"])
+    ptx = compile_text(kernel_text(["%r = ftof %x0 -> f8E4M3FN"], ["f8E5M2"], "f8E4M3FN"))
+    got = run_kernel(ptx, [x], np.dtype(np.uint8))
+    want = to_float(x.astype(np.float32), F8["f8E4M3FN"])
+    np.testing.assert_array_equal(got, want.view(np.uint8))
+
+
+def test_directed_rounding_to_fp8_is_reported() -> None:
+    from tileir.diagnostics import CompileError
+
+    with pytest.raises(CompileError, match="rounding<zero> to f8E4M3FN"):
+        compile_text(kernel_text(["%r = ftof %x0 rounding<zero> -> f8E4M3FN"], ["f32"], "f8E4M3FN"))
+
+
+PTXAS = Path(sys.executable).parent.parent / "lib/python3.11/site-packages/nvidia/cu13/bin/ptxas"
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_ptxas_accepts_fp8_conversions(arch: str, tmp_path: Path) -> None:
+    ptxas = str(PTXAS) if PTXAS.exists() else shutil.which("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas is not installed")
+    text = kernel_text([], ["f8E4M3FN"], "f8E4M3FN")
+    src = "\n".join(
+        [
+            "  %w = ftof %x0 : tile<128xf8E4M3FN> -> tile<128xf32>",
+            "  %h = ftof %w : tile<128xf32> -> tile<128xf8E5M2>",
+            "  %hw = ftof %h : tile<128xf8E5M2> -> tile<128xf32>",
+            "  %e = ftof %w rounding<positive_inf> : tile<128xf32> -> tile<128xf8E8M0FNU>",
+            "  %f = ftof %e : tile<128xf8E8M0FNU> -> tile<128xf32>",
+            "  %s = addf %hw, %f rounding<nearest_even> : tile<128xf32>",
+            "  %r = ftof %s : tile<128xf32> -> tile<128xf8E4M3FN>",
+        ]
+    )
+    text = text.replace("  %st = store_view_tko", src + "\n  %st = store_view_tko", 1)
+    ptx_file = tmp_path / "k.ptx"
+    ptx_file.write_text(compile_text(text, arch))
+    out = subprocess.run(
+        [ptxas, f"-arch={arch}", str(ptx_file), "-o", str(tmp_path / "k.cubin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr

@@ -1,0 +1,219 @@
+"""8-bit float conversions (`ftof` to and from f8E4M3FN, f8E5M2 and f8E8M0FNU).
+
+PTX has no 8-bit float registers: an 8-bit float element is its bits in an i8
+register (`context.llvm_scalar_type`).  Conversions go through f32, which holds
+every 8-bit float value exactly, with integer operations only, so they are the same
+on every target (sm_80 has no fp8 `cvt`) and match `tileir.interpreter` (ml_dtypes)
+bit for bit:
+
+* widening (f8 to f16/bf16/f32/f64) is exact: the f8 bits are placed in an f32's
+  exponent and fraction fields and scaled by a power of two (subnormals included);
+  f8E4M3FN `0x7f`/`0xff` and f8E5M2 exponent 31 give NaN and infinities.
+* narrowing to f8E4M3FN/f8E5M2 rounds to nearest-even once (f64 sources are first
+  rounded to odd in f32, so the second rounding is exact).  Out-of-range values
+  follow ml_dtypes, not PTX's `.satfinite`: f8E4M3FN (no infinities) gives NaN above
+  464 in magnitude, f8E5M2 gives +-inf from 61440 on; NaN stays NaN.
+* to f8E8M0FNU (powers of two 2^(e-127)): round down (`zero`) or up
+  (`positive_inf`), clamped to [2^-127, 2^127]; zero, negative and NaN values give
+  NaN (`0xff`), +inf gives 2^127.  From f8E8M0FNU: 2^(e-127), `0xff` is NaN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float8E8M0FNUType,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    f32,
+    i8,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.diagnostics import not_supported
+from tileir.dialects.cuda_tile.attributes import RoundingMode
+
+
+@dataclass(frozen=True)
+class Fp8Format:
+    """An f8 format with a sign, `ebits` exponent and `mbits` fraction bits."""
+
+    mbits: int
+    bias: int
+    #: The bits of a NaN (sign clear), and the code an overflow rounds to.
+    nan: int
+    overflow: int
+    #: f32 magnitudes (as bits) from which the result is `overflow`.
+    overflow_from: int
+
+
+E4M3FN = Fp8Format(mbits=3, bias=7, nan=0x7F, overflow=0x7F, overflow_from=0x43E80001)
+E5M2 = Fp8Format(mbits=2, bias=15, nan=0x7E, overflow=0x7C, overflow_from=0x47700000)
+
+
+def is_fp8(t: Attribute) -> bool:
+    return isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType)
+
+
+def _format(t: Attribute) -> Fp8Format:
+    return E4M3FN if isinstance(t, Float8E4M3FNType) else E5M2
+
+
+def _u32(b: LLBuilder, v: int) -> SSAValue:
+    return b.const(v - (1 << 32) if v >= 1 << 31 else v, i32)
+
+
+def decode_to_f32(b: LLBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
+    """The f32 value of the 8-bit float `bits` (i8) of type `t`; exact."""
+    x = b.zext(bits, i32)
+    if isinstance(t, Float8E8M0FNUType):
+        # 2^(e-127): e << 23, except 2^-127 (an f32 subnormal) and NaN.
+        word = b.shl(x, b.const(23, i32))
+        word = b.select(b.icmp("eq", x, b.const(0, i32)), b.const(0x400000, i32), word)
+        word = b.select(b.icmp("eq", x, b.const(0xFF, i32)), b.const(0x7FC00000, i32), word)
+        return b.bitcast(word, f32)
+    fmt = _format(t)
+    magnitude = b.and_(x, b.const(0x7F, i32))
+    sign = b.shl(b.and_(x, b.const(0x80, i32)), b.const(24, i32))
+    # Exponent and fraction fields moved into an f32's: the value times 2^(bias-127)
+    # (an f32 subnormal for f8 subnormals); the power-of-two scale is exact.
+    shifted = b.bitcast(b.shl(magnitude, b.const(23 - fmt.mbits, i32)), f32)
+    scaled = b.bitcast(b.fmul(shifted, b.const(2.0 ** (127 - fmt.bias), f32)), i32)
+    if isinstance(t, Float8E4M3FNType):
+        special = b.icmp("eq", magnitude, b.const(0x7F, i32))
+        word = b.select(special, b.const(0x7FC00000, i32), scaled)
+    else:
+        special = b.icmp("uge", magnitude, b.const(0x7C, i32), signed=False)
+        inf_or_nan = b.select(
+            b.icmp("eq", magnitude, b.const(0x7C, i32)),
+            b.const(0x7F800000, i32),
+            b.const(0x7FC00000, i32),
+        )
+        word = b.select(special, inf_or_nan, scaled)
+    return b.bitcast(b.or_(word, sign), f32)
+
+
+def _f64_to_f32_odd(b: LLBuilder, x: SSAValue) -> SSAValue:
+    """f64 -> f32 rounded to odd (toward zero, low bit set when inexact): rounding
+    that once more to an 8-bit float equals rounding `x` directly."""
+    t = b.inline_asm("cvt.rz.f32.f64 $0, $1;", "=f,d", [x], [f32], side_effects=False)[0]
+    inexact = b.fcmp("one", b.fpext(t, Float64Type()), x)
+    word = b.bitcast(t, i32)
+    odd = b.or_(word, b.const(1, i32))
+    return b.bitcast(b.select(inexact, odd, word), f32)
+
+
+def _to_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
+    if isinstance(x.type, Float64Type):
+        return _f64_to_f32_odd(b, x)
+    if isinstance(x.type, Float32Type):
+        return x
+    return b.fpext(x, f32)
+
+
+def _sign_bit(b: LLBuilder, x: SSAValue) -> SSAValue:
+    """0x80 (i32) where `x` has its sign set, NaN included (PTX's `cvt` between
+    float types drops a NaN's sign, ml_dtypes keeps it)."""
+    width = {Float64Type: 64, Float32Type: 32}.get(type(x.type), 16)  # pyright: ignore[reportArgumentType]
+    it = IntegerType(width)
+    top = b.lshr(b.bitcast(x, it), b.const(width - 8, it))
+    top = b.trunc(top, i32) if width > 32 else top if width == 32 else b.zext(top, i32)
+    return b.and_(top, b.const(0x80, i32))
+
+
+def encode_from_f32(b: LLBuilder, x: SSAValue, t: Attribute, sign: SSAValue) -> SSAValue:
+    """f32 `x` rounded to nearest-even in f8E4M3FN/f8E5M2 (ml_dtypes' overflow
+    rules), as i8 bits; `sign` (0 or 0x80, i32) is the source's sign."""
+    fmt = _format(t)
+    word = b.bitcast(x, i32)
+    a = b.and_(word, b.const(0x7FFFFFFF, i32))
+    drop = 23 - fmt.mbits
+    # Normal results: round the f32 bits at the f8 fraction's last place (a carry
+    # moves into the exponent), then rebias.
+    lsb = b.and_(b.lshr(a, b.const(drop, i32)), b.const(1, i32))
+    rounded = b.add(b.add(a, b.const((1 << (drop - 1)) - 1, i32)), lsb)
+    normal = b.sub(b.lshr(rounded, b.const(drop, i32)), b.const((127 - fmt.bias) << fmt.mbits, i32))
+    # Subnormal results: the significand (implicit bit set) shifted right by
+    # `shift` with round-to-nearest-even; far too small values give 0.
+    exponent = b.lshr(a, b.const(23, i32))
+    significand = b.or_(b.and_(a, b.const(0x7FFFFF, i32)), b.const(0x800000, i32))
+    shift = b.sub(b.const(drop + 128 - fmt.bias, i32), exponent)
+    shift = b.intrinsic("llvm.umin.i32", [shift, b.const(31, i32)], i32)
+    quotient = b.lshr(significand, shift)
+    remainder = b.and_(significand, b.sub(b.shl(b.const(1, i32), shift), b.const(1, i32)))
+    half = b.shl(b.const(1, i32), b.sub(shift, b.const(1, i32)))
+    above = b.icmp("ugt", remainder, half, signed=False)
+    tie_odd = b.and_(
+        b.icmp("eq", remainder, half),
+        b.icmp("ne", b.and_(quotient, b.const(1, i32)), b.const(0, i32)),
+    )
+    up = b.or_(above, tie_odd)
+    subnormal = b.add(quotient, b.zext(up, i32))
+    min_normal = (128 - fmt.bias) << 23  # 2^(1-bias) as f32 bits
+    code = b.select(b.icmp("ult", a, b.const(min_normal, i32), signed=False), subnormal, normal)
+    code = b.select(
+        b.icmp("uge", a, _u32(b, fmt.overflow_from), signed=False),
+        b.const(fmt.overflow, i32),
+        code,
+    )
+    code = b.select(
+        b.icmp("ugt", a, b.const(0x7F800000, i32), signed=False), b.const(fmt.nan, i32), code
+    )
+    return b.trunc(b.or_(code, sign), i8)
+
+
+def encode_e8m0(b: LLBuilder, x: SSAValue, up: bool) -> SSAValue:
+    """A power of two 2^(e-127) as f8E8M0FNU bits: `x` rounded down (or up when
+    `up`), clamped to [2^-127, 2^127]; non-positive and NaN values give NaN."""
+    wide = isinstance(x.type, Float64Type)
+    if not wide and not isinstance(x.type, Float32Type):
+        x = b.fpext(x, f32)
+    it = i64 if wide else i32
+    frac_bits, src_bias = (52, 1023) if wide else (23, 127)
+    word = b.bitcast(x, it)
+    exponent = b.lshr(word, b.const(frac_bits, it))  # includes the sign for negatives
+    fraction = b.and_(word, b.const((1 << frac_bits) - 1, it))
+    code = b.add(exponent, b.const(127 - src_bias, it))
+    if up:
+        code = b.add(code, b.zext(b.icmp("ne", fraction, b.const(0, it)), it))
+    code = b.intrinsic(f"llvm.smax.i{it.width.data}", [code, b.const(0, it)], it)
+    code = b.intrinsic(f"llvm.smin.i{it.width.data}", [code, b.const(254, it)], it)
+    if not wide:
+        # f32 subnormals: 2^-127 rounded down; up, 2^-126 when above 2^-127.
+        tiny = b.icmp("eq", exponent, b.const(0, it))
+        tiny_up = b.zext(b.icmp("ugt", fraction, b.const(0x400000, it), signed=False), it)
+        code = b.select(tiny, tiny_up if up else b.const(0, it), code)
+    zero = b.const(0.0, x.type)
+    positive = b.fcmp("ogt", x, zero)  # false for NaN, zero and negatives
+    code = b.select(positive, code, b.const(0xFF, it))
+    return b.trunc(code, i8)
+
+
+def convert(
+    b: LLBuilder,
+    op: Operation,
+    x: SSAValue,
+    src: Attribute,
+    to: Attribute,
+    mode: RoundingMode,
+    widen: Callable[[LLBuilder, SSAValue, Attribute], SSAValue],
+) -> SSAValue:
+    """`ftof` of `x` (element type `src`) to `to` where either side is 8-bit.
+    `widen(b, v, to)` converts an f32 to a wider-than-8-bit float type."""
+    value = decode_to_f32(b, x, src) if is_fp8(src) else x
+    if isinstance(to, Float8E8M0FNUType):
+        return encode_e8m0(b, value, mode is RoundingMode.POSITIVE_INF)
+    if is_fp8(to):
+        if mode is not RoundingMode.NEAREST_EVEN:
+            raise not_supported(op, f"rounding<{mode.value}> to {to}")
+        sign = _sign_bit(b, x) if not is_fp8(src) else _sign_bit(b, value)
+        return encode_from_f32(b, _to_f32(b, value), to, sign)
+    return widen(b, value, to)
