@@ -63,7 +63,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
-from tileir.conversions.structured_exits import lower_early_exits
+from tileir.conversions.structured_exits import exits_loop, lower_early_exits, owning_loop
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
 from tileir.dialects.cuda_tile import ops as ct
@@ -186,7 +186,10 @@ class LowerIf(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.IfOp, rewriter: PatternRewriter) -> None:
-        if any(isinstance(inner, ct.BreakOp | ct.ContinueOp) for inner in op.walk()):
+        # A `break`/`continue` of a loop nested in an arm (an inner `for`'s `continue`)
+        # is that loop's business; only one leaving the loop around the `if` waits.
+        loop = owning_loop(op)
+        if loop is not None and exits_loop(op, loop):
             return
         then_region = rewriter.move_region_contents_to_new_regions(op.then_region)
         else_region = rewriter.move_region_contents_to_new_regions(op.else_region)

@@ -148,7 +148,9 @@ class LowerLoad(RewritePattern):
         props.update(memory_properties(op))
         rank = len(shape_of(op.ptr.type))
         props["in_bounds"] = bool_array([op.mask is None] * rank)
-        pad = splat_constant(op.other)
+        # A rank-0 access has no dimension to mark out of bounds (in_bounds is empty), so
+        # its fallback cannot be a padding_value: it is selected where the mask is off.
+        pad = splat_constant(op.other) if rank > 0 else None
         if op.mask is not None and pad is not None:
             props["padding_value"] = pad
         load = tas.TiledLoadOp.build(

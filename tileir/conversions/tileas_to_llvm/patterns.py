@@ -381,7 +381,6 @@ class LowerTiledLoad(TilePattern):
         if not isinstance(view, tas.ViewOp):
             raise not_supported(op, "tiled loads from views other than global pointer tiles")
         t = op.result.type
-        layout = linear_layout(op, t)
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
         storage = i8 if is_bool else llvm_scalar_type(el)
@@ -389,7 +388,12 @@ class LowerTiledLoad(TilePattern):
         ptrs = self.ctx.registers_of(op, view.src)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         quals = qualifiers(op)
-        vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
+        layout = linear_layout(op, t) if shape_of(t) else None
+        if layout is not None:
+            vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
+        else:
+            # A scalar: every thread loads it (every thread holds the value).
+            vec, groups = 1, [0]
         b = self.builder(rewriter, op)
         if BARRIER_BEFORE in op.attributes:
             b.op(nvvm.Barrier0Op())
@@ -412,7 +416,10 @@ class LowerTiledLoad(TilePattern):
                 values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
         if BARRIER_AFTER in op.attributes:
             b.op(nvvm.Barrier0Op())
-        result = [values[representative(layout, r)] for r in range(layout.num_registers)]
+        if layout is None:
+            result = [values[0]]
+        else:
+            result = [values[representative(layout, r)] for r in range(layout.num_registers)]
         replacement: list[SSAValue] = [self.ctx.pack(rewriter, result, t)]
         if op.result_token is not None:
             replacement.append(_token_placeholder(rewriter, op))
