@@ -145,3 +145,66 @@ def test_ptxas_accepts_fp8_conversions(arch: str, tmp_path: Path) -> None:
         check=False,
     )
     assert out.returncode == 0, out.stderr
+
+
+MMA_SCALED = Path(__file__).parent / "bytecode_fixtures/cutile/mma_scaled.13.3.mlir"
+
+
+def _mma_scaled_inputs() -> list[np.ndarray]:
+    """64x64 f8E4M3FN operands (integers -8..8) and f8E8M0FNU scales 2^-2..2^2 per
+    32-wide K group (one NaN scale): every partial sum is exact in f32."""
+    rng = np.random.default_rng(0)
+    e4m3 = F8["f8E4M3FN"]
+    a = rng.integers(-8, 9, (64, 64)).astype(np.float32).astype(e4m3)
+    b = rng.integers(-8, 9, (64, 64)).astype(np.float32).astype(e4m3)
+    sa = (127 + rng.integers(-2, 3, (64, 2))).astype(np.uint8)
+    sa[5, 1] = 0xFF
+    sb = (127 + rng.integers(-2, 3, (2, 64))).astype(np.uint8)
+    return [a, sa.view(F8["f8E8M0FNU"]), b, sb.view(F8["f8E8M0FNU"])]
+
+
+def _mma_scaled_args(arrays: list[np.ndarray]) -> list[object]:
+    out: list[object] = []
+    for x in arrays:
+        out += [x, x.shape[0], x.shape[1], x.shape[1], 1]
+    return out
+
+
+def test_mmaf_scaled_matches_interpreter_and_numpy() -> None:
+    from tileir.compiler import compile_module, parse_module_text
+    from tileir.interpreter import launch
+    from tileir.testing import simulate
+
+    a, sa, b, sb = _mma_scaled_inputs()
+    ptx = compile_module(parse_module_text(MMA_SCALED.read_text(), str(MMA_SCALED)), "sm_80").ptx
+    assert ptx is not None
+    got = np.zeros((64, 64), np.float32)
+    simulate(ptx, (1, 1, 1), _mma_scaled_args([a, sa, b, sb, got]))
+    by_interpreter = np.zeros((64, 64), np.float32)
+    launch(MMA_SCALED, (1, 1, 1), *_mma_scaled_args([a, sa, b, sb, by_interpreter]))
+    af = a.astype(np.float64) * np.repeat(sa.astype(np.float64), 32, axis=1)
+    bf = b.astype(np.float64) * np.repeat(sb.astype(np.float64), 32, axis=0)
+    want = (af @ bf).astype(np.float32)
+    assert np.isnan(want[5]).all() and not np.isnan(np.delete(want, 5, axis=0)).any()
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(by_interpreter, want)
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_ptxas_accepts_mmaf_scaled(arch: str, tmp_path: Path) -> None:
+    from tileir.compiler import compile_module, parse_module_text
+
+    ptxas = str(PTXAS) if PTXAS.exists() else shutil.which("ptxas")
+    if ptxas is None:
+        pytest.skip("ptxas is not installed")
+    ptx = compile_module(parse_module_text(MMA_SCALED.read_text(), str(MMA_SCALED)), arch).ptx
+    assert ptx is not None
+    ptx_file = tmp_path / "k.ptx"
+    ptx_file.write_text(ptx)
+    out = subprocess.run(
+        [ptxas, f"-arch={arch}", str(ptx_file), "-o", str(tmp_path / "k.cubin")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr

@@ -63,6 +63,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
+from tileir.conversions.scaled_mma import decompose_scaled_mma
 from tileir.conversions.structured_exits import exits_loop, lower_early_exits, owning_loop
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
@@ -740,6 +741,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
     name = "convert-cuda-tile-to-tileaa"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + f32 mmaf (scaled_mma.py)
         LocatedWalker(TileToCarrier(recursive=True)).rewrite_module(op)
         lower_early_exits(op)
         LocatedWalker(

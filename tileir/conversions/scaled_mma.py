@@ -1,0 +1,106 @@
+"""`mmaf_scaled` (MX block scaling) as dequantization and f32 `mmaf`s.
+
+`mmaf_scaled %a, %b, %acc, %sa, %sb` is `acc + (a * sa') @ (b * sb')` where `sa'`
+repeats each scale of `sa` over its group of K columns of `a` (and `sb'` over K rows
+of `b`), as `tileir.interpreter` computes it.  Before the lift to nv_tileaa it is
+rewritten, one K group `g` (K/G wide) at a time, into cuda_tile ops every later
+stage already compiles:
+
+    %ag  = extract %a[0, g]   -> [.., M, K/G]      %sag = extract %sa[0, g] -> [.., M, 1]
+    %agf = ftof %ag -> f32                         %saf = ftof %sag -> f32  (2^(e-127))
+    %as  = mulf %agf, (broadcast %saf -> [.., M, K/G])        (likewise for b's rows)
+    %acc = mmaf %as, %bs, %acc                     -> nv_tileaa.dot, f32 (FMA path)
+
+The chained dots add the K products in the same order as one dot over all of K.
+f32, not f16: every f8E4M3FN/f8E5M2 value times a power of two 2^-127..2^127 is an
+f32 value unless it overflows or falls below f32's subnormals, whereas f16 holds
+them only for a narrow range of scales.  Each product of two dequantized values
+(at most 4 significant bits each) is then exact in f32, and the FMA chain equals
+the interpreter's f64 sum rounded once wherever the partial sums are exact in f32
+(tensor cores add in an unspecified order too).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp, f32, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.carriers import shape_of
+from tileir.dialects.cuda_tile.types import TileType
+
+
+def _insert(ops: list[Operation], op: Operation) -> SSAValue:
+    ops.append(op)
+    return op.results[0]
+
+
+def _index(ops: list[Operation], value: int) -> SSAValue:
+    return _insert(ops, ct.ConstantOp.splat(value, TileType([], i32)))
+
+
+def _block(ops: list[Operation], x: SSAValue, axis: int, g: int, width: int) -> SSAValue:
+    """Block `g` (`width` wide) of `x` along `axis`."""
+    shape = list(shape_of(x.type))
+    shape[axis] = width
+    indices = [_index(ops, g if d == axis else 0) for d in range(len(shape))]
+    t = x.type
+    assert isinstance(t, TileType)
+    return _insert(
+        ops,
+        ct.ExtractOp.create(operands=[x, *indices], result_types=[TileType(shape, t.element_type)]),
+    )
+
+
+def _f32(ops: list[Operation], x: SSAValue) -> SSAValue:
+    return _insert(
+        ops,
+        ct.FToFOp.create(
+            operands=[x],
+            result_types=[TileType(shape_of(x.type), f32)],
+            properties=ct.FToFOp.default_properties(),
+        ),
+    )
+
+
+def _scaled_block(
+    ops: list[Operation], x: SSAValue, scale: SSAValue, axis: int, g: int, width: int
+) -> SSAValue:
+    """K block `g` of `x` times its scale, in f32."""
+    xg = _f32(ops, _block(ops, x, axis, g, width))
+    sg = _f32(ops, _block(ops, scale, axis, g, 1))
+    shape = list(shape_of(xg.type))
+    if width > 1:
+        sg = _insert(ops, ct.BroadcastOp.create(operands=[sg], result_types=[TileType(shape, f32)]))
+    return _insert(
+        ops,
+        ct.MulFOp.create(
+            operands=[xg, sg],
+            result_types=[TileType(shape, f32)],
+            properties=ct.MulFOp.default_properties(),
+        ),
+    )
+
+
+def decompose_scaled_mma(module: ModuleOp) -> None:
+    """Rewrite every `mmaf_scaled` in `module` as described in the module docstring."""
+    for op in list(module.walk()):
+        if not isinstance(op, ct.MmaFScaledOp):
+            continue
+        ops: list[Operation] = []
+        rank = len(shape_of(op.lhs.type))
+        k = shape_of(op.lhs.type)[-1]
+        groups = shape_of(op.lhs_scale.type)[-1]
+        width = k // groups
+        acc: SSAValue = op.acc
+        for g in range(groups):
+            a = _scaled_block(ops, op.lhs, op.lhs_scale, rank - 1, g, width)
+            b = _scaled_block(ops, op.rhs, op.rhs_scale, rank - 2, g, width)
+            acc = _insert(
+                ops, ct.MmaFOp.create(operands=[a, b, acc], result_types=[op.result.type])
+            )
+        Rewriter.insert_op(ops, InsertPoint.before(op))
+        op.result.replace_all_uses_with(acc)
+        op.detach()
+        op.erase()
