@@ -208,3 +208,26 @@ def test_ptxas_accepts_mmaf_scaled(arch: str, tmp_path: Path) -> None:
         check=False,
     )
     assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("value", [-2.5, 448.0, 0.015625])
+def test_fp8_constants_are_their_bits(value: float) -> None:
+    body = [f"%c = constant <f8E4M3FN: {value}>", "%r = ftof %c -> f8E5M2"]
+    ptx = compile_text(kernel_text(body, ["f8E4M3FN"], "f8E5M2"))
+    x = np.zeros(128, F8["f8E4M3FN"])
+    got = run_kernel(ptx, [x], np.dtype(np.uint8))
+    want = np.float32(value).astype(F8["f8E4M3FN"]).astype(np.float32).astype(F8["f8E5M2"])
+    np.testing.assert_array_equal(got, np.full(128, want).view(np.uint8))
+
+
+def test_mmaf_scaled_on_f4_is_reported() -> None:
+    from tileir.diagnostics import CompileError
+
+    text = (
+        MMA_SCALED.read_text()
+        .replace("tile<64x64xf8E4M3FN>", "tile<64x64xf4E2M1FN>")
+        .replace("x?xf8E4M3FN", "x?xf4E2M1FN")
+        .replace("ptr<f8E4M3FN>", "ptr<f4E2M1FN>")
+    )
+    with pytest.raises(CompileError, match="mmaf_scaled on f4E2M1FN operands"):
+        compile_text(text)

@@ -22,12 +22,13 @@ the interpreter's f64 sum rounded once wherever the partial sums are exact in f3
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp, f32, i32
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, ModuleOp, f32, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
-from tileir.dialects.cuda_tile.carriers import shape_of
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.types import TileType
 
 
@@ -88,6 +89,10 @@ def decompose_scaled_mma(module: ModuleOp) -> None:
     for op in list(module.walk()):
         if not isinstance(op, ct.MmaFScaledOp):
             continue
+        for operand in (op.lhs, op.rhs):
+            el = element_type(operand.type)
+            if not isinstance(el, Float8E4M3FNType | Float8E5M2Type):
+                raise not_supported(op, f"mmaf_scaled on {el} operands (8-bit floats only)")
         ops: list[Operation] = []
         rank = len(shape_of(op.lhs.type))
         k = shape_of(op.lhs.type)[-1]

@@ -27,6 +27,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
     llvm_scalar_type,
 )
+from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
 from tileir.conversions.tileas_to_llvm.scalar import SCALAR_LOWERINGS
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
@@ -151,7 +152,9 @@ class LowerConstant(TilePattern):
             raise not_supported(op, "non-splat dense constants")
         b = self.builder(rewriter, op)
         value = data[0].item() if hasattr(data[0], "item") else data[0]
-        if isinstance(el, IntegerType):
+        if is_fp8(el):  # held as its bits in an i8 register
+            scalar = b.const(int(data[:1].view("int8")[0]), i8)
+        elif isinstance(el, IntegerType):
             scalar = b.const(int(value), el)
         else:
             scalar = b.const(float(value), el)
