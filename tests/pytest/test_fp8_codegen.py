@@ -231,3 +231,63 @@ def test_mmaf_scaled_on_f4_is_reported() -> None:
     )
     with pytest.raises(CompileError, match="mmaf_scaled on f4E2M1FN operands"):
         compile_text(text)
+
+
+def _view(arg: str, t: str, rows: int, cols: int) -> tuple[list[str], str]:
+    tv = f"tensor_view<{rows}x{cols}x{t}, strides=[{cols},1]>"
+    pv = f"partition_view<tile=({rows}x{cols}), {tv}>"
+    lines = [
+        f"  %tv{arg} = make_tensor_view %{arg}, shape = [{rows}, {cols}], strides = [{cols}, 1] : {tv}",
+        f"  %pv{arg} = make_partition_view %tv{arg} : {pv}",
+    ]
+    return lines, pv
+
+
+def _fp8_mma_text(a_t: str, b_t: str, acc_t: str, m: int, n: int, k: int) -> str:
+    lines = [
+        f"entry @k(%a: tile<ptr<{a_t}>>, %b: tile<ptr<{b_t}>>, %c: tile<ptr<{acc_t}>>) {{",
+        "  %z = constant <i32: 0> : tile<i32>",
+    ]
+    views = {}
+    for arg, t, r, c in (("a", a_t, m, k), ("b", b_t, k, n), ("c", acc_t, m, n)):
+        more, views[arg] = _view(arg, t, r, c)
+        lines += more
+    for arg, t, r, c in (("a", a_t, m, k), ("b", b_t, k, n), ("c", acc_t, m, n)):
+        lines.append(
+            f"  %x{arg}, %t{arg} = load_view_tko weak %pv{arg}[%z, %z] : {views[arg]}, "
+            f"tile<i32> -> tile<{r}x{c}x{t}>, token"
+        )
+    lines += [
+        f"  %r = mmaf %xa, %xb, %xc : tile<{m}x{k}x{a_t}>, tile<{k}x{n}x{b_t}>, tile<{m}x{n}x{acc_t}>",
+        f"  %s = store_view_tko weak %r, %pvc[%z, %z] : tile<{m}x{n}x{acc_t}>, {views['c']}, "
+        "tile<i32> -> token",
+        "  return",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("a_t", "b_t", "acc_t"),
+    [("f8E4M3FN", "f8E4M3FN", "f32"), ("f8E4M3FN", "f8E4M3FN", "f16"), ("f8E5M2", "f8E5M2", "f32")],
+)
+def test_fp8_mmaf_matches_interpreter_and_numpy(a_t: str, b_t: str, acc_t: str) -> None:
+    from tileir.compiler import parse_module_text
+    from tileir.interpreter import launch
+    from tileir.testing import simulate
+
+    m, n, k = 32, 16, 32
+    text = _fp8_mma_text(a_t, b_t, acc_t, m, n, k)
+    ptx = compile_text(text)
+    rng = np.random.default_rng(1)
+    a = rng.integers(-8, 9, (m, k)).astype(np.float32).astype(F8[a_t])
+    b = rng.integers(-8, 9, (k, n)).astype(np.float32).astype(F8[b_t])
+    acc_dt = WIDE[acc_t]
+    c0 = rng.integers(-100, 100, (m, n)).astype(acc_dt)
+    got = c0.copy()
+    simulate(ptx, (1, 1, 1), [a, b, got])
+    by_interpreter = c0.copy()
+    launch(parse_module_text(text, "k.mlir"), (1, 1, 1), a, b, by_interpreter)
+    want = (a.astype(np.float64) @ b.astype(np.float64) + c0.astype(np.float64)).astype(acc_dt)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(by_interpreter, want)
