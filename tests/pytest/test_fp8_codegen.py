@@ -1,5 +1,6 @@
 """8-bit float `ftof` (`tileir/conversions/tileas_to_llvm/fp8.py`) in the PTX
-simulator, bit for bit against ml_dtypes and the interpreter's conversion rules:
+simulator, bit for bit against the interpreter's conversion rules (ml_dtypes rounding,
+overflow saturating like tileiras's `F2FP.SATFINITE`):
 every f8 bit pattern widened to f16/bf16/f32/f64, values around every rounding
 boundary (ties, subnormals, overflow, inf, NaN) narrowed from f32/f16/bf16/f64,
 f8E8M0FNU both ways, and ptxas on three targets."""
@@ -17,7 +18,7 @@ import pytest
 from elementwise_kernels import compile_text, kernel_text, run_kernel
 
 from tileir.dialects.cuda_tile.attributes import RoundingMode
-from tileir.interpreter.arith import float_to_e8m0
+from tileir.interpreter.arith import float_to_e8m0, saturate_fp8
 from tileir.interpreter.numerics import to_float
 
 F8 = {
@@ -82,7 +83,8 @@ def test_narrow_rounds_to_nearest_even(src: str, to: str) -> None:
         x = np.concatenate([x, x * (1 + 2.0**-30), x * (1 - 2.0**-30)])
     ptx = compile_text(kernel_text([f"%r = ftof %x0 -> {to}"], [src], to), "sm_80")
     got = run_kernel(ptx, [x], np.dtype(np.uint8))
-    want = to_float(x.astype(np.float64) if src == "f64" else x.astype(np.float32), F8[to])
+    wide = x.astype(np.float64)
+    want = saturate_fp8(to_float(wide if src == "f64" else x.astype(np.float32), F8[to]), wide)
     np.testing.assert_array_equal(got, want.view(np.uint8))
 
 
@@ -104,7 +106,8 @@ def test_f8_to_f8_is_one_rounding() -> None:
     x = ALL_BITS.view(F8["f8E5M2"])
     ptx = compile_text(kernel_text(["%r = ftof %x0 -> f8E4M3FN"], ["f8E5M2"], "f8E4M3FN"))
     got = run_kernel(ptx, [x], np.dtype(np.uint8))
-    want = to_float(x.astype(np.float32), F8["f8E4M3FN"])
+    want = saturate_fp8(to_float(x.astype(np.float32), F8["f8E4M3FN"]), x.astype(np.float64))
+    assert (want.view(np.uint8)[[0x7C, 0xFC]] == [0x7E, 0xFE]).all()  # +-inf -> +-448
     np.testing.assert_array_equal(got, want.view(np.uint8))
 
 
@@ -291,3 +294,20 @@ def test_fp8_mmaf_matches_interpreter_and_numpy(a_t: str, b_t: str, acc_t: str) 
     want = (a.astype(np.float64) @ b.astype(np.float64) + c0.astype(np.float64)).astype(acc_dt)
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(by_interpreter, want)
+
+
+@pytest.mark.parametrize("to", ["f8E4M3FN", "f8E5M2"])
+def test_overflow_saturates_in_compiled_code_and_interpreter(to: str) -> None:
+    """tileiras's SASS is `F2FP.SATFINITE`: +-448 / +-57344, not NaN or inf."""
+    from tileir.compiler import parse_module_text
+    from tileir.interpreter import launch
+
+    text = kernel_text([f"%r = ftof %x0 -> {to}"], ["f32"], to)
+    x = np.array([7e4, 1e9, np.inf, -np.inf, -70000.0, np.nan, 448.0, -464.0], np.float32)
+    got = run_kernel(compile_text(text), [x], np.dtype(np.uint8))
+    by_interpreter = np.zeros(len(x), F8[to])
+    launch(parse_module_text(text, "k.mlir"), (1, 1, 1), x, by_interpreter, len(x))
+    big = float(ml_dtypes.finfo(F8[to]).max)
+    want = np.array([big, big, big, -big, -big, np.nan, 448.0, -448.0]).astype(F8[to])
+    np.testing.assert_array_equal(got, want.view(np.uint8))
+    np.testing.assert_array_equal(by_interpreter.view(np.uint8), want.view(np.uint8))

@@ -374,6 +374,21 @@ def float_to_e8m0(x: np.ndarray, mode: RoundingMode) -> np.ndarray:
     return out.astype(ml_dtypes.float8_e8m0fnu)
 
 
+def saturate_fp8(nearest: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """f8E4M3FN/f8E5M2 `ftof` results as tileiras computes them (`F2FP.SATFINITE` in its
+    SASS): a finite or infinite source beyond the largest finite value gives that value
+    with the source's sign, where ml_dtypes gives NaN (E4M3FN) or inf (E5M2); NaN stays
+    NaN."""
+    import ml_dtypes
+
+    wide = nearest.astype(F64)
+    over = ~np.isnan(x) & ~np.isfinite(wide)
+    if not over.any():
+        return nearest
+    big = float(ml_dtypes.finfo(nearest.dtype).max)
+    return np.where(over, np.where(x < 0, -big, big), wide).astype(nearest.dtype)
+
+
 #: The directed rounding modes (a result moved off round-to-nearest).
 DIRECTED = (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF, RoundingMode.POSITIVE_INF)
 
@@ -692,6 +707,8 @@ class CudaTileArithFunctions(InterpreterFunctions):
                 )
             return (round_to_tf32(to_float(x, F32)),)
         nearest = to_float(x, dt)
+        if not directed_mode and dt.itemsize == 1:
+            return (saturate_fp8(nearest, x),)
         if not directed_mode or dt == F64:
             return (nearest,)
         if dt.itemsize < 2:

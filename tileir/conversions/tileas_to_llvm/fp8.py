@@ -3,16 +3,17 @@
 PTX has no 8-bit float registers: an 8-bit float element is its bits in an i8
 register (`context.llvm_scalar_type`).  Conversions go through f32, which holds
 every 8-bit float value exactly, with integer operations only, so they are the same
-on every target (sm_80 has no fp8 `cvt`) and match `tileir.interpreter` (ml_dtypes)
+on every target (sm_80 has no fp8 `cvt`) and match `tileir.interpreter`
 bit for bit:
 
 * widening (f8 to f16/bf16/f32/f64) is exact: the f8 bits are placed in an f32's
   exponent and fraction fields and scaled by a power of two (subnormals included);
   f8E4M3FN `0x7f`/`0xff` and f8E5M2 exponent 31 give NaN and infinities.
 * narrowing to f8E4M3FN/f8E5M2 rounds to nearest-even once (f64 sources are first
-  rounded to odd in f32, so the second rounding is exact).  Out-of-range values
-  follow ml_dtypes, not PTX's `.satfinite`: f8E4M3FN (no infinities) gives NaN above
-  464 in magnitude, f8E5M2 gives +-inf from 61440 on; NaN stays NaN.
+  rounded to odd in f32, so the second rounding is exact).  Out-of-range values and
+  infinities saturate to +-448 (f8E4M3FN) or +-57344 (f8E5M2), as NVIDIA's tileiras
+  does (`F2FP.SATFINITE` in its SASS, PTX `cvt.rn.satfinite`) and the interpreter
+  follows; NaN stays NaN (ml_dtypes' bits, sign kept).
 * to f8E8M0FNU (powers of two 2^(e-127)): round down (`zero`) or up
   (`positive_inf`), clamped to [2^-127, 2^127]; zero, negative and NaN values give
   NaN (`0xff`), +inf gives 2^127.  From f8E8M0FNU: 2^(e-127), `0xff` is NaN.
@@ -55,8 +56,10 @@ class Fp8Format:
     overflow_from: int
 
 
-E4M3FN = Fp8Format(mbits=3, bias=7, nan=0x7F, overflow=0x7F, overflow_from=0x43E80001)
-E5M2 = Fp8Format(mbits=2, bias=15, nan=0x7E, overflow=0x7C, overflow_from=0x47700000)
+# Overflow saturates to the largest finite value (448, 57344), as tileiras's
+# `cvt.rn.satfinite` does; it starts where round-to-nearest-even would pass it.
+E4M3FN = Fp8Format(mbits=3, bias=7, nan=0x7F, overflow=0x7E, overflow_from=0x43E80001)
+E5M2 = Fp8Format(mbits=2, bias=15, nan=0x7E, overflow=0x7B, overflow_from=0x47700000)
 
 
 def is_fp8(t: Attribute) -> bool:
@@ -130,8 +133,8 @@ def _sign_bit(b: LLBuilder, x: SSAValue) -> SSAValue:
 
 
 def encode_from_f32(b: LLBuilder, x: SSAValue, t: Attribute, sign: SSAValue) -> SSAValue:
-    """f32 `x` rounded to nearest-even in f8E4M3FN/f8E5M2 (ml_dtypes' overflow
-    rules), as i8 bits; `sign` (0 or 0x80, i32) is the source's sign."""
+    """f32 `x` rounded to nearest-even in f8E4M3FN/f8E5M2, saturating to the largest
+    finite value, as i8 bits; `sign` (0 or 0x80, i32) is the source's sign."""
     fmt = _format(t)
     word = b.bitcast(x, i32)
     a = b.and_(word, b.const(0x7FFFFFFF, i32))
