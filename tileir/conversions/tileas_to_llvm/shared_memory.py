@@ -559,6 +559,7 @@ def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
     tensor-core `dot` (`mma.py`) — sharing one allocator per run of the pass."""
     from tileir.conversions.tileas_to_llvm.insert import LowerInsert
     from tileir.conversions.tileas_to_llvm.mma import mma_patterns
+    from tileir.conversions.tileas_to_llvm.reshape import LowerReshape
 
     exchange = Exchange(ctx, SharedAllocator())
     return [
@@ -568,6 +569,7 @@ def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
         LowerExtract(ctx, exchange),
         LowerByteView(ctx, exchange),
         LowerInsert(ctx, exchange),
+        LowerReshape(ctx, exchange),
         *mma_patterns(ctx, exchange),
     ]
 

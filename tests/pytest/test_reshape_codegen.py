@@ -1,0 +1,196 @@
+"""cuda_tile `reshape` beyond unit-dimension insertions (`nv_tileaa.view`,
+`tileir/conversions/tileas_to_llvm/reshape.py`): a register renaming where both
+layouts agree on every linear index, otherwise an exchange through an unpadded
+row-major shared-memory buffer.  Each kernel is checked against numpy in the PTX
+simulator."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.compiler import compile_module, parse_module_text
+from tileir.conversions.tileas_to_llvm.reshape import row_major_strides, same_registers
+from tileir.diagnostics import CompileError
+from tileir.dialects.nv_tileas.layouts import LinearLayout, default_blocked
+from tileir.testing import simulate
+
+
+def _ty(shape: tuple[int, ...]) -> str:
+    return f"tile<{'x'.join(map(str, shape))}xf32>"
+
+
+def _view(lines: list[str], i: int, rank: int, tile: tuple[int, ...]) -> str:
+    """A rank-`rank` tensor view of parameter `i` and its partition into `tile`s."""
+    st = ",".join(["?"] * (rank - 1) + ["1"])
+    tv = f"tensor_view<{'x'.join(['?'] * rank)}xf32, strides=[{st}]>"
+    pv = f"partition_view<tile=({'x'.join(map(str, tile))}), {tv}>"
+    shape = ", ".join(f"%n{i}_{d}" for d in range(rank))
+    strides = ", ".join([f"%s{i}_{d}" for d in range(rank - 1)] + ["1"])
+    lines.append(
+        f"  %tv{i} = make_tensor_view %p{i}, shape = [{shape}], strides = [{strides}] "
+        f": tile<i32> -> {tv}"
+    )
+    lines.append(f"  %pv{i} = make_partition_view %tv{i} : {pv}")
+    return pv
+
+
+def _kernel(src: tuple[int, ...], body: list[str], outs: list[tuple[str, tuple[int, ...]]]) -> str:
+    """Loads tile `src` of parameter 0 as `%x` at block (bid, 0, ...), runs `body`,
+    and stores each `(value, shape)` of `outs` to parameter 1, 2, ... likewise."""
+    lines = [
+        "  %tok = make_token : token",
+        "  %z = constant <i32: 0> : tile<i32>",
+        "  %b, %by, %bz = get_tile_block_id : tile<i32>",
+    ]
+    params: list[str] = []
+    shapes = [src, *(shape for _, shape in outs)]
+    for i, shape in enumerate(shapes):
+        params += [f"%p{i}: tile<ptr<f32>>"]
+        params += [f"%n{i}_{d}: tile<i32>" for d in range(len(shape))]
+        params += [f"%s{i}_{d}: tile<i32>" for d in range(len(shape))]
+    pvs = [_view(lines, i, len(shape), shape) for i, shape in enumerate(shapes)]
+    idx = ", ".join(["%b"] + ["%z"] * (len(src) - 1))
+    lines.append(
+        f"  %x, %t0 = load_view_tko weak %pv0[{idx}] token = %tok "
+        f": {pvs[0]}, tile<i32> -> {_ty(src)}, token"
+    )
+    lines += [f"  {line}" for line in body]
+    for i, (value, shape) in enumerate(outs, start=1):
+        idx = ", ".join(["%b"] + ["%z"] * (len(shape) - 1))
+        lines.append(
+            f"  %t{i} = store_view_tko weak {value}, %pv{i}[{idx}] token = %tok "
+            f": {_ty(shape)}, {pvs[i]}, tile<i32> -> token"
+        )
+    lines.append("  return")
+    return f"entry @k({', '.join(params)}) {{\n" + "\n".join(lines) + "\n}\n"
+
+
+def _args(a: np.ndarray) -> list[object]:
+    return [a, *a.shape, *(s // a.itemsize for s in a.strides)]
+
+
+def _reshape_kernel(src: tuple[int, ...], dst: tuple[int, ...]) -> str:
+    return _kernel(src, [f"%y = reshape %x : {_ty(src)} -> {_ty(dst)}"], [("%y", dst)])
+
+
+def _compile(text: str, arch: str) -> str:
+    ptx = compile_module(parse_module_text(text, "reshape.mlir"), arch).ptx
+    assert ptx is not None
+    return ptx
+
+
+def _blocks(a: np.ndarray, rows: int) -> list[np.ndarray]:
+    return [a[i : i + rows] for i in range(0, a.shape[0], rows)]
+
+
+@pytest.mark.parametrize(
+    ("src", "dst", "arch", "exchanged"),
+    [
+        ((256,), (16, 16), "sm_80", False),
+        ((16, 16), (256,), "sm_90a", False),
+        ((8, 32), (16, 16), "sm_100a", True),
+        ((16, 16), (1, 256), "sm_80", True),
+        ((64, 4), (8, 32), "sm_90a", True),
+    ],
+)
+def test_reshape_matches_numpy(
+    src: tuple[int, ...], dst: tuple[int, ...], arch: str, exchanged: bool
+) -> None:
+    ptx = _compile(_reshape_kernel(src, dst), arch)
+    # Register renamings move nothing; the others are one exchange.
+    assert ("st.shared" in ptx) == exchanged
+    assert ("bar.sync 0;" in ptx) == exchanged
+    x = np.random.default_rng(1).standard_normal((2 * src[0], *src[1:])).astype(np.float32)
+    out = np.full((2 * dst[0], *dst[1:]), np.nan, np.float32)
+    simulate(ptx, (2, 1, 1), _args(x) + _args(out))
+    want = np.concatenate([t.reshape(dst) for t in _blocks(x, src[0])])
+    np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize(("element", "dtype"), [("f16", np.float16), ("i8", np.int8)])
+def test_narrow_elements_reshape_through_shared_memory(element: str, dtype: type) -> None:
+    """Halves travel packed in pairs, bytes one at a time."""
+    text = _reshape_kernel((8, 32), (16, 16)).replace("f32", element)
+    ptx = _compile(text, "sm_80")
+    assert "st.shared" in ptx
+    x = (np.random.default_rng(5).standard_normal((16, 32)) * 20).astype(dtype)
+    out = np.zeros((32, 16), dtype)
+    simulate(ptx, (2, 1, 1), _args(x) + _args(out))
+    np.testing.assert_array_equal(out, np.concatenate([t.reshape(16, 16) for t in _blocks(x, 8)]))
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_keepdims_reduce_then_reshape_drops_the_unit_dim(arch: str) -> None:
+    """`ct.sum(t, axis=1, keepdims=True)` (reduce, reshape to 16x1), then the unit
+    dimension dropped again (16x1 -> 16) and the column regrouped (16x1 -> 4x4)."""
+    body = [
+        "%r = reduce %x dim=1 identities=[0.000000e+00 : f32] : tile<16x32xf32> -> tile<16xf32>",
+        "(%lhs: tile<f32>, %rhs: tile<f32>) {",
+        "  %s = addf %lhs, %rhs : tile<f32>",
+        "  yield %s : tile<f32>",
+        "}",
+        "%k = reshape %r : tile<16xf32> -> tile<16x1xf32>",
+        "%d = reshape %k : tile<16x1xf32> -> tile<16xf32>",
+        "%q = reshape %k : tile<16x1xf32> -> tile<4x4xf32>",
+    ]
+    ptx = _compile(_kernel((16, 32), body, [("%d", (16,)), ("%q", (4, 4))]), arch)
+    x = np.random.default_rng(2).uniform(-1, 1, (32, 32)).astype(np.float32)
+    out = np.full(32, np.nan, np.float32)
+    out2 = np.full((8, 4), np.nan, np.float32)
+    simulate(ptx, (2, 1, 1), _args(x) + _args(out) + _args(out2))
+    sums = x.astype(np.float64).sum(axis=1)
+    np.testing.assert_allclose(out, sums, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out2, sums.reshape(8, 4), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_100a"])
+def test_ragged_reshape_keeps_the_padding_and_masks_the_store(arch: str) -> None:
+    """300 elements in tiles of 256 -> 16x16 tiles of a 19x16 array: the second
+    block's load pads with zeros past 300 and its store skips rows past 19."""
+    ptx = _compile(_reshape_kernel((256,), (16, 16)), arch)
+    x = np.random.default_rng(3).standard_normal(300).astype(np.float32)
+    out = np.full((19, 16), np.nan, np.float32)
+    simulate(ptx, (2, 1, 1), _args(x) + _args(out))
+    np.testing.assert_array_equal(out, np.pad(x, (0, 4)).reshape(19, 16))
+    ptx = _compile(_reshape_kernel((8, 32), (16, 16)), arch)
+    x = np.random.default_rng(4).standard_normal((11, 32)).astype(np.float32)
+    out = np.full((22, 16), np.nan, np.float32)
+    simulate(ptx, (2, 1, 1), _args(x) + _args(out))
+    want = np.pad(x, ((0, 5), (0, 0))).reshape(32, 16)[:22]
+    np.testing.assert_array_equal(out, want)
+
+
+def test_same_registers_compares_linear_indices_of_every_basis() -> None:
+    def layout(shape: tuple[int, ...]) -> LinearLayout:
+        return default_blocked(shape, 4, 1).linear(shape)
+
+    assert same_registers(layout((256,)), layout((16, 16)))
+    assert same_registers(layout((8, 32)), layout((16, 16)))
+    wide = layout((16, 16))
+    # Lanes 0-1 along columns 0-1 of rows 0-1 instead of columns 0-3 of row 0.
+    other = replace(wide, lanes=((0, 1), (1, 0), (0, 2), (0, 4), (0, 8)))
+    assert not same_registers(layout((256,)), other)
+    assert row_major_strides([2, 4, 8], 4) == [128, 32, 4]
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_ptxas_accepts_reshape_exchanges(arch: str) -> None:
+    if find_ptxas() is None:
+        pytest.skip("ptxas is not installed")
+    for src, dst in (((8, 32), (16, 16)), ((256,), (16, 16))):
+        result = run_ptxas(_compile(_reshape_kernel(src, dst), arch), arch)
+        assert result.ok, result.output
+
+
+def test_a_reshape_over_the_shared_memory_budget_says_reshape() -> None:
+    """A 64x256 f32 reshape to 256x64 needs 64 KiB of buffer: a located diagnostic naming the
+    reshape, not the internal op."""
+    with pytest.raises(CompileError, match=r"reshape of a 64x256 tile to 256x64") as e:
+        _compile(_reshape_kernel((64, 256), (256, 64)), "sm_80")
+    assert "nv_tileaa" not in e.value.message
+    assert "exchange needing 65536 bytes" in e.value.message
+    assert e.value.location is not None
