@@ -68,7 +68,6 @@ def test_replicated_atomic_updates_once_and_every_copy_reads_the_old_value(mode:
     np.testing.assert_array_equal(q, 2 * np.arange(512))
 
 
-@pytest.mark.skipif(find_ptxas() is None, reason="ptxas is not installed")
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
 def test_replicated_atomic_assembles(arch: str) -> None:
     report = run_ptxas(compile_kernel("acq_rel", arch), arch)

@@ -7,9 +7,6 @@ f8E8M0FNU both ways, and ptxas on three targets."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import ml_dtypes
@@ -17,6 +14,7 @@ import numpy as np
 import pytest
 from elementwise_kernels import compile_text, kernel_text, run_kernel
 
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.dialects.cuda_tile.attributes import RoundingMode
 from tileir.interpreter.arith import float_to_e8m0, saturate_fp8
 from tileir.interpreter.numerics import to_float
@@ -118,14 +116,8 @@ def test_directed_rounding_to_fp8_is_reported() -> None:
         compile_text(kernel_text(["%r = ftof %x0 rounding<zero> -> f8E4M3FN"], ["f32"], "f8E4M3FN"))
 
 
-PTXAS = Path(sys.executable).parent.parent / "lib/python3.11/site-packages/nvidia/cu13/bin/ptxas"
-
-
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
 def test_ptxas_accepts_fp8_conversions(arch: str, tmp_path: Path) -> None:
-    ptxas = str(PTXAS) if PTXAS.exists() else shutil.which("ptxas")
-    if ptxas is None:
-        pytest.skip("ptxas is not installed")
     text = kernel_text([], ["f8E4M3FN"], "f8E4M3FN")
     src = "\n".join(
         [
@@ -139,15 +131,8 @@ def test_ptxas_accepts_fp8_conversions(arch: str, tmp_path: Path) -> None:
         ]
     )
     text = text.replace("  %st = store_view_tko", src + "\n  %st = store_view_tko", 1)
-    ptx_file = tmp_path / "k.ptx"
-    ptx_file.write_text(compile_text(text, arch))
-    out = subprocess.run(
-        [ptxas, f"-arch={arch}", str(ptx_file), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
+    report = run_ptxas(compile_text(text, arch), arch, str(tmp_path / "k.cubin"))
+    assert report.ok, report.output
 
 
 MMA_SCALED = Path(__file__).parent / "bytecode_fixtures/cutile/mma_scaled.13.3.mlir"
@@ -197,20 +182,10 @@ def test_mmaf_scaled_matches_interpreter_and_numpy() -> None:
 def test_ptxas_accepts_mmaf_scaled(arch: str, tmp_path: Path) -> None:
     from tileir.compiler import compile_module, parse_module_text
 
-    ptxas = str(PTXAS) if PTXAS.exists() else shutil.which("ptxas")
-    if ptxas is None:
-        pytest.skip("ptxas is not installed")
     ptx = compile_module(parse_module_text(MMA_SCALED.read_text(), str(MMA_SCALED)), arch).ptx
     assert ptx is not None
-    ptx_file = tmp_path / "k.ptx"
-    ptx_file.write_text(ptx)
-    out = subprocess.run(
-        [ptxas, f"-arch={arch}", str(ptx_file), "-o", str(tmp_path / "k.cubin")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
+    report = run_ptxas(ptx, arch, str(tmp_path / "k.cubin"))
+    assert report.ok, report.output
 
 
 @pytest.mark.parametrize("value", [-2.5, 448.0, 0.015625])

@@ -42,7 +42,7 @@ import numpy as np
 import pytest
 from elementwise_kernels import compile_text, kernel_text, run_kernel
 
-from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.trig_functions import (
     PI,
@@ -419,7 +419,6 @@ def test_half_accuracy(op: str, t: str) -> None:
     check(op, t, inputs, 0.0 if op == "remf" else 0.51)
 
 
-@pytest.mark.skipif(find_ptxas() is None, reason="ptxas not installed")
 @pytest.mark.parametrize("arch", ARCHES)
 @pytest.mark.parametrize("t", sorted(DTYPES))
 def test_ptx_assembles(t: str, arch: str) -> None:

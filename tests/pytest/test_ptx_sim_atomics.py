@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.testing import SimulationError, simulate
 
 HEADER = ".version 8.0\n.target sm_90a\n.address_size 64\n"
@@ -85,7 +85,6 @@ def test_atom_add_f32_rounds_each_addition() -> None:
     np.testing.assert_array_equal(a, expected)
 
 
-@pytest.mark.skipif(find_ptxas() is None, reason="ptxas is not installed")
 def test_atomic_kernels_are_valid_ptx() -> None:
     for ins in (
         "atom.relaxed.gpu.global.add.u32 %r3, [%rd3], 1;",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.testing import SimulationError, simulate
 
 HEADER = ".version 8.0\n.target sm_90a\n.address_size 64\n"
@@ -78,7 +78,6 @@ def test_shuffle_matches_the_lane_formula(mode: str, b: str, c: int) -> None:
     np.testing.assert_array_equal(out, expected(mode, b_value, c))
 
 
-@pytest.mark.skipif(find_ptxas() is None, reason="ptxas is not installed")
 def test_shuffle_kernel_is_valid_ptx() -> None:
     report = run_ptxas(shuffle_kernel("bfly", "1", "0x1f"), "sm_90a")
     assert report.ok, report.output

@@ -11,7 +11,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.reshape import row_major_strides, same_registers
 from tileir.diagnostics import CompileError
@@ -179,8 +179,6 @@ def test_same_registers_compares_linear_indices_of_every_basis() -> None:
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
 def test_ptxas_accepts_reshape_exchanges(arch: str) -> None:
-    if find_ptxas() is None:
-        pytest.skip("ptxas is not installed")
     for src, dst in (((8, 32), (16, 16)), ((256,), (16, 16))):
         result = run_ptxas(_compile(_reshape_kernel(src, dst), arch), arch)
         assert result.ok, result.output
