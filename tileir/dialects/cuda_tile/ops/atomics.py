@@ -181,6 +181,26 @@ def _parse_optional_mask(parser: Parser) -> UnresolvedOperand | None:
     return parser.parse_unresolved_operand()
 
 
+def _parse_signature(
+    parser: Parser, mask: UnresolvedOperand | None
+) -> tuple[Attribute, Attribute, list[SSAValue], Attribute, Attribute]:
+    """`: P, T [, M] -> R, token`: the pointer and value types, the mask (resolved
+    against its type, when the op has one), the result and token types."""
+    parser.parse_punctuation(":")
+    pointers_t = parse_cuda_tile_type(parser)
+    parser.parse_punctuation(",")
+    value_t = parse_cuda_tile_type(parser)
+    mask_values: list[SSAValue] = []
+    if mask is not None:
+        parser.parse_punctuation(",")
+        mask_values = [parser.resolve_operand(mask, parse_cuda_tile_type(parser))]
+    parser.parse_punctuation("->")
+    result_t = parse_cuda_tile_type(parser)
+    parser.parse_punctuation(",")
+    token_t = parse_cuda_tile_type(parser)
+    return pointers_t, value_t, mask_values, result_t, token_t
+
+
 @irdl_op_definition
 class AtomicCASTkoOp(AtomicOp):
     """`SEM SCOPE %ptrs, %cmp, %val [, %mask] [token=%t] : P, T [, M] -> T, token`.
@@ -232,18 +252,7 @@ class AtomicCASTkoOp(AtomicOp):
         mask = _parse_optional_mask(parser)
         token = parse_token_operand(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pointers_t = parse_cuda_tile_type(parser)
-        parser.parse_punctuation(",")
-        val_t = parse_cuda_tile_type(parser)
-        mask_values: list[SSAValue] = []
-        if mask is not None:
-            parser.parse_punctuation(",")
-            mask_values = [parser.resolve_operand(mask, parse_cuda_tile_type(parser))]
-        parser.parse_punctuation("->")
-        result_t = parse_cuda_tile_type(parser)
-        parser.parse_punctuation(",")
-        token_t = parse_cuda_tile_type(parser)
+        pointers_t, val_t, mask_values, result_t, token_t = _parse_signature(parser, mask)
         return cls.build(
             operands=[
                 parser.resolve_operand(pointers, pointers_t),
@@ -336,18 +345,7 @@ class AtomicRMWTkoOp(AtomicOp):
         mask = _parse_optional_mask(parser)
         token = parse_token_operand(parser)
         attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pointers_t = parse_cuda_tile_type(parser)
-        parser.parse_punctuation(",")
-        arg_t = parse_cuda_tile_type(parser)
-        mask_values: list[SSAValue] = []
-        if mask is not None:
-            parser.parse_punctuation(",")
-            mask_values = [parser.resolve_operand(mask, parse_cuda_tile_type(parser))]
-        parser.parse_punctuation("->")
-        result_t = parse_cuda_tile_type(parser)
-        parser.parse_punctuation(",")
-        token_t = parse_cuda_tile_type(parser)
+        pointers_t, arg_t, mask_values, result_t, token_t = _parse_signature(parser, mask)
         return cls.build(
             operands=[
                 parser.resolve_operand(pointers, pointers_t),
