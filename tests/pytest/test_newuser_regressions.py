@@ -109,3 +109,58 @@ def test_if_around_for_is_lifted(n: int, expected: int) -> None:
     out = np.array([-1], np.int32)
     simulate(ptx_for(IF_AROUND_FOR, "sm_80"), (1, 1, 1), [out, n])
     assert out.tolist() == [expected]
+
+
+# An mma result (accumulator layout) stored through a pointer tile: the pointers
+# (`offset`), the mask and the atomic's old values take the value's layout.
+MMA_THROUGH_POINTERS = """
+cuda_tile.module @m {
+  entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>, %d: tile<ptr<f32>>) {
+    %t0 = make_token : token
+    %i = iota : tile<16xi32>
+    %r = reshape %i : tile<16xi32> -> tile<16x1xi32>
+    %q = reshape %i : tile<16xi32> -> tile<1x16xi32>
+    %c16 = constant <i32: 16> : tile<16x1xi32>
+    %rb0 = muli %r, %c16 : tile<16x1xi32>
+    %rb = broadcast %rb0 : tile<16x1xi32> -> tile<16x16xi32>
+    %qb = broadcast %q : tile<1x16xi32> -> tile<16x16xi32>
+    %idx = addi %rb, %qb : tile<16x16xi32>
+    %a1 = reshape %a : tile<ptr<f16>> -> tile<1x1xptr<f16>>
+    %ab = broadcast %a1 : tile<1x1xptr<f16>> -> tile<16x16xptr<f16>>
+    %pa = offset %ab, %idx : tile<16x16xptr<f16>>, tile<16x16xi32> -> tile<16x16xptr<f16>>
+    %b1 = reshape %b : tile<ptr<f16>> -> tile<1x1xptr<f16>>
+    %bb = broadcast %b1 : tile<1x1xptr<f16>> -> tile<16x16xptr<f16>>
+    %pb = offset %bb, %idx : tile<16x16xptr<f16>>, tile<16x16xi32> -> tile<16x16xptr<f16>>
+    %va, %t1 = load_ptr_tko weak %pa token=%t0 : tile<16x16xptr<f16>> -> tile<16x16xf16>, token
+    %vb, %t2 = load_ptr_tko weak %pb token=%t0 : tile<16x16xptr<f16>> -> tile<16x16xf16>, token
+    %z = constant <f32: 0.0> : tile<16x16xf32>
+    %acc = mmaf %va, %vb, %z : tile<16x16xf16>, tile<16x16xf16>, tile<16x16xf32>
+    %c1 = reshape %c : tile<ptr<f32>> -> tile<1x1xptr<f32>>
+    %cb = broadcast %c1 : tile<1x1xptr<f32>> -> tile<16x16xptr<f32>>
+    %pc = offset %cb, %idx : tile<16x16xptr<f32>>, tile<16x16xi32> -> tile<16x16xptr<f32>>
+    %c8 = constant <i32: 200> : tile<16x16xi32>
+    %m = cmpi less_than %idx, %c8, signed : tile<16x16xi32> -> tile<16x16xi1>
+    %old, %t3 = atomic_rmw_tko acq_rel device %pc, xchg, %acc, %m token=%t0 : tile<16x16xptr<f32>>, tile<16x16xf32>, tile<16x16xi1> -> tile<16x16xf32>, token
+    %d1 = reshape %d : tile<ptr<f32>> -> tile<1x1xptr<f32>>
+    %db = broadcast %d1 : tile<1x1xptr<f32>> -> tile<16x16xptr<f32>>
+    %pd = offset %db, %idx : tile<16x16xptr<f32>>, tile<16x16xi32> -> tile<16x16xptr<f32>>
+    %t4 = store_ptr_tko weak %pd, %acc token=%t3 : tile<16x16xptr<f32>>, tile<16x16xf32> -> token
+    %ob, %t5 = atomic_rmw_tko relaxed device %pc, addf, %old, %m token=%t4 : tile<16x16xptr<f32>>, tile<16x16xf32>, tile<16x16xi1> -> tile<16x16xf32>, token
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_mma_result_through_pointer_tiles(arch: str) -> None:
+    rng = np.random.default_rng(0)
+    a = rng.integers(-3, 4, (16, 16)).astype(np.float16)
+    b = rng.integers(-3, 4, (16, 16)).astype(np.float16)
+    c = np.full((16, 16), 0.5, np.float32)
+    d = np.zeros((16, 16), np.float32)
+    simulate(ptx_for(MMA_THROUGH_POINTERS, arch), (1, 1, 1), [a, b, c, d])
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_array_equal(d, want)  # the scatter of the accumulator
+    first = np.arange(256).reshape(16, 16) < 200  # the xchg's mask
+    np.testing.assert_array_equal(c, np.where(first, want + 0.5, 0.5))  # xchg, then += old

@@ -184,8 +184,12 @@ def required_operand_layouts(
         return []
     if isinstance(op, ct.ScanOp):
         return [(i, result_layout) for i in range(len(op.operands))]
-    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp):
+    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | aa.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
+    if isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp) and result_index == 0:
+        # Pointers, compare, value, mask and old values: element r of each is in
+        # register r of the same thread (the atomic lowering pairs them by register).
+        return [(i, result_layout) for i, v in enumerate(op.operands) if is_tile(v)]
     if isinstance(op, tas.TiledLoadOp) and result_index == 0:
         out = []
         if op.mask is not None:
@@ -206,7 +210,16 @@ def inferred_result_layout(
         if isinstance(first, SliceLayoutAttr) and first.dim.data == op.axis.value.data:
             return first.parent
         return None
-    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | aa.BroadcastOp | ct.ScanOp):
+    if isinstance(
+        op,
+        ct.ElementwiseOp
+        | aa.AddPtrOp
+        | ct.OffsetOp
+        | aa.BroadcastOp
+        | ct.ScanOp
+        | aa.AtomicRmwOp
+        | aa.AtomicCasOp,
+    ):
         return first
     if isinstance(op, ct.ReduceOp):
         return SliceLayoutAttr(op.dimension, first)
