@@ -17,8 +17,12 @@ for what tileir emits: CTAs that do not communicate, and threads of a CTA that
 communicate only across ``bar.sync`` executed by all of them together (a
 barrier reached by only some running threads is an error); ``.shared`` arrays
 are per CTA (``ptx_shared``); ``ldmatrix`` and ``mma.sync`` run
-per whole warp (``ptx_mma``); ``shfl.sync`` (``bfly``/``idx``/``up``/``down``, with
-the clamp and segment mask) reads the other lanes' registers, and fails unless every
+per whole warp (``ptx_mma``); sm_90a's ``wgmma`` (``fence``, ``commit_group``,
+``wait_group`` and ``mma_async`` with f16/bf16/e4m3/e5m2/s8/u8 operands, A from
+registers or a shared-memory descriptor, B from a descriptor) runs per whole
+warpgroup of 128 threads and checks the fence and wait rules of the asynchronous
+instruction, and ``fence.proxy.async`` is accepted (``ptx_wgmma``); ``shfl.sync``
+(``bfly``/``idx``/``up``/``down``, with the clamp and segment mask) reads the other lanes' registers, and fails unless every
 lane of its member mask executes it together; ``atom``/``red`` on global memory run
 the active threads' read-modify-writes one at a time, in thread order (one valid
 execution; atomic writes are not race-checked).  Memory-ordering qualifiers have no
@@ -57,7 +61,10 @@ from typing import Any
 
 import numpy as np
 
-from tileir.testing import ptx_mma  # noqa: F401  (registers ldmatrix and mma.sync)
+from tileir.testing import (
+    ptx_mma,  # noqa: F401  (registers ldmatrix and mma.sync)
+    ptx_wgmma,  # noqa: F401  (registers wgmma and fence.proxy.async)
+)
 from tileir.testing.ptx_calls import init_locals, place_locals
 from tileir.testing.ptx_decode import Exec
 from tileir.testing.ptx_errors import INTERNAL, UNSUPPORTED, SimulationError
