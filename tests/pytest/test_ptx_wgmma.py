@@ -428,6 +428,9 @@ def test_negated_operands() -> None:
 def test_integer() -> None:
     _run(Case(acc="s32", ta="s8", tb="s8", n=24, steps=2))
     _run(Case(acc="s32", ta="u8", tb="u8", n=16, steps=1, a_regs=True))
+    # Mixed signedness needs PTX ISA 8.4.
+    _run(Case(acc="s32", ta="s8", tb="u8", n=32, steps=2, version="8.4"))
+    _run(Case(acc="s32", ta="u8", tb="s8", n=8, steps=1, a_regs=True, version="8.4"))
 
 
 def test_integer_satfinite() -> None:
@@ -607,3 +610,30 @@ def test_swizzle_with_unaligned_start_is_unsupported() -> None:
         "base offset 0",
         kind="unsupported",
     )
+
+
+def test_descriptor_must_be_uniform() -> None:
+    # Warp 1 of the warpgroup points its B descriptor 16 bytes further.
+    extra = {
+        "replace": [
+            (
+                "or.b64 %rd31, %rd30,",
+                "setp.eq.u32 %p4, %r5, 1;\nselp.b32 %r32, 1, 0, %p4;\nadd.u32 %r30, %r30, %r32;\n"
+                "cvt.u64.u32 %rd30, %r30;\nor.b64 %rd31, %rd30,",
+            )
+        ]
+    }
+    _fails(Case(n=8), extra, "the B descriptor differs between the threads of a warpgroup")
+
+
+def test_descriptor_outside_shared_memory() -> None:
+    # A start address that lies in no shared array of the CTA (past its end).
+    extra = {"replace": [("add.u32 %r31, %r2, 0;", "add.u32 %r31, %r2, 65536;")]}
+    _fails(Case(n=8), extra, "matches no shared array", kind="out-of-bounds")
+
+
+def test_tf32_is_unsupported() -> None:
+    ptx, (A, _, C, image) = _build(Case(n=8), {"replace": [(".f32.f16.f16", ".f32.tf32.tf32")]})
+    with pytest.raises(SimulationError, match="tf32") as info:
+        simulate(ptx, (1, 1, 1), [image, A, C, np.zeros_like(C), 1])
+    assert info.value.kind == "unsupported"

@@ -19,8 +19,8 @@ for ``-arch=sm_90a``):
   8 to 256: ``.f32.f16.f16``, ``.f16.f16.f16``, ``.f32.bf16.bf16`` (K = 16) and
   ``.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}`` (K = 32); and ``.s32.{s8,u8}.{s8,u8}``
   (K = 32, ``.satfinite`` optional) for N = 8, 16, 24 and multiples of 16 up to 256
-  (ptxas rejects N = 40, 56, ... for the integer types; it also rejects mixed
-  ``s8``/``u8`` operands, which the ISA lists, so the simulator accepts them).
+  (ptxas rejects N = 40, 56, ... for the integer types; mixed ``s8``/``u8`` operands
+  need ``.version 8.4``, which ptxas checks and the simulator does not).
   ``tf32`` and ``b1`` operands are not supported.
 
 Operands (the ISA's forms; ``scale-d`` is a ``.pred`` register, ``!p`` allowed, or the
