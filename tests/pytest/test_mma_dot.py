@@ -224,3 +224,128 @@ def test_f16_accumulator() -> None:
     simulate(ptx, (m // 64, n // 32, 1), [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, k // 32])
     expected = a.astype(np.float64) @ b.astype(np.float64)
     np.testing.assert_allclose(c.astype(np.float64), expected, rtol=1e-2, atol=1e-2)
+
+
+# -- sm_90a: wgmma ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dtype", "tile", "size", "warps"),
+    [
+        ("f16", (64, 32, 32), (128, 96, 96), 4),  # one warpgroup, two K steps
+        ("bf16", (128, 64, 32), (200, 136, 64), 4),  # two row slabs per warpgroup, ragged
+        ("f16", (128, 128, 32), (256, 136, 96), 8),  # two warpgroups
+        ("f16", (64, 256, 16), (64, 256, 48), 4),  # N = 256: the widest wgmma
+        ("f16", (64, 512, 16), (64, 512, 16), 4),  # two 256-wide blocks
+    ],
+)
+def test_sm90a_dots_run_on_wgmma(
+    dtype: str, tile: tuple[int, int, int], size: tuple[int, int, int], warps: int
+) -> None:
+    """On sm_90a a dot whose warps lie along M in whole warpgroups runs on
+    `wgmma.mma_async` (A and B through no-swizzle K-major descriptors), matching numpy
+    in the simulator."""
+    import ml_dtypes
+
+    tm, tn, tk = tile
+    m, n, k = size
+    module = parse_module_text(_gemm_text(dtype, tm, tn, tk), "gemm.mlir")
+    ptx = compile_module(module, "sm_90a", num_warps=warps).ptx
+    assert ptx is not None
+    assert f"wgmma.mma_async.sync.aligned.m64n{min(tn, 256)}k16.f32.{dtype}.{dtype}" in ptx
+    assert "mma.sync" not in ptx and "ldmatrix" not in ptx
+    assert "fence.proxy.async.shared::cta;" in ptx
+    np_type = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
+    rng = np.random.default_rng(17)
+    a = rng.uniform(-1, 1, (m, k)).astype(np_type)
+    b = rng.uniform(-1, 1, (k, n)).astype(np_type)
+    c = np.zeros((m, n), dtype=np.float32)
+    grid = (-(-m // tm), -(-n // tn), 1)
+    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
+
+
+def test_sm90a_f16_accumulator_on_wgmma() -> None:
+    """An f16 accumulator: `wgmma ... .f16.f16.f16`, two halves per register."""
+    text = _gemm_text("f16", 64, 32, 32).replace("xf32", "xf16").replace("<f32:", "<f16:")
+    text = text.replace("A2f32", "A2f16").replace("ptr<f32>", "ptr<f16>")
+    ptx = compile_module(parse_module_text(text, "gemm.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    assert "wgmma.mma_async.sync.aligned.m64n32k16.f16.f16.f16" in ptx
+    m, n, k = 128, 64, 64
+    rng = np.random.default_rng(19)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float16)
+    simulate(ptx, (m // 64, n // 32, 1), [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, k // 32])
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("signs", ["signed signed", "unsigned signed", "signed unsigned"])
+def test_sm90a_mmai_on_wgmma_is_exact(signs: str) -> None:
+    """cuTile's `matmul_i8` export at 64x64 tiles: `wgmma ... m64n64k32.s32`, exact."""
+    text = (FIXTURES / "matmul_i8.13.4.mlir").read_text().replace("32x32", "64x64")
+    text = text.replace("signed signed :", f"{signs} :")
+    ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    sign_a, sign_b = signs.split()
+    kinds = ["u8" if sign == "unsigned" else "s8" for sign in (sign_a, sign_b)]
+    assert f"wgmma.mma_async.sync.aligned.m64n64k32.s32.{kinds[0]}.{kinds[1]}" in ptx
+    rng = np.random.default_rng(23)
+    a = rng.integers(-128, 128, (64, 64)).astype(np.int8)
+    b = rng.integers(-128, 128, (64, 64)).astype(np.int8)
+    c = np.zeros((64, 64), dtype=np.int32)
+    simulate(ptx, (1, 1, 1), [a, 64, 64, 64, 1, b, 64, 64, 64, 1, c, 64, 64, 64, 1])
+    wa = a.view(np.uint8) if sign_a == "unsigned" else a
+    wb = b.view(np.uint8) if sign_b == "unsigned" else b
+    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
+
+
+@pytest.mark.parametrize(
+    ("arch", "tile", "warps"),
+    [
+        ("sm_80", (64, 32, 32), 4),  # no wgmma before Hopper
+        ("sm_100a", (64, 32, 32), 4),  # nor after it (tcgen05 is not used yet)
+        ("sm_90a", (32, 64, 32), 4),  # warps along N: not whole warpgroups along M
+        ("sm_90a", (64, 64, 32), 2),  # fewer warps than a warpgroup
+    ],
+)
+def test_dots_that_keep_mma_sync(arch: str, tile: tuple[int, int, int], warps: int) -> None:
+    tm, tn, tk = tile
+    module = parse_module_text(_gemm_text("f16", tm, tn, tk), "gemm.mlir")
+    ptx = compile_module(module, arch, num_warps=warps).ptx
+    assert ptx is not None
+    assert "mma.sync.aligned.m16n8k16" in ptx
+    assert "wgmma" not in ptx
+
+
+@pytest.mark.parametrize(
+    ("shape", "k_dim", "size"),
+    [((32, 64), 0, 2), ((64, 256), 0, 1), ((16, 8), 0, 2), ((64, 32), 1, 2), ((128, 64), 1, 1)],
+)
+def test_core_matrix_view_places_operands_k_major(
+    shape: tuple[int, int], k_dim: int, size: int
+) -> None:
+    """Every element (row r, column k) of an operand written through the view lands
+    where the no-swizzle K-major descriptor (LBO = 128, SBO = 8·K·size) says, each
+    byte once: B is K x N (`k_dim` 0), A is M x K (`k_dim` 1)."""
+    from tileir.conversions.tileas_to_llvm.wgmma import core_matrix_view
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+
+    layout = default_blocked(shape, 4, 8).linear(shape)
+    view, strides = core_matrix_view(layout, size, k_dim)
+    k = shape[k_dim]
+    t = 16 // size
+    seen: set[int] = set()
+    for w in range(layout.num_warps):
+        for lane in range(32):
+            for r in range(layout.num_registers):
+                coord = layout.coord(r, lane, w)
+                kk, row = coord[k_dim], coord[1 - k_dim]
+                address = sum(x * s for x, s in zip(view.coord(r, lane, w), strides, strict=True))
+                expected = (row % 8) * 16 + (kk % t) * size + (kk // t) * 128
+                assert address == expected + (row // 8) * (8 * k * size)
+                seen.add(address)
+    assert seen == set(range(0, shape[0] * shape[1] * size, size))

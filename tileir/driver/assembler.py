@@ -291,7 +291,7 @@ def compile_file(args: argparse.Namespace) -> int:
 
     def on_pass(event: PassEvent) -> None:
         if event.stage == "tileas" and event.ends_stage:
-            collected.extend(rm.tileas_remarks(event.module))
+            collected.extend(rm.tileas_remarks(event.module, arch))
 
     # Kernels are marked as Tile IR kernels in cubins, as tileiras marks them: cuTile's
     # launcher leaves the block size to the driver, which reads it from `.reqntid`.

@@ -23,8 +23,10 @@ right after the stage that made it, never a guess:
 * `Kernel`: the warps per CTA tileas-assign-layouts chose (`Analysis`), and the
   registers, static shared memory and spills ptxas reports (`Analysis`).
 
-tileir has no tensor-core lowering yet, so it makes no tensor-core decisions and emits
-no `TensorCore` remarks (a kernel with `mma` fails with a located error instead).
+* `TensorCore`: for each `mmaf`/`mmai`, the instruction the code generator will use
+  (`Passed`: `wgmma.mma_async` on sm_90a, `mma.sync` elsewhere or where the warps do
+  not form whole warpgroups along M; `Missed` where it falls back from `wgmma` to
+  `mma.sync` on sm_90a, and where the dot runs on FMAs, with the reason).
 """
 
 from __future__ import annotations
@@ -89,12 +91,14 @@ def _function_name(op: Operation) -> str:
     return parent.sym_name.data if isinstance(parent, func.FuncOp) else "?"
 
 
-def tileas_remarks(module: ModuleOp) -> list[Remark]:
+def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
     """Remarks about the decisions recorded in `module` right after the tileas stage
-    (copy atoms, layout conversions, warps per CTA)."""
+    (copy atoms, layout conversions, warps per CTA, tensor-core instructions for
+    `arch`)."""
     from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
     from tileir.dialects.cuda_tile.carriers import element_type, shape_of
     from tileir.dialects.cuda_tile.types import PointerType
+    from tileir.dialects.nv_tileaa import ops as aa
     from tileir.dialects.nv_tileas import ops as tas
     from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
     from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
@@ -182,6 +186,8 @@ def tileas_remarks(module: ModuleOp) -> list[Remark]:
                         where,
                     )
                 )
+        elif isinstance(op, aa.DotOp):
+            out.extend(_dot_remarks(op, arch))
         elif isinstance(op, tas.ConvertLayoutOp):
             t = op.result.type
             shape = "x".join(str(d) for d in t.get_shape()) if isinstance(t, TensorType) else "?"
@@ -196,6 +202,55 @@ def tileas_remarks(module: ModuleOp) -> list[Remark]:
                     location_of(op),
                 )
             )
+    return out
+
+
+def _dot_remarks(op: Operation, arch: str) -> list[Remark]:
+    """The `TensorCore` remarks of one `nv_tileaa.dot`."""
+    from tileir.conversions.tileas_to_llvm.mma import dot_instruction
+    from tileir.dialects.cuda_tile.carriers import element_type
+    from tileir.dialects.nv_tileaa import ops as aa
+
+    assert isinstance(op, aa.DotOp)
+    choice = dot_instruction(op, arch)
+    if choice is None:
+        return []
+    a_t, b_t, acc_t = (v.type for v in (op.lhs, op.rhs, op.acc))
+    assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+    assert isinstance(acc_t, TensorType)
+    shapes = " by ".join("x".join(map(str, t.get_shape())) for t in (a_t, b_t))
+    what = f"dot of {shapes} {element_type(a_t)} -> {element_type(acc_t)}"
+    fn, where = _function_name(op), location_of(op)
+    kind, detail = choice
+    if kind == "fma":
+        return [
+            Remark(
+                "missed",
+                "TensorCore",
+                "TensorCoreNotUsed",
+                f"{what} runs on FMAs (CUDA cores): {detail}",
+                fn,
+                where,
+            )
+        ]
+    out = [Remark("passed", "TensorCore", "TensorCoreMma", f"{what} on {detail}", fn, where)]
+    if kind == "mma.sync" and arch == "sm_90a":
+        out.append(
+            Remark(
+                "missed",
+                "TensorCore",
+                "WgmmaNotUsed",
+                f"{what} uses mma.sync, not wgmma: "
+                + (
+                    "a batched dot"
+                    if len(acc_t.get_shape()) != 2
+                    else "its warps do not form whole warpgroups (4 warps each) along M, "
+                    "each over a multiple of 64 rows"
+                ),
+                fn,
+                where,
+            )
+        )
     return out
 
 

@@ -4,7 +4,9 @@
 an f16 accumulator (`mma.sync.aligned.m16n8k16`), or i8 operands of either
 signedness and an i32 accumulator (`m16n8k32`, exact), for every target tileir
 supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
-sm_100a (their `wgmma`/`tcgen05` forms are not used yet).
+sm_100a.  On sm_90a, a dot whose warps form whole warpgroups along M runs on
+`wgmma` instead (`wgmma.py`: the same A fragments and accumulator layout, B from a
+core-matrix buffer through a matrix descriptor); sm_100a's `tcgen05` is not used yet.
 
 The operands arrive in whatever distributed layouts `tileas-assign-layouts` gave
 them.  The lowering, per `dot`:
@@ -57,8 +59,13 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from tileir.conversions.tileas_to_llvm import wgmma
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
+from tileir.conversions.tileas_to_llvm.context import (
+    FunctionState,
+    LoweringContext,
+    linear_layout,
+)
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_memory import (
     ElementKind,
@@ -67,6 +74,7 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
     element_kind,
     padded_strides,
 )
+from tileir.conversions.tileas_to_llvm.wgmma import Packer
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.attributes import Signedness
@@ -140,6 +148,57 @@ class MmaSpec:
         )
 
 
+def mma_spec(op: aa.DotOp) -> MmaSpec | None:
+    """The tensor-core instruction family for `op`'s types, or None."""
+    a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
+    kind = _operand_kind(a_t)
+    acc_el = element_type(acc_t)
+    same = _operand_kind(b_t) == kind
+    if kind in ("f16", "bf16") and same and isinstance(acc_el, Float32Type):
+        return MmaSpec(kind, kind, "f32")
+    if kind == "f16" and same and isinstance(acc_el, Float16Type):
+        return MmaSpec(kind, kind, "f16")
+    if kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
+        signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
+        a, b = ("s8" if x == Signedness.SIGNED else "u8" for x in signs)
+        return MmaSpec(a, b, "s32")
+    return None
+
+
+def dot_warp_grid(acc_t: TensorType, acc_layout: LinearLayout) -> tuple[int, int]:
+    """The `wm x wn` warp grid of a dot: its accumulator's `#nv_tileas.mma` layout's,
+    or the one `warp_grid` picks for the accumulator's warps."""
+    if isinstance(acc_t.encoding, MmaLayoutAttr):
+        return acc_t.encoding.wm, acc_t.encoding.wn
+    m, n = acc_t.get_shape()[-2:]
+    return warp_grid(m, n, acc_layout.num_warps)
+
+
+def dot_instruction(op: aa.DotOp, arch: str) -> tuple[str, str] | None:
+    """How `convert-tileas-to-llvm` computes `op` on `arch` (for remarks): `("wgmma",
+    instruction)`, `("mma.sync", instruction)` or `("fma", why)`; None when it is
+    not supported (the lowering reports it)."""
+    acc_t = op.acc.type
+    if not isinstance(acc_t, TensorType):
+        return None
+    if tensor_core_k_step(op) is None:
+        if not fma_dot_supported(op):
+            return None
+        types = " x ".join(str(element_type(v.type)) for v in (op.lhs, op.rhs))
+        return "fma", f"{types} operands of these shapes have no tensor-core instruction"
+    spec = mma_spec(op)
+    if spec is None:
+        return None
+    shape = acc_t.get_shape()
+    wm, wn = dot_warp_grid(acc_t, linear_layout(op, acc_t))
+    m, n = shape[-2:]
+    if wgmma.wgmma_applies(arch, spec.integer, m, n, wm, wn, len(shape)):
+        return "wgmma", wgmma.instruction(
+            min(n, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b
+        )
+    return "mma.sync", spec.instruction
+
+
 class LowerDot(TilePattern):
     """`nv_tileaa.dot` -> shared memory, `ldmatrix`, `mma.sync` (module docstring)."""
 
@@ -150,25 +209,13 @@ class LowerDot(TilePattern):
     def _check(self, op: aa.DotOp) -> tuple[MmaSpec, int, int, int]:
         a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
         assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
-        assert isinstance(acc_t, TensorType)
-        kind = _operand_kind(a_t)
-        acc_el = element_type(acc_t)
-        spec: MmaSpec | None = None
-        same = _operand_kind(b_t) == kind
-        if kind in ("f16", "bf16") and same and isinstance(acc_el, Float32Type):
-            spec = MmaSpec(kind, kind, "f32")
-        elif kind == "f16" and same and isinstance(acc_el, Float16Type):
-            spec = MmaSpec(kind, kind, "f16")
-        elif kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
-            signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
-            a, b = ("s8" if x == Signedness.SIGNED else "u8" for x in signs)
-            spec = MmaSpec(a, b, "s32")
+        spec = mma_spec(op)
         if spec is None:
             raise not_supported(
                 op,
                 f"tensor-core dot of {element_type(a_t)} x {element_type(b_t)} -> "
-                f"{acc_el} (only f16 or bf16 operands with an f32 accumulator, f16 "
-                "with an f16 accumulator, and i8 with an i32 accumulator, so far)",
+                f"{element_type(acc_t)} (only f16 or bf16 operands with an f32 accumulator, "
+                "f16 with an f16 accumulator, and i8 with an i32 accumulator, so far)",
             )
         a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
         if len(a_shape) not in (2, 3):
@@ -203,10 +250,7 @@ class LowerDot(TilePattern):
         state = self.ctx.function_state(op)
         acc_t = op.acc.type
         assert isinstance(acc_t, TensorType)
-        if isinstance(acc_t.encoding, MmaLayoutAttr):
-            wm, wn = acc_t.encoding.wm, acc_t.encoding.wn
-        else:
-            wm, wn = warp_grid(m, n, acc_layout.num_warps)
+        wm, wn = dot_warp_grid(acc_t, acc_layout)
         em, en = effective_warps((m, n), wm, wn)
         frag = mma_linear((m, n), wm, wn)
         per_batch = frag.num_registers
@@ -230,6 +274,12 @@ class LowerDot(TilePattern):
         b_batch = (n if spec.integer else k) * b_pitch
         a_strides = [a_pitch, size]
         b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
+        # sm_90a: the warpgroup MMA reads A and B from K-major core-matrix buffers.
+        use_wgmma = wgmma.wgmma_applies(
+            self.ctx.arch, spec.integer, m, n, wm, wn, len(lhs_t.get_shape())
+        )
+        if use_wgmma:
+            a_batch, b_batch = m * k * size, n * k * size
         acc_shape = [batch, m, n] if batched else [m, n]
         c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
         if batched:
@@ -242,8 +292,120 @@ class LowerDot(TilePattern):
         smem_a, smem_b = buffers[0], buffers[1]
         smem_c = buffers[2] if len(buffers) > 2 else None
 
-        # Per-thread ldmatrix row addresses, once per kernel (in its prologue).
         p = state.prologue_builder(rewriter)
+        descriptors: tuple[SSAValue, SSAValue] | None = None
+        base_a = base_b = smem_a
+        if use_wgmma:
+            descriptors = wgmma.operand_descriptors(p, state, smem_a, smem_b, k, size)
+        else:
+            base_a, base_b = self._ldmatrix_bases(
+                p, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
+            )
+
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        ex = self.exchange
+        if use_wgmma:
+            for vals, layout, smem, k_dim in (
+                (a_vals, a_layout, smem_a, 1),
+                (b_vals, b_layout, smem_b, 0),
+            ):
+                view, view_strides = wgmma.core_matrix_view(layout, size, k_dim)
+                ex.write(b, rewriter, state, vals, view, view_strides, smem, operand)
+        else:
+            ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
+            ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
+        if smem_c is not None and not acc_in_registers:
+            ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
+        if use_wgmma:
+            # The st.shared above (generic proxy) must be visible to wgmma (async proxy).
+            b.inline_asm("fence.proxy.async.shared::cta;", "", [], [], side_effects=True)
+        b.op(nvvm.Barrier0Op())
+        if acc_in_registers:
+            c = list(acc_vals)
+        else:
+            assert smem_c is not None
+            c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
+
+        if spec.acc == "f16":
+            # Two halves per 32-bit accumulator register: {f0, f1} and {f2, f3}.
+            c_reg, word_type = "r", i32
+        else:
+            c_reg, word_type = "r" if spec.integer else "f", accumulator.register_type
+
+        def pack(block: list[SSAValue]) -> list[SSAValue]:
+            if spec.acc != "f16":
+                return block
+            return [_pack_halves(b, block[i], block[i + 1]) for i in range(0, len(block), 2)]
+
+        def unpack(words: list[SSAValue]) -> list[SSAValue]:
+            if spec.acc != "f16":
+                return words
+            return [h for w in words for h in _unpack_halves(b, w, accumulator.register_type)]
+
+        m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
+        if descriptors is not None:
+            wgmma.wgmma_dot(
+                b,
+                spec,
+                c,
+                descriptors,
+                (m, n, k),
+                wm,
+                (c_reg, word_type),
+                (pack, unpack),
+            )
+        else:
+            k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
+            a_frags = {
+                (bt, mr, ks): _ldmatrix(
+                    b, base_a, bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes, 4, trans=False
+                )
+                for bt in range(batch)
+                for mr in range(m_reps)
+                for ks in range(k_steps)
+            }
+            b_frags = self._b_fragments(
+                b, spec, base_b, batch, b_batch, b_pitch, n_reps, en, k_steps
+            )
+            self._mma_sync(
+                b,
+                spec,
+                c,
+                a_frags,
+                b_frags,
+                (batch, per_batch, m_reps, n_reps, k_steps),
+                (c_reg, word_type),
+                (pack, unpack),
+            )
+        # Every warp is done reading the operand buffers (and the accumulator's)
+        # before anything writes them again.
+        b.op(nvvm.Barrier0Op())
+        if result_in_registers:
+            result = c
+        else:
+            assert smem_c is not None
+            ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
+            result_layout = linear_layout(op, op.result.type)
+            result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
+
+    @staticmethod
+    def _ldmatrix_bases(
+        p: LLBuilder,
+        state: FunctionState,
+        spec: MmaSpec,
+        smem_a: SSAValue,
+        smem_b: SSAValue,
+        a_pitch: int,
+        b_pitch: int,
+        wm: int,
+        em: int,
+        en: int,
+    ) -> tuple[SSAValue, SSAValue]:
+        """Each thread's `ldmatrix` row addresses in the A and B buffers (computed once
+        per kernel, in its prologue)."""
         assert state.lane is not None and state.warp is not None
         lane16 = p.and_(state.lane, p.const(15, i32))
         wi = p.and_(state.warp, p.const(em - 1, i32))
@@ -258,39 +420,28 @@ class LowerDot(TilePattern):
             col_b = p.shl(
                 p.and_(p.lshr(state.lane, p.const(3, i32)), p.const(1, i32)), p.const(4, i32)
             )
-            base_b = p.add(smem_b, p.add(p.mul(row_b, p.const(b_pitch, i32)), col_b))
-        else:
-            # B: lane l gives row (k) l%16 at column 8*wj.
-            base_b = p.add(
-                smem_b,
-                p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32))),
-            )
+            return base_a, p.add(smem_b, p.add(p.mul(row_b, p.const(b_pitch, i32)), col_b))
+        # B: lane l gives row (k) l%16 at column 8*wj.
+        return base_a, p.add(
+            smem_b, p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32)))
+        )
 
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        ex = self.exchange
-        ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
-        ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
-        if smem_c is not None and not acc_in_registers:
-            ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
-        b.op(nvvm.Barrier0Op())
-        if acc_in_registers:
-            c = list(acc_vals)
-        else:
-            assert smem_c is not None
-            c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
-
-        m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
-        k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
-        a_frags = {
-            (bt, mr, ks): _ldmatrix(
-                b, base_a, bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes, 4, trans=False
-            )
-            for bt in range(batch)
-            for mr in range(m_reps)
-            for ks in range(k_steps)
-        }
+    @staticmethod
+    def _b_fragments(
+        b: LLBuilder,
+        spec: MmaSpec,
+        base_b: SSAValue,
+        batch: int,
+        b_batch: int,
+        b_pitch: int,
+        n_reps: int,
+        en: int,
+        k_steps: int,
+    ) -> dict[tuple[int, int, int], list[SSAValue]]:
+        """The `mma.sync` B fragments of every (batch, N block, K step)."""
+        k_bytes = 32
         if spec.integer:
-            b_frags = {
+            return {
                 (bt, nr, ks): _ldmatrix(
                     b, base_b, bt * b_batch + nr * 8 * en * b_pitch + ks * k_bytes, 2, trans=False
                 )
@@ -298,20 +449,31 @@ class LowerDot(TilePattern):
                 for nr in range(n_reps)
                 for ks in range(k_steps)
             }
-        else:
-            b_frags = {
-                (bt, nr, ks): _ldmatrix(
-                    b, base_b, bt * b_batch + ks * 16 * b_pitch + nr * 16 * en, 2, trans=True
-                )
-                for bt in range(batch)
-                for nr in range(n_reps)
-                for ks in range(k_steps)
-            }
-        if spec.acc == "f16":
-            # Two halves per 32-bit accumulator register: {f0, f1} and {f2, f3}.
-            words, c_reg, word_type = 2, "r", i32
-        else:
-            words, c_reg, word_type = 4, "r" if spec.integer else "f", accumulator.register_type
+        return {
+            (bt, nr, ks): _ldmatrix(
+                b, base_b, bt * b_batch + ks * 16 * b_pitch + nr * 16 * en, 2, trans=True
+            )
+            for bt in range(batch)
+            for nr in range(n_reps)
+            for ks in range(k_steps)
+        }
+
+    @staticmethod
+    def _mma_sync(
+        b: LLBuilder,
+        spec: MmaSpec,
+        c: list[SSAValue],
+        a_frags: dict[tuple[int, int, int], list[SSAValue]],
+        b_frags: dict[tuple[int, int, int], list[SSAValue]],
+        counts: tuple[int, int, int, int, int],
+        registers: tuple[str, Attribute],
+        packing: tuple[Packer, Packer],
+    ) -> None:
+        """One `mma.sync` per 16x8 block of `c` and K step, updating `c` in place."""
+        batch, per_batch, m_reps, n_reps, k_steps = counts
+        c_reg, word_type = registers
+        pack, unpack = packing
+        words = 2 if spec.acc == "f16" else 4
         outs = ", ".join(f"${i}" for i in range(words))
         ins = ", ".join(f"${words + 6 + i}" for i in range(words))
         template = (
@@ -323,12 +485,7 @@ class LowerDot(TilePattern):
             for mr in range(m_reps):
                 for nr in range(n_reps):
                     r = per_batch * bt + 4 * (nr + n_reps * mr)
-                    block = c[r : r + 4]
-                    if spec.acc == "f16":
-                        block = [
-                            _pack_halves(b, block[0], block[1]),
-                            _pack_halves(b, block[2], block[3]),
-                        ]
+                    block = pack(c[r : r + 4])
                     for ks in range(k_steps):
                         block = b.inline_asm(
                             template,
@@ -337,32 +494,7 @@ class LowerDot(TilePattern):
                             [word_type] * words,
                             side_effects=False,
                         )
-                    if spec.acc == "f16":
-                        block = [
-                            h
-                            for w in block
-                            for h in b.inline_asm(
-                                "mov.b32 {$0, $1}, $2;",
-                                "=h,=h,r",
-                                [w],
-                                [accumulator.register_type] * 2,
-                                side_effects=False,
-                            )
-                        ]
-                    c[r : r + 4] = block
-        # Every warp is done reading the operand buffers (and the accumulator's)
-        # before anything writes them again.
-        b.op(nvvm.Barrier0Op())
-        if result_in_registers:
-            result = c
-        else:
-            assert smem_c is not None
-            ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
-            b.op(nvvm.Barrier0Op())
-            result_layout = linear_layout(op, op.result.type)
-            result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
-            b.op(nvvm.Barrier0Op())
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
+                    c[r : r + 4] = unpack(block)
 
 
 _FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
@@ -472,6 +604,10 @@ def _batched(frag: LinearLayout, batch: int) -> LinearLayout:
 def _pack_halves(b: LLBuilder, lo: SSAValue, hi: SSAValue) -> SSAValue:
     (word,) = b.inline_asm("mov.b32 $0, {$1, $2};", "=r,h,h", [lo, hi], [i32], False)
     return word
+
+
+def _unpack_halves(b: LLBuilder, word: SSAValue, half: Attribute) -> list[SSAValue]:
+    return b.inline_asm("mov.b32 {$0, $1}, $2;", "=h,=h,r", [word], [half, half], False)
 
 
 def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:
