@@ -5,8 +5,8 @@ an f16 accumulator (`mma.sync.aligned.m16n8k16`), or i8 operands of either
 signedness and an i32 accumulator (`m16n8k32`, exact), for every target tileir
 supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
 sm_100a.  On sm_90a, a dot whose warps form whole warpgroups along M runs on
-`wgmma` instead (`wgmma.py`: the same A fragments and accumulator layout, B from a
-core-matrix buffer through a matrix descriptor); sm_100a's `tcgen05` is not used yet.
+`wgmma` instead (`wgmma.py`: the same accumulator layout, both operands from
+core-matrix buffers through matrix descriptors); sm_100a's `tcgen05` is not used yet.
 
 The operands arrive in whatever distributed layouts `tileas-assign-layouts` gave
 them.  The lowering, per `dot`:
