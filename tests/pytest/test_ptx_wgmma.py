@@ -48,6 +48,8 @@ class Case:
     scale_a: int = 1
     scale_b: int = 1
     warpgroups: int = 1  # per CTA; each computes the same product into its own tile
+    trans_a: int = 0  # imm-trans-a: 1 = A stored M-major (K x M, M contiguous)
+    trans_b: int = 0  # imm-trans-b: 1 = B stored N-major (K x N, N contiguous)
 
     @property
     def k(self) -> int:
@@ -92,6 +94,40 @@ def _swizzled_image(steps_bytes: list[np.ndarray], width: int) -> tuple[np.ndarr
             at = (r // 8) * 8 * width + (r % 8) * width + phys * 16
             image[at : at + 16] = full[r, 16 * chunk : 16 * chunk + 16]
     return image, 8 * width
+
+
+def _mn_image(X: np.ndarray, swizzle: int, layout: str) -> tuple[np.ndarray, list[int], int, int]:
+    """An ``(rows, K)`` 16-bit operand stored MN-major (the ISA's MN-major canonical
+    layouts): each K index is a line of consecutive rows.  No swizzle: 8 K lines of 16
+    bytes (8 rows) form a core matrix, the one for rows ``8i ..`` and K ``8j ..`` at
+    ``i*SBO + j*LBO`` (``layout`` "pairs": K blocks adjacent, LBO 128; "columns": row
+    blocks adjacent, SBO 128).  Swizzled (``W`` bytes = ``W/2`` rows per line): 8 K
+    lines form an atom, 16-byte chunk ``c`` of line ``k`` stored at chunk ``c ^ f(k%8)``
+    as in ``_swizzled_image``; atoms for row blocks at LBO = 8W, K blocks at SBO.
+    Returns the image, each K step's start offset, LBO and SBO."""
+    rows, ktot = X.shape
+    bits = X.view(np.uint16)
+    if swizzle == 0:
+        kblocks, rblocks = ktot // 8, rows // 8
+        lbo, sbo = (128, kblocks * 128) if layout == "pairs" else (rblocks * 128, 128)
+        image = np.zeros(rows * ktot, dtype=np.uint16)
+        for r in range(rows):
+            for k in range(ktot):
+                at = (r // 8) * sbo + (k // 8) * lbo + (k % 8) * 16 + (r % 8) * 2
+                image[at // 2] = bits[r, k]
+        return image.view(np.uint8), [2 * s * lbo for s in range(ktot // 16)], lbo, sbo
+    per_line = swizzle // 2
+    assert rows % per_line == 0
+    shift = {128: 0, 64: 1, 32: 2}[swizzle]
+    lbo = 8 * swizzle
+    sbo = lbo * (rows // per_line)
+    image = np.zeros(rows * ktot, dtype=np.uint16)
+    for r in range(rows):
+        for k in range(ktot):
+            chunk = ((r % per_line) // 8) ^ ((k % 8) >> shift)
+            at = (r // per_line) * lbo + (k // 8) * sbo + (k % 8) * swizzle + chunk * 16
+            image[(at + (r % 8) * 2) // 2] = bits[r, k]
+    return image.view(np.uint8), [2 * s * sbo for s in range(ktot // 16)], lbo, sbo
 
 
 def _desc_bits(lbo: int, sbo: int, mode: int) -> int:
@@ -223,7 +259,7 @@ def _kernel(case: Case, image_size: int, offsets, desc_a: int, desc_b: int, extr
             a = "%rd33"
         scale = ("%p2" if case.first_scale == "pred" else case.first_scale) if s == 0 else "1"
         if case.ta in ("f16", "bf16"):
-            trans = extra.get("trans", "0") if case.a_regs else f"0, {extra.get('trans', '0')}"
+            trans = f"{case.trans_b}" if case.a_regs else f"{case.trans_a}, {case.trans_b}"
             tail = f"{scale}, {case.scale_a}, {case.scale_b}, {trans}"
         elif case.ta in ("e4m3", "e5m2"):
             tail = f"{scale}, {case.scale_a}, {case.scale_b}"
@@ -285,10 +321,32 @@ def _prepare(case: Case, seed: int = 0, a_layout: str = "pairs", b_layout: str =
 
     def add(img: np.ndarray) -> int:
         at = sum(len(p) for p in parts)
-        parts.append(img)
+        parts.append(np.concatenate([img, np.zeros(-len(img) % 1024, dtype=np.uint8)]))
         return at
 
-    if case.swizzle:
+    if case.trans_a or case.trans_b:
+        # MN-major operands (16-bit only) in their own images; the K-major ones as below.
+        pieces = []
+        for X, trans, layout in ((A, case.trans_a, a_layout), (B, case.trans_b, b_layout)):
+            if trans:
+                img, starts, lbo, sbo = _mn_image(X, case.swizzle, layout)
+            elif case.swizzle:
+                img, sbo = _swizzled_image(
+                    [X.view(np.uint8).reshape(len(X), steps, 32)[:, s] for s in range(steps)],
+                    case.swizzle,
+                )
+                starts, lbo = [32 * s for s in range(steps)], 16
+            else:
+                rows_bytes = X.view(np.uint8).reshape(len(X), steps, 32)
+                imgs = [_image(rows_bytes[:, s], 0, layout) for s in range(steps)]
+                img = np.concatenate([i[0] for i in imgs])
+                starts = [s * len(imgs[0][0]) for s in range(steps)]
+                lbo, sbo = imgs[0][1], imgs[0][2]
+            mode = {0: 0, 128: 1, 64: 2, 32: 3}[case.swizzle]
+            pieces.append((add(img), starts, _desc_bits(lbo, sbo, mode)))
+        (base_a, starts_a, desc_a), (base_b, starts_b, desc_b) = pieces
+        offsets = [(base_a + starts_a[s], base_b + starts_b[s]) for s in range(steps)]
+    elif case.swizzle:
         width = case.swizzle
         assert width == 32 * steps
         img_a, sbo_a = _swizzled_image([a_bytes[:, s] for s in range(steps)], width)
@@ -455,6 +513,7 @@ def image_for(case: Case, A: np.ndarray, B: np.ndarray) -> np.ndarray:
     for s in range(steps):
         parts.append(_image(A.view(np.uint8).reshape(64, steps, 32)[:, s], 0, "pairs")[0])
         parts.append(_image(B.view(np.uint8).reshape(case.n, steps, 32)[:, s], 0, "columns")[0])
+    parts = [np.concatenate([p, np.zeros(-len(p) % 1024, dtype=np.uint8)]) for p in parts]
     return np.concatenate(parts)
 
 
@@ -597,8 +656,29 @@ def test_descriptor_out_of_bounds() -> None:
     assert info.value.kind == "out-of-bounds"
 
 
-def test_transposed_b_is_unsupported() -> None:
-    _fails(Case(), {"trans": "1"}, "imm-trans-b = 1", kind="unsupported")
+@pytest.mark.parametrize("layout", ["pairs", "columns"])
+def test_mn_major_b(layout: str) -> None:
+    _run(Case(n=24, steps=2, trans_b=1), b_layout=layout)
+
+
+def test_mn_major_a_and_b_bf16() -> None:
+    _run(Case(ta="bf16", tb="bf16", n=16, steps=2, trans_a=1, trans_b=1), a_layout="columns")
+
+
+def test_mn_major_b_with_a_in_registers() -> None:
+    _run(Case(n=8, steps=1, a_regs=True, trans_b=1))
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        Case(n=64, steps=4, swizzle=128, trans_b=1),  # A K-major, B N-major, 128 B
+        Case(n=32, steps=2, swizzle=64, trans_a=1, trans_b=1),
+        Case(acc="f16", n=16, steps=1, swizzle=32, trans_a=1, trans_b=1),
+    ],
+)
+def test_mn_major_swizzled(case: Case) -> None:
+    _run(case)
 
 
 def test_swizzle_with_unaligned_start_is_unsupported() -> None:

@@ -25,7 +25,7 @@ for ``-arch=sm_90a``):
 
 Operands (the ISA's forms; ``scale-d`` is a ``.pred`` register, ``!p`` allowed, or the
 literal 0 or 1; ``imm-scale-a/b`` are 1 or -1 and negate the operand; ``imm-trans-a/b``
-are 0 (K-major) or 1 (MN-major, not supported yet: ``unsupported``)):
+are 0 (K-major) or 1 (MN-major: A stored KxM, B stored KxN, M or N contiguous)):
 
 * 16-bit: ``d, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b, imm-trans-a,
   imm-trans-b`` or, A in registers, ``d, {a0..a3}, b-desc, scale-d, imm-scale-a,
@@ -61,7 +61,9 @@ swizzle mode (0 none, 1 128-byte, 2 64-byte, 3 32-byte).  What the ISA's layout
 section says, as read here: an operand in shared memory is made of *core matrices*
 of 8 rows, each row 16 bytes of consecutive K elements; A is MxK and B is stored
 NxK (each of B's columns is a row), so one instruction reads 64 (A) or N (B) rows of
-32 bytes (K = 16 two-byte or K = 32 one-byte elements).  For K-major operands:
+32 bytes (K = 16 two-byte or K = 32 one-byte elements).  The ISA also gives each layout
+in CuTe notation (its *canonical layouts* table, with ``T`` elements per 16 bytes); the
+offsets below are those, in bytes.  For K-major operands (``imm-trans`` 0):
 
 * no swizzle: a core matrix is 128 contiguous bytes (row ``r`` at ``+16r``); the one
   holding rows ``8i ..`` and K bytes ``16j ..`` starts at ``start + i·SBO + j·LBO``
@@ -77,10 +79,24 @@ NxK (each of B's columns is a row), so one instruction reads 64 (A) or N (B) row
   in the first row of an ``8·W``-aligned atom (``start % 8W < W``: K steps within a
   row are fine); anything else is ``unsupported``.
 
+For MN-major operands (``imm-trans`` 1, 16-bit types only, as the ISA allows): each K
+index is a line of consecutive M (or N) elements, 8 K lines make a core matrix or atom:
+
+* no swizzle: 8 K lines of 16 bytes (8 elements) form a 128-byte core matrix; the one
+  holding MN elements ``8i ..`` and K ``8j ..`` is at ``start + i·SBO + j·LBO`` (here
+  LBO steps along K and SBO along M or N, as the ISA's MN-major definitions say);
+* swizzled: a K line is ``W`` bytes (``W/2`` MN elements); 8 lines make an atom; the
+  atom holding MN elements ``(W/2)·i ..`` and K ``8j ..`` is at ``start + i·LBO +
+  j·SBO`` (the roles swap), with the same address-bit XOR and the same restrictions.
+
+The ISA's worked examples (K-major tf32 with and without 32-byte swizzle, MN-major
+bf16 without swizzle and with 32/64-byte swizzle) agree with these formulas, and the
+register fragments agree with CuTe's SM90 GMMA accumulator and A-operand layouts.
+
 The start address is the thread's 18-bit ``.shared`` window address; the simulator's
 shared arrays live at larger flat addresses (``ptx_shared``), so the 14-bit field is
 matched, modulo 2^18, against the executing CTA's own shared arrays (an ambiguous
-or unmatched address is an error).  Every 16-byte row read is checked for bounds
+or unmatched address is an error).  Every 16-byte chunk read is checked for bounds
 like ``ld.shared`` and must lie in the CTA's shared arrays.
 
 Completion and the rules a program must follow: ``wgmma.mma_async`` is modelled as
@@ -344,6 +360,8 @@ class _Form:
     scale_d: Operand
     neg_a: bool
     neg_b: bool
+    mn_major_a: bool  # imm-trans-a = 1
+    mn_major_b: bool  # imm-trans-b = 1
 
 
 def _decode_mma_async(ins: Instruction, mods: Mods) -> Exec:
@@ -401,14 +419,10 @@ def _decode_mma_async(ins: Instruction, mods: Mods) -> Exec:
         neg_a = _literal(ins, ops[4], (1, -1), "imm-scale-a") == -1
         neg_b = _literal(ins, ops[5], (1, -1), "imm-scale-b") == -1
     transposes = ops[6:]
+    trans = {"a": False, "b": False}
     for i, op in enumerate(transposes):
         which = "b" if i == len(transposes) - 1 else "a"
-        if _literal(ins, op, (0, 1), f"imm-trans-{which}") == 1:
-            raise unsupported(
-                ins,
-                f"imm-trans-{which} = 1 (an MN-major {which.upper()} operand): only K-major "
-                "shared-memory operands are simulated",
-            )
+        trans[which] = _literal(ins, op, (0, 1), f"imm-trans-{which}") == 1
     scale_d = ops[3]
     if isinstance(scale_d, Imm):
         _literal(ins, scale_d, (0, 1), "scale-d")
@@ -428,6 +442,8 @@ def _decode_mma_async(ins: Instruction, mods: Mods) -> Exec:
         scale_d=scale_d,
         neg_a=neg_a,
         neg_b=neg_b,
+        mn_major_a=trans["a"],
+        mn_major_b=trans["b"],
     )
     if isinstance(ops[2], Vec) or isinstance(form.a_desc, Vec):
         raise invalid(ins, "a matrix descriptor must be a .b64 register")
@@ -516,10 +532,10 @@ def _mma_async(f: _Form) -> Exec:
         else:
             assert f.a_desc is not None
             desc = _uniform(m, state.read_bits(f.a_desc, b64, act), groups, "the A descriptor")
-            raw = _operand_bytes(m, desc, groups, 64, "A")
+            raw = _operand_bytes(m, desc, groups, 64, "A", f.mn_major_a)
             A = _decode_elements(raw, f.a_type).reshape(count, 64, f.k)
         desc = _uniform(m, state.read_bits(f.b_desc, b64, act), groups, "the B descriptor")
-        raw = _operand_bytes(m, desc, groups, f.n, "B")
+        raw = _operand_bytes(m, desc, groups, f.n, "B", f.mn_major_b)
         Bt = _decode_elements(raw, f.b_type).reshape(count, f.n, f.k)
         if f.neg_a:
             A = -A
@@ -638,9 +654,10 @@ def _read_accumulator(
 
 
 def _operand_bytes(
-    m: Machine, desc: np.ndarray, groups: np.ndarray, rows: int, which: str
+    m: Machine, desc: np.ndarray, groups: np.ndarray, rows: int, which: str, mn_major: bool
 ) -> np.ndarray:
-    """``(groups, rows, 32)`` bytes of a K-major operand described by ``desc``."""
+    """``(groups, rows, 32)`` bytes of the operand described by ``desc``: row ``r`` (of M
+    for A, of N for B) holds its 32 bytes of K in order, whatever the layout."""
     from tileir.testing.ptx_ops import _check_access  # pyright: ignore[reportPrivateUsage]
 
     desc = desc.astype(np.uint64)
@@ -649,36 +666,63 @@ def _operand_bytes(
     sbo = (((desc >> np.uint64(32)) & np.uint64(0x3FFF)) << np.uint64(4)).astype(np.int64)
     base_offset = ((desc >> np.uint64(49)) & np.uint64(7)).astype(np.int64)
     mode = ((desc >> np.uint64(62)) & np.uint64(3)).astype(np.int64)
-    r = np.arange(rows)[:, None]
-    j = np.arange(2)[None, :]
     out = np.zeros((len(groups), rows, 32), dtype=np.uint8)
     for gi, g in enumerate(groups):
         lead = int(g[0])
         width = _SWIZZLE_WIDTH[int(mode[gi])]
         s = int(start[gi])
-        if width == 0:
-            offsets = (r // 8) * int(sbo[gi]) + j * int(lbo[gi]) + (r % 8) * 16
-            window = s + offsets
-        else:
-            if int(base_offset[gi]) != 0 or s % (8 * width) >= width:
-                raise m.fail(
-                    f"{which} descriptor: a {width}-byte swizzled operand with base offset "
-                    f"{int(base_offset[gi])} starting at shared address 0x{s:x} (the simulator "
-                    f"supports base offset 0 and a start in the first row of a "
-                    f"{8 * width}-byte aligned atom)",
-                    lead,
-                    kind=UNSUPPORTED,
-                )
-            linear = s + (r // 8) * int(sbo[gi]) + (r % 8) * width + j * 16
+        if width and (int(base_offset[gi]) != 0 or s % (8 * width) >= width):
+            raise m.fail(
+                f"{which} descriptor: a {width}-byte swizzled operand with base offset "
+                f"{int(base_offset[gi])} starting at shared address 0x{s:x} (the simulator "
+                f"supports base offset 0 and a start in the first row of a "
+                f"{8 * width}-byte aligned atom)",
+                lead,
+                kind=UNSUPPORTED,
+            )
+        layout = _mn_major_offsets if mn_major else _k_major_offsets
+        linear = s + layout(rows, width, int(lbo[gi]), int(sbo[gi]))  # (rows, 32) bytes
+        if width:
             mask = width // 16 - 1
-            window = linear ^ (((linear >> 7) & mask) << 4)
+            linear = linear ^ (((linear >> 7) & mask) << 4)
         base = _resolve_shared(m, s, int(m.threads.cta[lead]), lead, which)
-        addresses = (base - s + window).reshape(-1).astype(np.uint64)
-        lanes = np.full(len(addresses), lead)
-        _check_access(m, addresses, 16, lanes, f"wgmma {which} operand read")
-        _check_cta_shared(m, addresses, int(m.threads.cta[lead]), lead, which)
-        out[gi] = m.memory.load(addresses, 16).reshape(rows, 32)
+        addresses = (base - s + linear).reshape(-1)
+        chunks = np.unique(addresses & ~15).astype(np.uint64)
+        lanes = np.full(len(chunks), lead)
+        _check_access(m, chunks, 16, lanes, f"wgmma {which} operand read")
+        _check_cta_shared(m, chunks, int(m.threads.cta[lead]), lead, which)
+        out[gi] = m.memory.data[addresses - m.memory.BASE].reshape(rows, 32)
     return out
+
+
+def _k_major_offsets(rows: int, width: int, lbo: int, sbo: int) -> np.ndarray:
+    """Byte offsets, before any swizzle, of the operand's ``(row, K byte)`` in the ISA's
+    K-major canonical layouts: rows of 16-byte core-matrix rows (no swizzle: core matrices
+    at ``(r/8)·SBO + (kb/16)·LBO``; swizzled: ``width``-byte rows, ``(r/8)·SBO``)."""
+    r = np.arange(rows)[:, None]
+    kb = np.arange(32)[None, :]
+    if width == 0:
+        return (r // 8) * sbo + (kb // 16) * lbo + (r % 8) * 16 + kb % 16
+    return (r // 8) * sbo + (r % 8) * width + kb
+
+
+def _mn_major_offsets(rows: int, width: int, lbo: int, sbo: int) -> np.ndarray:
+    """Byte offsets, before any swizzle, of the operand's ``(row, K byte)`` in the ISA's
+    MN-major canonical layouts for 16-bit elements (T = 8 per 16 bytes): each K index
+    is a 16-byte (no swizzle) or ``width``-byte line of consecutive rows.  No swizzle:
+    ``((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))``; swizzled with ``c = width/16``:
+    ``((T,c,m),(8,k)):((1,T,LBO),(cT,SBO))`` (in elements)."""
+    r = np.arange(rows)[:, None]
+    kb = np.arange(32)[None, :]
+    k, byte = kb // 2, kb % 2
+    if width == 0:
+        offsets = (r // 8) * sbo + (r % 8) * 2 + (k % 8) * 16 + (k // 8) * lbo
+    else:
+        c = width // 16
+        offsets = ((r % 8) * 2 + ((r // 8) % c) * 16 + (r // (8 * c)) * lbo + (k % 8) * width) + (
+            k // 8
+        ) * sbo
+    return offsets + byte
 
 
 def _cta_shared_regions(m: Machine, cta: int) -> list[tuple[int, int]]:
