@@ -13,7 +13,8 @@ value; their result registers read 0.
 
 A tile replicated over threads (a tile smaller than the CTA) is updated once: only
 the owning copy performs the atomic; copies in other lanes of its warp receive the
-old values with `shfl.sync.idx`, copies in other warps through shared memory.
+old values with `shfl.sync.idx`, copies in other warps through the kernel's
+shared-memory arena (`shared_arena.py`).
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ from tileir.conversions.tileas_to_llvm.reductions import (
     _from_word,  # pyright: ignore[reportPrivateUsage]
     _to_word,  # pyright: ignore[reportPrivateUsage]
     _word_bits,  # pyright: ignore[reportPrivateUsage]
-    declare_shared,
     shuffle,
 )
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
@@ -218,7 +219,9 @@ class LowerAtomic(TilePattern):
         state = self.ctx.function_state(op)
         threads = state.num_warps * WARP_SIZE
         slots = sorted(results)
-        scratch = declare_shared(op, self.ctx, state, rewriter, "atomic", len(slots) * threads * 8)
+        (scratch,) = allocate_shared(
+            op, state, rewriter, [len(slots) * threads * 8], "an atomic's old values across warps"
+        )
         prologue = state.prologue_builder(rewriter)
         assert state.lane is not None and state.warp is not None
         tid = prologue.or_(prologue.shl(state.warp, prologue.const(5, i32)), state.lane)

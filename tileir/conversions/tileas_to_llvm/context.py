@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -35,6 +36,9 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
+
+if TYPE_CHECKING:
+    from tileir.conversions.tileas_to_llvm.shared_arena import SharedArena, SharedBudget
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
@@ -70,7 +74,8 @@ class PrologueBuilder(LLBuilder):
 
 @dataclass
 class FunctionState:
-    """Thread ids of one kernel, computed once at its entry."""
+    """What is computed once per kernel: thread ids (at its entry), and its
+    shared-memory arena."""
 
     entry: Block
     num_warps: int
@@ -79,6 +84,11 @@ class FunctionState:
     warp: SSAValue | None = None
     coord_cache: dict[tuple[LinearLayout, int], SSAValue] = field(default_factory=dict)
     owner_cache: dict[LinearLayout, SSAValue | None] = field(default_factory=dict)
+    #: The kernel's number in this run of the pass (names its `.shared` arena).
+    index: int = 0
+    #: The kernel's shared-memory arena and its budget (`shared_arena.py`).
+    shared_arena: SharedArena | None = None
+    shared_budget: SharedBudget | None = None
 
     def prologue_builder(self, rewriter: PatternRewriter) -> PrologueBuilder:
         if self.prologue is None:
@@ -176,14 +186,6 @@ class LoweringContext:
     def __init__(self, arch: str = "sm_90a") -> None:
         self.arch = arch
         self.functions: dict[Block, FunctionState] = {}
-        #: Shared memory the reductions of each kernel use (bytes).
-        self.shared_bytes: dict[Block, int] = {}
-        self._shared_names = 0
-
-    def next_shared_name(self) -> int:
-        """A fresh number for a `.shared` array of this run."""
-        self._shared_names += 1
-        return self._shared_names - 1
 
     def function_state(self, op: Operation) -> FunctionState:
         fn = op.parent_op()
@@ -197,7 +199,7 @@ class LoweringContext:
         if state is None:
             warps = fn.attributes.get("nv_tileas.num_warps")
             n = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
-            state = FunctionState(entry, n)
+            state = FunctionState(entry, n, index=len(self.functions))
             self.functions[entry] = state
         return state
 

@@ -22,7 +22,9 @@ and constants works (add/max/min/mul/and/or/xor, argmax with its tie-break, ...)
 A warp bit of a reduce is combined through shared memory: each thread writes its
 values, waits at a CTA barrier, reads those of the same lane in the partner warp and
 waits again.  A scan's carry crosses to another warp the same way, written by the
-threads of the segment just scanned.
+threads of the segment just scanned.  Both are bracketed by barriers like an
+exchange, so their buffers come from the kernel's one shared-memory arena
+(`shared_arena.py`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext, linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.scalar import SCALAR_LOWERINGS
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
@@ -256,7 +259,8 @@ class LowerReduce(TilePattern):
         """A `.shared` buffer of one 8-byte word per thread, operand and register."""
         threads = state.num_warps * WARP_SIZE
         size = len(self._slots(vals)) * len(vals) * threads * 8
-        return declare_shared(op, self.ctx, state, rewriter, "reduce", size)
+        (scratch,) = allocate_shared(op, state, rewriter, [size], "a reduction across warps")
+        return scratch
 
     def _warp_step(
         self,
@@ -319,39 +323,6 @@ class LowerReduce(TilePattern):
                 if tuple(v[rr] for v in vals) == key:
                     for k, v in enumerate(vals):
                         v[rr] = out[k]
-
-
-#: Shared memory the reductions, scans and atomics of one kernel may use (bytes).
-REDUCE_SHARED_LIMIT = 16 * 1024
-
-
-def declare_shared(
-    op: Operation,
-    ctx: LoweringContext,
-    state: FunctionState,
-    rewriter: PatternRewriter,
-    prefix: str,
-    size: int,
-) -> SSAValue:
-    """The 32-bit address of a fresh `.shared` array of `size` bytes declared in the
-    kernel's prologue (`tileir_<prefix>_<n>`), within the kernel's budget."""
-    used = ctx.shared_bytes.get(state.entry, 0) + size
-    if used > REDUCE_SHARED_LIMIT:
-        raise not_supported(
-            op,
-            f"{op.name} needing {used} bytes of shared memory (the limit is {REDUCE_SHARED_LIMIT})",
-        )
-    ctx.shared_bytes[state.entry] = used
-    name = f"tileir_{prefix}_{ctx.next_shared_name()}"
-    b = state.prologue_builder(rewriter)
-    (address,) = b.inline_asm(
-        f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};",
-        "=r",
-        [],
-        [i32],
-        side_effects=True,
-    )
-    return address
 
 
 def _word_bits(t: Attribute) -> int:
@@ -507,7 +478,8 @@ class LowerScan(TilePattern):
     ) -> SSAValue:
         """A `.shared` buffer of one 8-byte word per thread and operand."""
         size = operands * state.num_warps * WARP_SIZE * 8
-        return declare_shared(op, self.ctx, state, rewriter, "scan", size)
+        (scratch,) = allocate_shared(op, state, rewriter, [size], "a scan across warps")
+        return scratch
 
     def _pass_across_warps(
         self,

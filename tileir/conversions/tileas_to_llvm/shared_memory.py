@@ -21,18 +21,18 @@ Registers adjacent in the buffer move together, up to 16 bytes per access, when 
 access is aligned for every thread (`vector_width`); copies of an element held by
 several threads (a tile smaller than the CTA) are written by one of them only.
 Exchanges never overlap in time, so they share one `.shared` arena per kernel
-(`SharedAllocator`, `tileir_xchg_<n>`), within `EXCHANGE_SHARED_LIMIT`; an exchange
-needing more is reported at its op.
+(`SharedAllocator`, `tileir_xchg_<n>`) with the reductions, scans and atomics that
+cross warps, within the kernel's static shared memory (`shared_arena.py`); an
+exchange needing more is reported at its op.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerType, StringAttr, TensorType, i8, i32
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -44,7 +44,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern, element_bits
-from tileir.conversions.tileas_to_llvm.reductions import REDUCE_SHARED_LIMIT
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
@@ -54,82 +54,28 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
-#: Static shared memory a kernel may declare (bytes); more needs dynamic shared memory.
-STATIC_SHARED_LIMIT = 48 * 1024
-
-#: What the exchange arena may take: the static limit less what the reductions,
-#: scans and atomics (`reductions.REDUCE_SHARED_LIMIT`) and the mbarrier pool of the
-#: mem tokens (`nvvm.MBARRIER_POOL_SIZE` 8-byte objects) may claim, so that the
-#: kernel's `.shared` declarations never add up to more than ptxas accepts.
-EXCHANGE_SHARED_LIMIT = STATIC_SHARED_LIMIT - REDUCE_SHARED_LIMIT - 8 * nvvm.MBARRIER_POOL_SIZE
-
 #: Register constraint and `ld`/`st` type suffix by element width.
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
 
 
-@dataclass
-class _Arena:
-    name: str
-    declaration: llvm.InlineAsmOp
-    address: SSAValue
-    size: int = 0
-    offsets: dict[int, SSAValue] = field(default_factory=dict)
-
-
 class SharedAllocator:
-    """One `.shared` arena per kernel that every exchange reuses.
+    """Buffers for the exchanges, from the kernel's one `.shared` arena.
 
     An exchange is self-contained: it starts after, and ends with, a CTA barrier,
     and threads run the same exchanges in the same order (branch conditions are
-    uniform across the CTA), so no two exchanges are ever live at once and each
-    lays its buffers out from the arena's start.  The arena is as large as the
-    largest exchange; the static budget is 48 KiB per kernel."""
-
-    def __init__(self) -> None:
-        self.arenas: dict[Block, _Arena] = {}
+    uniform across the CTA), so no two exchanges (nor the cross-warp steps of the
+    reductions, scans and atomics, which are bracketed the same way) are ever live
+    at once and each lays its buffers out from the arena's start.  The arena is as
+    large as the largest use; all of them share the kernel's static shared memory
+    (`shared_arena.py`).  The arena lives in the kernel's `FunctionState`, so every
+    allocator of a run hands out the same one."""
 
     def allocate(
         self, op: Operation, state: FunctionState, rewriter: PatternRewriter, sizes: Sequence[int]
     ) -> list[SSAValue]:
         """32-bit shared addresses of 16-byte aligned buffers of `sizes` bytes, live
         together for one exchange at `op` (computed in the kernel's prologue)."""
-        offsets: list[int] = []
-        total = 0
-        for size in sizes:
-            offsets.append(total)
-            total += (size + 15) // 16 * 16
-        if total > EXCHANGE_SHARED_LIMIT:
-            raise not_supported(
-                op,
-                f"an exchange needing {total} bytes of shared memory (exchanges may use "
-                f"{EXCHANGE_SHARED_LIMIT} of the {STATIC_SHARED_LIMIT} bytes of static shared "
-                "memory; dynamic shared memory is not used yet)",
-            )
-        arena = self.arenas.get(state.entry)
-        b = state.prologue_builder(rewriter)
-        if arena is None:
-            name = f"tileir_xchg_{len(self.arenas)}"
-            (address,) = b.inline_asm(_declaration(name, total), "=r", [], [i32], True)
-            declaration = address.owner
-            assert isinstance(declaration, llvm.InlineAsmOp)
-            arena = _Arena(name, declaration, address, total)
-            self.arenas[state.entry] = arena
-        elif total > arena.size:
-            arena.declaration.asm_string = StringAttr(_declaration(arena.name, total))
-            arena.size = total
-        out: list[SSAValue] = []
-        for offset in offsets:
-            if offset == 0:
-                out.append(arena.address)
-                continue
-            if offset not in arena.offsets:
-                arena.offsets[offset] = b.add(arena.address, b.const(offset, i32))
-            out.append(arena.offsets[offset])
-        return out
-
-
-def _declaration(name: str, size: int) -> str:
-    return f".shared .align 16 .b8 {name}[{size}];\nmov.u32 $0, {name};"
+        return allocate_shared(op, state, rewriter, sizes, "an exchange")
 
 
 def padded_strides(shape: Sequence[int], bits: int) -> tuple[list[int], int]:
