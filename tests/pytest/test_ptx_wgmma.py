@@ -184,8 +184,8 @@ def _kernel(case: Case, image_size: int, offsets, desc_a: int, desc_b: int, extr
         f"add.u32 %r3, %r3, {2048 * case.warpgroups};",
         "bra $copy;",
         "$copied:",
-        "bar.sync 0;",
         "fence.proxy.async.shared::cta;",
+        "bar.sync 0;",
         # fragment coordinates: w = warp % 4, g = lane / 4, c = lane % 4, row = 16w + g
         "shr.u32 %r5, %r1, 5;",
         "and.b32 %r5, %r5, 3;",
@@ -717,3 +717,24 @@ def test_tf32_is_unsupported() -> None:
     with pytest.raises(SimulationError, match="tf32") as info:
         simulate(ptx, (1, 1, 1), [image, A, C, np.zeros_like(C), 1])
     assert info.value.kind == "unsupported"
+
+
+def test_proxy_fence_required() -> None:
+    # st.shared reaches wgmma only through fence.proxy.async, then a bar.sync.
+    fenced = "fence.proxy.async.shared::cta;\nbar.sync 0;"
+    for order in ("bar.sync 0;", "bar.sync 0;\nfence.proxy.async.shared::cta;"):
+        _fails(Case(n=8), {"replace": [(fenced, order)]}, "not yet made visible to the async proxy")
+
+
+_OVERWRITE = ["shl.b32 %r41, %r1, 2;", "add.u32 %r40, %r2, %r41;", "st.shared.b32 [%r40], %r1;"]
+
+
+def test_overwriting_operands_before_wait() -> None:
+    finish = ["wgmma.commit_group.sync.aligned;", *_OVERWRITE, "wgmma.wait_group.sync.aligned 0;"]
+    _fails(Case(n=8), {"finish": finish}, "a store to shared memory that an unfinished wgmma")
+    # After the wait the operands are free again.
+    ptx, (A, B, C, image) = _build(Case(n=8), {"tail": _OVERWRITE})
+    _assemble(ptx)
+    D = np.zeros_like(C)
+    simulate(ptx, (1, 1, 1), [image, A, C, D, 1])
+    np.testing.assert_allclose(D, _expected(Case(n=8), A, B, C, True), rtol=1e-6, atol=1e-6)

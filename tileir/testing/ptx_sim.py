@@ -20,8 +20,8 @@ are per CTA (``ptx_shared``); ``ldmatrix`` and ``mma.sync`` run
 per whole warp (``ptx_mma``); sm_90a's ``wgmma`` (``fence``, ``commit_group``,
 ``wait_group`` and ``mma_async`` with f16/bf16/e4m3/e5m2/s8/u8 operands, A from
 registers or a shared-memory descriptor, B from a descriptor) runs per whole
-warpgroup of 128 threads and checks the fence and wait rules of the asynchronous
-instruction, and ``fence.proxy.async`` is accepted (``ptx_wgmma``); ``shfl.sync``
+warpgroup of 128 threads and checks the fence, wait and proxy-fence rules of the
+asynchronous instruction (``ptx_wgmma``); ``shfl.sync``
 (``bfly``/``idx``/``up``/``down``, with the clamp and segment mask) reads the other lanes' registers, and fails unless every
 lane of its member mask executes it together; ``atom``/``red`` on global memory run
 the active threads' read-modify-writes one at a time, in thread order (one valid

@@ -113,15 +113,20 @@ what makes the real asynchronous instruction's results undefined:
   completed (its group not yet committed with ``wgmma.commit_group`` and waited for
   with a ``wgmma.wait_group`` whose pending count leaves it out), or writing its A
   registers, by any instruction except a ``wgmma.mma_async`` with the same
-  accumulator list.
+  accumulator list;
+* a ``wgmma.mma_async`` reading shared-memory bytes that a thread stored (``st.shared``,
+  the generic proxy) unless that thread executed ``fence.proxy.async`` after the store
+  and a ``bar.sync`` of its CTA followed the fence (the ISA's proxy rule: the async
+  proxy sees generic writes only through the fence, and other threads only through a
+  synchronization after it);
+* a store to shared memory that an unfinished ``wgmma.mma_async`` reads (the
+  operands must stay unchanged until the ``wgmma.wait_group`` that completes it).
 
-To see other instructions' register accesses, the first ``wgmma`` instruction a
-machine executes wraps that machine's ``read_bits`` / ``write_bits`` (on the
-instance, so nothing changes for kernels without ``wgmma``); accesses before that
-point are not needed, since an ``mma_async`` with no ``wgmma.fence`` before it fails
-anyway.
-Not checked: ``fence.proxy.async`` between generic-proxy ``st.shared`` and the
-``wgmma`` reading that memory (shared memory holds one value per byte here).
+To see these events, the first ``wgmma`` or ``fence.proxy.async`` instruction a machine
+executes wraps that machine's ``read_bits`` / ``write_bits`` and its memory's ``store``
+/ ``barrier`` (on the instances, so nothing changes for kernels without them).  What
+happened before needs no record: an ``mma_async`` with no ``wgmma.fence`` before it
+fails anyway, and earlier stores count as made before any proxy fence.
 """
 
 from __future__ import annotations
@@ -209,6 +214,16 @@ class _State:
     pending_a: dict[str, np.ndarray] = field(default_factory=dict)
     #: The accumulator list each pending accumulator register belongs to.
     owner: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: ``fence.proxy.async`` instructions each thread has executed, and that count as
+    #: of the last ``bar.sync`` of the thread's CTA (what other threads can rely on).
+    proxy_fences: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    published: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    #: Per byte of the span holding the shared arrays (from ``stamp_base``): the
+    #: writer's ``proxy_fences`` at its last generic store (0 before this state).
+    stamp: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    stamp_base: int = 0
+    #: Shared bytes each unfinished mma_async reads: (warpgroup key, group, addresses).
+    pending_reads: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
 
     def pending(self, table: dict[str, np.ndarray], name: str) -> np.ndarray:
         arr = table.get(name)
@@ -224,6 +239,32 @@ def _state(m: Machine) -> _State:
         return state
     state = _State(m.read_bits, m.write_bits, m.count, np.zeros(m.count, dtype=np.int64))
     read_bits, write_bits = m.read_bits, m.write_bits
+    state.proxy_fences = np.zeros(m.count, dtype=np.int64)
+    state.published = np.zeros(m.count, dtype=np.int64)
+    spans = [(r.start, r.end) for r in m.memory.regions if _SHARED_LABEL.match(r.label)]
+    if spans:
+        state.stamp_base = min(a for a, _ in spans)
+        state.stamp = np.zeros(max(b for _, b in spans) - state.stamp_base, dtype=np.int64)
+    memory = m.memory
+    store, barrier = memory.store, memory.barrier
+
+    def stamped_store(addresses: np.ndarray, data: np.ndarray, writers: np.ndarray) -> None:
+        if state.pending_reads:
+            _check_no_pending_read(m, state, addresses, data.shape[1], writers)
+        store(addresses, data, writers)
+        offsets = addresses.astype(np.int64) - state.stamp_base
+        inside = (offsets >= 0) & (offsets < len(state.stamp)) & (writers >= 0)
+        if inside.any():
+            at = offsets[inside][:, None] + np.arange(data.shape[1])
+            state.stamp[at] = state.proxy_fences[writers[inside]][:, None]
+
+    def publishing_barrier(ctas: np.ndarray) -> None:
+        barrier(ctas)
+        reached = np.isin(m.threads.cta, np.unique(ctas))
+        state.published[reached] = state.proxy_fences[reached]
+
+    vars(memory)["store"] = stamped_store
+    vars(memory)["barrier"] = publishing_barrier
 
     def touch(name: str, active: np.ndarray) -> None:
         at = state.touched_at.get(name)
@@ -290,7 +331,12 @@ def decode_fence(ins: Instruction) -> Exec:
     mods.one_of(("shared::cta", "shared::cluster", "global"))
     mods.done()
     operands(ins, 0)
-    return lambda m, act: None
+    return _proxy_fence
+
+
+def _proxy_fence(m: Machine, act: np.ndarray) -> None:
+    state = _state(m)
+    state.proxy_fences[act] += 1
 
 
 @decoder("wgmma")
@@ -331,9 +377,15 @@ def _wait_group(n: int) -> Exec:
         groups = _warpgroups(m, act)
         state = _state(m)
         limit = np.full(m.count, -1, dtype=np.int64)
-        for key, g in zip(_group_key(m, groups).tolist(), groups, strict=True):
+        keys = _group_key(m, groups).tolist()
+        for key, g in zip(keys, groups, strict=True):
             # Groups numbered below the open one are committed; all but the newest n end.
             limit[g] = state.open_group.get(key, 0) - n
+        state.pending_reads = [
+            (key, seq, addresses)
+            for key, seq, addresses in state.pending_reads
+            if not (key in keys and seq < state.open_group.get(key, 0) - n)
+        ]
         for table in (state.pending_d, state.pending_a):
             for arr in table.values():
                 done = act & (arr >= 0) & (arr < limit)
@@ -522,6 +574,7 @@ def _mma_async(f: _Form) -> Exec:
         state = _state(m)
         _check_order(m, state, act, d_names, a_names)
         count = len(groups)
+        read: list[list[np.ndarray]] = [[] for _ in range(count)]  # shared bytes per group
         # -- A and B
         if f.a_regs is not None:
             words = np.stack([state.read_bits(r, b32, act)[groups] for r in f.a_regs], axis=-1)
@@ -532,10 +585,10 @@ def _mma_async(f: _Form) -> Exec:
         else:
             assert f.a_desc is not None
             desc = _uniform(m, state.read_bits(f.a_desc, b64, act), groups, "the A descriptor")
-            raw = _operand_bytes(m, desc, groups, 64, "A", f.mn_major_a)
+            raw = _operand_bytes(m, desc, groups, 64, "A", f.mn_major_a, read)
             A = _decode_elements(raw, f.a_type).reshape(count, 64, f.k)
         desc = _uniform(m, state.read_bits(f.b_desc, b64, act), groups, "the B descriptor")
-        raw = _operand_bytes(m, desc, groups, f.n, "B", f.mn_major_b)
+        raw = _operand_bytes(m, desc, groups, f.n, "B", f.mn_major_b, read)
         Bt = _decode_elements(raw, f.b_type).reshape(count, f.n, f.k)
         if f.neg_a:
             A = -A
@@ -579,6 +632,9 @@ def _mma_async(f: _Form) -> Exec:
             state.owner[name] = d_names
         for name in a_names:
             state.pending(state.pending_a, name)[act] = seq[act]
+        for key, g, chunks in zip(_group_key(m, groups).tolist(), groups, read, strict=True):
+            addresses = np.unique(np.concatenate(chunks)).astype(np.int64)
+            state.pending_reads.append((key, int(seq[g[0]]), addresses))
 
     return run
 
@@ -654,10 +710,17 @@ def _read_accumulator(
 
 
 def _operand_bytes(
-    m: Machine, desc: np.ndarray, groups: np.ndarray, rows: int, which: str, mn_major: bool
+    m: Machine,
+    desc: np.ndarray,
+    groups: np.ndarray,
+    rows: int,
+    which: str,
+    mn_major: bool,
+    read: list[list[np.ndarray]],
 ) -> np.ndarray:
     """``(groups, rows, 32)`` bytes of the operand described by ``desc``: row ``r`` (of M
-    for A, of N for B) holds its 32 bytes of K in order, whatever the layout."""
+    for A, of N for B) holds its 32 bytes of K in order, whatever the layout.  The
+    addresses read are appended to ``read[group]``."""
     from tileir.testing.ptx_ops import _check_access  # pyright: ignore[reportPrivateUsage]
 
     desc = desc.astype(np.uint64)
@@ -691,8 +754,49 @@ def _operand_bytes(
         lanes = np.full(len(chunks), lead)
         _check_access(m, chunks, 16, lanes, f"wgmma {which} operand read")
         _check_cta_shared(m, chunks, int(m.threads.cta[lead]), lead, which)
+        _check_proxy_visible(m, addresses, lead, which)
+        read[gi].append(addresses)
         out[gi] = m.memory.data[addresses - m.memory.BASE].reshape(rows, 32)
     return out
+
+
+def _check_no_pending_read(
+    m: Machine, state: _State, addresses: np.ndarray, nbytes: int, writers: np.ndarray
+) -> None:
+    """A store must not change shared bytes that an unfinished mma_async reads."""
+    written = (addresses.astype(np.int64)[:, None] + np.arange(nbytes)).reshape(-1)
+    for _, _, reading in state.pending_reads:
+        hit = np.isin(written, reading)
+        if hit.any():
+            k = int(np.argmax(hit))
+            raise m.fail(
+                "a store to shared memory that an unfinished wgmma.mma_async reads (wait for "
+                "it with wgmma.commit_group and wgmma.wait_group before overwriting its "
+                "operands)",
+                int(writers[k // nbytes]) if writers[k // nbytes] >= 0 else None,
+                int(written[k]),
+            )
+
+
+def _check_proxy_visible(m: Machine, addresses: np.ndarray, lead: int, which: str) -> None:
+    """Bytes a thread stored with ``st.shared`` reach ``wgmma`` (the async proxy) only
+    after that thread's ``fence.proxy.async`` and a ``bar.sync`` after the fence."""
+    state = _state(m)
+    writer = m.memory.writer[addresses - m.memory.BASE]
+    by_thread = writer >= 0
+    if not by_thread.any():
+        return
+    who = np.maximum(writer, 0)
+    stale = by_thread & (state.published[who] <= state.stamp[addresses - state.stamp_base])
+    if stale.any():
+        k = int(np.argmax(stale))
+        raise m.fail(
+            f"wgmma reads {which} bytes that {m.threads.describe(int(who[k]))} stored with a "
+            "generic-proxy store not yet made visible to the async proxy: the writer needs "
+            "fence.proxy.async after its stores, then a bar.sync, before the wgmma.mma_async",
+            lead,
+            int(addresses[k]),
+        )
 
 
 def _k_major_offsets(rows: int, width: int, lbo: int, sbo: int) -> np.ndarray:
