@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.mma import accumulator_layout, warp_grid
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, effective_warps
@@ -293,6 +294,9 @@ def test_sm90a_mmai_on_wgmma_is_exact(signs: str) -> None:
     sign_a, sign_b = signs.split()
     kinds = ["u8" if sign == "unsigned" else "s8" for sign in (sign_a, sign_b)]
     assert f"wgmma.mma_async.sync.aligned.m64n64k32.s32.{kinds[0]}.{kinds[1]}" in ptx
+    # Mixed signs need PTX ISA 8.4, newer than sm_90a's lowest (8.0).
+    assert (".version 8.4" in ptx) == (kinds[0] != kinds[1])
+    assert run_ptxas(ptx, "sm_90a").ok
     rng = np.random.default_rng(23)
     a = rng.integers(-128, 128, (64, 64)).astype(np.int8)
     b = rng.integers(-128, 128, (64, 64)).astype(np.int8)

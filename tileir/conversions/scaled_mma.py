@@ -1,4 +1,4 @@
-"""`mmaf_scaled` (MX block scaling) and 8-bit float `mmaf` as f32 `mmaf`s.
+"""`mmaf_scaled` (MX block scaling) as f32 `mmaf`s.
 
 `mmaf_scaled %a, %b, %acc, %sa, %sb` is `acc + (a * sa') @ (b * sb')` where `sa'`
 repeats each scale of `sa` over its group of K columns of `a` (and `sb'` over K rows
@@ -11,9 +11,9 @@ stage already compiles:
     %as  = mulf %agf, (broadcast %saf -> [.., M, K/G])        (likewise for b's rows)
     %acc = mmaf %as, %bs, %acc                     -> nv_tileaa.dot, f32 (FMA path)
 
-A plain `mmaf` on f8E4M3FN/f8E5M2 operands is converted the same way (no scales):
-both operands to f32, one f32 dot (an f16 accumulator is widened and the result
-rounded back once, as the FMA path does for half accumulators).
+A plain `mmaf` on f8E4M3FN/f8E5M2 operands is not rewritten: it becomes an
+`nv_tileaa.dot` on 8-bit floats, which sm_90a computes with `wgmma` and other targets
+with FMAs on the operands widened to f32 (`tileas_to_llvm/mma.py`).
 
 The chained dots add the K products in the same order as one dot over all of K.
 f32, not f16: every f8E4M3FN/f8E5M2 value times a power of two 2^-127..2^127 is an
@@ -88,39 +88,9 @@ def _scaled_block(
     )
 
 
-def _widen_fp8_mma(op: ct.MmaFOp) -> None:
-    """`mmaf` on 8-bit float operands: both converted to f32 (exact), the f32 dot
-    accumulating in f32 and rounded once to an f16 accumulator."""
-    ops: list[Operation] = []
-    a, b = (_f32(ops, v) for v in (op.lhs, op.rhs))
-    acc = op.acc if element_type(op.acc.type) == f32 else _f32(ops, op.acc)
-    result = _insert(ops, ct.MmaFOp.create(operands=[a, b, acc], result_types=[acc.type]))
-    if acc is not op.acc:
-        result = _insert(
-            ops,
-            ct.FToFOp.create(
-                operands=[result],
-                result_types=[op.result.type],
-                properties=ct.FToFOp.default_properties(),
-            ),
-        )
-    Rewriter.insert_op(ops, InsertPoint.before(op))
-    op.result.replace_all_uses_with(result)
-    op.detach()
-    op.erase()
-
-
-def _is_fp8(v: SSAValue) -> bool:
-    return isinstance(element_type(v.type), Float8E4M3FNType | Float8E5M2Type)
-
-
 def decompose_scaled_mma(module: ModuleOp) -> None:
-    """Rewrite every `mmaf_scaled`, and every `mmaf` on 8-bit float operands, in
-    `module` as described in the module docstring."""
+    """Rewrite every `mmaf_scaled` in `module` as described in the module docstring."""
     for op in list(module.walk()):
-        if isinstance(op, ct.MmaFOp) and _is_fp8(op.lhs) and _is_fp8(op.rhs):
-            _widen_fp8_mma(op)
-            continue
         if not isinstance(op, ct.MmaFScaledOp):
             continue
         for operand in (op.lhs, op.rhs):

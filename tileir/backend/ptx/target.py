@@ -35,6 +35,10 @@ from tileir.targets import ARCHS, TILE_LANGUAGE_PTX_VERSION, ptx_version
 #: Lowest `.version` each target accepts: the one list of targets, tileir/targets.py.
 PTX_VERSION = {name: arch.ptx_version for name, arch in ARCHS.items()}
 
+#: An op's attribute naming the PTX ISA its instruction needs (inline asm whose
+#: instruction is newer than the target's lowest ISA).
+MIN_PTX_ISA_ATTR = "tileir.min_ptx_isa"
+
 ARCH_ATTR = "tileir.arch"
 
 
@@ -199,10 +203,14 @@ def module_to_ptx(
 
 def _newest_isa(module: ModuleOp, at_least: str | None) -> str | None:
     """The newest PTX ISA that an instruction of `module` needs (`MIN_PTX_ISA` of the
-    nvvm mbarrier ops: `test_wait.parity` is PTX 7.1, newer than sm_80's 7.0)."""
+    nvvm mbarrier ops: `test_wait.parity` is PTX 7.1, newer than sm_80's 7.0; the
+    `MIN_PTX_ISA_ATTR` an inline-asm op carries: a mixed-sign `wgmma` is PTX 8.4)."""
     newest = at_least
     for op in module.walk():
         need = getattr(type(op), "MIN_PTX_ISA", None)
+        carried = op.attributes.get(MIN_PTX_ISA_ATTR)
+        if isinstance(carried, StringAttr):
+            need = carried.data
         if isinstance(need, str) and (newest is None or _isa(need) > _isa(newest)):
             newest = need
     return newest

@@ -48,6 +48,8 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -66,6 +68,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
     linear_layout,
 )
+from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_memory import (
     ElementKind,
@@ -88,6 +91,9 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_warp_grid,
 )
 from tileir.transforms.tileas.mma_layouts import tensor_core_k_step
+
+#: The 8-bit float operand kinds (`wgmma`'s spelling).
+_FLOAT8 = ("e4m3", "e5m2")
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
@@ -112,6 +118,10 @@ def accumulator_layout(m: int, n: int, num_warps: int) -> LinearLayout:
 
 def _operand_kind(t: Attribute) -> str | None:
     el = element_type(t)
+    if isinstance(el, Float8E4M3FNType):
+        return "e4m3"
+    if isinstance(el, Float8E5M2Type):
+        return "e5m2"
     if isinstance(el, Float16Type):
         return "f16"
     if isinstance(el, BFloat16Type):
@@ -125,21 +135,26 @@ def _operand_kind(t: Attribute) -> str | None:
 class MmaSpec:
     """One `mma.sync` shape: `m16n8k{k_step}` on `{a}` x `{b}` into `{acc}`."""
 
-    a: str  # f16 | bf16 | s8 | u8
+    a: str  # f16 | bf16 | s8 | u8 | e4m3 | e5m2
     b: str
-    acc: str  # f32 | s32
+    acc: str  # f32 | f16 | s32
 
     @property
     def integer(self) -> bool:
         return self.acc == "s32"
 
     @property
+    def float8(self) -> bool:
+        """8-bit float operands: `wgmma` only (sm_90a); the FMA path elsewhere."""
+        return self.a in _FLOAT8
+
+    @property
     def k_step(self) -> int:
-        return 32 if self.integer else 16
+        return 32 if self.element_bytes == 1 else 16
 
     @property
     def element_bytes(self) -> int:
-        return 1 if self.integer else 2
+        return 1 if self.integer or self.float8 else 2
 
     @property
     def instruction(self) -> str:
@@ -158,6 +173,10 @@ def mma_spec(op: aa.DotOp) -> MmaSpec | None:
         return MmaSpec(kind, kind, "f32")
     if kind == "f16" and same and isinstance(acc_el, Float16Type):
         return MmaSpec(kind, kind, "f16")
+    b_kind = _operand_kind(b_t)
+    if kind in _FLOAT8 and b_kind in _FLOAT8 and isinstance(acc_el, Float32Type | Float16Type):
+        assert b_kind is not None
+        return MmaSpec(kind, b_kind, "f16" if isinstance(acc_el, Float16Type) else "f32")
     if kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
         signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
         a, b = ("s8" if x == Signedness.SIGNED else "u8" for x in signs)
@@ -196,6 +215,8 @@ def dot_instruction(op: aa.DotOp, arch: str) -> tuple[str, str] | None:
         return "wgmma", wgmma.instruction(
             min(n, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b
         )
+    if spec.float8:
+        return "fma", "8-bit float operands run on tensor cores only through sm_90a's wgmma"
     return "mma.sync", spec.instruction
 
 
@@ -278,6 +299,10 @@ class LowerDot(TilePattern):
         use_wgmma = wgmma.wgmma_applies(
             self.ctx.arch, spec.integer, m, n, wm, wn, len(lhs_t.get_shape())
         )
+        if spec.float8 and not use_wgmma:
+            # No 8-bit float mma.sync on sm_80 (nor one tileir uses elsewhere yet).
+            lower_fma_dot(op, rewriter, self.ctx, self.exchange)
+            return
         if use_wgmma:
             a_batch, b_batch = m * k * size, n * k * size
         acc_shape = [batch, m, n] if batched else [m, n]
@@ -497,12 +522,20 @@ class LowerDot(TilePattern):
                     c[r : r + 4] = unpack(block)
 
 
-_FLOATS = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+_FLOATS = (
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float16Type,
+    BFloat16Type,
+    Float32Type,
+    Float64Type,
+)
 
 
 def fma_dot_supported(op: aa.DotOp) -> bool:
     """Floating dots the tensor-core path does not take (f32 and f64 operands, tiles
-    that are not multiples of the `mma.sync` shape): computed with FMAs."""
+    that are not multiples of the `mma.sync` shape, 8-bit floats without `wgmma`):
+    computed with FMAs."""
     types = [element_type(v.type) for v in (op.lhs, op.rhs, op.acc)]
     return all(isinstance(t, _FLOATS) for t in types) and len(shape_of(op.acc.type)) in (2, 3)
 
@@ -512,7 +545,9 @@ def lower_fma_dot(
 ) -> None:
     """`acc + a · b` on the CUDA cores: `a` and `b` go into shared memory, and each
     thread computes the accumulator elements it holds, one FMA per K step, in the
-    accumulator's type (f32 for half accumulators, rounded once at the end)."""
+    accumulator's type (f32 for half accumulators, rounded once at the end).  8-bit
+    float operands are widened to f32 as they are read (exactly: `fp8.decode_to_f32`),
+    so each product is exact."""
     a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     assert isinstance(acc_t, TensorType)
@@ -520,6 +555,7 @@ def lower_fma_dot(
     for layout in layouts:
         check_exchangeable(op, layout)
     a_kind, b_kind = element_kind(op, a_t), element_kind(op, b_t)
+    a_el, b_el = element_type(a_t), element_type(b_t)
     acc_el = element_type(acc_t)
     compute = acc_el if isinstance(acc_el, Float32Type | Float64Type) else Float32Type()
     a_strides, a_size = padded_strides(a_t.get_shape(), a_kind.bits)
@@ -546,18 +582,20 @@ def lower_fma_dot(
     base_b = ex._thread_offset(b, state, rewriter, acc_layout, b_by_acc, smem_b)  # pyright: ignore[reportPrivateUsage]
     loaded: dict[tuple[str, int], SSAValue] = {}
 
-    def load(name: str, base: SSAValue, offset: int, kind: ElementKind) -> SSAValue:
+    def load(name: str, base: SSAValue, offset: int, kind: ElementKind, el: Attribute) -> SSAValue:
         key = (name, offset)
         if key not in loaded:
             address = b.add(base, b.const(offset, i32)) if offset else base
             suffix = f"b{kind.bits}"
             (value,) = b.inline_asm(
                 f"ld.shared.{suffix} $0, [$1];",
-                f"={'h' if kind.bits == 16 else 'r' if kind.bits == 32 else 'l'},r",
+                f"={'h' if kind.bits <= 16 else 'r' if kind.bits == 32 else 'l'},r",
                 [address],
                 [kind.register_type],
                 side_effects=True,
             )
+            if is_fp8(el):
+                value = decode_to_f32(b, value, el)
             if value.type != compute:
                 value = (
                     b.fpext(value, compute)
@@ -574,8 +612,8 @@ def lower_fma_dot(
         b_off = sum(x * s for x, s in zip(coord, b_by_acc, strict=True))
         total = acc if acc.type == compute else b.fpext(acc, compute)
         for kk in range(k):
-            x = load("a", base_a, a_off + kk * a_k, a_kind)
-            y = load("b", base_b, b_off + kk * b_k, b_kind)
+            x = load("a", base_a, a_off + kk * a_k, a_kind, a_el)
+            y = load("b", base_b, b_off + kk * b_k, b_kind, b_el)
             total = b.fma(x, y, total)
         results.append(total if acc.type == compute else b.fptrunc(total, acc.type))
     b.op(nvvm.Barrier0Op())
@@ -583,7 +621,14 @@ def lower_fma_dot(
 
 
 def _float_bits(t: Attribute) -> int:
-    return {Float16Type: 16, BFloat16Type: 16, Float32Type: 32, Float64Type: 64}[type(t)]
+    return {
+        Float8E4M3FNType: 8,
+        Float8E5M2Type: 8,
+        Float16Type: 16,
+        BFloat16Type: 16,
+        Float32Type: 32,
+        Float64Type: 64,
+    }[type(t)]
 
 
 def _batched(frag: LinearLayout, batch: int) -> LinearLayout:

@@ -31,7 +31,8 @@ TMA-fed and warp-specialized form is later work):
   accumulator registers while the instructions are in flight.
 
 Types: f16 and bf16 with an f32 accumulator, f16 with an f16 accumulator
-(`m64nNk16`), s8/u8 with an s32 accumulator (`m64nNk32`).  Everything else, and any
+(`m64nNk16`); s8/u8 with an s32 accumulator and f8E4M3FN/f8E5M2 (`e4m3`/`e5m2`, any
+pair) with an f32 or f16 accumulator (`m64nNk32`).  Everything else, and any
 dot whose warps do not form whole warpgroups along M, keeps `mma.sync`.
 """
 
@@ -40,9 +41,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from xdsl.dialects.builtin import i1, i32, i64
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import StringAttr, i1, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
+from tileir.backend.ptx.target import MIN_PTX_ISA_ATTR
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
@@ -142,6 +145,8 @@ class WgmmaSpec(Protocol):
     @property
     def integer(self) -> bool: ...
     @property
+    def float8(self) -> bool: ...
+    @property
     def k_step(self) -> int: ...
     @property
     def element_bytes(self) -> int: ...
@@ -178,7 +183,15 @@ def wgmma_dot(
             ]
             b_descs = [_offset(b, desc_b, c0 // 8 * sbo + ks * step) for ks in range(k_steps)]
             words = _chain(
-                b, op_name, pack(c[r : r + chunk // 2]), a_descs, b_descs, registers, spec.integer
+                b,
+                op_name,
+                pack(c[r : r + chunk // 2]),
+                a_descs,
+                b_descs,
+                registers,
+                spec.integer,
+                spec.float8,
+                spec.integer and spec.a != spec.b,
             )
             c[r : r + chunk // 2] = unpack(words)
 
@@ -191,9 +204,13 @@ def _chain(
     b_descs: Sequence[SSAValue],
     registers: tuple[str, Attribute],
     integer: bool,
+    float8: bool,
+    mixed_signs: bool,
 ) -> list[SSAValue]:
     """One inline-asm block: copy `acc` into the outputs, `wgmma.fence`, one
-    `wgmma.mma_async` per K step, commit and wait."""
+    `wgmma.mma_async` per K step, commit and wait.  The operand forms: 16-bit types
+    take scale and transpose immediates for A and B, 8-bit floats scales only,
+    integers neither."""
     word_reg, word_type = registers
     words = len(acc)
     steps = len(a_descs)
@@ -205,7 +222,7 @@ def _chain(
     lines.append("wgmma.fence.sync.aligned;")
     for s in range(steps):
         operands = f"${desc_base + 2 * s}, ${desc_base + 2 * s + 1}, ${pred}"
-        tail = "" if integer else ", 1, 1, 0, 0"
+        tail = "" if integer else ", 1, 1" if float8 else ", 1, 1, 0, 0"
         lines.append(f"{op_name} {{{outs}}}, {operands}{tail};")
     lines.append("wgmma.commit_group.sync.aligned;")
     lines.append("wgmma.wait_group.sync.aligned 0;")
@@ -213,10 +230,18 @@ def _chain(
         [f"={word_reg}"] * words + ["l"] * (2 * steps) + ["b"] + [word_reg] * words
     )
     pairs = [d for a, bd in zip(a_descs, b_descs, strict=True) for d in (a, bd)]
-    return b.inline_asm(
+    words_out = b.inline_asm(
         "\n".join(lines),
         constraints,
         [*pairs, b.const(1, i1), *acc],
         [word_type] * words,
         side_effects=True,
     )
+    if mixed_signs:
+        # s8 x u8 and u8 x s8 need PTX ISA 8.4 (ptxas rejects them at sm_90a's 8.0).
+        extract = words_out[0].owner
+        assert isinstance(extract, llvm.ExtractValueOp)
+        asm = extract.container.owner
+        assert isinstance(asm, llvm.InlineAsmOp)
+        asm.attributes[MIN_PTX_ISA_ATTR] = StringAttr("8.4")
+    return words_out

@@ -15,6 +15,8 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     IntegerType,
@@ -26,10 +28,13 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
 
+_FLOAT8 = (Float8E4M3FNType, Float8E5M2Type)
+
 
 def tensor_core_k_step(op: aa.DotOp) -> int | None:
-    """The K of the `mma.sync` shape that computes `op`, or None when tileir has no
-    tensor-core lowering for its types and shapes (it is then reported there)."""
+    """The K of the MMA shape that computes `op` (`mma.sync`, or `wgmma` on sm_90a;
+    8-bit floats have only `wgmma`, and elsewhere run on FMAs in whatever layout),
+    or None when tileir has no tensor-core lowering for its types and shapes."""
     a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
     if not all(isinstance(t, TensorType) for t in (a_t, b_t, acc_t)):
         return None
@@ -39,6 +44,9 @@ def tensor_core_k_step(op: aa.DotOp) -> int | None:
     if isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
         f16_acc = isinstance(a, Float16Type) and isinstance(acc, Float16Type)
         k_step = 16 if isinstance(acc, Float32Type) or f16_acc else None
+    elif isinstance(a, _FLOAT8) and isinstance(b, _FLOAT8):
+        # 8-bit floats: sm_90a's wgmma (m64nNk32); elsewhere FMAs, in any layout.
+        k_step = 32 if isinstance(acc, Float32Type | Float16Type) else None
     elif isinstance(a, IntegerType) and isinstance(b, IntegerType) and a.width.data == 8:
         wide = isinstance(acc, IntegerType) and acc.width.data == 32 and b.width.data == 8
         k_step = 32 if wide else None
