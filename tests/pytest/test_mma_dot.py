@@ -238,6 +238,9 @@ def test_f16_accumulator() -> None:
         ("f16", (128, 128, 32), (256, 136, 96), 8),  # two warpgroups
         ("f16", (64, 256, 16), (64, 256, 48), 4),  # N = 256: the widest wgmma
         ("f16", (64, 512, 16), (64, 512, 16), 4),  # two 256-wide blocks
+        ("f16", (64, 64, 32), (128, 200, 64), 8),  # 4 x 2 warps: warpgroups along N
+        ("bf16", (128, 128, 32), (128, 128, 32), 16),  # 8 x 2 warps: 2 x 2 warpgroups
+        ("f16", (64, 512, 16), (64, 512, 16), 8),  # 256 columns per warpgroup
     ],
 )
 def test_sm90a_dots_run_on_wgmma(
@@ -253,7 +256,8 @@ def test_sm90a_dots_run_on_wgmma(
     module = parse_module_text(_gemm_text(dtype, tm, tn, tk), "gemm.mlir")
     ptx = compile_module(module, "sm_90a", num_warps=warps).ptx
     assert ptx is not None
-    assert f"wgmma.mma_async.sync.aligned.m64n{min(tn, 256)}k16.f32.{dtype}.{dtype}" in ptx
+    per_group = tn // (warps // 4 // max(1, min(warps // 4, tm // 64)))
+    assert f"wgmma.mma_async.sync.aligned.m64n{min(per_group, 256)}k16.f32.{dtype}.{dtype}" in ptx
     assert "mma.sync" not in ptx and "ldmatrix" not in ptx
     assert "fence.proxy.async.shared::cta;" in ptx
     np_type = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
@@ -312,7 +316,7 @@ def test_sm90a_mmai_on_wgmma_is_exact(signs: str) -> None:
     [
         ("sm_80", (64, 32, 32), 4),  # no wgmma before Hopper
         ("sm_100a", (64, 32, 32), 4),  # nor after it (tcgen05 is not used yet)
-        ("sm_90a", (32, 64, 32), 4),  # warps along N: not whole warpgroups along M
+        ("sm_90a", (32, 64, 32), 4),  # 2 x 2 warps: no whole warpgroup along M
         ("sm_90a", (64, 64, 32), 2),  # fewer warps than a warpgroup
     ],
 )

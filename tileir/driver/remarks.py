@@ -240,18 +240,28 @@ def _dot_remarks(op: Operation, arch: str) -> list[Remark]:
                 "missed",
                 "TensorCore",
                 "WgmmaNotUsed",
-                f"{what} uses mma.sync, not wgmma: "
-                + (
-                    "a batched dot"
-                    if len(acc_t.get_shape()) != 2
-                    else "its warps do not form whole warpgroups (4 warps each) along M, "
-                    "each over a multiple of 64 rows"
-                ),
+                f"{what} uses mma.sync, not wgmma: {_why_not_wgmma(op, acc_t)}",
                 fn,
                 where,
             )
         )
     return out
+
+
+def _why_not_wgmma(op: Operation, acc_t: TensorType) -> str:
+    """Why an sm_90a tensor-core dot keeps `mma.sync` (`wgmma.wgmma_applies`)."""
+    from tileir.conversions.tileas_to_llvm.context import linear_layout
+    from tileir.conversions.tileas_to_llvm.mma import dot_warp_grid
+
+    if len(acc_t.get_shape()) != 2:
+        return "a batched dot"
+    wm, wn = dot_warp_grid(acc_t, linear_layout(op, acc_t))
+    if wm % 4:
+        return (
+            f"its {wm}x{wn} warp grid has fewer than a warpgroup (4 warps) along M "
+            "(M too small for 64 rows per warpgroup, or fewer than 4 warps)"
+        )
+    return f"the {wn} warpgroup column(s) of its {wm}x{wn} warp grid get no valid wgmma N"
 
 
 def shared_memory_of(ptxas_output: str) -> dict[str, int]:

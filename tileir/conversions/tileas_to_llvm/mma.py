@@ -321,7 +321,7 @@ class LowerDot(TilePattern):
         descriptors: tuple[SSAValue, SSAValue] | None = None
         base_a = base_b = smem_a
         if use_wgmma:
-            descriptors = wgmma.operand_descriptors(p, state, smem_a, smem_b, k, size)
+            descriptors = wgmma.operand_descriptors(p, state, (smem_a, smem_b), k, size, (wm, wn))
         else:
             base_a, base_b = self._ldmatrix_bases(
                 p, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
@@ -375,7 +375,7 @@ class LowerDot(TilePattern):
                 c,
                 descriptors,
                 (m, n, k),
-                wm,
+                (wm, wn),
                 (c_reg, word_type),
                 (pack, unpack),
             )

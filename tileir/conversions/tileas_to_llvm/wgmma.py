@@ -1,12 +1,14 @@
 """Hopper's warpgroup MMA (`wgmma.mma_async`) for `nv_tileaa.dot` on sm_90a.
 
-On sm_90a a rank-2 tensor-core `dot` whose accumulator's warps all lie along M in
-whole warpgroups (`#nv_tileas.mma<{warpsPerCTA = [W, 1]}>` with W a multiple of 4
-and M a multiple of 16·W) runs on `wgmma` instead of `mma.sync` (`mma.py`).  The
-accumulator layout is the same for both: warp `w` of the CTA holds rows
-`16w .. 16w + 15` of each 16·W-row slab, and within a warp the `m16n8` fragment
-repeats along N, which is exactly how a warpgroup's four warps hold the `m64nN`
-accumulator of one `wgmma`.  So a loop-carried accumulator needs no conversion, and
+On sm_90a a rank-2 tensor-core `dot` whose accumulator's warp grid has whole
+warpgroups along M (`#nv_tileas.mma<{warpsPerCTA = [W, V]}>` with W a multiple of 4,
+M a multiple of 16·W and N of 8·V) runs on `wgmma` instead of `mma.sync` (`mma.py`).
+The accumulator layout is the same for both: warp `w` of the CTA holds rows
+`16(w % W) ..` of each 16·W-row slab, and within a warp the `m16n8` fragment
+repeats along N over the warp's 8-column blocks, which is exactly how a warpgroup's
+four warps hold the `m64nN` accumulator of one `wgmma` (N: the warpgroup's columns,
+blocks `j, j + V, ...` for N position `j`, which B's descriptor reaches with a
+stride of V row groups).  So a loop-carried accumulator needs no conversion, and
 the choice between the two instructions is made here, at the lowering, by target.
 
 The form used is the synchronous one the issue allows (the asynchronous,
@@ -66,12 +68,13 @@ CORE_MATRIX_BYTES = 128
 def wgmma_applies(arch: str, integer: bool, m: int, n: int, wm: int, wn: int, rank: int) -> bool:
     """Whether a tensor-core dot of an `m x n` accumulator held by a `wm x wn` warp
     grid runs on `wgmma` (module docstring)."""
-    if arch != "sm_90a" or rank != 2 or wn != 1 or wm % WARPGROUP:
+    if arch != "sm_90a" or rank != 2 or wm % WARPGROUP:
         return False
-    if m % (16 * wm):
+    if m % (16 * wm) or n % (8 * wn):
         return False
-    chunk = min(n, MAX_N)
-    if n % chunk or chunk % 8:
+    columns = n // wn  # each warpgroup's
+    chunk = min(columns, MAX_N)
+    if columns % chunk or chunk % 8:
         return False
     # The 8-bit shapes: N = 8, 16, 24, then multiples of 16.
     return not (integer and chunk > 24 and chunk % 16)
@@ -102,24 +105,44 @@ def core_matrix_view(layout: LinearLayout, size: int, k_dim: int) -> tuple[Linea
     return view, [CORE_MATRIX_BYTES, size, stride_bytes(k, size), 16]
 
 
-def descriptor(p: LLBuilder, smem: SSAValue, k: int, size: int) -> SSAValue:
+def descriptor(p: LLBuilder, smem: SSAValue, sbo: int) -> SSAValue:
     """The 64-bit matrix descriptor of the buffer at `smem` (a `.shared` address):
     start address >> 4 in bits 0-13, LBO >> 4 in bits 16-29, SBO >> 4 in bits 32-45,
     no swizzle (bits 62-63 zero), base offset 0."""
     start = p.and_(p.lshr(smem, p.const(4, i32)), p.const(0x3FFF, i32))
-    fixed = ((stride_bytes(k, size) >> 4) << 32) | ((CORE_MATRIX_BYTES >> 4) << 16)
+    fixed = ((sbo >> 4) << 32) | ((CORE_MATRIX_BYTES >> 4) << 16)
     return p.or_(p.zext(start, i64), p.const(fixed, i64))
 
 
 def operand_descriptors(
-    p: LLBuilder, state: FunctionState, smem_a: SSAValue, smem_b: SSAValue, k: int, size: int
+    p: LLBuilder,
+    state: FunctionState,
+    smem: tuple[SSAValue, SSAValue],
+    k: int,
+    size: int,
+    grid: tuple[int, int],
 ) -> tuple[SSAValue, SSAValue]:
-    """The descriptors of this thread's warpgroup's rows of A and of all of B."""
+    """The descriptors of this thread's warpgroup's rows of A and columns of B.
+
+    The warps of a `wm x wn` grid (`#nv_tileas.mma`) hold rows along M first: warp
+    `w`'s M position is `w % wm`, so warpgroup `g` is at M position `g % (wm/4)` (64
+    rows each) and N position `g / (wm/4)`.  Along N the grid interleaves 8-column
+    blocks: warpgroup `j` of `wn` holds blocks `j, j + wn, j + 2wn, ...` of the tile,
+    which is B's 8-row core-matrix groups `j, j + wn, ...`: its descriptor starts `j`
+    groups in and steps `wn` groups (SBO = wn · 8 · K · size)."""
     assert state.warp is not None
+    smem_a, smem_b = smem
+    wm, wn = grid
+    sbo = stride_bytes(k, size)
     group = p.lshr(state.warp, p.const(2, i32))
-    rows = WARPGROUP_ROWS // 8 * stride_bytes(k, size)
-    a_start = p.add(smem_a, p.mul(group, p.const(rows, i32)))
-    return descriptor(p, a_start, k, size), descriptor(p, smem_b, k, size)
+    groups_m = wm // WARPGROUP
+    gm = p.and_(group, p.const(groups_m - 1, i32))
+    a_start = p.add(smem_a, p.mul(gm, p.const(WARPGROUP_ROWS // 8 * sbo, i32)))
+    b_start = smem_b
+    if wn > 1:
+        gn = p.lshr(group, p.const(groups_m.bit_length() - 1, i32))
+        b_start = p.add(smem_b, p.mul(gn, p.const(sbo, i32)))
+    return descriptor(p, a_start, sbo), descriptor(p, b_start, wn * sbo)
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
@@ -158,17 +181,20 @@ def wgmma_dot(
     c: list[SSAValue],
     descriptors: tuple[SSAValue, SSAValue],
     mnk: tuple[int, int, int],
-    wm: int,
+    grid: tuple[int, int],
     registers: tuple[str, Attribute],
     packing: tuple[Packer, Packer],
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
-    layout) in place: one synchronous chain per 64-row slab and N chunk."""
+    layout) in place: one synchronous chain per 64-row slab and chunk of (at most
+    256 of) the warpgroup's columns."""
     m, n, k = mnk
+    wm, wn = grid
     desc_a, desc_b = descriptors
     pack, unpack = packing
     size = spec.element_bytes
-    chunk = min(n, MAX_N)
+    columns = n // wn  # this warpgroup's: 8-column blocks j, j + wn, ...
+    chunk = min(columns, MAX_N)
     op_name = instruction(chunk, spec.k_step, spec.acc, spec.a, spec.b)
     k_steps = k // spec.k_step
     # One K step spans k_step * size / 16 core matrices (2) along K.
@@ -176,12 +202,13 @@ def wgmma_dot(
     slab = 16 * wm  # rows the CTA's warpgroups cover together
     sbo = stride_bytes(k, size)
     for mr in range(m // slab):
-        for c0 in range(0, n, chunk):
-            r = 4 * (c0 // 8 + (n // 8) * mr)
+        for c0 in range(0, columns, chunk):
+            # Registers 4i..4i+3 hold the warp's i-th 8-column block of the slab.
+            r = 4 * (c0 // 8 + (columns // 8) * mr)
             a_descs = [
                 _offset(b, desc_a, mr * slab // 8 * sbo + ks * step) for ks in range(k_steps)
             ]
-            b_descs = [_offset(b, desc_b, c0 // 8 * sbo + ks * step) for ks in range(k_steps)]
+            b_descs = [_offset(b, desc_b, c0 // 8 * wn * sbo + ks * step) for ks in range(k_steps)]
             words = _chain(
                 b,
                 op_name,
