@@ -164,3 +164,103 @@ def test_mma_result_through_pointer_tiles(arch: str) -> None:
     np.testing.assert_array_equal(d, want)  # the scatter of the accumulator
     first = np.arange(256).reshape(16, 16) < 200  # the xchg's mask
     np.testing.assert_array_equal(c, np.where(first, want + 0.5, 0.5))  # xchg, then += old
+
+
+# A masked store of an mma accumulator: the mask takes the accumulator's layout, and
+# through the iota it shares (after CSE) with the loads' pointer arithmetic, so would
+# the loads' pointers.  They are recomputed in the loads' layout instead of exchanging a
+# tile of pointers through shared memory (which also ran out of it for large tiles).
+SHARED_POINTER_CHAIN = """
+cuda_tile.module @m {
+  entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>) {
+    %t0 = make_token : token
+    %n = constant <i32: 16> : tile<i32>
+    %va0 = make_tensor_view %a, shape = [%n, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %vb0 = make_tensor_view %b, shape = [%n, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf16, strides=[?,1]>
+    %z0 = constant <i32: 0> : tile<i32>
+    %pva = make_partition_view %va0 : partition_view<tile=(16x16), tensor_view<?x?xf16, strides=[?,1]>>
+    %pvb = make_partition_view %vb0 : partition_view<tile=(16x16), tensor_view<?x?xf16, strides=[?,1]>>
+    %ta, %t1 = load_view_tko weak %pva[%z0, %z0] token = %t0 : partition_view<tile=(16x16), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<16x16xf16>, token
+    %tb, %t2 = load_view_tko weak %pvb[%z0, %z0] token = %t0 : partition_view<tile=(16x16), tensor_view<?x?xf16, strides=[?,1]>>, tile<i32> -> tile<16x16xf16>, token
+    %zf = constant <f32: 0.0> : tile<16x16xf32>
+    %acc = mmaf %ta, %tb, %zf : tile<16x16xf16>, tile<16x16xf16>, tile<16x16xf32>
+    %i = iota : tile<16xi32>
+    %r = reshape %i : tile<16xi32> -> tile<16x1xi32>
+    %q = reshape %i : tile<16xi32> -> tile<1x16xi32>
+    %c16 = constant <i32: 16> : tile<16x1xi32>
+    %r16 = muli %r, %c16 : tile<16x1xi32>
+    %rb = broadcast %r16 : tile<16x1xi32> -> tile<16x16xi32>
+    %qb = broadcast %q : tile<1x16xi32> -> tile<16x16xi32>
+    %idx = addi %rb, %qb : tile<16x16xi32>
+    %c1 = reshape %c : tile<ptr<f32>> -> tile<1x1xptr<f32>>
+    %cb = broadcast %c1 : tile<1x1xptr<f32>> -> tile<16x16xptr<f32>>
+    %pc = offset %cb, %idx : tile<16x16xptr<f32>>, tile<16x16xi32> -> tile<16x16xptr<f32>>
+    %lim = constant <i32: 200> : tile<16x16xi32>
+    %m = cmpi less_than %idx, %lim, signed : tile<16x16xi32> -> tile<16x16xi1>
+    %t3 = store_ptr_tko weak %pc, %acc, %m token=%t0 : tile<16x16xptr<f32>>, tile<16x16xf32>, tile<16x16xi1> -> token
+    return
+  }
+}
+"""
+
+
+def test_shared_pointer_chain_is_recomputed_not_exchanged() -> None:
+    from tileir.pipelines import run_stages
+
+    module = parse_module_text(SHARED_POINTER_CHAIN, "k.mlir", make_context())
+    run_stages(make_context(), module, "sm_80", stop_after="tileas")
+    converted = [
+        str(op.operands[0].type) for op in module.walk() if op.name == "nv_tileas.convert_layout"
+    ]
+    assert not [t for t in converted if "ptr<" in t], converted
+    rng = np.random.default_rng(1)
+    a = rng.integers(-2, 3, (16, 16)).astype(np.float16)
+    b = rng.integers(-2, 3, (16, 16)).astype(np.float16)
+    c = np.full((16, 16), -1.0, np.float32)
+    simulate(ptx_for(SHARED_POINTER_CHAIN, "sm_80"), (1, 1, 1), [a, b, c])
+    want = a.astype(np.float32) @ b.astype(np.float32)
+    np.testing.assert_array_equal(c, np.where(np.arange(256).reshape(16, 16) < 200, want, -1.0))
+
+
+# A layout conversion the compiler inserts is located at the op that needed it, so that
+# an error about it (an exchange too large for shared memory) names that op's line, not
+# the entry's.
+def test_inserted_conversion_is_located_at_its_user() -> None:
+    from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, TensorType
+    from xdsl.ir import Operation
+    from xdsl.rewriter import InsertPoint
+
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+    from tileir.transforms.tileas.assign_layouts import Rematerializer
+
+    text = """
+    func.func @f(%p: !cuda_tile.ptr<f32>) {
+      %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
+      %i = cuda_tile.iota : tensor<128xi32>
+      %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
+      %v = nv_tileas.view %ptrs : tensor<128x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<128xf32, gmem>
+      %c0 = arith.constant 0 : index
+      %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<128xf32, gmem> -> tensor<128xf32>
+      "test.op"(%x) : (tensor<128xf32>) -> ()
+      func.return
+    }
+    """
+    module = parse_module_text(text, "k.mlir", make_context())
+    load = next(op for op in module.walk() if op.name == "nv_tileas.tiled_load")
+    user = next(op for op in module.walk() if op.name == "test.op")
+    where = FileLineColLoc(StringAttr("user.py"), IntAttr(8), IntAttr(9))
+    layout = default_blocked((128,), 4, 1, (0,))
+    remat = Rematerializer()
+    # Not recomputable (a load): converted, and the conversion carries the location.
+    converted = remat.value_in(load.results[0], layout, InsertPoint.before(user), where)
+    convert = converted.owner
+    assert isinstance(convert, Operation)
+    assert convert.name == "nv_tileas.convert_layout"
+    assert convert.location == where
+    assert isinstance(converted.type, TensorType) and converted.type.encoding == layout
+    # Recomputed pointer arithmetic (addptr, splat, iota) keeps its own locations.
+    ptrs = next(op for op in module.walk() if op.name == "nv_tileaa.addptr")
+    clone = remat.value_in(ptrs.results[0], layout, InsertPoint.before(user), where).owner
+    assert isinstance(clone, Operation)
+    assert clone.name == "nv_tileaa.addptr" and clone is not ptrs
+    assert clone.location == ptrs.location

@@ -28,7 +28,15 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, NoneAttr, TensorType, i32
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    IntegerType,
+    LocationAttr,
+    ModuleOp,
+    NoneAttr,
+    TensorType,
+    i32,
+)
 from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -427,7 +435,11 @@ class AssignLayoutsPass(ModulePass):
             assert isinstance(t, TensorType)
             if t.encoding == layout:
                 continue
-            user.operands[index] = remat.value_in(src, layout, InsertPoint.before(user))
+            # A conversion (or clone) is located at the op that needed it, so that an
+            # error about it (an exchange too large for shared memory) names that line.
+            user.operands[index] = remat.value_in(
+                src, layout, InsertPoint.before(user), user.location
+            )
 
 
 #: How many ops one rematerialization may clone before a conversion is cheaper.
@@ -437,7 +449,18 @@ MAX_REMATERIALIZED_OPS = 16
 def _rematerializable(op: Operation) -> bool:
     """Pure ops whose results only depend on their operands: recomputing them in
     another layout is always correct."""
-    if isinstance(op, ct.IotaOp | ct.ConstantOp | aa.SplatOp | aa.BroadcastOp | aa.ExpandDimsOp):
+    if isinstance(
+        op,
+        ct.IotaOp
+        | ct.ConstantOp
+        | aa.SplatOp
+        | aa.BroadcastOp
+        | aa.ExpandDimsOp
+        | aa.AddPtrOp
+        | ct.OffsetOp,
+    ):
+        # Pointer arithmetic too: a pointer tile shared by accesses in different
+        # layouts is recomputed in each, never exchanged through shared memory.
         return True
     return isinstance(op, ct.ElementwiseOp) and not op.regions
 
@@ -449,7 +472,13 @@ class Rematerializer:
     def __init__(self) -> None:
         self.clones: dict[tuple[SSAValue, DistributedLayout], SSAValue] = {}
 
-    def value_in(self, value: SSAValue, layout: DistributedLayout, at: InsertPoint) -> SSAValue:
+    def value_in(
+        self,
+        value: SSAValue,
+        layout: DistributedLayout,
+        at: InsertPoint,
+        location: LocationAttr | None = None,
+    ) -> SSAValue:
         t = value.type
         assert isinstance(t, TensorType)
         if t.encoding == layout:
@@ -457,6 +486,8 @@ class Rematerializer:
         if self._chain_size(value, layout, 0) is not None:
             return self._clone(value, layout)
         convert = tas.ConvertLayoutOp(value, TensorType(t.element_type, t.get_shape(), layout))
+        if location is not None:
+            convert.location = location
         Rewriter.insert_op(convert, at)
         return convert.result
 
@@ -500,6 +531,7 @@ class Rematerializer:
             properties=dict(op.properties),
             attributes=dict(op.attributes),
         )
+        clone.location = op.location
         Rewriter.insert_op(clone, InsertPoint.after(op))
         self.clones[(value, layout)] = clone.results[0]
         return clone.results[0]
