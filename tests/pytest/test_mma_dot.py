@@ -330,22 +330,30 @@ def test_dots_that_keep_mma_sync(arch: str, tile: tuple[int, int, int], warps: i
 
 
 @pytest.mark.parametrize(
-    ("shape", "k_dim", "size"),
-    [((32, 64), 0, 2), ((64, 256), 0, 1), ((16, 8), 0, 2), ((64, 32), 1, 2), ((128, 64), 1, 1)],
+    ("shape", "k_dim", "size", "mn_major", "pad"),
+    [
+        ((32, 64), 0, 2, True, 16),  # B, 16-bit: MN-major
+        ((32, 64), 0, 2, False, 0),
+        ((64, 256), 0, 1, False, 32),  # B, 8-bit: K-major
+        ((16, 8), 0, 2, True, 0),
+        ((64, 32), 1, 2, False, 32),  # A: K-major
+        ((128, 64), 1, 1, False, 0),
+    ],
 )
-def test_core_matrix_view_places_operands_k_major(
-    shape: tuple[int, int], k_dim: int, size: int
+def test_operand_buffer_places_elements_as_the_descriptor_reads_them(
+    shape: tuple[int, int], k_dim: int, size: int, mn_major: bool, pad: int
 ) -> None:
-    """Every element (row r, column k) of an operand written through the view lands
-    where the no-swizzle K-major descriptor (LBO = 128, SBO = 8·K·size) says, each
-    byte once: B is K x N (`k_dim` 0), A is M x K (`k_dim` 1)."""
-    from tileir.conversions.tileas_to_llvm.wgmma import core_matrix_view
+    """Every element (row r, column k) of an operand written through the buffer's
+    view lands where the no-swizzle canonical layout puts it for the buffer's LBO and
+    SBO (K-major: lines are rows of 16 bytes of K; MN-major: lines are K indices of 8
+    rows), each element once, within the buffer."""
+    from tileir.conversions.tileas_to_llvm.wgmma import OperandBuffer
     from tileir.dialects.nv_tileas.layouts import default_blocked
 
     layout = default_blocked(shape, 4, 8).linear(shape)
-    view, strides = core_matrix_view(layout, size, k_dim)
     k = shape[k_dim]
-    t = 16 // size
+    buffer = OperandBuffer(shape[1 - k_dim], k, size, mn_major, pad)
+    view, strides = buffer.view(layout, k_dim)
     seen: set[int] = set()
     for w in range(layout.num_warps):
         for lane in range(32):
@@ -353,7 +361,36 @@ def test_core_matrix_view_places_operands_k_major(
                 coord = layout.coord(r, lane, w)
                 kk, row = coord[k_dim], coord[1 - k_dim]
                 address = sum(x * s for x, s in zip(view.coord(r, lane, w), strides, strict=True))
-                expected = (row % 8) * 16 + (kk % t) * size + (kk // t) * 128
-                assert address == expected + (row // 8) * (8 * k * size)
+                if mn_major:
+                    core = (row % 8) * size + (kk % 8) * 16
+                    expected = core + (kk // 8) * buffer.lbo + (row // 8) * buffer.sbo
+                else:
+                    t = 16 // size
+                    core = (row % 8) * 16 + (kk % t) * size
+                    expected = core + (kk // t) * buffer.lbo + (row // 8) * buffer.sbo
+                assert address == expected
+                assert 0 <= address < buffer.bytes
                 seen.add(address)
-    assert seen == set(range(0, shape[0] * shape[1] * size, size))
+    assert len(seen) == shape[0] * shape[1]
+    assert buffer.lbo % 16 == 0 and buffer.sbo % 16 == 0
+
+
+def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
+    """gemm_f16's 64x32 A and 32x32 B (blocked, 8 halves per thread): padding the core
+    matrices apart makes the 16-byte stores conflict-free."""
+    from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
+    from tileir.conversions.tileas_to_llvm.wgmma import OperandBuffer, operand_buffers
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+
+    a_layout = default_blocked((64, 32), 4, 8).linear((64, 32))
+    b_layout = default_blocked((32, 32), 4, 8).linear((32, 32))
+    a, b = operand_buffers((64, 32, 32), 2, (a_layout, b_layout), 48 * 1024)
+    assert not a.mn_major and b.mn_major
+    # Without room for the padding, the buffers are dense (a 64-by-32 and a 32-by-32
+    # f16 tile: 4096 + 2048 bytes).
+    dense = operand_buffers((64, 32, 32), 2, (a_layout, b_layout), 6144)
+    assert [x.pad for x in dense] == [0, 0] and sum(x.bytes for x in dense) == 6144
+    for buffer, layout, k_dim in ((a, a_layout, 1), (b, b_layout, 0)):
+        unpadded = OperandBuffer(buffer.rows, buffer.k, 2, buffer.mn_major, 0)
+        assert vector_conflict_ways(*unpadded.view(layout, k_dim), 2) > 1
+        assert vector_conflict_ways(*buffer.view(layout, k_dim), 2) == 1

@@ -70,6 +70,7 @@ from tileir.conversions.tileas_to_llvm.context import (
 )
 from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.shared_memory import (
     ElementKind,
     Exchange,
@@ -303,10 +304,14 @@ class LowerDot(TilePattern):
             # No 8-bit float mma.sync on sm_80 (nor one tileir uses elsewhere yet).
             lower_fma_dot(op, rewriter, self.ctx, self.exchange)
             return
-        if use_wgmma:
-            a_batch, b_batch = m * k * size, n * k * size
         acc_shape = [batch, m, n] if batched else [m, n]
         c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
+        operand_buffers = None
+        if use_wgmma:
+            exchange_acc = not (acc_in_registers and result_in_registers)
+            limit = available_bytes(state) - (-(-c_size // 16) * 16 if exchange_acc else 0)
+            operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
+            a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
         if batched:
             a_strides, b_strides = [a_batch, *a_strides], [b_batch, *b_strides]
         alloc = self.exchange.allocator
@@ -320,8 +325,10 @@ class LowerDot(TilePattern):
         p = state.prologue_builder(rewriter)
         descriptors: tuple[SSAValue, SSAValue] | None = None
         base_a = base_b = smem_a
-        if use_wgmma:
-            descriptors = wgmma.operand_descriptors(p, state, (smem_a, smem_b), k, size, (wm, wn))
+        if operand_buffers is not None:
+            descriptors = wgmma.operand_descriptors(
+                p, state, (smem_a, smem_b), operand_buffers, (wm, wn)
+            )
         else:
             base_a, base_b = self._ldmatrix_bases(
                 p, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
@@ -329,12 +336,12 @@ class LowerDot(TilePattern):
 
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex = self.exchange
-        if use_wgmma:
-            for vals, layout, smem, k_dim in (
-                (a_vals, a_layout, smem_a, 1),
-                (b_vals, b_layout, smem_b, 0),
+        if operand_buffers is not None:
+            for vals, layout, smem, buffer, k_dim in (
+                (a_vals, a_layout, smem_a, operand_buffers[0], 1),
+                (b_vals, b_layout, smem_b, operand_buffers[1], 0),
             ):
-                view, view_strides = wgmma.core_matrix_view(layout, size, k_dim)
+                view, view_strides = buffer.view(layout, k_dim)
                 ex.write(b, rewriter, state, vals, view, view_strides, smem, operand)
         else:
             ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
@@ -368,13 +375,14 @@ class LowerDot(TilePattern):
             return [h for w in words for h in _unpack_halves(b, w, accumulator.register_type)]
 
         m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
-        if descriptors is not None:
+        if descriptors is not None and operand_buffers is not None:
             wgmma.wgmma_dot(
                 b,
                 spec,
                 c,
                 descriptors,
-                (m, n, k),
+                operand_buffers,
+                (m, n),
                 (wm, wn),
                 (c_reg, word_type),
                 (pack, unpack),

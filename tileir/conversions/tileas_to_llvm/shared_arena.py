@@ -100,6 +100,14 @@ def kernel_budget(entry: Block) -> SharedBudget:
     return SharedBudget(pool * MBARRIER_BYTES)
 
 
+def available_bytes(state: FunctionState) -> int:
+    """The largest arena the kernel of `state` may declare (for a use that can
+    choose a smaller layout when a larger one does not fit)."""
+    if state.shared_budget is None:
+        state.shared_budget = kernel_budget(state.entry)
+    return state.shared_budget.available
+
+
 def _declaration(name: str, size: int) -> str:
     return f".shared .align {ARENA_ALIGNMENT} .b8 {name}[{size}];\nmov.u32 $0, {name};"
 

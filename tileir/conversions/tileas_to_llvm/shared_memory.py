@@ -534,3 +534,27 @@ def bank_conflict_ways(layout: LinearLayout, strides: Sequence[int]) -> int:
             banks.setdefault(word % 32, set()).add(word)
         worst = max(worst, *(len(words) for words in banks.values()))
     return worst
+
+
+def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int) -> int:
+    """Bank conflicts of the stores `Exchange.write` makes for `layout` at byte
+    `strides` (elements of `size` bytes): the worst number of distinct 32-bit words
+    one bank serves within one access phase of warp 0, with the vector width the
+    write uses.  Accesses up to 4 bytes are served for the whole warp at once, 8-byte
+    ones for half a warp, 16-byte ones for a quarter (8 lanes), as the hardware splits
+    wide shared-memory requests."""
+    kind = ElementKind(8 * size, False, i8)
+    vec = vector_width(layout, strides, kind)
+    access = vec * size
+    lanes_per_phase = 32 if access <= 4 else 128 // access
+    worst = 1
+    for r in range(0, layout.num_registers, vec):
+        for phase in range(0, 32, lanes_per_phase):
+            banks: dict[int, set[int]] = {}
+            for lane in range(phase, phase + lanes_per_phase):
+                coord = layout.coord(r, lane, 0)
+                address = sum(x * s for x, s in zip(coord, strides, strict=True))
+                for word in range(address // 4, (address + access + 3) // 4):
+                    banks.setdefault(word % 32, set()).add(word)
+            worst = max(worst, *(len(words) for words in banks.values()))
+    return worst

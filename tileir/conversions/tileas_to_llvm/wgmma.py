@@ -14,17 +14,25 @@ the choice between the two instructions is made here, at the lowering, by target
 The form used is the synchronous one the issue allows (the asynchronous,
 TMA-fed and warp-specialized form is later work):
 
-* Both operands come from shared memory through *matrix descriptors*.  Each is
-  written K-major (A as `M x K`, B transposed, `N x K`) in the no-swizzle canonical
-  layout: *core matrices* of 8 rows by 16 bytes, each 128 contiguous bytes, those
-  adjacent in K next to each other (the descriptor's leading-dimension byte offset,
-  LBO = 128) and the 8-row groups one after another (stride-dimension byte offset,
-  SBO = 8 · K · element bytes).  Row `r`, element `k` is at
-  `(r % 8)·16 + (k % T)·s + (k / T)·LBO + (r / 8)·SBO` with `s` the element size and
-  `T = 16 / s`: a linear function of the coordinate bits, which is how the writes
-  are expressed (`core_matrix_view`).  K-major needs no transpose flag, which the
-  8-bit types do not have.  Warpgroup `g` reads rows `64g ..` of A: its descriptor
-  starts `8g` row groups in.
+* Both operands come from shared memory through *matrix descriptors*, in the
+  no-swizzle canonical layouts (`OperandBuffer`): *core matrices* of 8 lines of 16
+  bytes, each 128 contiguous bytes; the descriptor's leading-dimension byte offset
+  (LBO) steps between core matrices along K, the stride-dimension byte offset (SBO)
+  along M or N.
+  - A (`M x K`, K contiguous in global memory) is K-major: a line holds 16 bytes of
+    K of one row (`(r % 8)·16 + (k % T)·s + (k / T)·LBO + (r / 8)·SBO`, `s` the
+    element size, `T = 16 / s`), so a thread's run of K elements is one vector store.
+  - B (`K x N`, N contiguous) is MN-major for 16-bit types (`imm-trans-b` 1): a line
+    holds 8 N elements of one K (`(n % 8)·s + (k % 8)·16 + (k / 8)·LBO +
+    (n / 8)·SBO`), again one vector store per run of N.  8-bit types have no
+    transpose flag: their B is K-major, written transposed (N x K) a byte at a time.
+  - The core matrices adjacent along the dimension they are adjacent in are padded
+    apart (0-112 bytes, the least that minimizes the bank conflicts of the writes,
+    `choose_pad`), as the 16-byte lines of a warp's stores otherwise fall into the
+    same banks.
+  The writes are expressed by a `(K/c, c, R/8, 8)` view of each operand's layout
+  with byte strides (`OperandBuffer.view`).  Warpgroup `g` reads rows `64g ..` of A:
+  its descriptor starts `8g` row groups in.
 * The generic-proxy `st.shared` writes are made visible to `wgmma` (the async
   proxy) with `fence.proxy.async.shared::cta` before the CTA barrier.
 * Per 64 x N block (N at most 256) one inline-asm block copies the accumulator into
@@ -41,6 +49,7 @@ dot whose warps do not form whole warpgroups along M, keeps `mma.sync`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from xdsl.dialects import llvm
@@ -50,6 +59,7 @@ from xdsl.ir import Attribute, SSAValue
 from tileir.backend.ptx.target import MIN_PTX_ISA_ATTR
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
+from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
 
 #: Packs accumulator elements into instruction words (f16 pairs) or back.
@@ -80,37 +90,104 @@ def wgmma_applies(arch: str, integer: bool, m: int, n: int, wm: int, wn: int, ra
     return not (integer and chunk > 24 and chunk % 16)
 
 
-def stride_bytes(k: int, size: int) -> int:
-    """SBO: the bytes of one 8-row group of a K-major operand with `k` columns."""
-    return 8 * k * size
+@dataclass(frozen=True)
+class OperandBuffer:
+    """One `wgmma` operand in shared memory, no swizzle: `rows` (M or N) by `k`,
+    elements of `size` bytes, K-major or MN-major, core matrices `pad` bytes apart
+    along the dimension they are adjacent in (K for K-major, M/N for MN-major)."""
+
+    rows: int
+    k: int
+    size: int
+    mn_major: bool
+    pad: int = 0
+
+    @property
+    def core_k(self) -> int:
+        """K extent of one core matrix: 16 bytes of K (K-major) or 8 lines (MN-major)."""
+        return 8 if self.mn_major else 16 // self.size
+
+    @property
+    def lbo(self) -> int:
+        """Bytes between core matrices adjacent along K."""
+        if self.mn_major:
+            return self.rows // 8 * self.sbo
+        return CORE_MATRIX_BYTES + self.pad
+
+    @property
+    def sbo(self) -> int:
+        """Bytes between 8-row (M or N) groups."""
+        if self.mn_major:
+            return CORE_MATRIX_BYTES + self.pad
+        return self.k // self.core_k * self.lbo
+
+    @property
+    def bytes(self) -> int:
+        if self.mn_major:
+            return self.k // 8 * self.lbo
+        return self.rows // 8 * self.sbo
+
+    def view(self, layout: LinearLayout, k_dim: int) -> tuple[LinearLayout, list[int]]:
+        """`layout` of the operand (K along `k_dim`) seen as `(K/c, c, R/8, 8)`, with
+        the byte strides of this buffer, for `Exchange.write`."""
+        c = self.core_k
+
+        def split(coord: Coord) -> Coord:
+            kk, r = coord[k_dim], coord[1 - k_dim]
+            return (kk // c, kk % c, r // 8, r % 8)
+
+        view = LinearLayout(
+            (self.k // c, c, self.rows // 8, 8),
+            tuple(map(split, layout.registers)),
+            tuple(map(split, layout.lanes)),
+            tuple(map(split, layout.warps)),
+        )
+        # Within a core matrix, K-major lines are rows (16 B apart) of K elements;
+        # MN-major lines are K indices (16 B apart) of 8 rows' elements.
+        line, element = (self.size, 16) if self.mn_major else (16, self.size)
+        return view, [self.lbo, element, self.sbo, line]
+
+    def k_offset(self, k: int) -> int:
+        """Bytes from the start to K index `k` (a multiple of the core matrix's K)."""
+        return k // self.core_k * self.lbo
 
 
-def core_matrix_view(layout: LinearLayout, size: int, k_dim: int) -> tuple[LinearLayout, list[int]]:
-    """`layout` of a rank-2 operand whose dimension `k_dim` is K, seen as
-    `(K/T, T, R/8, 8)` (R the other dimension) with the byte strides of the K-major
-    core-matrix buffer (module docstring), for `Exchange.write`."""
-    k, rows = layout.shape[k_dim], layout.shape[1 - k_dim]
-    t = 16 // size
-
-    def split(c: Coord) -> Coord:
-        kk, r = c[k_dim], c[1 - k_dim]
-        return (kk // t, kk % t, r // 8, r % 8)
-
-    view = LinearLayout(
-        (k // t, t, rows // 8, 8),
-        tuple(map(split, layout.registers)),
-        tuple(map(split, layout.lanes)),
-        tuple(map(split, layout.warps)),
-    )
-    return view, [CORE_MATRIX_BYTES, size, stride_bytes(k, size), 16]
+def choose_pad(
+    rows: int, k: int, size: int, mn_major: bool, layout: LinearLayout, k_dim: int
+) -> OperandBuffer:
+    """The buffer whose writes from `layout` conflict least (then the smallest pad)."""
+    best: tuple[int, int, OperandBuffer] | None = None
+    for pad in range(0, CORE_MATRIX_BYTES, 16):
+        buffer = OperandBuffer(rows, k, size, mn_major, pad)
+        view, strides = buffer.view(layout, k_dim)
+        ways = vector_conflict_ways(view, strides, size)
+        if best is None or (ways, pad) < best[:2]:
+            best = (ways, pad, buffer)
+    assert best is not None
+    return best[2]
 
 
-def descriptor(p: LLBuilder, smem: SSAValue, sbo: int) -> SSAValue:
+def operand_buffers(
+    mnk: tuple[int, int, int], size: int, layouts: tuple[LinearLayout, LinearLayout], limit: int
+) -> tuple[OperandBuffer, OperandBuffer]:
+    """A's (K-major) and B's (MN-major for 16-bit elements) buffers: padded against
+    bank conflicts when both fit in `limit` bytes, dense otherwise."""
+    m, n, k = mnk
+    a_layout, b_layout = layouts
+    a = choose_pad(m, k, size, False, a_layout, 1)
+    b = choose_pad(n, k, size, size == 2, b_layout, 0)
+    if a.bytes + b.bytes > limit:
+        a = OperandBuffer(m, k, size, False)
+        b = OperandBuffer(n, k, size, size == 2)
+    return a, b
+
+
+def descriptor(p: LLBuilder, smem: SSAValue, lbo: int, sbo: int) -> SSAValue:
     """The 64-bit matrix descriptor of the buffer at `smem` (a `.shared` address):
     start address >> 4 in bits 0-13, LBO >> 4 in bits 16-29, SBO >> 4 in bits 32-45,
     no swizzle (bits 62-63 zero), base offset 0."""
     start = p.and_(p.lshr(smem, p.const(4, i32)), p.const(0x3FFF, i32))
-    fixed = ((sbo >> 4) << 32) | ((CORE_MATRIX_BYTES >> 4) << 16)
+    fixed = ((sbo >> 4) << 32) | ((lbo >> 4) << 16)
     return p.or_(p.zext(start, i64), p.const(fixed, i64))
 
 
@@ -118,8 +195,7 @@ def operand_descriptors(
     p: LLBuilder,
     state: FunctionState,
     smem: tuple[SSAValue, SSAValue],
-    k: int,
-    size: int,
+    buffers: tuple[OperandBuffer, OperandBuffer],
     grid: tuple[int, int],
 ) -> tuple[SSAValue, SSAValue]:
     """The descriptors of this thread's warpgroup's rows of A and columns of B.
@@ -129,20 +205,20 @@ def operand_descriptors(
     rows each) and N position `g / (wm/4)`.  Along N the grid interleaves 8-column
     blocks: warpgroup `j` of `wn` holds blocks `j, j + wn, j + 2wn, ...` of the tile,
     which is B's 8-row core-matrix groups `j, j + wn, ...`: its descriptor starts `j`
-    groups in and steps `wn` groups (SBO = wn · 8 · K · size)."""
+    groups in and steps `wn` groups (`wn` times B's SBO)."""
     assert state.warp is not None
     smem_a, smem_b = smem
+    a, b = buffers
     wm, wn = grid
-    sbo = stride_bytes(k, size)
     group = p.lshr(state.warp, p.const(2, i32))
     groups_m = wm // WARPGROUP
     gm = p.and_(group, p.const(groups_m - 1, i32))
-    a_start = p.add(smem_a, p.mul(gm, p.const(WARPGROUP_ROWS // 8 * sbo, i32)))
+    a_start = p.add(smem_a, p.mul(gm, p.const(WARPGROUP_ROWS // 8 * a.sbo, i32)))
     b_start = smem_b
     if wn > 1:
         gn = p.lshr(group, p.const(groups_m.bit_length() - 1, i32))
-        b_start = p.add(smem_b, p.mul(gn, p.const(sbo, i32)))
-    return descriptor(p, a_start, sbo), descriptor(p, b_start, wn * sbo)
+        b_start = p.add(smem_b, p.mul(gn, p.const(b.sbo, i32)))
+    return descriptor(p, a_start, a.lbo, a.sbo), descriptor(p, b_start, b.lbo, wn * b.sbo)
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
@@ -180,7 +256,8 @@ def wgmma_dot(
     spec: WgmmaSpec,
     c: list[SSAValue],
     descriptors: tuple[SSAValue, SSAValue],
-    mnk: tuple[int, int, int],
+    buffers: tuple[OperandBuffer, OperandBuffer],
+    mn: tuple[int, int],
     grid: tuple[int, int],
     registers: tuple[str, Attribute],
     packing: tuple[Packer, Packer],
@@ -188,56 +265,64 @@ def wgmma_dot(
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
     layout) in place: one synchronous chain per 64-row slab and chunk of (at most
     256 of) the warpgroup's columns."""
-    m, n, k = mnk
+    m, n = mn
+    a_buf, b_buf = buffers
     wm, wn = grid
     desc_a, desc_b = descriptors
     pack, unpack = packing
-    size = spec.element_bytes
     columns = n // wn  # this warpgroup's: 8-column blocks j, j + wn, ...
     chunk = min(columns, MAX_N)
     op_name = instruction(chunk, spec.k_step, spec.acc, spec.a, spec.b)
-    k_steps = k // spec.k_step
-    # One K step spans k_step * size / 16 core matrices (2) along K.
-    step = spec.k_step * size // 16 * CORE_MATRIX_BYTES
+    k_steps = a_buf.k // spec.k_step
     slab = 16 * wm  # rows the CTA's warpgroups cover together
-    sbo = stride_bytes(k, size)
+    tail = _operand_tail(spec, b_buf.mn_major)
     for mr in range(m // slab):
         for c0 in range(0, columns, chunk):
             # Registers 4i..4i+3 hold the warp's i-th 8-column block of the slab.
             r = 4 * (c0 // 8 + (columns // 8) * mr)
             a_descs = [
-                _offset(b, desc_a, mr * slab // 8 * sbo + ks * step) for ks in range(k_steps)
+                _offset(b, desc_a, mr * slab // 8 * a_buf.sbo + a_buf.k_offset(ks * spec.k_step))
+                for ks in range(k_steps)
             ]
-            b_descs = [_offset(b, desc_b, c0 // 8 * wn * sbo + ks * step) for ks in range(k_steps)]
+            b_descs = [
+                _offset(b, desc_b, c0 // 8 * wn * b_buf.sbo + b_buf.k_offset(ks * spec.k_step))
+                for ks in range(k_steps)
+            ]
             words = _chain(
                 b,
                 op_name,
                 pack(c[r : r + chunk // 2]),
-                a_descs,
-                b_descs,
+                (a_descs, b_descs),
                 registers,
-                spec.integer,
-                spec.float8,
+                tail,
                 spec.integer and spec.a != spec.b,
             )
             c[r : r + chunk // 2] = unpack(words)
+
+
+def _operand_tail(spec: WgmmaSpec, b_mn_major: bool) -> str:
+    """The immediates after `scale-d`: 16-bit types take scale and transpose
+    immediates for A and B (A K-major, B as its buffer is), 8-bit floats scales
+    only, integers neither."""
+    if spec.integer:
+        return ""
+    if spec.float8:
+        return ", 1, 1"
+    return f", 1, 1, 0, {int(b_mn_major)}"
 
 
 def _chain(
     b: LLBuilder,
     op_name: str,
     acc: list[SSAValue],
-    a_descs: Sequence[SSAValue],
-    b_descs: Sequence[SSAValue],
+    descs: tuple[Sequence[SSAValue], Sequence[SSAValue]],
     registers: tuple[str, Attribute],
-    integer: bool,
-    float8: bool,
+    tail: str,
     mixed_signs: bool,
 ) -> list[SSAValue]:
     """One inline-asm block: copy `acc` into the outputs, `wgmma.fence`, one
-    `wgmma.mma_async` per K step, commit and wait.  The operand forms: 16-bit types
-    take scale and transpose immediates for A and B, 8-bit floats scales only,
-    integers neither."""
+    `wgmma.mma_async` per K step, commit and wait."""
+    a_descs, b_descs = descs
     word_reg, word_type = registers
     words = len(acc)
     steps = len(a_descs)
@@ -249,7 +334,6 @@ def _chain(
     lines.append("wgmma.fence.sync.aligned;")
     for s in range(steps):
         operands = f"${desc_base + 2 * s}, ${desc_base + 2 * s + 1}, ${pred}"
-        tail = "" if integer else ", 1, 1" if float8 else ", 1, 1, 0, 0"
         lines.append(f"{op_name} {{{outs}}}, {operands}{tail};")
     lines.append("wgmma.commit_group.sync.aligned;")
     lines.append("wgmma.wait_group.sync.aligned 0;")
