@@ -88,6 +88,26 @@ def _gemm_text(dtype: str, tm: int, tn: int, tk: int) -> str:
     return text.replace("f16", dtype)
 
 
+def _check_gemm(
+    ptx: str, dtype: str, tile: tuple[int, int, int], size: tuple[int, int, int]
+) -> None:
+    """`_gemm_text`'s kernel compiled to `ptx`, simulated on an M x N x K problem of
+    `dtype` (f16 or bf16) operands, against numpy."""
+    import ml_dtypes
+
+    tm, tn, tk = tile
+    m, n, k = size
+    np_type = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
+    rng = np.random.default_rng(3)
+    a = rng.uniform(-1, 1, (m, k)).astype(np_type)
+    b = rng.uniform(-1, 1, (k, n)).astype(np_type)
+    c = np.zeros((m, n), dtype=np.float32)
+    grid = (-(-m // tm), -(-n // tn), 1)
+    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
+    expected = a.astype(np.float64) @ b.astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize(
     ("dtype", "tile", "size", "arch"),
     [
@@ -99,21 +119,10 @@ def _gemm_text(dtype: str, tm: int, tn: int, tk: int) -> str:
 def test_gemm_variants_match_numpy(
     dtype: str, tile: tuple[int, int, int], size: tuple[int, int, int], arch: str
 ) -> None:
-    import ml_dtypes
-
     tm, tn, tk = tile
-    m, n, k = size
     ptx = compile_module(parse_module_text(_gemm_text(dtype, tm, tn, tk), "gemm.mlir"), arch).ptx
     assert ptx is not None
-    np_type = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
-    rng = np.random.default_rng(3)
-    a = rng.uniform(-1, 1, (m, k)).astype(np_type)
-    b = rng.uniform(-1, 1, (k, n)).astype(np_type)
-    c = np.zeros((m, n), dtype=np.float32)
-    grid = (-(-m // tm), -(-n // tn), 1)
-    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
-    expected = a.astype(np.float64) @ b.astype(np.float64)
-    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
+    _check_gemm(ptx, dtype, tile, size)
 
 
 @pytest.mark.parametrize(
@@ -154,25 +163,40 @@ FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
 
 
 @pytest.mark.parametrize(
-    ("signs", "arch"),
-    [("signed signed", "sm_80"), ("unsigned signed", "sm_90a"), ("signed unsigned", "sm_100a")],
+    ("signs", "arch", "size"),
+    [
+        ("signed signed", "sm_80", 32),
+        ("unsigned signed", "sm_90a", 32),  # 2x2 warps: mma.sync
+        ("signed unsigned", "sm_100a", 32),
+        ("signed signed", "sm_90a", 64),  # 4x1 warps: wgmma
+        ("unsigned signed", "sm_90a", 64),
+        ("signed unsigned", "sm_90a", 64),
+    ],
 )
-def test_mmai_is_exact(signs: str, arch: str) -> None:
-    """cuTile's `matmul_i8` export (one 32x32 i8 tile, i32 accumulator) with each
-    operand's signedness: m16n8k32 on s8/u8, exact against numpy."""
-    text = (FIXTURES / "matmul_i8.13.4.mlir").read_text()
+def test_mmai_is_exact(signs: str, arch: str, size: int) -> None:
+    """cuTile's `matmul_i8` export (one i8 tile, i32 accumulator) with each operand's
+    signedness: `mma.sync` m16n8k32 on s8/u8, or on sm_90a with 64-row tiles `wgmma`
+    m64nNk32 (mixed signs need PTX ISA 8.4, newer than sm_90a's lowest, 8.0); exact
+    against numpy, accepted by ptxas."""
+    text = (FIXTURES / "matmul_i8.13.4.mlir").read_text().replace("32x32", f"{size}x{size}")
     assert "signed signed :" in text
     text = text.replace("signed signed :", f"{signs} :")
     ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), arch).ptx
     assert ptx is not None
     sign_a, sign_b = signs.split()
     kinds = ["u8" if sign == "unsigned" else "s8" for sign in (sign_a, sign_b)]
-    assert f"mma.sync.aligned.m16n8k32.row.col.s32.{kinds[0]}.{kinds[1]}.s32" in ptx
+    if arch == "sm_90a" and size == 64:
+        assert f"wgmma.mma_async.sync.aligned.m64n64k32.s32.{kinds[0]}.{kinds[1]}" in ptx
+        assert (".version 8.4" in ptx) == (kinds[0] != kinds[1])
+    else:
+        assert f"mma.sync.aligned.m16n8k32.row.col.s32.{kinds[0]}.{kinds[1]}.s32" in ptx
+    assert run_ptxas(ptx, arch).ok
     rng = np.random.default_rng(5)
-    a = rng.integers(-128, 128, (32, 32)).astype(np.int8)
-    b = rng.integers(-128, 128, (32, 32)).astype(np.int8)
-    c = np.zeros((32, 32), dtype=np.int32)
-    simulate(ptx, (1, 1, 1), [a, 32, 32, 32, 1, b, 32, 32, 32, 1, c, 32, 32, 32, 1])
+    a = rng.integers(-128, 128, (size, size)).astype(np.int8)
+    b = rng.integers(-128, 128, (size, size)).astype(np.int8)
+    c = np.zeros((size, size), dtype=np.int32)
+    dims = [size, size, size, 1]
+    simulate(ptx, (1, 1, 1), [a, *dims, b, *dims, c, *dims])
     wa = a.view(np.uint8) if sign_a == "unsigned" else a
     wb = b.view(np.uint8) if sign_b == "unsigned" else b
     np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
@@ -209,14 +233,22 @@ def test_cutile_matmul_export_casts_and_stores_from_mma_registers() -> None:
     np.testing.assert_allclose(c, expected.astype(np.float16), rtol=2e-3, atol=2e-3)
 
 
-def test_f16_accumulator() -> None:
-    """mmaf with an f16 accumulator: mma.sync .f16.f16.f16.f16, two halves per
-    accumulator register; each K step rounds to f16."""
+@pytest.mark.parametrize(
+    ("arch", "instruction"),
+    [
+        ("sm_80", "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16"),
+        ("sm_90a", "wgmma.mma_async.sync.aligned.m64n32k16.f16.f16.f16"),
+    ],
+)
+def test_f16_accumulator(arch: str, instruction: str) -> None:
+    """mmaf with an f16 accumulator: `mma.sync .f16.f16.f16.f16` (sm_80) or `wgmma
+    ... .f16.f16.f16` (sm_90a), two halves per accumulator register; each K step
+    rounds to f16."""
     text = _gemm_text("f16", 64, 32, 32).replace("xf32", "xf16").replace("<f32:", "<f16:")
     text = text.replace("A2f32", "A2f16").replace("ptr<f32>", "ptr<f16>")
-    ptx = compile_module(parse_module_text(text, "gemm.mlir"), "sm_80").ptx
+    ptx = compile_module(parse_module_text(text, "gemm.mlir"), arch).ptx
     assert ptx is not None
-    assert "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16" in ptx
+    assert instruction in ptx
     m, n, k = 128, 64, 64
     rng = np.random.default_rng(9)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
@@ -249,10 +281,7 @@ def test_sm90a_dots_run_on_wgmma(
     """On sm_90a a dot whose warps lie along M in whole warpgroups runs on
     `wgmma.mma_async` (A and B through no-swizzle K-major descriptors), matching numpy
     in the simulator."""
-    import ml_dtypes
-
     tm, tn, tk = tile
-    m, n, k = size
     module = parse_module_text(_gemm_text(dtype, tm, tn, tk), "gemm.mlir")
     ptx = compile_module(module, "sm_90a", num_warps=warps).ptx
     assert ptx is not None
@@ -260,55 +289,7 @@ def test_sm90a_dots_run_on_wgmma(
     assert f"wgmma.mma_async.sync.aligned.m64n{min(per_group, 256)}k16.f32.{dtype}.{dtype}" in ptx
     assert "mma.sync" not in ptx and "ldmatrix" not in ptx
     assert "fence.proxy.async.shared::cta;" in ptx
-    np_type = np.float16 if dtype == "f16" else ml_dtypes.bfloat16
-    rng = np.random.default_rng(17)
-    a = rng.uniform(-1, 1, (m, k)).astype(np_type)
-    b = rng.uniform(-1, 1, (k, n)).astype(np_type)
-    c = np.zeros((m, n), dtype=np.float32)
-    grid = (-(-m // tm), -(-n // tn), 1)
-    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
-    expected = a.astype(np.float64) @ b.astype(np.float64)
-    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-4)
-
-
-def test_sm90a_f16_accumulator_on_wgmma() -> None:
-    """An f16 accumulator: `wgmma ... .f16.f16.f16`, two halves per register."""
-    text = _gemm_text("f16", 64, 32, 32).replace("xf32", "xf16").replace("<f32:", "<f16:")
-    text = text.replace("A2f32", "A2f16").replace("ptr<f32>", "ptr<f16>")
-    ptx = compile_module(parse_module_text(text, "gemm.mlir"), "sm_90a").ptx
-    assert ptx is not None
-    assert "wgmma.mma_async.sync.aligned.m64n32k16.f16.f16.f16" in ptx
-    m, n, k = 128, 64, 64
-    rng = np.random.default_rng(19)
-    a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
-    b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
-    c = np.zeros((m, n), dtype=np.float16)
-    simulate(ptx, (m // 64, n // 32, 1), [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, k // 32])
-    expected = a.astype(np.float64) @ b.astype(np.float64)
-    np.testing.assert_allclose(c.astype(np.float64), expected, rtol=1e-2, atol=1e-2)
-
-
-@pytest.mark.parametrize("signs", ["signed signed", "unsigned signed", "signed unsigned"])
-def test_sm90a_mmai_on_wgmma_is_exact(signs: str) -> None:
-    """cuTile's `matmul_i8` export at 64x64 tiles: `wgmma ... m64n64k32.s32`, exact."""
-    text = (FIXTURES / "matmul_i8.13.4.mlir").read_text().replace("32x32", "64x64")
-    text = text.replace("signed signed :", f"{signs} :")
-    ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), "sm_90a").ptx
-    assert ptx is not None
-    sign_a, sign_b = signs.split()
-    kinds = ["u8" if sign == "unsigned" else "s8" for sign in (sign_a, sign_b)]
-    assert f"wgmma.mma_async.sync.aligned.m64n64k32.s32.{kinds[0]}.{kinds[1]}" in ptx
-    # Mixed signs need PTX ISA 8.4, newer than sm_90a's lowest (8.0).
-    assert (".version 8.4" in ptx) == (kinds[0] != kinds[1])
-    assert run_ptxas(ptx, "sm_90a").ok
-    rng = np.random.default_rng(23)
-    a = rng.integers(-128, 128, (64, 64)).astype(np.int8)
-    b = rng.integers(-128, 128, (64, 64)).astype(np.int8)
-    c = np.zeros((64, 64), dtype=np.int32)
-    simulate(ptx, (1, 1, 1), [a, 64, 64, 64, 1, b, 64, 64, 64, 1, c, 64, 64, 64, 1])
-    wa = a.view(np.uint8) if sign_a == "unsigned" else a
-    wb = b.view(np.uint8) if sign_b == "unsigned" else b
-    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
+    _check_gemm(ptx, dtype, tile, size)
 
 
 @pytest.mark.parametrize(
