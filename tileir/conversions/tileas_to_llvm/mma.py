@@ -613,17 +613,26 @@ def lower_fma_dot(
             loaded[key] = value
         return loaded[key]
 
-    results: list[SSAValue] = []
-    for r, acc in enumerate(ctx.registers_of(op, op.acc)):
+    accs = ctx.registers_of(op, op.acc)
+    offsets = []
+    for r in range(len(accs)):
         coord = acc_layout.register_coord(r)
         a_off = sum(x * s for x, s in zip(coord, a_by_acc, strict=True))
         b_off = sum(x * s for x, s in zip(coord, b_by_acc, strict=True))
-        total = acc if acc.type == compute else b.fpext(acc, compute)
-        for kk in range(k):
+        offsets.append((a_off, b_off))
+    totals = [acc if acc.type == compute else b.fpext(acc, compute) for acc in accs]
+    # K outermost: only one K step's operand values are live at a time (each element
+    # still sums its products in K order).
+    for kk in range(k):
+        loaded.clear()
+        for r, (a_off, b_off) in enumerate(offsets):
             x = load("a", base_a, a_off + kk * a_k, a_kind, a_el)
             y = load("b", base_b, b_off + kk * b_k, b_kind, b_el)
-            total = b.fma(x, y, total)
-        results.append(total if acc.type == compute else b.fptrunc(total, acc.type))
+            totals[r] = b.fma(x, y, totals[r])
+    results = [
+        total if acc.type == compute else b.fptrunc(total, acc.type)
+        for acc, total in zip(accs, totals, strict=True)
+    ]
     b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, results, acc_t)])
 
