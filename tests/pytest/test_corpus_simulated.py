@@ -135,7 +135,7 @@ def declared_alignments(ptx: str) -> list[int]:
     start = next(i for i, t in enumerate(tokens) if re.fullmatch(r"K[a-z]\d+", t))
     alignments: list[int] = []
     for token in tokens[start + 1 :]:
-        if re.fullmatch(r"A\d+[a-z]+\d+", token):
+        if re.fullmatch(r"A\d+[a-z][a-z0-9]*", token):
             alignments.append(1)
         elif (p := re.fullmatch(r"p(\d+)", token)) and alignments:
             alignments[-1] = int(p.group(1))
