@@ -42,6 +42,10 @@ def gemm_e4m3_scaled(a, b, c, k_tiles: int, scale: float):
 
 KERNEL = gemm_e4m3_scaled
 
+#: cuTile 1.7 accepts 8-bit floats from sm_90 on (tileir compiles the bytecode for sm_80
+#: too, on FMAs).
+MIN_GPU = "sm_90"
+
 
 def signatures() -> list[KernelSignature]:
     f8 = array_constraint(

@@ -8,7 +8,8 @@ ptxas recorded it as a Tile IR kernel with a `.reqntid`, which is how cuTile's l
 gets its block size.  Also: cuTile reads tileir's errors back with file and line.
 
 `make test` compiles for sm_80; `make cutile-shim` for sm_80 and sm_90
-(TILEIR_CUTILE_ARCHS=sm_80,sm_90).  Nothing is installed at test time: the test runs
+(TILEIR_CUTILE_ARCHS=sm_80,sm_90).  A kernel whose module sets `MIN_GPU` (cuTile accepts
+fp8 only from sm_90 on) is exported for that GPU in place of an older one.  Nothing is installed at test time: the test runs
 where `cuda-tile` is installed (the `cutile` extra) and skips elsewhere.
 """
 
@@ -46,10 +47,18 @@ from cuda.tile.compilation import export_kernel
 import _common
 from generate import load_module
 out_dir, archs, names = sys.argv[2], sys.argv[3].split(","), sys.argv[4].split(",")
+
+def sm(gpu):
+    return int(gpu[3:].rstrip("a"))
+
 results = []
 for name in names:
     module = load_module(name)
-    for arch in archs:
+    for requested in archs:
+        # A kernel cuTile accepts only from some GPU on (MIN_GPU: fp8 needs sm_89) is
+        # exported for that GPU instead of an older one.
+        least = getattr(module, "MIN_GPU", requested)
+        arch = least if sm(requested) < sm(least) else requested
         cubin = f"{out_dir}/{name}.{arch}.cubin"
         try:
             export_kernel(module.KERNEL, module.signatures(), cubin,
@@ -211,3 +220,82 @@ def test_cutile_reads_tileir_errors_with_file_and_line(tmp_path: Path) -> None:
     message, loc = _parse_tileir_stderr(proc.stderr)
     assert loc.filename == str(source) and loc.line == 3, (message, proc.stderr)
     assert "'cuda_tile.exti' op extending to smaller or identical integer" in message
+
+
+# A kernel tileir reports (a 128x128 f32 transpose needs 66 KB of shared memory, more
+# than a kernel's static 48 KiB), compiled through cuTile with the shim on PATH; prints
+# what a user sees: str() of the exception, or why str() failed, and its parsed loc.
+ERROR_SCRIPT = r"""
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import cuda.tile as ct
+import cuda.tile._compile as cutile_compile
+if sys.argv[1] == "hide-nvidia-tileiras":
+    cutile_compile._find_pip_tileiras = lambda: None
+sys.path.insert(0, "tests/corpus")
+from cuda.tile.compilation import export_kernel
+from _common import array_constraint, kernel_signature
+import big_transpose
+f32 = array_constraint(ct.float32, 2, base_addr_divisible_by=16, stride_divisible_by=[4, 1])
+sig = kernel_signature([f32, f32])
+try:
+    export_kernel(big_transpose.big_transpose, [sig], sys.argv[3], output_format="cubin",
+                  gpu_code="sm_80")
+    print(json.dumps({"raised": False}))
+except Exception as e:
+    try:
+        text = str(e)
+    except Exception as failure:
+        text = f"<str() failed: {type(failure).__name__}>"
+    loc = getattr(e, "loc", None)
+    print(json.dumps({"raised": True, "type": type(e).__name__, "str": text,
+                      "file": getattr(loc, "filename", None), "line": getattr(loc, "line", None)}))
+"""
+
+BIG_TRANSPOSE = """import cuda.tile as ct
+
+
+@ct.kernel
+def big_transpose(x, y):
+    t = ct.load(x, (ct.bid(0), 0), (128, 128))
+    ct.store(y, (0, ct.bid(0)), ct.transpose(t))
+"""
+
+
+@pytest.mark.parametrize("error_format", ["", "tileiras"])
+def test_tileir_errors_reach_the_cutile_user_with_file_and_line(
+    tmp_path: Path, error_format: str
+) -> None:
+    """Through the shim (default `TILEIR_ERROR_FORMAT=mlir`), `str()` of cuTile's
+    exception shows tileir's message with the kernel's file and line; with tileiras's
+    `loc(...)` form cuTile 1.7 parses the location into `e.loc` instead (and its
+    `str()` fails: docs/cutile.md)."""
+    source = tmp_path / "big_transpose.py"
+    source.write_text(BIG_TRANSPOSE)
+    shim_dir = tmp_path / "bin"
+    make_tileiras_shim(str(shim_dir))
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(shim_dir), env.get("PATH", "")])
+    env["CUDA_TILE_CACHE_DIR"] = str(tmp_path / "cache")
+    env["CUDA_TILE_TEMP_DIR"] = str(tmp_path / "tmp")
+    env.pop("TILEIR_ERROR_FORMAT", None)
+    if error_format:
+        env["TILEIR_ERROR_FORMAT"] = error_format
+    mode = "hide-nvidia-tileiras" if _nvidia_tileiras_installed() else "as-installed"
+    proc = subprocess.run(
+        [sys.executable, "-c", ERROR_SCRIPT, mode, str(tmp_path), str(tmp_path / "k.cubin")],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["raised"] and seen["type"] == "CompilerExecutionError", seen
+    where = f"{source}:7:"
+    if error_format == "tileiras":
+        assert seen["file"] == str(source) and seen["line"] == 7, seen
+    else:
+        assert where in seen["str"], seen
+        assert "'cuda_tile.permute' op is not supported by tileir yet" in seen["str"], seen

@@ -42,6 +42,14 @@ STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
 #: `TILEIR_AS_LOG=FILE` appends one line per compilation: which calls went through tileir.
 LOG_ENV = "TILEIR_AS_LOG"
 
+#: `TILEIR_ERROR_FORMAT=tileiras|mlir`: how errors are located on stderr, tileiras's
+#: `loc("file":line:col): error: msg` (tileir-as's default) or MLIR's
+#: `file:line:col: error: msg` (the shim's default: cuTile 1.7 parses the first into the
+#: exception's `loc`, after which `str()` of the exception fails; the second it leaves
+#: in the message, which `str()` then shows with the file and line).
+ERROR_FORMAT_ENV = "TILEIR_ERROR_FORMAT"
+ERROR_FORMATS = ("tileiras", "mlir")
+
 
 class ArgumentError(Exception):
     pass
@@ -152,6 +160,20 @@ def version_text() -> str:
     )
 
 
+def error_format() -> str:
+    """The located-error style `TILEIR_ERROR_FORMAT` asks for (tileiras's by default; an
+    unknown value is ignored, with a warning, rather than failing the compile)."""
+    chosen = os.environ.get(ERROR_FORMAT_ENV, "") or "tileiras"
+    if chosen not in ERROR_FORMATS:
+        print(
+            f"tileir-as: warning: ignoring {ERROR_FORMAT_ENV}={chosen!r} "
+            f"(expected one of {', '.join(ERROR_FORMATS)})",
+            file=sys.stderr,
+        )
+        return "tileiras"
+    return chosen
+
+
 def make_tileiras_shim(directory: str) -> Path:
     """Write `directory/tileiras`, a script that runs this tileir-as with the Python that
     runs now (so it works whatever PATH cuTile hands it), and `directory/tileirdisasm`
@@ -166,7 +188,14 @@ def make_tileiras_shim(directory: str) -> Path:
         "# (and without the nvidia-cuda-tileiras wheel), cuTile Python compiles with tileir.\n"
     )
     shim = target / "tileiras"
-    shim.write_text(header + f'exec {python} -m tileir.driver.assembler "$@"\n')
+    shim.write_text(
+        header
+        + "# Errors as file:line:col: error: (cuTile 1.7 cannot print an exception whose\n"
+        + f"# location it parsed); {ERROR_FORMAT_ENV}=tileiras gives tileiras's loc(...) form.\n"
+        + f': "${{{ERROR_FORMAT_ENV}:=mlir}}"\n'
+        + f"export {ERROR_FORMAT_ENV}\n"
+        + f'exec {python} -m tileir.driver.assembler "$@"\n'
+    )
     disasm = target / "tileirdisasm"
     disasm.write_text(
         header + "# tileirdisasm FILE [--preview=...]: the file's cuda_tile text.\n"
@@ -410,7 +439,7 @@ def run_unguarded(argv: list[str]) -> int:
     try:
         return compile_file(args)
     except CompileError as e:
-        print(e.format("tileiras"), file=sys.stderr)
+        print(e.format(error_format()), file=sys.stderr)
         return 1
     except FileNotFoundError as e:
         print(f"error: {e}", file=sys.stderr)
