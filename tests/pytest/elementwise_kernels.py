@@ -58,6 +58,48 @@ def kernel_text(
     return "\n".join(lines)
 
 
+def _view(arg: str, t: str, rows: int, cols: int) -> tuple[list[str], str]:
+    tv = f"tensor_view<{rows}x{cols}x{t}, strides=[{cols},1]>"
+    pv = f"partition_view<tile=({rows}x{cols}), {tv}>"
+    lines = [
+        f"  %tv{arg} = make_tensor_view %{arg}, shape = [{rows}, {cols}], strides = [{cols}, 1] : {tv}",
+        f"  %pv{arg} = make_partition_view %tv{arg} : {pv}",
+    ]
+    return lines, pv
+
+
+def dot_kernel_text(
+    a_t: str, b_t: str, acc_t: str, m: int, n: int, k: int, dot: str = "mmaf"
+) -> str:
+    """One block loads an `m x k` A, a `k x n` B and an `m x n` accumulator (row-major,
+    at the entry's three pointers), computes `dot` (`mmaf`, or `mmai signed
+    unsigned` and the like) and stores the result over the accumulator."""
+    name, *words = dot.split()
+    signs = "".join(f" {w}" for w in words)
+    lines = [
+        f"entry @k(%a: tile<ptr<{a_t}>>, %b: tile<ptr<{b_t}>>, %c: tile<ptr<{acc_t}>>) {{",
+        "  %z = constant <i32: 0> : tile<i32>",
+    ]
+    views = {}
+    for arg, t, r, c in (("a", a_t, m, k), ("b", b_t, k, n), ("c", acc_t, m, n)):
+        more, views[arg] = _view(arg, t, r, c)
+        lines += more
+    for arg, t, r, c in (("a", a_t, m, k), ("b", b_t, k, n), ("c", acc_t, m, n)):
+        lines.append(
+            f"  %x{arg}, %t{arg} = load_view_tko weak %pv{arg}[%z, %z] : {views[arg]}, "
+            f"tile<i32> -> tile<{r}x{c}x{t}>, token"
+        )
+    lines += [
+        f"  %r = {name} %xa, %xb, %xc{signs} : tile<{m}x{k}x{a_t}>, tile<{k}x{n}x{b_t}>, "
+        f"tile<{m}x{n}x{acc_t}>",
+        f"  %s = store_view_tko weak %r, %pvc[%z, %z] : tile<{m}x{n}x{acc_t}>, {views['c']}, "
+        "tile<i32> -> token",
+        "  return",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
 def compile_text(text: str, arch: str = "sm_80") -> str:
     ptx = compile_module(parse_module_text(text, "kernel.mlir"), arch).ptx
     assert ptx is not None

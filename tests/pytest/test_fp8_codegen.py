@@ -12,7 +12,7 @@ from pathlib import Path
 import ml_dtypes
 import numpy as np
 import pytest
-from elementwise_kernels import compile_text, kernel_text, run_kernel
+from elementwise_kernels import compile_text, dot_kernel_text, kernel_text, run_kernel
 
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.dialects.cuda_tile.attributes import RoundingMode
@@ -211,40 +211,6 @@ def test_mmaf_scaled_on_f4_is_reported() -> None:
         compile_text(text)
 
 
-def _view(arg: str, t: str, rows: int, cols: int) -> tuple[list[str], str]:
-    tv = f"tensor_view<{rows}x{cols}x{t}, strides=[{cols},1]>"
-    pv = f"partition_view<tile=({rows}x{cols}), {tv}>"
-    lines = [
-        f"  %tv{arg} = make_tensor_view %{arg}, shape = [{rows}, {cols}], strides = [{cols}, 1] : {tv}",
-        f"  %pv{arg} = make_partition_view %tv{arg} : {pv}",
-    ]
-    return lines, pv
-
-
-def _fp8_mma_text(a_t: str, b_t: str, acc_t: str, m: int, n: int, k: int) -> str:
-    lines = [
-        f"entry @k(%a: tile<ptr<{a_t}>>, %b: tile<ptr<{b_t}>>, %c: tile<ptr<{acc_t}>>) {{",
-        "  %z = constant <i32: 0> : tile<i32>",
-    ]
-    views = {}
-    for arg, t, r, c in (("a", a_t, m, k), ("b", b_t, k, n), ("c", acc_t, m, n)):
-        more, views[arg] = _view(arg, t, r, c)
-        lines += more
-    for arg, t, r, c in (("a", a_t, m, k), ("b", b_t, k, n), ("c", acc_t, m, n)):
-        lines.append(
-            f"  %x{arg}, %t{arg} = load_view_tko weak %pv{arg}[%z, %z] : {views[arg]}, "
-            f"tile<i32> -> tile<{r}x{c}x{t}>, token"
-        )
-    lines += [
-        f"  %r = mmaf %xa, %xb, %xc : tile<{m}x{k}x{a_t}>, tile<{k}x{n}x{b_t}>, tile<{m}x{n}x{acc_t}>",
-        f"  %s = store_view_tko weak %r, %pvc[%z, %z] : tile<{m}x{n}x{acc_t}>, {views['c']}, "
-        "tile<i32> -> token",
-        "  return",
-        "}",
-    ]
-    return "\n".join(lines)
-
-
 @pytest.mark.parametrize(
     ("f8", "acc_t", "m", "arch"),
     [
@@ -267,7 +233,7 @@ def test_fp8_mmaf_matches_interpreter_and_numpy(f8: str, acc_t: str, m: int, arc
     from tileir.testing import simulate
 
     n, k = 32, 64
-    text = _fp8_mma_text(f8, f8, acc_t, m, n, k)
+    text = dot_kernel_text(f8, f8, acc_t, m, n, k)
     ptx = compile_text(text, arch)
     name = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}[f8]
     instruction = f"wgmma.mma_async.sync.aligned.m64n32k32.{acc_t}.{name}.{name}"

@@ -293,6 +293,38 @@ def test_sm90a_dots_run_on_wgmma(
 
 
 @pytest.mark.parametrize(
+    ("arch", "m", "signs"),
+    [
+        ("sm_80", 32, "signed signed"),
+        ("sm_90a", 64, "unsigned signed"),
+        ("sm_100a", 16, "signed unsigned"),
+    ],
+)
+def test_mmai_with_k_16(arch: str, m: int, signs: str) -> None:
+    """An i8 dot over K = 16 (half of m16n8k32's K): one `mma.sync` m16n8k16 step from
+    `ldmatrix.x2`/`.x1` fragments, exact; sm_90a keeps `mma.sync` (wgmma's 8-bit K is
+    32)."""
+    from elementwise_kernels import dot_kernel_text
+
+    text = dot_kernel_text("i8", "i8", "i32", m, 32, 16, f"mmai {signs}")
+    ptx = compile_module(parse_module_text(text, "k.mlir"), arch).ptx
+    assert ptx is not None
+    kinds = ["u8" if sign == "unsigned" else "s8" for sign in signs.split()]
+    assert f"mma.sync.aligned.m16n8k16.row.col.s32.{kinds[0]}.{kinds[1]}.s32" in ptx
+    assert "m16n8k32" not in ptx and "wgmma" not in ptx
+    assert run_ptxas(ptx, arch).ok
+    rng = np.random.default_rng(29)
+    a = rng.integers(-128, 128, (m, 16)).astype(np.int8)
+    b = rng.integers(-128, 128, (16, 32)).astype(np.int8)
+    c0 = rng.integers(-1000, 1000, (m, 32)).astype(np.int32)
+    got = c0.copy()
+    simulate(ptx, (1, 1, 1), [a, b, got])
+    wa = a.view(np.uint8) if kinds[0] == "u8" else a
+    wb = b.view(np.uint8) if kinds[1] == "u8" else b
+    np.testing.assert_array_equal(got, wa.astype(np.int64) @ wb.astype(np.int64) + c0)
+
+
+@pytest.mark.parametrize(
     ("arch", "tile", "warps"),
     [
         ("sm_80", (64, 32, 32), 4),  # no wgmma before Hopper

@@ -252,9 +252,14 @@ def _why_not_wgmma(op: Operation, acc_t: TensorType) -> str:
     """Why an sm_90a tensor-core dot keeps `mma.sync` (`wgmma.wgmma_applies`)."""
     from tileir.conversions.tileas_to_llvm.context import linear_layout
     from tileir.conversions.tileas_to_llvm.mma import dot_warp_grid
+    from tileir.conversions.tileas_to_llvm.patterns import element_bits
+    from tileir.dialects.cuda_tile.carriers import shape_of
 
     if len(acc_t.get_shape()) != 2:
         return "a batched dot"
+    k = shape_of(op.operands[0].type)[-1]
+    if k % 32 and element_bits(op.operands[0].type) == 8:
+        return f"K = {k}, and wgmma's K for 8-bit operands is 32"
     wm, wn = dot_warp_grid(acc_t, linear_layout(op, acc_t))
     if wm % 4:
         return (

@@ -22,7 +22,8 @@ accumulation order and precision differ slightly: compare with a tolerance).
 ``mma.sync.aligned.m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32``: the same positions
 with four bytes per register (``A[g][4c..4c+3]``, ``A[g+8][..]``, ``A[g][16+4c..]``,
 ``A[g+8][16+4c..]``; ``B[4c..4c+3][g]``, ``B[16+4c..][g]``), computed exactly and
-wrapped to 32 bits.
+wrapped to 32 bits; ``m16n8k16`` on the same types takes the first two A registers and
+the first B register of that list.
 
 ``mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {d0, d1}, {a0..a3}, {b0, b1},
 {c0, c1}``: the f16 accumulator packs two elements per register (``d0``: row ``g``,
@@ -130,18 +131,21 @@ def decode_mma(ins: Instruction) -> Exec:
         raise unsupported(ins, f"mma types .{'.'.join(rest)}")
     acc, ka, kb = rest[0], rest[1], rest[2]
     halves = ka == kb and ((ka in ("f16", "bf16") and acc == "f32") or ka == acc == "f16")
+    integer = acc == "s32" and ka in ("s8", "u8") and kb in ("s8", "u8")
     if shape == "m16n8k16" and halves:
         per_reg = 2
-    elif shape == "m16n8k32" and acc == "s32" and ka in ("s8", "u8") and kb in ("s8", "u8"):
+    elif integer:
         per_reg = 4
     else:
         raise unsupported(ins, f"mma.{shape} on .{'.'.join(rest)}")
+    k = 16 if shape == "m16n8k16" else 32  # K per instruction
+    # A (16 x K) and B (K x 8) spread over the warp's lanes, `per_reg` elements a register.
+    a_regs, b_regs = 16 * k // (32 * per_reg), 8 * k // (32 * per_reg)
     d, a, b, c = operands(ins, 4)
     acc_regs = 2 if acc == "f16" else 4  # an f16 accumulator packs two per register
-    ds, as_, bs = _items(ins, d, acc_regs), _items(ins, a, 4), _items(ins, b, 2)
+    ds, as_, bs = _items(ins, d, acc_regs), _items(ins, a, a_regs), _items(ins, b, b_regs)
     cs = _items(ins, c, acc_regs)
     acc_t, b32 = TYPES[acc], TYPES["b32"]
-    k = 8 * per_reg  # K per instruction: 16 halves or 32 bytes
     half = k // 2
 
     def run(m: Machine, act: np.ndarray) -> None:
@@ -150,11 +154,11 @@ def decode_mma(ins: Instruction) -> Exec:
         A = np.zeros((n, 16, k))
         B = np.zeros((n, k, 8))
         C = np.zeros((n, 16, 8))
-        for r, (row, col) in enumerate(((0, 0), (8, 0), (0, half), (8, half))):
+        for r, (row, col) in enumerate(((0, 0), (8, 0), (0, half), (8, half))[:a_regs]):
             words = m.read_bits(as_[r], b32, act)[warps].astype(np.uint32)
             for e, value in enumerate(_elements(words, ka, per_reg)):
                 A[:, _G + row, per_reg * _C + col + e] = value
-        for r in range(2):
+        for r in range(b_regs):
             words = m.read_bits(bs[r], b32, act)[warps].astype(np.uint32)
             for e, value in enumerate(_elements(words, kb, per_reg)):
                 B[:, per_reg * _C + half * r + e, _G] = value

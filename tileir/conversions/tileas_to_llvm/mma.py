@@ -159,9 +159,11 @@ class MmaSpec:
 
     @property
     def instruction(self) -> str:
-        return (
-            f"mma.sync.aligned.m16n8k{self.k_step}.row.col.{self.acc}.{self.a}.{self.b}.{self.acc}"
-        )
+        return self.shaped(self.k_step)
+
+    def shaped(self, k: int) -> str:
+        """The `mma.sync` of this spec with K = `k` (i8: 32, or 16 for a K tail)."""
+        return f"mma.sync.aligned.m16n8k{k}.row.col.{self.acc}.{self.a}.{self.b}.{self.acc}"
 
 
 def mma_spec(op: aa.DotOp) -> MmaSpec | None:
@@ -212,12 +214,15 @@ def dot_instruction(op: aa.DotOp, arch: str) -> tuple[str, str] | None:
     shape = acc_t.get_shape()
     wm, wn = dot_warp_grid(acc_t, linear_layout(op, acc_t))
     m, n = shape[-2:]
-    if wgmma.wgmma_applies(arch, spec.integer, m, n, wm, wn, len(shape)):
+    k = shape_of(op.lhs.type)[-1]
+    if wgmma.wgmma_applies(arch, spec.integer, (m, n, k), spec.k_step, (wm, wn), len(shape)):
         return "wgmma", wgmma.instruction(
             min(n, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b
         )
     if spec.float8:
         return "fma", "8-bit float operands run on tensor cores only through sm_90a's wgmma"
+    if k % spec.k_step:
+        return "mma.sync", spec.shaped(16)  # i8 K = 16: m16n8k16
     return "mma.sync", spec.instruction
 
 
@@ -243,11 +248,12 @@ class LowerDot(TilePattern):
         if len(a_shape) not in (2, 3):
             raise not_supported(op, f"a rank-{len(a_shape)} dot")
         (m, k), (_, n) = a_shape[-2:], b_shape[-2:]
-        if m % 16 or k % spec.k_step or n % 8:
+        k_unit = 16 if spec.integer else spec.k_step  # i8: m16n8k16 takes a 16-byte tail
+        if m % 16 or k % k_unit or n % 8:
             raise not_supported(
                 op,
                 f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M a multiple of 16, "
-                f"K of {spec.k_step} and N of 8)",
+                f"K of {k_unit} and N of 8)",
             )
         return spec, m, n, k
 
@@ -298,7 +304,7 @@ class LowerDot(TilePattern):
         b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
         # sm_90a: the warpgroup MMA reads A and B from K-major core-matrix buffers.
         use_wgmma = wgmma.wgmma_applies(
-            self.ctx.arch, spec.integer, m, n, wm, wn, len(lhs_t.get_shape())
+            self.ctx.arch, spec.integer, (m, n, k), spec.k_step, (wm, wn), len(lhs_t.get_shape())
         )
         if spec.float8 and not use_wgmma:
             # No 8-bit float mma.sync on sm_80 (nor one tileir uses elsewhere yet).
@@ -375,6 +381,8 @@ class LowerDot(TilePattern):
             return [h for w in words for h in _unpack_halves(b, w, accumulator.register_type)]
 
         m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
+        # i8 K that is 16 past a multiple of 32: a last m16n8k16 step on 16 bytes.
+        tail = int(spec.integer and k % spec.k_step != 0)
         if descriptors is not None and operand_buffers is not None:
             wgmma.wgmma_dot(
                 b,
@@ -389,16 +397,21 @@ class LowerDot(TilePattern):
             )
         else:
             k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
+            # A: 16 x 32 bytes per step (.x4); the tail's 16 x 16 bytes (.x2).
             a_frags = {
                 (bt, mr, ks): _ldmatrix(
-                    b, base_a, bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes, 4, trans=False
+                    b,
+                    base_a,
+                    bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes,
+                    4 if ks < k_steps else 2,
+                    trans=False,
                 )
                 for bt in range(batch)
                 for mr in range(m_reps)
-                for ks in range(k_steps)
+                for ks in range(k_steps + tail)
             }
             b_frags = self._b_fragments(
-                b, spec, base_b, batch, b_batch, b_pitch, n_reps, en, k_steps
+                b, spec, base_b, batch, b_batch, b_pitch, n_reps, en, (k_steps, tail)
             )
             self._mma_sync(
                 b,
@@ -406,7 +419,7 @@ class LowerDot(TilePattern):
                 c,
                 a_frags,
                 b_frags,
-                (batch, per_batch, m_reps, n_reps, k_steps),
+                (batch, per_batch, m_reps, n_reps, k_steps + tail),
                 (c_reg, word_type),
                 (pack, unpack),
             )
@@ -469,18 +482,24 @@ class LowerDot(TilePattern):
         b_pitch: int,
         n_reps: int,
         en: int,
-        k_steps: int,
+        steps: tuple[int, int],
     ) -> dict[tuple[int, int, int], list[SSAValue]]:
-        """The `mma.sync` B fragments of every (batch, N block, K step)."""
+        """The `mma.sync` B fragments of every (batch, N block, K step): `steps` is the
+        number of full K steps and of 16-byte i8 tails (0 or 1, a `.x1` load)."""
         k_bytes = 32
+        k_steps, tail = steps
         if spec.integer:
             return {
                 (bt, nr, ks): _ldmatrix(
-                    b, base_b, bt * b_batch + nr * 8 * en * b_pitch + ks * k_bytes, 2, trans=False
+                    b,
+                    base_b,
+                    bt * b_batch + nr * 8 * en * b_pitch + ks * k_bytes,
+                    2 if ks < k_steps else 1,
+                    trans=False,
                 )
                 for bt in range(batch)
                 for nr in range(n_reps)
-                for ks in range(k_steps)
+                for ks in range(k_steps + tail)
             }
         return {
             (bt, nr, ks): _ldmatrix(
@@ -507,23 +526,30 @@ class LowerDot(TilePattern):
         c_reg, word_type = registers
         pack, unpack = packing
         words = 2 if spec.acc == "f16" else 4
-        outs = ", ".join(f"${i}" for i in range(words))
-        ins = ", ".join(f"${words + 6 + i}" for i in range(words))
-        template = (
-            f"{spec.instruction} {{{outs}}}, {{${words}, ${words + 1}, ${words + 2}, "
-            f"${words + 3}}}, {{${words + 4}, ${words + 5}}}, {{{ins}}};"
-        )
-        constraints = ",".join([f"={c_reg}"] * words + ["r"] * 6 + [c_reg] * words)
+
+        def template(n_a: int, n_b: int) -> tuple[str, str]:
+            """The `mma.sync` taking `n_a` A and `n_b` B registers (4 and 2; an i8
+            tail's m16n8k16: 2 and 1), and its constraints."""
+            outs = ", ".join(f"${i}" for i in range(words))
+            a = ", ".join(f"${words + i}" for i in range(n_a))
+            bb = ", ".join(f"${words + n_a + i}" for i in range(n_b))
+            ins = ", ".join(f"${words + n_a + n_b + i}" for i in range(words))
+            k = spec.k_step if n_a == 4 else 16
+            text = f"{spec.shaped(k)} {{{outs}}}, {{{a}}}, {{{bb}}}, {{{ins}}};"
+            return text, ",".join([f"={c_reg}"] * words + ["r"] * (n_a + n_b) + [c_reg] * words)
+
         for bt in range(batch):
             for mr in range(m_reps):
                 for nr in range(n_reps):
                     r = per_batch * bt + 4 * (nr + n_reps * mr)
                     block = pack(c[r : r + 4])
                     for ks in range(k_steps):
+                        a_regs, b_regs = a_frags[bt, mr, ks], b_frags[bt, nr, ks]
+                        text, constraints = template(len(a_regs), len(b_regs))
                         block = b.inline_asm(
-                            template,
+                            text,
                             constraints,
-                            [*a_frags[bt, mr, ks], *b_frags[bt, nr, ks], *block],
+                            [*a_regs, *b_regs, *block],
                             [word_type] * words,
                             side_effects=False,
                         )

@@ -75,10 +75,19 @@ MAX_N = 256
 CORE_MATRIX_BYTES = 128
 
 
-def wgmma_applies(arch: str, integer: bool, m: int, n: int, wm: int, wn: int, rank: int) -> bool:
-    """Whether a tensor-core dot of an `m x n` accumulator held by a `wm x wn` warp
-    grid runs on `wgmma` (module docstring)."""
-    if arch != "sm_90a" or rank != 2 or wm % WARPGROUP:
+def wgmma_applies(
+    arch: str,
+    integer: bool,
+    mnk: tuple[int, int, int],
+    k_step: int,
+    grid: tuple[int, int],
+    rank: int,
+) -> bool:
+    """Whether a tensor-core dot of an `m x n` accumulator over `k`, held by a `wm x wn`
+    warp grid, runs on `wgmma` with K steps of `k_step` (module docstring)."""
+    m, n, k = mnk
+    wm, wn = grid
+    if arch != "sm_90a" or rank != 2 or wm % WARPGROUP or k % k_step:
         return False
     if m % (16 * wm) or n % (8 * wn):
         return False

@@ -50,6 +50,8 @@ def tensor_core_k_step(op: aa.DotOp) -> int | None:
     elif isinstance(a, IntegerType) and isinstance(b, IntegerType) and a.width.data == 8:
         wide = isinstance(acc, IntegerType) and acc.width.data == 32 and b.width.data == 8
         k_step = 32 if wide else None
+        if k_step is not None and a_t.get_shape()[-1] % 32 == 16:
+            k_step = 16  # a last m16n8k16 step on the 16-byte tail
     else:
         k_step = None
     if k_step is None or len(a_t.get_shape()) not in (2, 3):
