@@ -118,6 +118,44 @@ class InterpretingBackend:
                 args.append(p[0].item())
         interpret(module, grid, *args)
 
+    def time_launches(
+        self,
+        function: str,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+        repeats: int,
+    ) -> float:
+        for _ in range(repeats):
+            self.launch(function, grid, block, params)
+        return 0.5  # the stand-in's "milliseconds per launch"
+
+    def copy_time(self, nbytes: int, repeats: int) -> float:
+        return 1.0
+
+    def device_name(self) -> str:
+        return "stand-in"
+
+
+def test_time_kernel_launches_tileirs_cubin_or_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`time_kernel` copies the arguments in once, launches tileir's cubin with its
+    `.reqntid` block (or a given cubin with the given block) `repeats` times, returns
+    the backend's time and frees every buffer."""
+    import tileir.runtime.launcher as runtime
+
+    fake = InterpretingBackend(VADD)
+    monkeypatch.setattr(runtime, "_BACKEND", fake)
+    x = np.arange(8, dtype=np.float32)
+    args = (x, 8, 1, x.copy(), 8, 1, np.zeros(8, np.float32), 8, 1)
+    assert runtime.time_kernel(VADD, 1, *args, repeats=3) == 0.5
+    assert len(fake.launches) == 3 and fake.launches[0][2] != (1, 1, 1)
+    elf = runtime.compile_kernel(load(VADD), fake.launches[0][0], "sm_90a").cubin
+    fake.launches.clear()
+    runtime.time_kernel(VADD, 1, *args, cubin=elf, repeats=2)
+    assert [launch[2] for launch in fake.launches] == [(1, 1, 1)] * 2
+    assert not fake.buffers
+    assert not args[6].any()  # timing does not copy results back
+
 
 def test_runtime_hands_the_driver_what_the_interpreter_needs(
     monkeypatch: pytest.MonkeyPatch,

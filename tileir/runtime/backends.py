@@ -35,6 +35,23 @@ class Backend(Protocol):
         block: tuple[int, int, int],
         params: list[np.ndarray],
     ) -> None: ...
+    def time_launches(
+        self,
+        function: Any,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+        repeats: int,
+    ) -> float:
+        """Milliseconds per launch of `repeats` back-to-back launches, between two
+        CUDA events (after one untimed launch)."""
+        ...
+
+    def copy_time(self, nbytes: int, repeats: int) -> float:
+        """Milliseconds per device-to-device copy of `nbytes` (between CUDA events)."""
+        ...
+
+    def device_name(self) -> str: ...
 
 
 @dataclass
@@ -116,6 +133,59 @@ class CudaPythonBackend:
         )
         _check(d, d.cuCtxSynchronize(), "cuCtxSynchronize (the kernel failed)")
 
+    def _timed(self, run: Any, repeats: int) -> float:
+        d = self.driver
+        run()  # warm-up, untimed
+        _check(d, d.cuCtxSynchronize(), "cuCtxSynchronize (the kernel failed)")
+        start = _check(d, d.cuEventCreate(0), "cuEventCreate")
+        stop = _check(d, d.cuEventCreate(0), "cuEventCreate")
+        _check(d, d.cuEventRecord(start, 0), "cuEventRecord")
+        for _ in range(repeats):
+            run()
+        _check(d, d.cuEventRecord(stop, 0), "cuEventRecord")
+        _check(d, d.cuEventSynchronize(stop), "cuEventSynchronize (the kernel failed)")
+        elapsed = _check(d, d.cuEventElapsedTime(start, stop), "cuEventElapsedTime")
+        d.cuEventDestroy(start)
+        d.cuEventDestroy(stop)
+        return float(elapsed) / repeats
+
+    def time_launches(
+        self,
+        function: Any,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+        repeats: int,
+    ) -> float:
+        d = self.driver
+        pointers = np.array([p.ctypes.data for p in params], dtype=np.uint64)
+
+        def run() -> None:
+            _check(
+                d,
+                d.cuLaunchKernel(function, *grid, *block, 0, 0, pointers.ctypes.data, 0),
+                "cuLaunchKernel",
+            )
+
+        return self._timed(run, repeats)
+
+    def copy_time(self, nbytes: int, repeats: int) -> float:
+        d = self.driver
+        src = _check(d, d.cuMemAlloc(nbytes), "cuMemAlloc")
+        dst = _check(d, d.cuMemAlloc(nbytes), "cuMemAlloc")
+        try:
+            return self._timed(
+                lambda: _check(d, d.cuMemcpyDtoDAsync(dst, src, nbytes, 0), "cuMemcpyDtoD"),
+                repeats,
+            )
+        finally:
+            d.cuMemFree(src)
+            d.cuMemFree(dst)
+
+    def device_name(self) -> str:
+        name = _check(self.driver, self.driver.cuDeviceGetName(256, self.device), "cuDeviceGetName")
+        return bytes(name).split(b"\0", 1)[0].decode()
+
 
 def _check(driver: Any, result: Any, what: str) -> Any:
     """cuda-python returns (error, value...); raise on an error."""
@@ -180,6 +250,40 @@ class CupyBackend:
         kernel, _module = function
         kernel(grid, block, tuple(p[0] for p in params))
         self.cupy.cuda.runtime.deviceSynchronize()
+
+    def _timed(self, run: Any, repeats: int) -> float:
+        cuda = self.cupy.cuda
+        run()  # warm-up, untimed
+        cuda.runtime.deviceSynchronize()
+        start, stop = cuda.Event(), cuda.Event()
+        start.record()
+        for _ in range(repeats):
+            run()
+        stop.record()
+        stop.synchronize()
+        return float(cuda.get_elapsed_time(start, stop)) / repeats
+
+    def time_launches(
+        self,
+        function: Any,
+        grid: tuple[int, int, int],
+        block: tuple[int, int, int],
+        params: list[np.ndarray],
+        repeats: int,
+    ) -> float:
+        kernel, _module = function
+        values = tuple(p[0] for p in params)
+        return self._timed(lambda: kernel(grid, block, values), repeats)
+
+    def copy_time(self, nbytes: int, repeats: int) -> float:
+        src = self.cupy.cuda.alloc(nbytes)
+        dst = self.cupy.cuda.alloc(nbytes)
+        return self._timed(lambda: dst.copy_from_device_async(src, nbytes), repeats)
+
+    def device_name(self) -> str:
+        props = self.cupy.cuda.runtime.getDeviceProperties(self.cupy.cuda.Device().id)
+        name = props["name"]
+        return name.decode() if isinstance(name, bytes) else str(name)
 
 
 def open_backend(ordinal: int = 0) -> Backend:

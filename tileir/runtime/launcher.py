@@ -12,13 +12,15 @@ from __future__ import annotations
 import hashlib
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 
 from tileir.diagnostics import CompileError
 from tileir.dialects.cuda_tile.types import PointerType, TileType
@@ -134,9 +136,68 @@ def launch(
 ) -> RuntimeResult:
     """Compile and run `entry` on the GPU over `grid`; the same arguments as
     `tileir.interpreter.launch` (arrays are copied in, and back out in place)."""
+    call = _prepare(module_or_path, grid, args, entry, device)
+    target = arch or arch_for(call.gpu.capability())
+    kernel = compile_kernel(call.module, call.symbol, target, num_warps)
+    function = call.gpu.load(kernel.cubin, kernel.symbol)
+    with _on_device(call) as (packed, uploads):
+        call.gpu.launch(function, call.grid, kernel.block, packed)
+        for raw, address in uploads.values():
+            if raw.flags.writeable:
+                call.gpu.download(address, raw)
+    return RuntimeResult(call.symbol, call.grid, kernel.block, target, call.gpu.name)
+
+
+def time_kernel(
+    module_or_path: ModuleOp | Operation | str | Path,
+    grid: Grid,
+    *args: Any,
+    entry: str | None = None,
+    cubin: bytes | None = None,
+    block: tuple[int, int, int] = (1, 1, 1),
+    repeats: int = 20,
+    num_warps: int = 4,
+    device: int = 0,
+) -> float:
+    """Milliseconds per launch of `entry` over `grid` on the arguments `launch` takes
+    (copied to the device once, not back): tileir's cubin for the device, or `cubin`
+    (another compiler's, of the same entry) launched with `block` (a Tile IR cubin's
+    `(1, 1, 1)`, as cuTile launches them: the driver takes the block size from the
+    kernel's `.reqntid`)."""
+    call = _prepare(module_or_path, grid, args, entry, device)
+    if cubin is None:
+        kernel = compile_kernel(
+            call.module, call.symbol, arch_for(call.gpu.capability()), num_warps
+        )
+        cubin, block = kernel.cubin, kernel.block
+    function = call.gpu.load(cubin, call.symbol)
+    with _on_device(call) as (packed, _):
+        return call.gpu.time_launches(function, call.grid, block, packed, repeats)
+
+
+@dataclass
+class _Call:
+    """A launch's module, entry, grid and arguments, checked as the interpreter checks
+    them, and the backend it runs on."""
+
+    module: ModuleOp
+    symbol: str
+    grid: tuple[int, int, int]
+    params: list[Attribute]
+    args: tuple[Any, ...]
+    scalars: list[Any]
+    gpu: Backend
+
+
+def _prepare(
+    module_or_path: ModuleOp | Operation | str | Path,
+    grid: Grid,
+    args: tuple[Any, ...],
+    entry: str | None,
+    device: int,
+) -> _Call:
     module = load(module_or_path)
     kernel_op = find_entry(module, entry)
-    grid3 = normalize_grid(grid)
     symbol = kernel_op.sym_name.data
     params = list(kernel_op.function_type.inputs.data)
     if len(args) != len(params):
@@ -147,16 +208,20 @@ def launch(
         marshal_argument(scratch, i, t, v)
         for i, (t, v) in enumerate(zip(params, args, strict=True))
     ]
+    return _Call(module, symbol, normalize_grid(grid), params, args, scalars, backend(device))
 
-    gpu = backend(device)
-    target = arch or arch_for(gpu.capability())
-    kernel = compile_kernel(module, symbol, target, num_warps)
-    function = gpu.load(kernel.cubin, kernel.symbol)
 
+@contextmanager
+def _on_device(
+    call: _Call,
+) -> Iterator[tuple[list[np.ndarray], dict[int, tuple[np.ndarray, int]]]]:
+    """The kernel's parameters with every array's buffer copied to the device (freed
+    on exit): the packed parameter values, and the uploads by host buffer address."""
+    gpu = call.gpu
     uploads: dict[int, tuple[np.ndarray, int]] = {}
     packed: list[np.ndarray] = []
     try:
-        for t, value, scalar in zip(params, args, scalars, strict=True):
+        for t, value, scalar in zip(call.params, call.args, call.scalars, strict=True):
             assert isinstance(t, TileType)
             if isinstance(t.element_type, PointerType):
                 root = _root(value)
@@ -174,11 +239,7 @@ def launch(
                 packed.append(
                     np.array([v.astype(np.uint8) if v.dtype == np.bool_ else v]).reshape(1)
                 )
-        gpu.launch(function, grid3, kernel.block, packed)
-        for raw, address in uploads.values():
-            if raw.flags.writeable:
-                gpu.download(address, raw)
+        yield packed, uploads
     finally:
         for _, address in uploads.values():
             gpu.free(address)
-    return RuntimeResult(symbol, grid3, kernel.block, target, gpu.name)
