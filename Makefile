@@ -57,6 +57,7 @@ corpus: install
 bench: install
 	$(BIN)/python benchmarks/bench_bytecode.py
 	$(BIN)/python benchmarks/bench_compile.py
+	$(BIN)/python benchmarks/bench_gpu.py
 
 # The bytecode fuzz test, long (make test runs 500 examples): FUZZ_EXAMPLES=N to change.
 FUZZ_EXAMPLES ?= 20000

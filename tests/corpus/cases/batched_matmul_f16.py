@@ -38,3 +38,8 @@ def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
     a = inputs["arrays"]["a"].astype(np.float64)
     b = inputs["arrays"]["b"].astype(np.float64)
     return {"c": np.matmul(a, b).astype(np.float32)}
+
+
+def flops(inputs: KernelInputs) -> int:
+    """The multiply-adds of the product, counted as 2 FLOPs each (benchmarks/bench_gpu.py)."""
+    return 2 * B * M * N * K

@@ -6,7 +6,16 @@ import ml_dtypes
 import numpy as np
 from _common import KernelInputs, cdiv, empty_output, flatten_args, make_kernel_inputs
 
-__all__ = ["TILE_K", "TILE_M", "TILE_N", "TOLERANCE", "flatten_args", "make_inputs", "reference"]
+__all__ = [
+    "TILE_K",
+    "TILE_M",
+    "TILE_N",
+    "TOLERANCE",
+    "flatten_args",
+    "flops",
+    "make_inputs",
+    "reference",
+]
 
 TILE_M, TILE_N, TILE_K = 32, 64, 32
 # No dimension is a multiple of its tile: the last tiles load zeros past the edge
@@ -33,3 +42,8 @@ def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
     a = inputs["arrays"]["a"].astype(np.float64)
     b = inputs["arrays"]["b"].astype(np.float64)
     return {"c": (a @ b).astype(np.float32)}
+
+
+def flops(inputs: KernelInputs) -> int:
+    """The multiply-adds of the product, counted as 2 FLOPs each (benchmarks/bench_gpu.py)."""
+    return 2 * M * N * K

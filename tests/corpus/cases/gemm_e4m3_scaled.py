@@ -6,7 +6,16 @@ import ml_dtypes
 import numpy as np
 from _common import KernelInputs, cdiv, empty_output, flatten_args, make_kernel_inputs
 
-__all__ = ["TILE_K", "TILE_M", "TILE_N", "TOLERANCE", "flatten_args", "make_inputs", "reference"]
+__all__ = [
+    "TILE_K",
+    "TILE_M",
+    "TILE_N",
+    "TOLERANCE",
+    "flatten_args",
+    "flops",
+    "make_inputs",
+    "reference",
+]
 
 TILE_M, TILE_N, TILE_K = 128, 64, 64
 M, N, K = 200, 112, 192
@@ -34,3 +43,8 @@ def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
     b = inputs["arrays"]["b"].astype(np.float64)
     scale = inputs["scalars"]["scale"]
     return {"c": (scale * (a @ b)).astype(np.float32).astype(ml_dtypes.bfloat16)}
+
+
+def flops(inputs: KernelInputs) -> int:
+    """The multiply-adds of the product, counted as 2 FLOPs each (benchmarks/bench_gpu.py)."""
+    return 2 * M * N * K

@@ -5,7 +5,16 @@ from __future__ import annotations
 import numpy as np
 from _common import KernelInputs, cdiv, empty_output, flatten_args, make_kernel_inputs
 
-__all__ = ["TILE_K", "TILE_M", "TILE_N", "TOLERANCE", "flatten_args", "make_inputs", "reference"]
+__all__ = [
+    "TILE_K",
+    "TILE_M",
+    "TILE_N",
+    "TOLERANCE",
+    "flatten_args",
+    "flops",
+    "make_inputs",
+    "reference",
+]
 
 TILE_M, TILE_N, TILE_K = 64, 32, 32
 M, N, K = 128, 96, 96
@@ -30,3 +39,8 @@ def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
     a = inputs["arrays"]["a"].astype(np.float64)
     b = inputs["arrays"]["b"].astype(np.float64)
     return {"c": (a @ b).astype(np.float32)}
+
+
+def flops(inputs: KernelInputs) -> int:
+    """The multiply-adds of the product, counted as 2 FLOPs each (benchmarks/bench_gpu.py)."""
+    return 2 * M * N * K
