@@ -285,7 +285,7 @@ def test_sm90a_dots_run_on_wgmma(
     module = parse_module_text(_gemm_text(dtype, tm, tn, tk), "gemm.mlir")
     ptx = compile_module(module, "sm_90a", num_warps=warps).ptx
     assert ptx is not None
-    per_group = tn // (warps // 4 // max(1, min(warps // 4, tm // 64)))
+    per_group = tn // warp_grid(tm, tn, warps)[1]  # a warpgroup's columns
     assert f"wgmma.mma_async.sync.aligned.m64n{min(per_group, 256)}k16.f32.{dtype}.{dtype}" in ptx
     assert "mma.sync" not in ptx and "ldmatrix" not in ptx
     assert "fence.proxy.async.shared::cta;" in ptx

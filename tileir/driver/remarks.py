@@ -206,67 +206,28 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
 
 
 def _dot_remarks(op: Operation, arch: str) -> list[Remark]:
-    """The `TensorCore` remarks of one `nv_tileaa.dot`."""
-    from tileir.conversions.tileas_to_llvm.mma import dot_instruction
+    """The `TensorCore` remarks of one `nv_tileaa.dot`: its plan (`mma.plan_dot`)."""
+    from tileir.conversions.tileas_to_llvm.mma import plan_dot
     from tileir.dialects.cuda_tile.carriers import element_type
     from tileir.dialects.nv_tileaa import ops as aa
 
     assert isinstance(op, aa.DotOp)
-    choice = dot_instruction(op, arch)
-    if choice is None:
+    plan = plan_dot(op, arch)
+    if plan is None:
         return []
     a_t, b_t, acc_t = (v.type for v in (op.lhs, op.rhs, op.acc))
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
-    assert isinstance(acc_t, TensorType)
     shapes = " by ".join("x".join(map(str, t.get_shape())) for t in (a_t, b_t))
     what = f"dot of {shapes} {element_type(a_t)} -> {element_type(acc_t)}"
     fn, where = _function_name(op), location_of(op)
-    kind, detail = choice
-    if kind == "fma":
-        return [
-            Remark(
-                "missed",
-                "TensorCore",
-                "TensorCoreNotUsed",
-                f"{what} runs on FMAs (CUDA cores): {detail}",
-                fn,
-                where,
-            )
-        ]
-    out = [Remark("passed", "TensorCore", "TensorCoreMma", f"{what} on {detail}", fn, where)]
-    if kind == "mma.sync" and arch == "sm_90a":
-        out.append(
-            Remark(
-                "missed",
-                "TensorCore",
-                "WgmmaNotUsed",
-                f"{what} uses mma.sync, not wgmma: {_why_not_wgmma(op, acc_t)}",
-                fn,
-                where,
-            )
-        )
+    if plan.engine == "fma":
+        message = f"{what} runs on FMAs (CUDA cores): {plan.detail}"
+        return [Remark("missed", "TensorCore", "TensorCoreNotUsed", message, fn, where)]
+    out = [Remark("passed", "TensorCore", "TensorCoreMma", f"{what} on {plan.detail}", fn, where)]
+    if plan.why_not_wgmma is not None and arch == "sm_90a":
+        message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
+        out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
     return out
-
-
-def _why_not_wgmma(op: Operation, acc_t: TensorType) -> str:
-    """Why an sm_90a tensor-core dot keeps `mma.sync` (`wgmma.wgmma_applies`)."""
-    from tileir.conversions.tileas_to_llvm.context import linear_layout
-    from tileir.conversions.tileas_to_llvm.mma import dot_warp_grid
-    from tileir.conversions.tileas_to_llvm.patterns import element_bits
-    from tileir.dialects.cuda_tile.carriers import shape_of
-
-    if len(acc_t.get_shape()) != 2:
-        return "a batched dot"
-    k = shape_of(op.operands[0].type)[-1]
-    if k % 32 and element_bits(op.operands[0].type) == 8:
-        return f"K = {k}, and wgmma's K for 8-bit operands is 32"
-    wm, wn = dot_warp_grid(acc_t, linear_layout(op, acc_t))
-    if wm % 4:
-        return (
-            f"its {wm}x{wn} warp grid has fewer than a warpgroup (4 warps) along M "
-            "(M too small for 64 rows per warpgroup, or fewer than 4 warps)"
-        )
-    return f"the {wn} warpgroup column(s) of its {wm}x{wn} warp grid get no valid wgmma N"
 
 
 def shared_memory_of(ptxas_output: str) -> dict[str, int]:

@@ -57,7 +57,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i32,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -69,6 +69,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
+from tileir.conversions.tileas_to_llvm.mma_spec import FLOAT8, MmaSpec
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.shared_memory import (
@@ -92,9 +93,6 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_warp_grid,
 )
 from tileir.transforms.tileas.mma_layouts import tensor_core_k_step
-
-#: The 8-bit float operand kinds (`wgmma`'s spelling).
-_FLOAT8 = ("e4m3", "e5m2")
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
@@ -132,40 +130,6 @@ def _operand_kind(t: Attribute) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class MmaSpec:
-    """One `mma.sync` shape: `m16n8k{k_step}` on `{a}` x `{b}` into `{acc}`."""
-
-    a: str  # f16 | bf16 | s8 | u8 | e4m3 | e5m2
-    b: str
-    acc: str  # f32 | f16 | s32
-
-    @property
-    def integer(self) -> bool:
-        return self.acc == "s32"
-
-    @property
-    def float8(self) -> bool:
-        """8-bit float operands: `wgmma` only (sm_90a); the FMA path elsewhere."""
-        return self.a in _FLOAT8
-
-    @property
-    def k_step(self) -> int:
-        return 32 if self.element_bytes == 1 else 16
-
-    @property
-    def element_bytes(self) -> int:
-        return 1 if self.integer or self.float8 else 2
-
-    @property
-    def instruction(self) -> str:
-        return self.shaped(self.k_step)
-
-    def shaped(self, k: int) -> str:
-        """The `mma.sync` of this spec with K = `k` (i8: 32, or 16 for a K tail)."""
-        return f"mma.sync.aligned.m16n8k{k}.row.col.{self.acc}.{self.a}.{self.b}.{self.acc}"
-
-
 def mma_spec(op: aa.DotOp) -> MmaSpec | None:
     """The tensor-core instruction family for `op`'s types, or None."""
     a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
@@ -177,7 +141,7 @@ def mma_spec(op: aa.DotOp) -> MmaSpec | None:
     if kind == "f16" and same and isinstance(acc_el, Float16Type):
         return MmaSpec(kind, kind, "f16")
     b_kind = _operand_kind(b_t)
-    if kind in _FLOAT8 and b_kind in _FLOAT8 and isinstance(acc_el, Float32Type | Float16Type):
+    if kind in FLOAT8 and b_kind in FLOAT8 and isinstance(acc_el, Float32Type | Float16Type):
         assert b_kind is not None
         return MmaSpec(kind, b_kind, "f16" if isinstance(acc_el, Float16Type) else "f32")
     if kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
@@ -196,10 +160,22 @@ def dot_warp_grid(acc_t: TensorType, acc_layout: LinearLayout) -> tuple[int, int
     return warp_grid(m, n, acc_layout.num_warps)
 
 
-def dot_instruction(op: aa.DotOp, arch: str) -> tuple[str, str] | None:
-    """How `convert-tileas-to-llvm` computes `op` on `arch` (for remarks): `("wgmma",
-    instruction)`, `("mma.sync", instruction)` or `("fma", why)`; None when it is
-    not supported (the lowering reports it)."""
+@dataclass(frozen=True)
+class DotPlan:
+    """How `convert-tileas-to-llvm` computes a dot on a target (the lowering follows
+    it; the `TensorCore` remarks report it)."""
+
+    #: "wgmma", "mma.sync" or "fma".
+    engine: str
+    #: The instruction, or why the dot runs on FMAs.
+    detail: str
+    #: Why a tensor-core dot does not run on `wgmma` (None when it does, or on FMAs).
+    why_not_wgmma: str | None = None
+
+
+def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
+    """`op`'s plan on `arch`, or None when it is not supported (the lowering reports
+    why at the op)."""
     acc_t = op.acc.type
     if not isinstance(acc_t, TensorType):
         return None
@@ -207,23 +183,25 @@ def dot_instruction(op: aa.DotOp, arch: str) -> tuple[str, str] | None:
         if not fma_dot_supported(op):
             return None
         types = " x ".join(str(element_type(v.type)) for v in (op.lhs, op.rhs))
-        return "fma", f"{types} operands of these shapes have no tensor-core instruction"
+        return DotPlan("fma", f"{types} operands of these shapes have no tensor-core instruction")
     spec = mma_spec(op)
     if spec is None:
         return None
     shape = acc_t.get_shape()
-    wm, wn = dot_warp_grid(acc_t, linear_layout(op, acc_t))
-    m, n = shape[-2:]
-    k = shape_of(op.lhs.type)[-1]
-    if wgmma.wgmma_applies(arch, spec.integer, (m, n, k), spec.k_step, (wm, wn), len(shape)):
-        return "wgmma", wgmma.instruction(
-            min(n, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b
+    (m, n), k = shape[-2:], shape_of(op.lhs.type)[-1]
+    grid = dot_warp_grid(acc_t, linear_layout(op, acc_t))
+    obstacle = wgmma.wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, len(shape))
+    if obstacle is None:
+        columns = n // grid[1]
+        return DotPlan(
+            "wgmma",
+            wgmma.instruction(min(columns, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b),
         )
     if spec.float8:
-        return "fma", "8-bit float operands run on tensor cores only through sm_90a's wgmma"
-    if k % spec.k_step:
-        return "mma.sync", spec.shaped(16)  # i8 K = 16: m16n8k16
-    return "mma.sync", spec.instruction
+        why = "8-bit float operands run on tensor cores only through sm_90a's wgmma"
+        return DotPlan("fma", why, obstacle)
+    instruction = spec.shaped(16) if k % spec.k_step else spec.instruction  # i8 K = 16
+    return DotPlan("mma.sync", instruction, obstacle)
 
 
 class LowerDot(TilePattern):
@@ -259,10 +237,12 @@ class LowerDot(TilePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
-        if tensor_core_k_step(op) is None and fma_dot_supported(op):
+        plan = plan_dot(op, self.ctx.arch)
+        if plan is not None and plan.engine == "fma":
             lower_fma_dot(op, rewriter, self.ctx, self.exchange)
             return
         spec, m, n, k = self._check(op)
+        assert plan is not None
         lhs_t = op.lhs.type
         assert isinstance(lhs_t, TensorType)
         batched = len(lhs_t.get_shape()) == 3
@@ -302,20 +282,14 @@ class LowerDot(TilePattern):
         b_batch = (n if spec.integer else k) * b_pitch
         a_strides = [a_pitch, size]
         b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
-        # sm_90a: the warpgroup MMA reads A and B from K-major core-matrix buffers.
-        use_wgmma = wgmma.wgmma_applies(
-            self.ctx.arch, spec.integer, (m, n, k), spec.k_step, (wm, wn), len(lhs_t.get_shape())
-        )
-        if spec.float8 and not use_wgmma:
-            # No 8-bit float mma.sync on sm_80 (nor one tileir uses elsewhere yet).
-            lower_fma_dot(op, rewriter, self.ctx, self.exchange)
-            return
+        # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
+        use_wgmma = plan.engine == "wgmma"
         acc_shape = [batch, m, n] if batched else [m, n]
         c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
         operand_buffers = None
         if use_wgmma:
             exchange_acc = not (acc_in_registers and result_in_registers)
-            limit = available_bytes(state) - (-(-c_size // 16) * 16 if exchange_acc else 0)
+            limit = available_bytes(state, [c_size] if exchange_acc else [])
             operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
             a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
         if batched:
@@ -714,5 +688,3 @@ def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool
 def mma_patterns(ctx: LoweringContext, exchange: Exchange) -> list[TilePattern]:
     return [LowerDot(ctx, exchange)]
 
-
-_ = (ElementKind, Operation)

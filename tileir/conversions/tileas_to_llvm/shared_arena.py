@@ -100,12 +100,18 @@ def kernel_budget(entry: Block) -> SharedBudget:
     return SharedBudget(pool * MBARRIER_BYTES)
 
 
-def available_bytes(state: FunctionState) -> int:
-    """The largest arena the kernel of `state` may declare (for a use that can
-    choose a smaller layout when a larger one does not fit)."""
+def _budget(state: FunctionState) -> SharedBudget:
+    """The budget of the kernel of `state`, computed once."""
     if state.shared_budget is None:
         state.shared_budget = kernel_budget(state.entry)
-    return state.shared_budget.available
+    return state.shared_budget
+
+
+def available_bytes(state: FunctionState, beside: Sequence[int] = ()) -> int:
+    """The bytes a use may still take beside buffers of `beside` bytes in the largest
+    arena the kernel of `state` may declare (for a use that can choose a smaller
+    layout when a larger one does not fit)."""
+    return _budget(state).available - sum(_align(size) for size in beside)
 
 
 def _declaration(name: str, size: int) -> str:
@@ -128,9 +134,7 @@ def allocate_shared(
     for size in sizes:
         offsets.append(total)
         total += _align(size)
-    budget = state.shared_budget
-    if budget is None:
-        budget = state.shared_budget = kernel_budget(state.entry)
+    budget = _budget(state)
     if total > budget.available:
         raise not_supported(
             op, f"{what} needing {total} bytes of shared memory ({budget.explain()})"

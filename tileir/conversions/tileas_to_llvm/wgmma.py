@@ -50,7 +50,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import StringAttr, i1, i32, i64
@@ -59,6 +58,7 @@ from xdsl.ir import Attribute, SSAValue
 from tileir.backend.ptx.target import MIN_PTX_ISA_ATTR
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
+from tileir.conversions.tileas_to_llvm.mma_spec import MmaSpec
 from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
 
@@ -75,28 +75,36 @@ MAX_N = 256
 CORE_MATRIX_BYTES = 128
 
 
-def wgmma_applies(
+def wgmma_obstacle(
     arch: str,
     integer: bool,
     mnk: tuple[int, int, int],
     k_step: int,
     grid: tuple[int, int],
     rank: int,
-) -> bool:
-    """Whether a tensor-core dot of an `m x n` accumulator over `k`, held by a `wm x wn`
-    warp grid, runs on `wgmma` with K steps of `k_step` (module docstring)."""
+) -> str | None:
+    """Why a tensor-core dot of an `m x n` accumulator over `k`, held by a `wm x wn`
+    warp grid, with K steps of `k_step`, does not run on `wgmma`; None when it does
+    (module docstring)."""
     m, n, k = mnk
     wm, wn = grid
-    if arch != "sm_90a" or rank != 2 or wm % WARPGROUP or k % k_step:
-        return False
-    if m % (16 * wm) or n % (8 * wn):
-        return False
+    if arch != "sm_90a":
+        return f"wgmma is sm_90a's, not {arch}'s"
+    if rank != 2:
+        return "a batched dot"
+    if k % k_step:
+        return f"K = {k}, and wgmma's K for 8-bit operands is {k_step}"
+    if wm % WARPGROUP or m % (16 * wm):
+        return (
+            f"its {wm}x{wn} warp grid has no whole warpgroup (4 warps) along M over 64 rows "
+            "(M too small, or fewer than 4 warps)"
+        )
     columns = n // wn  # each warpgroup's
     chunk = min(columns, MAX_N)
-    if columns % chunk or chunk % 8:
-        return False
-    # The 8-bit shapes: N = 8, 16, 24, then multiples of 16.
-    return not (integer and chunk > 24 and chunk % 16)
+    # N: multiples of 8 up to 256; for 8-bit integers 8, 16, 24, then multiples of 16.
+    if n % (8 * wn) or columns % chunk or chunk % 8 or (integer and chunk > 24 and chunk % 16):
+        return f"its {columns} columns per warpgroup are no wgmma N"
+    return None
 
 
 @dataclass(frozen=True)
@@ -241,28 +249,9 @@ def instruction(n: int, k_step: int, acc: str, a: str, b: str) -> str:
     return f"wgmma.mma_async.sync.aligned.m64n{n}k{k_step}.{acc}.{a}.{b}"
 
 
-class WgmmaSpec(Protocol):
-    """What `wgmma_dot` reads of `mma.MmaSpec`."""
-
-    @property
-    def a(self) -> str: ...
-    @property
-    def b(self) -> str: ...
-    @property
-    def acc(self) -> str: ...
-    @property
-    def integer(self) -> bool: ...
-    @property
-    def float8(self) -> bool: ...
-    @property
-    def k_step(self) -> int: ...
-    @property
-    def element_bytes(self) -> int: ...
-
-
 def wgmma_dot(
     b: LLBuilder,
-    spec: WgmmaSpec,
+    spec: MmaSpec,
     c: list[SSAValue],
     descriptors: tuple[SSAValue, SSAValue],
     buffers: tuple[OperandBuffer, OperandBuffer],
@@ -309,7 +298,7 @@ def wgmma_dot(
             c[r : r + chunk // 2] = unpack(words)
 
 
-def _operand_tail(spec: WgmmaSpec, b_mn_major: bool) -> str:
+def _operand_tail(spec: MmaSpec, b_mn_major: bool) -> str:
     """The immediates after `scale-d`: 16-bit types take scale and transpose
     immediates for A and B (A K-major, B as its buffer is), 8-bit floats scales
     only, integers neither."""
