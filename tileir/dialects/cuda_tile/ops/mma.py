@@ -20,6 +20,7 @@ operands; for f4E2M1FN, 16 with f8E4M3FN scales and 16 or 32 with f8E8M0FNU scal
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -104,45 +105,54 @@ def _dims(t: Attribute) -> tuple[int, ...]:
     return shape_of(t)
 
 
+Dims = tuple[int, ...]
+
+
+def _first(*checks: Callable[[], str | None]) -> str | None:
+    """The first error of `checks`, run in order (a later check may index dims an
+    earlier one validates)."""
+    for check in checks:
+        error = check()
+        if error is not None:
+            return error
+    return None
+
+
+def _dim_mismatch(
+    x_name: str, x: Dims, i: int, y_name: str, y: Dims, j: int, lead: str = ""
+) -> str | None:
+    """NVIDIA's message when dim `i` of `x` and dim `j` of `y` differ (`lead`: the space
+    some of its messages start with)."""
+    if x[i] == y[j]:
+        return None
+    return (
+        f"{lead}shape error: dim {i} of {x_name} ({x[i]}) and dim {j} of {y_name} ({y[j]}) must "
+        f"match, but got {x_name} shape ({shape_text(x)}) and {y_name} shape ({shape_text(y)})"
+    )
+
+
 def mma_shape_error(lhs: Attribute, rhs: Attribute, acc: Attribute) -> str | None:
     """NVIDIA's shape rules shared by the mma ops (`MxK @ KxN + MxN`, optionally
     batched)."""
     a, b, c = _dims(lhs), _dims(rhs), _dims(acc)
     if len(a) not in (2, 3):
         return "operands must be 2D or 3D tiles"
-
-    def show(name: str, shape: tuple[int, ...]) -> str:
-        return f"{name} shape ({shape_text(shape)})"
-
     batched = int(len(a) == 3)
-    if batched:
-        if a[0] != b[0]:
-            return (
-                f"shape error: dim 0 of lhs ({a[0]}) and dim 0 of rhs ({b[0]}) must match, but got "
-                f"{show('lhs', a)} and {show('rhs', b)}"
-            )
-        if a[0] != c[0]:
-            return (
-                f"shape error: dim 0 of lhs ({a[0]}) and dim 0 of acc ({c[0]}) must match, but got "
-                f"{show('lhs', a)} and {show('acc', c)}"
-            )
     row, col = batched, batched + 1
-    if a[col] != b[row]:
-        return (
-            f" shape error: dim {col} of lhs ({a[col]}) and dim {row} of rhs ({b[row]}) must "
-            f"match, but got {show('lhs', a)} and {show('rhs', b)}"
+    batch = (
+        (
+            lambda: _dim_mismatch("lhs", a, 0, "rhs", b, 0),
+            lambda: _dim_mismatch("lhs", a, 0, "acc", c, 0),
         )
-    if a[row] != c[row]:
-        return (
-            f" shape error: dim {row} of lhs ({a[row]}) and dim {row} of acc ({c[row]}) must "
-            f"match, but got {show('lhs', a)} and {show('acc', c)}"
-        )
-    if b[col] != c[col]:
-        return (
-            f" shape error: dim {col} of rhs ({b[col]}) and dim {col} of acc ({c[col]}) must "
-            f"match, but got {show('rhs', b)} and {show('acc', c)}"
-        )
-    return None
+        if batched
+        else ()
+    )
+    return _first(
+        *batch,
+        lambda: _dim_mismatch("lhs", a, col, "rhs", b, row, " "),
+        lambda: _dim_mismatch("lhs", a, row, "acc", c, row, " "),
+        lambda: _dim_mismatch("rhs", b, col, "acc", c, col, " "),
+    )
 
 
 class MmaOp(CudaTileOp):
@@ -378,38 +388,24 @@ class MmaFScaledOp(CudaTileOp):
     def scale_error(self) -> str | None:
         lhs, rhs = _dims(self.lhs.type), _dims(self.rhs.type)
         ls, rs = _dims(self.lhs_scale.type), _dims(self.rhs_scale.type)
-
-        def pair(a: str, x: tuple[int, ...], b: str, y: tuple[int, ...]) -> str:
-            return f"but got {a} shape ({shape_text(x)}) and {b} shape ({shape_text(y)})"
-
         batched = int(len(lhs) == 3)
-        if batched:
-            if lhs[0] != ls[0]:
-                return (
-                    f"shape error: dim 0 of lhs ({lhs[0]}) and dim 0 of lhs_scale ({ls[0]}) must "
-                    f"match, {pair('lhs', lhs, 'lhs_scale', ls)}"
-                )
-            if rhs[0] != rs[0]:
-                return (
-                    f"shape error: dim 0 of rhs ({rhs[0]}) and dim 0 of rhs_scale ({rs[0]}) must "
-                    f"match, {pair('rhs', rhs, 'rhs_scale', rs)}"
-                )
         row, col = batched, batched + 1
-        if lhs[row] != ls[row]:
-            return (
-                f"shape error: dim {row} of lhs ({lhs[row]}) and dim {row} of lhs_scale "
-                f"({ls[row]}) must match, {pair('lhs', lhs, 'lhs_scale', ls)}"
+        batch = (
+            (
+                lambda: _dim_mismatch("lhs", lhs, 0, "lhs_scale", ls, 0),
+                lambda: _dim_mismatch("rhs", rhs, 0, "rhs_scale", rs, 0),
             )
-        if rhs[col] != rs[col]:
-            return (
-                f"shape error: dim {col} of rhs ({rhs[col]}) and dim {col} of rhs_scale "
-                f"({rs[col]}) must match, {pair('rhs', rhs, 'rhs_scale', rs)}"
-            )
-        if ls[col] != rs[row]:
-            return (
-                f"shape error: dim {col} of lhs_scale ({ls[col]}) and dim {row} of rhs_scale "
-                f"({rs[row]}) must match, {pair('lhs_scale', ls, 'rhs_scale', rs)}"
-            )
+            if batched
+            else ()
+        )
+        error = _first(
+            *batch,
+            lambda: _dim_mismatch("lhs", lhs, row, "lhs_scale", ls, row),
+            lambda: _dim_mismatch("rhs", rhs, col, "rhs_scale", rs, col),
+            lambda: _dim_mismatch("lhs_scale", ls, col, "rhs_scale", rs, row),
+        )
+        if error is not None:
+            return error
         el = element_type(self.lhs.type)
         scale_el = element_type(self.lhs_scale.type)
         if isinstance(scale_el, Float8E4M3FNType) and not isinstance(el, Float4E2M1FNType):
