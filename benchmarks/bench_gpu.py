@@ -27,6 +27,7 @@ script says so and exits 0: CI has no GPU.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import platform
 import subprocess
@@ -95,15 +96,208 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return "n/a" if value is None or math.isnan(value) else f"{value:.{digits}f}"
 
 
+#: Shapes for `--large`: the corpus kernels whose shapes are module constants of their
+#: case, scaled so that each launch moves hundreds of megabytes (several times the L2)
+#: or, for the GEMMs, does tens of GFLOPs.  The tile sizes, and so the bytecode, are the
+#: corpus's own: only the runtime shape arguments and the grid change.
+LARGE: dict[str, dict[str, int]] = {
+    "vadd_f32": {"N": 1 << 26},
+    "saxpy_f32": {"N": 1 << 26},
+    "gelu_tanh_f32": {"N": 1 << 26},
+    "logistic_f32": {"N": 1 << 25},
+    "control_flow_f32": {"N": 1 << 26},
+    "residual_cast_f16": {"N": 1 << 26},
+    "int32_ops": {"N": 1 << 26},
+    "int8_mix": {"N": 1 << 26},
+    "sumsq_atomic_f32": {"N": 1 << 26},
+    "softmax_f32_2d": {"M": 1 << 20},
+    "softmax_wide_f32": {"M": 1 << 16},
+    "layernorm_f32_2d": {"M": 1 << 18},
+    "row_reduce_2d": {"M": 1 << 18},
+    "row_sum_loop_f32": {"M": 1 << 16, "N": 1000},
+    "gemm_f16": {"M": 4096, "N": 4096, "K": 4096},
+    "gemm_bf16_ragged": {"M": 4000, "N": 4000, "K": 4000},
+}
+
+
+def case_inputs(name: str, large: bool) -> tuple[Any, dict[str, Any]]:
+    """The case module of `name` and its inputs (seed 0), at `LARGE`'s shapes if asked:
+    the case's shape constants are set before `make_inputs` reads them."""
+    case = _common.load_case_module(name)
+    if large:
+        for constant, value in LARGE[name].items():
+            setattr(case, constant, value)
+    return case, case.make_inputs(np.random.default_rng(0))
+
+
+def compare(case: Any, inputs: dict[str, Any], got: dict[str, Any], want: dict[str, Any]) -> str:
+    """`ok`, or which output differs from `want` beyond the case's tolerance (and by
+    how much) or which input the kernel changed."""
+    for n, a in inputs["arrays"].items():
+        g = got["arrays"][n]
+        if n not in inputs["outputs"]:
+            if not np.array_equal(g, a, equal_nan=True):
+                return f"changed input {n}"
+            continue
+        w = want[n]
+        rtol, atol = case.TOLERANCE[n]
+        floating = w.dtype.kind in "fV"
+        g64 = g.astype(np.float64) if floating else g
+        w64 = w.astype(np.float64) if floating else w
+        if not np.allclose(g64, w64, rtol=rtol, atol=atol, equal_nan=True):
+            bad = ~np.isclose(g64, w64, rtol=rtol, atol=atol, equal_nan=True)
+            return f"MISMATCH {n}: {int(bad.sum())} of {bad.size} elements"
+    return "ok"
+
+
+def cublas_tflops(inputs: dict[str, Any], flops: int, repeats: int) -> float | None:
+    """cuBLAS (through CuPy) on the same GEMM shape, f16 operands (CuPy has no bf16 or
+    fp8, so the f16 product is the reference for those too): TFLOP/s."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+    a, b = (inputs["arrays"][n] for n in ("a", "b"))
+    x = cupy.asarray(a.astype(np.float16))
+    y = cupy.asarray(b.astype(np.float16))
+    cupy.matmul(x, y)
+    start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record()
+    for _ in range(repeats):
+        cupy.matmul(x, y)
+    stop.record()
+    stop.synchronize()
+    ms = cupy.cuda.get_elapsed_time(start, stop) / repeats
+    return flops / (ms * 1e-3) / 1e12
+
+
+def launch_checked(
+    bytecode: Path, inputs: dict[str, Any], cubin: bytes | None, block: tuple[int, int, int]
+) -> tuple[dict[str, Any] | None, str]:
+    """One launch on a copy of `inputs` (tileir's own compile when `cubin` is None): the
+    copy after the run, or None and the error."""
+    from tileir.diagnostics import CompileError
+    from tileir.runtime import launch
+
+    run = _common.launch_copy(inputs)
+    try:
+        launch(bytecode, run["grid"], *_common.flatten_args(run), cubin=cubin, block=block)
+    except CompileError as e:
+        return None, f"error: {e.message.splitlines()[0]}"
+    return run, ""
+
+
+def load_prebuilt(folder: Path | None) -> dict[str, Any]:
+    """`gpu_prepare.py`'s manifest of the cubins in `folder` ({} without one)."""
+    if folder is None:
+        return {}
+    return json.loads((folder / "manifest.json").read_text())["kernels"]
+
+
+def bench_kernel(
+    name: str,
+    args: argparse.Namespace,
+    prebuilt: dict[str, Any],
+    tileiras: str | None,
+    gpu_name: str,
+    device: str,
+    hbm: float,
+) -> list[str]:
+    """One row of the table: `name`'s times (and checks) with both compilers' cubins."""
+    from tileir.diagnostics import CompileError
+    from tileir.interpreter import launch as interpret
+    from tileir.runtime.launcher import time_kernel
+
+    case, inputs = case_inputs(name, args.large)
+    call = (inputs["grid"], *_common.flatten_args(inputs))
+    bytecode = CORPUS / f"{name}.tileirbc"
+    # (cubin, block) of each compiler; tileir's cubin None: compile it here.
+    ours_cubin: tuple[bytes | None, tuple[int, int, int]] = (None, (1, 1, 1))
+    theirs_cubin: tuple[bytes, tuple[int, int, int]] | None = None
+    entry = prebuilt.get(name)
+    if entry is not None and args.prebuilt is not None:
+        if "error" not in entry["tileir"]:
+            cubin = (args.prebuilt / f"{name}.tileir.cubin").read_bytes()
+            ours_cubin = (cubin, tuple(entry["tileir"]["block"]))
+        if "error" not in entry["tileiras"]:
+            cubin = (args.prebuilt / f"{name}.tileiras.cubin").read_bytes()
+            theirs_cubin = (cubin, (1, 1, 1))  # as cuTile launches Tile IR cubins
+    elif tileiras is not None:
+        cubin = tileiras_cubin(tileiras, bytecode, gpu_name)
+        if isinstance(cubin, bytes):
+            theirs_cubin = (cubin, (1, 1, 1))
+    checks = ["", ""]
+    if args.check:
+        want = case.reference(inputs) if args.large else None
+        if want is None:
+            reference = _common.launch_copy(inputs)
+            interpret(bytecode, reference["grid"], *_common.flatten_args(reference))
+            want = {n: reference["arrays"][n] for n in inputs["outputs"]}
+        for i, pair in enumerate((ours_cubin, theirs_cubin)):
+            if pair is None:
+                checks[i] = "n/a"
+                continue
+            got, error = launch_checked(bytecode, inputs, *pair)
+            checks[i] = error or compare(case, inputs, got or {}, want)
+        reqntid = (entry or {}).get("tileiras", {}).get("block")
+        if theirs_cubin is not None and checks[1] != "ok" and reqntid:
+            # Not as cuTile launches it: with the block the cubin records.
+            theirs_cubin = (theirs_cubin[0], tuple(reqntid))
+            got, error = launch_checked(bytecode, inputs, *theirs_cubin)
+            checks[1] += f"; block {tuple(reqntid)}: " + (
+                error or compare(case, inputs, got or {}, want)
+            )
+    ours = time_kernel(
+        bytecode, *call, cubin=ours_cubin[0], block=ours_cubin[1], repeats=args.repeat
+    )
+    theirs: float | None = None
+    if theirs_cubin is not None:
+        try:
+            theirs = time_kernel(
+                bytecode, *call, cubin=theirs_cubin[0], block=theirs_cubin[1], repeats=args.repeat
+            )
+        except CompileError as e:
+            checks[1] = f"error: {e.message.splitlines()[0]}"
+    bandwidth = array_bytes(inputs) / (ours * 1e-3) / 1e9
+    flops = getattr(case, "flops", None)
+    tflops = flops(inputs) / (ours * 1e-3) / 1e12 if flops else None
+    peak = tensor_peak(device, operand_type(inputs)) if flops else None
+    cublas = cublas_tflops(inputs, flops(inputs), args.repeat) if flops and args.large else None
+    row = [
+        f"`{name}`",
+        _fmt(ours * 1e3),
+        _fmt(theirs * 1e3 if theirs else None),
+        f"{ours / theirs:.2f}x" if theirs else "n/a",
+        _fmt(bandwidth),
+        _fmt(100 * bandwidth / hbm),
+        _fmt(tflops, 2),
+        _fmt(100 * tflops / peak if tflops is not None and peak else None),
+        _fmt(cublas, 1),
+    ]
+    if args.check:
+        row += checks
+    return row
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--only", action="append", metavar="NAME")
     parser.add_argument("--markdown", action="store_true")
+    parser.add_argument(
+        "--prebuilt", type=Path, metavar="DIR", help="cubins built by gpu_prepare.py DIR"
+    )
+    parser.add_argument("--large", action="store_true", help="LARGE's shapes, not the corpus's")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="also run each cubin once and compare its outputs with the interpreter "
+        "(with numpy's reference at --large shapes)",
+    )
     args = parser.parse_args(argv)
 
     from tileir.runtime import GpuUnavailable, arch_for
-    from tileir.runtime.launcher import backend, time_kernel
+    from tileir.runtime.launcher import backend
 
     try:
         gpu = backend()
@@ -116,46 +310,34 @@ def main(argv: list[str] | None = None) -> int:
     gpu_name = f"sm_{major}{minor}"
     copy_bytes = 1 << 30
     hbm = 2 * copy_bytes / (gpu.copy_time(copy_bytes, 10) * 1e-3) / 1e9  # GB/s
-    tileiras = find_tool("tileiras")
+    prebuilt = load_prebuilt(args.prebuilt)
+    tileiras = None if prebuilt else find_tool("tileiras")
 
-    names = args.only or _common.kernel_names()
+    header = ["kernel", "tileir (us)", "tileiras (us)", "ratio", "GB/s", "% HBM", "TFLOP/s"]
+    header += ["% peak", "cuBLAS TFLOP/s"]
+    if args.check:
+        header += ["tileir check", "tileiras check"]
+    names = args.only or (list(LARGE) if args.large else _common.kernel_names())
     rows: list[list[str]] = []
     for name in names:
-        case = _common.load_case_module(name)
-        inputs = case.make_inputs(np.random.default_rng(0))
-        call = (inputs["grid"], *_common.flatten_args(inputs))
-        bytecode = CORPUS / f"{name}.tileirbc"
-        ours = time_kernel(bytecode, *call, repeats=args.repeat)
-        theirs: float | None = None
-        if tileiras is not None:
-            cubin = tileiras_cubin(tileiras, bytecode, gpu_name)
-            if isinstance(cubin, bytes):
-                theirs = time_kernel(bytecode, *call, cubin=cubin, repeats=args.repeat)
-        bandwidth = array_bytes(inputs) / (ours * 1e-3) / 1e9
-        flops = getattr(case, "flops", None)
-        tflops = flops(inputs) / (ours * 1e-3) / 1e12 if flops else None
-        peak = tensor_peak(device, operand_type(inputs)) if flops else None
-        rows.append(
-            [
-                f"`{name}`",
-                _fmt(ours * 1e3),
-                _fmt(theirs * 1e3 if theirs else None),
-                f"{ours / theirs:.2f}x" if theirs else "n/a",
-                _fmt(bandwidth),
-                _fmt(100 * bandwidth / hbm),
-                _fmt(tflops, 2),
-                _fmt(100 * tflops / peak if tflops is not None and peak else None),
-            ]
-        )
+        try:
+            row = bench_kernel(name, args, prebuilt, tileiras, gpu_name, device, hbm)
+        except Exception as e:  # one kernel's failure (a launch error) is a row, not the end
+            row = [f"`{name}`", f"error: {str(e).splitlines()[0]}"] + [""] * (len(header) - 2)
+        rows.append(row)
+        print("  ".join(row), file=sys.stderr, flush=True)
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    source = (
+        f"prebuilt cubins from {args.prebuilt}"
+        if args.prebuilt
+        else (f"tileiras: {tileiras or 'not installed'}")
+    )
     print(
         f"{stamp}; {device} (compute capability {major}.{minor}, tileir target {arch}), "
-        f"{platform.python_version()}; copy bandwidth {hbm:.0f} GB/s; "
-        f"tileiras: {tileiras or 'not installed'}; mean of {args.repeat} back-to-back launches"
+        f"{platform.python_version()}; copy bandwidth {hbm:.0f} GB/s; {source}; "
+        f"{'large' if args.large else 'corpus'} shapes; mean of {args.repeat} back-to-back launches"
     )
-    header = ["kernel", "tileir (us)", "tileiras (us)", "ratio", "GB/s", "% HBM", "TFLOP/s"]
-    header.append("% peak")
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|---|" + "---:|" * (len(header) - 1))

@@ -125,6 +125,25 @@ def copy_inputs(inputs: KernelInputs) -> KernelInputs:
     )
 
 
+def launch_copy(inputs: KernelInputs) -> KernelInputs:
+    """A deep copy of ``inputs`` for one more launch: every array's backing buffer is
+    copied and strided views stay strided (same shape and strides), so that two
+    launchers (the interpreter, a GPU, another compiler's cubin) can each run on
+    their own copy of the same arguments."""
+    arrays = {}
+    for name, a in inputs["arrays"].items():
+        buffer = backing_buffer(a).copy()
+        arrays[name] = buffer if a.flags.c_contiguous else strided_view(buffer, a.shape)
+    return make_kernel_inputs(
+        params=inputs["params"],
+        arrays=arrays,
+        scalars=inputs["scalars"],
+        constants=inputs["constants"],
+        outputs=inputs["outputs"],
+        grid=inputs["grid"],
+    )
+
+
 def empty_output(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
     """An output array pre-filled with a sentinel (NaN for floats, INT_MIN for ints).
 

@@ -45,28 +45,12 @@ def arch() -> str:
     return arch_for(backend().capability())
 
 
-def _copy(inputs: _common.KernelInputs) -> _common.KernelInputs:
-    """A deep copy that keeps strided views strided (same shape and strides)."""
-    arrays = {}
-    for name, a in inputs["arrays"].items():
-        buffer = _common.backing_buffer(a).copy()
-        arrays[name] = buffer if a.flags.c_contiguous else _common.strided_view(buffer, a.shape)
-    return _common.make_kernel_inputs(
-        params=inputs["params"],
-        arrays=arrays,
-        scalars=inputs["scalars"],
-        constants=inputs["constants"],
-        outputs=inputs["outputs"],
-        grid=inputs["grid"],
-    )
-
-
 @pytest.mark.parametrize("name", _common.kernel_names())
 def test_runtime_matches_interpreter(name: str) -> None:
     run_on_gpu = _runtime()
     case = _common.load_case_module(name)
     inputs = case.make_inputs(np.random.default_rng(SEED))
-    on_gpu, reference = _copy(inputs), _copy(inputs)
+    on_gpu, reference = _common.launch_copy(inputs), _common.launch_copy(inputs)
     path = CORPUS / f"{name}.tileirbc"
     try:
         compile_kernel(load(path), find_entry(load(path), None).sym_name.data, arch())

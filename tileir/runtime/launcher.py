@@ -133,19 +133,28 @@ def launch(
     arch: str | None = None,
     num_warps: int = 4,
     device: int = 0,
+    cubin: bytes | None = None,
+    block: tuple[int, int, int] = (1, 1, 1),
 ) -> RuntimeResult:
     """Compile and run `entry` on the GPU over `grid`; the same arguments as
-    `tileir.interpreter.launch` (arrays are copied in, and back out in place)."""
+    `tileir.interpreter.launch` (arrays are copied in, and back out in place).
+
+    With `cubin`, that cubin of the same entry runs instead of compiling: one built
+    ahead of time (where the GPU machine has no ptxas), or another compiler's (NVIDIA
+    `tileiras`'s, to judge it by the same interpreter), launched with `block` (a Tile IR
+    cubin's `(1, 1, 1)` as cuTile launches them, or the entry's `.reqntid`)."""
     call = _prepare(module_or_path, grid, args, entry, device)
     target = arch or arch_for(call.gpu.capability())
-    kernel = compile_kernel(call.module, call.symbol, target, num_warps)
-    function = call.gpu.load(kernel.cubin, kernel.symbol)
+    if cubin is None:
+        kernel = compile_kernel(call.module, call.symbol, target, num_warps)
+        cubin, block = kernel.cubin, kernel.block
+    function = call.gpu.load(cubin, call.symbol)
     with _on_device(call) as (packed, uploads):
-        call.gpu.launch(function, call.grid, kernel.block, packed)
+        call.gpu.launch(function, call.grid, block, packed)
         for raw, address in uploads.values():
             if raw.flags.writeable:
                 call.gpu.download(address, raw)
-    return RuntimeResult(call.symbol, call.grid, kernel.block, target, call.gpu.name)
+    return RuntimeResult(call.symbol, call.grid, block, target, call.gpu.name)
 
 
 def time_kernel(

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# One GPU session's ground truth in one command, on a lent GPU machine (docs/performance.md,
+# "Running on a GPU").  Prepared here, beforehand:
+#
+#   python benchmarks/gpu_prepare.py .gpu      # tileir's and tileiras's cubins + manifest
+#   pip download ... -d .whl xdsl immutabledict ordered-set cuda-tile   # for the GPU's Python
+#
+# then run there with `.gpu` and `.whl` carried.  Results go to $OUT (default /tmp/gpu-out):
+# gpu.txt, bench_corpus.md (every corpus kernel: both compilers' cubins against the
+# interpreter, and their times), bench_large.md (memory-bound kernels at hundreds of MB, the
+# GEMMs at 4096^3 beside cuBLAS), pytest_gpu.log (tests/gpu: tileir compiled on the machine).
+set -u
+OUT=${OUT:-/tmp/gpu-out}
+mkdir -p "$OUT"
+if [ -d .whl ]; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+    --target /tmp/site .whl/*.whl || exit 1
+  export PYTHONPATH=/tmp/site
+fi
+export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+ptxas=$(command -v ptxas || ls /usr/local/cuda*/bin/ptxas 2>/dev/null | head -1)
+[ -n "$ptxas" ] && export CUDA_HOME=$(dirname "$(dirname "$ptxas")")
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  echo "ptxas: $ptxas"; "$ptxas" --version | tail -1; python3 --version; } 2>&1 | tee "$OUT/gpu.txt"
+SECONDS=0
+python3 benchmarks/bench_gpu.py --prebuilt .gpu --check --markdown \
+  >"$OUT/bench_corpus.md" 2>"$OUT/bench_corpus.err"
+echo "corpus table: ${SECONDS}s"
+python3 benchmarks/bench_gpu.py --prebuilt .gpu --check --large --repeat 20 --markdown \
+  >"$OUT/bench_large.md" 2>"$OUT/bench_large.err"
+echo "large table: ${SECONDS}s"
+timeout "${PYTEST_TIMEOUT:-240}" python3 -m pytest -q -p no:cacheprovider -n 8 tests/gpu -rs \
+  >"$OUT/pytest_gpu.log" 2>&1
+echo "pytest: ${SECONDS}s (exit $?)"
+tail -c 1500 "$OUT/bench_corpus.err"; tail -c 800 "$OUT/bench_large.err"
+cat "$OUT/bench_corpus.md" "$OUT/bench_large.md"; tail -n 25 "$OUT/pytest_gpu.log"
