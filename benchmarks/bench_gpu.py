@@ -114,9 +114,21 @@ LARGE: dict[str, dict[str, int]] = {
     "softmax_wide_f32": {"M": 1 << 16},
     "layernorm_f32_2d": {"M": 1 << 18},
     "row_reduce_2d": {"M": 1 << 18},
-    "row_sum_loop_f32": {"M": 1 << 16, "N": 1000},
+    "row_sum_loop_f32": {"M": 1 << 18},
     "gemm_f16": {"M": 4096, "N": 4096, "K": 4096},
     "gemm_bf16_ragged": {"M": 4000, "N": 4000, "K": 4000},
+}
+
+
+#: Tolerances of the `LARGE` shapes where the case's own, set for its corpus shape, is too
+#: tight: f32 accumulation error grows with the number of terms.  A 4096-term dot of
+#: values in [-1, 1] summed in f32 in any order (tensor-core k-steps, then the K loop)
+#: stays within about 4096 * 2^-24 * max|partial sum| ~ 5e-3 of the exact sum in the worst
+#: case and ~1e-4 typically; tests/pytest/test_gpu_findings.py checks these bounds against
+#: an f32 accumulation in another order than numpy's.
+LARGE_TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
+    "gemm_f16": {"c": (1e-4, 2e-3)},
+    "gemm_bf16_ragged": {"c": (1e-4, 2e-3)},
 }
 
 
@@ -127,6 +139,7 @@ def case_inputs(name: str, large: bool) -> tuple[Any, dict[str, Any]]:
     if large:
         for constant, value in LARGE[name].items():
             setattr(case, constant, value)
+        case.TOLERANCE = {**case.TOLERANCE, **LARGE_TOLERANCE.get(name, {})}
     return case, case.make_inputs(np.random.default_rng(0))
 
 
@@ -146,7 +159,8 @@ def compare(case: Any, inputs: dict[str, Any], got: dict[str, Any], want: dict[s
         w64 = w.astype(np.float64) if floating else w
         if not np.allclose(g64, w64, rtol=rtol, atol=atol, equal_nan=True):
             bad = ~np.isclose(g64, w64, rtol=rtol, atol=atol, equal_nan=True)
-            return f"MISMATCH {n}: {int(bad.sum())} of {bad.size} elements"
+            worst = float(np.nanmax(np.abs(g64[bad].astype(np.float64) - w64[bad])))
+            return f"MISMATCH {n}: {int(bad.sum())} of {bad.size} elements, max |diff| {worst:.3g}"
     return "ok"
 
 
