@@ -77,6 +77,11 @@ def resolve_gpu_name(name: str, what: str = "--gpu-name") -> str:
     return arch
 
 
+def compute_capability(arch: str) -> int:
+    """`sm_90a` -> 90: the number that feature requirements ("sm_90 or higher") compare."""
+    return int(arch.removeprefix("sm_").rstrip("abf"))
+
+
 def ptx_version(arch: str, at_least: str | None = None) -> str:
     """The `.version` to print for `arch`: its lowest, or `at_least` if newer."""
     version = ARCHS[arch].ptx_version

@@ -4,12 +4,18 @@ Each thread performs one PTX atomic per element it owns, predicated by the mask:
 
     @%p atom.acq_rel.gpu.global.add.u32 %r, [%rd], %v;     // result used
     @%p red.relaxed.gpu.global.add.u32 [%rd], %v;          // result unused
+    @%p atom.release.gpu.global.exch.b32 %r, [%rd], %v;    // unused: `red` has no exch
 
 The memory order and scope are spelled on the instruction (`relaxed`, `acquire`,
 `release`, `acq_rel`; `tl_blk` -> `cta`, `device` -> `gpu`, `sys` -> `sys`).  A
-reduction (`red`) is used when nothing reads the old values and the order allows it
-(PTX's `red` takes `relaxed` and `release` only).  Masked-off elements have no old
-value; their result registers read 0.
+reduction (`red`) is used when nothing reads the old values and PTX's `red` has both
+the operation and the order (`RED_OPERATIONS`, `RED_ORDERS`); otherwise an `atom`
+whose result register nobody reads.  Masked-off elements have no old value; their
+result registers read 0.
+
+The one combination cuda_tile allows that a target lacks is a bf16 `addf` before
+sm_90 (`atom`/`red` `.add.noftz.bf16` need sm_90, PTX ISA 7.8): a located error, as
+tileiras gives.
 
 A tile replicated over threads (a tile smaller than the CTA) is updated once: only
 the owning copy performs the atomic; copies in other lanes of its warp receive the
@@ -47,11 +53,12 @@ from tileir.conversions.tileas_to_llvm.reductions import (
     shuffle,
 )
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
-from tileir.diagnostics import not_supported
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
+from tileir.targets import compute_capability
 
 PTX_SCOPE = {MemoryScope.TL_BLK: "cta", MemoryScope.DEVICE: "gpu", MemoryScope.SYS: "sys"}
 
@@ -70,6 +77,15 @@ MODES = {
     AtomicRMWMode.XCHG: ("exch", "b"),
 }
 
+#: The operations PTX's `red` has (PTX ISA, "red"): no `exch` and no `cas`, which
+#: exist only as `atom`.
+RED_OPERATIONS = frozenset({"add", "min", "max", "inc", "dec", "and", "or", "xor"})
+#: The orders `red` takes (`.relaxed`, `.release`): a reduction returns nothing, so it
+#: has nothing to acquire with.
+RED_ORDERS = frozenset({"relaxed", "release"})
+#: The first compute capability with bf16 `atom`/`red` `.add.noftz.bf16` (PTX ISA 7.8).
+FIRST_ARCH_WITH_BF16_ATOMIC_ADD = 90
+
 
 def ptx_type(op: Operation, el: Attribute, kind: str) -> str:
     if isinstance(el, Float16Type | BFloat16Type):
@@ -86,6 +102,12 @@ def ptx_type(op: Operation, el: Attribute, kind: str) -> str:
 def register_constraint(el: Attribute) -> tuple[str, int]:
     bits = el.bitwidth if isinstance(el, AnyFloat) else el.width.data  # pyright: ignore[reportAttributeAccessIssue]
     return {16: "h", 32: "r", 64: "l"}[bits], bits
+
+
+def uses_reduction(operation: str, order: str, result_used: bool) -> bool:
+    """Whether an atomic is printed as `red`: its old values unused, and `red` has
+    both its operation and its order."""
+    return not result_used and operation in RED_OPERATIONS and order in RED_ORDERS
 
 
 def order_qualifiers(op: aa.AtomicRmwOp | aa.AtomicCasOp) -> tuple[str, str]:
@@ -115,12 +137,19 @@ class LowerAtomic(TilePattern):
                 raise not_supported(op, f"compare-and-swap on {el}")
         else:
             name, kind = MODES[op.rmw_mode()]
-        if isinstance(el, BFloat16Type) and arch == "sm_80":
-            raise not_supported(op, "bf16 atomic add on sm_80 (needs sm_90)")
+        if (
+            isinstance(el, BFloat16Type)
+            and compute_capability(arch) < FIRST_ARCH_WITH_BF16_ATOMIC_ADD
+        ):
+            raise error_at(
+                op,
+                f"is incompatible with architecture '{arch}': atomic addf on bf16 needs "
+                f"sm_{FIRST_ARCH_WITH_BF16_ATOMIC_ADD} or newer (PTX atom.add.noftz.bf16)",
+            )
         type_suffix = ptx_type(op, el, kind)
         sem, scope = order_qualifiers(op)
         used = bool(op.result.uses)
-        use_red = not used and not is_cas and sem in ("relaxed", "release")
+        use_red = uses_reduction(name, sem, used)
 
         ptrs = self.ctx.registers_of(op, op.ptr)
         values = self.ctx.registers_of(op, op.value)

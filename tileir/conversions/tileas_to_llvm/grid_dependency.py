@@ -17,14 +17,10 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     _token_placeholder,  # pyright: ignore[reportPrivateUsage]
 )
 from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
+from tileir.targets import compute_capability
 
 #: The first compute capability with `griddepcontrol` (PTX ISA 7.8).
 FIRST_ARCH_WITH_GRID_DEPENDENCY = 90
-
-
-def compute_capability(arch: str) -> int:
-    """`sm_90a` -> 90."""
-    return int(arch.removeprefix("sm_").rstrip("abf"))
 
 
 class LowerGridDependency(TilePattern):
