@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from tileir.diagnostics import CompileError
 
+KIB = 1024
+
 
 @dataclass(frozen=True)
 class GpuArch:
@@ -22,25 +24,55 @@ class GpuArch:
     name: str
     #: The lowest PTX ISA version ptxas accepts for `name`.
     ptx_version: str
+    #: Shared memory one CTA may use after opting in (bytes): the "maximum amount of
+    #: shared memory per thread block" of the CUDA C++ Programming Guide's table of
+    #: technical specifications per compute capability (and the Ampere, Ada, Hopper and
+    #: Blackwell tuning guides): 163 KiB on 8.0 and 8.7, 99 KiB on 8.6, 8.9 and 12.x,
+    #: 227 KiB on 9.0 and 10.x.  Beyond 48 KiB a launch must opt in, unless the cubin
+    #: declares it statically (see `static_shared`).
+    shared_per_block: int
+    #: Shared memory of one SM (bytes, the largest carve-out); each resident CTA also
+    #: takes 1 KiB reserved by the system (same sources).
+    shared_per_sm: int
+    #: The largest static `.shared` declaration ptxas accepts for `name` (ptxas 13.x:
+    #: 48 KiB before sm_90 and on sm_12x, the whole `shared_per_block` on sm_90a and
+    #: sm_100a and their relatives); more than that must be dynamic shared memory.
+    static_shared: int = 48 * KIB
 
+
+#: Shared memory the system reserves per resident CTA (bytes).
+RESERVED_SHARED_PER_CTA = 1 * KIB
+
+_AMPERE_A100 = {"shared_per_block": 163 * KIB, "shared_per_sm": 164 * KIB}
+_CONSUMER = {"shared_per_block": 99 * KIB, "shared_per_sm": 100 * KIB}
+_HOPPER = {"shared_per_block": 227 * KIB, "shared_per_sm": 228 * KIB}
+_HOPPER_STATIC = {**_HOPPER, "static_shared": 227 * KIB}
 
 #: Architectures tileir generates code for, oldest first.
 ARCHS: dict[str, GpuArch] = {
     a.name: a
     for a in (
-        GpuArch("sm_80", "7.0"),
-        GpuArch("sm_86", "7.1"),
-        GpuArch("sm_87", "7.4"),
-        GpuArch("sm_89", "7.8"),
-        GpuArch("sm_90", "7.8"),
-        GpuArch("sm_90a", "8.0"),
-        GpuArch("sm_100", "8.6"),
-        GpuArch("sm_100a", "8.6"),
-        GpuArch("sm_103a", "8.8"),
-        GpuArch("sm_120", "8.7"),
-        GpuArch("sm_121", "8.8"),
+        GpuArch("sm_80", "7.0", **_AMPERE_A100),
+        GpuArch("sm_86", "7.1", **_CONSUMER),
+        GpuArch("sm_87", "7.4", **_AMPERE_A100),
+        GpuArch("sm_89", "7.8", **_CONSUMER),
+        GpuArch("sm_90", "7.8", **_HOPPER),
+        GpuArch("sm_90a", "8.0", **_HOPPER_STATIC),
+        GpuArch("sm_100", "8.6", **_HOPPER),
+        GpuArch("sm_100a", "8.6", **_HOPPER_STATIC),
+        GpuArch("sm_103a", "8.8", **_HOPPER_STATIC),
+        GpuArch("sm_120", "8.7", **_CONSUMER),
+        GpuArch("sm_121", "8.8", **_CONSUMER),
     )
 }
+
+
+def ctas_per_sm_by_shared(arch: str, shared_bytes: int) -> int:
+    """How many CTAs of `shared_bytes` of shared memory each fit on one SM of `arch`
+    (shared memory alone; threads and registers may allow fewer)."""
+    target = ARCHS[arch]
+    return target.shared_per_sm // (shared_bytes + RESERVED_SHARED_PER_CTA)
+
 
 #: `--gpu-name` values (tileiras's list, where tileir supports the target) and the
 #: architecture each compiles for.

@@ -4,6 +4,7 @@ accepts the PTX: the issue's acceptance criterion, measured on real cuTile outpu
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,10 @@ from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
 from tileir.compiler import compile_module, load_module
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
+
 KERNELS = sorted(CORPUS.glob("*.mlir"))
 ARCHS = ["sm_80", "sm_90a", "sm_100a"]
 
@@ -37,4 +42,9 @@ def test_compiles_and_assembles(kernel: Path, arch: str) -> None:
     assert re.search(r"\.reqntid \d+, 1, 1", ptx)
     report = run_ptxas(ptx, arch)
     assert report.ok, report.output
-    assert all(spill == 0 for spill in report.spills.values()), report.output
+    spilled = any(spill for spill in report.spills.values())
+    known = getattr(_common.load_case_module(kernel.stem), "KNOWN_SPILLS", None)
+    if known is None:
+        assert not spilled, report.output
+    else:  # a declared, explained limitation, which must not outlive its cause
+        assert spilled, f"{kernel.stem} no longer spills: drop its KNOWN_SPILLS ({known})"

@@ -2,9 +2,11 @@
 
 The exchanges, the reductions and scans that cross warps and the atomics that
 broadcast old values across warps all take their buffers from one `.shared` arena
-per kernel, as large as the largest use; the kernel's 48 KiB of static shared memory
-less its mbarrier pool is the budget of the whole kernel, and a use over it is a
-located diagnostic at its op.
+per kernel, as large as the largest use; the shared memory a CTA of the target may use
+(163 KiB on sm_80, 99 KiB on sm_86, 227 KiB on sm_90a) less its mbarrier pool is the
+budget of the whole kernel, and a use over it is a located diagnostic at its op.  An
+arena over the 48 KiB ptxas accepts as static `.shared` before sm_90 is dynamic shared
+memory, whose size the kernel records for launchers and checks at entry.
 """
 
 from __future__ import annotations
@@ -17,14 +19,11 @@ from xdsl.ir import Block, Region
 
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
-from tileir.conversions.tileas_to_llvm.shared_arena import (
-    STATIC_SHARED_LIMIT,
-    SharedBudget,
-    kernel_budget,
-)
+from tileir.conversions.tileas_to_llvm.shared_arena import SharedBudget, kernel_budget
 from tileir.diagnostics import CompileError
 from tileir.dialects import nvvm
 from tileir.testing import simulate
+from tileir.testing.ptx_errors import SimulationError
 
 #: `x` (M x N f32) is transposed into `t` (N x M) and summed along its rows into `r`
 #: (N): a transpose exchange and a reduce across warps in one kernel.
@@ -87,28 +86,51 @@ def test_a_reduction_and_an_exchange_share_the_arena(arch: str) -> None:
     np.testing.assert_array_equal(r, x.sum(axis=0))
 
 
-def test_a_reduction_over_the_kernel_budget_is_reported_at_its_op() -> None:
-    """A 256x64 f32 column sum exchanges 64 words per thread between warps: 64 KiB."""
-    with pytest.raises(CompileError) as e:
-        compile_module(parse_module_text(_kernel(256, 64, transpose=False), "sum.mlir"), "sm_80")
-    assert e.value.message == (
-        "'cuda_tile.reduce' op is not supported by tileir yet: a reduction across warps "
-        "needing 65536 bytes of shared memory (49152 are available: all of the kernel's "
-        "static shared memory; dynamic shared memory is not used yet)"
-    )
-    assert e.value.location is not None and e.value.location.line == 9
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_an_arena_over_48_kib(arch: str) -> None:
+    """A 256x64 f32 column sum exchanges 64 words per thread between warps: 64 KiB.  On
+    sm_90a that is a static `.shared` array; on sm_80, where ptxas takes at most 48 KiB
+    of static shared memory, it is the module's dynamic shared memory, its size recorded
+    in a `.global` constant and checked at entry (a launch that gives less traps)."""
+    ptx = compile_module(parse_module_text(_kernel(256, 64, transpose=False), "s.mlir"), arch).ptx
+    assert ptx is not None
+    assert run_ptxas(ptx, arch).ok
+    dynamic = ".extern .shared .align 16 .b8 __tileir_dynamic_smem[];" in ptx
+    assert dynamic == (arch == "sm_80")
+    if dynamic:
+        assert ".u32 __tileir_dynamic_smem_bytes_transpose_and_sum = 65536;" in ptx
+        assert "setp.lt.u32" in ptx and "trap;" in ptx
+    else:
+        assert _arena_size(ptx) == 65536
+    x = np.random.default_rng(3).integers(-8, 9, (256, 64)).astype(np.float32)
+    t, r = np.zeros((64, 256), np.float32), np.zeros(64, np.float32)
+    simulate(ptx, (1, 1, 1), [x, t, r])  # launched as tileir.runtime launches it
+    np.testing.assert_array_equal(r, x.sum(axis=0))
+    if dynamic:
+        with pytest.raises(SimulationError, match="trap"):
+            simulate(ptx, (1, 1, 1), [x, t, r], dynamic_shared=65520)
 
 
-def test_an_exchange_over_the_kernel_budget_is_reported_at_its_op() -> None:
-    """A 128x128 f32 transpose needs 66,048 bytes: reported at the permute, before
-    the reduce (which would fit) is reached."""
-    with pytest.raises(CompileError) as e:
-        compile_module(parse_module_text(_kernel(128, 128), "budget.mlir"), "sm_80")
-    assert e.value.message.startswith(
-        "'cuda_tile.permute' op is not supported by tileir yet: an exchange needing 66048 "
-        "bytes of shared memory (49152 are available"
-    )
-    assert e.value.location is not None and e.value.location.line == 8
+def test_a_use_over_the_targets_budget_is_reported_at_its_op() -> None:
+    """A 256x256 f32 transpose needs 263,168 bytes: more than any target's CTA may use,
+    reported at the permute with the target's figure."""
+    for arch, limit in (("sm_80", 166912), ("sm_90a", 232448)):
+        with pytest.raises(CompileError) as e:
+            compile_module(parse_module_text(_kernel(256, 256), "budget.mlir"), arch)
+        assert e.value.message == (
+            "'cuda_tile.permute' op is not supported by tileir yet: an exchange needing "
+            f"263168 bytes of shared memory ({limit} are available: a CTA may use {limit} "
+            f"bytes of shared memory on {arch})"
+        )
+        assert e.value.location is not None and e.value.location.line == 8
+
+
+def test_sm_86_has_less_than_sm_80() -> None:
+    """A 128x256 f32 transpose (132,096 bytes) fits sm_80's 163 KiB, not sm_86's 99."""
+    text = _kernel(128, 256)
+    assert run_ptxas(compile_module(parse_module_text(text, "t.mlir"), "sm_80").ptx or "", "sm_80").ok
+    with pytest.raises(CompileError, match="101376 are available"):
+        compile_module(parse_module_text(text, "t.mlir"), "sm_86")
 
 
 def _kernel_entry(pool_sizes: list[int]) -> Block:
@@ -126,12 +148,17 @@ def _kernel_entry(pool_sizes: list[int]) -> Block:
 def test_the_budget_is_what_the_mbarrier_pool_leaves() -> None:
     """The pool is as large as its largest `pool_size` (8 bytes per mbarrier),
     rounded up to the arena's 16-byte alignment."""
-    assert kernel_budget(_kernel_entry([])).available == STATIC_SHARED_LIMIT
-    assert kernel_budget(_kernel_entry([1, 1])) == SharedBudget(8)
-    assert kernel_budget(_kernel_entry([1])).available == STATIC_SHARED_LIMIT - 16
-    full = kernel_budget(_kernel_entry([3, nvvm.MBARRIER_POOL_SIZE]))
-    assert full.available == STATIC_SHARED_LIMIT - 256
+    limit = 163 * 1024
+    assert kernel_budget(_kernel_entry([]), "sm_80").available == limit
+    assert kernel_budget(_kernel_entry([1, 1]), "sm_80") == SharedBudget("sm_80", 8)
+    assert kernel_budget(_kernel_entry([1]), "sm_80").available == limit - 16
+    full = kernel_budget(_kernel_entry([3, nvvm.MBARRIER_POOL_SIZE]), "sm_80")
+    assert full.available == limit - 256
     assert full.explain() == (
-        "48896 are available: the kernel's 49152 bytes of static shared memory less 256 "
-        "for its mbarrier pool; dynamic shared memory is not used yet"
+        "166656 are available: a CTA may use 166912 bytes of shared memory on sm_80, "
+        "less 256 for its mbarrier pool"
     )
+    # Dynamic once the arena and the pool pass the 48 KiB ptxas takes statically.
+    assert not full.is_dynamic(48 * 1024 - 256) and full.is_dynamic(48 * 1024 - 240)
+    hopper = kernel_budget(_kernel_entry([]), "sm_90a")
+    assert hopper.available == 227 * 1024 and not hopper.is_dynamic(227 * 1024)

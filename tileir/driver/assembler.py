@@ -377,6 +377,8 @@ def compile_file(args: argparse.Namespace) -> int:
         locations = _kernel_locations(module)
         shared = rm.shared_memory_of(report.output)
         collected.extend(rm.ptxas_remarks(report.registers, report.spills, locations, shared))
+        dynamic = rm.dynamic_shared_of(result.ptx)
+        collected.extend(rm.occupancy_remarks(arch, shared, dynamic, locations))
         shown = [r for r in collected if remark_filter.shows(r)]
         if args.remark_format == "yaml":
             try:

@@ -20,8 +20,10 @@ right after the stage that made it, never a guess:
   facts that limited it: contiguity, alignment, tile extent), and each
   `convert_layout` tileas-assign-layouts had to insert (`Missed`: data goes through
   shared memory);
-* `Kernel`: the warps per CTA tileas-assign-layouts chose (`Analysis`), and the
-  registers, static shared memory and spills ptxas reports (`Analysis`).
+* `Kernel`: the warps per CTA tileas-assign-layouts chose (`Analysis`), the
+  registers, static shared memory and spills ptxas reports (`Analysis`), and how many
+  CTAs per SM the kernel's shared memory (static and dynamic) allows on the target
+  (`SharedMemoryOccupancy`).
 
 * `TensorCore`: for each `mmaf`/`mmai`, the instruction the code generator will use
   (`Passed`: `wgmma.mma_async` on sm_90a, `mma.sync` elsewhere or where the warps do
@@ -243,6 +245,51 @@ def shared_memory_of(ptxas_output: str) -> dict[str, int]:
         m = re.search(r"(\d+) bytes smem", line)
         if m and current:
             out[current] = int(m.group(1))
+    return out
+
+
+def dynamic_shared_of(ptx: str) -> dict[str, int]:
+    """The dynamic shared memory each kernel of `ptx` needs at every launch, from the
+    `__tileir_dynamic_smem_bytes_<kernel>` constants the `ptx` target writes."""
+    import re
+
+    pattern = r"\.u32 __tileir_dynamic_smem_bytes_([\w$]+) = (\d+);"
+    return {m.group(1): int(m.group(2)) for m in re.finditer(pattern, ptx)}
+
+
+def occupancy_remarks(
+    arch: str,
+    shared: dict[str, int],
+    dynamic: dict[str, int],
+    locations: dict[str, SourceLocation | None],
+) -> list[Remark]:
+    """How many CTAs of each kernel one SM of `arch` holds, as far as shared memory
+    decides it (static bytes from ptxas, dynamic ones from the PTX)."""
+    from tileir.targets import ARCHS, RESERVED_SHARED_PER_CTA, ctas_per_sm_by_shared
+
+    out: list[Remark] = []
+    for kernel in sorted(set(shared) | set(dynamic)):
+        static, extra = shared.get(kernel, 0), dynamic.get(kernel, 0)
+        total = static + extra
+        if not total:
+            continue
+        how = f"{static} static" + (f" + {extra} dynamic" if extra else "")
+        per_sm = ARCHS[arch].shared_per_sm
+        message = (
+            f"{total} bytes of shared memory per CTA ({how}): at most "
+            f"{ctas_per_sm_by_shared(arch, total)} CTAs per SM on {arch} by shared memory "
+            f"({per_sm} bytes per SM, {RESERVED_SHARED_PER_CTA} reserved per CTA)"
+        )
+        out.append(
+            Remark(
+                "analysis",
+                "Kernel",
+                "SharedMemoryOccupancy",
+                message,
+                kernel,
+                locations.get(kernel),
+            )
+        )
     return out
 
 

@@ -3,7 +3,10 @@ only when a launch needs it.
 
 A backend loads a cubin, allocates and copies device memory and launches a kernel
 with its parameters packed as the PTX entry declares them (pointers `.u64`,
-scalars at their own width).
+scalars at their own width).  A kernel whose cubin holds the constant
+`__tileir_dynamic_smem_bytes_<entry>` (tileir's arena in dynamic shared memory, before
+sm_90: docs/codegen.md) is opted in to that much dynamic shared memory when it is
+loaded (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`) and launched with it.
 """
 
 from __future__ import annotations
@@ -13,11 +16,20 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from tileir.backend.ptx.target import dynamic_shared_symbol
 from tileir.diagnostics import CompileError
 
 
 class GpuUnavailable(CompileError):
     """No CUDA driver, device or Python binding to run on."""
+
+
+@dataclass
+class LoadedKernel:
+    """A loaded entry and the dynamic shared memory each launch of it passes."""
+
+    function: Any
+    dynamic_shared: int = 0
 
 
 class Backend(Protocol):
@@ -98,7 +110,15 @@ class CudaPythonBackend:
         image = np.frombuffer(cubin, dtype=np.uint8)
         module = _check(d, d.cuModuleLoadData(image.ctypes.data), "cuModuleLoadData")
         self.modules.append(module)  # loaded modules stay alive as long as the backend
-        return _check(d, d.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
+        function = _check(d, d.cuModuleGetFunction(module, entry.encode()), "cuModuleGetFunction")
+        err, address, size = d.cuModuleGetGlobal(module, dynamic_shared_symbol(entry).encode())
+        if int(err) != 0 or int(size) != 4:  # no such constant: no dynamic shared memory
+            return LoadedKernel(function)
+        value = np.zeros(1, dtype=np.uint32)
+        _check(d, d.cuMemcpyDtoH(value.ctypes.data, address, 4), "cuMemcpyDtoH")
+        attribute = d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        _check(d, d.cuFuncSetAttribute(function, attribute, int(value[0])), "cuFuncSetAttribute")
+        return LoadedKernel(function, int(value[0]))
 
     def upload(self, data: np.ndarray) -> int:
         d = self.driver
@@ -126,9 +146,12 @@ class CudaPythonBackend:
     ) -> None:
         d = self.driver
         pointers = np.array([p.ctypes.data for p in params], dtype=np.uint64)
+        kernel: LoadedKernel = function
         _check(
             d,
-            d.cuLaunchKernel(function, *grid, *block, 0, 0, pointers.ctypes.data, 0),
+            d.cuLaunchKernel(
+                kernel.function, *grid, *block, kernel.dynamic_shared, 0, pointers.ctypes.data, 0
+            ),
             "cuLaunchKernel",
         )
         _check(d, d.cuCtxSynchronize(), "cuCtxSynchronize (the kernel failed)")
@@ -159,11 +182,20 @@ class CudaPythonBackend:
     ) -> float:
         d = self.driver
         pointers = np.array([p.ctypes.data for p in params], dtype=np.uint64)
+        kernel: LoadedKernel = function
 
         def run() -> None:
             _check(
                 d,
-                d.cuLaunchKernel(function, *grid, *block, 0, 0, pointers.ctypes.data, 0),
+                d.cuLaunchKernel(
+                    kernel.function,
+                    *grid,
+                    *block,
+                    kernel.dynamic_shared,
+                    0,
+                    pointers.ctypes.data,
+                    0,
+                ),
                 "cuLaunchKernel",
             )
 
@@ -222,7 +254,15 @@ class CupyBackend:
     def load(self, cubin: bytes, entry: str) -> Any:
         module = self.cupy.cuda.function.Module()
         module.load(cubin)
-        return module.get_function(entry), module
+        function = module.get_function(entry)
+        try:
+            constant = module.get_global(dynamic_shared_symbol(entry))
+        except Exception:  # no such constant: no dynamic shared memory
+            return LoadedKernel((function, module))
+        value = np.zeros(1, dtype=np.uint32)
+        constant.copy_to_host(value.ctypes.data, 4)
+        function.max_dynamic_shared_size_bytes = int(value[0])
+        return LoadedKernel((function, module), int(value[0]))
 
     def upload(self, data: np.ndarray) -> int:
         raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
@@ -247,8 +287,9 @@ class CupyBackend:
         block: tuple[int, int, int],
         params: list[np.ndarray],
     ) -> None:
-        kernel, _module = function
-        kernel(grid, block, tuple(p[0] for p in params))
+        loaded: LoadedKernel = function
+        kernel, _module = loaded.function
+        kernel(grid, block, tuple(p[0] for p in params), shared_mem=loaded.dynamic_shared)
         self.cupy.cuda.runtime.deviceSynchronize()
 
     def _timed(self, run: Any, repeats: int) -> float:
@@ -271,9 +312,11 @@ class CupyBackend:
         params: list[np.ndarray],
         repeats: int,
     ) -> float:
-        kernel, _module = function
+        loaded: LoadedKernel = function
+        kernel, _module = loaded.function
         values = tuple(p[0] for p in params)
-        return self._timed(lambda: kernel(grid, block, values), repeats)
+        shared = loaded.dynamic_shared
+        return self._timed(lambda: kernel(grid, block, values, shared_mem=shared), repeats)
 
     def copy_time(self, nbytes: int, repeats: int) -> float:
         src = self.cupy.cuda.alloc(nbytes)

@@ -157,12 +157,18 @@ class Module:
     target: str | None
     address_size: int | None
     kernels: dict[str, Kernel]
+    #: The module's ``.extern .shared`` array (dynamic shared memory): name, alignment.
+    dynamic_shared: tuple[str, int] | None = None
+    #: Module-scope ``.global .u32 NAME = N;`` constants, by name.
+    constants: dict[str, int] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------------- lexing
 
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-_SPECIAL_RE = re.compile(r"%(tid|ntid|ctaid|nctaid)\.[xyz]|%laneid|%warpid|%nwarpid")
+_SPECIAL_RE = re.compile(
+    r"%(tid|ntid|ctaid|nctaid)\.[xyz]|%laneid|%warpid|%nwarpid|%dynamic_smem_size"
+)
 _IDENT = r"[%A-Za-z_$][\w$]*"
 _REG_RE = re.compile(rf"!?{_IDENT}")
 _HEX_FLOAT_RE = re.compile(r"0([fFdD])([0-9a-fA-F]+)")
@@ -378,6 +384,12 @@ def parse_statement(stmt: str, line: int) -> Statement:
 _ENTRY_RE = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(([^)]*)\)")
 _PARAM_RE = re.compile(r"\.param\s+\.(\w+)\s+([\w$]+)")
 _DIRECTIVE_RE = re.compile(r"\.(version|target|address_size)\s+([^\n;]+)")
+_EXTERN_SHARED_RE = re.compile(
+    r"\.extern\s+\.shared\s+(?:\.align\s+(\d+)\s+)?\.b8\s+([A-Za-z_$][\w$]*)\s*\[\s*\]\s*;"
+)
+_CONSTANT_RE = re.compile(
+    r"\.visible\s+\.global\s+(?:\.align\s+\d+\s+)?\.u32\s+([A-Za-z_$][\w$]*)\s*=\s*(\d+)\s*;"
+)
 _PERF_RE = re.compile(r"\.(reqntid|maxntid|minnctapersm|maxnreg)\s+([\d,\s]+)")
 
 
@@ -425,18 +437,32 @@ def _parse_performance(text: str, line: int) -> tuple[int, int, int] | None:
     return reqntid  # type: ignore[return-value]
 
 
-def _parse_header(text: str) -> tuple[str | None, str | None, int | None]:
-    version = target = None
-    address_size = None
+@dataclass
+class _Header:
+    version: str | None = None
+    target: str | None = None
+    address_size: int | None = None
+    dynamic_shared: tuple[str, int] | None = None
+    constants: dict[str, int] = field(default_factory=dict)
+
+
+def _parse_header(text: str) -> _Header:
+    header = _Header()
     leftover = text
     for m in _DIRECTIVE_RE.finditer(text):
         value = m.group(2).strip()
         if m.group(1) == "version":
-            version = value
+            header.version = value
         elif m.group(1) == "target":
-            target = value
+            header.target = value
         else:
-            address_size = int(value)
+            header.address_size = int(value)
+        leftover = leftover.replace(m.group(0), "", 1)
+    for m in _EXTERN_SHARED_RE.finditer(text):
+        header.dynamic_shared = (m.group(2), int(m.group(1) or 1))
+        leftover = leftover.replace(m.group(0), "", 1)
+    for m in _CONSTANT_RE.finditer(text):
+        header.constants[m.group(1)] = int(m.group(2))
         leftover = leftover.replace(m.group(0), "", 1)
     if leftover.strip():
         pos = text.find(leftover.strip()[:20])
@@ -445,7 +471,7 @@ def _parse_header(text: str) -> tuple[str | None, str | None, int | None]:
             kind=UNSUPPORTED,
             line=_line_of(text, max(pos, 0)),
         )
-    return version, target, address_size
+    return header
 
 
 def parse_module(ptx: str) -> Module:
@@ -475,6 +501,5 @@ def parse_module(ptx: str) -> Module:
         outside.append("\n" * text.count("\n", m.start(), close_pos + 1))
         pos = close_pos + 1
     outside.append(text[pos:])
-    header = "".join(outside)
-    version, target, address_size = _parse_header(header)
-    return Module(version, target, address_size, kernels)
+    h = _parse_header("".join(outside))
+    return Module(h.version, h.target, h.address_size, kernels, h.dynamic_shared, h.constants)

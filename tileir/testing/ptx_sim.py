@@ -57,6 +57,7 @@ of one base alias, and a view starting ``k`` bytes into its base gets an address
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -74,7 +75,7 @@ from tileir.testing.ptx_numeric import FORMATS, TYPES, UINT, PtxType
 from tileir.testing.ptx_ops import decode
 from tileir.testing.ptx_parse import Instruction, Kernel, Module, Param, parse_module
 from tileir.testing.ptx_program import build_program
-from tileir.testing.ptx_shared import init_shared, place_shared
+from tileir.testing.ptx_shared import SharedDecl, init_shared, place_shared
 
 __all__ = ["APPROX_MODES", "SimulationError", "simulate"]
 
@@ -95,6 +96,7 @@ def simulate(
     check_races: bool = True,
     max_steps: int = 1_000_000,
     printed: list[str] | None = None,
+    dynamic_shared: int | None = None,
 ) -> None:
     """Run ``kernel`` (the module's only kernel if ``None``) over ``grid`` CTAs.
 
@@ -103,22 +105,34 @@ def simulate(
     or unsupported PTX, or after ``max_steps`` instructions (an endless loop);
     arrays are then left unchanged.  What ``vprintf`` prints (``print_tko``) is
     appended to ``printed``, one string per call, threads in order (``ptx_calls``).
+    ``dynamic_shared`` is the launch's dynamic shared memory in bytes (the module's
+    ``.extern .shared`` array, ``%dynamic_smem_size``); ``None`` gives what the module
+    records for the kernel in ``__tileir_dynamic_smem_bytes_<kernel>``, as
+    ``tileir.runtime`` launches it, or 0.
     """
     if approx not in APPROX_MODES:
         raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
     module = parse_module(ptx)
     k = select_kernel(module, kernel)
-    if k.reqntid is None:
+    block = k.reqntid
+    if block is None:
         raise SimulationError(
             f"kernel {k.name} has no .reqntid: the block size is unknown", kind=UNSUPPORTED
         )
+    if dynamic_shared is None:
+        dynamic_shared = module.constants.get(f"__tileir_dynamic_smem_bytes_{k.name}", 0)
+    if module.dynamic_shared is not None:
+        # The extern array is the CTA's dynamic shared memory (at least one aligned
+        # slot, so that a launch that gave none still has an address to trap at).
+        name, align = module.dynamic_shared
+        k = replace(k, body=[SharedDecl(0, name, max(dynamic_shared, align), align), *k.body])
     program = build_program(k)
     steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
     memory = GlobalMemory()
     params = bind_params(k.params, args, memory)
     shared = place_shared(program.shared, memory, grid)
     variables = place_globals(program.globals, memory)
-    threads = ThreadGrid(grid, k.reqntid)
+    threads = ThreadGrid(grid, block, dynamic_shared)
     local = place_locals(program.locals, memory, threads.count)
     memory.materialize()
     machine = Machine(threads, memory, params, approx, check_races)

@@ -5,6 +5,12 @@ for sm_100a), so both CUDA 12 and CUDA 13 ptxas assemble the output.  Each
 `llvm.func` marked `nvvm.kernel` becomes a `.visible .entry` whose parameters are its
 arguments in order (pointers `.u64`, then `cvta.to.global`), with `.reqntid` from
 `nvvm.reqntid` so a launcher can read the block size back.
+
+A kernel whose shared-memory arena is dynamic (`tileir.dynamic_shared_bytes`, see
+`conversions/tileas_to_llvm/shared_arena.py`) gets the module's one `.extern .shared`
+array, a `.visible .global` constant `__tileir_dynamic_smem_bytes_<kernel>` holding the
+bytes every launch must give it (a launcher reads it with `cuModuleGetGlobal`), and a
+check at entry that traps when `%dynamic_smem_size` is smaller.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
@@ -28,7 +35,12 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.target import Target
 
 from tileir.backend.ptx.instructions import PtxContext, emit
-from tileir.backend.ptx.registers import RegisterAllocator
+from tileir.backend.ptx.registers import PRED, RegisterAllocator
+from tileir.conversions.tileas_to_llvm.shared_arena import (
+    ARENA_ALIGNMENT,
+    DYNAMIC_SHARED_ATTR,
+    DYNAMIC_SHARED_SYMBOL,
+)
 from tileir.diagnostics import CompileError, SourceLocation, location_of
 from tileir.targets import ARCHS, TILE_LANGUAGE_PTX_VERSION, ptx_version
 
@@ -99,6 +111,13 @@ def kernel_to_ptx(
     ctx = PtxContext(regs, arch=arch)
     block = fn.body.blocks.first
     assert block is not None
+    dynamic = dynamic_shared_bytes(fn)
+    if dynamic:
+        given = regs.new_for(IntegerType(32))
+        short = regs.new(PRED)
+        ctx.line(f"mov.u32 {given}, %dynamic_smem_size;")
+        ctx.line(f"setp.lt.u32 {short}, {given}, {dynamic};")
+        ctx.line(f"@{short} trap;")
     params: list[str] = []
     for i, arg in enumerate(block.args):
         pname = f"{name}_param_{i}"
@@ -127,7 +146,10 @@ def kernel_to_ptx(
             if lines is not None:
                 lines.mark(ctx, op)
             emit(ctx, op)
-    out = [f".visible .entry {name}(", ",\n".join(params), ")"]
+    out = []
+    if dynamic:
+        out.append(f".visible .global .align 4 .u32 {dynamic_shared_symbol(name)} = {dynamic};")
+    out += [f".visible .entry {name}(", ",\n".join(params), ")"]
     reqntid = fn.attributes.get("nvvm.reqntid")
     if isinstance(reqntid, DenseArrayBase):
         dims = ", ".join(str(v) for v in reqntid.get_values())
@@ -142,6 +164,17 @@ def kernel_to_ptx(
         out.append(line if line.startswith(("$", "{", "}")) or line.endswith(":") else "\t" + line)
     out.append("}")
     return out
+
+
+def dynamic_shared_bytes(fn: llvm.FuncOp) -> int:
+    """The dynamic shared memory kernel `fn` needs at every launch (0: none)."""
+    attr = fn.attributes.get(DYNAMIC_SHARED_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+def dynamic_shared_symbol(kernel: str) -> str:
+    """The `.global` constant that holds `kernel`'s dynamic shared memory in bytes."""
+    return f"__tileir_dynamic_smem_bytes_{kernel}"
 
 
 def name_id(name: str) -> str:
@@ -181,6 +214,8 @@ def module_to_ptx(
     ]
     table = LineTable() if line_info else None
     kernels = [op for op in module.walk() if isinstance(op, llvm.FuncOp)]
+    if any(dynamic_shared_bytes(fn) for fn in kernels):
+        lines += [f".extern .shared .align {ARENA_ALIGNMENT} .b8 {DYNAMIC_SHARED_SYMBOL}[];", ""]
     if not kernels and not allow_empty:
         if module.body.block.first_op is None:
             raise CompileError("the module has no kernel to print as PTX (it is empty)")

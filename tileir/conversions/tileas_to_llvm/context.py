@@ -79,6 +79,8 @@ class FunctionState:
 
     entry: Block
     num_warps: int
+    #: The target (its shared-memory limits size the arena).
+    arch: str = "sm_90a"
     prologue: PrologueBuilder | None = None
     lane: SSAValue | None = None
     warp: SSAValue | None = None
@@ -199,7 +201,7 @@ class LoweringContext:
         if state is None:
             warps = fn.attributes.get("nv_tileas.num_warps")
             n = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
-            state = FunctionState(entry, n, index=len(self.functions))
+            state = FunctionState(entry, n, self.arch, index=len(self.functions))
             self.functions[entry] = state
         return state
 

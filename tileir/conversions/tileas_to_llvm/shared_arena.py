@@ -15,11 +15,25 @@ previous one, so no two uses are ever live at once, and each lays its buffers ou
 from the arena's start.  The arena (`tileir_xchg_<n>`, one `.shared` array
 declared in the kernel's prologue) is as large as the largest use.
 
-The budget is the kernel's 48 KiB of static shared memory less what the kernel
-declares besides the arena: the mbarrier pool of its asynchronous mem tokens
-(`nvvm.mbarrier.pool.address`, 8 bytes per mbarrier, which token hop two placed in
-the kernel before this pass runs), rounded up to the arena's 16-byte alignment.  A
+The budget is the shared memory one CTA of the target may use (`targets.py`:
+163 KiB on sm_80, 99 KiB on sm_86/sm_89/sm_120, 227 KiB on sm_90a/sm_100a) less what
+the kernel declares besides the arena: the mbarrier pool of its asynchronous mem
+tokens (`nvvm.mbarrier.pool.address`, 8 bytes per mbarrier, which token hop two placed
+in the kernel before this pass runs), rounded up to the arena's 16-byte alignment.  A
 use needing more is reported at its op, with what it needed and what was free.
+
+Static or dynamic, per target.  ptxas accepts static `.shared` arrays up to the whole
+227 KiB on sm_90a and sm_100a, so there the arena is always static: a cubin that
+declares its shared memory launches with nothing more from the launcher, as cuTile
+launches Tile IR cubins.  Before sm_90 (and on sm_12x) ptxas caps a static array at
+48 KiB; an arena larger than that becomes dynamic shared memory (`.extern .shared`,
+`DYNAMIC_SHARED_SYMBOL`), and the kernel records its size for launchers
+(`DYNAMIC_SHARED_ATTR` on the `llvm.func`, which the `ptx` target prints as the
+`.global` constant `__tileir_dynamic_smem_bytes_<kernel>` and as a check at entry that
+traps when a launch gave less).  `tileir.runtime` reads that constant and opts the
+kernel in (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`); a launcher that does not
+know about it (cuTile's) gets a trap, not corrupted memory.  Kernels that fit in 48 KiB
+are unchanged on every target.
 """
 
 from __future__ import annotations
@@ -28,16 +42,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import StringAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
+from tileir.targets import ARCHS
 
-#: Static shared memory a kernel may declare (bytes); more needs dynamic shared memory.
-STATIC_SHARED_LIMIT = 48 * 1024
+#: Attribute of a kernel's `llvm.func` whose arena is dynamic shared memory: its size in
+#: bytes (an i32), which every launch must provide.
+DYNAMIC_SHARED_ATTR = "tileir.dynamic_shared_bytes"
+
+#: The module-level `.extern .shared` array a dynamic arena is.
+DYNAMIC_SHARED_SYMBOL = "__tileir_dynamic_smem"
 
 #: Alignment of the arena and of every buffer in it (bytes): 16-byte vector accesses.
 ARENA_ALIGNMENT = 16
@@ -64,30 +83,37 @@ class SharedArena:
 
 @dataclass(frozen=True)
 class SharedBudget:
-    """What the arena of one kernel may take."""
+    """What the arena of one kernel may take on its target."""
 
+    arch: str
     #: Bytes the kernel declares besides the arena (its mbarrier pool).
     mbarrier_bytes: int
+
+    @property
+    def limit(self) -> int:
+        """Shared memory one CTA of the target may use."""
+        return ARCHS[self.arch].shared_per_block
 
     @property
     def available(self) -> int:
         """The largest arena that fits (the pool is counted at the arena's alignment,
         so that ptxas may place the two in either order)."""
-        return STATIC_SHARED_LIMIT - _align(self.mbarrier_bytes)
+        return self.limit - _align(self.mbarrier_bytes)
+
+    def is_dynamic(self, arena_size: int) -> bool:
+        """Whether an arena of `arena_size` bytes must be dynamic shared memory: more
+        static shared memory than ptxas accepts for the target."""
+        return arena_size + _align(self.mbarrier_bytes) > ARCHS[self.arch].static_shared
 
     def explain(self) -> str:
         """How many bytes are available and why, for a diagnostic."""
-        if not self.mbarrier_bytes:
-            where = "all of the kernel's static shared memory"
-        else:
-            where = (
-                f"the kernel's {STATIC_SHARED_LIMIT} bytes of static shared memory less "
-                f"{_align(self.mbarrier_bytes)} for its mbarrier pool"
-            )
-        return f"{self.available} are available: {where}; dynamic shared memory is not used yet"
+        where = f"a CTA may use {self.limit} bytes of shared memory on {self.arch}"
+        if self.mbarrier_bytes:
+            where += f", less {_align(self.mbarrier_bytes)} for its mbarrier pool"
+        return f"{self.available} are available: {where}"
 
 
-def kernel_budget(entry: Block) -> SharedBudget:
+def kernel_budget(entry: Block, arch: str) -> SharedBudget:
     """The budget of the kernel whose entry block is `entry`: its mbarrier pool is the
     largest `pool_size` among its `nvvm.mbarrier.pool.address` ops (the `ptx` target
     declares the pool once, that large)."""
@@ -97,13 +123,13 @@ def kernel_budget(entry: Block) -> SharedBudget:
         for op in fn.walk():
             if isinstance(op, nvvm.MBarrierPoolAddressOp):
                 pool = max(pool, op.size)
-    return SharedBudget(pool * MBARRIER_BYTES)
+    return SharedBudget(arch, pool * MBARRIER_BYTES)
 
 
 def _budget(state: FunctionState) -> SharedBudget:
     """The budget of the kernel of `state`, computed once."""
     if state.shared_budget is None:
-        state.shared_budget = kernel_budget(state.entry)
+        state.shared_budget = kernel_budget(state.entry, state.arch)
     return state.shared_budget
 
 
@@ -114,8 +140,21 @@ def available_bytes(state: FunctionState, beside: Sequence[int] = ()) -> int:
     return _budget(state).available - sum(_align(size) for size in beside)
 
 
-def _declaration(name: str, size: int) -> str:
+def _declaration(name: str, size: int, dynamic: bool) -> str:
+    if dynamic:
+        return f"mov.u32 $0, {DYNAMIC_SHARED_SYMBOL};"
     return f".shared .align {ARENA_ALIGNMENT} .b8 {name}[{size}];\nmov.u32 $0, {name};"
+
+
+def _declare(state: FunctionState, arena: SharedArena) -> None:
+    """(Re)write the arena's declaration for its size: static, or dynamic with its size
+    recorded on the kernel."""
+    dynamic = _budget(state).is_dynamic(arena.size)
+    arena.declaration.asm_string = StringAttr(_declaration(arena.name, arena.size, dynamic))
+    fn = state.entry.parent_op()
+    assert isinstance(fn, llvm.FuncOp)
+    if dynamic:
+        fn.attributes[DYNAMIC_SHARED_ATTR] = IntegerAttr(arena.size, i32)
 
 
 def allocate_shared(
@@ -143,13 +182,14 @@ def allocate_shared(
     b = state.prologue_builder(rewriter)
     if arena is None:
         name = f"tileir_xchg_{state.index}"
-        (address,) = b.inline_asm(_declaration(name, total), "=r", [], [i32], True)
+        (address,) = b.inline_asm(_declaration(name, total, False), "=r", [], [i32], True)
         declaration = address.owner
         assert isinstance(declaration, llvm.InlineAsmOp)
         arena = state.shared_arena = SharedArena(name, declaration, address, total)
+        _declare(state, arena)
     elif total > arena.size:
-        arena.declaration.asm_string = StringAttr(_declaration(arena.name, total))
         arena.size = total
+        _declare(state, arena)
     out: list[SSAValue] = []
     for offset in offsets:
         if offset == 0:

@@ -1,0 +1,48 @@
+"""GEMM with bf16 inputs, 128x64 output tiles and a deep K step (128).
+
+``c = a @ b``
+
+Coverage: ``ct.mma`` on 128x128 by 128x64 bf16 tiles with an f32 accumulator: the
+operand tiles alone are 48 KiB, more shared memory than a block gets without opting in
+(static on sm_90a and sm_100a, dynamic on Ampere); ragged shapes (200x320 by 320x264).
+Inputs, numpy reference and tolerance: ``cases/gemm_bf16_big_tile.py``.
+"""
+
+from __future__ import annotations
+
+import cuda.tile as ct
+from _common import array_constraint, kernel_signature, scalar_constraint
+from cases.gemm_bf16_big_tile import (
+    TILE_K,
+    TILE_M,
+    TILE_N,
+    TOLERANCE,
+    flatten_args,
+    make_inputs,
+    reference,
+)
+from cuda.tile.compilation import KernelSignature
+
+__all__ = ["KERNEL", "TOLERANCE", "flatten_args", "make_inputs", "reference", "signatures"]
+
+
+@ct.kernel
+def gemm_bf16_big_tile(a, b, c, k_tiles: int):
+    """One TILE_M x TILE_N tile of c per block."""
+    i = ct.bid(0)
+    j = ct.bid(1)
+    acc = ct.full((TILE_M, TILE_N), 0.0, dtype=ct.float32)
+    for k in range(k_tiles):
+        ta = ct.load(a, (i, k), (TILE_M, TILE_K), padding_mode=ct.PaddingMode.ZERO)
+        tb = ct.load(b, (k, j), (TILE_K, TILE_N), padding_mode=ct.PaddingMode.ZERO)
+        acc = ct.mma(ta, tb, acc)
+    ct.store(c, (i, j), acc)
+
+
+KERNEL = gemm_bf16_big_tile
+
+
+def signatures() -> list[KernelSignature]:
+    bf16 = array_constraint(ct.bfloat16, 2, base_addr_divisible_by=16, stride_divisible_by=[8, 1])
+    f32 = array_constraint(ct.float32, 2, base_addr_divisible_by=16, stride_divisible_by=[4, 1])
+    return [kernel_signature([bf16, bf16, f32, scalar_constraint(ct.int32)])]
