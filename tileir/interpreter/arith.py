@@ -701,11 +701,13 @@ class CudaTileArithFunctions(InterpreterFunctions):
         mode = rounding(op)
         directed_mode = mode in DIRECTED
         if isinstance(element_of(op.result.type), FloatTF32Type):
-            if directed_mode:
-                raise state_of(interpreter).error(
-                    op, f"rounding<{mode.value}> to tf32 is not supported by the interpreter yet"
-                )
-            return (round_to_tf32(to_float(x, F32)),)
+            return (round_to_tf32(x, mode),)
+        if mode is RoundingMode.NEAREST_AWAY:
+            raise state_of(interpreter).error(
+                op,
+                f"rounding<{mode.value}> to {element_of(op.result.type)} is not supported by "
+                "the interpreter yet",
+            )
         nearest = to_float(x, dt)
         if not directed_mode and dt.itemsize == 1:
             return (saturate_fp8(nearest, x),)

@@ -89,14 +89,56 @@ def to_float(x: np.ndarray, dt: np.dtype) -> np.ndarray:
         return x.astype(dt)
 
 
-def round_to_tf32(x: np.ndarray) -> np.ndarray:
-    """f32 values rounded to nearest-even at tf32's 10 fraction bits (tf32 tiles
-    are held in f32)."""
-    x = np.ascontiguousarray(x, dtype=F32)
-    bits = x.view(np.uint32).astype(np.uint64)
-    lsb = (bits >> 13) & 1
-    rounded = ((bits + 0xFFF + lsb) & ~np.uint64(0x1FFF)).astype(np.uint32).view(F32)
-    return np.where(np.isfinite(x), rounded, x).astype(F32)
+#: tf32 keeps the sign, the exponent and the top 10 fraction bits of an f32 (its upper
+#: 19 bits); the other 13 are zero in a tf32 value held in f32.
+TF32_DROPPED = 0x1FFF
+_TF32_ADDEND: dict[RoundingMode, int | None] = {
+    RoundingMode.NEAREST_EVEN: None,  # 0xFFF plus the lowest kept bit
+    RoundingMode.NEAREST_AWAY: 0x1000,
+    RoundingMode.ZERO: 0,
+    RoundingMode.NEGATIVE_INF: TF32_DROPPED,  # negative values only
+    RoundingMode.POSITIVE_INF: TF32_DROPPED,  # positive values only
+}
+
+
+def round_to_tf32(x: np.ndarray, mode: RoundingMode = RoundingMode.NEAREST_EVEN) -> np.ndarray:
+    """Float values rounded to tf32 in `mode`, held in f32 (tf32 tiles are f32 arrays
+    whose low 13 bits are zero).
+
+    The source is first made an f32 rounded to odd (exact for every source but f64;
+    f64 values beyond f32's range become the largest f32, which is odd), so the
+    rounding at tf32's 10th fraction bit is the only one: add a mode's addend to the
+    f32 bits and clear the low 13 (a carry moves into the exponent, past the largest
+    tf32 into infinity).  Round to nearest even adds 0xFFF plus the lowest kept bit;
+    ties away from zero 0x1000; toward zero nothing; toward -inf (+inf) 0x1FFF to
+    negative (positive) values.  Infinities stay; a NaN becomes its quiet form with
+    the low 13 bits cleared."""
+    if mode not in _TF32_ADDEND:
+        raise ValueError(f"rounding<{mode.value}> to tf32")
+    x = np.asarray(x)
+    if x.dtype == F64:
+        big = float(np.finfo(F32).max)
+        with np.errstate(invalid="ignore"):
+            x = np.where(np.isfinite(x) & (np.abs(x) > big), np.copysign(big, x), x)
+        f = _round_to_odd_f32(x)
+    else:
+        f = x.astype(F32)
+    bits = np.ascontiguousarray(f, dtype=F32).view(np.uint32).astype(np.uint64)
+    negative = (bits >> 31) == 1
+    addend = _TF32_ADDEND[mode]
+    if addend is None:
+        add = 0xFFF + ((bits >> 13) & 1)
+    elif mode is RoundingMode.NEGATIVE_INF:
+        add = np.where(negative, addend, 0)
+    elif mode is RoundingMode.POSITIVE_INF:
+        add = np.where(negative, 0, addend)
+    else:
+        add = np.full(bits.shape, addend)
+    keep = np.uint64(0xFFFFFFFF & ~TF32_DROPPED)
+    rounded = (bits + add.astype(np.uint64)) & keep
+    quiet = (bits | np.uint64(0x400000)) & keep
+    out = np.where(np.isnan(f), quiet, rounded)
+    return out.astype(np.uint32).view(F32).reshape(f.shape)
 
 
 def widen(x: np.ndarray) -> np.ndarray:

@@ -20,9 +20,11 @@ from xdsl.dialects.builtin import (
     Float8E4M3FNType,
     Float8E5M2Type,
     Float8E8M0FNUType,
+    FloatTF32Type,
     IntAttr,
     TensorType,
     UnrealizedConversionCastOp,
+    f32,
     i8,
     i32,
 )
@@ -45,9 +47,12 @@ GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
 def llvm_scalar_type(t: Attribute) -> Attribute:
     """The LLVM type of one element; 8-bit floats are held as their bits in i8
-    (PTX has no 8-bit float registers; `fp8.py` converts them)."""
+    (PTX has no 8-bit float registers; `fp8.py` converts them), tf32 as the f32 of
+    the same value (`tf32.py`)."""
     if isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType):
         return i8
+    if isinstance(t, FloatTF32Type):
+        return f32
     return GLOBAL_PTR if isinstance(t, PointerType) else t
 
 

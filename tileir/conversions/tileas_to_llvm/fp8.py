@@ -104,9 +104,10 @@ def decode_to_f32(b: LLBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
     return b.bitcast(b.or_(word, sign), f32)
 
 
-def _f64_to_f32_odd(b: LLBuilder, x: SSAValue) -> SSAValue:
+def f64_to_f32_odd(b: LLBuilder, x: SSAValue) -> SSAValue:
     """f64 -> f32 rounded to odd (toward zero, low bit set when inexact): rounding
-    that once more to an 8-bit float equals rounding `x` directly."""
+    that once more to a format of at most 22 significand bits (an 8-bit float, tf32)
+    equals rounding `x` directly."""
     t = b.inline_asm("cvt.rz.f32.f64 $0, $1;", "=f,d", [x], [f32], side_effects=False)[0]
     inexact = b.fcmp("one", b.fpext(t, Float64Type()), x)
     word = b.bitcast(t, i32)
@@ -116,7 +117,7 @@ def _f64_to_f32_odd(b: LLBuilder, x: SSAValue) -> SSAValue:
 
 def _to_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
     if isinstance(x.type, Float64Type):
-        return _f64_to_f32_odd(b, x)
+        return f64_to_f32_odd(b, x)
     if isinstance(x.type, Float32Type):
         return x
     return b.fpext(x, f32)

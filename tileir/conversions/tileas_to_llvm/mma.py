@@ -53,6 +53,7 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    FloatTF32Type,
     IntegerType,
     TensorType,
     i32,
@@ -69,7 +70,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
-from tileir.conversions.tileas_to_llvm.mma_spec import FLOAT8, MmaSpec
+from tileir.conversions.tileas_to_llvm.mma_spec import FLOAT8, K_STEP_BYTES, MmaSpec
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.shared_memory import (
@@ -117,6 +118,8 @@ def accumulator_layout(m: int, n: int, num_warps: int) -> LinearLayout:
 
 def _operand_kind(t: Attribute) -> str | None:
     el = element_type(t)
+    if isinstance(el, FloatTF32Type):
+        return "tf32"
     if isinstance(el, Float8E4M3FNType):
         return "e4m3"
     if isinstance(el, Float8E5M2Type):
@@ -136,7 +139,7 @@ def mma_spec(op: aa.DotOp) -> MmaSpec | None:
     kind = _operand_kind(a_t)
     acc_el = element_type(acc_t)
     same = _operand_kind(b_t) == kind
-    if kind in ("f16", "bf16") and same and isinstance(acc_el, Float32Type):
+    if kind in ("f16", "bf16", "tf32") and same and isinstance(acc_el, Float32Type):
         return MmaSpec(kind, kind, "f32")
     if kind == "f16" and same and isinstance(acc_el, Float16Type):
         return MmaSpec(kind, kind, "f16")
@@ -219,8 +222,9 @@ class LowerDot(TilePattern):
             raise not_supported(
                 op,
                 f"tensor-core dot of {element_type(a_t)} x {element_type(b_t)} -> "
-                f"{element_type(acc_t)} (only f16 or bf16 operands with an f32 accumulator, "
-                "f16 with an f16 accumulator, and i8 with an i32 accumulator, so far)",
+                f"{element_type(acc_t)} (only f16, bf16 or tf32 operands with an f32 "
+                "accumulator, f16 with an f16 accumulator, and i8 with an i32 accumulator, "
+                "so far)",
             )
         a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
         if len(a_shape) not in (2, 3):
@@ -274,14 +278,14 @@ class LowerDot(TilePattern):
         size = spec.element_bytes
 
         # A: M x K row-major.  B: K x N row-major for 16-bit elements (ldmatrix.trans
-        # gives the column fragments); N x K (transposed on the way in) for bytes,
-        # which ldmatrix cannot transpose.
+        # gives the column fragments); N x K (transposed on the way in) for bytes and
+        # tf32 words, which ldmatrix cannot transpose.
         a_pitch = size * k + OPERAND_ROW_PAD
-        b_pitch = (k if spec.integer else size * n) + OPERAND_ROW_PAD
+        b_pitch = size * (k if spec.k_major_b else n) + OPERAND_ROW_PAD
         a_batch = m * a_pitch
-        b_batch = (n if spec.integer else k) * b_pitch
+        b_batch = (n if spec.k_major_b else k) * b_pitch
         a_strides = [a_pitch, size]
-        b_strides = [1, b_pitch] if spec.integer else [b_pitch, size]
+        b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
         # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
         use_wgmma = plan.engine == "wgmma"
         acc_shape = [batch, m, n] if batched else [m, n]
@@ -370,7 +374,7 @@ class LowerDot(TilePattern):
                 (pack, unpack),
             )
         else:
-            k_bytes = 32  # one K step is 32 bytes of a row: 16 halves or 32 bytes
+            k_bytes = K_STEP_BYTES  # one K step of a row: 16 halves, 32 bytes, 8 tf32
             # A: 16 x 32 bytes per step (.x4); the tail's 16 x 16 bytes (.x2).
             a_frags = {
                 (bt, mr, ks): _ldmatrix(
@@ -434,7 +438,7 @@ class LowerDot(TilePattern):
         row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
         col_a = p.shl(p.lshr(state.lane, p.const(4, i32)), p.const(4, i32))
         base_a = p.add(smem_a, p.add(p.mul(row_a, p.const(a_pitch, i32)), col_a))
-        if spec.integer:
+        if spec.k_major_b:
             # B^T: lane l gives row (n) 8*wj + l%8 at byte 16*((l/8)%2).
             row_b = p.add(p.shl(wj, p.const(3, i32)), p.and_(state.lane, p.const(7, i32)))
             col_b = p.shl(
@@ -459,10 +463,12 @@ class LowerDot(TilePattern):
         steps: tuple[int, int],
     ) -> dict[tuple[int, int, int], list[SSAValue]]:
         """The `mma.sync` B fragments of every (batch, N block, K step): `steps` is the
-        number of full K steps and of 16-byte i8 tails (0 or 1, a `.x1` load)."""
-        k_bytes = 32
+        number of full K steps and of 16-byte i8 tails (0 or 1, a `.x1` load).  A
+        K-major B (bytes, tf32) gives each step's fragment with one plain `.x2`: its
+        two 8x16-byte matrices are the step's two 16-byte halves of K."""
+        k_bytes = K_STEP_BYTES
         k_steps, tail = steps
-        if spec.integer:
+        if spec.k_major_b:
             return {
                 (bt, nr, ks): _ldmatrix(
                     b,
@@ -535,6 +541,7 @@ _FLOATS = (
     Float8E5M2Type,
     Float16Type,
     BFloat16Type,
+    FloatTF32Type,
     Float32Type,
     Float64Type,
 )
@@ -687,4 +694,3 @@ def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool
 
 def mma_patterns(ctx: LoweringContext, exchange: Exchange) -> list[TilePattern]:
     return [LowerDot(ctx, exchange)]
-

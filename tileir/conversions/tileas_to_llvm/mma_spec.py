@@ -7,13 +7,16 @@ from dataclasses import dataclass
 
 #: The 8-bit float operand kinds (`wgmma`'s spelling).
 FLOAT8 = ("e4m3", "e5m2")
+#: Bytes of K one `mma.sync` or `wgmma` step reads from each row of A (and column
+#: of B): 16 halves, 32 bytes or 8 tf32 words.
+K_STEP_BYTES = 32
 
 
 @dataclass(frozen=True)
 class MmaSpec:
     """One `mma.sync` shape: `m16n8k{k_step}` on `{a}` x `{b}` into `{acc}`."""
 
-    a: str  # f16 | bf16 | s8 | u8 | e4m3 | e5m2
+    a: str  # f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2
     b: str
     acc: str  # f32 | f16 | s32
 
@@ -27,12 +30,27 @@ class MmaSpec:
         return self.a in FLOAT8
 
     @property
+    def tf32(self) -> bool:
+        return self.a == "tf32"
+
+    @property
     def k_step(self) -> int:
-        return 32 if self.element_bytes == 1 else 16
+        """K of one instruction: 32 bytes of K (i8 and 8-bit floats 32, halves 16,
+        tf32 8)."""
+        return K_STEP_BYTES // self.element_bytes
 
     @property
     def element_bytes(self) -> int:
-        return 1 if self.integer or self.float8 else 2
+        if self.integer or self.float8:
+            return 1
+        return 4 if self.tf32 else 2
+
+    @property
+    def k_major_b(self) -> bool:
+        """B is stored N x K (K contiguous) for the tensor cores: `ldmatrix` and
+        `wgmma` transpose only 16-bit elements, so the others are transposed as they
+        are written to shared memory."""
+        return self.element_bytes != 2
 
     @property
     def instruction(self) -> str:

@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tileir.conversions.tileas_to_llvm import fp8
+from tileir.conversions.tileas_to_llvm import fp8, tf32
 from tileir.conversions.tileas_to_llvm import math_functions as mf
 from tileir.conversions.tileas_to_llvm import remainder_functions as rf
 from tileir.conversions.tileas_to_llvm import trig_functions as tf
@@ -447,6 +447,17 @@ def lower_fpowi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAVal
 def lower_ftof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     to = element_type(op.results[0].type)
     src = element_type(op.operands[0].type)
+    assert isinstance(op, ct.FToFOp)
+    mode = op.rounding_mode.data
+    if tf32.is_tf32(to):
+        if fp8.is_fp8(src):
+            return tf32.round_to_tf32(b, fp8.decode_to_f32(b, args[0], src), mode)
+        return tf32.round_to_tf32(b, args[0], mode)
+    if tf32.is_tf32(src):
+        # A tf32 register is the f32 of the same value.
+        src = f32
+    if mode is RoundingMode.NEAREST_AWAY:
+        raise not_supported(op, f"rounding<{mode.value}> to {to}")
     if fp8.is_fp8(src) or fp8.is_fp8(to):
         assert isinstance(op, ct.FToFOp)
         plain = Float16Type | BFloat16Type | Float32Type | Float64Type
@@ -454,13 +465,11 @@ def lower_ftof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
             fp8.is_fp8(to) or isinstance(to, plain)
         ):
             raise not_supported(op, f"conversion from {src} to {to}")
-        return fp8.convert(b, op, args[0], src, to, op.rounding_mode.data, convert_float)
+        return fp8.convert(b, op, args[0], src, to, mode, convert_float)
     if not isinstance(to, Float16Type | BFloat16Type | Float32Type | Float64Type) or not isinstance(
         args[0].type, Float16Type | BFloat16Type | Float32Type | Float64Type
     ):
         raise not_supported(op, f"conversion from {args[0].type} to {to}")
-    assert isinstance(op, ct.FToFOp)
-    mode = op.rounding_mode.data
     if mode is RoundingMode.NEAREST_EVEN:
         return convert_float(b, args[0], to)
     return narrow_directed(b, args[0], to, ROUNDING_SUFFIX[mode])

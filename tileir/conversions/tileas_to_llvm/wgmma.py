@@ -93,7 +93,7 @@ def wgmma_obstacle(
     if rank != 2:
         return "a batched dot"
     if k % k_step:
-        return f"K = {k}, and wgmma's K for 8-bit operands is {k_step}"
+        return f"K = {k}, and wgmma's K for these operands is {k_step}"
     if wm % WARPGROUP or m % (16 * wm):
         return (
             f"its {wm}x{wn} warp grid has no whole warpgroup (4 warps) along M over 64 rows "
@@ -300,11 +300,11 @@ def wgmma_dot(
 
 def _operand_tail(spec: MmaSpec, b_mn_major: bool) -> str:
     """The immediates after `scale-d`: 16-bit types take scale and transpose
-    immediates for A and B (A K-major, B as its buffer is), 8-bit floats scales
-    only, integers neither."""
+    immediates for A and B (A K-major, B as its buffer is), 8-bit floats and tf32
+    scales only, integers neither."""
     if spec.integer:
         return ""
-    if spec.float8:
+    if spec.element_bytes != 2:
         return ", 1, 1"
     return f", 1, 1, 0, {int(b_mn_major)}"
 

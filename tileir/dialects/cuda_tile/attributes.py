@@ -51,6 +51,8 @@ class RoundingMode(StrEnum):
     APPROX = "approx"
     FULL = "full"
     NEAREST_INT_TO_ZERO = "nearest_int_to_zero"
+    #: cuda_tile 13.4 (bytecode value 7): round to nearest, ties away from zero.
+    NEAREST_AWAY = "nearest_away"
 
 
 class Signedness(StrEnum):

@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import (
     Float8E5M2Type,
     Float16Type,
     Float32Type,
+    FloatTF32Type,
     IntegerType,
     TensorType,
 )
@@ -44,6 +45,8 @@ def tensor_core_k_step(op: aa.DotOp) -> int | None:
     if isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
         f16_acc = isinstance(a, Float16Type) and isinstance(acc, Float16Type)
         k_step = 16 if isinstance(acc, Float32Type) or f16_acc else None
+    elif isinstance(a, FloatTF32Type) and isinstance(b, FloatTF32Type):
+        k_step = 8 if isinstance(acc, Float32Type) else None  # m16n8k8, m64nNk8
     elif isinstance(a, _FLOAT8) and isinstance(b, _FLOAT8):
         # 8-bit floats: sm_90a's wgmma (m64nNk32); elsewhere FMAs, in any layout.
         k_step = 32 if isinstance(acc, Float32Type | Float16Type) else None

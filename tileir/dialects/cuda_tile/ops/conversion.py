@@ -115,8 +115,9 @@ DIRECTED_MODES = (RoundingMode.ZERO, RoundingMode.NEGATIVE_INF, RoundingMode.POS
 class FToFOp(ConversionOp):
     """`%from [rounding<RM>] : T -> R`: float to float, rounding to nearest even (to
     f8E8M0FNU: toward zero or +inf).  A narrowing conversion may also round toward
-    zero, -inf or +inf (cuda_tile 13.4; cuTile 1.7 writes `rounding<zero>` and the
-    like for `astype` with a rounding mode); widening is exact and keeps
+    zero, -inf or +inf, or to nearest with ties away from zero (`nearest_away`)
+    (cuda_tile 13.4; cuTile 1.7 writes `rounding<zero>`, `rounding<nearest_away>` and
+    the like for `astype` with a rounding mode); widening is exact and keeps
     `nearest_even`."""
 
     name = "cuda_tile.ftof"
@@ -125,7 +126,7 @@ class FToFOp(ConversionOp):
     rounding_mode = prop_def(
         RoundingModeAttr, default_value=RoundingModeAttr(RoundingMode.NEAREST_EVEN)
     )
-    MODIFIERS: ClassVar = (RoundingDirective(IEEE_MODES),)
+    MODIFIERS: ClassVar = (RoundingDirective((*IEEE_MODES, RoundingMode.NEAREST_AWAY)),)
 
     @classmethod
     def default_properties(cls) -> dict[str, Attribute]:
@@ -146,10 +147,11 @@ class FToFOp(ConversionOp):
             return
         elif bit_width(self.result.type) >= bit_width(self.args[0].type):
             raise self.op_error("invalid rounding mode specified. Only 'nearest_even' is supported")
-        elif mode not in DIRECTED_MODES:
+        elif mode not in (*DIRECTED_MODES, RoundingMode.NEAREST_AWAY):
             raise self.op_error(
                 "invalid rounding mode specified for a narrowing conversion. Only "
-                "'nearest_even', 'zero', 'negative_inf' and 'positive_inf' are supported"
+                "'nearest_even', 'zero', 'negative_inf', 'positive_inf' and 'nearest_away' "
+                "are supported"
             )
 
 
