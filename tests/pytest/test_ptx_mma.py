@@ -100,6 +100,47 @@ def test_ldmatrix_and_mma_compute_a_16x8_tile(kind: str) -> None:
     np.testing.assert_allclose(d, expected, rtol=1e-6, atol=1e-5)
 
 
+# tf32 (m16n8k8): A is 16x8 words (rows of 32 bytes, the same ldmatrix.x4 addresses);
+# B is stored N x K (8 rows of 8 words) and read with a plain ldmatrix.x2: lane l gives
+# row l%8 at byte 16*((l/8)%2).
+TF32_REPLACEMENTS = [
+    (
+        "shl.b32 %r13, %r7, 4;",
+        "and.b32 %r13, %r1, 7;\nshl.b32 %r13, %r13, 5;\nshr.u32 %r15, %r1, 3;\n"
+        "and.b32 %r15, %r15, 1;\nshl.b32 %r15, %r15, 4;\nadd.s32 %r13, %r13, %r15;",
+    ),
+    ("m8n8.x2.trans.shared", "m8n8.x2.shared"),
+    ("m16n8k16.row.col.f32.KIND.KIND.f32", "m16n8k8.row.col.f32.tf32.tf32.f32"),
+]
+
+
+def _tf32(x: np.ndarray) -> np.ndarray:
+    """The value a tensor core reads from a tf32 operand word: its upper 19 bits."""
+    return (x.view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+
+
+def test_mma_tf32_reads_the_upper_19_bits() -> None:
+    from tileir.backend.ptx.ptxas import run_ptxas
+
+    ptx = PTX.replace("NTID", "32")
+    for old, new in TF32_REPLACEMENTS:
+        assert old in ptx
+        ptx = ptx.replace(old, new)
+    result = run_ptxas(ptx, "sm_80")
+    assert result.ok, result.output
+    rng = np.random.default_rng(11)
+    a = rng.uniform(-2, 2, (16, 8)).astype(np.float32)  # not tf32 values: 23 fraction bits
+    bt = rng.uniform(-2, 2, (8, 8)).astype(np.float32)  # B^T: N x K
+    c = rng.uniform(-2, 2, (16, 8)).astype(np.float32)
+    d = np.zeros((16, 8), dtype=np.float32)
+    simulate(ptx, (1, 1, 1), [a, bt, c, d])
+    exact = _tf32(a).astype(np.float64) @ _tf32(bt).astype(np.float64).T + c
+    np.testing.assert_allclose(d, exact, rtol=1e-6, atol=1e-6)
+    # The dropped bits matter at this tolerance: the full f32 product is further off.
+    full = a.astype(np.float64) @ bt.astype(np.float64).T + c
+    assert np.abs(full - exact).max() > 1e-4
+
+
 def test_part_of_a_warp_cannot_run_a_collective() -> None:
     with pytest.raises(SimulationError, match="only part of a warp"):
         _run("f16", ntid=16)

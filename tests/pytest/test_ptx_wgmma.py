@@ -28,6 +28,7 @@ _NP = {
     "e5m2": ml_dtypes.float8_e5m2,
     "s8": np.int8,
     "u8": np.uint8,
+    "tf32": np.float32,  # any f32: the instruction reads the upper 19 bits
 }
 _ACC_NP = {"f32": np.float32, "f16": np.float16, "s32": np.int32}
 
@@ -53,7 +54,8 @@ class Case:
 
     @property
     def k(self) -> int:
-        return 16 if self.ta in ("f16", "bf16") else 32
+        """K of one instruction: 32 bytes of each row."""
+        return {"f16": 16, "bf16": 16, "tf32": 8}.get(self.ta, 32)
 
 
 # ---------------------------------------------------------------- shared images
@@ -141,7 +143,7 @@ def _desc_bits(lbo: int, sbo: int, mode: int) -> int:
 
 def _kernel(case: Case, image_size: int, offsets, desc_a: int, desc_b: int, extra: dict) -> str:
     n, k = case.n, case.k
-    esize = 2 if k == 16 else 1
+    esize = 32 // k
     acc_bytes = 2 if case.acc == "f16" else 4
     d_count = n // 4 if case.acc == "f16" else n // 2
     dreg = {"f32": ".f32", "f16": ".b32", "s32": ".s32"}[case.acc]
@@ -261,7 +263,7 @@ def _kernel(case: Case, image_size: int, offsets, desc_a: int, desc_b: int, extr
         if case.ta in ("f16", "bf16"):
             trans = f"{case.trans_b}" if case.a_regs else f"{case.trans_a}, {case.trans_b}"
             tail = f"{scale}, {case.scale_a}, {case.scale_b}, {trans}"
-        elif case.ta in ("e4m3", "e5m2"):
+        elif case.ta in ("e4m3", "e5m2", "tf32"):
             tail = f"{scale}, {case.scale_a}, {case.scale_b}"
         else:
             tail = scale
@@ -367,6 +369,13 @@ def _prepare(case: Case, seed: int = 0, a_layout: str = "pairs", b_layout: str =
     return A, B, C, image, offsets, desc_a, desc_b
 
 
+def _tf32(x: np.ndarray) -> np.ndarray:
+    """The value a tensor core reads from a tf32 operand word: its upper 19 bits."""
+    return (np.ascontiguousarray(x, np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(
+        np.float32
+    )
+
+
 def _expected(case: Case, A, B, C, accumulate: bool) -> np.ndarray:
     """D after each K step's instruction, rounded to the accumulator type per step."""
     k = case.k
@@ -382,6 +391,8 @@ def _expected(case: Case, A, B, C, accumulate: bool) -> np.ndarray:
             D = (D + 2**31) % 2**32 - 2**31
         return D.astype(np.int32)
     D = C if keep else np.zeros_like(C)
+    if case.ta == "tf32":
+        A, B = _tf32(A), _tf32(B)
     for s in range(case.steps):
         a = case.scale_a * A[:, s * k : (s + 1) * k].astype(np.float64)
         b = case.scale_b * B[:, s * k : (s + 1) * k].astype(np.float64)
@@ -473,6 +484,17 @@ def test_float8() -> None:
     _run(Case(ta="e4m3", tb="e4m3", n=16, steps=2))
     _run(Case(ta="e4m3", tb="e5m2", n=8, steps=1, a_regs=True))
     _run(Case(acc="f16", ta="e5m2", tb="e4m3", n=16, steps=1))
+
+
+def test_tf32() -> None:
+    # Operands are arbitrary f32 words: the instruction uses their upper 19 bits.
+    _run(Case(ta="tf32", tb="tf32", n=16, steps=3))
+    _run(Case(ta="tf32", tb="tf32", n=8, steps=2, a_regs=True, first_scale="0"))
+    _run(Case(ta="tf32", tb="tf32", n=24, steps=1, scale_a=-1), a_layout="columns")
+
+
+def test_swizzled_tf32() -> None:
+    _run(Case(ta="tf32", tb="tf32", n=8, steps=2, swizzle=64))
 
 
 def test_negated_operands() -> None:
@@ -712,9 +734,10 @@ def test_descriptor_outside_shared_memory() -> None:
     _fails(Case(n=8), extra, "matches no shared array", kind="out-of-bounds")
 
 
-def test_tf32_is_unsupported() -> None:
-    ptx, (A, _, C, image) = _build(Case(n=8), {"replace": [(".f32.f16.f16", ".f32.tf32.tf32")]})
-    with pytest.raises(SimulationError, match="tf32") as info:
+def test_b1_is_unsupported() -> None:
+    extra = {"replace": [(".f32.f16.f16", ".s32.b1.b1")], "shape": "m64n8k256"}
+    ptx, (A, _, C, image) = _build(Case(n=8), extra)
+    with pytest.raises(SimulationError, match="b1") as info:
         simulate(ptx, (1, 1, 1), [image, A, C, np.zeros_like(C), 1])
     assert info.value.kind == "unsupported"
 

@@ -25,6 +25,8 @@ from tileir.testing.ptx_numeric import (
     FORMATS,
     ROUNDINGS,
     SINT,
+    TF32,
+    TYPES,
     UINT,
     FloatFormat,
     PtxType,
@@ -362,6 +364,8 @@ def decode_cvt(ins: Instruction) -> Exec:
     """``cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a`` between any two of the integer and
     float types, with PTX's rules on which rounding modifier each pair needs."""
     mods = Mods(ins)
+    if "tf32" in mods.rest:
+        return _cvt_tf32(ins, mods)
     src = mods.type()
     dst = mods.type()
     rnd = mods.one_of((*ROUNDINGS, *_INT_ROUNDINGS))
@@ -387,6 +391,39 @@ def decode_cvt(ins: Instruction) -> Exec:
 
     def run(m: Machine, act: np.ndarray) -> None:
         m.write(d, convert(m.read(a, src, act, widen=True)), dst, act, widen=True)
+
+    return run
+
+
+def _cvt_tf32(ins: Instruction, mods: Mods) -> Exec:
+    """``cvt.rna{.satfinite}.tf32.f32 d, a`` and ``cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32
+    d, a`` (ptxas: sm_90 and later): ``a`` rounded to tf32 (10 fraction bits, f32's
+    exponent range, subnormals kept), written as its f32 bits to the ``.b32`` ``d``.
+    ``.satfinite`` clamps overflow to the largest finite tf32, ``.relu`` negative
+    results to +0; a NaN gives the canonical NaN."""
+    src = mods.type("f")
+    if mods.rest[-1:] != ["tf32"]:
+        raise invalid(ins, "cvt to .tf32 must name .tf32 then .f32")
+    mods.rest.pop()
+    rnd = mods.one_of(("rna", "rn", "rz"))
+    satfinite, relu = mods.flag("satfinite"), mods.flag("relu")
+    mods.done()
+    if src.name != "f32" or rnd is None or (relu and rnd == "rna"):
+        raise invalid(
+            ins, "cvt to .tf32 is .rna{.satfinite} or .rn/.rz{.satfinite}{.relu}, from .f32"
+        )
+    d, a = operands(ins, 2)
+    f32, b32 = TYPES["f32"], TYPES["b32"]
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        x = float_in(m.read(a, f32, act, widen=True), FORMATS["f32"], False)
+        r = round_to_format(x, TF32, rnd)
+        if satfinite:
+            r = np.clip(r, -TF32.max_finite, TF32.max_finite)
+        if relu:
+            r = np.where(r < 0, 0.0, r)
+        bits = canonicalize_nan(r.astype(np.float32), TF32).view(np.uint32)
+        m.write_bits(d, bits, b32, act)
 
     return run
 

@@ -1,5 +1,5 @@
 """Warp-level tensor-core instructions in the PTX simulator: ``ldmatrix`` and
-``mma.sync`` (the m16n8k16 shape with f16/bf16 operands and f32 accumulators).
+``mma.sync`` (f16/bf16, tf32 and s8/u8 operands).
 
 Both are collective over a warp: the simulator requires all 32 lanes of every warp
 that reaches them to execute them together (a partial warp is an error, as on the
@@ -24,6 +24,14 @@ with four bytes per register (``A[g][4c..4c+3]``, ``A[g+8][..]``, ``A[g][16+4c..
 ``A[g+8][16+4c..]``; ``B[4c..4c+3][g]``, ``B[16+4c..][g]``), computed exactly and
 wrapped to 32 bits; ``m16n8k16`` on the same types takes the first two A registers and
 the first B register of that list.
+
+``mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {d0..d3}, {a0..a3}, {b0, b1},
+{c0..c3}``: one tf32 element per register: ``A[g][c]`` (``a0``), ``A[g+8][c]`` (``a1``),
+``A[g][c+4]`` (``a2``), ``A[g+8][c+4]`` (``a3``); ``B[c][g]`` (``b0``), ``B[c+4][g]``
+(``b1``); C and D as for m16n8k16.  The hardware reads only the upper 19 bits of each
+operand register (sign, exponent, 10 fraction bits), so the low 13 bits are dropped
+(an f32 that is not a tf32 value is truncated toward zero); D is computed exactly from
+those values and rounded once to f32.
 
 ``mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {d0, d1}, {a0..a3}, {b0, b1},
 {c0, c1}``: the f16 accumulator packs two elements per register (``d0``: row ``g``,
@@ -122,7 +130,9 @@ def decode_mma(ins: Instruction) -> Exec:
     mods = Mods(ins)
     if not (mods.flag("sync") and mods.flag("aligned")):
         raise unsupported(ins, "mma without .sync.aligned")
-    shape = mods.one_of(("m16n8k16", "m16n8k32"))
+    shape = mods.one_of(("m16n8k8", "m16n8k16", "m16n8k32"))
+    if shape is None:
+        raise unsupported(ins, "mma shapes other than m16n8k8, m16n8k16 and m16n8k32")
     if not (mods.flag("row") and mods.flag("col")):
         raise unsupported(ins, "mma layouts other than .row.col")
     rest = list(mods.rest)
@@ -132,13 +142,16 @@ def decode_mma(ins: Instruction) -> Exec:
     acc, ka, kb = rest[0], rest[1], rest[2]
     halves = ka == kb and ((ka in ("f16", "bf16") and acc == "f32") or ka == acc == "f16")
     integer = acc == "s32" and ka in ("s8", "u8") and kb in ("s8", "u8")
+    tf32 = ka == kb == "tf32" and acc == "f32"
     if shape == "m16n8k16" and halves:
         per_reg = 2
-    elif integer:
+    elif shape == "m16n8k8" and tf32:
+        per_reg = 1
+    elif integer and shape != "m16n8k8":
         per_reg = 4
     else:
         raise unsupported(ins, f"mma.{shape} on .{'.'.join(rest)}")
-    k = 16 if shape == "m16n8k16" else 32  # K per instruction
+    k = {"m16n8k8": 8, "m16n8k16": 16, "m16n8k32": 32}[shape]  # K per instruction
     # A (16 x K) and B (K x 8) spread over the warp's lanes, `per_reg` elements a register.
     a_regs, b_regs = 16 * k // (32 * per_reg), 8 * k // (32 * per_reg)
     d, a, b, c = operands(ins, 4)
@@ -197,6 +210,8 @@ def decode_mma(ins: Instruction) -> Exec:
 
 def _elements(words: np.ndarray, kind: str, per_reg: int) -> list[np.ndarray]:
     """The elements packed in 32-bit words, lowest first, as float64."""
+    if per_reg == 1:  # tf32: the upper 19 bits of the word
+        return [(words & np.uint32(0xFFFFE000)).view(np.float32).astype(np.float64)]
     if per_reg == 2:
         return list(_halves(words, kind))
     out = []

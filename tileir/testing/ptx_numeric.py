@@ -97,6 +97,10 @@ FORMATS: dict[str, FloatFormat] = {
     "f32": FloatFormat("f32", 24, -126, 127, np.dtype(np.float32), 0x7FFFFFFF),
     "f64": FloatFormat("f64", 53, -1022, 1023, np.dtype(np.float64), 0x7FFFFFFFFFFFFFFF),
 }
+#: tf32: f32's exponent range with 10 fraction bits, held in an f32 (``cvt .tf32.f32``
+#: writes the f32 bits of the value, low 13 bits zero, to a ``.b32`` register).  Not a
+#: register type, so not in ``FORMATS``.
+TF32 = FloatFormat("tf32", 11, -126, 127, np.dtype(np.float32), 0x7FFFFFFF)
 
 
 def value_dtype(t: PtxType) -> np.dtype:
@@ -142,11 +146,17 @@ def flush_subnormals(x: np.ndarray, fmt: FloatFormat) -> np.ndarray:
 
 ROUNDINGS = ("rn", "rz", "rm", "rp")
 
+
+def _nearest_away(x: np.ndarray) -> np.ndarray:
+    return np.copysign(np.floor(np.abs(x) + 0.5), x)
+
+
 _INTEGRAL: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "rn": np.rint,  # ties to even
     "rz": np.trunc,
     "rm": np.floor,
     "rp": np.ceil,
+    "rna": _nearest_away,  # ties away from zero (``cvt.rna.tf32.f32`` only)
 }
 
 
@@ -159,7 +169,7 @@ def _overflow_value(negative: np.ndarray, fmt: FloatFormat, mode: str) -> np.nda
     """IEEE result of an overflow: infinity, or the largest finite value when rounding
     toward zero or away from infinity's side."""
     big, inf = fmt.max_finite, math.inf
-    if mode == "rn":
+    if mode in ("rn", "rna"):
         pos, neg = inf, -inf
     elif mode == "rz":
         pos, neg = big, -big

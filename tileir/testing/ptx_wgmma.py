@@ -17,11 +17,12 @@ for ``-arch=sm_90a``):
   no effect on values (the simulator has one memory proxy);
 * ``wgmma.mma_async.sync.aligned.m64nNkK.D.A.B`` with, for ``N`` a multiple of 8 from
   8 to 256: ``.f32.f16.f16``, ``.f16.f16.f16``, ``.f32.bf16.bf16`` (K = 16) and
-  ``.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}`` (K = 32); and ``.s32.{s8,u8}.{s8,u8}``
-  (K = 32, ``.satfinite`` optional) for N = 8, 16, 24 and multiples of 16 up to 256
-  (ptxas rejects N = 40, 56, ... for the integer types; mixed ``s8``/``u8`` operands
-  need ``.version 8.4``, which ptxas checks and the simulator does not).
-  ``tf32`` and ``b1`` operands are not supported.
+  ``.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}`` (K = 32), ``.f32.tf32.tf32`` (K = 8); and
+  ``.s32.{s8,u8}.{s8,u8}`` (K = 32, ``.satfinite`` optional) for N = 8, 16, 24 and
+  multiples of 16 up to 256 (ptxas rejects N = 40, 56, ... for the integer types;
+  mixed ``s8``/``u8`` operands need ``.version 8.4``, which ptxas checks and the
+  simulator does not).  ``b1`` operands are not supported.  As with ``mma.sync``, a
+  tf32 operand is the upper 19 bits of its 32-bit word (the low 13 bits are dropped).
 
 Operands (the ISA's forms; ``scale-d`` is a ``.pred`` register, ``!p`` allowed, or the
 literal 0 or 1; ``imm-scale-a/b`` are 1 or -1 and negate the operand; ``imm-trans-a/b``
@@ -30,7 +31,8 @@ are 0 (K-major) or 1 (MN-major: A stored KxM, B stored KxN, M or N contiguous)):
 * 16-bit: ``d, a-desc, b-desc, scale-d, imm-scale-a, imm-scale-b, imm-trans-a,
   imm-trans-b`` or, A in registers, ``d, {a0..a3}, b-desc, scale-d, imm-scale-a,
   imm-scale-b, imm-trans-b``;
-* 8-bit float: ``d, a, b-desc, scale-d, imm-scale-a, imm-scale-b`` (no transposes);
+* 8-bit float and tf32: ``d, a, b-desc, scale-d, imm-scale-a, imm-scale-b`` (no
+  transposes: both operands K-major);
 * integer: ``d, a, b-desc, scale-d``.
 
 ``D = A·B`` when ``scale-d`` is false (the old D is not read) and ``D = A·B + D`` when
@@ -52,7 +54,8 @@ tile; in it, lane ``t`` with ``g = t/4`` and ``c = t%4`` holds
 * A in registers, 16-bit (two per register, K = 16): ``a0`` = row ``16w+g``, columns
   ``2c .. 2c+1``; ``a1`` = row ``+8``; ``a2`` = row ``16w+g``, columns ``2c+8 ..``;
   ``a3`` = row ``+8``, columns ``2c+8 ..`` (the ``mma.sync`` m16n8k16 A layout);
-  8-bit (four per register, K = 32): columns ``4c .. 4c+3`` and ``16+4c ..``.
+  8-bit (four per register, K = 32): columns ``4c .. 4c+3`` and ``16+4c ..``; tf32
+  (one per register, K = 8): columns ``c`` and ``c+4``.
 
 Matrix descriptors (a 64-bit value; the ISA's *matrix descriptor* section): bits 0-13
 start address, 16-29 leading-dimension byte offset (LBO), 32-45 stride-dimension byte
@@ -149,8 +152,8 @@ _WARP = _LANE // 32  # warp rank in the warpgroup
 _G = (_LANE % 32) // 4
 _C = _LANE % 4
 
-#: Accumulator type, A type, B type -> K (elements per instruction).
-_K = {"f16": 16, "bf16": 16, "e4m3": 32, "e5m2": 32, "s8": 32, "u8": 32}
+#: Operand type -> K (elements per instruction: 32 bytes of each row).
+_K = {"f16": 16, "bf16": 16, "tf32": 8, "e4m3": 32, "e5m2": 32, "s8": 32, "u8": 32}
 _FLOAT8 = ("e4m3", "e5m2")
 _INT8 = ("s8", "u8")
 _INT_N = (8, 16, 24, *range(32, 257, 16))
@@ -431,10 +434,12 @@ def _decode_mma_async(ins: Instruction, mods: Mods) -> Exec:
         raise invalid(ins, f"wgmma.mma_async types .{'.'.join(rest)} (expected .dtype.atype.btype)")
     acc, ta, tb = rest
     types = f".{acc}.{ta}.{tb}"
-    if ta in ("tf32", "b1") or tb in ("tf32", "b1"):
+    if ta == "b1" or tb == "b1":
         raise unsupported(ins, f"wgmma.mma_async on {types}")
     if ta in ("f16", "bf16"):
         ok = tb == ta and (acc == "f32" or (acc == "f16" and ta == "f16"))
+    elif ta == "tf32":
+        ok = tb == ta and acc == "f32"
     elif ta in _FLOAT8:
         ok = tb in _FLOAT8 and acc in ("f32", "f16")
     elif ta in _INT8:
@@ -456,7 +461,7 @@ def _decode_mma_async(ins: Instruction, mods: Mods) -> Exec:
     a_in_regs = len(ops) > 1 and isinstance(ops[1], Vec)
     if ta in ("f16", "bf16"):
         count = 7 if a_in_regs else 8
-    elif ta in _FLOAT8:
+    elif ta in _FLOAT8 or ta == "tf32":
         count = 6
     else:
         count = 4
@@ -555,6 +560,9 @@ def _decode_elements(raw: np.ndarray, kind: str) -> np.ndarray:
         return raw.view(ml_dtypes.float8_e4m3fn).astype(np.float64)
     if kind == "e5m2":
         return raw.view(ml_dtypes.float8_e5m2).astype(np.float64)
+    if kind == "tf32":  # the upper 19 bits of each little-endian word
+        words = np.ascontiguousarray(raw).view("<u4") & np.uint32(0xFFFFE000)
+        return words.view(np.float32).astype(np.float64)
     if kind == "s8":
         return raw.view(np.int8).astype(np.int64)
     return raw.astype(np.int64)
