@@ -11,16 +11,20 @@ an unused `xchg` was printed as `red...exch`, which is not PTX), the signedness 
 
 A combination a target lacks must be rejected by tileir with a located diagnostic, and
 the test shows ptxas rejecting the PTX instruction it would need (`LACKING`).
+
+The PTX simulator runs the sm_90a kernel (every combination), and memory and the old
+values must be what numpy computes applying the atomics one after the other.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
+import ml_dtypes
+import numpy as np
 import pytest
 
 from tileir.backend.ptx.ptxas import run_ptxas
@@ -30,10 +34,11 @@ from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSe
 from tileir.dialects.cuda_tile.types import NUMBER_TYPE_SUMMARY
 from tileir.registry import make_context
 from tileir.targets import ARCHS, compute_capability
+from tileir.testing import simulate
 
 TARGETS = ["sm_80", "sm_90a", "sm_100a"]
-#: ... and for what a target lacks, also the last one before sm_90.
-LACKING_TARGETS = [*TARGETS, "sm_89"]
+#: Targets that lack something (`LACKING`): sm_80 and the last one before sm_90.
+TARGETS_LACKING = ["sm_80", "sm_89"]
 
 #: Every type a cuda_tile pointer may point to (`ptr<T>`: a number type).
 ELEMENT_TYPES = NUMBER_TYPE_SUMMARY.split(" or ")
@@ -96,9 +101,26 @@ def lacks(arch: str, atomic: Atomic) -> bool:
     return need is not None and compute_capability(arch) < need[0]
 
 
+def is_float(element: str) -> bool:
+    return element.startswith(("f", "bf"))
+
+
+def operands(combos: list[Atomic]) -> list[tuple[int, int]]:
+    """Each atomic's operand and the value a `cas` compares with: small integers, so
+    that every float sum is exact, negative ones for integer elements, so that `umax`
+    differs from `max`.  Never an identity of the mode (0, -1) nor a compare equal to
+    the operand: canonicalization would rightly turn such an atomic into a load."""
+    rng = np.random.default_rng(13)
+    pairs: list[tuple[int, int]] = []
+    for c in combos:
+        choices = [1, 2, 3] if is_float(c.element) else [-4, -3, -2, 1, 2, 3]
+        value, compare = rng.choice(choices, 2, replace=False)
+        pairs.append((int(value), int(compare)))
+    return pairs
+
+
 def constant(element: str, value: int) -> str:
-    literal = f"{value}.0" if element.startswith(("f", "bf")) else str(value)
-    return f"<{element}: {literal}>"
+    return f"<{element}: {f'{value}.0' if is_float(element) else value}>"
 
 
 def _probe(op: str, mode: str, element: str, order: str, scope: str) -> str:
@@ -199,11 +221,14 @@ def _element_args(elements: list[str]) -> str:
 
 
 def batch_kernel(combos: list[Atomic]) -> str:
-    """One entry with every atomic of `combos`, each on a 128-element tile of its
-    element type.  The old values that are read are chained (`xori`/`addf`) into one
-    store per element type."""
+    """One entry with every atomic of `combos` in order, each on the 128-element array
+    `p_T` of its element type, each ordered after the previous one on that array by
+    its token.  The old values that are read are chained (`xori`/`addf`) into one
+    store to `o_T` per element type."""
     elements = sorted({c.element for c in combos})
-    lines = ["%iota = iota : tile<128xi32>", "%c0 = constant <i32: 0> : tile<i32>"]
+    lines = [f"%iota = iota : tile<{N}xi32>", "%c0 = constant <i32: 0> : tile<i32>"]
+    token: dict[str, str] = {}
+    chain: dict[str, str] = {}
     for e in elements:
         tile, ptrs = f"tile<{N}x{e}>", f"tile<{N}xptr<{e}>>"
         for name in ("p", "o"):
@@ -214,46 +239,44 @@ def batch_kernel(combos: list[Atomic]) -> str:
             ]
         view = f"tensor_view<{N}x{e}, strides=[1]>"
         lines += [
-            f"%val_{e} = constant {constant(e, 3)} : {tile}",
-            f"%cmp_{e} = constant {constant(e, 5)} : {tile}",
             f"%tv_{e} = make_tensor_view %p_{e}, shape = [{N}], strides = [1] : {view}",
             f"%pv_{e} = make_partition_view %tv_{e} : partition_view<tile=({N}), {view}>",
+            f"%t_{e} = make_token : token",
         ]
-    chain = {e: "" for e in elements}
-    for i, c in enumerate(combos):
+        token[e] = f"%t_{e}"
+    for i, (c, (value, compare)) in enumerate(zip(combos, operands(combos), strict=True)):
         e = c.element
         tile, ptrs = f"tile<{N}x{e}>", f"tile<{N}xptr<{e}>>"
-        head = f"%old{i}, %tok{i} ="
+        order = f"{c.order} {c.scope}"
+        lines.append(f"%val{i} = constant {constant(e, value)} : {tile}")
         if c.op == "red_view":
             view = f"partition_view<tile=({N}), tensor_view<{N}x{e}, strides=[1]>>"
             lines.append(
-                f"%tok{i} = atomic_red_view_tko {c.order} {c.scope} %pv_{e}[%c0], {c.mode}, "
-                f"%val_{e} : {tile}, {view}, tile<i32> -> token"
-            )
-            continue
-        if c.op == CAS:
-            lines.append(
-                f"{head} atomic_cas_tko {c.order} {c.scope} %pt_{e}, %cmp_{e}, %val_{e} "
-                f": {ptrs}, {tile} -> {tile}, token"
+                f"%tok{i} = atomic_red_view_tko {order} %pv_{e}[%c0], {c.mode}, %val{i} "
+                f"token = {token[e]} : {tile}, {view}, tile<i32> -> token"
             )
         else:
+            if c.op == CAS:
+                lines.append(f"%cmp{i} = constant {constant(e, compare)} : {tile}")
+            args = f"%cmp{i}, %val{i}" if c.op == CAS else f"{c.mode}, %val{i}"
+            name = "atomic_cas_tko" if c.op == CAS else "atomic_rmw_tko"
             lines.append(
-                f"{head} atomic_rmw_tko {c.order} {c.scope} %pt_{e}, {c.mode}, %val_{e} "
+                f"%old{i}, %tok{i} = {name} {order} %pt_{e}, {args} token={token[e]} "
                 f": {ptrs}, {tile} -> {tile}, token"
             )
+        token[e] = f"%tok{i}"
         if c.used:
-            combine = "addf" if e.startswith(("f", "bf")) else "xori"
-            if chain[e]:
+            combine = "addf" if is_float(e) else "xori"
+            if e in chain:
                 lines.append(f"%acc{i} = {combine} {chain[e]}, %old{i} : {tile}")
                 chain[e] = f"%acc{i}"
             else:
                 chain[e] = f"%old{i}"
     for e, last in chain.items():
-        if last:
-            lines.append(
-                f"%st_{e} = store_ptr_tko weak %ot_{e}, {last} : tile<{N}xptr<{e}>>, "
-                f"tile<{N}x{e}> -> token"
-            )
+        lines.append(
+            f"%st_{e} = store_ptr_tko weak %ot_{e}, {last} token={token[e]} : "
+            f"tile<{N}xptr<{e}>>, tile<{N}x{e}> -> token"
+        )
     body = "\n    ".join([*lines, "return"])
     return f"""cuda_tile.module @atomics {{
   entry @every_atomic({_element_args(elements)}) {{
@@ -271,23 +294,94 @@ def compile_ptx(text: str, arch: str) -> str:
     return ptx
 
 
+@cache
+def batch_ptx(arch: str) -> tuple[list[Atomic], str]:
+    """Every atomic `arch` has, in one kernel, and its PTX."""
+    combos = [c for c in allowed_combinations() if not lacks(arch, c)]
+    return combos, compile_ptx(batch_kernel(combos), arch)
+
+
 @pytest.mark.parametrize("arch", TARGETS)
 def test_every_atomic_the_target_has_assembles(arch: str) -> None:
-    combos = [c for c in allowed_combinations() if not lacks(arch, c)]
-    ptx = compile_ptx(batch_kernel(combos), arch)
+    combos, ptx = batch_ptx(arch)
     report = run_ptxas(ptx, arch)
     assert report.ok, report.output
     # One instruction per atomic and thread, spelled as the PTX ISA asks.
     assert Counter(ATOMIC_LINE.findall(ptx)) == Counter(c.ptx() for c in combos)
 
 
-def lacking_combinations(arch: str) -> Iterator[Atomic]:
-    return (c for c in allowed_combinations() if lacks(arch, c))
+NUMPY_TYPES: dict[str, type] = {
+    "i32": np.int32,
+    "i64": np.int64,
+    "f16": np.float16,
+    "bf16": ml_dtypes.bfloat16,
+    "f32": np.float32,
+    "f64": np.float64,
+}
 
 
-@pytest.mark.parametrize("arch", LACKING_TARGETS)
+def updated(mode: str, memory: np.ndarray, value: np.ndarray, compare: np.ndarray) -> np.ndarray:
+    """What one atomic leaves in memory (cuda_tile's semantics of `mode`)."""
+    bits = f"u{memory.dtype.itemsize}"
+    unsigned = memory.view(bits)
+    if mode in ("add", "addf"):
+        return memory + value
+    if mode in ("and", "or", "xor"):
+        return {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[mode](
+            memory, value
+        )
+    if mode in ("max", "min"):
+        return np.maximum(memory, value) if mode == "max" else np.minimum(memory, value)
+    if mode in ("umax", "umin"):
+        pick = np.maximum if mode == "umax" else np.minimum
+        return pick(unsigned, value.view(bits)).view(memory.dtype)
+    if mode == "xchg":
+        return value.copy()
+    assert mode == CAS
+    return np.where(unsigned == compare.view(bits), value, memory)
+
+
+def test_the_simulator_runs_every_atomic_as_numpy_does() -> None:
+    """The PTX simulator executes every atomic tileir emits (sm_90a, which has them
+    all): each thread owns one element of each array, so the atomics apply in token
+    order, and memory and the chained old values match a sequential numpy model."""
+    combos, ptx = batch_ptx("sm_90a")
+    rng = np.random.default_rng(0)
+    elements = sorted({c.element for c in combos})
+    memory: dict[str, np.ndarray] = {}
+    olds: dict[str, np.ndarray] = {}
+    args: list[np.ndarray] = []
+    for e in elements:
+        # Small integers, as `operands` chooses them.
+        memory[e] = rng.integers(0 if is_float(e) else -4, 4, N).astype(NUMPY_TYPES[e])
+        olds[e] = np.zeros(N, NUMPY_TYPES[e])
+        args += [memory[e].copy(), olds[e]]
+    expected = {e: memory[e].copy() for e in elements}
+    chained: dict[str, np.ndarray] = {}
+    for c, (v, w) in zip(combos, operands(combos), strict=True):
+        e, dtype = c.element, NUMPY_TYPES[c.element]
+        old = expected[e]
+        value, compare = np.full(N, v, dtype), np.full(N, w, dtype)
+        expected[e] = updated(c.mode, old, value, compare).astype(dtype)
+        if c.used:
+            if e not in chained:
+                chained[e] = old
+            elif is_float(e):
+                chained[e] = (chained[e] + old).astype(dtype)
+            else:
+                chained[e] = chained[e] ^ old
+    simulate(ptx, (1, 1, 1), args)
+    for i, e in enumerate(elements):
+        np.testing.assert_array_equal(args[2 * i], expected[e], err_msg=f"{e} memory")
+        np.testing.assert_array_equal(args[2 * i + 1], chained[e], err_msg=f"{e} old values")
+
+
+@pytest.mark.parametrize("arch", TARGETS_LACKING)
 def test_every_atomic_the_target_lacks_is_a_located_error(arch: str) -> None:
-    for c in lacking_combinations(arch):
+    lacking = [c for c in allowed_combinations() if lacks(arch, c)]
+    # bf16 addf: 4 orders x 3 scopes x used/unused, and the view's 2 scopes.
+    assert len(lacking) == 4 * 3 * 2 + 2
+    for c in lacking:
         with pytest.raises(CompileError) as caught:
             compile_ptx(batch_kernel([c]), arch)
         error = caught.value
@@ -300,7 +394,7 @@ def test_every_atomic_the_target_lacks_is_a_located_error(arch: str) -> None:
         assert f"atomic {c.mode} on {c.element} needs sm_{need} or newer" in error.message
 
 
-@pytest.mark.parametrize("arch", LACKING_TARGETS)
+@pytest.mark.parametrize("arch", [*TARGETS, *TARGETS_LACKING[1:]])
 def test_what_a_target_lacks_ptxas_rejects_too(arch: str) -> None:
     """The justification of `LACKING`: ptxas refuses the instruction on the targets
     tileir refuses it for, and takes it on the others."""
