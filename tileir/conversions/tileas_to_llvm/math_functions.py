@@ -2,11 +2,18 @@
 
 PTX has fast approximations (`ex2.approx`, `lg2.approx`, `tanh.approx`) but no
 accurate exp, log, tanh, sinh, cosh or pow.  These routines reduce the argument
-exactly with FMA and evaluate short polynomials, with IEEE behaviour at the edges
-(overflow to inf, underflow through the subnormals to 0, NaN in gives NaN out,
-log(0) = -inf, log(x<0) = NaN, C99's pow special cases).
+with FMA and either hand the reduced argument to the hardware's `ex2.approx`
+(`exp`, as the CUDA Math API's `expf` does) or evaluate short polynomials, with
+IEEE behaviour at the edges (overflow to inf, underflow through the subnormals
+to 0, NaN in gives NaN out, log(0) = -inf, log(x<0) = NaN, C99's pow special
+cases).
 
-- `exp`, `expm1`, `tanh`, `log`, `log2`: about 2 ulp over the whole range.
+- `exp`: 2^(x log2 e) as ex2.approx(f) * 2^n, x log2 e = n + f split with FMAs
+  (f in [0, 1) to about 2^-24): the hardware's error plus at most 0.69 ulp (see
+  `exp_f32`).
+- `expm1`, `tanh`, `log`, `log2`: polynomials, about 2 ulp over the whole range
+  (expm1 and tanh keep a polynomial e^x: e^x - 1 cancels up to three bits of
+  e^x near |x| = 0.35, more than the hardware exp2's error leaves room for).
 - `sinh`, `cosh`: Taylor series below 1; above, e^|x|/2 as an f32 pair (exact
   Cody-Waite reduction by ln 2 with the remainder as a pair, the exponent applied
   exactly in two steps so that it overflows only where the result does) plus or
@@ -36,6 +43,12 @@ LN2_HI = 0.693145751953125  # ln 2 with 12 trailing zero bits: n * LN2_HI is exa
 LN2_LO = 1.42860677e-06  # ln 2 - LN2_HI
 INV_LN2 = 1.4426950408889634
 LOG2E = 1.4426950408889634
+LOG2E_HI = 1.4426950216293335  # log2 e rounded to f32
+LOG2E_LO = 1.925963033500011e-08  # log2 e - LOG2E_HI, rounded to f32
+#: 1.5 * 2^23 + 127: x + EXP_SHIFTER, rounded, is an integer n + EXP_SHIFTER (the f32
+#: spacing there is 1), with n + 127, the biased exponent of 2^n, in the low mantissa
+#: bits.
+EXP_SHIFTER = 12583039.0
 
 #: Taylor coefficients of e^r, highest degree first (Horner order).
 EXP_COEFFS = [1 / math.factorial(k) for k in range(7, -1, -1)]
@@ -140,6 +153,36 @@ def _scale(b: LLBuilder, p: SSAValue, n_float: SSAValue) -> SSAValue:
 
 
 def exp_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
+    """e^x as the CUDA Math API's `expf` computes it: x log2 e = n + f with n an
+    integer in [-126, 127] and f in [0, 1) (where n is not clamped), then
+    ex2.approx.ftz(f) * 2^n.
+
+    n = floor(x LOG2E_HI) comes from one FMA rounding down onto EXP_SHIFTER,
+    clamped so that 2^n is a normal f32, built by shifting the same word.  f >= 0
+    keeps ex2's result in [1, 2): the hardware's error, about one ulp of 1 in
+    absolute terms (measured on an H200), is two ulp in [1/2, 1), where a
+    round-to-nearest n would put half the results.  f = x LOG2E_HI - n + x LOG2E_LO
+    in two FMAs, each rounding once to at most 2^-25, so e^x gets at most
+    ln2 2^-24 relative (0.69 ulp; far less on most inputs) on top of ex2's error.
+    Where n is clamped, f absorbs the rest: results below 2^-126 come from one
+    rounding of ex2(f) * 2^-126 into the subnormals, and ex2(f) * 2^127 overflows
+    by itself above ~88.72.  NaN propagates through f; +-inf (and any huge |x|)
+    make f +-inf, so ex2 gives +inf or +0 with no special case."""
+    shifter = b.const(EXP_SHIFTER, f32)
+    j = b.intrinsic("llvm.nvvm.fma.rm.f", [x, b.const(LOG2E_HI, f32), shifter], f32)
+    j = b.intrinsic("llvm.maxnum.f32", [j, b.const(EXP_SHIFTER - 126, f32)], f32)
+    j = b.intrinsic("llvm.minnum.f32", [j, b.const(EXP_SHIFTER + 127, f32)], f32)
+    n = b.fsub(j, shifter)  # exact
+    f = b.fma(x, b.const(LOG2E_HI, f32), b.fneg(n))
+    f = b.fma(x, b.const(LOG2E_LO, f32), f)
+    scale = b.bitcast(b.shl(b.bitcast(j, i32), b.const(23, i32)), f32)  # 2^n
+    return b.fmul(b.intrinsic("llvm.nvvm.ex2.approx.ftz.f", [f], f32), scale)
+
+
+def _exp_polynomial(b: LLBuilder, x: SSAValue) -> SSAValue:
+    """e^x to about 1 ulp without the hardware: Cody-Waite reduction by ln 2 and a
+    degree-7 Taylor polynomial, for `expm1`, whose cancellation leaves no room for
+    ex2.approx's error."""
     n, r = _reduce(b, x)
     p = horner(b, r, EXP_COEFFS)
     result = _scale(b, p, n)
@@ -154,7 +197,7 @@ def exp_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
 def expm1_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
     """e^x - 1 without cancellation near 0 (polynomial for |x| < ln2/2)."""
     small = b.fmul(horner(b, x, EXPM1_COEFFS), x)
-    large = b.fsub(exp_f32(b, x), b.const(1.0, f32))
+    large = b.fsub(_exp_polynomial(b, x), b.const(1.0, f32))
     is_small = b.fcmp("olt", b.intrinsic("llvm.fabs.f32", [x], f32), b.const(0.34657359, f32))
     return b.select(is_small, small, large)
 
