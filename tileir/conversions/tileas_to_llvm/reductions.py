@@ -30,6 +30,7 @@ exchange, so their buffers come from the kernel's one shared-memory arena
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -109,17 +110,20 @@ def identities(b: LLBuilder, op: ct.ReduceOp | ct.ScanOp) -> list[SSAValue]:
 
 
 def _shfl_word(b: LLBuilder, word: SSAValue, mode: str, lane: SSAValue | int) -> SSAValue:
+    # The clamp: `up` reads lane - n down to lane 0, the others up to lane 31.
+    clamp = "0" if mode == "up" else "0x1f"
     if isinstance(lane, int):
-        template = f"shfl.sync.{mode}.b32 $0, $1, {lane}, 0x1f, {FULL_MASK};"
+        template = f"shfl.sync.{mode}.b32 $0, $1, {lane}, {clamp}, {FULL_MASK};"
         return b.inline_asm(template, "=r,r", [word], [i32], side_effects=True)[0]
-    template = f"shfl.sync.{mode}.b32 $0, $1, $2, 0x1f, {FULL_MASK};"
+    template = f"shfl.sync.{mode}.b32 $0, $1, $2, {clamp}, {FULL_MASK};"
     return b.inline_asm(template, "=r,r,r", [word, lane], [i32], side_effects=True)[0]
 
 
 def shuffle(
     op: Operation, b: LLBuilder, value: SSAValue, mode: str, lane: SSAValue | int
 ) -> SSAValue:
-    """`value` from another lane of the warp (`bfly`: lane ^ `lane`; `idx`: lane `lane`)."""
+    """`value` from another lane of the warp (`bfly`: lane ^ `lane`; `idx`: lane `lane`;
+    `up`/`down`: lane -/+ `lane`, where that lane exists)."""
     t = value.type
     if isinstance(t, IntegerType):
         width = t.width.data
@@ -381,7 +385,51 @@ def _slice_map(op: Operation, src: LinearLayout, res: LinearLayout, dim: int) ->
     return out
 
 
+@dataclass(frozen=True)
+class ScanPlan:
+    """Where a scanned dimension lives, for the work-efficient scan: its coordinate
+    bits from the lowest are register bits (`low`, register indices), then lane bits
+    (`lanes`, lane-id bits), then warp bits (`warps`, warp-id bits), then register
+    bits again (`high`): the shape of every blocked layout (`sizePerThread`, then
+    `threadsPerWarp`, `warpsPerCTA`, then repetitions)."""
+
+    low: tuple[int, ...]
+    lanes: tuple[int, ...]
+    warps: tuple[int, ...]
+    high: tuple[int, ...]
+
+    @staticmethod
+    def of(bits: Sequence[tuple[str, int]]) -> ScanPlan | None:
+        """The plan for `_dimension_bits`' answer, or None for another order of
+        bits (an MMA fragment scanned along its rows, say)."""
+        groups: dict[str, list[int]] = {"low": [], "lane": [], "warp": [], "high": []}
+        order = ("low", "lane", "warp", "high")
+        at = 0
+        for kind, index in bits:
+            want = "low" if kind == "register" and at == 0 else kind
+            if kind == "register" and at > 0:
+                want = "high"
+            if order.index(want) < at:
+                return None
+            at = order.index(want)
+            groups[want].append(index)
+        return ScanPlan(*(tuple(groups[k]) for k in order))
+
+
 class LowerScan(TilePattern):
+    """`cuda_tile.scan`, work-efficient where the dimension's bits are ordered as
+    in a blocked layout (`ScanPlan`): each thread scans its own run of elements
+    sequentially, a warp scans the runs' totals with `shfl.sync.up` (Kogge-Stone,
+    log2 of the lanes steps, one more for the exclusive prefix), warps exchange
+    their totals through shared memory, and each element is combined once with the
+    carry of everything before its run.  Other orders of bits take the carry through
+    every thread in turn (`_scan_sequentially`).
+
+    The body is the only combiner, applied as `body(later, earlier)` (r[j] =
+    body(x[j], r[j-1])), so any associative body with its identity works; only the
+    association differs from the sequential reference, which a compiler may choose
+    for an associative body (docs/interpreter.md)."""
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.ScanOp, rewriter: PatternRewriter) -> None:
         dim = op.dimension
@@ -392,10 +440,261 @@ class LowerScan(TilePattern):
                 raise not_supported(op, "a result layout other than the operand's")
         size = shape_of(src_t)[dim]
         bits = _dimension_bits(op, layout, dim, size, warps_ok=True)
+        vals = [self.ctx.registers_of(op, v) for v in op.operands]
+        plan = ScanPlan.of(bits)
+        if plan is None:
+            out = self._scan_sequentially(op, rewriter, layout, bits, size, vals)
+        else:
+            out = self._scan_work_efficient(op, rewriter, layout, plan, vals)
+        results = [
+            self.ctx.pack(rewriter, regs, res.type)
+            for regs, res in zip(out, op.results, strict=True)
+        ]
+        rewriter.replace(op, [], results)
+
+    # -- the work-efficient scan ---------------------------------------------------
+    def _scan_work_efficient(
+        self,
+        op: ct.ScanOp,
+        rewriter: PatternRewriter,
+        layout: LinearLayout,
+        plan: ScanPlan,
+        vals: list[list[SSAValue]],
+    ) -> list[list[SSAValue]]:
+        b = self.builder(rewriter, op)
+        state = self.ctx.function_state(op)
+        reverse = op.is_reverse
+        ids = identities(b, op)
+        along = sum(1 << i for i in (*plan.low, *plan.high))
+        rows = sorted({r & ~along for r in range(layout.num_registers)})
+
+        def register(row: int, high_rank: int, low_rank: int) -> int:
+            """The register at scan-order ranks (`reverse` counts down)."""
+            r = row
+            for ranks, indices in ((low_rank, plan.low), (high_rank, plan.high)):
+                for k, index in enumerate(indices):
+                    if (ranks >> k & 1) != reverse:
+                        r |= 1 << index
+            return r
+
+        # 1. Each thread scans its runs of consecutive elements (one per row and
+        #    value of the high register bits), in order, from the identity.
+        groups: list[tuple[int, int]] = [
+            (row, h) for row in rows for h in range(1 << len(plan.high))
+        ]
+        partial: dict[int, list[SSAValue]] = {}
+        totals: list[list[SSAValue]] = []
+        for row, h in groups:
+            acc = ids
+            for q in range(1 << len(plan.low)):
+                r = register(row, h, q)
+                acc = combine(b, op, [v[r] for v in vals], acc)
+                partial[r] = acc
+            totals.append(acc)
+        # 2. Across the lanes: inclusive Kogge-Stone scan of the runs' totals, then
+        #    the exclusive carry from the previous lane.
+        #    A run of one element needs no exclusive carry: the inclusive scan is its
+        #    result so far.
+        lane_carry: list[list[SSAValue]] | None = None
+        if plan.lanes:
+            totals, lane_carry = self._scan_lanes(
+                op, b, rewriter, state, plan, reverse, totals, exclusive=bool(plan.low)
+            )
+            if not plan.low:
+                for (row, h), t in zip(groups, totals, strict=True):
+                    partial[register(row, h, 0)] = t
+        # 3. Across the warps: each warp's total through shared memory.
+        warp_carry: list[list[SSAValue]] | None = None
+        block_totals = totals
+        if plan.warps:
+            warp_carry, block_totals = self._scan_warps(
+                op, b, rewriter, state, plan, reverse, totals, ids
+            )
+        elif plan.high:
+            # The high register bits need each group's total over the whole
+            # dimension: held by the last lane in scan order.
+            last = self._last_lane(rewriter, state, plan, reverse)
+            block_totals = [[shuffle(op, b, x, "idx", last) for x in t] for t in totals]
+        # 4. Every element combined once with the carry of what precedes its run.
+        out: list[list[SSAValue | None]] = [[None] * layout.num_registers for _ in vals]
+        high_carry: list[SSAValue] | None = None
+        for g, (row, h) in enumerate(groups):
+            if h == 0:
+                high_carry = None
+            carry: list[SSAValue] | None = None
+            for part in (
+                lane_carry[g] if lane_carry is not None else None,
+                warp_carry[g] if warp_carry is not None else None,
+                high_carry,
+            ):
+                if part is not None:
+                    carry = part if carry is None else combine(b, op, carry, part)
+            for q in range(1 << len(plan.low)):
+                r = register(row, h, q)
+                value = partial[r] if carry is None else combine(b, op, partial[r], carry)
+                for k in range(len(vals)):
+                    out[k][r] = value[k]
+            if plan.high:
+                total = block_totals[g]
+                high_carry = total if high_carry is None else combine(b, op, total, high_carry)
+        return [[x for x in regs if x is not None] for regs in out]
+
+    def _scan_lanes(
+        self,
+        op: ct.ScanOp,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        plan: ScanPlan,
+        reverse: bool,
+        totals: list[list[SSAValue]],
+        exclusive: bool,
+    ) -> tuple[list[list[SSAValue]], list[list[SSAValue]] | None]:
+        """(inclusive, exclusive) scans over the lanes of each group's totals; the
+        exclusive one (if asked for) is the identity in the first lane."""
+        prologue = state.prologue_builder(rewriter)
+        lane_id = state.lane
+        assert lane_id is not None
+        n = len(plan.lanes)
+        rank = _gather(prologue, lane_id, plan.lanes)  # in coordinate order
+        if reverse:
+            rank = prologue.xor(rank, prologue.const((1 << n) - 1, i32))
+        contiguous = list(plan.lanes) == list(range(plan.lanes[0], plan.lanes[0] + n))
+
+        def earlier(value: SSAValue, distance: int) -> SSAValue:
+            """`value` from the lane `distance` before in scan order."""
+            if contiguous:
+                mode = "down" if reverse else "up"
+                return shuffle(op, b, value, mode, distance << plan.lanes[0])
+            source = prologue.sub(rank, prologue.const(distance, i32))
+            if reverse:
+                source = prologue.xor(source, prologue.const((1 << n) - 1, i32))
+            lane = _scatter(prologue, source, plan.lanes)
+            others = prologue.and_(lane_id, prologue.const(~_mask(plan.lanes) & 31, i32))
+            return shuffle(op, b, value, "idx", prologue.or_(others, lane))
+
+        inclusive = [list(t) for t in totals]
+        for step in range(n):
+            distance = 1 << step
+            has = prologue.icmp("uge", rank, prologue.const(distance, i32), signed=False)
+            for g, t in enumerate(inclusive):
+                theirs = [earlier(x, distance) for x in t]
+                both = combine(b, op, t, theirs)
+                inclusive[g] = [b.select(has, c, x) for c, x in zip(both, t, strict=True)]
+        if not exclusive:
+            return inclusive, None
+        first = prologue.icmp("eq", rank, prologue.const(0, i32))
+        ids = identities(b, op)
+        carries = [
+            [b.select(first, i, earlier(x, 1)) for x, i in zip(t, ids, strict=True)]
+            for t in inclusive
+        ]
+        return inclusive, carries
+
+    def _last_lane(
+        self, rewriter: PatternRewriter, state: FunctionState, plan: ScanPlan, reverse: bool
+    ) -> SSAValue:
+        """The lane of this thread's row that holds the last element in scan order."""
+        prologue = state.prologue_builder(rewriter)
+        assert state.lane is not None
+        lanes = _mask(plan.lanes)
+        row = prologue.and_(state.lane, prologue.const(~lanes & 31, i32))
+        return row if reverse else prologue.or_(row, prologue.const(lanes, i32))
+
+    def _scan_warps(
+        self,
+        op: ct.ScanOp,
+        b: LLBuilder,
+        rewriter: PatternRewriter,
+        state: FunctionState,
+        plan: ScanPlan,
+        reverse: bool,
+        totals: list[list[SSAValue]],
+        ids: list[SSAValue],
+    ) -> tuple[list[list[SSAValue]], list[list[SSAValue]]]:
+        """(carry from earlier warps, total over all warps) of each group: the last
+        lane of each warp in scan order writes its inclusive total, a barrier, every
+        thread reads its row's totals of all warps and combines them in order, a
+        barrier (the words are reused by the next exchange)."""
+        prologue = state.prologue_builder(rewriter)
+        assert state.lane is not None and state.warp is not None
+        threads = state.num_warps * WARP_SIZE
+        n_warps = 1 << len(plan.warps)
+        lane_mask = _mask(plan.lanes)
+        warp_mask = _mask(plan.warps) << 5
+        tid = prologue.or_(prologue.shl(state.warp, prologue.const(5, i32)), state.lane)
+        size = len(totals) * len(ids) * threads * 8
+        (scratch,) = allocate_shared(op, state, rewriter, [size], "a scan across warps")
+        mine = prologue.add(scratch, prologue.shl(tid, prologue.const(3, i32)))
+        row = prologue.and_(tid, prologue.const((threads - 1) & ~(lane_mask | warp_mask), i32))
+        row_at = prologue.add(scratch, prologue.shl(row, prologue.const(3, i32)))
+        last_lane = 0 if reverse else lane_mask
+        lane_rank = prologue.and_(state.lane, prologue.const(lane_mask, i32))
+        writer = prologue.icmp("eq", lane_rank, prologue.const(last_lane, i32))
+        warp_rank = _gather(prologue, state.warp, plan.warps)
+        if reverse:
+            warp_rank = prologue.xor(warp_rank, prologue.const(n_warps - 1, i32))
+
+        def slot(g: int, k: int) -> int:
+            return (g * len(ids) + k) * threads * 8
+
+        for g, t in enumerate(totals):
+            for k, value in enumerate(t):
+                word, bits = _to_word(op, b, value)
+                b.inline_asm(
+                    f"@$2 st.shared.b{bits} [$0+{slot(g, k)}], $1;",
+                    "r," + ("l" if bits == 64 else "r") + ",b",
+                    [mine, word, writer],
+                    [],
+                    side_effects=True,
+                )
+        b.op(nvvm.Barrier0Op())
+        carries: list[list[SSAValue]] = []
+        block_totals: list[list[SSAValue]] = []
+        for g, t in enumerate(totals):
+            acc: list[SSAValue] | None = None
+            carry = ids
+            # The last warp's total only matters to the high register bits.
+            for w in range(n_warps if plan.high else n_warps - 1):
+                warp = _scatter_const(w ^ (n_warps - 1) if reverse else w, plan.warps)
+                thread = (warp << 5) | last_lane
+                theirs = []
+                for k, value in enumerate(t):
+                    bits = 64 if _word_bits(value.type) == 64 else 32
+                    (word,) = b.inline_asm(
+                        f"ld.shared.b{bits} $0, [$1+{slot(g, k) + thread * 8}];",
+                        ("=l" if bits == 64 else "=r") + ",r",
+                        [row_at],
+                        [IntegerType(bits)],
+                        side_effects=True,
+                    )
+                    theirs.append(_from_word(b, word, value.type))
+                acc = theirs if acc is None else combine(b, op, theirs, acc)
+                if w + 1 < n_warps:
+                    after = prologue.icmp("eq", warp_rank, prologue.const(w + 1, i32))
+                    carry = [b.select(after, a, c) for a, c in zip(acc, carry, strict=True)]
+            assert acc is not None
+            carries.append(carry)
+            block_totals.append(acc)
+        b.op(nvvm.Barrier0Op())
+        return carries, block_totals
+
+    # -- any other order of bits: the carry through every thread in turn ----------
+    def _scan_sequentially(
+        self,
+        op: ct.ScanOp,
+        rewriter: PatternRewriter,
+        layout: LinearLayout,
+        bits: list[tuple[str, int]],
+        size: int,
+        vals: list[list[SSAValue]],
+    ) -> list[list[SSAValue]]:
+        """Each thread scans its own registers along the dimension starting from a
+        carry; the carry walks through the threads that hold the dimension in order,
+        one `shfl.sync.idx` per segment (shared memory between warps)."""
         reverse = op.is_reverse
         b = self.builder(rewriter, op)
         state = self.ctx.function_state(op)
-        vals = [self.ctx.registers_of(op, v) for v in op.operands]
         n_regs = layout.num_registers
         # Coordinate c along `dim`, in scan order, lives in register bits and thread
         # bits (lane bits, and warp bits at 5 + i of the thread id); consecutive
@@ -462,24 +761,14 @@ class LowerScan(TilePattern):
                 # along `dim`).
                 assert tid is not None and keep is not None
                 if scratch is None:
-                    scratch = self._scratch(op, rewriter, state, len(vals))
+                    size_bytes = len(vals) * state.num_warps * WARP_SIZE * 8
+                    (scratch,) = allocate_shared(
+                        op, state, rewriter, [size_bytes], "a scan across warps"
+                    )
                 carry = self._pass_across_warps(
                     op, b, rewriter, state, tid, thread_field, keep, carry, scratch
                 )
-        results = []
-        for k, res in enumerate(op.results):
-            regs = out[k]
-            assert all(x is not None for x in regs)
-            results.append(self.ctx.pack(rewriter, [x for x in regs if x is not None], res.type))
-        rewriter.replace(op, [], results)
-
-    def _scratch(
-        self, op: ct.ScanOp, rewriter: PatternRewriter, state: FunctionState, operands: int
-    ) -> SSAValue:
-        """A `.shared` buffer of one 8-byte word per thread and operand."""
-        size = operands * state.num_warps * WARP_SIZE * 8
-        (scratch,) = allocate_shared(op, state, rewriter, [size], "a scan across warps")
-        return scratch
+        return [[x for x in regs if x is not None] for regs in out]
 
     def _pass_across_warps(
         self,
@@ -522,6 +811,36 @@ class LowerScan(TilePattern):
             out.append(_from_word(b, word, value.type))
         b.op(nvvm.Barrier0Op())
         return out
+
+
+def _mask(indices: Sequence[int]) -> int:
+    return sum(1 << i for i in indices)
+
+
+def _gather(b: LLBuilder, word: SSAValue, indices: Sequence[int]) -> SSAValue:
+    """The bits `indices` of `word`, packed from bit 0 in that order."""
+    n = len(indices)
+    if list(indices) == list(range(indices[0], indices[0] + n)):
+        shifted = b.lshr(word, b.const(indices[0], i32)) if indices[0] else word
+        return b.and_(shifted, b.const((1 << n) - 1, i32))
+    out = b.const(0, i32)
+    for k, index in enumerate(indices):
+        bit = b.and_(b.lshr(word, b.const(index, i32)), b.const(1, i32))
+        out = b.or_(out, b.shl(bit, b.const(k, i32)))
+    return out
+
+
+def _scatter(b: LLBuilder, packed: SSAValue, indices: Sequence[int]) -> SSAValue:
+    """The inverse of `_gather`: bit k of `packed` at bit `indices[k]`."""
+    out = b.const(0, i32)
+    for k, index in enumerate(indices):
+        bit = b.and_(b.lshr(packed, b.const(k, i32)), b.const(1, i32))
+        out = b.or_(out, b.shl(bit, b.const(index, i32)))
+    return out
+
+
+def _scatter_const(packed: int, indices: Sequence[int]) -> int:
+    return sum(1 << index for k, index in enumerate(indices) if packed >> k & 1)
 
 
 _ = (Attribute, LoweringContext)
