@@ -1,6 +1,6 @@
 """Accuracy of tileir's math routines, run in the PTX simulator against numpy float64.
 
-Each op (`sin cos tan sinh cosh pow atan2 remf`) is compiled in a one-op kernel
+Each op (`sin cos tan sinh cosh exp pow atan2 remf`) is compiled in a one-op kernel
 (load, op, store) for sm_80 and run in ``tileir.testing.simulate`` with
 ``approx="bound"`` (every ``.approx``/``div.full`` result moved by its worst-case
 error), on random bit patterns over the whole f32 range, op-specific samples and
@@ -22,6 +22,8 @@ cos     0.53          0.55
 tan     0.54          0.55
 sinh    0.56          0.58
 cosh    0.56          0.58
+exp     4.10                  ex2.approx moved by its modelled 2^-22.5; 1.10 with
+                              ex2 exact; on an H200, every f32: 1.93 (= tileiras)
 pow     0.50          0.50    f64 core: correctly rounded on every input tried
 atan2   0.50          0.50    f64 core
 remf    0             0       exact, as C fmodf (1.2M inputs offline)
@@ -66,6 +68,9 @@ OPS: dict[str, tuple[int, Callable[..., np.ndarray], float]] = {
     "tan": (1, np.tan, 0.6),
     "sinh": (1, np.sinh, 0.6),
     "cosh": (1, np.cosh, 0.6),
+    # ex2.approx's result (in [1, 2)) rounded, moved by its modelled 2^-22.5 (up to
+    # 2.83 ulp) and rounded again, plus the reduction's ln2 2^-24 (0.69 ulp): 4.52.
+    "exp": (1, np.exp, 4.52),
     "pow": (2, np.power, 0.501),
     "atan2": (2, np.arctan2, 0.501),
     "remf": (2, np.fmod, 0.0),
@@ -228,7 +233,10 @@ def unary_inputs(op: str, rng: np.random.Generator) -> np.ndarray:
             closest_to_quarter_turns(),
         ]
     else:
-        thresholds = np.array([1.0, 88.72283, 88.7228394, 89.41598, 89.415985, 89.41599, 90.0])
+        # Overflow of exp/sinh/cosh; exp's results leaving the normals (2^-126),
+        # the last subnormal (2^-149) and the rounding to 0 (2^-150).
+        overflow = [1.0, 88.72283, 88.7228394, 89.41598, 89.415985, 89.41599, 90.0]
+        thresholds = np.array([*overflow, -87.33654, -103.27893, -103.97208])
         edges = np.concatenate(
             [np.nextafter(thresholds.astype(np.float32), np.float32(k)) for k in (0, 100)]
         )
@@ -385,6 +393,17 @@ def test_constants_are_derived_correctly() -> None:
 @pytest.mark.parametrize("op", sorted(OPS))
 def test_f32_accuracy(op: str) -> None:
     check(op, "f32", op_inputs(op), OPS[op][2])
+
+
+def test_exp_reduction_adds_little() -> None:
+    """With ex2.approx exact (the simulator's default rounding of the exact 2^f),
+    what is left is tileir's own error: f off by at most 2^-24 (two FMA roundings),
+    ln2 2^-24 relative or 0.69 ulp of a result in [1, 2), plus the rounding of 2^f:
+    1.19 ulp at most."""
+    (x,) = op_inputs("exp")
+    got = run_kernel(compiled("exp", "f32"), [x], DTYPES["f32"], approx="nearest")
+    err = ulp_error(got, reference("exp", x), "f32")
+    assert err.max() <= 1.19, (x[np.argmax(err)], err.max())
 
 
 def test_remf_is_exact_fmod() -> None:

@@ -45,11 +45,13 @@ from tileir.testing.ptx_parse import Instruction
 #: Error bound modelled for each ``.approx`` (and ``div.full``) instruction in
 #: ``approx="bound"`` mode: ``("rel", r)`` is a relative error, ``("ulp", n)`` n
 #: units in the last place of the f32 result.  Taken from the PTX ISA's stated
-#: maxima, rounded up: tanh about 2^-11 relative; ex2, rsqrt and sqrt about 2 ulp
-#: (2^-22 relative); div.approx and div.full 2 ulp.
+#: maxima, rounded up: tanh about 2^-11 relative; rsqrt and sqrt about 2 ulp
+#: (2^-22 relative); div.approx and div.full 2 ulp.  ex2: 2^-22.5 relative, above
+#: what `ex2.approx.ftz.f32` does on an H200 over every f32 input (at most
+#: 2^-22.88: 1.40 ulp on results in [1, 2), 2.06 ulp on results in [1/2, 1)).
 APPROX_ERROR: dict[str, tuple[str, float]] = {
     "tanh": ("rel", 2.0**-11),
-    "ex2": ("rel", 2.0**-22),
+    "ex2": ("rel", 2.0**-22.5),
     "rsqrt": ("rel", 2.0**-22),
     "sqrt": ("rel", 2.0**-22),
     "div": ("ulp", 2),
