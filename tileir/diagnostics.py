@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import FileLineColLoc, LocationAttr, UnknownLoc
+from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, FileLineColLoc, LocationAttr, UnknownLoc
 from xdsl.ir import Operation
 
 
@@ -42,6 +42,12 @@ class CompileError(Exception):
         return f"{where}: error: {self.message}"
 
 
+#: Where the files of a Python DSL's own package lie (cuTile: `.../cuda/tile/_stub.py`).
+#: A call-site location whose innermost frames are there is reported at the user's
+#: frame that called into it.
+LIBRARY_PATHS = ("/cuda/tile/",)
+
+
 def location_of(op: Operation | None) -> SourceLocation | None:
     """The source position of `op`, or of its closest located ancestor."""
     while op is not None:
@@ -52,16 +58,45 @@ def location_of(op: Operation | None) -> SourceLocation | None:
     return None
 
 
-def _to_source(loc: LocationAttr) -> SourceLocation | None:
+def is_library_file(file: str) -> bool:
+    """Whether `file` belongs to the DSL's package rather than to the user's code."""
+    path = file.replace("\\", "/")
+    return any(marker in path for marker in LIBRARY_PATHS)
+
+
+def frames_of(loc: LocationAttr) -> list[SourceLocation]:
+    """The file positions in `loc`, innermost call frame first: a call site is its
+    callee's frames, then its caller's; a fused or debug-info location, those of its
+    parts in order."""
     if isinstance(loc, FileLineColLoc):
-        return SourceLocation(loc.filename.data, loc.line.data, loc.column.data)
+        return [SourceLocation(loc.filename.data, loc.line.data, loc.column.data)]
     if isinstance(loc, UnknownLoc):
-        return None
-    # Debug-info and fused locations carry a file position somewhere inside.
+        return []
+    if isinstance(loc, CallSiteLoc):
+        frames: list[SourceLocation] = []
+        for part in (loc.callee, loc.caller):
+            if isinstance(part, LocationAttr):
+                frames += frames_of(part)
+        return frames
+    frames = []
     for param in getattr(loc, "parameters", ()):
-        if isinstance(param, LocationAttr) and (found := _to_source(param)) is not None:
-            return found
-    return None
+        items = param.data if isinstance(param, ArrayAttr) else (param,)
+        for item in items:
+            if isinstance(item, LocationAttr):
+                frames += frames_of(item)
+    return frames
+
+
+def _to_source(loc: LocationAttr) -> SourceLocation | None:
+    """The position a diagnostic about `loc` points at: its innermost frame in the
+    user's code.  cuTile locates an op it builds inside its own functions (`astype`,
+    `mma` in `cuda/tile/_stub.py`) with `callsite(stub at user line)`, and an op of
+    an inlined user helper with `callsite(helper line at kernel line)`: the first is
+    reported at the user's line that called the stub, the second at the helper's line
+    (the call that made the op).  Without a user frame, the innermost one."""
+    frames = frames_of(loc)
+    user = [f for f in frames if not is_library_file(f.file)]
+    return (user or frames or [None])[0]
 
 
 def error_at(op: Operation | None, message: str) -> CompileError:
