@@ -159,6 +159,72 @@ def test_other_dots_run_on_fma(dtype: str, tile: tuple[int, int, int], arch: str
     np.testing.assert_allclose(c, expected, rtol=tol, atol=tol * 10)
 
 
+def _tf32_gemm_text(tm: int, tn: int, tk: int) -> str:
+    """`_gemm_text` on f32 arrays whose tiles are rounded to tf32 (`ftof`, nearest
+    even) before the `mmaf`, as cuTile's `astype(ct.tfloat32)` writes it."""
+    text = _gemm_text("f32", tm, tn, tk)
+    a, b, c = f"tile<{tm}x{tk}", f"tile<{tk}x{tn}", f"tile<{tm}x{tn}"
+    mma = f"%2 = mmaf %tile, %tile_25, %iterArg0 : {a}xf32>, {b}xf32>, {c}xf32>"
+    assert mma in text
+    return text.replace(
+        mma,
+        f"%ta = ftof %tile : {a}xf32> -> {a}xtf32>\n"
+        f"    %tb = ftof %tile_25 : {b}xf32> -> {b}xtf32>\n"
+        f"    %2 = mmaf %ta, %tb, %iterArg0 : {a}xtf32>, {b}xtf32>, {c}xf32>",
+    )
+
+
+def _round_to_tf32(x: np.ndarray) -> np.ndarray:
+    """Round to nearest even at tf32's 10th fraction bit (finite f32 values)."""
+    bits = x.view(np.uint32).astype(np.uint64)
+    bits = (bits + 0xFFF + ((bits >> 13) & 1)) & ~np.uint64(0x1FFF)
+    return bits.astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize(
+    ("arch", "tile", "size", "warps", "instruction"),
+    [
+        ("sm_80", (64, 32, 32), (128, 96, 96), 4, "mma.sync.aligned.m16n8k8.row.col.f32.tf32"),
+        ("sm_100a", (32, 64, 16), (70, 136, 40), 4, "mma.sync.aligned.m16n8k8"),  # ragged
+        ("sm_90a", (64, 32, 32), (128, 96, 96), 4, "wgmma.mma_async.sync.aligned.m64n32k8."),
+        ("sm_90a", (128, 128, 32), (200, 136, 64), 8, "wgmma.mma_async.sync.aligned.m64n128k8"),
+        ("sm_90a", (32, 64, 32), (64, 128, 64), 4, "mma.sync.aligned.m16n8k8"),  # 2 x 2 warps
+        ("sm_80", (16, 8, 4), (40, 24, 24), 4, None),  # K tile 4: FMAs
+    ],
+)
+def test_tf32_dots(
+    arch: str,
+    tile: tuple[int, int, int],
+    size: tuple[int, int, int],
+    warps: int,
+    instruction: str | None,
+) -> None:
+    """f32 tiles rounded to tf32, then `mmaf`: `mma.sync` m16n8k8 (A by `ldmatrix.x4`, B
+    written N x K and read by a plain `ldmatrix.x2`), sm_90a's `wgmma` m64nNk8 (both
+    operands K-major, no transpose immediates), or FMAs where the K tile is no multiple
+    of 8; against numpy on the rounded operands, and accepted by ptxas."""
+    tm, tn, tk = tile
+    module = parse_module_text(_tf32_gemm_text(tm, tn, tk), "gemm.mlir")
+    ptx = compile_module(module, arch, num_warps=warps).ptx
+    assert ptx is not None
+    if instruction is None:
+        assert "mma" not in ptx and "fma.rn.f32" in ptx
+    else:
+        assert instruction in ptx and ".tf32.tf32" in ptx
+    if "wgmma" in (instruction or ""):
+        assert "mma.sync" not in ptx and "ldmatrix" not in ptx
+    assert run_ptxas(ptx, arch).ok
+    m, n, k = size
+    rng = np.random.default_rng(21)
+    a = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+    b = rng.uniform(-1, 1, (k, n)).astype(np.float32)
+    c = np.zeros((m, n), dtype=np.float32)
+    grid = (-(-m // tm), -(-n // tn), 1)
+    simulate(ptx, grid, [a, m, k, k, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
+    expected = _round_to_tf32(a).astype(np.float64) @ _round_to_tf32(b).astype(np.float64)
+    np.testing.assert_allclose(c, expected, rtol=1e-5, atol=1e-5)
+
+
 FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
 
 
@@ -351,6 +417,8 @@ def test_dots_that_keep_mma_sync(arch: str, tile: tuple[int, int, int], warps: i
         ((16, 8), 0, 2, True, 0),
         ((64, 32), 1, 2, False, 32),  # A: K-major
         ((128, 64), 1, 1, False, 0),
+        ((32, 64), 0, 4, False, 16),  # B, tf32: K-major
+        ((64, 16), 1, 4, False, 0),  # A, tf32
     ],
 )
 def test_operand_buffer_places_elements_as_the_descriptor_reads_them(

@@ -629,7 +629,8 @@ class LowerAtomicRedView(RewritePattern):
 class LowerMma(RewritePattern):
     """`mmaf` / `mmai` -> `nv_tileaa.dot` (integer signedness carried over; `fast_acc`
     kept as a discardable attribute).  Element types `nv_tileaa.dot` does not take
-    (tf32, ...) keep the `cuda_tile.mmaf` on carriers."""
+    keep the `cuda_tile.mmaf` on carriers (it takes every type `mmaf` verifies with,
+    tf32 included)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.MmaFOp | ct.MmaIOp, rewriter: PatternRewriter) -> None:

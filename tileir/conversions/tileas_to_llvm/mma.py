@@ -1,9 +1,9 @@
 """`nv_tileaa.dot` (cuda_tile `mmaf`, `mmai`) on tensor cores with `ldmatrix` + `mma.sync`.
 
 `acc + a · b` with f16 or bf16 operands and an f32 accumulator, or f16 operands and
-an f16 accumulator (`mma.sync.aligned.m16n8k16`), or i8 operands of either
-signedness and an i32 accumulator (`m16n8k32`, exact), for every target tileir
-supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
+an f16 accumulator (`mma.sync.aligned.m16n8k16`), tf32 operands and an f32
+accumulator (`m16n8k8`), or i8 operands of either signedness and an i32 accumulator
+(`m16n8k32`, exact), for every target tileir supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
 sm_100a.  On sm_90a, a dot whose warps form whole warpgroups along M runs on
 `wgmma` instead (`wgmma.py`: the same accumulator layout, both operands from
 core-matrix buffers through matrix descriptors); sm_100a's `tcgen05` is not used yet.
@@ -20,10 +20,13 @@ them.  The lowering, per `dot`:
    within each 16x8 block lane `l` holds rows `l/4`, `l/4 + 8` and columns `2(l%4)`,
    `2(l%4) + 1`.
 3. Each warp loads its fragments of `a` with `ldmatrix.x4` (a 16x16 block of halves,
-   16x32 of bytes) and of `b` with `ldmatrix.x2.trans` (a 16x8 block of the row-major
-   KxN buffer; i8 `b` is written transposed, NxK, and read with a plain
-   `ldmatrix.x2`, as `ldmatrix` transposes only 16-bit elements), and accumulates
-   with one `mma.sync` per 16x8 output block and K step (16 halves, 32 bytes).
+   16x32 of bytes, 16x8 of tf32 words: 32 bytes of K per row either way) and of `b`
+   with `ldmatrix.x2.trans` (a 16x8 block of the row-major KxN buffer; i8 and tf32
+   `b` is written transposed, NxK, and read with a plain `ldmatrix.x2`, as `ldmatrix`
+   transposes only 16-bit elements), and accumulates with one `mma.sync` per 16x8
+   output block and K step (16 halves, 32 bytes, 8 tf32).  A tf32 element is its f32
+   register (`tf32.py`), so the 8x8 `b16` matrices `ldmatrix` moves are 8x4 words,
+   which is the m16n8k8 tf32 fragment.
 4. After a barrier the fragments go back through that buffer into `acc`'s layout.
 
 Steps 2 and 4 are skipped when `acc` and the result already are in that layout
@@ -39,7 +42,7 @@ are not multiples of the `mma.sync` shape) are computed with FMAs instead
 (`lower_fma_dot`): the operands go through shared memory and each thread computes
 the accumulator elements it holds, one FMA per K step in the accumulator's type.
 Not supported yet (a located diagnostic): i8 tiles that are not multiples of
-16x8x32, tf32 operands (which stay `cuda_tile.mmaf`).
+16x8x32.
 """
 
 from __future__ import annotations

@@ -24,8 +24,9 @@ TMA-fed and warp-specialized form is later work):
     element size, `T = 16 / s`), so a thread's run of K elements is one vector store.
   - B (`K x N`, N contiguous) is MN-major for 16-bit types (`imm-trans-b` 1): a line
     holds 8 N elements of one K (`(n % 8)·s + (k % 8)·16 + (k / 8)·LBO +
-    (n / 8)·SBO`), again one vector store per run of N.  8-bit types have no
-    transpose flag: their B is K-major, written transposed (N x K) a byte at a time.
+    (n / 8)·SBO`), again one vector store per run of N.  8-bit types and tf32 have
+    no transpose flag: their B is K-major, written transposed (N x K) an element at
+    a time.
   - The core matrices adjacent along the dimension they are adjacent in are padded
     apart (0-112 bytes, the least that minimizes the bank conflicts of the writes,
     `choose_pad`), as the 16-byte lines of a warp's stores otherwise fall into the
@@ -37,12 +38,13 @@ TMA-fed and warp-specialized form is later work):
   proxy) with `fence.proxy.async.shared::cta` before the CTA barrier.
 * Per 64 x N block (N at most 256) one inline-asm block copies the accumulator into
   the output registers, issues `wgmma.fence`, one `wgmma.mma_async` per K step (16
-  halves or 32 bytes), commits and waits for the group: nothing else touches the
+  halves, 32 bytes or 8 tf32), commits and waits for the group: nothing else touches the
   accumulator registers while the instructions are in flight.
 
 Types: f16 and bf16 with an f32 accumulator, f16 with an f16 accumulator
-(`m64nNk16`); s8/u8 with an s32 accumulator and f8E4M3FN/f8E5M2 (`e4m3`/`e5m2`, any
-pair) with an f32 or f16 accumulator (`m64nNk32`).  Everything else, and any
+(`m64nNk16`); tf32 with an f32 accumulator (`m64nNk8`, both operands K-major, scale
+immediates only); s8/u8 with an s32 accumulator and f8E4M3FN/f8E5M2 (`e4m3`/`e5m2`,
+any pair) with an f32 or f16 accumulator (`m64nNk32`).  Everything else, and any
 dot whose warps do not form whole warpgroups along M, keeps `mma.sync`.
 """
 

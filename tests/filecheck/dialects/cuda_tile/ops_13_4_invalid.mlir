@@ -13,6 +13,17 @@ cuda_tile.module @m {
 // -----
 
 cuda_tile.module @m {
+  testing$func @bad(%a: tile<4xf16>) {
+    // nearest_away (13.4) rounds narrowing conversions only, like the directed modes.
+    // expected-error @below {{invalid rounding mode specified. Only 'nearest_even' is supported}}
+    %w = ftof %a rounding<nearest_away> : tile<4xf16> -> tile<4xtf32>
+    return
+  }
+}
+
+// -----
+
+cuda_tile.module @m {
   testing$func @bad(%b: tile<4xf32>, %j: tile<2xi32>) {
     // expected-error @below {{failed to verify that all of {source, exponent} have same shape}}
     %w = fpowi %b, %j : tile<4xf32>, tile<2xi32>
