@@ -341,28 +341,28 @@ def updated(mode: str, memory: np.ndarray, value: np.ndarray, compare: np.ndarra
     return np.where(unsigned == compare.view(bits), value, memory)
 
 
-def test_the_simulator_runs_every_atomic_as_numpy_does() -> None:
-    """The PTX simulator executes every atomic tileir emits (sm_90a, which has them
-    all): each thread owns one element of each array, so the atomics apply in token
-    order, and memory and the chained old values match a sequential numpy model."""
-    combos, ptx = batch_ptx("sm_90a")
+def batch_arguments(combos: list[Atomic]) -> list[np.ndarray]:
+    """The arrays of `batch_kernel(combos)`, in parameter order: `p_T` holding small
+    integers (as `operands` chooses them), `o_T` zeros."""
     rng = np.random.default_rng(0)
-    elements = sorted({c.element for c in combos})
-    memory: dict[str, np.ndarray] = {}
-    olds: dict[str, np.ndarray] = {}
     args: list[np.ndarray] = []
-    for e in elements:
-        # Small integers, as `operands` chooses them.
-        memory[e] = rng.integers(0 if is_float(e) else -4, 4, N).astype(NUMPY_TYPES[e])
-        olds[e] = np.zeros(N, NUMPY_TYPES[e])
-        args += [memory[e].copy(), olds[e]]
-    expected = {e: memory[e].copy() for e in elements}
+    for e in sorted({c.element for c in combos}):
+        memory = rng.integers(0 if is_float(e) else -4, 4, N).astype(NUMPY_TYPES[e])
+        args += [memory, np.zeros(N, NUMPY_TYPES[e])]
+    return args
+
+
+def batch_results(combos: list[Atomic], args: list[np.ndarray]) -> list[np.ndarray]:
+    """What `batch_kernel(combos)` leaves in `args`: each thread owns one element of
+    each array, so its atomics apply one after the other, in token order."""
+    elements = sorted({c.element for c in combos})
+    memory = {e: args[2 * i].copy() for i, e in enumerate(elements)}
     chained: dict[str, np.ndarray] = {}
     for c, (v, w) in zip(combos, operands(combos), strict=True):
         e, dtype = c.element, NUMPY_TYPES[c.element]
-        old = expected[e]
+        old = memory[e]
         value, compare = np.full(N, v, dtype), np.full(N, w, dtype)
-        expected[e] = updated(c.mode, old, value, compare).astype(dtype)
+        memory[e] = updated(c.mode, old, value, compare).astype(dtype)
         if c.used:
             if e not in chained:
                 chained[e] = old
@@ -370,10 +370,24 @@ def test_the_simulator_runs_every_atomic_as_numpy_does() -> None:
                 chained[e] = (chained[e] + old).astype(dtype)
             else:
                 chained[e] = chained[e] ^ old
+    # An `o_T` no old value reaches keeps its zeros.
+    zeros = {e: np.zeros(N, NUMPY_TYPES[e]) for e in elements}
+    return [a for e in elements for a in (memory[e], chained.get(e, zeros[e]))]
+
+
+def test_the_simulator_runs_every_atomic_as_numpy_does() -> None:
+    """The PTX simulator executes every atomic tileir emits (sm_90a, which has them
+    all), and memory and the chained old values match a sequential numpy model."""
+    combos, ptx = batch_ptx("sm_90a")
+    args = batch_arguments(combos)
+    expected = batch_results(combos, args)
     simulate(ptx, (1, 1, 1), args)
-    for i, e in enumerate(elements):
-        np.testing.assert_array_equal(args[2 * i], expected[e], err_msg=f"{e} memory")
-        np.testing.assert_array_equal(args[2 * i + 1], chained[e], err_msg=f"{e} old values")
+    for got, want, name in zip(args, expected, _argument_names(combos), strict=True):
+        np.testing.assert_array_equal(got, want, err_msg=name)
+
+
+def _argument_names(combos: list[Atomic]) -> list[str]:
+    return [f"{n}_{e}" for e in sorted({c.element for c in combos}) for n in ("p", "o")]
 
 
 @pytest.mark.parametrize("arch", TARGETS_LACKING)
