@@ -4,27 +4,27 @@ The combiner is the op's region, evaluated on scalars with the same scalar
 lowerings as the elementwise ops (`scalar.py`), so any body of elementwise ops
 and constants works (add/max/min/mul/and/or/xor, argmax with its tie-break, ...).
 
-**Order.** The results are those of the reference semantics
-(`tileir.interpreter`), bit for bit, in any layout:
+**Order.** A reduce gives the results of the reference semantics
+(`tileir.interpreter`), bit for bit, in any layout: a pairwise tree along the
+dimension, the upper half combined into the lower half (`body(upper, lower)`) until
+one element remains; a dimension of one element is combined with the identity.  The
+tree follows the coordinate bits from the highest down; each bit belongs to a
+register, lane or warp basis of the layout, so a register bit is an in-thread
+combination and a lane bit a butterfly shuffle (`shfl.sync.bfly`) after which both
+partners hold the combination (each picks which operand is the upper half by its lane
+bit).
 
-* reduce: a pairwise tree along the dimension, the upper half combined into the
-  lower half (`body(upper, lower)`) until one element remains; a dimension of one
-  element is combined with the identity.  The tree follows the coordinate bits
-  from the highest down; each bit belongs to a register, lane or warp basis of the
-  layout, so a register bit is an in-thread combination and a lane bit a
-  butterfly shuffle (`shfl.sync.bfly`) after which both partners hold the
-  combination (each picks which operand is the upper half by its lane bit).
-* scan: sequential, `r[j] = body(x[j], r[j-1])` from the identity (reversed with
-  `reverse = true`).  Each thread scans its own registers along the dimension
-  starting from a carry; the carry walks through the threads that hold the
-  dimension in order, one `shfl.sync.idx` per segment (shared memory between warps).
+A scan's reference is sequential, `r[j] = body(x[j], r[j-1])` from the identity
+(reversed with `reverse = true`); its body is associative, and `LowerScan` associates
+it as a work-efficient tree across threads (each thread's run sequentially, a
+Kogge-Stone scan over lanes, warp totals through shared memory), as tileiras does:
+exact bodies give the reference's results, float sums differ within rounding.
 
 A warp bit of a reduce is combined through shared memory: each thread writes its
 values, waits at a CTA barrier, reads those of the same lane in the partner warp and
-waits again.  A scan's carry crosses to another warp the same way, written by the
-threads of the segment just scanned.  Both are bracketed by barriers like an
-exchange, so their buffers come from the kernel's one shared-memory arena
-(`shared_arena.py`).
+waits again.  A scan's warp totals cross the same way, written by the last lane of
+each warp.  Both are bracketed by barriers like an exchange, so their buffers come
+from the kernel's one shared-memory arena (`shared_arena.py`).
 """
 
 from __future__ import annotations
