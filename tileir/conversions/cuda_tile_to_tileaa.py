@@ -253,7 +253,8 @@ class LowerJoinTokens(RewritePattern):
 
 
 class LowerReshape(RewritePattern):
-    """reshape of a scalar -> splat; inserting unit dims -> expand_dims; else view."""
+    """reshape of a scalar -> splat; inserting unit dims -> expand_dims; to rank 0 (a
+    one-element tile to its scalar carrier) and every other reshape -> view."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.ReshapeOp, rewriter: PatternRewriter) -> None:
@@ -262,9 +263,11 @@ class LowerReshape(RewritePattern):
         res_shape = shape_of(op.result.type)
         b = TileBuilder(rewriter, InsertPoint.before(op))
         if not res_shape:
-            # A one-element tile to a scalar: a view to shape [] is not a tensor, so
-            # read the element through a view to [1] and the scalar carrier.
-            raise not_supported(op, "reshape of a tile to rank 0")
+            if not src_shape:
+                rewriter.replace(op, [], [src])
+            else:
+                rewriter.replace(op, aa.ViewOp(src, op.result.type))
+            return
         if not src_shape:
             rewriter.replace(op, [], [b.splat(src, res_shape)])
             return
@@ -663,12 +666,14 @@ def _memory_props(op: Operation) -> dict[str, Attribute]:
 
 
 class LowerExtract(RewritePattern):
-    """`extract` -> `nv_tileaa.extract` (the same sub-tile semantics)."""
+    """`extract` -> `nv_tileaa.extract` (the same sub-tile semantics); the one sub-tile
+    of a rank-0 tile is the tile itself."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.ExtractOp, rewriter: PatternRewriter) -> None:
         result_type = op.result.type
         if not isinstance(result_type, TensorType):
+            rewriter.replace(op, [], [op.source])
             return
         rewriter.replace(op, aa.ExtractOp(op.source, list(op.indices), result_type))
 

@@ -142,3 +142,32 @@ cuda_tile.module @m {
     return
   }
 }
+
+// -----
+
+// Rank-0 tiles (issue 13): cuTile's `load(..., shape=())` and `tile.extract(...).item()`
+// reshape a one-element tile to rank 0, which lifts to a view to the scalar carrier;
+// the only sub-tile of a rank-0 tile (extract) and a reshape of a scalar to rank 0 are
+// the scalar itself.
+// CHECK-LABEL: func.func @scalar_tiles
+// CHECK: %[[T:.*]], %{{.*}} = nv_tileaa.load weak %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x!cuda_tile.ptr<i32>>, tensor<4xi1>, tensor<4xi32> -> tensor<4xi32>
+// CHECK: %[[E:.*]] = nv_tileaa.extract %[[T]][%{{.*}}] : tensor<4xi32> -> tensor<1xi32>
+// CHECK: %[[S:.*]] = nv_tileaa.view %[[E]] : tensor<1xi32> -> i32
+// CHECK: %[[P:.*]] = cuda_tile.offset %o, %[[S]] : ptr<i32>, i32 -> ptr<i32>
+// CHECK: nv_tileaa.store weak %[[P]], %[[S]] : !cuda_tile.ptr<i32>, i32
+cuda_tile.module @m {
+  entry @scalar_tiles(%p: tile<ptr<i32>>, %n: tile<i32>, %o: tile<ptr<i32>>) {
+    %tv = make_tensor_view %p, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xi32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(4), tensor_view<?xi32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %c2 = constant <i32: 2> : tile<i32>
+    %t, %tok = load_view_tko weak %pv[%c0] : partition_view<tile=(4), tensor_view<?xi32, strides=[1]>>, tile<i32> -> tile<4xi32>, token
+    %e = extract %t[%c2] : tile<4xi32> -> tile<1xi32>
+    %s = reshape %e : tile<1xi32> -> tile<i32>
+    %s0 = extract %s[] : tile<i32> -> tile<i32>
+    %s1 = reshape %s0 : tile<i32> -> tile<i32>
+    %q = offset %o, %s1 : tile<ptr<i32>>, tile<i32> -> tile<ptr<i32>>
+    %st = store_ptr_tko weak %q, %s1 : tile<ptr<i32>>, tile<i32> -> token
+    return
+  }
+}

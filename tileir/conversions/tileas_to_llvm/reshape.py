@@ -98,9 +98,15 @@ class LowerReshape(TilePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ViewOp, rewriter: PatternRewriter) -> None:
         src_t, dst_t = op.src.type, op.result.type
-        if not isinstance(src_t, TensorType) or not isinstance(dst_t, TensorType):
+        if not isinstance(src_t, TensorType):
             return
         ctx, ex = self.ctx, self.exchange
+        if not isinstance(dst_t, TensorType):
+            # To rank 0: a layout of a one-element tile maps every register of every
+            # thread to that element, so each thread's first register is the scalar.
+            first = ctx.registers_of(op, op.src)[:1]
+            rewriter.replace(op, [], [ctx.result_value(rewriter, first, dst_t)])
+            return
         values = ctx.registers_of(op, op.src)
         src, dst = linear_layout(op, src_t), linear_layout(op, dst_t)
         if same_registers(src, dst):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -35,7 +36,7 @@ from tileir.conversions.tileas_to_llvm import math_functions as mf
 from tileir.conversions.tileas_to_llvm import remainder_functions as rf
 from tileir.conversions.tileas_to_llvm import trig_functions as tf
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import element_llvm_type
+from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, element_llvm_type
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
@@ -558,6 +559,15 @@ def lower_bitcast(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAV
     return args[0] if args[0].type == to else b.bitcast(args[0], to)
 
 
+def lower_int_to_ptr(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
+    """A 64-bit address to a global pointer (cuTile's list-of-arrays table entries)."""
+    return b.v(llvm.IntToPtrOp.create(operands=[args[0]], result_types=[GLOBAL_PTR]))
+
+
+def lower_ptr_to_int(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
+    return b.v(llvm.PtrToIntOp(args[0], element_llvm_type(op.results[0].type)))
+
+
 SCALAR_LOWERINGS: dict[type[Operation], ScalarLowering] = {
     ct.AddFOp: _rounded_binary("add"),
     ct.SubFOp: _rounded_binary("sub"),
@@ -611,6 +621,8 @@ SCALAR_LOWERINGS: dict[type[Operation], ScalarLowering] = {
     ct.IToFOp: lower_itof,
     ct.FToIOp: lower_ftoi,
     ct.BitcastOp: lower_bitcast,
+    ct.IntToPtrOp: lower_int_to_ptr,
+    ct.PtrToIntOp: lower_ptr_to_int,
 }
 
 _ = AnyFloat

@@ -39,3 +39,13 @@ func.func @dot_kinds(%a: tensor<2x16x8xtf32>, %b: tensor<2x8x16xtf32>, %c: tenso
   %2 = nv_tileaa.dot %e4, %e5, %h fast_acc : tensor<16x32xf8E4M3FN>, tensor<32x8xf8E5M2>, tensor<16x8xf16>
   func.return
 }
+
+// A view to rank 0: the scalar carrier of a one-element tile (cuda_tile reshape to rank 0).
+// CHECK-LABEL: func.func @view_to_scalar(%t: tensor<1x1xi64>, %p: tensor<1x!cuda_tile.ptr<f32>>) {
+// CHECK-NEXT: %0 = nv_tileaa.view %t : tensor<1x1xi64> -> i64
+// CHECK-NEXT: %1 = nv_tileaa.view %p : tensor<1x!cuda_tile.ptr<f32>> -> !cuda_tile.ptr<f32>
+func.func @view_to_scalar(%t: tensor<1x1xi64>, %p: tensor<1x!cuda_tile.ptr<f32>>) {
+  %0 = nv_tileaa.view %t : tensor<1x1xi64> -> i64
+  %1 = nv_tileaa.view %p : tensor<1x!cuda_tile.ptr<f32>> -> !cuda_tile.ptr<f32>
+  func.return
+}

@@ -50,8 +50,24 @@ func.func @view_count(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @view_scalar(%x: f32) {
-  // expected-error@+1 {{'nv_tileaa.view' op result must be a tensor, got f32}}
+  // expected-error@+1 {{'nv_tileaa.view' op source must be a tensor, got f32}}
   %0 = nv_tileaa.view %x : f32 -> f32
+  func.return
+}
+
+// -----
+
+func.func @view_to_scalar_count(%x: tensor<2xf32>) {
+  // expected-error@+1 {{'nv_tileaa.view' op source and result must have the same number of elements}}
+  %0 = nv_tileaa.view %x : tensor<2xf32> -> f32
+  func.return
+}
+
+// -----
+
+func.func @view_to_scalar_element(%x: tensor<1xf32>) {
+  // expected-error@+1 {{'nv_tileaa.view' op a rank-0 result must be the element type f32, got i32}}
+  %0 = nv_tileaa.view %x : tensor<1xf32> -> i32
   func.return
 }
 

@@ -51,6 +51,23 @@ func.func @view_chain(%t: tensor<4x8xf32>) {
 
 // -----
 
+// Views to rank 0 (a one-element tile to its scalar): a chain ends in one view to the
+// scalar, and the view of a splat is the splatted scalar itself.  Blocked: the view
+// of a loaded one-element tile stays.
+// CHECK-LABEL: func.func @view_to_scalar
+// CHECK-NEXT: %[[V:.*]] = nv_tileaa.view %t : tensor<1x1xi64> -> i64
+// CHECK-NEXT: "test.op"(%[[V]], %x) : (i64, f32) -> ()
+func.func @view_to_scalar(%t: tensor<1x1xi64>, %x: f32) {
+  %0 = nv_tileaa.view %t : tensor<1x1xi64> -> tensor<1xi64>
+  %1 = nv_tileaa.view %0 : tensor<1xi64> -> i64
+  %2 = nv_tileaa.splat %x : f32 -> tensor<1xf32>
+  %3 = nv_tileaa.view %2 : tensor<1xf32> -> f32
+  "test.op"(%1, %3) : (i64, f32) -> ()
+  func.return
+}
+
+// -----
+
 // assume(splat(x), pred) -> splat(assume(x, pred)) for elementwise predicates
 // (div_by<N>, bounded): the fact moves to the scalar.
 // CHECK-LABEL: func.func @assume_splat

@@ -40,9 +40,9 @@ class FoldExpandDimsOfSplat(RewritePattern):
 
 
 class FoldViewChain(RewritePattern):
-    """`fold_view_chain`: `view(view(x))` -> `view(x)`; `view(splat(x))` -> `splat(x)`; a
-    view to its own type disappears.  Safety: element count and the final result type
-    stay those of the original view."""
+    """`fold_view_chain`: `view(view(x))` -> `view(x)`; `view(splat(x))` -> `splat(x)`, or
+    `x` itself for a view to rank 0; a view to its own type disappears.  Safety: element
+    count and the final result type stay those of the original view."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ViewOp, rewriter: PatternRewriter) -> None:
@@ -54,7 +54,10 @@ class FoldViewChain(RewritePattern):
             rewriter.replace(op, aa.ViewOp(inner.src, op.result.type))
             return
         if (x := splat_source(op.src)) is not None:
-            rewriter.replace(op, aa.SplatOp(x, _tensor(op.result.type)))
+            if isinstance(op.result.type, TensorType):
+                rewriter.replace(op, aa.SplatOp(x, op.result.type))
+            else:
+                rewriter.replace(op, [], [x])
 
 
 class FoldBroadcastOfSplat(RewritePattern):

@@ -132,13 +132,23 @@ class ExpandDimsOp(TileAAOp):
 class ViewOp(UnaryShapeOp):
     """`%v = nv_tileaa.view %x : tensor<4x8xf32> -> tensor<32xf32>`
 
-    Reinterprets the elements (row-major) with another shape of the same size."""
+    Reinterprets the elements (row-major) with another shape of the same size.  The
+    result may be rank 0, the scalar carrier of a `tile<f32>`, when the source holds
+    one element (`tensor<1x1xf32> -> f32`: cuda_tile's `reshape` to rank 0)."""
 
     name = "nv_tileaa.view"
     traits = traits_def(Pure(), canonicalized_by("FoldViewChain"))
 
     def verify_(self) -> None:
-        self.check_elements()
+        if isinstance(self.result.type, TensorType):
+            self.check_elements()
+        elif not isinstance(self.src.type, TensorType):
+            raise self.op_error(f"source must be a tensor, got {self.src.type}")
+        elif self.result.type != element_type(self.src.type):
+            raise self.op_error(
+                f"a rank-0 result must be the element type {element_type(self.src.type)}, "
+                f"got {self.result.type}"
+            )
         if math.prod(shape_of(self.src.type)) != math.prod(shape_of(self.result.type)):
             raise self.op_error("source and result must have the same number of elements")
 
