@@ -24,6 +24,22 @@ where `C` is `I` when the loop's results have the iteration types (cuTile's loop
 not define (the loop results on a `continue` path, the results of an `if` on an exit
 path) are filled with placeholders: the loop-carried arguments, zero constants, or a
 fresh mem token; they are never read.
+
+An early `return` works the same way one level up.  cuda_tile allows `return` inside
+`if`s (nested ones too) directly in a function body, never inside a loop; the `if`'s
+condition is a scalar tile, so the whole tile block takes the branch (every thread of
+the CTA returns together).  The function body is the sequence, `return` its exit,
+and its results (none for an `entry`) the carried values:
+
+    if %c { return } else {}
+    <rest>
+    return
+
+becomes
+
+    %exited = scf.if %c -> (i1, ...) { scf.yield %true, ... } else { scf.yield %false, ... }
+    scf.if %exited { } else { <rest> }
+    return
 """
 
 from __future__ import annotations
@@ -61,23 +77,31 @@ def exits_loop(op: Operation, loop: Operation) -> bool:
     )
 
 
+def returns_early(op: Operation) -> bool:
+    """Whether a `return` is nested in `op` (an `if` of a function body)."""
+    return any(isinstance(inner, ct.ReturnOp) for inner in op.walk() if inner is not op)
+
+
 @dataclass
 class Outcome:
     """What a straight-line sequence ends with: whether it left the loop body
-    (`exited`), whether the loop goes on (`keep`), the values the exit carries, and
-    the values of a fall-through `yield` (of an `if` arm)."""
+    (`exited`), whether the loop goes on (`keep`; None in a function body, which a
+    `return` leaves for good), the values the exit carries, and the values of a
+    fall-through `yield` (of an `if` arm)."""
 
     exited: SSAValue
-    keep: SSAValue
+    keep: SSAValue | None
     carried: list[SSAValue]
     fallthrough: list[SSAValue]
 
     def values(self) -> list[SSAValue]:
-        return [self.exited, self.keep, *self.carried, *self.fallthrough]
+        flags = [self.exited] if self.keep is None else [self.exited, self.keep]
+        return [*flags, *self.carried, *self.fallthrough]
 
 
 class ExitLowering:
-    """Rewrites one loop body (of `cuda_tile.loop` or of a `for`) with exits."""
+    """Rewrites one loop body (of `cuda_tile.loop` or of a `for`) with exits, or one
+    function body (of an `entry`) with early returns."""
 
     def __init__(
         self, loop: Operation, carried_types: Sequence[Attribute], fillers: Sequence[SSAValue]
@@ -87,6 +111,34 @@ class ExitLowering:
         #: Values of `carried_types` available everywhere in the body (the iteration
         #: arguments, extended with placeholders for the loop's result types).
         self.fillers = list(fillers)
+
+    @property
+    def flag_count(self) -> int:
+        """`exited` and `keep` in a loop body; only `exited` in a function body."""
+        return 1 if isinstance(self.loop, ct.FunctionOp) else 2
+
+    def outcome_of(self, values: Sequence[SSAValue]) -> Outcome:
+        """The inverse of `Outcome.values`."""
+        k, n = self.flag_count, len(self.carried_types)
+        return Outcome(
+            values[0],
+            values[1] if k == 2 else None,
+            list(values[k : k + n]),
+            list(values[k + n :]),
+        )
+
+    def is_exit(self, op: Operation) -> bool:
+        """Whether `op` leaves the body: a `return` of the function, a `break` or
+        `continue` of the loop."""
+        if isinstance(self.loop, ct.FunctionOp):
+            return isinstance(op, ct.ReturnOp)
+        return isinstance(op, ct.BreakOp | ct.ContinueOp) and owning_loop(op) is self.loop
+
+    def exits(self, op: Operation) -> bool:
+        """Whether an exit of the body is nested in `op`."""
+        if isinstance(self.loop, ct.FunctionOp):
+            return returns_early(op)
+        return exits_loop(op, self.loop)
 
     # -- building blocks -----------------------------------------------------
     @staticmethod
@@ -120,7 +172,7 @@ class ExitLowering:
     ) -> Outcome:
         """Move `ops` into `block`, turning their exits into an `Outcome`."""
         for i, op in enumerate(ops):
-            if isinstance(op, ct.BreakOp | ct.ContinueOp) and owning_loop(op) is self.loop:
+            if self.is_exit(op):
                 carried = list(op.operands)
                 if isinstance(op, ct.BreakOp) and len(carried) != len(self.carried_types):
                     # A break carries the loop results: put them after the iteration slots.
@@ -129,7 +181,9 @@ class ExitLowering:
                     carried = [*carried, *self.fillers[len(carried) :]]
                 outcome = Outcome(
                     self.flag(block, True),
-                    self.flag(block, isinstance(op, ct.ContinueOp)),
+                    self.flag(block, isinstance(op, ct.ContinueOp))
+                    if self.flag_count == 2
+                    else None,
                     carried,
                     self.placeholders(block, fallthrough_types, op),
                 )
@@ -139,14 +193,15 @@ class ExitLowering:
             if isinstance(op, ct.YieldOp):
                 outcome = Outcome(
                     self.flag(block, False),
-                    self.flag(block, True),
+                    self.flag(block, True) if self.flag_count == 2 else None,
                     list(self.fillers),
                     list(op.operands),
                 )
-                op.detach()
+                if op.parent is not None:  # not the stand-in yield of an empty arm
+                    op.detach()
                 op.erase()
                 return outcome
-            if isinstance(op, ct.IfOp) and exits_loop(op, self.loop):
+            if isinstance(op, ct.IfOp) and self.exits(op):
                 return self.exiting_if(op, ops[i + 1 :], block, fallthrough_types)
             op.detach()
             block.add_op(op)
@@ -162,7 +217,8 @@ class ExitLowering:
         fallthrough_types: Sequence[Attribute],
     ) -> Outcome:
         own_types = [r.type for r in op.results]
-        shape = [i1, i1, *self.carried_types, *own_types]
+        flags = [i1] * self.flag_count
+        shape = [*flags, *self.carried_types, *own_types]
         arms: list[Region] = []
         for region in (op.then_region, op.else_region):
             arm = Block()
@@ -175,33 +231,23 @@ class ExitLowering:
         branch = scf.IfOp(op.condition, shape, arms[0], arms[1])
         branch.location = op.location
         block.add_op(branch)
-        n = len(self.carried_types)
-        exited, keep = branch.results[0], branch.results[1]
-        carried = list(branch.results[2 : 2 + n])
-        for old, new in zip(op.results, branch.results[2 + n :], strict=True):
+        exits = self.outcome_of(branch.results)
+        for old, new in zip(op.results, exits.fallthrough, strict=True):
             old.replace_all_uses_with(new)
         op.detach()
         op.erase()
         # The rest of the sequence runs only when the if did not exit.
-        after_shape = [i1, i1, *self.carried_types, *fallthrough_types]
+        after_shape = [*flags, *self.carried_types, *fallthrough_types]
         taken = Block()
-        taken.add_op(
-            scf.YieldOp(
-                exited, keep, *carried, *self.placeholders(taken, fallthrough_types, branch)
-            )
-        )
+        exits.fallthrough = self.placeholders(taken, fallthrough_types, branch)
+        taken.add_op(scf.YieldOp(*exits.values()))
         not_taken = Block()
         outcome = self.sequence(rest, not_taken, fallthrough_types)
         not_taken.add_op(scf.YieldOp(*outcome.values()))
-        guard = scf.IfOp(exited, after_shape, Region(taken), Region(not_taken))
+        guard = scf.IfOp(exits.exited, after_shape, Region(taken), Region(not_taken))
         guard.location = branch.location
         block.add_op(guard)
-        return Outcome(
-            guard.results[0],
-            guard.results[1],
-            list(guard.results[2 : 2 + n]),
-            list(guard.results[2 + n :]),
-        )
+        return self.outcome_of(guard.results)
 
 
 def lower_loop(loop: ct.LoopOp) -> scf.WhileOp:
@@ -216,6 +262,7 @@ def lower_loop(loop: ct.LoopOp) -> scf.WhileOp:
         old.replace_all_uses_with(new)
     lowering = ExitLowering(loop, carried_types, list(before.args))
     outcome = lowering.sequence(list(body.ops), before, [])
+    assert outcome.keep is not None
     before.add_op(scf.ConditionOp(outcome.keep, *outcome.carried))
     after = Block(arg_types=carried_types)
     after.add_op(scf.YieldOp(*after.args[: len(iter_types)]))
@@ -258,9 +305,27 @@ def lower_for_exits(loop: ct.ForOp) -> None:
     body.add_op(ct.ContinueOp.create(operands=outcome.carried))
 
 
+def lower_early_returns(fn: ct.FunctionOp) -> None:
+    """A function body whose `if`s return: the ops after each such `if` run under an
+    `scf.if` on its exit flag, and the body ends in one `return` (module docstring)."""
+    body = fn.body.blocks[0]
+    if not any(isinstance(op, ct.IfOp) and returns_early(op) for op in body.ops):
+        return
+    result_types = list(fn.function_type.outputs.data)
+    prologue = Block()
+    lowering = ExitLowering(fn, result_types, [])
+    lowering.fillers = lowering.placeholders(prologue, result_types, fn)
+    staging = Block()
+    outcome = lowering.sequence(list(body.ops), staging, [])
+    for op in [*prologue.ops, *staging.ops]:
+        op.detach()
+        body.add_op(op)
+    body.add_op(ct.ReturnOp(outcome.carried))
+
+
 def lower_early_exits(root: Operation) -> None:
     """Rewrite every `cuda_tile.loop` and every `for` that continues from inside an
-    `if`, innermost first."""
+    `if`, innermost first; then every function that returns from inside an `if`."""
     for op in list(root.walk(region_first=True)):
         if isinstance(op, ct.LoopOp):
             lower_loop(op)
@@ -268,3 +333,6 @@ def lower_early_exits(root: Operation) -> None:
             isinstance(inner, ct.IfOp) and exits_loop(inner, op) for inner in op.region.walk()
         ):
             lower_for_exits(op)
+    for op in list(root.walk()):
+        if isinstance(op, ct.FunctionOp):
+            lower_early_returns(op)

@@ -1,7 +1,7 @@
 // convert-cuda-tile-to-tileaa beyond views: pointer loads/stores and atomics keep their
 // tokens (hop one intact), mmaf/mmai become nv_tileaa.dot, extract becomes
-// nv_tileaa.extract, gather views gather rows, and loop/break/continue/if become scf
-// with structured exit flags.
+// nv_tileaa.extract, gather views gather rows, and loop/break/continue/if (and an early
+// return) become scf with structured exit flags.
 // RUN: tileir-opt %s --split-input-file -p convert-cuda-tile-to-tileaa | filecheck %s
 // RUN: tileir-opt %s --split-input-file -p convert-cuda-tile-to-tileaa | tileir-opt --split-input-file | filecheck %s
 
@@ -139,6 +139,82 @@ cuda_tile.module @m {
       }
       continue %v : tile<i32>
     }
+    return
+  }
+}
+
+// -----
+
+// An early return (issue 13): the if that returns yields an exit flag, and the rest of
+// the body runs under an scf.if on it (the whole tile block returns: the condition is
+// a scalar). A function body has no keep-looping flag.
+// CHECK-LABEL: func.func @early_return
+// CHECK: %[[C:.*]] = cuda_tile.cmpi greater_than_or_equal
+// CHECK: %[[EX:.*]] = scf.if %[[C]] -> (i1) {
+// CHECK-NEXT: %[[T:.*]] = cuda_tile.constant <i1: true> : i1
+// CHECK-NEXT: scf.yield %[[T]] : i1
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[F:.*]] = cuda_tile.constant <i1: false> : i1
+// CHECK-NEXT: scf.yield %[[F]] : i1
+// CHECK: scf.if %[[EX]] -> (i1) {
+// CHECK-NEXT: scf.yield %[[EX]] : i1
+// CHECK-NEXT: } else {
+// CHECK-NEXT: nv_tileaa.store weak
+// CHECK: func.return
+// CHECK-NOT: cuda_tile.return
+cuda_tile.module @m {
+  entry @early_return(%p: tile<ptr<i32>>, %n: tile<i32>) {
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c = cmpi greater_than_or_equal %bx, %n, signed : tile<i32> -> tile<i1>
+    if %c {
+      return
+    }
+    %s = store_ptr_tko weak %p, %bx : tile<ptr<i32>>, tile<i32> -> token
+    return
+  }
+}
+
+// -----
+
+// Returns in both arms of an if with a result (one arm nested deeper): the if yields
+// (exited, its result); the nested if's exit flag flows out through its arm; the for
+// and the store after it run under the guard.
+// CHECK-LABEL: func.func @nested_returns
+// CHECK: %[[EX:.*]], %[[V:.*]] = scf.if %{{.*}} -> (i1, i32) {
+// CHECK: %[[INNER:.*]] = scf.if %{{.*}} -> (i1) {
+// CHECK: %[[EX2:.*]], %[[V2:.*]] = scf.if %[[INNER]] -> (i1, i32) {
+// CHECK: cuda_tile.addi
+// CHECK: scf.yield %[[EX2]], %[[V2]] : i1, i32
+// CHECK: } else {
+// CHECK-NEXT: %[[T:.*]] = cuda_tile.constant <i1: true> : i1
+// CHECK-NEXT: %[[PH:.*]] = cuda_tile.constant <i32: 0> : i32
+// CHECK-NEXT: scf.yield %[[T]], %[[PH]] : i1, i32
+// CHECK: scf.if %[[EX]] -> (i1) {
+// CHECK: } else {
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[V]]
+// CHECK: nv_tileaa.store weak
+cuda_tile.module @m {
+  entry @nested_returns(%p: tile<ptr<i32>>, %n: tile<i32>) {
+    %z = constant <i32: 0> : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c = cmpi less_than %bx, %n, signed : tile<i32> -> tile<i1>
+    %v = if %c -> (tile<i32>) {
+      %d = cmpi equal %bx, %z, signed : tile<i32> -> tile<i1>
+      if %d {
+        return
+      }
+      %w = addi %bx, %one : tile<i32>
+      yield %w : tile<i32>
+    } else {
+      return
+    }
+    %s = for %k in (%z to %v, step %one) : tile<i32> iter_values(%acc = %z) -> (tile<i32>) {
+      %a = addi %acc, %k : tile<i32>
+      continue %a : tile<i32>
+    }
+    %pp = offset %p, %bx : tile<ptr<i32>>, tile<i32> -> tile<ptr<i32>>
+    %t = store_ptr_tko weak %pp, %s : tile<ptr<i32>>, tile<i32> -> token
     return
   }
 }
