@@ -117,6 +117,8 @@ LARGE: dict[str, dict[str, int]] = {
     "row_sum_loop_f32": {"M": 1 << 18},
     "gemm_f16": {"M": 4096, "N": 4096, "K": 4096},
     "gemm_bf16_ragged": {"M": 4000, "N": 4000, "K": 4000},
+    "gemm_bf16_big_tile": {"M": 4096, "N": 4096, "K": 4096},
+    "gemm_tf32": {"M": 2048, "N": 2048, "K": 2048},
 }
 
 
@@ -129,6 +131,8 @@ LARGE: dict[str, dict[str, int]] = {
 LARGE_TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
     "gemm_f16": {"c": (1e-4, 2e-3)},
     "gemm_bf16_ragged": {"c": (1e-4, 2e-3)},
+    "gemm_bf16_big_tile": {"c": (1e-4, 2e-3)},
+    "gemm_tf32": {"c": (1e-4, 2e-3)},
 }
 
 
