@@ -14,9 +14,14 @@ What changes, pattern by pattern:
   cuTile specifies), each element adds `sum_k r_k * stride` to it, and a mask
   `r_k < shape - origin_k` keeps partial tiles in bounds.  Masked-off loads read the
   view's padding value; masked-off stores do nothing.  Dimensions statically known to
-  be full (constant extent divisible by the tile, or `assume div_by`) get no mask;
+  be full (constant extent divisible by the tile, or `assume div_by`) get no
+  per-element mask, only a scalar check that the tile index lies in the index space: a
+  tile outside it is wholly out of bounds (padding loaded, nothing stored), which
+  tileiras gives too; the check folds into another dimension's bound where one is
+  masked;
 * `reshape` / `broadcast` become `nv_tileaa.splat`, `expand_dims`, `view` and
-  `broadcast`; `assume` becomes `nv_tileaa.assume` so its facts reach the analyses;
+  `broadcast` (a reshape to rank 0 is a `view` to the scalar carrier); `assume` becomes
+  `nv_tileaa.assume` so its facts reach the analyses;
 * `get_index_space_shape` / `get_tensor_shape` become arithmetic on the view's
   extents;
 * the same through strided views (origin moves by the traversal stride) and
@@ -26,7 +31,8 @@ What changes, pattern by pattern:
   `atomic_cas`, tokens and memory semantics intact; `mmaf` / `mmai` become
   `nv_tileaa.dot`, `extract` becomes `nv_tileaa.extract`;
 * `for`, `if`, `loop`, `break`, `continue` become `scf.for` / `scf.if` / `scf.while`
-  (early exits through structured flags, `structured_exits.py`);
+  (early exits, and a `return` inside an `if`, through structured flags,
+  `structured_exits.py`);
 * elementwise cuda_tile ops stay, now on builtin carriers, and so do the ops nv_tileaa
   has no counterpart for (`reduce`, `scan`, `permute`, `cat`, ...; docs/pipeline.md).
 
@@ -497,35 +503,88 @@ def lower_partition_access(
     pointers = b.value(aa.AddPtrOp(b.splat(base, tile), offsets))
 
     # Bounds: element r_k is in bounds when r_k < shape_d - origin_k; a gathered row
-    # when its offset lies in [0, shape_d) (one unsigned comparison).
+    # when its offset lies in [0, shape_d) (one unsigned comparison).  A dimension the
+    # tiles divide needs no per-element check, only one that the tile index lies in
+    # the index space: a tile outside it (more tile blocks than tiles) has every
+    # element out of bounds, so its loads read padding and its stores are dropped,
+    # which the masked dimensions give by themselves (origin >= shape leaves no element
+    # in bounds).  That scalar check folds into the bound of the first masked
+    # dimension; only a tile no dimension of which is masked gets a mask for it alone.
+    checked = [
+        k for k in range(len(tile)) if not (k < len(inbounds) and inbounds[k]) and k != sparse
+    ]
+    divided = [k for k in checked if _tiles_divide(access, k)]
+    inside: SSAValue | None = None
+    for k in divided:
+        shape = access.shape[dim_map[k]]
+        origin = origins[k]
+        assert origin is not None
+        if _tile_known_inside(index[k], tile[k], shape):
+            continue
+        here = b.cmpi(ComparisonPredicate.LESS_THAN, origin, _as_i64(b, shape))
+        inside = here if inside is None else b.andi(inside, here)
+
+    def unless_outside(bound: SSAValue) -> SSAValue:
+        """`bound`, or 0 (no element in bounds) when the tile lies outside the index
+        space along a divided dimension; the check is used up."""
+        nonlocal inside
+        if inside is None:
+            return bound
+        zero = b.constant(0, bound.type)
+        bound = b.value(ct.SelectOp.build_op([inside, bound, zero]))
+        inside = None
+        return bound
+
     mask: SSAValue | None = None
     for k, extent in enumerate(tile):
-        d = dim_map[k]
-        shape = access.shape[d]
-        if k < len(inbounds) and inbounds[k]:
-            continue
-        if k == sparse:
+        shape = access.shape[dim_map[k]]
+        if k == sparse and not (k < len(inbounds) and inbounds[k]):
             assert gathered is not None
-            limit = b.splat(_as_i64(b, shape), [extent])
+            limit = b.splat(unless_outside(_as_i64(b, shape)), [extent])
             in_bounds = b.cmpi(ComparisonPredicate.LESS_THAN, gathered, limit, signed=False)
-        else:
-            step = access.origin_step[k]
-            full_tiles = step == extent  # partition-like: tiles do not overlap
-            if full_tiles and isinstance(shape, int) and shape % extent == 0:
-                continue
-            if full_tiles and not isinstance(shape, int) and known_divisor(shape) % extent == 0:
-                continue
+        elif k in checked and k not in divided:
             origin = origins[k]
             assert origin is not None
             remaining = b.subi(_as_i64(b, shape), origin)
             clamped = b.maxi(b.mini(remaining, b.constant(extent, i64)), b.constant(0, i64))
-            limit = b.cast_int(clamped, i32)
+            limit = b.cast_int(unless_outside(clamped), i32)
             in_bounds = b.cmpi(
                 ComparisonPredicate.LESS_THAN, b.iota(extent, i32), b.splat(limit, [extent])
             )
+        else:
+            continue
         full = b.expand_to(in_bounds, k, tile)
         mask = full if mask is None else b.andi(mask, full)
+    if inside is not None:
+        mask = b.splat(inside, tile)
     return LoweredAccess(pointers, mask)
+
+
+def _tiles_divide(access: ViewAccess, k: int) -> bool:
+    """Whether the tiles of index dimension `k` cover its tensor dimension exactly
+    (partition-like steps and an extent known to be a multiple of the tile): an
+    element is then in bounds exactly when its tile index is in the index space."""
+    extent = access.tile[k]
+    if access.origin_step[k] != extent:  # overlapping or spaced tiles
+        return False
+    shape = access.shape[access.dim_map[k]]
+    if isinstance(shape, int):
+        return shape % extent == 0
+    return known_divisor(shape) % extent == 0
+
+
+def _tile_known_inside(index: SSAValue, extent: int, shape: int | SSAValue) -> bool:
+    """Whether the tile at a constant `index` (read as unsigned) lies within a constant
+    `shape`: then its index-space check is known to pass."""
+    if not isinstance(shape, int):
+        return False
+    owner = _strip_assumes(index).owner
+    if not isinstance(owner, ct.ConstantOp):
+        return False
+    el = element_type(index.type)
+    assert isinstance(el, IntegerType)
+    value = int(owner.values().reshape(-1)[0]) & ((1 << el.width.data) - 1)
+    return (value + 1) * extent <= shape
 
 
 def _as_i64(b: TileBuilder, value: int | SSAValue) -> SSAValue:

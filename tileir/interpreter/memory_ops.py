@@ -205,12 +205,25 @@ def view_indices(view: TileView, index: Sequence[Any]) -> list[np.ndarray]:
 def locate(
     state: KernelState, op: Operation, view: TileView, index: Sequence[Any]
 ) -> tuple[np.ndarray, np.ndarray]:
+    """The byte address of each element of the tile at `index` and which elements are
+    in bounds.
+
+    A tile index outside the view's index space (more tile blocks than tiles) puts
+    every element of the tile out of bounds: a load gives the padding value
+    everywhere, a store or reduction writes nothing.  The specification leaves such an
+    index undefined; bounds-checked accesses as tileiras compiles them (and tileir's
+    lowering) test the index against the index space and give exactly this.  Only an
+    access whose `inbounds` promise says no check is needed makes it an error."""
     idx = view_indices(view, index)
+    flags = op.inbounds_flags() if isinstance(op, ct.ViewAccessOp) else ()
     problem = view.check_indices(idx)
     if problem is not None:
-        raise state.error(op, f"{problem} (undefined behaviour)")
+        if any(flags) and state.options.check_assumptions:
+            raise state.error(
+                op, f"{problem}, where `inbounds` promises a tile in bounds (undefined behaviour)"
+            )
+        return view.outside_tile()
     addresses, inside = view.element_addresses(idx)
-    flags = op.inbounds_flags() if isinstance(op, ct.ViewAccessOp) else ()
     if any(flags) and state.options.check_assumptions and not inside.all():
         raise state.error(
             op,

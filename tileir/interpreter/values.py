@@ -86,6 +86,11 @@ class TileView:
                 )
         return None
 
+    def outside_tile(self) -> tuple[np.ndarray, np.ndarray]:
+        """Addresses and bounds of a tile whose index lies outside the index space:
+        no element is in bounds (the addresses are never used)."""
+        return np.zeros(self.tile, np.int64), np.zeros(self.tile, np.bool_)
+
     def element_addresses(self, index: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Byte addresses of the tile's elements at `index` and which are in bounds."""
         rank = len(self.tile)

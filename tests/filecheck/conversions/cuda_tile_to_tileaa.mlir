@@ -3,8 +3,11 @@
 // RUN: tileir-opt %s --split-input-file -p convert-cuda-tile-to-tileaa,tileaa-canonicalize,cse | filecheck %s
 
 // A 2-D partition view with a dynamic row count and pitch: the tile origin folds into
-// the base pointer in 64-bit arithmetic, the rows get a bounds mask, the 64 columns
-// (a static extent the tile divides) get none, and the padding value is the fallback.
+// the base pointer in 64-bit arithmetic, the rows get a bounds mask, and the padding
+// value is the fallback.  The 64 columns (a static extent the tile divides) need no
+// per-element mask, only the check that the tile index lies in the index space (issue
+// 13: a tile outside it is wholly out of bounds); it folds into the row bound, which
+// becomes 0 for such a tile.
 // CHECK-LABEL: func.func @copy2d(%src: !cuda_tile.ptr<f32>, %dst: !cuda_tile.ptr<f32>, %rows: i32, %pitch: i32)
 // CHECK-SAME: attributes {nv_tileaa.kernel}
 // CHECK: %[[T0:.*]] = nv_tileaa.create_mem_token : !nv_tileaa.mem_token
@@ -13,7 +16,10 @@
 // CHECK: %[[ROW0:.*]] = cuda_tile.muli %[[BX64]], %{{.*}} : i64
 // CHECK: %[[PITCH:.*]] = cuda_tile.exti %{{.*}} signed : i32 -> i64
 // CHECK: %[[OFF0:.*]] = cuda_tile.muli %[[ROW0]], %[[PITCH]] : i64
-// CHECK: %[[ORIGIN:.*]] = cuda_tile.addi %[[OFF0]], %{{.*}} : i64
+// CHECK: %[[BY64:.*]] = cuda_tile.exti %[[BY]] unsigned : i32 -> i64
+// CHECK: %[[C64:.*]] = cuda_tile.constant <i64: 64> : i64
+// CHECK: %[[COL0:.*]] = cuda_tile.muli %[[BY64]], %[[C64]] : i64
+// CHECK: %[[ORIGIN:.*]] = cuda_tile.addi %[[OFF0]], %[[COL0]] : i64
 // CHECK: %[[BASE:.*]] = nv_tileaa.addptr %{{.*}}, %[[ORIGIN]] : !cuda_tile.ptr<f32>, i64
 // CHECK: cuda_tile.iota : tensor<16xi32>
 // CHECK: nv_tileaa.expand_dims %{{.*}} {axis = 1 : i32} : tensor<16xi64> -> tensor<16x1xi64>
@@ -22,9 +28,12 @@
 // CHECK: %[[OFFS:.*]] = cuda_tile.addi %{{.*}}, %{{.*}} : tensor<16x64xi64>
 // CHECK: %[[SPLAT:.*]] = nv_tileaa.splat %[[BASE]] : !cuda_tile.ptr<f32> -> tensor<16x64x!cuda_tile.ptr<f32>>
 // CHECK: %[[PTRS:.*]] = nv_tileaa.addptr %[[SPLAT]], %[[OFFS]]
+// CHECK: %[[INSIDE:.*]] = cuda_tile.cmpi less_than %[[COL0]], %[[C64]], signed : i64 -> i1
 // CHECK: %[[LEFT:.*]] = cuda_tile.subi %{{.*}}, %[[ROW0]] : i64
 // CHECK: cuda_tile.mini %[[LEFT]], %{{.*}} signed : i64
-// CHECK: cuda_tile.maxi
+// CHECK: %[[ZERO:.*]] = cuda_tile.constant <i64: 0> : i64
+// CHECK: %[[CLAMPED:.*]] = cuda_tile.maxi %{{.*}}, %[[ZERO]] signed : i64
+// CHECK: cuda_tile.select %[[INSIDE]], %[[CLAMPED]], %[[ZERO]] : i1, i64
 // CHECK: %[[INB:.*]] = cuda_tile.cmpi less_than %{{.*}}, %{{.*}}, signed : tensor<16xi32> -> tensor<16xi1>
 // CHECK: %[[MASK:.*]] = nv_tileaa.broadcast %{{.*}} : tensor<16x1xi1> -> tensor<16x64xi1>
 // CHECK: %[[PAD:.*]] = cuda_tile.constant <f32: 0xFF800000> : tensor<16x64xf32>
@@ -48,19 +57,37 @@ cuda_tile.module @kernels {
 
 // -----
 
-// Static shapes the tile divides, `assume div_by` on a dynamic extent, and
-// `inbounds` all remove the mask; `dim_map` walks the tensor's dimensions in the
-// tile's order (tile dim 0 steps along tensor dim 1, stride 1).
+// Static shapes the tile divides and `assume div_by` on a dynamic extent remove the
+// per-element mask: what is left is one scalar check that the tile index lies in the
+// index space (origin < extent per divided dimension), splat over the tile.  A
+// constant index known inside a static extent needs none, and `inbounds` removes every
+// check.  `dim_map` walks the tensor's dimensions in the tile's order (tile dim 0
+// steps along tensor dim 1, stride 1).
 // CHECK-LABEL: func.func @no_masks
+// CHECK: %[[IN0:.*]] = cuda_tile.cmpi less_than %{{.*}}, %{{.*}}, signed : i64 -> i1
+// CHECK: %[[IN1:.*]] = cuda_tile.cmpi less_than %{{.*}}, %{{.*}}, signed : i64 -> i1
+// CHECK: %[[IN:.*]] = cuda_tile.andi %[[IN0]], %[[IN1]] : i1
+// CHECK: %[[M:.*]] = nv_tileaa.splat %[[IN]] : i1 -> tensor<8x16xi1>
+// CHECK-NOT: tensor<8xi1>
+// CHECK-NOT: tensor<16xi1>
+// CHECK: nv_tileaa.load weak %{{[0-9]+}}, %[[M]], %{{[0-9]+}} token %{{[0-9a-z_]+}} :
+// CHECK: cuda_tile.andi %{{.*}}, %{{.*}} : i1
+// CHECK: nv_tileaa.store weak %{{[0-9]+}}, %{{[a-z_0-9]+}}, %{{[0-9]+}} token
+// CHECK: %[[D:.*]] = cuda_tile.exti %d signed : i32 -> i64
+// CHECK: %[[IN2:.*]] = cuda_tile.cmpi less_than %{{.*}}, %[[D]], signed : i64 -> i1
+// CHECK: %[[M2:.*]] = nv_tileaa.splat %[[IN2]] : i1 -> tensor<256xi1>
+// CHECK-NOT: tensor<256xi32>
+// CHECK: nv_tileaa.load weak %{{[0-9]+}}, %[[M2]], %{{[0-9]+}} token
+// The inbounds load is unchecked.
 // CHECK-NOT: cmpi
 // CHECK: nv_tileaa.load weak %{{[0-9]+}} token %{{[0-9a-z_]+}} :
 // CHECK-NOT: cmpi
-// CHECK: nv_tileaa.store weak %{{[0-9]+}}, %{{[a-z_0-9]+}} token
+// CHECK: nv_tileaa.store weak %{{[0-9]+}}, %w, %[[M2]] token
+// A constant index inside a static extent: no check at all.
 // CHECK-NOT: cmpi
 // CHECK: nv_tileaa.load weak %{{[0-9]+}} token %{{[0-9a-z_]+}} :
-// The inbounds load reads the same elements as the div_by one: cse merges them.
 // CHECK-NOT: cmpi
-// CHECK: nv_tileaa.store weak
+// CHECK: nv_tileaa.store weak %{{[0-9]+}}, %k token
 cuda_tile.module @kernels {
   entry @no_masks(%src: tile<ptr<f32>>, %n: tile<i32>) {
     %t0 = make_token : token
@@ -78,6 +105,9 @@ cuda_tile.module @kernels {
     %v, %vtok = load_view_tko weak %pv3[%bx] token = %t0 inbounds = [true] : partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<256xf32>, token
     %w = addf %u, %v : tile<256xf32>
     %wt = store_view_tko weak %w, %pv2[%bx] token = %t0 : tile<256xf32>, partition_view<tile=(256), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    %c7 = constant <i32: 7> : tile<i32>
+    %k, %ktok = load_view_tko weak %pv[%c7, %c7] token = %t0 : partition_view<tile=(8x16), tensor_view<128x64xf32, strides=[64,1]>, dim_map=[1, 0]>, tile<i32> -> tile<8x16xf32>, token
+    %kt = store_view_tko weak %k, %pv[%c7, %c7] token = %ktok : tile<8x16xf32>, partition_view<tile=(8x16), tensor_view<128x64xf32, strides=[64,1]>, dim_map=[1, 0]>, tile<i32> -> token
     return
   }
 }

@@ -13,7 +13,8 @@
 // CHECK: %[[WBITS:.*]] = llvm.and %[[WARP]], %{{.*}} : i32
 // CHECK: %[[OWNER:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
 // CHECK: llvm.inline_asm {{.*}}"{{.*}}ld.global.b32
-// CHECK: llvm.inline_asm has_side_effects "{{.*}}@t_all st.global.b32 [$1], $0;{{.*}}", "r,l,b" %{{.*}}, %{{.*}}, %[[OWNER]]
+// One predicate for the whole access (the owner test) guards the store itself.
+// CHECK: llvm.inline_asm has_side_effects "{\0A@$2 st.global.b32 [$1], $0;\0A}", "r,l,b" %{{.*}}, %{{.*}}, %[[OWNER]]
 #l = #nv_tileas.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 builtin.module {
   func.func @inplace(%p: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel, nv_tileas.num_warps = 4 : i32} {

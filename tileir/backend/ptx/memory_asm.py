@@ -4,7 +4,10 @@ Each thread moves a *group* of `vec` consecutive elements of `bits` bits with on
 instruction of up to 128 bits (`ld.global.v4.b32`).  When the group is masked, one
 predicate says "all elements in bounds": then the vector instruction runs; otherwise
 each element that is in bounds moves with its own scalar instruction.  Masked-off
-load elements keep their padding value.
+load elements keep their padding value.  A group whose elements share one predicate
+(`uniform`: a mask that only says whether the tile lies in the view's index space,
+or a row mask across a row's vector) moves all or nothing: the vector instruction
+under that predicate, without the per-element fallback.
 
 The functions return an inline-asm template and its constraint string, in LLVM's
 NVPTX conventions (`$N` operands; `=r`/`=h`/`=l` outputs for 32/16/64-bit registers;
@@ -87,22 +90,34 @@ def _pack_bytes(reg: str, word_bits: int, parts: list[str]) -> list[str]:
     return lines
 
 
+def _all_in_bounds(preds: list[str]) -> list[str]:
+    """`t_all`: every element of the group is in bounds; `t_none`: its negation."""
+    lines = [".reg .pred t_all, t_none, t_p;"]
+    lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if len(preds) > 1 else preds[0]};")
+    for p in preds[2:]:
+        lines.append(f"and.pred t_all, t_all, {p};")
+    lines.append("not.pred t_none, t_all;")
+    return lines
+
+
 def load_group(
     bits: int,
     vec: int,
     masked: bool,
     padding_bits: int,
     quals: Qualifiers,
+    uniform: bool = False,
 ) -> tuple[str, str]:
     """Template loading `vec` elements of `bits` bits.
 
     Operands: $0..$vec-1 the elements (outputs); then the address of each element
-    ($vec..$2vec-1, only the first when unmasked); then, when masked, one predicate
-    per element."""
+    ($vec..$2vec-1, only the first when unmasked or uniform); then, when masked, one
+    predicate per element (one for the whole group when uniform)."""
     words, word_bits = _word_layout(bits, vec)
     out = [f"${i}" for i in range(vec)]
-    addr = [f"${vec + i}" for i in range(vec if masked else 1)]
-    preds = [f"${2 * vec + i}" for i in range(vec)] if masked else []
+    per_element = masked and not uniform
+    addr = [f"${vec + i}" for i in range(vec if per_element else 1)]
+    preds = [f"${vec + len(addr) + i}" for i in range(vec if per_element else 1)] if masked else []
     lines: list[str] = ["{"]
     same_regs = word_bits == bits  # elements are the words themselves
     if same_regs:
@@ -125,14 +140,11 @@ def load_group(
                 word_pad |= pad << (i * bits)
         for r in regs:
             lines.append(f"mov.b{reg_bits} {r}, {_imm(word_pad, reg_bits)};")
-        lines.append(".reg .pred t_all, t_none, t_p;")
-        lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if vec > 1 else preds[0]};")
-        for p in preds[2:]:
-            lines.append(f"and.pred t_all, t_all, {p};")
-        lines.append("not.pred t_none, t_all;")
+        if per_element:
+            lines.extend(_all_in_bounds(preds))
     op = quals.spell("ld")
     target = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
-    guard = "@t_all " if masked else ""
+    guard = ("@t_all " if per_element else f"@{preds[0]} ") if masked else ""
     lone_byte = bits == 8 and vec == 1
     suffix = _scalar_suffix(8, load=True) if lone_byte else _vector_suffix(words, word_bits)
     lines.append(f"{guard}{op}{suffix} {target}, [{addr[0]}];")
@@ -144,7 +156,7 @@ def load_group(
                 lines.extend(_unpack_bytes(reg, word_bits, parts))
             else:
                 lines.append(f"mov.b{word_bits} {{{', '.join(parts)}}}, {reg};")
-    if masked:
+    if per_element:
         for i in range(vec):
             lines.append(f"and.pred t_p, {preds[i]}, t_none;")
             lines.append(f"@t_p {op}{_scalar_suffix(bits, load=True)} {out[i]}, [{addr[i]}];")
@@ -155,15 +167,19 @@ def load_group(
     return "\n".join(lines), constraints
 
 
-def store_group(bits: int, vec: int, masked: bool, quals: Qualifiers) -> tuple[str, str]:
+def store_group(
+    bits: int, vec: int, masked: bool, quals: Qualifiers, uniform: bool = False
+) -> tuple[str, str]:
     """Template storing `vec` elements of `bits` bits.
 
-    Operands: $0..$vec-1 the elements; then the addresses (one when unmasked, one per
-    element when masked); then, when masked, one predicate per element."""
+    Operands: $0..$vec-1 the elements; then the addresses (one when unmasked or
+    uniform, one per element when masked); then, when masked, one predicate per
+    element (one for the whole group when uniform)."""
     words, word_bits = _word_layout(bits, vec)
     vals = [f"${i}" for i in range(vec)]
-    addr = [f"${vec + i}" for i in range(vec if masked else 1)]
-    preds = [f"${2 * vec + i}" for i in range(vec)] if masked else []
+    per_element = masked and not uniform
+    addr = [f"${vec + i}" for i in range(vec if per_element else 1)]
+    preds = [f"${vec + len(addr) + i}" for i in range(vec if per_element else 1)] if masked else []
     lines: list[str] = ["{"]
     same_regs = word_bits == bits
     if same_regs:
@@ -180,17 +196,13 @@ def store_group(bits: int, vec: int, masked: bool, quals: Qualifiers) -> tuple[s
                 lines.extend(_pack_bytes(reg, word_bits, parts))
             else:
                 lines.append(f"mov.b{word_bits} {reg}, {{{', '.join(parts)}}};")
-    if masked:
-        lines.append(".reg .pred t_all, t_none, t_p;")
-        lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if vec > 1 else preds[0]};")
-        for p in preds[2:]:
-            lines.append(f"and.pred t_all, t_all, {p};")
-        lines.append("not.pred t_none, t_all;")
+    if per_element:
+        lines.extend(_all_in_bounds(preds))
     op = quals.spell("st")
     source = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
-    guard = "@t_all " if masked else ""
+    guard = ("@t_all " if per_element else f"@{preds[0]} ") if masked else ""
     lines.append(f"{guard}{op}{_vector_suffix(words, word_bits)} [{addr[0]}], {source};")
-    if masked:
+    if per_element:
         for i in range(vec):
             lines.append(f"and.pred t_p, {preds[i]}, t_none;")
             lines.append(f"@t_p {op}{_scalar_suffix(bits, load=False)} [{addr[i]}], {vals[i]};")

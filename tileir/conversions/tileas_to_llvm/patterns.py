@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -131,9 +133,15 @@ class LowerElementwise(TilePattern):
         operand_regs = [self.ctx.registers_of(op, v) for v in op.args]
         n = max(len(r) for r in operand_regs)
         results = []
+        # Registers that hold the same operand values (a broadcast operand, a splat)
+        # share one result, so that equal values stay recognizably equal (a uniform
+        # mask guards a whole vector access, LowerTiledLoad).
+        computed: dict[tuple[SSAValue, ...], SSAValue] = {}
         for i in range(n):
-            args = [regs[i] if len(regs) > 1 else regs[0] for regs in operand_regs]
-            results.append(lowering(b, op, args))
+            args = tuple(regs[i] if len(regs) > 1 else regs[0] for regs in operand_regs)
+            if args not in computed:
+                computed[args] = lowering(b, op, args)
+            results.append(computed[args])
         rewriter.replace(op, [], [self.ctx.result_value(rewriter, results, op.result.type)])
 
 
@@ -374,6 +382,12 @@ def padding_bits(op: tas.TiledLoadOp) -> int:
     return 0
 
 
+def one_predicate(preds: Sequence[SSAValue]) -> bool:
+    """Whether a group's element predicates are one value (then the group moves all or
+    nothing with one guarded vector access, `memory_asm`)."""
+    return bool(preds) and all(p is preds[0] for p in preds)
+
+
 class LowerTiledLoad(TilePattern):
     """Groups of contiguous registers move with one vector instruction of the atom's
     width; masked groups fall back to per-element predicated loads at the edges."""
@@ -405,9 +419,12 @@ class LowerTiledLoad(TilePattern):
         for g in groups:
             regs = list(range(g, g + vec))
             masked = masks is not None
-            addresses = [ptrs[r] for r in regs] if masked else [ptrs[g]]
             preds = [masks[r] for r in regs] if masks is not None else []
-            template, constraints = load_group(bits, vec, masked, pad, quals)
+            uniform = one_predicate(preds)
+            if uniform:
+                preds = preds[:1]
+            addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
+            template, constraints = load_group(bits, vec, masked, pad, quals, uniform)
             outs = b.inline_asm(
                 template,
                 constraints,
@@ -457,14 +474,17 @@ class LowerTiledStore(TilePattern):
         for g in groups:
             regs = list(range(g, g + vec))
             masked = masks is not None or owner is not None
-            addresses = [ptrs[r] for r in regs] if masked else [ptrs[g]]
             preds = [masks[r] for r in regs] if masks is not None else []
+            uniform = not preds or one_predicate(preds)
+            if preds and uniform:
+                preds = preds[:1]
             if owner is not None:
-                preds = [b.and_(p, owner) for p in preds] if preds else [owner] * vec
+                preds = [b.and_(p, owner) for p in preds] if preds else [owner]
+            addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
             data = [values[r] for r in regs]
             if is_bool:
                 data = [b.zext(v, i8) for v in data]
-            template, constraints = store_group(bits, vec, masked, quals)
+            template, constraints = store_group(bits, vec, masked, quals, uniform)
             b.inline_asm(template, constraints, [*data, *addresses, *preds], [], side_effects=True)
         replacement = [_token_placeholder(rewriter, op)] if op.result_token is not None else []
         rewriter.replace(op, [], replacement)
