@@ -23,7 +23,8 @@ where `C` is `I` when the loop's results have the iteration types (cuTile's loop
 `scf.if` on `exited`, so that nothing after a taken exit executes.  Values a path does
 not define (the loop results on a `continue` path, the results of an `if` on an exit
 path) are filled with placeholders: the loop-carried arguments, zero constants, or a
-fresh mem token; they are never read.
+mem token from before the rewritten ops (a fresh one where there is none); they are
+never read.
 
 An early `return` works the same way one level up.  cuda_tile allows `return` inside
 `if`s (nested ones too) directly in a function body, never inside a loop; the `if`'s
@@ -82,6 +83,25 @@ def returns_early(op: Operation) -> bool:
     return any(isinstance(inner, ct.ReturnOp) for inner in op.walk() if inner is not op)
 
 
+def dominating_values(anchor: Operation) -> dict[Attribute, SSAValue]:
+    """The nearest value of each type defined before `anchor`, in its block or an
+    enclosing one up to the function: each dominates `anchor` and what follows it."""
+    found: dict[Attribute, SSAValue] = {}
+    current: Operation | None = anchor
+    while current is not None and not isinstance(current, ct.FunctionOp):
+        previous = current.prev_op
+        while previous is not None:
+            for result in previous.results:
+                found.setdefault(result.type, result)
+            previous = previous.prev_op
+        block = current.parent_block()
+        if block is not None:
+            for arg in block.args:
+                found.setdefault(arg.type, arg)
+        current = current.parent_op()
+    return found
+
+
 @dataclass
 class Outcome:
     """What a straight-line sequence ends with: whether it left the loop body
@@ -104,13 +124,21 @@ class ExitLowering:
     function body (of an `entry`) with early returns."""
 
     def __init__(
-        self, loop: Operation, carried_types: Sequence[Attribute], fillers: Sequence[SSAValue]
+        self,
+        loop: Operation,
+        carried_types: Sequence[Attribute],
+        fillers: Sequence[SSAValue],
+        anchor: Operation | None = None,
     ):
         self.loop = loop
         self.carried_types = list(carried_types)
         #: Values of `carried_types` available everywhere in the body (the iteration
         #: arguments, extended with placeholders for the loop's result types).
         self.fillers = list(fillers)
+        #: Values defined before the rewritten ops (before `anchor`: the loop, or the
+        #: first `if` of a function body that returns), the nearest of each type; they
+        #: dominate every exit, so they can stand in for values an exit path lacks.
+        self.dominating = dominating_values(anchor if anchor is not None else loop)
 
     @property
     def flag_count(self) -> int:
@@ -155,7 +183,10 @@ class ExitLowering:
         out: list[SSAValue] = []
         for t in types:
             if isinstance(t, MemTokenType):
-                out.append(self.add(block, aa.CreateMemTokenOp()))
+                # A token from before the body keeps hop one's tokens one for one; a
+                # fresh one where there is none.
+                token = self.dominating.get(t)
+                out.append(token if token is not None else self.add(block, aa.CreateMemTokenOp()))
                 continue
             el = element_type(t)
             if isinstance(el, IntegerType):
@@ -313,7 +344,8 @@ def lower_early_returns(fn: ct.FunctionOp) -> None:
         return
     result_types = list(fn.function_type.outputs.data)
     prologue = Block()
-    lowering = ExitLowering(fn, result_types, [])
+    first = next(op for op in body.ops if isinstance(op, ct.IfOp) and returns_early(op))
+    lowering = ExitLowering(fn, result_types, [], anchor=first)
     lowering.fillers = lowering.placeholders(prologue, result_types, fn)
     staging = Block()
     outcome = lowering.sequence(list(body.ops), staging, [])

@@ -221,6 +221,34 @@ cuda_tile.module @m {
 
 // -----
 
+// A returning arm of an if that yields a token: the exit path yields the token made
+// before the if (never read), so hop one keeps one mem token per make_token.
+// CHECK-LABEL: func.func @return_past_a_token
+// CHECK: %[[T0:.*]] = nv_tileaa.create_mem_token : !nv_tileaa.mem_token
+// CHECK: scf.if %{{.*}} -> (i1, !nv_tileaa.mem_token) {
+// CHECK: nv_tileaa.store weak
+// CHECK: scf.yield %{{.*}}, %[[T0]] : i1, !nv_tileaa.mem_token
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}}, %[[T0]] : i1, !nv_tileaa.mem_token
+// CHECK-NOT: nv_tileaa.create_mem_token
+cuda_tile.module @m {
+  entry @return_past_a_token(%p: tile<ptr<i32>>, %n: tile<i32>) {
+    %t0 = make_token : token
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %c = cmpi greater_than_or_equal %bx, %n, signed : tile<i32> -> tile<i1>
+    %t1 = if %c -> (token) {
+      %s = store_ptr_tko weak %p, %bx token = %t0 : tile<ptr<i32>>, tile<i32> -> token
+      return
+    } else {
+      yield %t0 : token
+    }
+    %s2 = store_ptr_tko weak %p, %n token = %t1 : tile<ptr<i32>>, tile<i32> -> token
+    return
+  }
+}
+
+// -----
+
 // Rank-0 tiles (issue 13): cuTile's `load(..., shape=())` and `tile.extract(...).item()`
 // reshape a one-element tile to rank 0, which lifts to a view to the scalar carrier;
 // the only sub-tile of a rank-0 tile (extract) and a reshape of a scalar to rank 0 are
