@@ -29,6 +29,9 @@ KERNELS = [
     "row_sum_loop_f32",
     "control_flow_f32",
     "break_on_sum_f32",
+    "scalar_tiles_f32",
+    "early_return_f32",
+    "spare_blocks_f32",
 ]
 
 

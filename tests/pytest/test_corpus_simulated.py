@@ -186,15 +186,16 @@ def check_outputs(
 
 
 def mismatches(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
-    """``''`` if ``|got - want| <= atol + rtol * |want|`` everywhere (NaN matching NaN),
-    else a description of the differing elements."""
+    """``''`` if ``|got - want| <= atol + rtol * |want|`` everywhere (NaN matching NaN,
+    an infinity the same infinity), else a description of the differing elements."""
     if np.issubdtype(want.dtype, np.integer):
         g, w = got.astype(np.int64), want.astype(np.int64)
         bad = np.abs(g - w) > atol + rtol * np.abs(w)
     else:
         g, w = got.astype(np.float64), want.astype(np.float64)
-        both_nan = np.isnan(g) & np.isnan(w)
-        bad = ~both_nan & ~(np.abs(g - w) <= atol + rtol * np.abs(w))
+        same = (np.isnan(g) & np.isnan(w)) | (np.isinf(w) & (g == w))
+        with np.errstate(invalid="ignore"):
+            bad = ~same & ~(np.abs(g - w) <= atol + rtol * np.abs(w))
     if not bad.any():
         return ""
     index = np.argwhere(bad)
