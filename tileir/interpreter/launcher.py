@@ -304,6 +304,7 @@ def launch(
     entry: str | None = None,
     options: Options | None = None,
     out: IO[str] | None = None,
+    indirect_arrays: Sequence[np.ndarray] = (),
 ) -> LaunchResult:
     """Run `entry` (the module's only entry by default) over `grid` = (gx, gy, gz).
 
@@ -311,6 +312,11 @@ def launch(
     a Python int or float per scalar.  Arrays are updated in place.  `print_tko`
     output goes to `out` (stdout by default) and is also returned.  Raises
     `CompileError` (a `KernelError` for what the kernel did) with a located message.
+
+    `indirect_arrays` are mapped after the arguments, in order: arrays the kernel
+    reaches only through addresses it reads from memory (cuTile's lists of arrays
+    pass a table of base addresses).  A `Memory` that maps the same arrays in the
+    same order gives the same addresses, to write into such a table beforehand.
     """
     module = load(module_or_path)
     kernel = find_entry(module, entry)
@@ -326,6 +332,8 @@ def launch(
     values = tuple(
         marshal_argument(memory, i, t, v) for i, (t, v) in enumerate(zip(params, args, strict=True))
     )
+    for i, a in enumerate(indirect_arrays):
+        memory.map_array(a, f"indirect array {i}")
     state = KernelState(memory, grid3, options or Options(), out=out or sys.stdout)
     state.globals = _allocate_globals(module, memory)
     interpreter = Interpreter(module)

@@ -97,6 +97,7 @@ def simulate(
     max_steps: int = 1_000_000,
     printed: list[str] | None = None,
     dynamic_shared: int | None = None,
+    indirect_arrays: Sequence[np.ndarray] = (),
 ) -> None:
     """Run ``kernel`` (the module's only kernel if ``None``) over ``grid`` CTAs.
 
@@ -109,6 +110,11 @@ def simulate(
     ``.extern .shared`` array, ``%dynamic_smem_size``); ``None`` gives what the module
     records for the kernel in ``__tileir_dynamic_smem_bytes_<kernel>``, as
     ``tileir.runtime`` launches it, or 0.
+    ``indirect_arrays`` are placed after the array arguments, in order, and updated
+    like them: arrays the kernel reaches only through addresses it reads from memory
+    (cuTile's lists of arrays pass a table of base addresses).  A ``GlobalMemory``
+    that places the same arrays in the same order gives the same addresses, to write
+    into such a table beforehand.
     """
     if approx not in APPROX_MODES:
         raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
@@ -130,6 +136,8 @@ def simulate(
     steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
     memory = GlobalMemory()
     params = bind_params(k.params, args, memory)
+    for i, a in enumerate(indirect_arrays):
+        memory.place(a, f"indirect array {i} (shape {a.shape}, {a.dtype})")
     shared = place_shared(program.shared, memory, grid)
     variables = place_globals(program.globals, memory)
     threads = ThreadGrid(grid, block, dynamic_shared)
