@@ -21,6 +21,7 @@ from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
 from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
+from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 
 #: The stages `tileir-as --emit` can stop after, in order.
@@ -35,6 +36,7 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
             [
                 ConvertCudaTileToTileAAPass(),
                 TileAACanonicalizePass(),
+                TileAADropUnitDimsPass(),
                 CommonSubexpressionElimination(),
                 DeadCodeElimination(),
             ],

@@ -74,6 +74,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "tileir.conversions.cuda_tile_to_tileaa", "ConvertCudaTileToTileAAPass"
     ),
     "tileaa-canonicalize": _pass("tileir.transforms.tileaa.canonicalize", "TileAACanonicalizePass"),
+    "tileaa-drop-unit-dims": _pass(
+        "tileir.transforms.tileaa.drop_unit_dims", "TileAADropUnitDimsPass"
+    ),
     "convert-tileaa-to-tileas": _pass(
         "tileir.conversions.tileaa_to_tileas", "ConvertTileAAToTileASPass"
     ),
