@@ -47,10 +47,9 @@ from tileir.conversions.tileas_to_llvm.patterns import (
 )
 from tileir.conversions.tileas_to_llvm.reductions import (
     WARP_SIZE,
-    _from_word,  # pyright: ignore[reportPrivateUsage]
-    _to_word,  # pyright: ignore[reportPrivateUsage]
-    _word_bits,  # pyright: ignore[reportPrivateUsage]
+    load_shared_word,
     shuffle,
+    store_shared_word,
 )
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import error_at, not_supported
@@ -260,26 +259,11 @@ class LowerAtomic(TilePattern):
         mine = prologue.add(scratch, prologue.shl(tid, prologue.const(3, i32)))
         theirs = prologue.add(scratch, prologue.shl(owner_tid, prologue.const(3, i32)))
         for u, r in enumerate(slots):
-            word, bits = _to_word(op, b, results[r])
-            b.inline_asm(
-                f"st.shared.b{bits} [$0+{u * threads * 8}], $1;",
-                "r," + ("l" if bits == 64 else "r"),
-                [mine, word],
-                [],
-                side_effects=True,
-            )
+            store_shared_word(op, b, mine, u * threads * 8, results[r])
         b.op(nvvm.Barrier0Op())
-        out: dict[int, SSAValue] = {}
-        for u, r in enumerate(slots):
-            t = results[r].type
-            bits = 64 if _word_bits(t) == 64 else 32
-            (word,) = b.inline_asm(
-                f"ld.shared.b{bits} $0, [$1+{u * threads * 8}];",
-                ("=l" if bits == 64 else "=r") + ",r",
-                [theirs],
-                [IntegerType(bits)],
-                side_effects=True,
-            )
-            out[r] = _from_word(b, word, t)
+        out = {
+            r: load_shared_word(b, theirs, u * threads * 8, results[r].type)
+            for u, r in enumerate(slots)
+        }
         b.op(nvvm.Barrier0Op())
         return out

@@ -294,27 +294,12 @@ class LowerReduce(TilePattern):
         for u, r in enumerate(slots):
             for k, v in enumerate(vals):
                 offset = (u * len(vals) + k) * threads * 8
-                word, bits = _to_word(op, b, v[r])
-                b.inline_asm(
-                    f"st.shared.b{bits} [$0+{offset}], $1;",
-                    "r," + ("l" if bits == 64 else "r"),
-                    [mine_at, word],
-                    [],
-                    side_effects=True,
-                )
+                store_shared_word(op, b, mine_at, offset, v[r])
                 words.append((u, k, offset, v[r].type))
         b.op(nvvm.Barrier0Op())
         theirs: dict[tuple[int, int], SSAValue] = {}
         for u, k, offset, t in words:
-            bits = 64 if _word_bits(t) == 64 else 32
-            (word,) = b.inline_asm(
-                f"ld.shared.b{bits} $0, [$1+{offset}];",
-                ("=l" if bits == 64 else "=r") + ",r",
-                [theirs_at],
-                [IntegerType(bits)],
-                side_effects=True,
-            )
-            theirs[(u, k)] = _from_word(b, word, t)
+            theirs[(u, k)] = load_shared_word(b, theirs_at, offset, t)
         b.op(nvvm.Barrier0Op())
         for u, r in enumerate(slots):
             mine = [v[r] for v in vals]
@@ -360,6 +345,45 @@ def _from_word(b: LLBuilder, word: SSAValue, t: Attribute) -> SSAValue:
     if isinstance(t, AnyFloat):
         return b.bitcast(word, t)
     return word
+
+
+def store_shared_word(
+    op: Operation,
+    b: LLBuilder,
+    address: SSAValue,
+    offset: int,
+    value: SSAValue,
+    guard: SSAValue | None = None,
+) -> None:
+    """`st.shared` of `value` as a 32- or 64-bit word at `address + offset` (only
+    where `guard` holds, if given)."""
+    word, bits = _to_word(op, b, value)
+    kind = "l" if bits == 64 else "r"
+    if guard is None:
+        b.inline_asm(
+            f"st.shared.b{bits} [$0+{offset}], $1;", f"r,{kind}", [address, word], [], True
+        )
+    else:
+        b.inline_asm(
+            f"@$2 st.shared.b{bits} [$0+{offset}], $1;",
+            f"r,{kind},b",
+            [address, word, guard],
+            [],
+            True,
+        )
+
+
+def load_shared_word(b: LLBuilder, address: SSAValue, offset: int, t: Attribute) -> SSAValue:
+    """The value of type `t` that `store_shared_word` left at `address + offset`."""
+    bits = 64 if _word_bits(t) == 64 else 32
+    (word,) = b.inline_asm(
+        f"ld.shared.b{bits} $0, [$1+{offset}];",
+        ("=l" if bits == 64 else "=r") + ",r",
+        [address],
+        [IntegerType(bits)],
+        side_effects=True,
+    )
+    return _from_word(b, word, t)
 
 
 def _drop(c: Sequence[int], dim: int) -> tuple[int, ...]:
@@ -640,14 +664,7 @@ class LowerScan(TilePattern):
 
         for g, t in enumerate(totals):
             for k, value in enumerate(t):
-                word, bits = _to_word(op, b, value)
-                b.inline_asm(
-                    f"@$2 st.shared.b{bits} [$0+{slot(g, k)}], $1;",
-                    "r," + ("l" if bits == 64 else "r") + ",b",
-                    [mine, word, writer],
-                    [],
-                    side_effects=True,
-                )
+                store_shared_word(op, b, mine, slot(g, k), value, writer)
         b.op(nvvm.Barrier0Op())
         carries: list[list[SSAValue]] = []
         block_totals: list[list[SSAValue]] = []
@@ -658,17 +675,10 @@ class LowerScan(TilePattern):
             for w in range(n_warps if plan.high else n_warps - 1):
                 warp = _scatter_const(w ^ (n_warps - 1) if reverse else w, plan.warps)
                 thread = (warp << 5) | last_lane
-                theirs = []
-                for k, value in enumerate(t):
-                    bits = 64 if _word_bits(value.type) == 64 else 32
-                    (word,) = b.inline_asm(
-                        f"ld.shared.b{bits} $0, [$1+{slot(g, k) + thread * 8}];",
-                        ("=l" if bits == 64 else "=r") + ",r",
-                        [row_at],
-                        [IntegerType(bits)],
-                        side_effects=True,
-                    )
-                    theirs.append(_from_word(b, word, value.type))
+                theirs = [
+                    load_shared_word(b, row_at, slot(g, k) + thread * 8, value.type)
+                    for k, value in enumerate(t)
+                ]
                 acc = theirs if acc is None else combine(b, op, theirs, acc)
                 if w + 1 < n_warps:
                     after = prologue.icmp("eq", warp_rank, prologue.const(w + 1, i32))
@@ -789,26 +799,9 @@ class LowerScan(TilePattern):
         row = prologue.and_(tid, prologue.const((threads - 1) & ~thread_field, i32))
         at = prologue.add(scratch, prologue.shl(row, prologue.const(3, i32)))
         for k, value in enumerate(carry):
-            word, bits = _to_word(op, b, value)
-            b.inline_asm(
-                f"@$2 st.shared.b{bits} [$0+{k * threads * 8}], $1;",
-                "r," + ("l" if bits == 64 else "r") + ",b",
-                [at, word, writer],
-                [],
-                side_effects=True,
-            )
+            store_shared_word(op, b, at, k * threads * 8, value, writer)
         b.op(nvvm.Barrier0Op())
-        out = []
-        for k, value in enumerate(carry):
-            bits = 64 if _word_bits(value.type) == 64 else 32
-            (word,) = b.inline_asm(
-                f"ld.shared.b{bits} $0, [$1+{k * threads * 8}];",
-                ("=l" if bits == 64 else "=r") + ",r",
-                [at],
-                [IntegerType(bits)],
-                side_effects=True,
-            )
-            out.append(_from_word(b, word, value.type))
+        out = [load_shared_word(b, at, k * threads * 8, v.type) for k, v in enumerate(carry)]
         b.op(nvvm.Barrier0Op())
         return out
 
