@@ -257,7 +257,7 @@ BIG_TRANSPOSE = """import cuda.tile as ct
 
 @ct.kernel
 def big_transpose(x, y):
-    t = ct.load(x, (ct.bid(0), 0), (128, 128))
+    t = ct.load(x, (ct.bid(0), 0), (256, 256))
     ct.store(y, (0, ct.bid(0)), ct.transpose(t))
 """
 
