@@ -185,12 +185,12 @@ def test_ptxas_accepts_reshape_exchanges(arch: str) -> None:
 
 
 def test_a_reshape_over_the_shared_memory_budget_says_reshape() -> None:
-    """A 64x256 f32 reshape to 256x64 needs 64 KiB of buffer: a located diagnostic naming the
-    reshape, not the internal op."""
-    with pytest.raises(CompileError, match=r"reshape of a 64x256 tile to 256x64") as e:
-        _compile(_reshape_kernel((64, 256), (256, 64)), "sm_80")
+    """A 64x1024 f32 reshape to 1024x64 needs 256 KiB of buffer, more than any target's CTA
+    may use: a located diagnostic naming the reshape, not the internal op."""
+    with pytest.raises(CompileError, match=r"reshape of a 64x1024 tile to 1024x64") as e:
+        _compile(_reshape_kernel((64, 1024), (1024, 64)), "sm_80")
     assert "nv_tileaa" not in e.value.message
-    assert "exchange needing 65536 bytes" in e.value.message
+    assert "exchange needing 262144 bytes" in e.value.message
     assert e.value.location is not None
 
 
