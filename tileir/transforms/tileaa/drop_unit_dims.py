@@ -174,7 +174,7 @@ class StoreWithoutUnitDim(RewritePattern):
             attributes=dict(op.attributes),
         )
         store.location = op.location
-        rewriter.replace_matched_op(store)
+        rewriter.replace_op(op, store)
 
 
 @dataclass(frozen=True)

@@ -41,9 +41,9 @@ from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileir.analysis.axis_info import AxisInfoAnalysis
+from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
 from tileir.dialects.cuda_tile import ops as ct
-from tileir.dialects.cuda_tile.carriers import shape_of
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import (
@@ -164,7 +164,30 @@ def blocked_avoiding(
     return BlockedLayoutAttr(spt, tpw, wpc, list(order))
 
 
-def choose_num_warps(fn: func.FuncOp, requested: int, vector: int) -> int:
+#: Warps per CTA below which the number of resident CTAs per SM (32 on sm_80, sm_90 and
+#: sm_100) caps occupancy: 32 CTAs of 2 warps fill the 64 warps an SM holds, 32 of 1 warp
+#: only half of them.
+MIN_OCCUPANCY_WARPS = 2
+
+#: The access width (bytes) a thread keeps for the widest element type when vectors
+#: narrow to keep `MIN_OCCUPANCY_WARPS`: 16, one `ld.global.v4.b32`.
+KEPT_ACCESS_BYTES = 16
+
+
+def choose_num_warps(
+    fn: func.FuncOp, requested: int, vector: int, min_vector: int = 1
+) -> tuple[int, int]:
+    """The warps per CTA and the widest vector (elements per thread along the
+    contiguous dimension) for `fn`, such that no thread holds a copy of another's
+    elements of the largest tile.  Warps shrink first, down to `MIN_OCCUPANCY_WARPS`;
+    then vectors narrow, but not below `min_vector` (what keeps the widest element type
+    at `KEPT_ACCESS_BYTES` per access); then warps shrink again.
+
+    Measured on an H200 (docs/performance.md): `residual_cast_f16` (f32 in, f16 out,
+    256-element tiles) ran 1-warp CTAs with 8 elements per thread at 52 % of the copy
+    bandwidth; 2 warps with 4 elements (f32 still 16 bytes per access) ran at 92 %.
+    `control_flow_f32` (f32, 128-element tiles) ran 15 % slower when its f32 accesses
+    narrowed from 16 to 8 bytes to get a second warp, hence `min_vector`."""
     largest = 1
     for op in fn.walk():
         for r in op.results:
@@ -175,8 +198,11 @@ def choose_num_warps(fn: func.FuncOp, requested: int, vector: int) -> int:
                 largest = max(largest, n)
     warps = requested
     while warps > 1 and warps * WARP_SIZE * vector > largest:
-        warps //= 2
-    return warps
+        if warps > MIN_OCCUPANCY_WARPS or vector <= min_vector:
+            warps //= 2
+        else:
+            vector //= 2
+    return warps, vector
 
 
 def required_operand_layouts(
@@ -331,7 +357,9 @@ class AssignLayoutsPass(ModulePass):
         anchors = anchors_of(fn, analysis)
         max_vector = max((a.vector for a in anchors), default=1)
         reduced = reduced_dims(fn)
-        warps = choose_num_warps(fn, self.num_warps, max_vector)
+        widest_type = max((element_bytes(element_type(a.value.type)) for a in anchors), default=4)
+        kept = max(1, KEPT_ACCESS_BYTES // widest_type)
+        warps, widest = choose_num_warps(fn, self.num_warps, max_vector, kept)
         state = LayoutAssignment(warps)
         # Tensor-core dots first: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).
@@ -350,7 +378,11 @@ class AssignLayoutsPass(ModulePass):
         for rank, group in by_rank.items():
             best = max(group, key=lambda a: a.vector)
             rank_layouts[rank] = blocked_avoiding(
-                shape_of(best.value.type), warps, best.vector, best.order, reduced.get(rank, set())
+                shape_of(best.value.type),
+                warps,
+                min(best.vector, widest),
+                best.order,
+                reduced.get(rank, set()),
             )
         # Anchors of the highest rank seed first: lower ranks usually feed them
         # through expand_dims and should become slices of their layout, or come out
