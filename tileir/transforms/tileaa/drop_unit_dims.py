@@ -67,7 +67,7 @@ class _Dropper:
     done: dict[tuple[SSAValue, int], SSAValue]
 
     def _insert(self, op: Operation) -> SSAValue:
-        self.rewriter.insert_op(op, InsertPoint.before(self.anchor))
+        self.rewriter.insert(op, InsertPoint.before(self.anchor))
         return op.results[0]
 
     def drop(self, value: SSAValue, axis: int) -> SSAValue:
@@ -174,7 +174,7 @@ class StoreWithoutUnitDim(RewritePattern):
             attributes=dict(op.attributes),
         )
         store.location = op.location
-        rewriter.replace_op(op, store)
+        rewriter.replace(op, store)
 
 
 @dataclass(frozen=True)
