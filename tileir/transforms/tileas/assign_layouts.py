@@ -46,6 +46,7 @@ from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import AtomAttr, copy_atom
 from tileir.dialects.nv_tileas.layouts import (
     WARP_SIZE,
     BlockedLayoutAttr,
@@ -110,6 +111,43 @@ def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
             vector = min(vector, shape[order[0]]) if rank else 1
             out.append(Anchor(value, pointers, vector, order))
     return out
+
+
+def narrow_atoms(fn: func.FuncOp, state: LayoutAssignment, analysis: AxisInfoAnalysis) -> None:
+    """Give each tiled load and store an atom no wider than its layout allows.
+
+    The LLVM lowering moves a vector along the dimension of the layout's first register
+    basis (`vector_groups`); the atom was chosen for the pointers' most contiguous
+    dimension. When the two differ, as for a tile loaded transposed (`order=` in cuTile:
+    one layout per rank comes from the widest anchor, here another load's), a vector
+    along the layout's dimension would read elements that are not adjacent in memory:
+    the atom narrows to what the pointers allow along that dimension (the axis analysis:
+    contiguity and alignment), down to one element."""
+    for op in fn.walk():
+        if not isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
+            continue
+        view = op.view.owner
+        value = op.result if isinstance(op, tas.TiledLoadOp) else op.value
+        layout = state.layouts.get(value)
+        shape = shape_of(value.type)
+        if not isinstance(view, tas.ViewOp) or layout is None or not shape:
+            continue
+        bits = max(8, element_bits(value.type))
+        elements = op.atom.info.bits // bits
+        if elements <= 1:
+            continue
+        registers = layout.linear(list(shape)).registers
+        first = registers[0] if registers else ()
+        if sum(1 for x in first if x) != 1:
+            continue  # the lowering moves one element at a time
+        dim = next(i for i, x in enumerate(first) if x)
+        contiguity = analysis.get(view.src).contiguity
+        if dim == max(range(len(shape)), key=lambda d: (contiguity[d], d)):
+            continue  # the dimension the atom was chosen for (`anchors_of`'s order)
+        safe = min(elements, analysis.vector_elements(view.src, dim, op.atom.info.bits // 8))
+        if safe < elements:
+            direction = "load" if isinstance(op, tas.TiledLoadOp) else "store"
+            op.properties["atom"] = AtomAttr(copy_atom(direction, bits * safe))
 
 
 def element_bits(t: Attribute) -> int:
@@ -220,6 +258,10 @@ def required_operand_layouts(
         return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | aa.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
+    if isinstance(op, aa.DotOp):
+        # The accumulator and the result are one tile (the verifier wants one type):
+        # a dot the tensor cores do not take (FMAs) follows its result's layout.
+        return [(2, result_layout)]
     if isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp) and result_index == 0:
         # Pointers, compare, value, mask and old values: element r of each is in
         # register r of the same thread (the atomic lowering pairs them by register).
@@ -257,6 +299,8 @@ def inferred_result_layout(
         return first
     if isinstance(op, ct.ReduceOp):
         return SliceLayoutAttr(op.dimension, first)
+    if isinstance(op, aa.DotOp) and op.acc in layouts:
+        return layouts[op.acc]
     return None
 
 
@@ -415,6 +459,7 @@ class AssignLayoutsPass(ModulePass):
                     )
                     state.require(r, layout, None)
                     self.propagate(fn, state)
+        narrow_atoms(fn, state, analysis)
         self.rewrite(fn, state)
         fn.attributes[NUM_WARPS_ATTR] = IntegerAttr(warps, i32)
 
