@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     TensorType,
+    UnrealizedConversionCastOp,
     i1,
     i16,
     i32,
@@ -67,15 +68,26 @@ FULL_MASK = "0xffffffff"
 def combine(
     b: LLBuilder, op: ct.ReduceOp | ct.ScanOp, lhs: Sequence[SSAValue], rhs: Sequence[SSAValue]
 ) -> list[SSAValue]:
-    """The op's body applied to (lhs_0, rhs_0, lhs_1, rhs_1, ...)."""
+    """The op's body applied to (lhs_0, rhs_0, lhs_1, rhs_1, ...).  A value the body
+    captures from outside (cuTile's `lambda a, b: (a + b) % modulo`, or a constant that
+    CSE hoisted out of it) is the scalar it was lowered to there."""
     block = op.body.block
     env: dict[SSAValue, SSAValue] = {}
+
+    def lowered(v: SSAValue) -> SSAValue:
+        if v in env:
+            return env[v]
+        owner = v.owner
+        if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+            return owner.inputs[0]
+        return v
+
     for i, (left, right) in enumerate(zip(lhs, rhs, strict=True)):
         env[block.args[2 * i]] = left
         env[block.args[2 * i + 1]] = right
     for inner in block.ops:
         if isinstance(inner, ct.YieldOp):
-            return [env[v] for v in inner.operands]
+            return [lowered(v) for v in inner.operands]
         if isinstance(inner, ct.ConstantOp):
             data = inner.values().reshape(-1)
             t = element_type(inner.result.type)
@@ -87,7 +99,7 @@ def combine(
         lowering = SCALAR_LOWERINGS.get(type(inner))
         if lowering is None or len(inner.results) != 1:
             raise not_supported(inner, f"in the body of {op.name}")
-        env[inner.results[0]] = lowering(b, inner, [env[v] for v in inner.operands])
+        env[inner.results[0]] = lowering(b, inner, [lowered(v) for v in inner.operands])
     raise error_at(op, "the body must end with yield")
 
 
