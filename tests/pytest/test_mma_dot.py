@@ -475,3 +475,34 @@ def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
         unpadded = OperandBuffer(buffer.rows, buffer.k, 2, buffer.mn_major, 0)
         assert vector_conflict_ways(*unpadded.view(layout, k_dim), 2) > 1
         assert vector_conflict_ways(*buffer.view(layout, k_dim), 2) == 1
+
+
+@pytest.mark.parametrize(
+    ("signs", "arch", "size"),
+    [
+        ("signed signed", "sm_80", 2),
+        ("unsigned signed", "sm_90a", 8),
+        ("signed unsigned", "sm_100a", 4),
+        ("unsigned unsigned", "sm_90a", 2),
+    ],
+)
+def test_small_mmai_runs_on_multiply_adds(signs: str, arch: str, size: int) -> None:
+    """i8 tiles no `mma.sync` shape fits (cuTile's `test_mma.py` multiplies 2x1 by 1x2)
+    run on the CUDA cores: each operand widened to i32 by its signedness, products and
+    sums modulo 2^32; exact against numpy, accepted by ptxas."""
+    text = (FIXTURES / "matmul_i8.13.4.mlir").read_text().replace("32x32", f"{size}x{size}")
+    text = text.replace("signed signed :", f"{signs} :")
+    ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), arch).ptx
+    assert ptx is not None
+    assert "mma" not in ptx and "mul.lo.s32" in ptx
+    assert run_ptxas(ptx, arch).ok
+    rng = np.random.default_rng(6)
+    a = rng.integers(-128, 128, (size, size)).astype(np.int8)
+    b = rng.integers(-128, 128, (size, size)).astype(np.int8)
+    c = np.zeros((size, size), dtype=np.int32)
+    dims = [size, size, size, 1]
+    simulate(ptx, (1, 1, 1), [a, *dims, b, *dims, c, *dims])
+    sign_a, sign_b = signs.split()
+    wa = a.view(np.uint8) if sign_a == "unsigned" else a
+    wb = b.view(np.uint8) if sign_b == "unsigned" else b
+    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))

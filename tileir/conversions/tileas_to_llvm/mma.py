@@ -551,11 +551,23 @@ _FLOATS = (
 
 
 def fma_dot_supported(op: aa.DotOp) -> bool:
-    """Floating dots the tensor-core path does not take (f32 and f64 operands, tiles
-    that are not multiples of the `mma.sync` shape, 8-bit floats without `wgmma`):
-    computed with FMAs."""
+    """Dots the tensor-core path does not take (f32 and f64 operands, tiles that are not
+    multiples of the `mma.sync` shape, 8-bit floats without `wgmma`, i8 tiles like
+    cuTile's 2x1 by 1x2 `mmai`): computed on the CUDA cores, with FMAs for floats and
+    32-bit multiply-adds for integers."""
     types = [element_type(v.type) for v in (op.lhs, op.rhs, op.acc)]
-    return all(isinstance(t, _FLOATS) for t in types) and len(shape_of(op.acc.type)) in (2, 3)
+    if len(shape_of(op.acc.type)) not in (2, 3):
+        return False
+    if all(isinstance(t, _FLOATS) for t in types):
+        return True
+    a, b, acc = types
+    return (
+        isinstance(a, IntegerType)
+        and isinstance(b, IntegerType)
+        and a.width.data == b.width.data == 8
+        and isinstance(acc, IntegerType)
+        and acc.width.data == 32
+    )
 
 
 def lower_fma_dot(
@@ -575,7 +587,14 @@ def lower_fma_dot(
     a_kind, b_kind = element_kind(op, a_t), element_kind(op, b_t)
     a_el, b_el = element_type(a_t), element_type(b_t)
     acc_el = element_type(acc_t)
-    compute = acc_el if isinstance(acc_el, Float32Type | Float64Type) else Float32Type()
+    integer = isinstance(acc_el, IntegerType)
+    if integer:  # i8 x i8 -> i32 (`mmai`): products and sums modulo 2^32
+        compute: Attribute = acc_el
+        signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
+    else:
+        compute = acc_el if isinstance(acc_el, Float32Type | Float64Type) else Float32Type()
+        signs = (Signedness.SIGNED, Signedness.SIGNED)
+    signed = {"a": signs[0] == Signedness.SIGNED, "b": signs[1] == Signedness.SIGNED}
     a_strides, a_size = padded_strides(a_t.get_shape(), a_kind.bits)
     b_strides, b_size = padded_strides(b_t.get_shape(), b_kind.bits)
     state = ctx.function_state(op)
@@ -614,7 +633,9 @@ def lower_fma_dot(
             )
             if is_fp8(el):
                 value = decode_to_f32(b, value, el)
-            if value.type != compute:
+            if integer:
+                value = b.sext(value, compute) if signed[name] else b.zext(value, compute)
+            elif value.type != compute:
                 value = (
                     b.fpext(value, compute)
                     if _float_bits(value.type) < _float_bits(compute)
@@ -631,6 +652,10 @@ def lower_fma_dot(
         b_off = sum(x * s for x, s in zip(coord, b_by_acc, strict=True))
         offsets.append((a_off, b_off))
     totals = [acc if acc.type == compute else b.fpext(acc, compute) for acc in accs]
+
+    def multiply_add(x: SSAValue, y: SSAValue, total: SSAValue) -> SSAValue:
+        return b.add(b.mul(x, y), total) if integer else b.fma(x, y, total)
+
     # K outermost: only one K step's operand values are live at a time (each element
     # still sums its products in K order).
     for kk in range(k):
@@ -638,7 +663,7 @@ def lower_fma_dot(
         for r, (a_off, b_off) in enumerate(offsets):
             x = load("a", base_a, a_off + kk * a_k, a_kind, a_el)
             y = load("b", base_b, b_off + kk * b_k, b_kind, b_el)
-            totals[r] = b.fma(x, y, totals[r])
+            totals[r] = multiply_add(x, y, totals[r])
     results = [
         total if acc.type == compute else b.fptrunc(total, acc.type)
         for acc, total in zip(accs, totals, strict=True)
