@@ -257,12 +257,19 @@ def test_mmai_is_exact(signs: str, arch: str, size: int) -> None:
     else:
         assert f"mma.sync.aligned.m16n8k32.row.col.s32.{kinds[0]}.{kinds[1]}.s32" in ptx
     assert run_ptxas(ptx, arch).ok
-    rng = np.random.default_rng(5)
+    _check_mmai(ptx, signs, size, 5)
+
+
+def _check_mmai(ptx: str, signs: str, size: int, seed: int) -> None:
+    """The `matmul_i8` export's PTX, simulated on random i8 tiles, equals numpy's
+    product of the operands read with `signs`."""
+    rng = np.random.default_rng(seed)
     a = rng.integers(-128, 128, (size, size)).astype(np.int8)
     b = rng.integers(-128, 128, (size, size)).astype(np.int8)
     c = np.zeros((size, size), dtype=np.int32)
     dims = [size, size, size, 1]
     simulate(ptx, (1, 1, 1), [a, *dims, b, *dims, c, *dims])
+    sign_a, sign_b = signs.split()
     wa = a.view(np.uint8) if sign_a == "unsigned" else a
     wb = b.view(np.uint8) if sign_b == "unsigned" else b
     np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
@@ -496,13 +503,4 @@ def test_small_mmai_runs_on_multiply_adds(signs: str, arch: str, size: int) -> N
     assert ptx is not None
     assert "mma" not in ptx and "mul.lo.s32" in ptx
     assert run_ptxas(ptx, arch).ok
-    rng = np.random.default_rng(6)
-    a = rng.integers(-128, 128, (size, size)).astype(np.int8)
-    b = rng.integers(-128, 128, (size, size)).astype(np.int8)
-    c = np.zeros((size, size), dtype=np.int32)
-    dims = [size, size, size, 1]
-    simulate(ptx, (1, 1, 1), [a, *dims, b, *dims, c, *dims])
-    sign_a, sign_b = signs.split()
-    wa = a.view(np.uint8) if sign_a == "unsigned" else a
-    wb = b.view(np.uint8) if sign_b == "unsigned" else b
-    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
+    _check_mmai(ptx, signs, size, 6)
