@@ -145,30 +145,41 @@ def _same_shape(a: Attribute, b: Attribute) -> bool:
     )
 
 
+def expanded_axis(value: SSAValue) -> int | None:
+    """The unit dimension an `expand_dims` inserted into `value`, directly or under
+    elementwise ops (cuTile's `acc.reshape((1, M, N)).astype(ct.float16)`), if any."""
+    op = value.owner
+    if isinstance(op, aa.ExpandDimsOp):
+        return op.axis_value
+    if isinstance(op, ElementwiseOp) and len(op.results) == 1:
+        for operand in op.operands:
+            if _same_shape(operand.type, value.type):
+                axis = expanded_axis(operand)
+                if axis is not None:
+                    return axis
+    return None
+
+
 class StoreWithoutUnitDim(RewritePattern):
     """`store(ptrs, expand_dims(v, axis), mask)` -> `store(ptrs', v, mask')`, where `'`
-    drops the unit dimension `axis` (the module docstring says why this is legal)."""
+    drops the unit dimension `axis` (the module docstring says why this is legal); with
+    elementwise ops between the `expand_dims` and the store, they are rebuilt at `v`'s
+    rank too."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.StoreOp, rewriter: PatternRewriter) -> None:
-        expanded = op.value.owner
-        if not isinstance(expanded, aa.ExpandDimsOp):
-            return
         if not isinstance(op.ptr.type, TensorType):
             return
-        axis = expanded.axis_value
-        if not droppable(op.ptr, axis) or (op.mask is not None and not droppable(op.mask, axis)):
+        axis = expanded_axis(op.value)
+        if axis is None:
+            return
+        tiles = [op.ptr, op.value, *([op.mask] if op.mask is not None else [])]
+        if not all(droppable(t, axis) for t in tiles):
             return
         dropper = _Dropper(rewriter, op, {})
-        ptr = dropper.drop(op.ptr, axis)
-        mask = dropper.drop(op.mask, axis) if op.mask is not None else None
+        ptr, value, *mask = (dropper.drop(t, axis) for t in tiles)
         store = aa.StoreOp.create(
-            operands=[
-                ptr,
-                expanded.src,
-                *([mask] if mask else []),
-                *([op.token] if op.token else []),
-            ],
+            operands=[ptr, value, *mask, *([op.token] if op.token else [])],
             result_types=[r.type for r in op.results],
             properties=dict(op.properties),
             attributes=dict(op.attributes),

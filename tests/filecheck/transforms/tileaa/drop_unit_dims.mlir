@@ -55,3 +55,18 @@ func.func @single_element(%p: tensor<1x!cuda_tile.ptr<f32>>, %v: tensor<f32>) {
   %t = nv_tileaa.store weak %p, %e : tensor<1x!cuda_tile.ptr<f32>>, tensor<1xf32>
   func.return
 }
+
+// -----
+
+// Elementwise ops between the expand_dims and the store (cuTile's
+// `acc.reshape((1, M, N)).astype(ct.float16)`) are rebuilt at the value's own rank.
+// CHECK-LABEL: func.func @expanded_then_converted
+// CHECK:         %[[T:.*]] = cuda_tile.ftof %v : tensor<4x8xf32> -> tensor<4x8xf16>
+// CHECK-NEXT:    nv_tileaa.store weak %{{.*}}, %[[T]] : tensor<4x8x!cuda_tile.ptr<f16>>, tensor<4x8xf16>
+func.func @expanded_then_converted(%base: !cuda_tile.ptr<f16>, %v: tensor<4x8xf32>) {
+  %s = nv_tileaa.splat %base : !cuda_tile.ptr<f16> -> tensor<1x4x8x!cuda_tile.ptr<f16>>
+  %e = nv_tileaa.expand_dims %v {axis = 0 : i32} : tensor<4x8xf32> -> tensor<1x4x8xf32>
+  %h = cuda_tile.ftof %e : tensor<1x4x8xf32> -> tensor<1x4x8xf16>
+  %t = nv_tileaa.store weak %s, %h : tensor<1x4x8x!cuda_tile.ptr<f16>>, tensor<1x4x8xf16>
+  func.return
+}
