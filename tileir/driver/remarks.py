@@ -93,6 +93,26 @@ def _function_name(op: Operation) -> str:
     return parent.sym_name.data if isinstance(parent, func.FuncOp) else "?"
 
 
+def _vector_dimension(op: Operation) -> int | None:
+    """The dimension along which the layout of a tiled load's or store's tile gives a
+    thread consecutive elements (where the lowering vectorizes), if its layout says."""
+    from tileir.dialects.nv_tileas import ops as tas
+    from tileir.dialects.nv_tileas.layouts import DistributedLayout
+
+    if isinstance(op, tas.TiledLoadOp):
+        t = op.result.type
+    elif isinstance(op, tas.TiledStoreOp):
+        t = op.value.type
+    else:
+        return None
+    if not isinstance(t, TensorType) or not isinstance(t.encoding, DistributedLayout):
+        return None
+    registers = t.encoding.linear(list(t.get_shape())).registers
+    first = registers[0] if registers else ()
+    dims = [i for i, x in enumerate(first) if x]
+    return dims[0] if len(dims) == 1 else None
+
+
 def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
     """Remarks about the decisions recorded in `module` right after the tileas stage
     (copy atoms, layout conversions, warps per CTA, tensor-core instructions for
@@ -174,6 +194,13 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
                         )
                     if shape[d] < widest:
                         reasons.append(f"the tile has {shape[d]} elements along dimension {d}")
+                    along = _vector_dimension(op)
+                    if along is not None and along != d:
+                        reasons.append(
+                            f"the tile's layout gives each thread consecutive elements along "
+                            f"dimension {along}, not {d} (a transposed access; "
+                            "tileas-assign-layouts chooses one layout per rank)"
+                        )
                 else:
                     reasons.append("the access is a scalar")
                 because = "; ".join(reasons) or "the access width is limited by the atom catalog"
