@@ -280,7 +280,9 @@ def dynamic_shared_of(ptx: str) -> dict[str, int]:
     `__tileir_dynamic_smem_bytes_<kernel>` constants the `ptx` target writes."""
     import re
 
-    pattern = r"\.u32 __tileir_dynamic_smem_bytes_([\w$]+) = (\d+);"
+    from tileir.backend.ptx.target import DYNAMIC_SHARED_BYTES_PREFIX
+
+    pattern = rf"\.u32 {re.escape(DYNAMIC_SHARED_BYTES_PREFIX)}([\w$]+) = (\d+);"
     return {m.group(1): int(m.group(2)) for m in re.finditer(pattern, ptx)}
 
 

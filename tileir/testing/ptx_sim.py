@@ -126,7 +126,9 @@ def simulate(
             f"kernel {k.name} has no .reqntid: the block size is unknown", kind=UNSUPPORTED
         )
     if dynamic_shared is None:
-        dynamic_shared = module.constants.get(f"__tileir_dynamic_smem_bytes_{k.name}", 0)
+        from tileir.backend.ptx.target import dynamic_shared_symbol
+
+        dynamic_shared = module.constants.get(dynamic_shared_symbol(k.name), 0)
     if module.dynamic_shared is not None:
         # The extern array is the CTA's dynamic shared memory (at least one aligned
         # slot, so that a launch that gave none still has an address to trap at).

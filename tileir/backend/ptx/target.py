@@ -172,9 +172,13 @@ def dynamic_shared_bytes(fn: llvm.FuncOp) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
+#: Prefix of the `.global` constant holding a kernel's dynamic shared memory in bytes.
+DYNAMIC_SHARED_BYTES_PREFIX = "__tileir_dynamic_smem_bytes_"
+
+
 def dynamic_shared_symbol(kernel: str) -> str:
     """The `.global` constant that holds `kernel`'s dynamic shared memory in bytes."""
-    return f"__tileir_dynamic_smem_bytes_{kernel}"
+    return DYNAMIC_SHARED_BYTES_PREFIX + kernel
 
 
 def name_id(name: str) -> str:

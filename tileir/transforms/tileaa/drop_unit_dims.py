@@ -44,6 +44,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.rewriter import InsertPoint
 
+from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.utils.rewriting import LocatedWalker
@@ -81,7 +82,7 @@ class _Dropper:
         op = value.owner
         if isinstance(op, aa.ExpandDimsOp):
             inserted = op.axis_value
-            if inserted == axis or new_type.get_shape() == _shape(op.src.type):
+            if inserted == axis or shape_of(new_type) == shape_of(op.src.type):
                 # Unit dimensions do not change the row-major order of the elements: a
                 # tile of the source's shape holding the same elements is the source.
                 return op.src
@@ -113,21 +114,17 @@ class _Dropper:
         return self._insert(aa.ViewOp(value, new_type))
 
 
-def _shape(t: Attribute) -> tuple[int, ...]:
-    return tuple(t.get_shape()) if isinstance(t, TensorType) else ()
-
-
 def droppable(value: SSAValue, axis: int) -> bool:
     """Whether `_Dropper` rebuilds `value` without `axis` without ever making a rank-0
     tile (scalars are not tiles here): every tile it would rebuild keeps a dimension."""
-    if len(_shape(value.type)) < 2:
+    if len(shape_of(value.type)) < 2:
         return False
     op = value.owner
     if isinstance(op, aa.ExpandDimsOp):
         inserted = op.axis_value
-        shape = list(_shape(value.type))
+        shape = list(shape_of(value.type))
         del shape[axis]
-        if inserted == axis or tuple(shape) == _shape(op.src.type):
+        if inserted == axis or tuple(shape) == shape_of(op.src.type):
             return True
         return droppable(op.src, axis if axis < inserted else axis - 1)
     if isinstance(op, aa.BroadcastOp):
@@ -140,9 +137,7 @@ def droppable(value: SSAValue, axis: int) -> bool:
 
 
 def _same_shape(a: Attribute, b: Attribute) -> bool:
-    return (
-        isinstance(a, TensorType) and isinstance(b, TensorType) and (a.get_shape() == b.get_shape())
-    )
+    return isinstance(a, TensorType) and isinstance(b, TensorType) and (shape_of(a) == shape_of(b))
 
 
 def expanded_axis(value: SSAValue) -> int | None:
