@@ -34,6 +34,7 @@ from tileir.testing.ptx_numeric import (
     exact_elementwise,
     exact_zero_sign,
     flush_subnormals,
+    fma_f64_nearest,
     round_integral,
     round_pair,
     round_to_format,
@@ -141,8 +142,8 @@ _EXACT_F64: dict[str, Callable[..., Fraction | None]] = {
 
 
 def _f64_arith(op: str, mode: str, *x: np.ndarray) -> np.ndarray:
-    """float64 results: numpy for round-to-nearest, exact rationals otherwise (and
-    for ``fma``, which numpy does not fuse)."""
+    """float64 results: numpy for round-to-nearest (``fma_f64_nearest`` for ``fma``,
+    which numpy does not fuse), exact rationals for the directed roundings."""
     if op == "sqrt":
         return sqrt_directed(x[0], mode)
     nearest = {
@@ -152,8 +153,8 @@ def _f64_arith(op: str, mode: str, *x: np.ndarray) -> np.ndarray:
         "div": lambda: x[0] / x[1],
         "fma": lambda: x[0] * x[1] + x[2],
     }[op]()
-    if mode == "rn" and op != "fma":
-        return nearest
+    if mode == "rn":
+        return fma_f64_nearest(*x) if op == "fma" else nearest
     fmt = FORMATS["f64"]
     out, zero = exact_elementwise(_EXACT_F64[op], nearest, fmt, mode, *x)
     if op in ("add", "sub", "fma"):

@@ -10,9 +10,11 @@ module converts between bits and values and rounds exactly:
   mode (``round_to_format``).  Products of two f32 values are exact in float64,
   and a quotient or square root computed in float64 cannot sit on an f32 value
   unless it is exact, so those need no error term;
-* f64 operations round to nearest with numpy (IEEE in hardware); the directed
-  roundings and fused multiply-add of f64, which numpy lacks, use exact rational
-  arithmetic (``fractions``), element by element.  They are rare in tileir's PTX.
+* f64 operations round to nearest with numpy (IEEE in hardware), and f64 ``fma.rn``
+  with error-free transformations and rounding to odd (``fma_f64_nearest``: tileir's
+  f64 math functions are made of FMAs); the directed roundings of f64, which numpy
+  lacks, use exact rational arithmetic (``fractions``), element by element.  They
+  are rare in tileir's PTX.
 
 ``round_fraction`` is the slow exact reference the unit tests compare the fast
 paths against.
@@ -227,6 +229,64 @@ def to_odd(s: np.ndarray, e: np.ndarray) -> np.ndarray:
         return s
     toward = np.where(e > 0, math.inf, -math.inf)
     return np.where(fix, np.nextafter(s, toward), s)
+
+
+#: Veltkamp's splitter for float64: x = hi + lo with both halves of at most 26 bits.
+_SPLITTER = 134217729.0  # 2^27 + 1
+
+
+def _two_product(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's error-free product ``p + e == a * b`` (no FMA needed); exact where
+    neither the splitting overflows nor ``e`` underflows (see ``fma_f64_nearest``)."""
+    p = a * b
+    ca, cb = _SPLITTER * a, _SPLITTER * b
+    a_hi = ca - (ca - a)
+    b_hi = cb - (cb - b)
+    a_lo, b_lo = a - a_hi, b - b_hi
+    e = ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    return p, e
+
+
+def fma_f64_nearest(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """float64 ``fma.rn``, vectorized: Boldo and Melquiond's emulation with rounding to
+    odd (``a b = uh + ul`` and ``c + uh = th + tl`` exactly, then
+    ``RN(th + RO(tl + ul))``), which is the correctly rounded ``a b + c``.  Elements
+    where an error-free step could overflow or underflow (huge or tiny operands and
+    products) or an operand is not finite are computed exactly with fractions."""
+    a, b, c = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (a, b, c)))
+    with np.errstate(all="ignore"):
+        uh, ul = _two_product(a, b)
+        th, tl = two_sum(c, uh)
+        v, v_err = two_sum(tl, ul)
+        out = th + to_odd(v, v_err)
+        fused = a * b + c  # right where a b is an exact zero or an operand is not finite
+        big = 2.0**995
+        safe = (
+            (np.abs(a) < big)
+            & (np.abs(b) < big)
+            & (np.abs(c) < big)
+            & (np.abs(uh) < big)
+            & (np.abs(uh) > 2.0**-900)
+        )
+        zero_product = (a == 0) | (b == 0)
+        out = np.where(zero_product, fused, out)
+    slow = ~safe & ~zero_product & np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    if slow.any():
+        idx = np.flatnonzero(slow)
+        exact, _ = exact_elementwise(
+            lambda x, y, z: x * y + z,
+            fused.ravel()[idx],
+            FORMATS["f64"],
+            "rn",
+            a.ravel()[idx],
+            b.ravel()[idx],
+            c.ravel()[idx],
+        )
+        flat = out.ravel().copy()
+        flat[idx] = exact
+        out = flat.reshape(out.shape)
+    finite_in = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+    return np.where(finite_in, out, fused)
 
 
 def round_pair(s: np.ndarray, e: np.ndarray, fmt: FloatFormat, mode: str) -> np.ndarray:
