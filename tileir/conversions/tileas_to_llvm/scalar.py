@@ -33,8 +33,10 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.conversions.tileas_to_llvm import fp8, tf32
 from tileir.conversions.tileas_to_llvm import math_functions as mf
+from tileir.conversions.tileas_to_llvm import math_functions_f64 as mf64
 from tileir.conversions.tileas_to_llvm import remainder_functions as rf
 from tileir.conversions.tileas_to_llvm import trig_functions as tf
+from tileir.conversions.tileas_to_llvm import trig_functions_f64 as tf64
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, element_llvm_type
 from tileir.diagnostics import not_supported
@@ -189,14 +191,18 @@ def lower_negf(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     return b.fneg(args[0])
 
 
-def _computed_in_f32(compute: Callable[..., SSAValue], *, f64_ok: bool = False) -> ScalarLowering:
+def _computed_in_f32(
+    compute: Callable[..., SSAValue], *, f64_compute: Callable[..., SSAValue] | None = None
+) -> ScalarLowering:
     """A function of the op's operands computed in f32 (halves widened, the result
-    rounded back once); f64 operands only where `f64_ok`."""
+    rounded back once); f64 operands by `f64_compute` (not supported without one)."""
 
     def lower(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
         t = args[0].type
-        if isinstance(t, Float64Type) and not f64_ok:
-            raise not_supported(op, "f64 operands")
+        if isinstance(t, Float64Type):
+            if f64_compute is None:
+                raise not_supported(op, "f64 operands")
+            return f64_compute(b, *args)
         h = HalfPrecision(b, t)
         return h.narrow(compute(b, *(h.widen(a) for a in args)))
 
@@ -211,7 +217,7 @@ def lower_exp(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue
                 "llvm.nvvm.ex2.approx.f", [bb.fmul(x, bb.const(mf.LOG2E, f32))], f32
             )
         )(b, op, args)
-    return _computed_in_f32(mf.exp_f32)(b, op, args)
+    return _computed_in_f32(mf.exp_f32, f64_compute=mf64.exp_f64)(b, op, args)
 
 
 def lower_tanh(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
@@ -220,12 +226,14 @@ def lower_tanh(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
         return _computed_in_f32(lambda bb, x: bb.intrinsic("llvm.nvvm.tanh.approx.f32", [x], f32))(
             b, op, args
         )
-    return _computed_in_f32(mf.tanh_f32)(b, op, args)
+    return _computed_in_f32(mf.tanh_f32, f64_compute=mf64.tanh_f64)(b, op, args)
 
 
 def lower_exp2(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:
     name = "llvm.nvvm.ex2.approx" + (".ftz" if "flush_to_zero" in op.properties else "") + ".f"
-    return _computed_in_f32(lambda bb, x: bb.intrinsic(name, [x], f32))(b, op, args)
+    return _computed_in_f32(lambda bb, x: bb.intrinsic(name, [x], f32), f64_compute=mf64.exp2_f64)(
+        b, op, args
+    )
 
 
 def rsqrt_f64(b: LLBuilder, x: SSAValue) -> SSAValue:
@@ -436,7 +444,7 @@ def lower_fpowi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAVal
     keep their parity)."""
     x, n = args
     if isinstance(x.type, Float64Type):
-        raise not_supported(op, "f64 operands")
+        return mf64.powi_f64(b, x, n)
     h = HalfPrecision(b, x.type)
     wide = h.widen(x)
     magnitude = mf.pow_f32(b, b.intrinsic("llvm.fabs.f32", [wide], f32), b.sitofp(n, f32))
@@ -580,19 +588,19 @@ SCALAR_LOWERINGS: dict[type[Operation], ScalarLowering] = {
     ct.NegFOp: lower_negf,
     ct.ExpOp: lower_exp,
     ct.Exp2Op: lower_exp2,
-    ct.LogOp: _computed_in_f32(mf.log_f32),
-    ct.Log2Op: _computed_in_f32(mf.log2_f32),
+    ct.LogOp: _computed_in_f32(mf.log_f32, f64_compute=mf64.log_f64),
+    ct.Log2Op: _computed_in_f32(mf.log2_f32, f64_compute=mf64.log2_f64),
     ct.TanHOp: lower_tanh,
-    ct.SinOp: _computed_in_f32(tf.sin_f32),
-    ct.CosOp: _computed_in_f32(tf.cos_f32),
-    ct.TanOp: _computed_in_f32(tf.tan_f32),
-    ct.Atan2Op: _computed_in_f32(tf.atan2_f32),
-    ct.SinHOp: _computed_in_f32(mf.sinh_f32),
-    ct.CosHOp: _computed_in_f32(mf.cosh_f32),
-    ct.PowOp: _computed_in_f32(mf.pow_f32),
-    ct.FPowFOp: _computed_in_f32(mf.pow_f32),
+    ct.SinOp: _computed_in_f32(tf.sin_f32, f64_compute=tf64.sin_f64),
+    ct.CosOp: _computed_in_f32(tf.cos_f32, f64_compute=tf64.cos_f64),
+    ct.TanOp: _computed_in_f32(tf.tan_f32, f64_compute=tf64.tan_f64),
+    ct.Atan2Op: _computed_in_f32(tf.atan2_f32, f64_compute=tf64.atan2_f64),
+    ct.SinHOp: _computed_in_f32(mf.sinh_f32, f64_compute=mf64.sinh_f64),
+    ct.CosHOp: _computed_in_f32(mf.cosh_f32, f64_compute=mf64.cosh_f64),
+    ct.PowOp: _computed_in_f32(mf.pow_f32, f64_compute=mf64.pow_f64),
+    ct.FPowFOp: _computed_in_f32(mf.pow_f32, f64_compute=mf64.pow_f64),
     ct.FPowIOp: lower_fpowi,
-    ct.RemFOp: _computed_in_f32(rf.fmod_f32),
+    ct.RemFOp: _computed_in_f32(rf.fmod_f32, f64_compute=mf64.fmod_f64),
     ct.RsqrtOp: lower_rsqrt,
     ct.SqrtOp: lower_sqrt,
     ct.FloorOp: _rounding_intrinsic("floor"),
