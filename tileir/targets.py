@@ -74,6 +74,28 @@ def ctas_per_sm_by_shared(arch: str, shared_bytes: int) -> int:
     return target.shared_per_sm // (shared_bytes + RESERVED_SHARED_PER_CTA)
 
 
+#: 32-bit registers of one SM, on every target tileir supports (CUDA C++ Programming
+#: Guide, technical specifications per compute capability 8.x to 12.x).
+REGISTERS_PER_SM = 64 * KIB
+#: The most registers one thread may use (same table).
+MAX_REGISTERS_PER_THREAD = 255
+#: Registers are allocated to a thread in multiples of 8 (256 per warp).
+REGISTER_GRANULE = 8
+
+
+def register_budget(threads_per_cta: int, ctas_per_sm: int = 1) -> int:
+    """Registers per thread that let `ctas_per_sm` CTAs of `threads_per_cta` threads be
+    resident on one SM at once: the register file shared out, in allocation granules,
+    at most 255 (128 threads, 1 CTA: 255; 384 threads: 168; 256 threads, 2 CTAs: 128)."""
+    share = REGISTERS_PER_SM // (threads_per_cta * max(ctas_per_sm, 1))
+    return max(min(MAX_REGISTERS_PER_THREAD, share // REGISTER_GRANULE * REGISTER_GRANULE), 16)
+
+
+def hint_target(arch: str) -> str:
+    """The `optimization_hints` key of `arch` (`sm_90a` -> `sm_90`)."""
+    return f"sm_{compute_capability(arch)}"
+
+
 #: `--gpu-name` values (tileiras's list, where tileir supports the target) and the
 #: architecture each compiles for.
 GPU_NAMES: dict[str, str] = {

@@ -36,6 +36,7 @@ from xdsl.utils.target import Target
 
 from tileir.backend.ptx.instructions import PtxContext, emit
 from tileir.backend.ptx.registers import PRED, RegisterAllocator
+from tileir.conversions.tileas_to_llvm.builder import MIN_PTX_ISA_ATTR
 from tileir.conversions.tileas_to_llvm.shared_arena import (
     ARENA_ALIGNMENT,
     DYNAMIC_SHARED_ATTR,
@@ -49,7 +50,6 @@ PTX_VERSION = {name: arch.ptx_version for name, arch in ARCHS.items()}
 
 #: An op's attribute naming the PTX ISA its instruction needs (inline asm whose
 #: instruction is newer than the target's lowest ISA).
-MIN_PTX_ISA_ATTR = "tileir.min_ptx_isa"
 
 ARCH_ATTR = "tileir.arch"
 
@@ -154,6 +154,9 @@ def kernel_to_ptx(
     if isinstance(reqntid, DenseArrayBase):
         dims = ", ".join(str(v) for v in reqntid.get_values())
         out.append(f".reqntid {dims}")
+    maxnreg = fn.attributes.get("nvvm.maxnreg")
+    if isinstance(maxnreg, IntegerAttr):
+        out.append(f".maxnreg {maxnreg.value.data}")
     if language is not None:
         out.append(f'.language "{language}"')
     out.append("{")

@@ -152,7 +152,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             )
         mark_barriers(op)
         LocatedWalker(
-            GreedyRewritePatternApplier([LowerKernel(), LowerReturn()]), apply_recursively=False
+            GreedyRewritePatternApplier([LowerKernel(self.arch), LowerReturn()]), apply_recursively=False
         ).rewrite_module(op)
         lowering = LoweringContext(self.arch)
         structured = StructuredLowering(lowering)

@@ -16,12 +16,17 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    StringAttr,
     i1,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+
+#: The PTX ISA an op needs beyond the target's lowest (`backend/ptx/target.py` prints the
+#: newest any op of the module carries as `.version`).
+MIN_PTX_ISA_ATTR = "tileir.min_ptx_isa"
 
 ICMP = {
     ("eq", True): "eq",
@@ -198,34 +203,28 @@ class LLBuilder:
         args: Sequence[SSAValue],
         results: Sequence[Attribute],
         side_effects: bool,
+        min_ptx_isa: str | None = None,
     ) -> list[SSAValue]:
-        """Inline PTX; multiple results come back through a struct."""
-        if not results:
-            self.op(
-                llvm.InlineAsmOp(
-                    template, constraints, list(args), [], has_side_effects=side_effects
-                )
-            )
-            return []
-        if len(results) == 1:
-            return [
-                self.v(
-                    llvm.InlineAsmOp(
-                        template,
-                        constraints,
-                        list(args),
-                        [results[0]],
-                        has_side_effects=side_effects,
-                    )
-                )
-            ]
-        struct = llvm.LLVMStructType.from_type_list(list(results))
-        agg = self.v(
-            llvm.InlineAsmOp(
-                template, constraints, list(args), [struct], has_side_effects=side_effects
-            )
+        """Inline PTX; multiple results come back through a struct.  `min_ptx_isa`: the
+        PTX ISA the text needs when newer than the target's lowest (`MIN_PTX_ISA_ATTR`,
+        which raises the module's `.version`)."""
+        types = (
+            list(results)
+            if len(results) <= 1
+            else [llvm.LLVMStructType.from_type_list(list(results))]
         )
-        return [self.extract(agg, i, t) for i, t in enumerate(results)]
+        asm = llvm.InlineAsmOp(
+            template, constraints, list(args), types, has_side_effects=side_effects
+        )
+        if min_ptx_isa is not None:
+            asm.attributes[MIN_PTX_ISA_ATTR] = StringAttr(min_ptx_isa)
+        if not results:
+            self.op(asm)
+            return []
+        value = self.v(asm)
+        if len(results) == 1:
+            return [value]
+        return [self.extract(value, i, t) for i, t in enumerate(results)]
 
 
 def _suffix(t: Attribute) -> str:

@@ -53,11 +53,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import llvm
-from xdsl.dialects.builtin import StringAttr, i1, i32, i64
+from xdsl.dialects.builtin import i1, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
-from tileir.backend.ptx.target import MIN_PTX_ISA_ATTR
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.conversions.tileas_to_llvm.mma_spec import MmaSpec
@@ -341,18 +339,13 @@ def _chain(
         [f"={word_reg}"] * words + ["l"] * (2 * steps) + ["b"] + [word_reg] * words
     )
     pairs = [d for a, bd in zip(a_descs, b_descs, strict=True) for d in (a, bd)]
+    # s8 x u8 and u8 x s8 need PTX ISA 8.4 (ptxas rejects them at sm_90a's 8.0).
     words_out = b.inline_asm(
         "\n".join(lines),
         constraints,
         [*pairs, b.const(1, i1), *acc],
         [word_type] * words,
         side_effects=True,
+        min_ptx_isa="8.4" if mixed_signs else None,
     )
-    if mixed_signs:
-        # s8 x u8 and u8 x s8 need PTX ISA 8.4 (ptxas rejects them at sm_90a's 8.0).
-        extract = words_out[0].owner
-        assert isinstance(extract, llvm.ExtractValueOp)
-        asm = extract.container.owner
-        assert isinstance(asm, llvm.InlineAsmOp)
-        asm.attributes[MIN_PTX_ISA_ATTR] = StringAttr("8.4")
     return words_out

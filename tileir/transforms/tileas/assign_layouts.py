@@ -202,6 +202,32 @@ def blocked_avoiding(
     return BlockedLayoutAttr(spt, tpw, wpc, list(order))
 
 
+def fitted_layout(
+    rank_layout: BlockedLayoutAttr,
+    shape: tuple[int, ...],
+    num_warps: int,
+    avoid: set[int],
+) -> BlockedLayoutAttr:
+    """The rank's layout for a tile of `shape`, unless it makes threads hold copies that
+    a layout fitted to the shape would not: then the fitted one (the rank's vector and
+    order, unit dimensions last so the vector goes along a dimension with elements).
+
+    One layout per rank keeps values of one rank from being exchanged between layouts,
+    but a rank's layout is chosen for its widest anchor's shape: on another shape of the
+    rank it may cover a dimension many times over (cuTile's FFT reshapes 2x128x64 tiles
+    into 2x4096x1 ones: the anchor's last dimension, 4 registers by 16 lanes, left each
+    thread 4096 registers for its 64 elements), and every op on the tile, and every
+    exchange of it, is repeated for each copy."""
+    registers = rank_layout.linear(list(shape)).num_registers
+    order = rank_layout.dim_order
+    order = tuple(d for d in order if shape[d] > 1) + tuple(d for d in order if shape[d] <= 1)
+    vector = rank_layout.spt[rank_layout.dim_order[0]]
+    fitted = blocked_avoiding(shape, num_warps, vector, order, avoid)
+    if fitted.linear(list(shape)).num_registers < registers:
+        return fitted
+    return rank_layout
+
+
 #: Warps per CTA below which the number of resident CTAs per SM (32 on sm_80, sm_90 and
 #: sm_100) caps occupancy: 32 CTAs of 2 warps fill the 64 warps an SM holds, 32 of 1 warp
 #: only half of them.
@@ -210,6 +236,34 @@ MIN_OCCUPANCY_WARPS = 2
 #: The access width (bytes) a thread keeps for the widest element type when vectors
 #: narrow to keep `MIN_OCCUPANCY_WARPS`: 16, one `ld.global.v4.b32`.
 KEPT_ACCESS_BYTES = 16
+
+
+#: Accumulator registers (32-bit) per thread above which a dot's kernel gets more warps.
+DOT_ACCUMULATOR_REGISTERS = 64
+#: The most warps `dot_warps` grows a kernel to.
+MAX_DOT_WARPS = 8
+
+
+def dot_warps(fn: func.FuncOp, requested: int) -> int:
+    """Warps per CTA for `fn`'s dots: `requested`, doubled (up to `MAX_DOT_WARPS`) while
+    the largest dot accumulator needs more than `DOT_ACCUMULATOR_REGISTERS` registers
+    per thread.  Each thread holds its share of the accumulator for the whole K loop,
+    beside the operand tiles on their way to shared memory; with 4 warps a 128x256 f32
+    accumulator alone takes 256 registers, so ptxas spills (NVIDIA's cuTile 128x256x64
+    f16 matmul: 2.6 KB of spill stores on sm_80 and 2.1 KB on sm_90a with 4 warps,
+    72 B and 152 B with 8).  tileiras runs such kernels with 256 threads too."""
+    registers = 0
+    for op in fn.walk():
+        if isinstance(op, aa.DotOp) and isinstance(op.acc.type, TensorType):
+            n = 1
+            for d in op.acc.type.get_shape():
+                n *= d
+            words = max(1, element_bytes(element_type(op.acc.type)) // 4)
+            registers = max(registers, n * words)
+    warps = requested
+    while warps < MAX_DOT_WARPS and registers > DOT_ACCUMULATOR_REGISTERS * warps * WARP_SIZE:
+        warps *= 2
+    return warps
 
 
 def choose_num_warps(
@@ -403,7 +457,7 @@ class AssignLayoutsPass(ModulePass):
         reduced = reduced_dims(fn)
         widest_type = max((element_bytes(element_type(a.value.type)) for a in anchors), default=4)
         kept = max(1, KEPT_ACCESS_BYTES // widest_type)
-        warps, widest = choose_num_warps(fn, self.num_warps, max_vector, kept)
+        warps, widest = choose_num_warps(fn, dot_warps(fn, self.num_warps), max_vector, kept)
         state = LayoutAssignment(warps)
         # Tensor-core dots first: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).
@@ -434,7 +488,11 @@ class AssignLayoutsPass(ModulePass):
         # already has a layout keeps it, and its pointers follow it.
         for rank in sorted(by_rank, reverse=True):
             for a in by_rank[rank]:
-                layout = state.layouts.get(a.value, rank_layouts[rank])
+                layout = state.layouts.get(a.value)
+                if layout is None:
+                    shape = shape_of(a.value.type)
+                    avoid = reduced.get(rank, set())
+                    layout = fitted_layout(rank_layouts[rank], shape, warps, avoid)
                 state.require(a.value, layout, None)
                 view = next(
                     (u.operation for u in a.pointers.uses if isinstance(u.operation, tas.ViewOp)),
@@ -450,12 +508,14 @@ class AssignLayoutsPass(ModulePass):
             for r in values:
                 if is_tile(r) and r not in state.layouts:
                     shape = shape_of(r.type)
-                    layout = rank_layouts.get(len(shape)) or blocked_avoiding(
-                        shape,
-                        warps,
-                        1,
-                        tuple(reversed(range(len(shape)))),
-                        reduced.get(len(shape), set()),
+                    avoid = reduced.get(len(shape), set())
+                    rank_layout = rank_layouts.get(len(shape))
+                    layout = (
+                        fitted_layout(rank_layout, shape, warps, avoid)
+                        if rank_layout is not None
+                        else blocked_avoiding(
+                            shape, warps, 1, tuple(reversed(range(len(shape)))), avoid
+                        )
                     )
                     state.require(r, layout, None)
                     self.propagate(fn, state)

@@ -1,0 +1,61 @@
+// Every kernel carries its register budget as `.maxnreg`: the share of the register
+// file (64 Ki registers per SM) that keeps `occupancy` CTAs resident (the entry's
+// optimization hint for the target, else its `default`, else 1), in multiples of 8 and
+// at most 255, as tileiras's cubins record it.  Without it ptxas chose 32 registers
+// for some large kernels and spilled tens of KiB.  A dot whose accumulator would take
+// more than 64 registers per thread gets more warps (up to 8).
+// RUN: tileir-as %s --gpu-name sm_90 --num-warps 8 -o %t.sm90.ptx
+// RUN: filecheck %s --check-prefixes=CHECK,SM90 --input-file=%t.sm90.ptx
+// RUN: %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin
+// RUN: tileir-as %s --gpu-name sm_80 --num-warps 8 -o %t.sm80.ptx
+// RUN: filecheck %s --check-prefixes=CHECK,SM80 --input-file=%t.sm80.ptx
+// RUN: %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin
+// RUN: tileir-as %s --gpu-name sm_100 -o %t.sm100.ptx
+// RUN: filecheck %s --check-prefixes=CHECK,SM100 --input-file=%t.sm100.ptx
+
+cuda_tile.module @budget {
+  // 8 warps (256 threads): sm_90 asks for 2 CTAs per SM (65536 / 512 = 128
+  // registers), other targets for 4 (64).  With the default 4 warps on sm_100 and
+  // occupancy 4: 65536 / 512 = 128.
+  // CHECK-LABEL: .visible .entry copy_hinted(
+  // SM90: .reqntid 256, 1, 1
+  // SM90-NEXT: .maxnreg 128
+  // SM80: .reqntid 256, 1, 1
+  // SM80-NEXT: .maxnreg 64
+  // SM100: .reqntid 128, 1, 1
+  // SM100-NEXT: .maxnreg 128
+  entry @copy_hinted(%src: tile<ptr<f32>>, %dst: tile<ptr<f32>>) optimization_hints=<sm_90 = {occupancy = 2}, default = {occupancy = 4}> {
+    %offsets = iota : tile<2048xi32>
+    %base = reshape %src : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %bases = broadcast %base : tile<1xptr<f32>> -> tile<2048xptr<f32>>
+    %ptrs = offset %bases, %offsets : tile<2048xptr<f32>>, tile<2048xi32> -> tile<2048xptr<f32>>
+    %x, %t = load_ptr_tko weak %ptrs : tile<2048xptr<f32>> -> tile<2048xf32>, token
+    %dbase = reshape %dst : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %dbases = broadcast %dbase : tile<1xptr<f32>> -> tile<2048xptr<f32>>
+    %dptrs = offset %dbases, %offsets : tile<2048xptr<f32>>, tile<2048xi32> -> tile<2048xptr<f32>>
+    %t2 = store_ptr_tko weak %dptrs, %x : tile<2048xptr<f32>>, tile<2048xf32> -> token
+    return
+  }
+
+  // No hint: one CTA per SM, 255 registers for 128 or 256 threads.  The 128x128 f32
+  // accumulator is 128 registers per thread with 4 warps, so sm_100 (4 warps asked)
+  // runs it with 8; 8 stay 8.
+  // CHECK-LABEL: .visible .entry dot_128x128(
+  // CHECK: .reqntid 256, 1, 1
+  // CHECK-NEXT: .maxnreg 255
+  entry @dot_128x128(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>) {
+    %av = make_tensor_view %a, shape = [128, 32], strides = [32, 1] : tensor_view<128x32xf16, strides=[32,1]>
+    %bv = make_tensor_view %b, shape = [32, 128], strides = [128, 1] : tensor_view<32x128xf16, strides=[128,1]>
+    %cv = make_tensor_view %c, shape = [128, 128], strides = [128, 1] : tensor_view<128x128xf32, strides=[128,1]>
+    %ap = make_partition_view %av : partition_view<tile=(128x32), tensor_view<128x32xf16, strides=[32,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(32x128), tensor_view<32x128xf16, strides=[128,1]>>
+    %cp = make_partition_view %cv : partition_view<tile=(128x128), tensor_view<128x128xf32, strides=[128,1]>>
+    %zero = constant <i32: 0> : tile<i32>
+    %x, %t0 = load_view_tko weak %ap[%zero, %zero] : partition_view<tile=(128x32), tensor_view<128x32xf16, strides=[32,1]>>, tile<i32> -> tile<128x32xf16>, token
+    %y, %t1 = load_view_tko weak %bp[%zero, %zero] : partition_view<tile=(32x128), tensor_view<32x128xf16, strides=[128,1]>>, tile<i32> -> tile<32x128xf16>, token
+    %acc = constant <f32: 0.000000e+00> : tile<128x128xf32>
+    %r = mmaf %x, %y, %acc : tile<128x32xf16>, tile<32x128xf16>, tile<128x128xf32>
+    %t2 = store_view_tko weak %r, %cp[%zero, %zero] : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<128x128xf32, strides=[128,1]>>, tile<i32> -> token
+    return
+  }
+}

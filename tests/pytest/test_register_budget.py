@@ -1,0 +1,82 @@
+"""`targets.register_budget` and `assign_layouts.dot_warps`: the register budget a
+kernel carries (`.maxnreg`) and the warps a large dot accumulator gets."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.parser import Parser
+
+from tileir.pipelines import stage_passes
+from tileir.registry import make_context
+from tileir.targets import hint_target, register_budget
+from tileir.transforms.tileas.assign_layouts import dot_warps
+
+
+@pytest.mark.parametrize(
+    ("threads", "ctas", "budget"),
+    [
+        (128, 1, 255),  # 512 would fit: capped at 255
+        (256, 1, 255),
+        (384, 1, 168),  # 170, rounded down to the allocation granule (tileiras: 168)
+        (256, 2, 128),
+        (512, 4, 32),
+        (1024, 32, 16),  # asks for less than ptxas can give: the floor
+    ],
+)
+def test_register_budget(threads: int, ctas: int, budget: int) -> None:
+    assert register_budget(threads, ctas) == budget
+
+
+def test_hint_target_drops_the_feature_suffix() -> None:
+    assert [hint_target(a) for a in ("sm_80", "sm_90a", "sm_100a", "sm_120")] == [
+        "sm_80",
+        "sm_90",
+        "sm_100",
+        "sm_120",
+    ]
+
+
+def _tileaa(text: str) -> func.FuncOp:
+    ctx: Context = make_context()
+    module = Parser(ctx, text).parse_module()
+    for p in stage_passes("sm_90a", 4)[0][1]:
+        p.apply(ctx, module)
+    return next(op for op in module.walk() if isinstance(op, func.FuncOp))
+
+
+DOT = """
+cuda_tile.module @m {{
+  entry @k(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>) {{
+    %av = make_tensor_view %a, shape = [{m}, 32], strides = [32, 1] : tensor_view<{m}x32xf16, strides=[32,1]>
+    %bv = make_tensor_view %b, shape = [32, {n}], strides = [{n}, 1] : tensor_view<32x{n}xf16, strides=[{n},1]>
+    %ap = make_partition_view %av : partition_view<tile=({m}x32), tensor_view<{m}x32xf16, strides=[32,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(32x{n}), tensor_view<32x{n}xf16, strides=[{n},1]>>
+    %cv = make_tensor_view %c, shape = [{m}, {n}], strides = [{n}, 1] : tensor_view<{m}x{n}xf32, strides=[{n},1]>
+    %cp = make_partition_view %cv : partition_view<tile=({m}x{n}), tensor_view<{m}x{n}xf32, strides=[{n},1]>>
+    %z = constant <i32: 0> : tile<i32>
+    %x, %t0 = load_view_tko weak %ap[%z, %z] : partition_view<tile=({m}x32), tensor_view<{m}x32xf16, strides=[32,1]>>, tile<i32> -> tile<{m}x32xf16>, token
+    %y, %t1 = load_view_tko weak %bp[%z, %z] : partition_view<tile=(32x{n}), tensor_view<32x{n}xf16, strides=[{n},1]>>, tile<i32> -> tile<32x{n}xf16>, token
+    %acc = constant <f32: 0.000000e+00> : tile<{m}x{n}xf32>
+    %r = mmaf %x, %y, %acc : tile<{m}x32xf16>, tile<32x{n}xf16>, tile<{m}x{n}xf32>
+    %t2 = store_view_tko weak %r, %cp[%z, %z] : tile<{m}x{n}xf32>, partition_view<tile=({m}x{n}), tensor_view<{m}x{n}xf32, strides=[{n},1]>>, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "requested", "warps"),
+    [
+        (64, 64, 4, 4),  # 32 accumulator registers per thread
+        (128, 64, 4, 4),  # 64: the threshold itself
+        (128, 128, 4, 8),  # 128 with 4 warps
+        (256, 256, 4, 8),  # 512 with 4, 256 with 8: capped at 8
+        (128, 128, 2, 8),
+        (64, 64, 8, 8),  # never fewer than asked
+    ],
+)
+def test_dot_warps(m: int, n: int, requested: int, warps: int) -> None:
+    assert dot_warps(_tileaa(DOT.format(m=m, n=n)), requested) == warps
