@@ -23,24 +23,39 @@ def _ty(shape: tuple[int, ...]) -> str:
     return f"tile<{'x'.join(map(str, shape))}xf32>"
 
 
-def _view(lines: list[str], i: int, rank: int, tile: tuple[int, ...]) -> str:
-    """A rank-`rank` tensor view of parameter `i` and its partition into `tile`s."""
+def _view(lines: list[str], i: int, rank: int, tile: tuple[int, ...], aligned: bool) -> str:
+    """A rank-`rank` tensor view of parameter `i` and its partition into `tile`s;
+    `aligned`: the base is 16-byte aligned and the strides multiples of 4 elements, so
+    that f32 accesses move 16 bytes."""
     st = ",".join(["?"] * (rank - 1) + ["1"])
     tv = f"tensor_view<{'x'.join(['?'] * rank)}xf32, strides=[{st}]>"
     pv = f"partition_view<tile=({'x'.join(map(str, tile))}), {tv}>"
     shape = ", ".join(f"%n{i}_{d}" for d in range(rank))
     strides = ", ".join([f"%s{i}_{d}" for d in range(rank - 1)] + ["1"])
+    base = f"%p{i}"
+    if aligned:
+        lines.append(f"  %a{i} = assume div_by<16>, %p{i} : tile<ptr<f32>>")
+        base = f"%a{i}"
+        for d in range(rank - 1):
+            lines.append(f"  %as{i}_{d} = assume div_by<4>, %s{i}_{d} : tile<i32>")
+        strides = ", ".join([f"%as{i}_{d}" for d in range(rank - 1)] + ["1"])
     lines.append(
-        f"  %tv{i} = make_tensor_view %p{i}, shape = [{shape}], strides = [{strides}] "
+        f"  %tv{i} = make_tensor_view {base}, shape = [{shape}], strides = [{strides}] "
         f": tile<i32> -> {tv}"
     )
     lines.append(f"  %pv{i} = make_partition_view %tv{i} : {pv}")
     return pv
 
 
-def _kernel(src: tuple[int, ...], body: list[str], outs: list[tuple[str, tuple[int, ...]]]) -> str:
+def _kernel(
+    src: tuple[int, ...],
+    body: list[str],
+    outs: list[tuple[str, tuple[int, ...]]],
+    aligned: bool = False,
+) -> str:
     """Loads tile `src` of parameter 0 as `%x` at block (bid, 0, ...), runs `body`,
-    and stores each `(value, shape)` of `outs` to parameter 1, 2, ... likewise."""
+    and stores each `(value, shape)` of `outs` to parameter 1, 2, ... likewise;
+    `aligned`: the loaded tile's rows are 16-byte aligned (four f32 per access)."""
     lines = [
         "  %tok = make_token : token",
         "  %z = constant <i32: 0> : tile<i32>",
@@ -52,7 +67,7 @@ def _kernel(src: tuple[int, ...], body: list[str], outs: list[tuple[str, tuple[i
         params += [f"%p{i}: tile<ptr<f32>>"]
         params += [f"%n{i}_{d}: tile<i32>" for d in range(len(shape))]
         params += [f"%s{i}_{d}: tile<i32>" for d in range(len(shape))]
-    pvs = [_view(lines, i, len(shape), shape) for i, shape in enumerate(shapes)]
+    pvs = [_view(lines, i, len(shape), shape, aligned and i == 0) for i, shape in enumerate(shapes)]
     idx = ", ".join(["%b"] + ["%z"] * (len(src) - 1))
     lines.append(
         f"  %x, %t0 = load_view_tko weak %pv0[{idx}] token = %tok "
@@ -73,8 +88,8 @@ def _args(a: np.ndarray) -> list[object]:
     return [a, *a.shape, *(s // a.itemsize for s in a.strides)]
 
 
-def _reshape_kernel(src: tuple[int, ...], dst: tuple[int, ...]) -> str:
-    return _kernel(src, [f"%y = reshape %x : {_ty(src)} -> {_ty(dst)}"], [("%y", dst)])
+def _reshape_kernel(src: tuple[int, ...], dst: tuple[int, ...], aligned: bool = False) -> str:
+    return _kernel(src, [f"%y = reshape %x : {_ty(src)} -> {_ty(dst)}"], [("%y", dst)], aligned)
 
 
 def _compile(text: str, arch: str) -> str:
@@ -88,19 +103,25 @@ def _blocks(a: np.ndarray, rows: int) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize(
-    ("src", "dst", "arch", "exchanged"),
+    ("src", "dst", "arch", "aligned", "exchanged"),
     [
-        ((256,), (16, 16), "sm_80", False),
-        ((16, 16), (256,), "sm_90a", False),
-        ((8, 32), (16, 16), "sm_100a", True),
-        ((16, 16), (1, 256), "sm_80", True),
-        ((64, 4), (8, 32), "sm_90a", True),
+        ((256,), (16, 16), "sm_80", False, False),
+        ((16, 16), (256,), "sm_90a", False, False),
+        # Each shape's own row-major layout (tileas-assign-layouts fits the rank's
+        # layout to the shape): the same linear index in each register, lane and warp.
+        ((8, 32), (16, 16), "sm_100a", False, False),
+        ((16, 16), (1, 256), "sm_80", False, False),
+        ((64, 4), (8, 32), "sm_90a", True, False),
+        # Four f32 per thread in the source, two in the result (its rows are two wide).
+        ((8, 32), (128, 2), "sm_100a", True, True),
+        ((16, 16), (128, 2), "sm_80", True, True),
+        ((64, 4), (64, 2, 2), "sm_90a", True, True),
     ],
 )
 def test_reshape_matches_numpy(
-    src: tuple[int, ...], dst: tuple[int, ...], arch: str, exchanged: bool
+    src: tuple[int, ...], dst: tuple[int, ...], arch: str, aligned: bool, exchanged: bool
 ) -> None:
-    ptx = _compile(_reshape_kernel(src, dst), arch)
+    ptx = _compile(_reshape_kernel(src, dst, aligned), arch)
     # Register renamings move nothing; the others are one exchange.
     assert ("st.shared" in ptx) == exchanged
     assert ("bar.sync 0;" in ptx) == exchanged
@@ -114,13 +135,13 @@ def test_reshape_matches_numpy(
 @pytest.mark.parametrize(("element", "dtype"), [("f16", np.float16), ("i8", np.int8)])
 def test_narrow_elements_reshape_through_shared_memory(element: str, dtype: type) -> None:
     """Halves travel packed in pairs, bytes one at a time."""
-    text = _reshape_kernel((8, 32), (16, 16)).replace("f32", element)
+    text = _reshape_kernel((8, 32), (128, 2), aligned=True).replace("f32", element)
     ptx = _compile(text, "sm_80")
     assert "st.shared" in ptx
     x = (np.random.default_rng(5).standard_normal((16, 32)) * 20).astype(dtype)
-    out = np.zeros((32, 16), dtype)
+    out = np.zeros((256, 2), dtype)
     simulate(ptx, (2, 1, 1), _args(x) + _args(out))
-    np.testing.assert_array_equal(out, np.concatenate([t.reshape(16, 16) for t in _blocks(x, 8)]))
+    np.testing.assert_array_equal(out, np.concatenate([t.reshape(128, 2) for t in _blocks(x, 8)]))
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
@@ -185,10 +206,11 @@ def test_ptxas_accepts_reshape_exchanges(arch: str) -> None:
 
 
 def test_a_reshape_over_the_shared_memory_budget_says_reshape() -> None:
-    """A 64x1024 f32 reshape to 1024x64 needs 256 KiB of buffer, more than any target's CTA
-    may use: a located diagnostic naming the reshape, not the internal op."""
-    with pytest.raises(CompileError, match=r"reshape of a 64x1024 tile to 1024x64") as e:
-        _compile(_reshape_kernel((64, 1024), (1024, 64)), "sm_80")
+    """A 64x1024 f32 reshape to 32768x2 (four f32 per thread in, two out) needs 256 KiB
+    of buffer, more than any target's CTA may use: a located diagnostic naming the
+    reshape, not the internal op."""
+    with pytest.raises(CompileError, match=r"reshape of a 64x1024 tile to 32768x2") as e:
+        _compile(_reshape_kernel((64, 1024), (32768, 2), aligned=True), "sm_80")
     assert "nv_tileaa" not in e.value.message
     assert "exchange needing 262144 bytes" in e.value.message
     assert e.value.location is not None

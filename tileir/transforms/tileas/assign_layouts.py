@@ -16,9 +16,10 @@ constant, a splat, and shape or elementwise ops over those: index math, typicall
 is *rematerialized* in the layout the use wants, as Triton does; anything else gets a
 `nv_tileas.convert_layout` at the use.  (A square tile's row and column indices are
 the same `iota` after CSE, but must be sliced along different dimensions.)  Values
-nothing constrains get a default blocked layout.  The number of warps
-(`num-warps`, default 4) shrinks for small tiles so threads do not hold copies; the
-choice is recorded on the kernel as `nv_tileas.num_warps`.
+nothing constrains get their rank's layout, and a tile (anchor or not) on which that
+layout would make threads hold copies gets one fitted to its shape (`fitted_layout`).
+The number of warps (`num-warps`, default 4) shrinks for small tiles so threads do not
+hold copies; the choice is recorded on the kernel as `nv_tileas.num_warps`.
 """
 
 from __future__ import annotations
