@@ -158,14 +158,26 @@ def _mma_scaled_args(arrays: list[np.ndarray]) -> list[object]:
     return out
 
 
-def test_mmaf_scaled_matches_interpreter_and_numpy() -> None:
+@pytest.mark.parametrize(
+    ("arch", "instruction"),
+    [
+        ("sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+        ("sm_90a", "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"),
+        ("sm_100a", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+    ],
+)
+def test_mmaf_scaled_matches_interpreter_and_numpy(arch: str, instruction: str) -> None:
+    """`mmaf_scaled` runs on bf16 tensor cores over the dequantized operands (no FMA
+    dot) and equals numpy and the interpreter (every partial sum exact)."""
     from tileir.compiler import compile_module, parse_module_text
     from tileir.interpreter import launch
     from tileir.testing import simulate
 
     a, sa, b, sb = _mma_scaled_inputs()
-    ptx = compile_module(parse_module_text(MMA_SCALED.read_text(), str(MMA_SCALED)), "sm_80").ptx
+    ptx = compile_module(parse_module_text(MMA_SCALED.read_text(), str(MMA_SCALED)), arch).ptx
     assert ptx is not None
+    assert instruction in ptx
+    assert "fma.rn.f32" not in ptx
     got = np.zeros((64, 64), np.float32)
     simulate(ptx, (1, 1, 1), _mma_scaled_args([a, sa, b, sb, got]))
     by_interpreter = np.zeros((64, 64), np.float32)
@@ -221,13 +233,19 @@ def test_mmaf_scaled_on_f4_is_reported() -> None:
         ("f8E4M3FN", "f32", 64, "sm_90a"),
         ("f8E5M2", "f32", 64, "sm_90a"),
         ("f8E4M3FN", "f16", 64, "sm_90a"),
+        ("f8E4M3FN", "f32", 32, "sm_90a"),
+        ("f8E5M2", "f16", 32, "sm_90a"),
+        ("f8E4M3FN", "f32", 64, "sm_100a"),
+        ("f8E5M2", "f16", 32, "sm_100a"),
+        ("f8E4M3FN", "f32", 32, "sm_89"),
     ],
 )
 def test_fp8_mmaf_matches_interpreter_and_numpy(f8: str, acc_t: str, m: int, arch: str) -> None:
     """An fp8 dot runs on `wgmma ... m64nNk32.{f32|f16}.{e4m3|e5m2}.{e4m3|e5m2}` on
-    sm_90a when its warps form a warpgroup along M (64 rows), and on FMAs over the
-    operands widened to f32 otherwise (sm_80 has no 8-bit float MMA); both equal numpy
-    and the interpreter (small integers: every sum is exact), and ptxas accepts them."""
+    sm_90a when its warps form a warpgroup along M (64 rows), on `mma.sync ...
+    m16n8k32` on 8-bit floats otherwise from sm_89 on, and on f16 `mma.sync` over the
+    operands widened exactly before (sm_80 has no 8-bit float MMA); all equal numpy and
+    the interpreter (small integers: every sum is exact), and ptxas accepts them."""
     from tileir.compiler import parse_module_text
     from tileir.interpreter import launch
     from tileir.testing import simulate
@@ -236,9 +254,14 @@ def test_fp8_mmaf_matches_interpreter_and_numpy(f8: str, acc_t: str, m: int, arc
     text = dot_kernel_text(f8, f8, acc_t, m, n, k)
     ptx = compile_text(text, arch)
     name = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}[f8]
-    instruction = f"wgmma.mma_async.sync.aligned.m64n32k32.{acc_t}.{name}.{name}"
-    assert (instruction in ptx) == (arch == "sm_90a" and m == 64)
-    assert "mma.sync" not in ptx
+    if arch == "sm_90a" and m == 64:
+        instruction = f"wgmma.mma_async.sync.aligned.m64n32k32.{acc_t}.{name}.{name}"
+    elif arch == "sm_80":
+        instruction = f"mma.sync.aligned.m16n8k16.row.col.{acc_t}.f16.f16.{acc_t}"
+    else:
+        instruction = f"mma.sync.aligned.m16n8k32.row.col.{acc_t}.{name}.{name}.{acc_t}"
+    assert instruction in ptx
+    assert "fma.rn" not in ptx
     assert run_ptxas(ptx, arch).ok
     rng = np.random.default_rng(1)
     a = rng.integers(-6, 7, (m, k)).astype(np.float32).astype(F8[f8])

@@ -829,7 +829,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
     name = "convert-cuda-tile-to-tileaa"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + f32 mmaf (scaled_mma.py)
+        decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + bf16 mmaf (scaled_mma.py)
         LocatedWalker(TileToCarrier()).rewrite_module(op)
         lower_early_exits(op)
         LocatedWalker(

@@ -1,4 +1,4 @@
-"""`mmaf_scaled` (MX block scaling) as f32 `mmaf`s.
+"""`mmaf_scaled` (MX block scaling) as bf16 `mmaf`s.
 
 `mmaf_scaled %a, %b, %acc, %sa, %sb` is `acc + (a * sa') @ (b * sb')` where `sa'`
 repeats each scale of `sa` over its group of K columns of `a` (and `sb'` over K rows
@@ -8,26 +8,32 @@ stage already compiles:
 
     %ag  = extract %a[0, g]   -> [.., M, K/G]      %sag = extract %sa[0, g] -> [.., M, 1]
     %agf = ftof %ag -> f32                         %saf = ftof %sag -> f32  (2^(e-127))
-    %as  = mulf %agf, (broadcast %saf -> [.., M, K/G])        (likewise for b's rows)
-    %acc = mmaf %as, %bs, %acc                     -> nv_tileaa.dot, f32 (FMA path)
+    %as  = ftof (mulf %agf, (broadcast %saf -> [.., M, K/G])) -> bf16  (likewise for b)
+    %acc = mmaf %as, %bs, %acc                     -> nv_tileaa.dot, bf16 x bf16 -> f32
+
+The dots are bf16 ones, which every target runs on tensor cores (`mma.sync`, or
+`wgmma` on sm_90a), where f32 operands would run on FMAs (NVIDIA's block-scaled
+sample on sm_100a was 65,536 `fma.rn.f32` per thread and took minutes to assemble).
+
+bf16 holds the dequantized values exactly: an f8E4M3FN/f8E5M2 value has at most 4
+significant bits, bf16 has 8 and f32's exponent range, so a value times a power of
+two 2^-127..2^127 is a bf16 value unless it overflows (as in f32) or falls below
+2^-126 with bits under 2^-133 (bf16's smallest subnormal; f32 would keep them down to
+2^-149) — only with scales near 2^-127.  Each product of two such values is exact in
+the tensor cores' f32 accumulation, and the chained dots add the K groups in order;
+the result equals the interpreter's f64 sum up to the f32 roundings of the partial
+sums (the tensor cores add in an unspecified order within a step, as for any dot).
 
 A plain `mmaf` on f8E4M3FN/f8E5M2 operands is not rewritten: it becomes an
-`nv_tileaa.dot` on 8-bit floats, which sm_90a computes with `wgmma` and other targets
-with FMAs on the operands widened to f32 (`tileas_to_llvm/mma.py`).
-
-The chained dots add the K products in the same order as one dot over all of K.
-f32, not f16: every f8E4M3FN/f8E5M2 value times a power of two 2^-127..2^127 is an
-f32 value unless it overflows or falls below f32's subnormals, whereas f16 holds
-them only for a narrow range of scales.  Each product of two dequantized values
-(at most 4 significant bits each) is then exact in f32, and the FMA chain equals
-the interpreter's f64 sum rounded once wherever the partial sums are exact in f32
-(tensor cores add in an unspecified order too).
+`nv_tileaa.dot` on 8-bit floats, which sm_90a computes with `wgmma`, sm_89 on with
+8-bit float `mma.sync`, and sm_80 with f16 `mma.sync` on the operands widened
+exactly (`tileas_to_llvm/mma.py`).
 """
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, ModuleOp, f32, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, ModuleOp, bf16, f32, i32
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileir.diagnostics import not_supported
@@ -58,12 +64,12 @@ def _block(ops: list[Operation], x: SSAValue, axis: int, g: int, width: int) -> 
     )
 
 
-def _f32(ops: list[Operation], x: SSAValue) -> SSAValue:
+def _converted(ops: list[Operation], x: SSAValue, to: Attribute) -> SSAValue:
     return _insert(
         ops,
         ct.FToFOp.create(
             operands=[x],
-            result_types=[TileType(shape_of(x.type), f32)],
+            result_types=[TileType(shape_of(x.type), to)],
             properties=ct.FToFOp.default_properties(),
         ),
     )
@@ -72,13 +78,14 @@ def _f32(ops: list[Operation], x: SSAValue) -> SSAValue:
 def _scaled_block(
     ops: list[Operation], x: SSAValue, scale: SSAValue, axis: int, g: int, width: int
 ) -> SSAValue:
-    """K block `g` of `x` times its scale, in f32."""
-    xg = _f32(ops, _block(ops, x, axis, g, width))
-    sg = _f32(ops, _block(ops, scale, axis, g, 1))
+    """K block `g` of `x` times its scale, computed in f32 and held in bf16 (exactly,
+    see the module docstring)."""
+    xg = _converted(ops, _block(ops, x, axis, g, width), f32)
+    sg = _converted(ops, _block(ops, scale, axis, g, 1), f32)
     shape = list(shape_of(xg.type))
     if width > 1:
         sg = _insert(ops, ct.BroadcastOp.create(operands=[sg], result_types=[TileType(shape, f32)]))
-    return _insert(
+    scaled = _insert(
         ops,
         ct.MulFOp.create(
             operands=[xg, sg],
@@ -86,6 +93,7 @@ def _scaled_block(
             properties=ct.MulFOp.default_properties(),
         ),
     )
+    return _converted(ops, scaled, bf16)
 
 
 def decompose_scaled_mma(module: ModuleOp) -> None:

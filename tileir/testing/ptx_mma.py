@@ -1,5 +1,5 @@
 """Warp-level tensor-core instructions in the PTX simulator: ``ldmatrix`` and
-``mma.sync`` (f16/bf16, tf32 and s8/u8 operands).
+``mma.sync`` (f16/bf16, tf32, e4m3/e5m2 and s8/u8 operands).
 
 Both are collective over a warp: the simulator requires all 32 lanes of every warp
 that reaches them to execute them together (a partial warp is an error, as on the
@@ -19,7 +19,8 @@ the low half.  Rows are checked for bounds and 16-byte alignment.
 is computed exactly in float64 and rounded once to f32 (the hardware's internal
 accumulation order and precision differ slightly: compare with a tolerance).
 
-``mma.sync.aligned.m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32``: the same positions
+``mma.sync.aligned.m16n8k32.row.col.s32.{s8,u8}.{s8,u8}.s32`` (and
+``.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}.{f32,f16}``, 8-bit floats, sm_89 on): the same positions
 with four bytes per register (``A[g][4c..4c+3]``, ``A[g+8][..]``, ``A[g][16+4c..]``,
 ``A[g+8][16+4c..]``; ``B[4c..4c+3][g]``, ``B[16+4c..][g]``), computed exactly and
 wrapped to 32 bits; ``m16n8k16`` on the same types takes the first two A registers and
@@ -41,6 +42,7 @@ is computed exactly and rounded once to f16.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, unsupported
@@ -49,6 +51,8 @@ from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_parse import Instruction, Mem, Operand, Reg, Vec
 
 _LANE = np.arange(32)
+#: 8-bit float operand kinds and their numpy types.
+_FLOAT8 = {"e4m3": ml_dtypes.float8_e4m3fn, "e5m2": ml_dtypes.float8_e5m2}
 _G = _LANE // 4
 _C = _LANE % 4
 
@@ -143,11 +147,12 @@ def decode_mma(ins: Instruction) -> Exec:
     halves = ka == kb and ((ka in ("f16", "bf16") and acc == "f32") or ka == acc == "f16")
     integer = acc == "s32" and ka in ("s8", "u8") and kb in ("s8", "u8")
     tf32 = ka == kb == "tf32" and acc == "f32"
+    float8 = ka in _FLOAT8 and kb in _FLOAT8 and acc in ("f32", "f16")
     if shape == "m16n8k16" and halves:
         per_reg = 2
     elif shape == "m16n8k8" and tf32:
         per_reg = 1
-    elif integer and shape != "m16n8k8":
+    elif (integer and shape != "m16n8k8") or (float8 and shape == "m16n8k32"):
         per_reg = 4
     else:
         raise unsupported(ins, f"mma.{shape} on .{'.'.join(rest)}")
@@ -217,5 +222,8 @@ def _elements(words: np.ndarray, kind: str, per_reg: int) -> list[np.ndarray]:
     out = []
     for e in range(4):
         byte = ((words >> (8 * e)) & 0xFF).astype(np.uint8)
-        out.append((byte.view(np.int8) if kind == "s8" else byte).astype(np.float64))
+        if kind in _FLOAT8:
+            out.append(byte.view(_FLOAT8[kind]).astype(np.float64))
+        else:
+            out.append((byte.view(np.int8) if kind == "s8" else byte).astype(np.float64))
     return out

@@ -1,7 +1,8 @@
-// 8-bit floats: convert-cuda-tile-to-tileaa rewrites mmaf_scaled into one f32
+// 8-bit floats: convert-cuda-tile-to-tileaa rewrites mmaf_scaled into one bf16
 // nv_tileaa.dot per 32-wide K group (tileir/conversions/scaled_mma.py), chained through
 // the accumulator: the group's operand block and scales are extracted, converted to
-// f32 and multiplied by the broadcast scale.  convert-tileas-to-llvm holds 8-bit floats
+// f32, multiplied by the broadcast scale and held in bf16 (exactly), so the tensor
+// cores compute them.  convert-tileas-to-llvm holds 8-bit floats
 // as i8 registers and converts them with integer operations (fp8.py): no fp8 `cvt`,
 // the same code on every target.  Values are checked in tests/pytest/test_fp8_codegen.py.
 // RUN: tileir-opt %s -p convert-cuda-tile-to-tileaa | filecheck %s --check-prefix=LIFT
@@ -15,14 +16,16 @@
 // LIFT: %[[SA0:.*]] = nv_tileaa.extract %sa[%{{.*}}, %{{.*}}] : tensor<16x2xf8E8M0FNU> -> tensor<16x1xf8E8M0FNU>
 // LIFT: %[[SAF0:.*]] = cuda_tile.ftof %[[SA0]]  : tensor<16x1xf8E8M0FNU> -> tensor<16x1xf32>
 // LIFT: %[[SAB0:.*]] = nv_tileaa.broadcast %[[SAF0]] : tensor<16x1xf32> -> tensor<16x32xf32>
-// LIFT: %[[AS0:.*]] = cuda_tile.mulf %[[AF0]], %[[SAB0]]  : tensor<16x32xf32>
+// LIFT: %[[AM0:.*]] = cuda_tile.mulf %[[AF0]], %[[SAB0]]  : tensor<16x32xf32>
+// LIFT: %[[AS0:.*]] = cuda_tile.ftof %[[AM0]]  : tensor<16x32xf32> -> tensor<16x32xbf16>
 // LIFT: nv_tileaa.extract %b[%{{.*}}, %{{.*}}] : tensor<64x8xf8E4M3FN> -> tensor<32x8xf8E4M3FN>
 // LIFT: nv_tileaa.extract %sb[%{{.*}}, %{{.*}}] : tensor<2x8xf8E8M0FNU> -> tensor<1x8xf8E8M0FNU>
 // LIFT: nv_tileaa.broadcast %{{.*}} : tensor<1x8xf32> -> tensor<32x8xf32>
-// LIFT: %[[BS0:.*]] = cuda_tile.mulf %{{.*}}, %{{.*}}  : tensor<32x8xf32>
-// LIFT: %[[D0:.*]] = nv_tileaa.dot %[[AS0]], %[[BS0]], %c : tensor<16x32xf32>, tensor<32x8xf32>, tensor<16x8xf32>
+// LIFT: %[[BM0:.*]] = cuda_tile.mulf %{{.*}}, %{{.*}}  : tensor<32x8xf32>
+// LIFT: %[[BS0:.*]] = cuda_tile.ftof %[[BM0]]  : tensor<32x8xf32> -> tensor<32x8xbf16>
+// LIFT: %[[D0:.*]] = nv_tileaa.dot %[[AS0]], %[[BS0]], %c : tensor<16x32xbf16>, tensor<32x8xbf16>, tensor<16x8xf32>
 // LIFT: nv_tileaa.extract %a[%{{.*}}, %{{.*}}] : tensor<16x64xf8E4M3FN> -> tensor<16x32xf8E4M3FN>
-// LIFT: %r = nv_tileaa.dot %{{.*}}, %{{.*}}, %[[D0]] : tensor<16x32xf32>, tensor<32x8xf32>, tensor<16x8xf32>
+// LIFT: %r = nv_tileaa.dot %{{.*}}, %{{.*}}, %[[D0]] : tensor<16x32xbf16>, tensor<32x8xbf16>, tensor<16x8xf32>
 // LIFT-NOT: nv_tileaa.dot
 // LIFT: nv_tileaa.store weak %{{.*}}, %r
 

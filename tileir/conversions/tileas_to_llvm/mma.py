@@ -4,7 +4,8 @@
 an f16 accumulator (`mma.sync.aligned.m16n8k16`), tf32 operands and an f32
 accumulator (`m16n8k8`), or i8 operands of either signedness and an i32 accumulator
 (`m16n8k32`, exact), for every target tileir supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
-sm_100a.  On sm_90a, a dot whose warps form whole warpgroups along M runs on
+sm_100a.  8-bit float operands (e4m3, e5m2) use `m16n8k32` from sm_89 on, and before
+that f16 `m16n8k16` on the operands widened exactly (`_widened_to_f16`).  On sm_90a, a dot whose warps form whole warpgroups along M runs on
 `wgmma` instead (`wgmma.py`: the same accumulator layout, both operands from
 core-matrix buffers through matrix descriptors); sm_100a's `tcgen05` is not used yet.
 
@@ -58,6 +59,7 @@ from xdsl.dialects.builtin import (
     FloatTF32Type,
     IntegerType,
     TensorType,
+    f16,
     i32,
 )
 from xdsl.ir import Attribute, SSAValue
@@ -72,10 +74,12 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.fma_dot import fma_dot_supported, lower_fma_dot
+from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32
 from tileir.conversions.tileas_to_llvm.mma_spec import FLOAT8, K_STEP_BYTES, MmaSpec
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.shared_memory import (
+    ElementKind,
     Exchange,
     check_exchangeable,
     element_kind,
@@ -94,7 +98,12 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_linear,
     mma_warp_grid,
 )
+from tileir.targets import compute_capability
 from tileir.transforms.tileas.mma_layouts import tensor_core_k_step
+
+#: The first compute capability with `mma.sync.aligned.m16n8k32` on e4m3/e5m2 (Ada; also
+#: sm_90a beside `wgmma`, sm_100a and sm_12x).
+FLOAT8_MMA_SYNC_CC = 89
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
@@ -201,9 +210,9 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
             "wgmma",
             wgmma.instruction(min(columns, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b),
         )
-    if spec.float8:
-        why = "8-bit float operands run on tensor cores only through sm_90a's wgmma"
-        return DotPlan("fma", why, obstacle)
+    if spec.float8 and compute_capability(arch) < FLOAT8_MMA_SYNC_CC:
+        # No 8-bit float tensor cores before sm_89: f16 ones, operands widened exactly.
+        return DotPlan("mma.sync", MmaSpec("f16", "f16", spec.acc).instruction, obstacle)
     instruction = spec.shaped(16) if k % spec.k_step else spec.instruction  # i8 K = 16
     return DotPlan("mma.sync", instruction, obstacle)
 
@@ -274,7 +283,15 @@ class LowerDot(TilePattern):
         # An accumulator (and result) already in the MMA layout stays in registers.
         acc_in_registers = acc_layout == frag
         result_in_registers = linear_layout(op, op.result.type) == frag
-        operand = element_kind(op, op.lhs.type)
+        if spec.float8 and compute_capability(self.ctx.arch) < FLOAT8_MMA_SYNC_CC:
+            # No 8-bit float tensor cores: f16 ones on the operands widened exactly.
+            widen = LLBuilder(rewriter, InsertPoint.before(op))
+            a_vals = _widened_to_f16(widen, a_vals, element_type(op.lhs.type))
+            b_vals = _widened_to_f16(widen, b_vals, element_type(op.rhs.type))
+            spec = MmaSpec("f16", "f16", spec.acc)
+            operand = ElementKind(16, False, f16)
+        else:
+            operand = element_kind(op, op.lhs.type)
         accumulator = element_kind(op, op.acc.type)
         size = spec.element_bytes
 
@@ -533,8 +550,16 @@ class LowerDot(TilePattern):
                             [*a_regs, *b_regs, *block],
                             [word_type] * words,
                             side_effects=False,
+                            min_ptx_isa=spec.min_ptx_isa,
                         )
                     c[r : r + 4] = unpack(block)
+
+
+def _widened_to_f16(b: LLBuilder, values: list[SSAValue], el: Attribute) -> list[SSAValue]:
+    """8-bit float registers as f16 registers.  Exact: every f8E4M3FN value (at most 4
+    significant bits, 2^-9 to 448) and every f8E5M2 value (f16 with its low 8 bits
+    dropped) is an f16 value, so the f16 tensor cores form the same exact products."""
+    return [b.fptrunc(decode_to_f32(b, v, el), f16) for v in values]
 
 
 def _batched(frag: LinearLayout, batch: int) -> LinearLayout:

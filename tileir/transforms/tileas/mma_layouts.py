@@ -34,8 +34,9 @@ _FLOAT8 = (Float8E4M3FNType, Float8E5M2Type)
 
 def tensor_core_k_step(op: aa.DotOp) -> int | None:
     """The K of the MMA shape that computes `op` (`mma.sync`, or `wgmma` on sm_90a;
-    8-bit floats have only `wgmma`, and elsewhere run on FMAs in whatever layout),
-    or None when tileir has no tensor-core lowering for its types and shapes."""
+    8-bit floats: `wgmma`, 8-bit `mma.sync` from sm_89, f16 `mma.sync` on widened
+    operands before), or None when tileir has no tensor-core lowering for its types
+    and shapes."""
     a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
     if not all(isinstance(t, TensorType) for t in (a_t, b_t, acc_t)):
         return None
@@ -48,7 +49,7 @@ def tensor_core_k_step(op: aa.DotOp) -> int | None:
     elif isinstance(a, FloatTF32Type) and isinstance(b, FloatTF32Type):
         k_step = 8 if isinstance(acc, Float32Type) else None  # m16n8k8, m64nNk8
     elif isinstance(a, _FLOAT8) and isinstance(b, _FLOAT8):
-        # 8-bit floats: sm_90a's wgmma (m64nNk32); elsewhere FMAs, in any layout.
+        # 8-bit floats: K 32 (wgmma m64nNk32, mma.sync m16n8k32; sm_80 widens to f16).
         k_step = 32 if isinstance(acc, Float32Type | Float16Type) else None
     elif isinstance(a, IntegerType) and isinstance(b, IntegerType) and a.width.data == 8:
         wide = isinstance(acc, IntegerType) and acc.width.data == 32 and b.width.data == 8
