@@ -78,9 +78,13 @@ class SharedAllocator:
         return allocate_shared(op, state, rewriter, sizes, "an exchange")
 
 
-def padded_strides(shape: Sequence[int], bits: int) -> tuple[list[int], int]:
+def padded_strides(
+    shape: Sequence[int], bits: int, row_alignment: int = 1
+) -> tuple[list[int], int]:
     """Byte strides of a row-major buffer whose rows are padded against bank
-    conflicts, and its size in bytes."""
+    conflicts (by one 32-bit word or element, then up to a multiple of
+    `row_alignment` bytes, so that vector accesses may start at any row), and its size
+    in bytes."""
     size = max(bits, 8) // 8
     strides = [0] * len(shape)
     stride = size
@@ -89,6 +93,7 @@ def padded_strides(shape: Sequence[int], bits: int) -> tuple[list[int], int]:
         stride *= shape[d]
         if d == len(shape) - 1 and len(shape) > 1:
             stride += max(size, 4)
+            stride = -(-stride // row_alignment) * row_alignment
     return strides, stride
 
 
@@ -218,34 +223,7 @@ class Exchange:
                     value = b.icmp("ne", value, b.const(0, i8))
                 results.append(value)
                 continue
-            # Whole 32-bit words (or 64-bit elements), unpacked below for halves.
-            word_bits = 64 if kind.bits == 64 else 32
-            count = vec * kind.bits // word_bits
-            word_type = kind.register_type if kind.bits >= 32 else i32
-            c = _CONSTRAINT[word_bits]
-            outs = ", ".join(f"${i}" for i in range(count))
-            words = b.inline_asm(
-                f"ld.shared.v{count}.b{word_bits} {{{outs}}}, [${count}];"
-                if count > 1
-                else f"ld.shared.b{word_bits} $0, [$1];",
-                ",".join([f"={c}"] * count + ["r"]),
-                [address],
-                [word_type] * count,
-                side_effects=True,
-            )
-            if kind.bits == 16:
-                for w in words:
-                    results.extend(
-                        b.inline_asm(
-                            "mov.b32 {$0, $1}, $2;",
-                            "=h,=h,r",
-                            [w],
-                            [kind.register_type, kind.register_type],
-                            side_effects=False,
-                        )
-                    )
-            else:
-                results.extend(words)
+            results.extend(load_vector(b, address, vec, kind))
         return results
 
     def run(
@@ -329,6 +307,41 @@ def vector_width(
             return vec
         vec //= 2
     return 1
+
+
+def load_vector(b: LLBuilder, address: SSAValue, vec: int, kind: ElementKind) -> list[SSAValue]:
+    """`vec` consecutive elements at `address` in one `ld.shared` (`vec · bits` of 32
+    to 128, `address` aligned to all of it): whole 32-bit words (or 64-bit elements),
+    halves unpacked from their words, low element first."""
+    word_bits = 64 if kind.bits == 64 else 32
+    count = vec * kind.bits // word_bits
+    assert count >= 1 and vec * kind.bits <= 128, (vec, kind.bits)
+    word_type = kind.register_type if kind.bits >= 32 else i32
+    c = _CONSTRAINT[word_bits]
+    outs = ", ".join(f"${i}" for i in range(count))
+    words = b.inline_asm(
+        f"ld.shared.v{count}.b{word_bits} {{{outs}}}, [${count}];"
+        if count > 1
+        else f"ld.shared.b{word_bits} $0, [$1];",
+        ",".join([f"={c}"] * count + ["r"]),
+        [address],
+        [word_type] * count,
+        side_effects=True,
+    )
+    if kind.bits != 16:
+        return list(words)
+    results: list[SSAValue] = []
+    for w in words:
+        results.extend(
+            b.inline_asm(
+                "mov.b32 {$0, $1}, $2;",
+                "=h,=h,r",
+                [w],
+                [kind.register_type, kind.register_type],
+                side_effects=False,
+            )
+        )
+    return results
 
 
 def _pack(

@@ -102,3 +102,29 @@ func.func @square_rematerialized(%p: !cuda_tile.ptr<f32>) {
   "test.op"(%x) : (tensor<16x16xf32>) -> ()
   func.return
 }
+
+// -----
+
+// One layout per rank, fitted to each tile's shape where it would make threads hold
+// copies (`fitted_layout`): cuTile's FFT reshapes 2x128x64 tiles into 2x8192x1 ones, on
+// which the loaded tile's layout (4 x 16 along the last dimension) left each thread
+// 8192 registers for 128 elements.  The fitted layout puts the vector and the lanes
+// along the dimension with elements; a smaller load of the rank (16x16x2) is fitted too.
+// CHECK-LABEL: func.func @fitted_to_shape
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<2x128x64xf32, #nv_tileas.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 2, 16], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>>
+// CHECK: nv_tileaa.view {{.*}} -> tensor<2x8192x1xf32, #nv_tileas.blocked<{sizePerThread = [1, 4, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 4, 1], order = [1, 0, 2]}>>
+// CHECK: cuda_tile.negf {{.*}} : tensor<2x8192x1xf32, #nv_tileas.blocked<{sizePerThread = [1, 4, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 4, 1], order = [1, 0, 2]}>>
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<16x16x2xf32, #nv_tileas.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>
+func.func @fitted_to_shape(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) {
+  %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<2x128x64x!cuda_tile.ptr<f32>>
+  %v = nv_tileas.view %s : tensor<2x128x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<2x128x64xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0, %c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<2x128x64xf32, gmem> -> tensor<2x128x64xf32>
+  %y = nv_tileaa.view %x : tensor<2x128x64xf32> -> tensor<2x8192x1xf32>
+  %z = cuda_tile.negf %y : tensor<2x8192x1xf32>
+  %t = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<16x16x2x!cuda_tile.ptr<f32>>
+  %w = nv_tileas.view %t : tensor<16x16x2x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<16x16x2xf32, gmem>
+  %u = nv_tileas.tiled_load %w[%c0, %c0, %c0] {atom = #nv_tileas<atom ldg_64b>} : !nv_tileas.tiled_view<16x16x2xf32, gmem> -> tensor<16x16x2xf32>
+  "test.op"(%z, %x, %u) : (tensor<2x8192x1xf32>, tensor<2x128x64xf32>, tensor<16x16x2xf32>) -> ()
+  func.return
+}
