@@ -45,13 +45,11 @@ import pytest
 from elementwise_kernels import compile_text, kernel_text, run_kernel
 
 from tileir.backend.ptx.ptxas import run_ptxas
-from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.trig_functions import (
     PI,
     TWO_OVER_PI_WORDS,
     pi_fixed,
 )
-from tileir.diagnostics import CompileError
 
 BF16 = np.dtype(ml_dtypes.bfloat16)
 DTYPES = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16), "bf16": BF16}
@@ -446,10 +444,4 @@ def test_ptx_assembles(t: str, arch: str) -> None:
     assert report.ok, report.output
 
 
-@pytest.mark.parametrize("op", sorted(OPS))
-def test_f64_is_reported_unsupported(op: str) -> None:
-    module = parse_module_text(kernel_text(one_op(op), ["f64"] * OPS[op][0], "f64"), "f64.mlir")
-    with pytest.raises(
-        CompileError, match=f"'cuda_tile.{op}' op is not supported by tileir yet: f64 operands"
-    ):
-        compile_module(module, "sm_80")
+# f64 operands have their own routines: tests/pytest/test_math_functions_f64.py.

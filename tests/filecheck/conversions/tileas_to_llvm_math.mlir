@@ -3,7 +3,7 @@
 // (tileir/conversions/tileas_to_llvm/{trig,math,remainder}_functions.py), never the
 // hardware approximations: cuda_tile has no `rounding<approx>` on these ops, so no
 // `sin`/`cos`/`lg2`/`ex2` approximation intrinsic may appear.  Halves are widened to
-// f32 and rounded back once.  f64 operands are rejected, and the accuracy is
+// f32 and rounded back once (f64: tileas_to_llvm_math_f64.mlir).  The accuracy is
 // checked, in tests/pytest/test_math_functions.py.
 // RUN: tileir-as %s --gpu-name sm_80 --emit=llvm -o %t.ll
 // RUN: filecheck %s --input-file=%t.ll

@@ -195,9 +195,20 @@ def one_plus(b: LLBuilder, p: Pair) -> Pair:
 
 
 def exp_of_reduced(b: LLBuilder, n: SSAValue, r_hi: SSAValue, r_lo: SSAValue) -> SSAValue:
-    """2^n e^r, rounded once (twice into the subnormals: the second is exact)."""
+    """2^n e^r, rounded once.
+
+    A subnormal result (e^r < B = 2^(-1022 - n)) must be rounded to a multiple of
+    2^-1074, i.e. e^r to a multiple of g = 2^(-1074 - n) = ulp(B), not first to 53
+    bits: adding B to the pair (the sum stays in [B, 2B)) does that rounding,
+    subtracting B is exact, and the scaling by 2^n then is too."""
     hi, lo = one_plus(b, expm1_reduced(b, r_hi, r_lo))
-    return scale(b, b.fadd(hi, lo), n)
+    k = b.intrinsic("llvm.nvvm.d2ll.rz", [n], i64)
+    shifter = b.sub(b.const(-1022, i64), k)
+    shifter = pow2(b, b.intrinsic("llvm.smax.i64", [shifter, b.const(-1000, i64)], i64))
+    shifter = b.select(b.fcmp("olt", hi, shifter), shifter, const(b, 0.0))
+    t, t_err = two_sum(b, hi, shifter)
+    rounded = b.fsub(b.fadd(t, b.fadd(t_err, lo)), shifter)
+    return scale_by(b, rounded, k)
 
 
 def exp_f64(b: LLBuilder, x: SSAValue) -> SSAValue:
@@ -467,7 +478,7 @@ FMOD_STEP_BITS = 49
 FMOD_STEPS = -(-2098 // FMOD_STEP_BITS)
 
 
-def _exponent_and_significand(b: LLBuilder, v: SSAValue) -> tuple[SSAValue, SSAValue]:
+def exponent_and_significand(b: LLBuilder, v: SSAValue) -> tuple[SSAValue, SSAValue]:
     """(e, m) with v = m 2^e, m in [1, 2), for a finite f64 v > 0 (subnormals
     normalized first); e an i32."""
     tiny = b.fcmp("olt", v, const(b, SMALLEST_NORMAL))
@@ -491,8 +502,8 @@ def fmod_f64(b: LLBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
     exact; a final negative r gets Y added (exact too).
     """
     ax, ay = fabs(b, x), fabs(b, y)
-    ey, ym = _exponent_and_significand(b, ay)
-    d = b.sub(_exponent_and_significand(b, ax)[0], ey)
+    ey, ym = exponent_and_significand(b, ay)
+    d = b.sub(exponent_and_significand(b, ax)[0], ey)
     inverse = b.fdiv(const(b, 1.0), ym)
     r = ax
     for k in range(FMOD_STEPS):
@@ -501,11 +512,11 @@ def fmod_f64(b: LLBuilder, x: SSAValue, y: SSAValue) -> SSAValue:
             [b.sub(d, b.const(FMOD_STEP_BITS * (k + 1), i32)), b.const(0, i32)],
             i32,
         )
-        # Y 2^j (j up to 2097) and r / Y 2^-j = r (1/Ym) 2^-(ey + j), each power of two
-        # in two factors.
-        divisor = scale_by(b, ay, b.sext(j, i64))
-        shift = b.sext(b.sub(b.const(0, i32), b.add(ey, j)), i64)
-        estimate = scale_by(b, b.fmul(r, inverse), shift)
+        # Y 2^j = Ym 2^(ey + j) and r / (Y 2^j) = r (1/Ym) 2^-(ey + j), ey + j in
+        # [-1074, 1023] (Y 2^j <= X): each power of two in two factors.
+        exponent = b.sext(b.add(ey, j), i64)
+        divisor = scale_by(b, ym, exponent)
+        estimate = scale_by(b, b.fmul(r, inverse), b.sub(b.const(0, i64), exponent))
         n = b.intrinsic("llvm.rint.f64", [estimate], f64)
         r = b.fma(b.fneg(n), divisor, r)
     r = b.select(b.fcmp("olt", r, const(b, 0.0)), b.fadd(r, ay), r)

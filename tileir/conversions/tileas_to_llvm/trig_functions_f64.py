@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from xdsl.dialects.builtin import f64, i32, i64
+from xdsl.dialects.builtin import f64, i1, i32, i64
 from xdsl.ir import SSAValue
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
@@ -41,12 +41,14 @@ from tileir.conversions.tileas_to_llvm.math_functions_f64 import (
     clamp,
     const,
     even_series,
+    exponent_and_significand,
     f64_pair,
     fabs,
     horner_fma,
     is_nan,
     mul_pair_const,
     odd_series,
+    scale_by,
     two_product,
 )
 from tileir.conversions.tileas_to_llvm.trig_functions import PI, pi_fixed
@@ -245,15 +247,13 @@ def atan2_f64(b: LLBuilder, num: SSAValue, den: SSAValue) -> SSAValue:
     a_in, b_in = fabs(b, num), fabs(b, den)
     lo = b.intrinsic("llvm.minnum.f64", [a_in, b_in], f64)
     hi = b.intrinsic("llvm.maxnum.f64", [a_in, b_in], f64)
-    # Keep c hi, c lo and hi + c lo away from overflow and their FMA errors away
-    # from underflow (a power of two: the ratio is unchanged).
-    factor = b.select(
-        b.fcmp("ogt", hi, const(b, 2.0**1000)),
-        const(b, 2.0**-8),
-        b.select(b.fcmp("olt", hi, const(b, 2.0**-900)), const(b, 2.0**200), const(b, 1.0)),
-    )
-    lo, hi = b.fmul(lo, factor), b.fmul(hi, factor)
     ratio = b.fdiv(lo, hi)
+    # Scaled by a power of two so that hi is in [1, 2): c hi, c lo and hi + c lo stay
+    # away from overflow, and the FMA errors and residuals away from underflow
+    # (lo scaled underflows only for ratios below 2^-1022, where `tiny` below holds).
+    infinite = b.fcmp("oeq", hi, const(b, math.inf))
+    exponent, hi = exponent_and_significand(b, hi)
+    lo = scale_by(b, lo, b.sext(b.sub(b.const(0, i32), exponent), i64))
     k = clamp(b, b.intrinsic("llvm.rint.f64", [b.fmul(ratio, const(b, 8.0))], f64), 0.0, 8.0)
     c = b.fmul(k, const(b, 0.125))
     # t' = (lo - c hi) / (hi + c lo): numerator and denominator as pairs.
@@ -267,7 +267,6 @@ def atan2_f64(b: LLBuilder, num: SSAValue, den: SSAValue) -> SSAValue:
     residual = b.fma(b.fneg(t), denominator[0], numerator[0])
     residual = b.fadd(residual, b.fma(b.fneg(t), denominator[1], numerator[1]))
     t_lo = b.fdiv(residual, denominator[0])
-    infinite = b.fcmp("oeq", hi, const(b, math.inf))
     t = b.select(infinite, const(b, 0.0), t)
     t_lo = b.select(infinite, const(b, 0.0), t_lo)
     # atan t' = t' + t'^3 P(t'^2), t'_lo (1 - t'^2) ~ t'_lo.
@@ -300,5 +299,10 @@ def atan2_f64(b: LLBuilder, num: SSAValue, den: SSAValue) -> SSAValue:
     reflected = _sub_pairs(b, pi, theta)
     left = _sign_bit(b, den)
     theta = (b.select(left, reflected[0], theta[0]), b.select(left, reflected[1], theta[1]))
-    result = b.intrinsic("llvm.copysign.f64", [b.fadd(*theta), num], f64)
+    # Below 2^-900 atan t = t to far below an ulp, and the pair's low parts would be
+    # subnormal (their rounding could move the result): the IEEE quotient is right.
+    tiny = b.fcmp("olt", ratio, const(b, 2.0**-900))
+    tiny = b.and_(tiny, b.xor(b.or_(steep, left), b.const(1, i1)))
+    magnitude = b.select(tiny, ratio, b.fadd(*theta))
+    result = b.intrinsic("llvm.copysign.f64", [magnitude, num], f64)
     return b.select(b.or_(is_nan(b, num), is_nan(b, den)), const(b, math.nan), result)
