@@ -210,20 +210,31 @@ class LowerReduce(TilePattern):
                 out = combine(b, op, [v[r] for v in vals], ids)
                 for k, v in enumerate(vals):
                     v[r] = out[k]
-        for kind, index in reversed(bits):
-            if kind == "register":
-                mask = 1 << index
-                for r in range(n_regs):
-                    if r & mask:
-                        continue
-                    out = combine(b, op, [v[r | mask] for v in vals], [v[r] for v in vals])
-                    for k, v in enumerate(vals):
-                        v[r] = v[r | mask] = out[k]
-                continue
-            if kind == "warp":
+        steps = _grouped_warp_bits(list(reversed(bits)))
+        for kind, index in steps:
+            if kind == "warps":
+                assert isinstance(index, tuple)
                 if scratch is None:
                     scratch = self._scratch(op, rewriter, state, vals)
                 self._warp_step(op, b, rewriter, state, vals, index, scratch)
+                continue
+            assert isinstance(index, int)
+            if kind == "register":
+                # Registers that already hold the same values (the halves an earlier
+                # register bit merged) are combined once, so that later steps see one
+                # value, not copies: a warp step stores and loads each distinct value.
+                mask = 1 << index
+                merged: dict[tuple[SSAValue, ...], list[SSAValue]] = {}
+                for r in range(n_regs):
+                    if r & mask:
+                        continue
+                    key = tuple(v[r | mask] for v in vals) + tuple(v[r] for v in vals)
+                    if key not in merged:
+                        merged[key] = combine(
+                            b, op, [v[r | mask] for v in vals], [v[r] for v in vals]
+                        )
+                    for k, v in enumerate(vals):
+                        v[r] = v[r | mask] = merged[key][k]
                 continue
             # A lane bit: butterfly exchange; the partner with the bit set holds the
             # upper half.
@@ -285,45 +296,86 @@ class LowerReduce(TilePattern):
         rewriter: PatternRewriter,
         state: FunctionState,
         vals: list[list[SSAValue]],
-        index: int,
+        indices: tuple[int, ...],
         scratch: SSAValue,
     ) -> None:
-        """Combine with the warp `warp ^ (1 << index)` (same lane): every thread
-        writes its values, waits, reads its partner's, and waits again (so a later
-        step, or the next trip of a loop, cannot overwrite words still being read)."""
+        """Combine across the warp bits `indices` (consecutive steps of the tree, the
+        highest first) in one exchange: every thread writes its values, waits, reads
+        those of the same lane in each warp that differs from its own only in those
+        bits, and waits again (so a later step, or the next trip of a loop, cannot
+        overwrite words still being read); then it combines them locally in the
+        tree's order, pairing `warp ^ x` with `warp ^ x ^ bit` for each bit in turn.
+        One store, 2^g - 1 loads and two barriers, where a step per bit took g of
+        each and 2g barriers."""
         prologue = state.prologue_builder(rewriter)
         assert state.lane is not None and state.warp is not None
         threads = state.num_warps * WARP_SIZE
         tid = prologue.or_(prologue.shl(state.warp, prologue.const(5, i32)), state.lane)
         mine_at = prologue.add(scratch, prologue.shl(tid, prologue.const(3, i32)))
-        partner = prologue.xor(tid, prologue.const(WARP_SIZE << index, i32))
-        theirs_at = prologue.add(scratch, prologue.shl(partner, prologue.const(3, i32)))
-        upper_warp = prologue.icmp(
-            "ne", prologue.and_(state.warp, prologue.const(1 << index, i32)), prologue.const(0, i32)
-        )
+        masks = [1 << index for index in indices]
+        partners: dict[int, SSAValue] = {}
+        for x in range(1, 1 << len(masks)):
+            flip = sum(m for i, m in enumerate(masks) if x >> i & 1)
+            partner = prologue.xor(tid, prologue.const(flip * WARP_SIZE, i32))
+            partners[x] = prologue.add(scratch, prologue.shl(partner, prologue.const(3, i32)))
+        upper_warp = [
+            prologue.icmp(
+                "ne", prologue.and_(state.warp, prologue.const(m, i32)), prologue.const(0, i32)
+            )
+            for m in masks
+        ]
         slots = self._slots(vals)
-        words: list[tuple[int, int, int, Attribute]] = []  # (slot index, operand, offset, type)
+        offsets: dict[tuple[int, int], int] = {}
         for u, r in enumerate(slots):
             for k, v in enumerate(vals):
-                offset = (u * len(vals) + k) * threads * 8
-                store_shared_word(op, b, mine_at, offset, v[r])
-                words.append((u, k, offset, v[r].type))
+                offsets[(u, k)] = (u * len(vals) + k) * threads * 8
+                store_shared_word(op, b, mine_at, offsets[(u, k)], v[r])
         b.op(nvvm.Barrier0Op())
-        theirs: dict[tuple[int, int], SSAValue] = {}
-        for u, k, offset, t in words:
-            theirs[(u, k)] = load_shared_word(b, theirs_at, offset, t)
+        # values[u][x]: slot u's operands as the warp `warp ^ x` holds them.
+        values: list[dict[int, list[SSAValue]]] = []
+        for u, r in enumerate(slots):
+            row = {0: [v[r] for v in vals]}
+            for x, at in partners.items():
+                row[x] = [
+                    load_shared_word(b, at, offsets[(u, k)], v[r].type) for k, v in enumerate(vals)
+                ]
+            values.append(row)
         b.op(nvvm.Barrier0Op())
         for u, r in enumerate(slots):
-            mine = [v[r] for v in vals]
-            other = [theirs[(u, k)] for k in range(len(vals))]
-            upper = [b.select(upper_warp, m, t) for m, t in zip(mine, other, strict=True)]
-            lower = [b.select(upper_warp, t, m) for m, t in zip(mine, other, strict=True)]
-            out = combine(b, op, upper, lower)
+            row = values[u]
+            for i in range(len(masks)):
+                bit = 1 << i
+                for x in [x for x in row if not x & bit]:
+                    # `warp ^ x` holds the upper half when this warp has the bit set.
+                    hi, lo = row[x], row[x | bit]
+                    upper = [b.select(upper_warp[i], h, g) for h, g in zip(hi, lo, strict=True)]
+                    lower = [b.select(upper_warp[i], g, h) for h, g in zip(hi, lo, strict=True)]
+                    row[x] = combine(b, op, upper, lower)
+                    del row[x | bit]
+            out = row[0]
             key = tuple(v[r] for v in vals)
             for rr in range(len(vals[0])):
                 if tuple(v[rr] for v in vals) == key:
                     for k, v in enumerate(vals):
                         v[rr] = out[k]
+
+
+def _grouped_warp_bits(
+    steps: list[tuple[str, int]],
+) -> list[tuple[str, int | tuple[int, ...]]]:
+    """The tree's steps with each run of consecutive warp bits as one ("warps", bits)
+    step, which `LowerReduce._warp_step` does in a single exchange."""
+    out: list[tuple[str, int | tuple[int, ...]]] = []
+    for kind, index in steps:
+        if kind != "warp":
+            out.append((kind, index))
+        elif out and out[-1][0] == "warps":
+            previous = out[-1][1]
+            assert isinstance(previous, tuple)
+            out[-1] = ("warps", (*previous, index))
+        else:
+            out.append(("warps", (index,)))
+    return out
 
 
 def _word_bits(t: Attribute) -> int:
