@@ -20,9 +20,10 @@ it as a work-efficient tree across threads (each thread's run sequentially, a
 Kogge-Stone scan over lanes, warp totals through shared memory), as tileiras does:
 exact bodies give the reference's results, float sums differ within rounding.
 
-A warp bit of a reduce is combined through shared memory: each thread writes its
-values, waits at a CTA barrier, reads those of the same lane in the partner warp and
-waits again.  A scan's warp totals cross the same way, written by the last lane of
+The warp bits of a reduce are combined through shared memory, a run of consecutive
+ones in one exchange: each thread writes its values, waits at a CTA barrier, reads
+those of the same lane in the warps that differ from its own in those bits, waits
+again, and combines them in the tree's order.  A scan's warp totals cross the same way, written by the last lane of
 each warp.  Both are bracketed by barriers like an exchange, so their buffers come
 from the kernel's one shared-memory arena (`shared_arena.py`).
 """
