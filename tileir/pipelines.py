@@ -41,7 +41,7 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
                 DeadCodeElimination(),
             ],
         ),
-        ("tileas", [ConvertTileAAToTileASPass(), AssignLayoutsPass(num_warps=num_warps)]),
+        ("tileas", [ConvertTileAAToTileASPass(arch=arch), AssignLayoutsPass(num_warps=num_warps)]),
         (
             "llvm",
             [

@@ -1,5 +1,6 @@
 """`targets.register_budget` and `assign_layouts.dot_warps`: the register budget a
-kernel carries (`.maxnreg`) and the warps a large dot accumulator gets."""
+kernel carries (`.maxnreg`) and the warps a large dot accumulator gets; and the
+per-target CTA resources `convert-tileaa-to-tileas` checks against."""
 
 from __future__ import annotations
 
@@ -80,3 +81,19 @@ cuda_tile.module @m {{
 )
 def test_dot_warps(m: int, n: int, requested: int, warps: int) -> None:
     assert dot_warps(_tileaa(DOT.format(m=m, n=n)), requested) == warps
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_86", "sm_90a", "sm_100a"])
+def test_every_target_aware_pass_of_the_pipeline_gets_the_target(arch: str) -> None:
+    """`convert-tileaa-to-tileas` checks an `execute`'s resources against the CTA of
+    the target being compiled for (it was always sm_90a's)."""
+    from tileir.conversions.tileaa_queues import ResourceModel
+    from tileir.conversions.tileaa_to_tileas import ConvertTileAAToTileASPass
+    from tileir.targets import ARCHS
+
+    passes = [p for _, stage in stage_passes(arch, 4) for p in stage]
+    (boundary,) = [p for p in passes if isinstance(p, ConvertTileAAToTileASPass)]
+    assert boundary.arch == arch
+    model = ResourceModel.for_arch(arch)
+    assert model.shared_memory_bytes == ARCHS[arch].shared_per_block
+    assert (model.tensor_memory_bytes > 0) == (arch == "sm_100a")

@@ -47,6 +47,7 @@ from tileir.dialects.nv_tileas.types import (
     PipelineIteratorType,
     PipelineProducerTokenType,
 )
+from tileir.targets import ARCHS, KIB, REGISTERS_PER_SM, compute_capability
 
 AGENT_GROUPS_ATTR = "nv_tileaa.agent_groups"
 
@@ -65,7 +66,7 @@ class ResourceModel:
     #: Named barriers usable by agents: 16 per CTA, barrier 0 is `__syncthreads`.
     named_barriers: int = 15
     #: 64K 32-bit registers per SM, one warpgroup (128 threads) per agent.
-    register_file: int = 65536
+    register_file: int = REGISTERS_PER_SM
     threads_per_agent: int = 128
     #: `setmaxnreg` grants 24 to 256 registers in steps of 8.
     min_registers: int = 24
@@ -73,13 +74,10 @@ class ResourceModel:
 
     @staticmethod
     def for_arch(arch: str) -> ResourceModel:
-        if arch.startswith("sm_100"):
-            return ResourceModel(232448, 256 * 1024)
-        if arch.startswith("sm_90"):
-            return ResourceModel(232448, 0)
-        if arch in ("sm_86", "sm_89"):
-            return ResourceModel(101376, 0)
-        return ResourceModel(166912, 0)
+        """The CTA's opt-in shared memory (`targets.py`) and, on sm_100a/sm_103a, the
+        256 KiB of tensor memory (128 lanes x 512 columns x 4 bytes)."""
+        tensor_memory = 256 * KIB if compute_capability(arch) in (100, 103) else 0
+        return ResourceModel(ARCHS[arch].shared_per_block, tensor_memory)
 
     def check(self, op: aa.ExecuteOp, arch: str) -> None:
         for i, budget in enumerate(op.budgets):
