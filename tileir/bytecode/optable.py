@@ -103,7 +103,8 @@ class OpRow:
     attrs: tuple[AttrSpec, ...] = ()
     regions: int = 0
     attr_sized: bool = False
-    #: Other names of the op (NVIDIA renamed `pow` to `fpowf` in 13.4).
+    #: Other names of the op: `pow` is 13.3's name of opcode 0x54, which the reader reads
+    #: as `fpowf` (cuTile's `encode_FPowFOp`; tileirdisasm prints `fpowf` in every version).
     aliases: tuple[str, ...] = ()
     #: Ops encoded outside the instruction stream (functions, globals, the module).
     structural: bool = False
@@ -372,7 +373,7 @@ ROWS: tuple[OpRow, ...] = (
     op(0x51, "offset", "result", "ptr, offset"),
     _binary(0x52, "ori"),
     op(0x53, "permute", "result", "source", "permutation:i32array"),
-    op(0x54, "pow", "result", "source, exponent", aliases=("fpowf",)),
+    op(0x54, "fpowf", "result", "source, exponent", aliases=("pow",)),
     op(
         0x55,
         "print_tko",
