@@ -243,6 +243,7 @@ def tile_dtype_name(dtype: Any) -> str:
         np.dtype(ml_dtypes.bfloat16): "bf16",
         np.dtype(ml_dtypes.float8_e4m3fn): "f8E4M3FN",
         np.dtype(ml_dtypes.float8_e5m2): "f8E5M2",
+        np.dtype(ml_dtypes.float8_e8m0fnu): "f8E8M0FNU",
         np.dtype(np.float64): "f64",
         np.dtype(np.int32): "i32",
         np.dtype(np.int64): "i64",

@@ -11,6 +11,9 @@ For every kernel module ``tests/corpus/<name>.py`` this script
    the CPU, no GPU needed) to make sure NVIDIA's own compiler accepts it;
    ``--no-tileiras`` skips this.
 
+A kernel module that sets ``MIN_GPU`` (``"sm_100"``) is exported and compiled for
+that GPU where ``--gpu`` names an older one.
+
 Usage: ``python tests/corpus/generate.py [--only NAME ...] [--no-tileiras]``
 (``make corpus`` runs it).  Needs the ``cutile`` extra: ``cuda-tile`` and
 ``nvidia-cuda-tileiras``.
@@ -134,12 +137,22 @@ def check_entry(name: str, module: ModuleType, mlir: str) -> str:
     return symbol
 
 
+def sm_number(gpu: str) -> int:
+    """``sm_90a`` -> 90."""
+    return int(gpu.removeprefix("sm_").rstrip("a"))
+
+
 def generate(
     name: str, *, gpu: str, bytecode_version: str, disasm: Path, tileiras: Path | None
 ) -> None:
     from cuda.tile.compilation import export_kernel
 
     module = load_module(name)
+    # A kernel cuTile (or tileiras) accepts only from some GPU on is exported and checked
+    # for that GPU instead of an older one.
+    least = getattr(module, "MIN_GPU", gpu)
+    if sm_number(gpu) < sm_number(least):
+        gpu = least
     bc_path = CORPUS_DIR / f"{name}.tileirbc"
     mlir_path = CORPUS_DIR / f"{name}.mlir"
 
@@ -173,7 +186,7 @@ def generate(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
         "--only", action="append", metavar="NAME", help="regenerate only this kernel (repeatable)"
     )
