@@ -7,6 +7,9 @@ how many elements are contiguous and how aligned the first of them is, and the a
 moves up to 16 bytes per thread (`ldg_128b` = `ld.global.v4.b32`).  A load's constant
 fallback value becomes its `padding_value`; memory semantics and scopes carry over.
 
+`cuda_tile.reduce` / `scan` become `nv_tileas.reduce` / `scan` with their identities and
+body (`tileir/conversions/tileaa_reductions.py`).
+
 Queues, puts, gets and execute regions become pipelines and agent switches first
 (`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").
 
@@ -42,6 +45,7 @@ from xdsl.pattern_rewriter import (
 
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
 from tileir.conversions.tileaa_queues import lower_queues_and_agents
+from tileir.conversions.tileaa_reductions import reduction_patterns
 from tileir.conversions.tileaa_tokens import lower_mem_tokens
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
@@ -218,7 +222,8 @@ class ConvertTileAAToTileASPass(ModulePass):
         lowering = MemoryLowering(AxisInfoAnalysis())
         LocatedWalker(
             GreedyRewritePatternApplier(
-                [LowerLoad(lowering), LowerStore(lowering)], dce_enabled=False
+                [LowerLoad(lowering), LowerStore(lowering), *reduction_patterns()],
+                dce_enabled=False,
             ),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -1,7 +1,8 @@
 // convert-tileas-to-llvm: a row reduction combines the upper half of each row into the
 // lower half, highest coordinate bit first: a thread's two registers along the row
 // (bit 5), then butterfly shuffles over the lane bits (16, 8, 4, 2, 1); the body is
-// the combiner, with the upper half as its first operand.
+// the combiner, with the upper half as the next element (the block's second argument,
+// the first operand of `maxf` here).
 // RUN: tileir-opt %s --split-input-file -p tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_80},cse | filecheck %s
 
 // CHECK-LABEL: llvm.func @row_max
@@ -28,10 +29,10 @@ builtin.module {
     %view = nv_tileas.view %ptrs : tensor<4x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4x64xf32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %view[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>, in_bounds = array<i1: true, true>} : !nv_tileas.tiled_view<4x64xf32, gmem> -> tensor<4x64xf32>
-    %m = cuda_tile.reduce %x dim=1 identities=[0xFF800000 : f32] : tensor<4x64xf32> -> tensor<4xf32>
-    (%a: f32, %b: f32) {
+    %m = nv_tileas.reduce %x {axis = 1 : i32, identities = [0xFF800000 : f32]} : tensor<4x64xf32> -> tensor<4xf32> {
+    ^bb0(%b: f32, %a: f32):
       %c = cuda_tile.maxf %a, %b : f32
-      cuda_tile.yield %c : f32
+      nv_tileas.yield %c : f32
     }
     %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<4x!cuda_tile.ptr<f32>>
     %j = cuda_tile.iota : tensor<4xi32>
@@ -70,10 +71,10 @@ builtin.module {
     %view = nv_tileas.view %ptrs : tensor<1x1024x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<1x1024xf32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %view[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>, in_bounds = array<i1: true, true>} : !nv_tileas.tiled_view<1x1024xf32, gmem> -> tensor<1x1024xf32>
-    %m = cuda_tile.reduce %x dim=1 identities=[0xFF800000 : f32] : tensor<1x1024xf32> -> tensor<1xf32>
-    (%a: f32, %b: f32) {
+    %m = nv_tileas.reduce %x {axis = 1 : i32, identities = [0xFF800000 : f32]} : tensor<1x1024xf32> -> tensor<1xf32> {
+    ^bb0(%b: f32, %a: f32):
       %c = cuda_tile.maxf %a, %b : f32
-      cuda_tile.yield %c : f32
+      nv_tileas.yield %c : f32
     }
     %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<1x!cuda_tile.ptr<f32>>
     %j = cuda_tile.iota : tensor<1xi32>

@@ -1,8 +1,11 @@
-"""`cuda_tile.reduce` and `cuda_tile.scan` on distributed tiles.
+"""`nv_tileas.reduce` and `nv_tileas.scan` on distributed tiles.
 
-The combiner is the op's region, evaluated on scalars with the same scalar
-lowerings as the elementwise ops (`scalar.py`), so any body of elementwise ops
-and constants works (add/max/min/mul/and/or/xor, argmax with its tie-break, ...).
+`convert-tileaa-to-tileas` made them from cuda_tile's `reduce`/`scan`
+(`tileaa_reductions.py`), keeping the `identities` and the body.  The combiner is the op's
+region, evaluated on scalars with the same scalar lowerings as the elementwise ops
+(`scalar.py`), so any body of elementwise ops and constants works (add/max/min/mul/
+and/or/xor, argmax with its tie-break, ...).  Below, `body(x, acc)` applies it to the
+next elements `x` and the running values `acc` (the region takes them as `(acc, x)`).
 
 **Order.** A reduce gives the results of the reference semantics
 (`tileir.interpreter`), bit for bit, in any layout: a pairwise tree along the
@@ -56,6 +59,7 @@ from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 
 FULL_MASK = "0xffffffff"
@@ -67,11 +71,16 @@ FULL_MASK = "0xffffffff"
 
 
 def combine(
-    b: LLBuilder, op: ct.ReduceOp | ct.ScanOp, lhs: Sequence[SSAValue], rhs: Sequence[SSAValue]
+    b: LLBuilder,
+    op: tas.ReduceOp | tas.ScanOp,
+    lhs: Sequence[SSAValue],
+    rhs: Sequence[SSAValue],
 ) -> list[SSAValue]:
-    """The op's body applied to (lhs_0, rhs_0, lhs_1, rhs_1, ...).  A value the body
-    captures from outside (cuTile's `lambda a, b: (a + b) % modulo`, or a constant that
-    CSE hoisted out of it) is the scalar it was lowered to there."""
+    """The op's body applied to the next elements `lhs` (the upper half of a reduce's
+    tree, a scan's later elements) and the running values `rhs`: its arguments are
+    (rhs_0, rhs_1, ..., lhs_0, lhs_1, ...).  A value the body captures from outside
+    (cuTile's `lambda a, b: (a + b) % modulo`, or a constant that CSE hoisted out of it)
+    is the scalar it was lowered to there."""
     block = op.body.block
     env: dict[SSAValue, SSAValue] = {}
 
@@ -83,11 +92,12 @@ def combine(
             return owner.inputs[0]
         return v
 
+    n = len(lhs)
     for i, (left, right) in enumerate(zip(lhs, rhs, strict=True)):
-        env[block.args[2 * i]] = left
-        env[block.args[2 * i + 1]] = right
+        env[block.args[n + i]] = left
+        env[block.args[i]] = right
     for inner in block.ops:
-        if isinstance(inner, ct.YieldOp):
+        if isinstance(inner, tas.YieldOp):
             return [lowered(v) for v in inner.operands]
         if isinstance(inner, ct.ConstantOp):
             data = inner.values().reshape(-1)
@@ -104,7 +114,9 @@ def combine(
     raise error_at(op, "the body must end with yield")
 
 
-def identities(b: LLBuilder, op: ct.ReduceOp | ct.ScanOp) -> list[SSAValue]:
+def identities(b: LLBuilder, op: tas.ReduceOp | tas.ScanOp) -> list[SSAValue]:
+    if op.identities is None:
+        raise error_at(op, "needs `identities` (a neutral element per operand)")
     out = []
     for attr, v in zip(op.identities.data, op.operands, strict=True):
         t = element_type(v.type)
@@ -194,7 +206,7 @@ def _dimension_bits(
 
 class LowerReduce(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.ReduceOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.ReduceOp, rewriter: PatternRewriter) -> None:
         dim = op.dimension
         src_t = op.operands[0].type
         layout = linear_layout(op, src_t)
@@ -279,7 +291,7 @@ class LowerReduce(TilePattern):
 
     def _scratch(
         self,
-        op: ct.ReduceOp,
+        op: tas.ReduceOp,
         rewriter: PatternRewriter,
         state: FunctionState,
         vals: list[list[SSAValue]],
@@ -292,7 +304,7 @@ class LowerReduce(TilePattern):
 
     def _warp_step(
         self,
-        op: ct.ReduceOp,
+        op: tas.ReduceOp,
         b: LLBuilder,
         rewriter: PatternRewriter,
         state: FunctionState,
@@ -506,7 +518,7 @@ class ScanPlan:
 
 
 class LowerScan(TilePattern):
-    """`cuda_tile.scan`, work-efficient where the dimension's bits are ordered as
+    """`nv_tileas.scan`, work-efficient where the dimension's bits are ordered as
     in a blocked layout (`ScanPlan`): each thread scans its own run of elements
     sequentially, a warp scans the runs' totals with `shfl.sync.up` (Kogge-Stone,
     log2 of the lanes steps, one more for the exclusive prefix), warps exchange
@@ -520,7 +532,7 @@ class LowerScan(TilePattern):
     for an associative body (docs/interpreter.md)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.ScanOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.ScanOp, rewriter: PatternRewriter) -> None:
         dim = op.dimension
         src_t = op.operands[0].type
         layout = linear_layout(op, src_t)
@@ -544,7 +556,7 @@ class LowerScan(TilePattern):
     # -- the work-efficient scan ---------------------------------------------------
     def _scan_work_efficient(
         self,
-        op: ct.ScanOp,
+        op: tas.ScanOp,
         rewriter: PatternRewriter,
         layout: LinearLayout,
         plan: ScanPlan,
@@ -630,7 +642,7 @@ class LowerScan(TilePattern):
 
     def _scan_lanes(
         self,
-        op: ct.ScanOp,
+        op: tas.ScanOp,
         b: LLBuilder,
         rewriter: PatternRewriter,
         state: FunctionState,
@@ -692,7 +704,7 @@ class LowerScan(TilePattern):
 
     def _scan_warps(
         self,
-        op: ct.ScanOp,
+        op: tas.ScanOp,
         b: LLBuilder,
         rewriter: PatternRewriter,
         state: FunctionState,
@@ -757,7 +769,7 @@ class LowerScan(TilePattern):
     # -- any other order of bits: the carry through every thread in turn ----------
     def _scan_sequentially(
         self,
-        op: ct.ScanOp,
+        op: tas.ScanOp,
         rewriter: PatternRewriter,
         layout: LinearLayout,
         bits: list[tuple[str, int]],
@@ -847,7 +859,7 @@ class LowerScan(TilePattern):
 
     def _pass_across_warps(
         self,
-        op: ct.ScanOp,
+        op: tas.ScanOp,
         b: LLBuilder,
         rewriter: PatternRewriter,
         state: FunctionState,

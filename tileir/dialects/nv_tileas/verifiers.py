@@ -373,6 +373,11 @@ REDUCE_AXIS = _rule(
     "the axis is in range; reduce drops it from the result shape, scan keeps the shape",
     "seed 003 compute family",
 )
+REDUCE_IDENTITIES = _rule(
+    "reduce-identities",
+    "reduce/scan `identities`, where given, hold one value of each operand's element type",
+    "cuda_tile reduce/scan (an extension of seed 003's ops)",
+)
 
 # -- tokens and control ---------------------------------------------------------------------
 FUTURE_TYPES = _rule(

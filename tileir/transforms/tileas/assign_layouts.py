@@ -161,13 +161,11 @@ def element_bits(t: Attribute) -> int:
     return element_bytes(el) * 8
 
 
-def reduced_dims(
-    fn: func.FuncOp, kinds: tuple[type[Operation], ...] = (ct.ReduceOp, ct.ScanOp)
-) -> dict[int, set[int]]:
+def reduced_dims(fn: func.FuncOp) -> dict[int, set[int]]:
     """For each tile rank, the dimensions a `reduce` or `scan` combines along."""
     out: dict[int, set[int]] = {}
     for op in fn.walk():
-        if isinstance(op, kinds) and isinstance(op, ct.ReduceOp | ct.ScanOp) and op.operands:
+        if isinstance(op, tas.ReduceOp | tas.ScanOp) and op.operands:
             rank = len(shape_of(op.operands[0].type))
             out.setdefault(rank, set()).add(op.dimension)
     return out
@@ -304,12 +302,12 @@ def required_operand_layouts(
     """Layouts an op wants for its tensor operands, given its result's layout."""
     if isinstance(op, aa.ExpandDimsOp):
         return [(0, SliceLayoutAttr(op.axis.value.data, result_layout))]
-    if isinstance(op, ct.ReduceOp):
+    if isinstance(op, tas.ReduceOp):
         # The result is the operand's layout with the reduced dimension sliced away.
         if isinstance(result_layout, SliceLayoutAttr) and result_layout.dim.data == op.dimension:
             return [(i, result_layout.parent) for i in range(len(op.operands))]
         return []
-    if isinstance(op, ct.ScanOp):
+    if isinstance(op, tas.ScanOp):
         return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | aa.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
@@ -347,12 +345,12 @@ def inferred_result_layout(
         | aa.AddPtrOp
         | ct.OffsetOp
         | aa.BroadcastOp
-        | ct.ScanOp
+        | tas.ScanOp
         | aa.AtomicRmwOp
         | aa.AtomicCasOp,
     ):
         return first
-    if isinstance(op, ct.ReduceOp):
+    if isinstance(op, tas.ReduceOp):
         return SliceLayoutAttr(op.dimension, first)
     if isinstance(op, aa.DotOp) and op.acc in layouts:
         return layouts[op.acc]

@@ -49,6 +49,30 @@ func.func @reductions(%x: tensor<4x8xf32>, %v: tensor<8xf32>, %i: tensor<8xi32>)
 
 // -----
 
+// cuda_tile's identities, carried by tileir's `identities` property (not in seed 003):
+// one typed value per operand.
+// RULE: reduce-identities
+// CHECK-LABEL: func.func @identities
+// CHECK: nv_tileas.reduce %{{.*}}, %{{.*}} {axis = 0 : i32, identities = [0xff800000 : f32, 0 : i32]} : tensor<8xf32>, tensor<8xi32> -> f32, i32 {
+// CHECK: nv_tileas.scan %{{.*}} {axis = 0 : i32, identities = [0 : i32], reverse = false} : tensor<8xi32> -> tensor<8xi32> {
+func.func @identities(%v: tensor<8xf32>, %i: tensor<8xi32>) {
+  %m, %at = nv_tileas.reduce %v, %i {axis = 0 : i32, identities = [0xFF800000 : f32, 0 : i32]} : tensor<8xf32>, tensor<8xi32> -> f32, i32 {
+  ^bb0(%acc: f32, %acc_i: i32, %e: f32, %e_i: i32):
+    %gt = arith.cmpf ogt, %e, %acc : f32
+    %best = arith.select %gt, %e, %acc : f32
+    %best_i = arith.select %gt, %e_i, %acc_i : i32
+    nv_tileas.yield %best, %best_i : f32, i32
+  }
+  %p = nv_tileas.scan %i {axis = 0 : i32, identities = [0 : i32], reverse = false} : tensor<8xi32> -> tensor<8xi32> {
+  ^bb0(%acc: i32, %e: i32):
+    %s = arith.addi %acc, %e : i32
+    nv_tileas.yield %s : i32
+  }
+  func.return
+}
+
+// -----
+
 // A reduction that collapses pairs of stages: count 4 / factor 2 = 2.
 // RULE: iterator-reduction-factor
 // CHECK-LABEL: func.func @iterator_reduce

@@ -52,6 +52,30 @@ func.func @reduce_axis(%x: tensor<4x8xf32>) {
 
 // -----
 
+// RULE: reduce-identities
+func.func @reduce_identity_count(%x: tensor<4x8xf32>) {
+  // expected-error@+1 {{'nv_tileas.reduce' op needs one identity per operand, got 2 for 1 operands}}
+  %r = nv_tileas.reduce %x {axis = 1 : i32, identities = [0.0 : f32, 0.0 : f32]} : tensor<4x8xf32> -> tensor<4xf32> {
+  ^bb0(%acc: f32, %e: f32):
+    nv_tileas.yield %acc : f32
+  }
+  func.return
+}
+
+// -----
+
+// RULE: reduce-identities
+func.func @scan_identity_type(%x: tensor<8xf32>) {
+  // expected-error@+1 {{'nv_tileas.scan' op identity #0 must be a f32 value, got 0 : i32}}
+  %r = nv_tileas.scan %x {axis = 0 : i32, identities = [0 : i32]} : tensor<8xf32> -> tensor<8xf32> {
+  ^bb0(%acc: f32, %e: f32):
+    nv_tileas.yield %acc : f32
+  }
+  func.return
+}
+
+// -----
+
 // RULE: iterator-reduction-factor
 func.func @iterator_factor(%it: !nv_tileas.async.pipeline.iterator<tensor<8xf32>, count = 3>) {
   // expected-error@+1 {{'nv_tileas.scan' op reduction factor 2 does not divide the iterator count 3}}

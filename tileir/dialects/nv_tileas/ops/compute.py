@@ -6,6 +6,11 @@ combine elements along an axis with a region (two element arguments per operand:
 running value, then the next element; one yield per operand).  Their region bodies may
 carry ordering-sensitive ops, so both are memory-consistency ops (seed 000).
 
+`identities` (optional, one typed attribute per operand) holds each combinator's neutral
+element, as cuda_tile's `reduce`/`scan` carry it: a reduce along a dimension of one element
+combines it with the identity, and a scan starts from it.  The seed's ops do not list it;
+`convert-tileaa-to-tileas` always sets it, so the lowering needs nothing from cuda_tile.
+
 Over a pipeline iterator (seed 002 "Iterator Propagation") a reduce or scan that
 collapses the stage dimension divides the iterator's `count` by `reduction_factor`
 (default 1), which must divide it; the region still combines the payload's elements.
@@ -16,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, BoolAttr, IntegerAttr, i32
+from xdsl.dialects.builtin import I32, ArrayAttr, BoolAttr, FloatAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     ParsePropInAttrDict,
@@ -44,6 +49,7 @@ from tileir.dialects.nv_tileas.verifiers import (
     DOT_SHAPES,
     ITERATOR_REDUCTION_FACTOR,
     REDUCE_AXIS,
+    REDUCE_IDENTITIES,
     REDUCE_REGION,
     fail,
 )
@@ -136,13 +142,19 @@ class AxisRegionOp(TileASOp):
 
     inputs = var_operand_def()
     axis = prop_def(IntegerAttr[I32])
+    identities = opt_prop_def(ArrayAttr)
     reduction_factor = opt_prop_def(IntegerAttr[I32])
     outputs = var_result_def()
     body = region_def("single_block")
     irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryConsistencyOp(), RecursiveMemoryEffect())
     assembly_format = "$inputs attr-dict `:` type($inputs) `->` type($outputs) $body"
-    RULES: ClassVar[tuple[str, ...]] = (REDUCE_REGION, REDUCE_AXIS, ITERATOR_REDUCTION_FACTOR)
+    RULES: ClassVar[tuple[str, ...]] = (
+        REDUCE_REGION,
+        REDUCE_AXIS,
+        REDUCE_IDENTITIES,
+        ITERATOR_REDUCTION_FACTOR,
+    )
 
     KEEPS_SHAPE: ClassVar[bool] = False
 
@@ -153,21 +165,34 @@ class AxisRegionOp(TileASOp):
         result_types: Sequence[Attribute],
         body: Sequence[Operation] | None = None,
         *,
+        identities: Sequence[Attribute] | None = None,
         reduction_factor: int | None = None,
+        region: Region | None = None,
     ):
-        elements = [element_type(_payload(v.type)) for v in inputs]
-        block = Block(arg_types=[*elements, *elements])
-        if body is not None:
-            block.add_ops(body)
+        """`region` (already holding the body, arguments in this op's order) is taken
+        as it is; otherwise a block of the right arguments is made around `body`."""
+        if region is None:
+            elements = [element_type(_payload(v.type)) for v in inputs]
+            block = Block(arg_types=[*elements, *elements])
+            if body is not None:
+                block.add_ops(body)
+            region = Region(block)
         props: dict[str, Attribute] = {"axis": IntegerAttr(axis, i32)}
+        if identities is not None:
+            props["identities"] = ArrayAttr(identities)
         if reduction_factor is not None:
             props["reduction_factor"] = IntegerAttr(reduction_factor, i32)
         super().__init__(
             operands=[list(inputs)],
             result_types=[list(result_types)],
-            regions=[Region(block)],
+            regions=[region],
             properties=props,
         )
+
+    @property
+    def dimension(self) -> int:
+        """The axis combined along."""
+        return self.axis.value.data
 
     def verify_(self) -> None:
         if len(self.outputs) != len(self.inputs) or not self.inputs:
@@ -208,6 +233,8 @@ class AxisRegionOp(TileASOp):
                     f"result {result_t} must have shape {want} and element type {el}"
                 )
             elements.append(el)
+        if self.identities is not None:
+            self.verify_identities(elements)
         block = self.body.block
         if [a.type for a in block.args] != [*elements, *elements]:
             raise self.op_error(
@@ -218,6 +245,17 @@ class AxisRegionOp(TileASOp):
         yielded = [v.type for v in last.operands] if last is not None else []
         if yielded != elements:
             raise self.op_error(f"region must yield ({', '.join(str(e) for e in elements)})")
+
+    def verify_identities(self, elements: Sequence[Attribute]) -> None:
+        assert self.identities is not None
+        given = self.identities.data
+        if len(given) != len(elements):
+            raise self.op_error(
+                f"needs one identity per operand, got {len(given)} for {len(elements)} operands"
+            )
+        for i, (identity, el) in enumerate(zip(given, elements, strict=True)):
+            if not isinstance(identity, IntegerAttr | FloatAttr) or identity.type != el:
+                raise self.op_error(f"identity #{i} must be a {el} value, got {identity}")
 
 
 @bare_tile_syntax
@@ -240,6 +278,11 @@ class ScanOp(AxisRegionOp):
     name = "nv_tileas.scan"
     reverse = opt_prop_def(BoolAttr)
     KEEPS_SHAPE: ClassVar[bool] = True
+
+    @property
+    def is_reverse(self) -> bool:
+        """Does the scan run from the end of the axis?"""
+        return self.reverse is not None and bool(self.reverse.value.data)
 
 
 COMPUTE_OPS: list[type[TileASOp]] = [DotOp, AsyncDotOp, ReduceOp, ScanOp]
