@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import TensorType
 
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
@@ -235,3 +236,78 @@ def test_batched_store_of_a_2d_result_needs_no_exchange(kernel: str) -> None:
     run_stages(make_context(), module, "sm_90a", stop_after="tileas")
     converted = [op for op in module.walk() if op.name == "nv_tileas.convert_layout"]
     assert not converted, [str(op.operands[0].type) for op in converted]
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_dropped_unit_dim_of_a_broadcast_reduce_result_holds_no_copies(arch: str) -> None:
+    """cuTile's layer-norm pattern: a 1x1024 row minus its mean (a 1-element reduce
+    result, also stored at rank 1), times a 1-D weight reshaped to 1x1024, stored as f16
+    through the 1x1024 view.  `tileaa-drop-unit-dims` stores it at rank 1, where the mean
+    is broadcast from 1 to 1024 elements; that broadcast took the mean's layout (a slice
+    of the row's), which on 1024 elements put every element in every thread, and the
+    weight's load and the product followed: 1024 registers a thread (NVIDIA's
+    layer-norm test kernel took minutes to compile).  Now no tile holds more than its
+    share, and the result equals numpy."""
+    from tileir.compiler import make_context
+    from tileir.dialects.nv_tileas.layouts import DistributedLayout
+    from tileir.pipelines import run_stages
+    from tileir.transforms.tileas.assign_layouts import holds_copies
+
+    text = CENTER_ROWS_TEXT
+    module = parse_module_text(text, "center.mlir")
+    run_stages(make_context(), module, arch, stop_after="tileas")
+    for op in module.walk():
+        for r in op.results:
+            t = r.type
+            if isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout):
+                # A 1-element tile keeps its slice layout's copies (one strip).
+                assert not holds_copies(t.encoding, tuple(t.get_shape()), 8), (op.name, str(t))
+    ptx = _compile(text, arch)
+    # One store to shared memory: the reduce's, across warps.  The mean's conversion
+    # from its slice layout (every thread holds the one element in both) is a renaming.
+    assert ptx.count("st.shared") == 1
+    rng = np.random.default_rng(3)
+    rows = 2
+    x = rng.integers(-8, 8, (rows, 1024)).astype(np.float32)
+    w = rng.integers(-4, 4, 1024).astype(np.float32) / 4
+    y = np.zeros((rows, 1024), np.float16)
+    mean = np.zeros(rows, np.float32)
+    simulate(ptx, (rows, 1, 1), [x, w, y, mean, rows])
+    want_mean = x.mean(axis=1, dtype=np.float64)
+    np.testing.assert_allclose(mean, want_mean, rtol=0, atol=1e-6)
+    want = ((x - want_mean[:, None]) * w).astype(np.float16)
+    np.testing.assert_allclose(y.astype(np.float32), want.astype(np.float32), rtol=1e-3, atol=1e-3)
+
+
+CENTER_ROWS_TEXT = """entry @k(%x: tile<ptr<f32>>, %w: tile<ptr<f32>>, %y: tile<ptr<f16>>, %mo: tile<ptr<f32>>, %rows: tile<i32>) {
+  %tok = make_token : token
+  %z = constant <i32: 0> : tile<i32>
+  %b, %by, %bz = get_tile_block_id : tile<i32>
+  %xv = make_tensor_view %x, shape = [%rows, 1024], strides = [1024, 1] : tile<i32> -> tensor_view<?x1024xf32, strides=[1024,1]>
+  %xp = make_partition_view %xv : partition_view<tile=(1x1024), tensor_view<?x1024xf32, strides=[1024,1]>>
+  %wv = make_tensor_view %w, shape = [1024], strides = [1] : tensor_view<1024xf32, strides=[1]>
+  %wp = make_partition_view %wv : partition_view<tile=(1024), tensor_view<1024xf32, strides=[1]>>
+  %yv = make_tensor_view %y, shape = [%rows, 1024], strides = [1024, 1] : tile<i32> -> tensor_view<?x1024xf16, strides=[1024,1]>
+  %yp = make_partition_view %yv : partition_view<tile=(1x1024), tensor_view<?x1024xf16, strides=[1024,1]>>
+  %mv = make_tensor_view %mo, shape = [%rows], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %mp = make_partition_view %mv : partition_view<tile=(1), tensor_view<?xf32, strides=[1]>>
+  %t, %t0 = load_view_tko weak %xp[%b, %z] token = %tok : partition_view<tile=(1x1024), tensor_view<?x1024xf32, strides=[1024,1]>>, tile<i32> -> tile<1x1024xf32>, token
+  %s = reduce %t dim=1 identities=[0.000000e+00 : f32] : tile<1x1024xf32> -> tile<1xf32>
+  (%l: tile<f32>, %r: tile<f32>) {
+    %a = addf %l, %r : tile<f32>
+    yield %a : tile<f32>
+  }
+  %n = constant <f32: 1.024000e+03> : tile<1xf32>
+  %m = divf %s, %n : tile<1xf32>
+  %t1 = store_view_tko weak %m, %mp[%b] token = %tok : tile<1xf32>, partition_view<tile=(1), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+  %m2 = reshape %m : tile<1xf32> -> tile<1x1xf32>
+  %mb = broadcast %m2 : tile<1x1xf32> -> tile<1x1024xf32>
+  %wt, %t2 = load_view_tko weak %wp[%z] token = %tok : partition_view<tile=(1024), tensor_view<1024xf32, strides=[1]>>, tile<i32> -> tile<1024xf32>, token
+  %w2 = reshape %wt : tile<1024xf32> -> tile<1x1024xf32>
+  %d = subf %t, %mb : tile<1x1024xf32>
+  %e = mulf %d, %w2 : tile<1x1024xf32>
+  %h = ftof %e : tile<1x1024xf32> -> tile<1x1024xf16>
+  %t3 = store_view_tko weak %h, %yp[%b, %z] token = %tok : tile<1x1024xf16>, partition_view<tile=(1x1024), tensor_view<?x1024xf16, strides=[1024,1]>>, tile<i32> -> token
+  return
+}
+"""

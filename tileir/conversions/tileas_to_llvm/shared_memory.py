@@ -360,6 +360,11 @@ def _pack(
     return group, kind.bits, _CONSTRAINT[kind.bits]
 
 
+def _replicated(layout: LinearLayout) -> bool:
+    """Whether every thread holds every element (no lane or warp basis moves)."""
+    return not any(any(c) for c in (*layout.lanes, *layout.warps))
+
+
 class LowerConvertLayout(TilePattern):
     """`nv_tileas.convert_layout`: registers when both layouts place every element in
     the same thread and register, otherwise an exchange through shared memory."""
@@ -375,6 +380,13 @@ class LowerConvertLayout(TilePattern):
         dst = linear_layout(op, op.result.type)
         if src == dst:
             rewriter.replace(op, [], [self.ctx.pack(rewriter, values, op.result.type)])
+            return
+        if _replicated(src) and _replicated(dst):
+            # Every thread holds the whole tile in both (a 1-element tile, typically):
+            # each result register is a source register holding the same element.
+            held = {src.register_coord(r): r for r in range(src.num_registers)}
+            picked = [values[held[dst.register_coord(r)]] for r in range(dst.num_registers)]
+            rewriter.replace(op, [], [self.ctx.pack(rewriter, picked, op.result.type)])
             return
         rank = len(src.shape)
         results = self.exchange.run(

@@ -311,7 +311,7 @@ def required_operand_layouts(
         return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | aa.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
-    if isinstance(op, aa.DotOp):
+    if isinstance(op, aa.DotOp | tas.DotOp):
         # The accumulator and the result are one tile (the verifier wants one type):
         # a dot the tensor cores do not take (FMAs) follows its result's layout.
         return [(2, result_layout)]
@@ -327,6 +327,18 @@ def required_operand_layouts(
     return []
 
 
+def holds_copies(layout: DistributedLayout, shape: tuple[int, ...], allowed: int = 1) -> bool:
+    """Whether `layout` on a tile of `shape` gives each thread more registers than its
+    share of the elements, or than `allowed` where that is more (what a tile that small
+    forces anyway)."""
+    linear = layout.linear(list(shape))
+    threads = 1 << (len(linear.lanes) + len(linear.warps))
+    elements = 1
+    for d in shape:
+        elements *= d
+    return linear.num_registers > max(allowed, elements // threads)
+
+
 def inferred_result_layout(
     op: Operation, layouts: dict[SSAValue, DistributedLayout]
 ) -> DistributedLayout | None:
@@ -339,12 +351,17 @@ def inferred_result_layout(
         if isinstance(first, SliceLayoutAttr) and first.dim.data == op.axis.value.data:
             return first.parent
         return None
+    if isinstance(op, aa.BroadcastOp):
+        # A layout chosen for the (smaller) source may replicate the result: a 1-element
+        # reduce result's slice layout on 4096 elements puts all of them in every
+        # thread.  The result is then left to the rank's layout, and the source follows.
+        source = first.linear(list(shape_of(op.operands[0].type))).num_registers
+        return None if holds_copies(first, shape_of(op.result.type), source) else first
     if isinstance(
         op,
         ct.ElementwiseOp
         | aa.AddPtrOp
         | ct.OffsetOp
-        | aa.BroadcastOp
         | tas.ScanOp
         | aa.AtomicRmwOp
         | aa.AtomicCasOp,
