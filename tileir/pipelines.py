@@ -23,6 +23,7 @@ from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
+from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 
 #: The stages `tileir-as --emit` can stop after, in order.
 STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
@@ -41,7 +42,14 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
                 DeadCodeElimination(),
             ],
         ),
-        ("tileas", [ConvertTileAAToTileASPass(arch=arch), AssignLayoutsPass(num_warps=num_warps)]),
+        (
+            "tileas",
+            [
+                ConvertTileAAToTileASPass(arch=arch),
+                AssignLayoutsPass(num_warps=num_warps),
+                SelectDotAtomsPass(arch=arch),
+            ],
+        ),
         (
             "llvm",
             [

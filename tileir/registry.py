@@ -81,6 +81,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "tileir.conversions.tileaa_to_tileas", "ConvertTileAAToTileASPass"
     ),
     "tileas-assign-layouts": _pass("tileir.transforms.tileas.assign_layouts", "AssignLayoutsPass"),
+    "tileas-select-dot-atoms": _pass(
+        "tileir.transforms.tileas.select_dot_atoms", "SelectDotAtomsPass"
+    ),
     "tileas-canonicalize": _pass("tileir.transforms.tileas.canonicalize", "TileASCanonicalizePass"),
     "tileas-propagate-iterators": _pass(
         "tileir.transforms.tileas.propagate_iterators", "PropagateIteratorsPass"

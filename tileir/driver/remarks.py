@@ -36,13 +36,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from tileir.diagnostics import SourceLocation, location_of
+
+if TYPE_CHECKING:
+    from tileir.dialects.nv_tileas import ops as tas
 
 KINDS = ("passed", "missed", "failed", "analysis")
 CATEGORIES = ("none", "all", "memory", "tensorcore")
@@ -120,7 +123,6 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
     from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
     from tileir.dialects.cuda_tile.carriers import element_type, shape_of
     from tileir.dialects.cuda_tile.types import PointerType
-    from tileir.dialects.nv_tileaa import ops as aa
     from tileir.dialects.nv_tileas import ops as tas
     from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
     from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
@@ -215,7 +217,7 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
                         where,
                     )
                 )
-        elif isinstance(op, aa.DotOp):
+        elif isinstance(op, tas.DotOp):
             out.extend(_dot_remarks(op, arch))
         elif isinstance(op, tas.ConvertLayoutOp):
             t = op.result.type
@@ -234,17 +236,16 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
     return out
 
 
-def _dot_remarks(op: Operation, arch: str) -> list[Remark]:
-    """The `TensorCore` remarks of one `nv_tileaa.dot`: its plan (`mma.plan_dot`)."""
-    from tileir.conversions.tileas_to_llvm.mma import plan_dot
+def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
+    """The `TensorCore` remarks of one `nv_tileas.dot`: the engine and instruction its
+    atom records, and why it is not `wgmma` (`dot_plan.recorded_plan`)."""
     from tileir.dialects.cuda_tile.carriers import element_type
-    from tileir.dialects.nv_tileaa import ops as aa
+    from tileir.transforms.tileas.dot_plan import recorded_plan
 
-    assert isinstance(op, aa.DotOp)
-    plan = plan_dot(op, arch)
+    plan = recorded_plan(op, arch)
     if plan is None:
         return []
-    a_t, b_t, acc_t = (v.type for v in (op.lhs, op.rhs, op.acc))
+    a_t, b_t, acc_t = (v.type for v in (op.a, op.b, op.acc))
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     shapes = " by ".join("x".join(map(str, t.get_shape())) for t in (a_t, b_t))
     what = f"dot of {shapes} {element_type(a_t)} -> {element_type(acc_t)}"

@@ -1,5 +1,8 @@
-"""Dots on the CUDA cores: `nv_tileaa.dot`s the tensor-core path (`mma.py`) does not
-take, computed with FMAs for floats and 32-bit multiply-adds for integers.
+"""Dots on the CUDA cores: `nv_tileas.dot`s with an `fma` atom (those the tensor cores
+do not take: f32 and f64 operands, tiles that are not multiples of the MMA shape, i8
+tiles like cuTile's 2x1 by 1x2 `mmai`; `transforms/tileas/dot_plan.py`), computed with
+FMAs for floats and 32-bit multiply-adds for integers (`fma_s8_u8_s32` ...: the atom
+spells each operand's signedness).
 
 The operands go through shared memory and each thread computes the accumulator
 elements it holds, one multiply-add per K step, in the accumulator's type (f32 for
@@ -25,7 +28,6 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    FloatTF32Type,
     IntegerType,
     TensorType,
     i32,
@@ -46,48 +48,17 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
     padded_strides,
 )
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile.attributes import Signedness
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 #: Bytes one shared-memory load of an operand moves at most (`ld.shared.v4.b32`); the
 #: operand buffers' rows are padded to a multiple of it, so any row may start a vector.
 ACCESS_BYTES = 16
 
-_FLOATS = (
-    Float8E4M3FNType,
-    Float8E5M2Type,
-    Float16Type,
-    BFloat16Type,
-    FloatTF32Type,
-    Float32Type,
-    Float64Type,
-)
-
-
-def fma_dot_supported(op: aa.DotOp) -> bool:
-    """Dots the tensor-core path does not take (f32 and f64 operands, tiles that are not
-    multiples of the `mma.sync` shape, 8-bit floats without `wgmma`, i8 tiles like
-    cuTile's 2x1 by 1x2 `mmai`): computed on the CUDA cores, with FMAs for floats and
-    32-bit multiply-adds for integers."""
-    types = [element_type(v.type) for v in (op.lhs, op.rhs, op.acc)]
-    if len(shape_of(op.acc.type)) not in (2, 3):
-        return False
-    if all(isinstance(t, _FLOATS) for t in types):
-        return True
-    a, b, acc = types
-    return (
-        isinstance(a, IntegerType)
-        and isinstance(b, IntegerType)
-        and a.width.data == b.width.data == 8
-        and isinstance(acc, IntegerType)
-        and acc.width.data == 32
-    )
-
 
 def lower_fma_dot(
-    op: aa.DotOp, rewriter: PatternRewriter, ctx: LoweringContext, ex: Exchange
+    op: tas.DotOp, rewriter: PatternRewriter, ctx: LoweringContext, ex: Exchange
 ) -> None:
     """`acc + a · b` on the CUDA cores: `a` and `b` go into shared memory, and each
     thread computes the accumulator elements it holds, one FMA per K step, in the
@@ -95,7 +66,7 @@ def lower_fma_dot(
     its operand values in vectors of up to 16 bytes (the module docstring).  8-bit
     float operands are widened to f32 as they are read (exactly: `fp8.decode_to_f32`),
     so each product is exact."""
-    a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
+    a_t, b_t, acc_t = op.a.type, op.b.type, op.acc.type
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     assert isinstance(acc_t, TensorType)
     layouts = [linear_layout(op, t) for t in (a_t, b_t, acc_t)]
@@ -105,24 +76,19 @@ def lower_fma_dot(
     a_el, b_el = element_type(a_t), element_type(b_t)
     acc_el = element_type(acc_t)
     integer = isinstance(acc_el, IntegerType)
+    kinds = op.atom.info.mma_kinds or ("s8", "s8", "s32")  # floats: `fma`, no kinds
     if integer:  # i8 x i8 -> i32 (`mmai`): products and sums modulo 2^32
         compute: Attribute = acc_el
-        signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
     else:
         compute = acc_el if isinstance(acc_el, Float32Type | Float64Type) else Float32Type()
-        signs = (Signedness.SIGNED, Signedness.SIGNED)
-    signed = {"a": signs[0] == Signedness.SIGNED, "b": signs[1] == Signedness.SIGNED}
+    signed = {"a": kinds[0] != "u8", "b": kinds[1] != "u8"}
     a_strides, a_size = padded_strides(a_t.get_shape(), a_kind.bits, ACCESS_BYTES)
     b_strides, b_size = padded_strides(b_t.get_shape(), b_kind.bits, ACCESS_BYTES)
     state = ctx.function_state(op)
     smem_a, smem_b = ex.allocator.allocate(op, state, rewriter, [a_size, b_size])
     b = LLBuilder(rewriter, InsertPoint.before(op))
-    ex.write(
-        b, rewriter, state, ctx.registers_of(op, op.lhs), layouts[0], a_strides, smem_a, a_kind
-    )
-    ex.write(
-        b, rewriter, state, ctx.registers_of(op, op.rhs), layouts[1], b_strides, smem_b, b_kind
-    )
+    ex.write(b, rewriter, state, ctx.registers_of(op, op.a), layouts[0], a_strides, smem_a, a_kind)
+    ex.write(b, rewriter, state, ctx.registers_of(op, op.b), layouts[1], b_strides, smem_b, b_kind)
     b.op(nvvm.Barrier0Op())
 
     acc_layout = layouts[2]

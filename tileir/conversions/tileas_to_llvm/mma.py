@@ -1,13 +1,18 @@
-"""`nv_tileaa.dot` (cuda_tile `mmaf`, `mmai`) on tensor cores with `ldmatrix` + `mma.sync`.
+"""`nv_tileas.dot` with an `mma.sync` atom on tensor cores with `ldmatrix` + `mma.sync`.
+
+The atom (`tileas-select-dot-atoms` chose it, `transforms/tileas/dot_plan.py`) says
+which instruction runs the dot; this file carries it out.
 
 `acc + a · b` with f16 or bf16 operands and an f32 accumulator, or f16 operands and
 an f16 accumulator (`mma.sync.aligned.m16n8k16`), tf32 operands and an f32
 accumulator (`m16n8k8`), or i8 operands of either signedness and an i32 accumulator
 (`m16n8k32`, exact), for every target tileir supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
 sm_100a.  8-bit float operands (e4m3, e5m2) use `m16n8k32` from sm_89 on, and before
-that f16 `m16n8k16` on the operands widened exactly (`_widened_to_f16`).  On sm_90a, a dot whose warps form whole warpgroups along M runs on
-`wgmma` instead (`wgmma.py`: the same accumulator layout, both operands from
-core-matrix buffers through matrix descriptors); sm_100a's `tcgen05` is not used yet.
+that (atoms `mma_*_via_f16`) f16 `m16n8k16` on the operands widened exactly
+(`_widened_to_f16`).  A `wgmma` atom (sm_90a, a dot whose warps form whole warpgroups
+along M) runs the same steps with `wgmma` in place of `ldmatrix` + `mma.sync`
+(`wgmma.py`: the same accumulator layout, both operands from core-matrix buffers
+through matrix descriptors); sm_100a's `tcgen05` is not used yet.
 
 The operands arrive in whatever distributed layouts `tileas-assign-layouts` gave
 them.  The lowering, per `dot`:
@@ -39,25 +44,15 @@ once per matrix of the batch, with the batch index in the highest register bits 
 the fragments and a per-matrix offset in every buffer; its accumulator keeps a
 blocked layout (`#nv_tileas.mma` is rank 2), so it makes the round trip of steps 2
 and 4.  Floating dots the tensor cores do not take (f32 or f64 operands, tiles that
-are not multiples of the `mma.sync` shape) are computed with FMAs instead
-(`fma_dot.py`): the operands go through shared memory and each thread computes
-the accumulator elements it holds, one FMA per K step in the accumulator's type.
-Not supported yet (a located diagnostic): i8 tiles that are not multiples of
-16x8x32.
+are not multiples of the `mma.sync` shape) carry an `fma` atom and are computed
+with FMAs instead (`fma_dot.py`): the operands go through shared memory and each
+thread computes the accumulator elements it holds, one FMA per K step in the
+accumulator's type.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from xdsl.dialects.builtin import (
-    BFloat16Type,
-    Float8E4M3FNType,
-    Float8E5M2Type,
-    Float16Type,
-    Float32Type,
-    FloatTF32Type,
-    IntegerType,
     TensorType,
     f16,
     i32,
@@ -73,9 +68,8 @@ from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
     linear_layout,
 )
-from tileir.conversions.tileas_to_llvm.fma_dot import fma_dot_supported, lower_fma_dot
-from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32
-from tileir.conversions.tileas_to_llvm.mma_spec import FLOAT8, K_STEP_BYTES, MmaSpec
+from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
+from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.shared_memory import (
@@ -88,22 +82,16 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
 from tileir.conversions.tileas_to_llvm.wgmma import Packer
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile.attributes import Signedness
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.dialects.nv_tileas.mma_layout import (
-    MmaLayoutAttr,
     effective_warps,
     mma_linear,
     mma_warp_grid,
 )
-from tileir.targets import compute_capability
-from tileir.transforms.tileas.mma_layouts import tensor_core_k_step
-
-#: The first compute capability with `mma.sync.aligned.m16n8k32` on e4m3/e5m2 (Ada; also
-#: sm_90a beside `wgmma`, sm_100a and sm_12x).
-FLOAT8_MMA_SYNC_CC = 89
+from tileir.dialects.nv_tileas.mma_spec import K_STEP_BYTES, MmaSpec
+from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
@@ -126,116 +114,23 @@ def accumulator_layout(m: int, n: int, num_warps: int) -> LinearLayout:
     return mma_linear((m, n), wm, wn)
 
 
-def _operand_kind(t: Attribute) -> str | None:
-    el = element_type(t)
-    if isinstance(el, FloatTF32Type):
-        return "tf32"
-    if isinstance(el, Float8E4M3FNType):
-        return "e4m3"
-    if isinstance(el, Float8E5M2Type):
-        return "e5m2"
-    if isinstance(el, Float16Type):
-        return "f16"
-    if isinstance(el, BFloat16Type):
-        return "bf16"
-    if isinstance(el, IntegerType) and el.width.data == 8:
-        return "s8"
-    return None
-
-
-def mma_spec(op: aa.DotOp) -> MmaSpec | None:
-    """The tensor-core instruction family for `op`'s types, or None."""
-    a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
-    kind = _operand_kind(a_t)
-    acc_el = element_type(acc_t)
-    same = _operand_kind(b_t) == kind
-    if kind in ("f16", "bf16", "tf32") and same and isinstance(acc_el, Float32Type):
-        return MmaSpec(kind, kind, "f32")
-    if kind == "f16" and same and isinstance(acc_el, Float16Type):
-        return MmaSpec(kind, kind, "f16")
-    b_kind = _operand_kind(b_t)
-    if kind in FLOAT8 and b_kind in FLOAT8 and isinstance(acc_el, Float32Type | Float16Type):
-        assert b_kind is not None
-        return MmaSpec(kind, b_kind, "f16" if isinstance(acc_el, Float16Type) else "f32")
-    if kind == "s8" and same and isinstance(acc_el, IntegerType) and acc_el.width.data == 32:
-        signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
-        a, b = ("s8" if x == Signedness.SIGNED else "u8" for x in signs)
-        return MmaSpec(a, b, "s32")
-    return None
-
-
-def dot_warp_grid(acc_t: TensorType, acc_layout: LinearLayout) -> tuple[int, int]:
-    """The `wm x wn` warp grid of a dot: its accumulator's `#nv_tileas.mma` layout's,
-    or the one `warp_grid` picks for the accumulator's warps."""
-    if isinstance(acc_t.encoding, MmaLayoutAttr):
-        return acc_t.encoding.wm, acc_t.encoding.wn
-    m, n = acc_t.get_shape()[-2:]
-    return warp_grid(m, n, acc_layout.num_warps)
-
-
-@dataclass(frozen=True)
-class DotPlan:
-    """How `convert-tileas-to-llvm` computes a dot on a target (the lowering follows
-    it; the `TensorCore` remarks report it)."""
-
-    #: "wgmma", "mma.sync" or "fma".
-    engine: str
-    #: The instruction, or why the dot runs on FMAs.
-    detail: str
-    #: Why a tensor-core dot does not run on `wgmma` (None when it does, or on FMAs).
-    why_not_wgmma: str | None = None
-
-
-def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
-    """`op`'s plan on `arch`, or None when it is not supported (the lowering reports
-    why at the op)."""
-    acc_t = op.acc.type
-    if not isinstance(acc_t, TensorType):
-        return None
-    if tensor_core_k_step(op) is None:
-        if not fma_dot_supported(op):
-            return None
-        types = " x ".join(str(element_type(v.type)) for v in (op.lhs, op.rhs))
-        return DotPlan("fma", f"{types} operands of these shapes have no tensor-core instruction")
-    spec = mma_spec(op)
-    if spec is None:
-        return None
-    shape = acc_t.get_shape()
-    (m, n), k = shape[-2:], shape_of(op.lhs.type)[-1]
-    grid = dot_warp_grid(acc_t, linear_layout(op, acc_t))
-    obstacle = wgmma.wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, len(shape))
-    if obstacle is None:
-        columns = n // grid[1]
-        return DotPlan(
-            "wgmma",
-            wgmma.instruction(min(columns, wgmma.MAX_N), spec.k_step, spec.acc, spec.a, spec.b),
-        )
-    if spec.float8 and compute_capability(arch) < FLOAT8_MMA_SYNC_CC:
-        # No 8-bit float tensor cores before sm_89: f16 ones, operands widened exactly.
-        return DotPlan("mma.sync", MmaSpec("f16", "f16", spec.acc).instruction, obstacle)
-    instruction = spec.shaped(16) if k % spec.k_step else spec.instruction  # i8 K = 16
-    return DotPlan("mma.sync", instruction, obstacle)
-
-
 class LowerDot(TilePattern):
-    """`nv_tileaa.dot` -> shared memory, `ldmatrix`, `mma.sync` (module docstring)."""
+    """`nv_tileas.dot` -> shared memory, `ldmatrix`, `mma.sync` or `wgmma`, as its atom
+    says (module docstring); an `fma` atom -> `fma_dot.py`."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
         self.exchange = exchange
 
-    def _check(self, op: aa.DotOp) -> tuple[MmaSpec, int, int, int]:
-        a_t, b_t, acc_t = op.lhs.type, op.rhs.type, op.acc.type
+    def _check(self, op: tas.DotOp) -> tuple[MmaSpec, int, int, int]:
+        """The instruction family of `op`'s atom, and M, N, K, checked against the
+        shapes the instruction takes."""
+        a_t, b_t = op.a.type, op.b.type
         assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
-        spec = mma_spec(op)
-        if spec is None:
-            raise not_supported(
-                op,
-                f"tensor-core dot of {element_type(a_t)} x {element_type(b_t)} -> "
-                f"{element_type(acc_t)} (only f16, bf16 or tf32 operands with an f32 "
-                "accumulator, f16 with an f16 accumulator, and i8 with an i32 accumulator, "
-                "so far)",
-            )
+        info = op.atom.info
+        spec = info.mma_spec
+        if spec is None or info.engine not in ("mma.sync", "wgmma"):
+            raise not_supported(op, f"a dot on atom '{info.name}'")
         a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
         if len(a_shape) not in (2, 3):
             raise not_supported(op, f"a rank-{len(a_shape)} dot")
@@ -249,30 +144,43 @@ class LowerDot(TilePattern):
             )
         return spec, m, n, k
 
+    def _check_wgmma(
+        self, op: tas.DotOp, spec: MmaSpec, mnk: tuple[int, int, int], grid: tuple[int, int]
+    ) -> int:
+        """The N of `op`'s `wgmma` atom, which must fit the dot on this target."""
+        shape = op.atom.info.mma_shape
+        assert shape is not None
+        rank = len(shape_of(op.acc.type))
+        why = wgmma_obstacle(self.ctx.arch, spec.integer, mnk, spec.k_step, grid, rank)
+        columns = mnk[1] // grid[1]
+        if why is None and columns % shape[1]:
+            why = f"its {columns} columns per warpgroup are no multiple of N = {shape[1]}"
+        if why is not None:
+            raise not_supported(op, f"a dot on atom '{op.atom.data}': {why}")
+        return shape[1]
+
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
-        plan = plan_dot(op, self.ctx.arch)
-        if plan is not None and plan.engine == "fma":
+    def match_and_rewrite(self, op: tas.DotOp, rewriter: PatternRewriter) -> None:
+        if op.atom.info.engine == "fma":
             lower_fma_dot(op, rewriter, self.ctx, self.exchange)
             return
         spec, m, n, k = self._check(op)
-        assert plan is not None
-        lhs_t = op.lhs.type
+        lhs_t = op.a.type
         assert isinstance(lhs_t, TensorType)
         batched = len(lhs_t.get_shape()) == 3
         batch = lhs_t.get_shape()[0] if batched else 1
-        a_vals = self.ctx.registers_of(op, op.lhs)
-        b_vals = self.ctx.registers_of(op, op.rhs)
+        a_vals = self.ctx.registers_of(op, op.a)
+        b_vals = self.ctx.registers_of(op, op.b)
         acc_vals = self.ctx.registers_of(op, op.acc)
-        a_layout = linear_layout(op, op.lhs.type)
-        b_layout = linear_layout(op, op.rhs.type)
+        a_layout = linear_layout(op, op.a.type)
+        b_layout = linear_layout(op, op.b.type)
         acc_layout = linear_layout(op, op.acc.type)
         for layout in (a_layout, b_layout, acc_layout):
             check_exchangeable(op, layout)
         state = self.ctx.function_state(op)
         acc_t = op.acc.type
         assert isinstance(acc_t, TensorType)
-        wm, wn = dot_warp_grid(acc_t, acc_layout)
+        wm, wn = dot_warp_grid(op, acc_t)
         em, en = effective_warps((m, n), wm, wn)
         frag = mma_linear((m, n), wm, wn)
         per_batch = frag.num_registers
@@ -283,15 +191,15 @@ class LowerDot(TilePattern):
         # An accumulator (and result) already in the MMA layout stays in registers.
         acc_in_registers = acc_layout == frag
         result_in_registers = linear_layout(op, op.result.type) == frag
-        if spec.float8 and compute_capability(self.ctx.arch) < FLOAT8_MMA_SYNC_CC:
-            # No 8-bit float tensor cores: f16 ones on the operands widened exactly.
+        if spec.a == "f16" and is_fp8(element_type(op.a.type)):
+            # An `mma_*_via_f16` atom (no 8-bit float tensor cores before sm_89): f16
+            # ones on the operands widened exactly.
             widen = LLBuilder(rewriter, InsertPoint.before(op))
-            a_vals = _widened_to_f16(widen, a_vals, element_type(op.lhs.type))
-            b_vals = _widened_to_f16(widen, b_vals, element_type(op.rhs.type))
-            spec = MmaSpec("f16", "f16", spec.acc)
+            a_vals = _widened_to_f16(widen, a_vals, element_type(op.a.type))
+            b_vals = _widened_to_f16(widen, b_vals, element_type(op.b.type))
             operand = ElementKind(16, False, f16)
         else:
-            operand = element_kind(op, op.lhs.type)
+            operand = element_kind(op, op.a.type)
         accumulator = element_kind(op, op.acc.type)
         size = spec.element_bytes
 
@@ -305,7 +213,8 @@ class LowerDot(TilePattern):
         a_strides = [a_pitch, size]
         b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
         # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
-        use_wgmma = plan.engine == "wgmma"
+        use_wgmma = op.atom.info.engine == "wgmma"
+        wgmma_n = self._check_wgmma(op, spec, (m, n, k), (wm, wn)) if use_wgmma else 0
         acc_shape = [batch, m, n] if batched else [m, n]
         c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
         operand_buffers = None
@@ -383,6 +292,7 @@ class LowerDot(TilePattern):
             wgmma.wgmma_dot(
                 b,
                 spec,
+                wgmma_n,
                 c,
                 descriptors,
                 operand_buffers,

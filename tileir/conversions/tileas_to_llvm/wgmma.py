@@ -1,15 +1,18 @@
-"""Hopper's warpgroup MMA (`wgmma.mma_async`) for `nv_tileaa.dot` on sm_90a.
+"""Hopper's warpgroup MMA (`wgmma.mma_async`) for `nv_tileas.dot` on sm_90a.
 
-On sm_90a a rank-2 tensor-core `dot` whose accumulator's warp grid has whole
-warpgroups along M (`#nv_tileas.mma<{warpsPerCTA = [W, V]}>` with W a multiple of 4,
-M a multiple of 16·W and N of 8·V) runs on `wgmma` instead of `mma.sync` (`mma.py`).
+An `nv_tileas.dot` with a `wgmma_m64n{N}k{K}_...` atom runs on `wgmma` instead of
+`mma.sync` (`mma.py`).  `tileas-select-dot-atoms` gives that atom (on sm_90a) to a
+rank-2 tensor-core dot whose accumulator's warp grid has whole warpgroups along M
+(`#nv_tileas.mma<{warpsPerCTA = [W, V]}>` with W a multiple of 4, M a multiple of
+16·W and N of 8·V; `transforms/tileas/dot_plan.py`), with N the columns of one
+warpgroup (at most 256).
 The accumulator layout is the same for both: warp `w` of the CTA holds rows
 `16(w % W) ..` of each 16·W-row slab, and within a warp the `m16n8` fragment
 repeats along N over the warp's 8-column blocks, which is exactly how a warpgroup's
 four warps hold the `m64nN` accumulator of one `wgmma` (N: the warpgroup's columns,
 blocks `j, j + V, ...` for N position `j`, which B's descriptor reaches with a
 stride of V row groups).  So a loop-carried accumulator needs no conversion, and
-the choice between the two instructions is made here, at the lowering, by target.
+the choice between the two instructions is only the atom's.
 
 The form used is the synchronous one the issue allows (the asynchronous,
 TMA-fed and warp-specialized form is later work):
@@ -36,7 +39,7 @@ TMA-fed and warp-specialized form is later work):
   its descriptor starts `8g` row groups in.
 * The generic-proxy `st.shared` writes are made visible to `wgmma` (the async
   proxy) with `fence.proxy.async.shared::cta` before the CTA barrier.
-* Per 64 x N block (N at most 256) one inline-asm block copies the accumulator into
+* Per 64 x N block (N the atom's) one inline-asm block copies the accumulator into
   the output registers, issues `wgmma.fence`, one `wgmma.mma_async` per K step (16
   halves, 32 bytes or 8 tf32), commits and waits for the group: nothing else touches the
   accumulator registers while the instructions are in flight.
@@ -58,53 +61,15 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
-from tileir.conversions.tileas_to_llvm.mma_spec import MmaSpec
 from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
+from tileir.dialects.nv_tileas.mma_spec import WARPGROUP, WARPGROUP_ROWS, MmaSpec
 
 #: Packs accumulator elements into instruction words (f16 pairs) or back.
 Packer = Callable[[list[SSAValue]], list[SSAValue]]
 
-#: Warps of a warpgroup.
-WARPGROUP = 4
-#: Rows of A one warpgroup's `wgmma` covers.
-WARPGROUP_ROWS = 64
-#: The widest N one `wgmma` computes.
-MAX_N = 256
 #: Bytes of one core matrix (8 rows of 16 bytes).
 CORE_MATRIX_BYTES = 128
-
-
-def wgmma_obstacle(
-    arch: str,
-    integer: bool,
-    mnk: tuple[int, int, int],
-    k_step: int,
-    grid: tuple[int, int],
-    rank: int,
-) -> str | None:
-    """Why a tensor-core dot of an `m x n` accumulator over `k`, held by a `wm x wn`
-    warp grid, with K steps of `k_step`, does not run on `wgmma`; None when it does
-    (module docstring)."""
-    m, n, k = mnk
-    wm, wn = grid
-    if arch != "sm_90a":
-        return f"wgmma is sm_90a's, not {arch}'s"
-    if rank != 2:
-        return "a batched dot"
-    if k % k_step:
-        return f"K = {k}, and wgmma's K for these operands is {k_step}"
-    if wm % WARPGROUP or m % (16 * wm):
-        return (
-            f"its {wm}x{wn} warp grid has no whole warpgroup (4 warps) along M over 64 rows "
-            "(M too small, or fewer than 4 warps)"
-        )
-    columns = n // wn  # each warpgroup's
-    chunk = min(columns, MAX_N)
-    # N: multiples of 8 up to 256; for 8-bit integers 8, 16, 24, then multiples of 16.
-    if n % (8 * wn) or columns % chunk or chunk % 8 or (integer and chunk > 24 and chunk % 16):
-        return f"its {columns} columns per warpgroup are no wgmma N"
-    return None
 
 
 @dataclass(frozen=True)
@@ -244,14 +209,10 @@ def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
     return b.add(desc, b.const(offset >> 4, i64)) if offset else desc
 
 
-def instruction(n: int, k_step: int, acc: str, a: str, b: str) -> str:
-    """The `wgmma.mma_async` of one `m64n{n}` block, A and B from shared memory."""
-    return f"wgmma.mma_async.sync.aligned.m64n{n}k{k_step}.{acc}.{a}.{b}"
-
-
 def wgmma_dot(
     b: LLBuilder,
     spec: MmaSpec,
+    chunk: int,
     c: list[SSAValue],
     descriptors: tuple[SSAValue, SSAValue],
     buffers: tuple[OperandBuffer, OperandBuffer],
@@ -261,16 +222,15 @@ def wgmma_dot(
     packing: tuple[Packer, Packer],
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
-    layout) in place: one synchronous chain per 64-row slab and chunk of (at most
-    256 of) the warpgroup's columns."""
+    layout) in place: one synchronous chain per 64-row slab and `chunk` (the atom's
+    N) of the warpgroup's columns."""
     m, n = mn
     a_buf, b_buf = buffers
     wm, wn = grid
     desc_a, desc_b = descriptors
     pack, unpack = packing
     columns = n // wn  # this warpgroup's: 8-column blocks j, j + wn, ...
-    chunk = min(columns, MAX_N)
-    op_name = instruction(chunk, spec.k_step, spec.acc, spec.a, spec.b)
+    op_name = spec.wgmma(chunk)
     k_steps = a_buf.k // spec.k_step
     slab = 16 * wm  # rows the CTA's warpgroups cover together
     tail = _operand_tail(spec, b_buf.mn_major)

@@ -19,6 +19,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from tileir.dialects.nv_tileas.mma_spec import FLOAT8, WARPGROUP_ROWS, MmaSpec
+
 
 class Residency(StrEnum):
     """Where a tiled view's storage lives (also an iterator's address space)."""
@@ -207,6 +209,18 @@ class AtomInfo:
     destination_memory: str | None = None
     #: TMA addressing mode: "tile" or "gather4"/"scatter4".
     tma_mode: str = "tile"
+    #: Dots: the engine ("mma.sync", "wgmma" or "fma": the CUDA cores).
+    engine: str = ""
+    #: Tensor-core dots: the instruction's A, B and accumulator kinds as PTX spells
+    #: them (`s8`/`u8` carry the signedness an i8 type does not), and its M x N x K.
+    #: CUDA-core dots on i8: the kinds, no shape.
+    mma_kinds: tuple[str, str, str] | None = None
+    mma_shape: tuple[int, int, int] | None = None
+
+    @property
+    def mma_spec(self) -> MmaSpec | None:
+        """The instruction family of a dot atom (None for floating FMA dots)."""
+        return MmaSpec(*self.mma_kinds) if self.mma_kinds is not None else None
 
     @property
     def source(self) -> str | None:
@@ -364,67 +378,136 @@ def _tma() -> list[AtomInfo]:
     return atoms
 
 
+#: PTX operand kind -> the element type name an op carries for it.
+_KIND_TYPES = {
+    "f16": "f16",
+    "bf16": "bf16",
+    "tf32": "tf32",
+    "f32": "f32",
+    "e4m3": "f8E4M3FN",
+    "e5m2": "f8E5M2",
+    "s8": "i8",
+    "u8": "i8",
+    "s32": "i32",
+}
+
+#: The tensor-core instruction families tileir lowers (`mma.sync` and `wgmma` alike):
+#: 16-bit floats, tf32, 8-bit integers of either signedness, 8-bit floats (any pair)
+#: into f32 or f16.
+MMA_FAMILIES: tuple[MmaSpec, ...] = (
+    MmaSpec("f16", "f16", "f32"),
+    MmaSpec("bf16", "bf16", "f32"),
+    MmaSpec("f16", "f16", "f16"),
+    MmaSpec("tf32", "tf32", "f32"),
+    *(MmaSpec(a, b, "s32") for a in ("s8", "u8") for b in ("s8", "u8")),
+    *(MmaSpec(a, b, acc) for acc in ("f32", "f16") for a in FLOAT8 for b in FLOAT8),
+)
+#: The seed's name for `s8 x s8 -> s32` `mma.sync` (seed 003 spells it by type).
+_SEED_MMA_NAMES = {"mma_s8_s8_s32": "mma_i8_i8_i32"}
+
+
+def _operand_types(spec: MmaSpec) -> tuple[str, str, str]:
+    return (_KIND_TYPES[spec.a], _KIND_TYPES[spec.b], _KIND_TYPES[spec.acc])
+
+
+def mma_sync_atom(spec: MmaSpec, widened: bool = False) -> str:
+    """The name of the `mma.sync` atom of `spec`; `widened`: 8-bit float operands
+    computed on f16 tensor cores (sm_80, no 8-bit float `mma.sync`)."""
+    name = f"mma_{spec.a}_{spec.b}_{spec.acc}"
+    return f"{name}_via_f16" if widened else _SEED_MMA_NAMES.get(name, name)
+
+
+def wgmma_atom(spec: MmaSpec, n: int) -> str:
+    """The name of the `wgmma` atom of `spec` with N = `n` (one warpgroup's columns)."""
+    return f"wgmma_m64n{n}k{spec.k_step}_{spec.a}_{spec.b}_{spec.acc}"
+
+
+def fma_atom(kinds: tuple[str, str] | None = None) -> str:
+    """The name of the CUDA-core dot atom: floats (`kinds` None) or i8 operands of the
+    signedness `kinds` (`s8`/`u8`)."""
+    return "fma" if kinds is None else f"fma_{kinds[0]}_{kinds[1]}_s32"
+
+
 def _mma() -> list[AtomInfo]:
-    return [
-        AtomInfo(
-            "mma_f16_f16_f32",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("f16", "f16", "f32"),
-            ptx="mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
-        ),
-        AtomInfo(
-            "mma_bf16_bf16_f32",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("bf16", "bf16", "f32"),
-            ptx="mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
-        ),
-        AtomInfo(
-            "mma_f16_f16_f16",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("f16", "f16", "f16"),
-            ptx="mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
-        ),
-        AtomInfo(
-            "mma_tf32_tf32_f32",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("f32", "f32", "f32"),
-            ptx="mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
-        ),
-        AtomInfo(
-            "mma_i8_i8_i32",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("i8", "i8", "i32"),
-            ptx="mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
-        ),
-        AtomInfo(
-            "wgmma_f16_f16_f32",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("f16", "f16", "f32"),
-            is_async=True,
-            ptx="wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
-        ),
-        AtomInfo(
-            "wgmma_bf16_bf16_f32",
-            AtomKind.MMA,
-            None,
-            None,
-            operands=("bf16", "bf16", "f32"),
-            is_async=True,
-            ptx="wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
-        ),
-    ]
+    atoms: list[AtomInfo] = []
+    for spec in MMA_FAMILIES:
+        atoms.append(
+            AtomInfo(
+                mma_sync_atom(spec),
+                AtomKind.MMA,
+                None,
+                None,
+                operands=_operand_types(spec),
+                ptx=spec.instruction,
+                engine="mma.sync",
+                mma_kinds=(spec.a, spec.b, spec.acc),
+                mma_shape=(16, 8, spec.k_step),
+            )
+        )
+    # The seed's wgmma entries (seed 003 builders), at N = 128.
+    for spec in (MmaSpec("f16", "f16", "f32"), MmaSpec("bf16", "bf16", "f32")):
+        atoms.append(
+            AtomInfo(
+                f"wgmma_{spec.a}_{spec.b}_{spec.acc}",
+                AtomKind.MMA,
+                None,
+                None,
+                operands=_operand_types(spec),
+                is_async=True,
+                ptx=spec.wgmma(128),
+                engine="wgmma",
+                mma_kinds=(spec.a, spec.b, spec.acc),
+                mma_shape=(WARPGROUP_ROWS, 128, spec.k_step),
+            )
+        )
+    for spec in MMA_FAMILIES:
+        if spec.float8:
+            f16 = MmaSpec("f16", "f16", spec.acc)
+            atoms.append(
+                AtomInfo(
+                    mma_sync_atom(spec, widened=True),
+                    AtomKind.MMA,
+                    None,
+                    None,
+                    operands=_operand_types(spec),
+                    ptx=f16.instruction,
+                    engine="mma.sync",
+                    mma_kinds=(f16.a, f16.b, f16.acc),
+                    mma_shape=(16, 8, f16.k_step),
+                )
+            )
+    for spec in MMA_FAMILIES:
+        for n in spec.wgmma_n():
+            atoms.append(
+                AtomInfo(
+                    wgmma_atom(spec, n),
+                    AtomKind.MMA,
+                    None,
+                    None,
+                    operands=_operand_types(spec),
+                    is_async=True,
+                    ptx=spec.wgmma(n),
+                    engine="wgmma",
+                    mma_kinds=(spec.a, spec.b, spec.acc),
+                    mma_shape=(WARPGROUP_ROWS, n, spec.k_step),
+                )
+            )
+    atoms.append(AtomInfo(fma_atom(), AtomKind.MMA, None, None, ptx="fma.rn", engine="fma"))
+    for a in ("s8", "u8"):
+        for b in ("s8", "u8"):
+            atoms.append(
+                AtomInfo(
+                    fma_atom((a, b)),
+                    AtomKind.MMA,
+                    None,
+                    None,
+                    operands=("i8", "i8", "i32"),
+                    ptx="mad.lo.s32",
+                    engine="fma",
+                    mma_kinds=(a, b, "s32"),
+                )
+            )
+    return atoms
 
 
 def _atomics() -> list[AtomInfo]:

@@ -17,7 +17,7 @@ import importlib
 import inspect
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -407,7 +407,16 @@ def _atoms_section() -> list[str]:
         "| atom | kind | moves | box | MMA operands | async | PTX |",
         "|---|---|---|---|---|---|---|",
     ]
+    wgmma_families: set[str] = set()
     for a in ATOM_CATALOG.values():
+        if a.engine == "wgmma" and a.mma_shape is not None and a.name.startswith("wgmma_m64n"):
+            # One row per wgmma family, `{N}` for its N (one atom each).
+            n = f"n{a.mma_shape[1]}k"
+            family = a.name.replace(n, "n{N}k", 1)
+            if family in wgmma_families:
+                continue
+            wgmma_families.add(family)
+            a = replace(a, name=family, ptx=a.ptx.replace(n, "n{N}k", 1))
         moves = f"{a.source} → {a.destination}" if a.source and a.destination else (a.memory or "")
         box = (
             "x".join(str(d) for d in a.box)
@@ -417,9 +426,17 @@ def _atoms_section() -> list[str]:
         if a.tma_mode != "tile":
             box += f" ({a.tma_mode})"
         operands = " x ".join(a.operands[:2]) + f" → {a.operands[2]}" if a.operands else ""
+        if a.engine == "fma" and a.operands is None:
+            operands = "floats"
         lines.append(
             f"| `{a.name}` | {a.kind.value} | {moves} | {box} | {operands} | {'yes' if a.is_async else ''} | `{a.ptx}` |"
         )
+    lines += [
+        "",
+        "`{N}` in a `wgmma` row stands for each N the instruction takes, one atom each "
+        "(`MmaSpec.wgmma_n`): multiples of 8 up to 256; for the 8-bit integer families 8, "
+        "16, 24 and the multiples of 16 up to 256.",
+    ]
     return [*lines, ""]
 
 

@@ -1,5 +1,8 @@
-"""The tensor-core instruction family of a dot: operand and accumulator kinds, as
-`mma.sync` and `wgmma` spell them (`mma.py`, `wgmma.py`)."""
+"""The tensor-core instruction families of a dot: operand and accumulator kinds, as
+`mma.sync` and `wgmma` spell them.  The MMA atoms of the catalog
+(`attributes.ATOM_CATALOG`) are built from these, `tileas-select-dot-atoms` picks one
+per `nv_tileas.dot`, and `convert-tileas-to-llvm` reads the instruction back from the
+atom (`conversions/tileas_to_llvm/mma.py`, `wgmma.py`)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,12 @@ FLOAT8 = ("e4m3", "e5m2")
 #: Bytes of K one `mma.sync` or `wgmma` step reads from each row of A (and column
 #: of B): 16 halves, 32 bytes or 8 tf32 words.
 K_STEP_BYTES = 32
+#: Warps of a warpgroup (`wgmma`).
+WARPGROUP = 4
+#: Rows of A one warpgroup's `wgmma` covers.
+WARPGROUP_ROWS = 64
+#: The widest N one `wgmma` computes.
+MAX_WGMMA_N = 256
 
 
 @dataclass(frozen=True)
@@ -67,3 +76,14 @@ class MmaSpec:
     def shaped(self, k: int) -> str:
         """The `mma.sync` of this spec with K = `k` (i8: 32, or 16 for a K tail)."""
         return f"mma.sync.aligned.m16n8k{k}.row.col.{self.acc}.{self.a}.{self.b}.{self.acc}"
+
+    def wgmma(self, n: int) -> str:
+        """The `wgmma.mma_async` of one `m64n{n}` block, A and B from shared memory."""
+        return f"wgmma.mma_async.sync.aligned.m64n{n}k{self.k_step}.{self.acc}.{self.a}.{self.b}"
+
+    def wgmma_n(self) -> tuple[int, ...]:
+        """The N `wgmma` takes for these types: multiples of 8 up to 256; for 8-bit
+        integers 8, 16, 24, then multiples of 16."""
+        return tuple(
+            n for n in range(8, MAX_WGMMA_N + 1, 8) if not (self.integer and n > 24 and n % 16)
+        )

@@ -355,12 +355,14 @@ GENERATE_REGION = _rule(
 # -- compute --------------------------------------------------------------------------------
 DOT_ATOM = _rule(
     "dot-atom",
-    "dot takes an MMA atom whose operand element types are those of a, b and the accumulator",
+    "dot takes an MMA atom whose operand element types are those of a, b and the "
+    "accumulator (the CUDA-core atom `fma`: any floating types)",
     "seed 003 dot builders",
 )
 DOT_SHAPES = _rule(
     "dot-shapes",
-    "a is MxK, b KxN, acc MxN, and the result has the accumulator's type",
+    "a is MxK, b KxN, acc MxN (all three may share a leading batch dimension), and the "
+    "result has the accumulator's type",
     "seed 003 dot",
 )
 REDUCE_REGION = _rule(

@@ -253,7 +253,7 @@ def dot_warps(fn: func.FuncOp, requested: int) -> int:
     72 B and 152 B with 8).  tileiras runs such kernels with 256 threads too."""
     registers = 0
     for op in fn.walk():
-        if isinstance(op, aa.DotOp) and isinstance(op.acc.type, TensorType):
+        if isinstance(op, aa.DotOp | tas.DotOp) and isinstance(op.acc.type, TensorType):
             n = 1
             for d in op.acc.type.get_shape():
                 n *= d
@@ -369,7 +369,7 @@ def inferred_result_layout(
         return first
     if isinstance(op, tas.ReduceOp):
         return SliceLayoutAttr(op.dimension, first)
-    if isinstance(op, aa.DotOp) and op.acc in layouts:
+    if isinstance(op, aa.DotOp | tas.DotOp) and op.acc in layouts:
         return layouts[op.acc]
     return None
 

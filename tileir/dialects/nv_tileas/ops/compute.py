@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, ArrayAttr, BoolAttr, FloatAttr, IntegerAttr, i32
+from xdsl.dialects.builtin import I32, AnyFloat, ArrayAttr, BoolAttr, FloatAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     ParsePropInAttrDict,
@@ -68,8 +68,21 @@ def check_dot(
             f"atom '{info.name}' multiplies {info.operands[0]} x {info.operands[1]} into {info.operands[2]}, "
             f"not {types[0]} x {types[1]} into {types[2]}",
         )
+    if info.operands is None and not all(isinstance(t, AnyFloat) for t in types):
+        raise fail(
+            op,
+            f"atom '{info.name}' multiplies floats, not {types[0]} x {types[1]} into {types[2]}",
+        )
     sa, sb, sc = shape_of(a), shape_of(b), shape_of(acc)
-    if len(sa) != 2 or len(sb) != 2 or len(sc) != 2 or sa[1] != sb[0] or (sa[0], sb[1]) != sc:
+    batch = sa[:-2] if len(sa) == 3 else ()
+    if (
+        len(sa) not in (2, 3)
+        or len(sb) != len(sa)
+        or len(sc) != len(sa)
+        or sa[-1] != sb[-2]
+        or (*batch, sa[-2], sb[-1]) != tuple(sc)
+        or tuple(sb[:-2]) != batch
+    ):
         raise fail(op, f"expects a: MxK, b: KxN, acc: MxN, got {list(sa)}, {list(sb)}, {list(sc)}")
     if result != acc:
         raise fail(op, f"result type {result} must be the accumulator type {acc}")
@@ -80,7 +93,11 @@ def check_dot(
 class DotOp(TileASOp):
     """`%d = nv_tileas.dot %a, %b, %acc {atom = #nv_tileas<atom mma_f16_f16_f32>} : tile<128x128xf16>, tile<128x128xf16>, tile<128x128xf32> -> tile<128x128xf32>`
 
-    `acc + a x b` with the MMA atom."""
+    `acc + a x b` with the MMA atom (rank 2, or rank 3 with a leading batch
+    dimension: one product per matrix of the batch).  The atom names the engine and
+    the instruction: `mma.sync` (`mma_*`), `wgmma` (`wgmma_m64n{N}k{K}_*`, computed
+    and waited for here) or the CUDA cores (`fma*`); `tileas-select-dot-atoms` chooses
+    it and `convert-tileas-to-llvm` follows it."""
 
     name = "nv_tileas.dot"
     a = operand_def()

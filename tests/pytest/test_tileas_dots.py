@@ -1,0 +1,74 @@
+"""After the tileas stage no corpus kernel holds an `nv_tileaa.dot`: each became an
+`nv_tileas.dot` whose atom records the engine `tileas-select-dot-atoms` chose for the
+target (`transforms/tileas/dot_plan.py`; issue 14, "The boundary rule" in
+ARCHITECTURE.md).  Compiled from bytecode, as cuTile writes it, for each target."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from xdsl.ir import Operation
+
+from tileir.compiler import compile_module, load_module
+from tileir.dialects.cuda_tile.ops.mma import MmaFScaledOp, MmaOp
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.driver.remarks import tileas_remarks
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+KERNELS = sorted(CORPUS.glob("*.tileirbc"))
+ARCHS = ("sm_80", "sm_90a", "sm_100a")
+
+
+def _dots_after_tileas(kernel: Path, arch: str) -> tuple[Sequence[Operation], list[tas.DotOp]]:
+    module = load_module(kernel)
+    mmas = [o for o in module.walk() if isinstance(o, MmaOp | MmaFScaledOp)]
+    compile_module(module, arch, stop_after="tileas")
+    left = [o for o in module.walk() if isinstance(o, aa.DotOp)]
+    assert not left, f"{kernel.stem} on {arch}: {len(left)} nv_tileaa.dot after the tileas stage"
+    return mmas, [o for o in module.walk() if isinstance(o, tas.DotOp)]
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+@pytest.mark.parametrize("kernel", KERNELS, ids=lambda p: p.stem)
+def test_no_nv_tileaa_dot_after_tileas(kernel: Path, arch: str) -> None:
+    mmas, dots = _dots_after_tileas(kernel, arch)
+    assert bool(mmas) == bool(dots), f"{kernel.stem}: {len(mmas)} mma ops, {len(dots)} dots"
+    for dot in dots:
+        info = dot.atom.info
+        assert info.engine in ("mma.sync", "wgmma", "fma"), info.name
+        # wgmma is sm_90a's; nothing else gets it.
+        assert (info.engine == "wgmma") <= (arch == "sm_90a"), info.name
+        # Only sm_80 lacks 8-bit float mma.sync and widens to f16.
+        assert info.name.endswith("_via_f16") <= (arch == "sm_80"), info.name
+
+
+def test_the_corpus_uses_every_engine() -> None:
+    """The corpus reaches wgmma (sm_90a), mma.sync, the widened fp8 mma.sync (sm_80) and
+    the CUDA cores."""
+    atoms: dict[str, set[str]] = {arch: set() for arch in ARCHS}
+    for kernel in KERNELS:
+        if not any(w in kernel.stem for w in ("gemm", "matmul", "attention", "mm_")):
+            continue
+        for arch in ARCHS:
+            atoms[arch] |= {d.atom.data for d in _dots_after_tileas(kernel, arch)[1]}
+    assert any(a.startswith("wgmma_m64n") for a in atoms["sm_90a"])
+    assert any(a.endswith("_via_f16") for a in atoms["sm_80"])
+    assert "mma_f16_f16_f32" in atoms["sm_80"] and "mma_f16_f16_f32" in atoms["sm_100a"]
+    assert any(a.startswith("mma_e") and not a.endswith("_via_f16") for a in atoms["sm_100a"])
+
+
+@pytest.mark.parametrize(
+    ("arch", "instruction"),
+    [
+        ("sm_90a", "wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16"),
+        ("sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"),
+    ],
+)
+def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
+    module = load_module(CORPUS / "gemm_f16.tileirbc")
+    compile_module(module, arch, stop_after="tileas")
+    passed = [r for r in tileas_remarks(module, arch) if r.name == "TensorCoreMma"]
+    assert passed and all(r.message.endswith(f"on {instruction}") for r in passed)

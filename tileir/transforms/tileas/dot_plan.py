@@ -1,0 +1,320 @@
+"""How a dot is computed on a target: the one place tileir chooses between `wgmma`,
+`mma.sync` and the CUDA cores (FMAs), and the MMA atom that records the choice.
+
+`tileas-select-dot-atoms` (`select_dot_atoms.py`) calls `plan_dot` once per
+`nv_tileaa.dot`, after `tileas-assign-layouts` has given the accumulator its layout
+(the `wgmma` choice depends on the accumulator's warp grid), and writes the plan's atom
+on the `nv_tileas.dot` that replaces it.  `tileas-assign-layouts` asks
+`tensor_core_k_step` which dots get the `#nv_tileas.mma` accumulator layout
+(`mma_layouts.py`); the `TensorCore` remarks report the recorded atom, with the reason
+`wgmma_obstacle` gives; `convert-tileas-to-llvm` follows the atom.
+
+The choice, per dot:
+
+* The tensor cores take 16-bit floats (f16 or bf16 into f32, f16 into f16), tf32
+  into f32, i8 of either signedness into i32, and 8-bit floats (e4m3/e5m2, any pair)
+  into f32 or f16, on tiles whose M, N, K are multiples of 16, 8 and the K step (32
+  bytes of K; i8 also takes a 16-byte K tail).  Everything else runs on FMAs (`fma`
+  for floats, `fma_s8_u8_s32` ... for i8).
+* On sm_90a a rank-2 dot whose accumulator's warp grid has whole warpgroups along M
+  runs on `wgmma` (`wgmma_m64n{N}k{K}_...`, N the columns of one warpgroup, at most
+  256), as `wgmma_obstacle` says.
+* Otherwise `mma.sync`; 8-bit floats before sm_89 on f16 `mma.sync` with the
+  operands widened exactly (`mma_e4m3_e5m2_f32_via_f16` ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatTF32Type,
+    IntegerType,
+    TensorType,
+)
+from xdsl.ir import Attribute, Operation
+
+from tileir.diagnostics import error_at
+from tileir.dialects.cuda_tile.attributes import Signedness
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import (
+    ATOM_CATALOG,
+    AtomInfo,
+    fma_atom,
+    mma_sync_atom,
+    wgmma_atom,
+)
+from tileir.dialects.nv_tileas.layouts import DistributedLayout
+from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
+from tileir.dialects.nv_tileas.mma_spec import FLOAT8, MAX_WGMMA_N, WARPGROUP, MmaSpec
+from tileir.targets import compute_capability
+
+#: The first compute capability with `mma.sync.aligned.m16n8k32` on e4m3/e5m2 (Ada; also
+#: sm_90a beside `wgmma`, sm_100a and sm_12x).
+FLOAT8_MMA_SYNC_CC = 89
+
+_FLOAT8 = (Float8E4M3FNType, Float8E5M2Type)
+_FLOATS = (*_FLOAT8, Float16Type, BFloat16Type, FloatTF32Type, Float32Type, Float64Type)
+
+
+@dataclass(frozen=True)
+class DotTypes:
+    """The operand and accumulator tiles of a dot, and whether each operand is
+    signed (i8 dots; floating dots count as signed)."""
+
+    a: TensorType
+    b: TensorType
+    acc: TensorType
+    signed: tuple[bool, bool] = (True, True)
+
+    @staticmethod
+    def of(op: aa.DotOp | tas.DotOp) -> DotTypes | None:
+        """`op`'s types (None when one is not a tensor): an `nv_tileaa.dot` says its
+        signedness, an `nv_tileas.dot`'s atom spells it (`s8`/`u8`)."""
+        if isinstance(op, aa.DotOp):
+            a, b = op.lhs.type, op.rhs.type
+            signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
+            signed = (signs[0] == Signedness.SIGNED, signs[1] == Signedness.SIGNED)
+        else:
+            a, b = op.a.type, op.b.type
+            kinds = op.atom.info.mma_kinds
+            signed = (True, True) if kinds is None else (kinds[0] != "u8", kinds[1] != "u8")
+        acc = op.acc.type
+        if not (
+            isinstance(a, TensorType) and isinstance(b, TensorType) and isinstance(acc, TensorType)
+        ):
+            return None
+        return DotTypes(a, b, acc, signed)
+
+    @property
+    def rank(self) -> int:
+        return len(self.acc.get_shape())
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        (m, k), n = self.a.get_shape()[-2:], self.b.get_shape()[-1]
+        return m, n, k
+
+
+def tensor_core_k_step(t: DotTypes) -> int | None:
+    """The K of the MMA shape that computes a dot of types `t` (`mma.sync`, or `wgmma`
+    on sm_90a; 8-bit floats: `wgmma`, 8-bit `mma.sync` from sm_89, f16 `mma.sync` on
+    widened operands before), or None when tileir has no tensor-core lowering for its
+    types and shapes."""
+    a, b, acc = element_type(t.a), element_type(t.b), element_type(t.acc)
+    if isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
+        f16_acc = isinstance(a, Float16Type) and isinstance(acc, Float16Type)
+        k_step = 16 if isinstance(acc, Float32Type) or f16_acc else None
+    elif isinstance(a, FloatTF32Type) and isinstance(b, FloatTF32Type):
+        k_step = 8 if isinstance(acc, Float32Type) else None  # m16n8k8, m64nNk8
+    elif isinstance(a, _FLOAT8) and isinstance(b, _FLOAT8):
+        # 8-bit floats: K 32 (wgmma m64nNk32, mma.sync m16n8k32; sm_80 widens to f16).
+        k_step = 32 if isinstance(acc, Float32Type | Float16Type) else None
+    elif isinstance(a, IntegerType) and isinstance(b, IntegerType) and a.width.data == 8:
+        wide = isinstance(acc, IntegerType) and acc.width.data == 32 and b.width.data == 8
+        k_step = 32 if wide else None
+        if k_step is not None and t.a.get_shape()[-1] % 32 == 16:
+            k_step = 16  # a last m16n8k16 step on the 16-byte tail
+    else:
+        k_step = None
+    if k_step is None or t.rank not in (2, 3):
+        return None
+    m, n, k = t.mnk
+    if m % 16 or n % 8 or k % k_step:
+        return None
+    return k_step
+
+
+def fma_dot_supported(t: DotTypes) -> bool:
+    """Dots the tensor-core path does not take (f32 and f64 operands, tiles that are not
+    multiples of the `mma.sync` shape, i8 tiles like cuTile's 2x1 by 1x2 `mmai`):
+    computed on the CUDA cores, with FMAs for floats and 32-bit multiply-adds for
+    integers."""
+    types = [element_type(x) for x in (t.a, t.b, t.acc)]
+    if t.rank not in (2, 3):
+        return False
+    if all(isinstance(x, _FLOATS) for x in types):
+        return True
+    a, b, acc = types
+    return (
+        isinstance(a, IntegerType)
+        and isinstance(b, IntegerType)
+        and a.width.data == b.width.data == 8
+        and isinstance(acc, IntegerType)
+        and acc.width.data == 32
+    )
+
+
+def _operand_kind(t: Attribute, signed: bool) -> str | None:
+    el = element_type(t)
+    if isinstance(el, FloatTF32Type):
+        return "tf32"
+    if isinstance(el, Float8E4M3FNType):
+        return "e4m3"
+    if isinstance(el, Float8E5M2Type):
+        return "e5m2"
+    if isinstance(el, Float16Type):
+        return "f16"
+    if isinstance(el, BFloat16Type):
+        return "bf16"
+    if isinstance(el, IntegerType) and el.width.data == 8:
+        return "s8" if signed else "u8"
+    return None
+
+
+def mma_spec(t: DotTypes) -> MmaSpec | None:
+    """The tensor-core instruction family for types `t`, or None."""
+    kind, b_kind = _operand_kind(t.a, t.signed[0]), _operand_kind(t.b, t.signed[1])
+    acc_el = element_type(t.acc)
+    if kind in ("f16", "bf16", "tf32") and b_kind == kind and isinstance(acc_el, Float32Type):
+        return MmaSpec(kind, kind, "f32")
+    if kind == "f16" and b_kind == kind and isinstance(acc_el, Float16Type):
+        return MmaSpec(kind, kind, "f16")
+    if kind in FLOAT8 and b_kind in FLOAT8 and isinstance(acc_el, Float32Type | Float16Type):
+        assert b_kind is not None
+        return MmaSpec(kind, b_kind, "f16" if isinstance(acc_el, Float16Type) else "f32")
+    if (
+        kind in ("s8", "u8")
+        and b_kind in ("s8", "u8")
+        and isinstance(acc_el, IntegerType)
+        and acc_el.width.data == 32
+    ):
+        assert kind is not None and b_kind is not None
+        return MmaSpec(kind, b_kind, "s32")
+    return None
+
+
+def dot_warp_grid(op: Operation, acc: TensorType) -> tuple[int, int]:
+    """The `wm x wn` warp grid of a dot: its accumulator's `#nv_tileas.mma` layout's,
+    or the one `mma_warp_grid` picks for the warps of its (blocked) layout."""
+    if isinstance(acc.encoding, MmaLayoutAttr):
+        return acc.encoding.wm, acc.encoding.wn
+    if not isinstance(acc.encoding, DistributedLayout):
+        raise error_at(
+            op, f"expects tiles with a distributed layout, got {acc} (run tileas-assign-layouts)"
+        )
+    m, n = acc.get_shape()[-2:]
+    return mma_warp_grid(m, n, acc.encoding.linear(acc.get_shape()).num_warps)
+
+
+def wgmma_obstacle(
+    arch: str,
+    integer: bool,
+    mnk: tuple[int, int, int],
+    k_step: int,
+    grid: tuple[int, int],
+    rank: int,
+) -> str | None:
+    """Why a tensor-core dot of an `m x n` accumulator over `k`, held by a `wm x wn`
+    warp grid, with K steps of `k_step`, does not run on `wgmma`; None when it does
+    (`conversions/tileas_to_llvm/wgmma.py`)."""
+    m, n, k = mnk
+    wm, wn = grid
+    if arch != "sm_90a":
+        return f"wgmma is sm_90a's, not {arch}'s"
+    if rank != 2:
+        return "a batched dot"
+    if k % k_step:
+        return f"K = {k}, and wgmma's K for these operands is {k_step}"
+    if wm % WARPGROUP or m % (16 * wm):
+        return (
+            f"its {wm}x{wn} warp grid has no whole warpgroup (4 warps) along M over 64 rows "
+            "(M too small, or fewer than 4 warps)"
+        )
+    columns = n // wn  # each warpgroup's
+    chunk = min(columns, MAX_WGMMA_N)
+    # N: multiples of 8 up to 256; for 8-bit integers 8, 16, 24, then multiples of 16.
+    if n % (8 * wn) or columns % chunk or chunk % 8 or (integer and chunk > 24 and chunk % 16):
+        return f"its {columns} columns per warpgroup are no wgmma N"
+    return None
+
+
+@dataclass(frozen=True)
+class DotPlan:
+    """How a dot is computed on a target: the atom `tileas-select-dot-atoms` records
+    (the lowering follows it; the `TensorCore` remarks report it)."""
+
+    #: "wgmma", "mma.sync" or "fma".
+    engine: str
+    #: The instruction, or why the dot runs on FMAs.
+    detail: str
+    #: The `nv_tileas.dot` atom.
+    atom: str
+    #: Why a tensor-core dot does not run on `wgmma` (None when it does, or on FMAs).
+    why_not_wgmma: str | None = None
+
+
+def fma_reason(t: DotTypes) -> str:
+    """Why a dot of types `t` runs on FMAs."""
+    types = " x ".join(str(element_type(x)) for x in (t.a, t.b))
+    return f"{types} operands of these shapes have no tensor-core instruction"
+
+
+def mma_sync_detail(info: AtomInfo, k: int) -> str:
+    """The `mma.sync` a dot over `k` on atom `info` reports: i8 K that is 16 past a
+    multiple of 32 ends in an m16n8k16 step, named instead."""
+    spec = info.mma_spec
+    assert spec is not None
+    return spec.shaped(16) if k % spec.k_step else info.ptx
+
+
+def _fma_plan(t: DotTypes) -> DotPlan | None:
+    if not fma_dot_supported(t):
+        return None
+    if isinstance(element_type(t.acc), IntegerType):
+        a, b = ("s8" if signed else "u8" for signed in t.signed)
+        atom = fma_atom((a, b))
+    else:
+        atom = fma_atom()
+    return DotPlan("fma", fma_reason(t), atom)
+
+
+def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
+    """`op`'s plan on `arch`, or None when tileir cannot compute it (the caller reports
+    it at the op).  The accumulator must have its layout (`tileas-assign-layouts`)."""
+    t = DotTypes.of(op)
+    if t is None:
+        return None
+    if tensor_core_k_step(t) is None:
+        return _fma_plan(t)
+    spec = mma_spec(t)
+    if spec is None:
+        return None
+    m, n, k = t.mnk
+    grid = dot_warp_grid(op, t.acc)
+    obstacle = wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, t.rank)
+    if obstacle is None:
+        chunk = min(n // grid[1], MAX_WGMMA_N)
+        return DotPlan("wgmma", spec.wgmma(chunk), wgmma_atom(spec, chunk))
+    # No 8-bit float tensor cores before sm_89: f16 ones, operands widened exactly.
+    widened = spec.float8 and compute_capability(arch) < FLOAT8_MMA_SYNC_CC
+    atom = mma_sync_atom(spec, widened)
+    return DotPlan("mma.sync", mma_sync_detail(ATOM_CATALOG[atom], k), atom, obstacle)
+
+
+def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
+    """The plan `op`'s atom records, with the reasons `plan_dot` gives (`wgmma_obstacle`
+    for a tensor-core dot on `mma.sync`, the types for an FMA dot)."""
+    t = DotTypes.of(op)
+    if t is None:
+        return None
+    info = op.atom.info
+    if info.engine == "fma":
+        return DotPlan("fma", fma_reason(t), info.name)
+    if info.engine == "wgmma":
+        return DotPlan("wgmma", info.ptx, info.name)
+    spec = mma_spec(t)
+    m, n, k = t.mnk
+    obstacle = None
+    if spec is not None:
+        grid = dot_warp_grid(op, t.acc)
+        obstacle = wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, t.rank)
+    return DotPlan("mma.sync", mma_sync_detail(info, k), info.name, obstacle)
