@@ -97,3 +97,56 @@ def test_every_target_aware_pass_of_the_pipeline_gets_the_target(arch: str) -> N
     model = ResourceModel.for_arch(arch)
     assert model.shared_memory_bytes == ARCHS[arch].shared_per_block
     assert (model.tensor_memory_bytes > 0) == (arch == "sm_100a")
+
+
+LOOP = """
+cuda_tile.module @m {{
+  entry @k(%a: tile<ptr<f32>>, %n: tile<i32>) {{
+    %av = make_tensor_view %a, shape = [{r}, {c}], strides = [{c}, 1] : tensor_view<{r}x{c}xf32, strides=[{c},1]>
+    %ap = make_partition_view %av : partition_view<tile=({r}x{c}), tensor_view<{r}x{c}xf32, strides=[{c},1]>>
+    %z = constant <i32: 0> : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %init = constant <f32: 0.000000e+00> : tile<{r}x{c}xf32>
+    %sum = for %i in (%z to %n, step %one) : tile<i32> iter_values(%acc = %init) -> (tile<{r}x{c}xf32>) {{
+      %x, %t = load_view_tko weak %ap[%z, %z] : partition_view<tile=({r}x{c}), tensor_view<{r}x{c}xf32, strides=[{c},1]>>, tile<i32> -> tile<{r}x{c}xf32>, token
+      %s = addf %acc, %x : tile<{r}x{c}xf32>
+      continue %s : tile<{r}x{c}xf32>
+    }}
+    %t2 = store_view_tko weak %sum, %ap[%z, %z] : tile<{r}x{c}xf32>, partition_view<tile=({r}x{c}), tensor_view<{r}x{c}xf32, strides=[{c},1]>>, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("r", "c", "warps"),
+    [
+        (32, 64, 4),  # 16 carried registers a thread
+        (32, 512, 4),  # 128: the threshold itself
+        (32, 1024, 8),  # 256 with 4 warps, 128 with 8
+        (64, 1024, 16),  # 512 with 4: 16 warps
+        (128, 1024, 16),  # capped at 16 (256 registers a thread)
+    ],
+)
+def test_loop_carried_tiles_get_more_warps(r: int, c: int, warps: int) -> None:
+    """A loop's carried tiles (not dot accumulators) over 128 registers a thread double
+    the warps, up to 16 (NVIDIA's LayerNorm backward sample carries two 32x1024 f32 sums:
+    8.7 KB of spill stores with 4 warps, 0.9 KB with 16)."""
+    assert dot_warps(_tileaa(LOOP.format(r=r, c=c)), 4) == warps
+
+
+def test_sixteen_warp_loop_matches_numpy() -> None:
+    """The 16-warp kernel of a 64x1024 carried sum, run in the PTX simulator."""
+    import numpy as np
+
+    from tileir.compiler import compile_module
+    from tileir.testing import simulate
+
+    module = Parser(make_context(), LOOP.format(r=64, c=1024)).parse_module()
+    ptx = compile_module(module, "sm_80").ptx
+    assert ptx is not None and ".reqntid 512, 1, 1" in ptx
+    a = np.random.default_rng(0).integers(-100, 100, (64, 1024)).astype(np.float32)
+    want = 3 * a
+    simulate(ptx, (1, 1, 1), [a, 3])
+    np.testing.assert_array_equal(a, want)

@@ -244,9 +244,10 @@ MAX_DOT_WARPS = 8
 
 
 def dot_warps(fn: func.FuncOp, requested: int) -> int:
-    """Warps per CTA for `fn`'s dots: `requested`, doubled (up to `MAX_DOT_WARPS`) while
-    the largest dot accumulator needs more than `DOT_ACCUMULATOR_REGISTERS` registers
-    per thread.  Each thread holds its share of the accumulator for the whole K loop,
+    """Warps per CTA for `fn`'s dots and loops: `requested`, doubled (up to
+    `MAX_DOT_WARPS`) while the largest dot accumulator needs more than
+    `DOT_ACCUMULATOR_REGISTERS` registers per thread, then (up to `MAX_CARRIED_WARPS`)
+    while the tiles a loop carries need more than `CARRIED_REGISTERS` (`carried_words`).  Each thread holds its share of the accumulator for the whole K loop,
     beside the operand tiles on their way to shared memory; with 4 warps a 128x256 f32
     accumulator alone takes 256 registers, so ptxas spills (NVIDIA's cuTile 128x256x64
     f16 matmul: 2.6 KB of spill stores on sm_80 and 2.1 KB on sm_90a with 4 warps,
@@ -262,7 +263,42 @@ def dot_warps(fn: func.FuncOp, requested: int) -> int:
     warps = requested
     while warps < MAX_DOT_WARPS and registers > DOT_ACCUMULATOR_REGISTERS * warps * WARP_SIZE:
         warps *= 2
+    carried = carried_words(fn)
+    while warps < MAX_CARRIED_WARPS and carried > CARRIED_REGISTERS * warps * WARP_SIZE:
+        warps *= 2
     return warps
+
+
+#: Registers per thread that the tiles a loop carries (other than dot accumulators) may
+#: take before the kernel gets more warps.
+CARRIED_REGISTERS = 128
+#: The most warps `dot_warps` grows a kernel to for its loop-carried tiles.
+MAX_CARRIED_WARPS = 16
+
+
+def carried_words(fn: func.FuncOp) -> int:
+    """The most 32-bit words of tiles one loop of `fn` carries from trip to trip, not
+    counting dot accumulators (`dot_warps` sizes those).  They are live for the whole
+    loop: NVIDIA's LayerNorm backward sample carries two 32x1024 f32 sums, 512
+    registers a thread with 4 warps (8 KB of spill stores; tileiras runs it with 384
+    threads)."""
+    accumulators = {op.acc for op in fn.walk() if isinstance(op, aa.DotOp | tas.DotOp)}
+    most = 0
+    for op in fn.walk():
+        if not isinstance(op, scf.ForOp | scf.WhileOp):
+            continue
+        words = 0
+        for arg in op.regions[0].block.args:
+            if not isinstance(arg.type, TensorType):
+                continue
+            if any(use.operation.operands[use.index] in accumulators for use in arg.uses):
+                continue
+            n = 1
+            for d in arg.type.get_shape():
+                n *= d
+            words += n * max(1, element_bytes(element_type(arg.type)) // 4)
+        most = max(most, words)
+    return most
 
 
 def choose_num_warps(
@@ -359,12 +395,7 @@ def inferred_result_layout(
         return None if holds_copies(first, shape_of(op.result.type), source) else first
     if isinstance(
         op,
-        ct.ElementwiseOp
-        | aa.AddPtrOp
-        | ct.OffsetOp
-        | tas.ScanOp
-        | aa.AtomicRmwOp
-        | aa.AtomicCasOp,
+        ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | tas.ScanOp | aa.AtomicRmwOp | aa.AtomicCasOp,
     ):
         return first
     if isinstance(op, tas.ReduceOp):
