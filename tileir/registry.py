@@ -91,6 +91,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-remove-layout-conversions": _pass(
         "tileir.transforms.tileas.remove_layout_conversions", "RemoveLayoutConversionsPass"
     ),
+    "tileas-insert-barriers": _pass(
+        "tileir.transforms.tileas.insert_barriers", "InsertBarriersPass"
+    ),
     "tileas-materialize-schedule": _pass(
         "tileir.transforms.tileas.materialize_schedule", "MaterializeSchedulePass"
     ),

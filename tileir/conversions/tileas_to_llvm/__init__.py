@@ -3,10 +3,10 @@ dialects.
 
 Every tile becomes the registers its layout gives each thread; elementwise ops apply
 per register, shape ops reuse registers, tiled loads and stores become vectorized,
-predicated global accesses.  Memory tokens disappear: a load or store whose input
-token follows a write (or, for a store, any access) of the tile first waits at a CTA
-barrier, because another thread may own the element; acquire loads are followed and
-release stores preceded by one, so the whole tile observes the ordering.
+predicated global accesses.  Memory order is already explicit: each
+`nv_tileas.cta_barrier` that `tileas-insert-barriers` placed becomes one
+`nvvm.barrier0`; tokens left in the IR (the unused results of atomics and ordering-only
+ops) only order and disappear.
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
-    UnitAttr,
     UnrealizedConversionCastOp,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -32,8 +31,6 @@ from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
 from tileir.conversions.tileas_to_llvm.globals import LowerGetGlobal, erase_globals
 from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
 from tileir.conversions.tileas_to_llvm.patterns import (
-    BARRIER_AFTER,
-    BARRIER_BEFORE,
     EraseDead,
     EraseTokens,
     LowerAddPtr,
@@ -53,12 +50,8 @@ from tileir.conversions.tileas_to_llvm.patterns import (
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
 from tileir.conversions.tileas_to_llvm.shared_memory import shared_memory_patterns
+from tileir.conversions.tileas_to_llvm.synchronization import LowerCtaBarrier
 from tileir.diagnostics import error_at, not_supported
-from tileir.dialects.cuda_tile import ops as ct
-from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
-from tileir.dialects.nv_tileaa import ops as aa
-from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.attributes import MemSemantic
 from tileir.targets import ARCHS
 from tileir.utils.rewriting import LocatedWalker
 
@@ -67,74 +60,6 @@ SUPPORTED_ARCHS = tuple(ARCHS)  # the one list of targets, tileir/targets.py
 
 #: Dialects allowed in the output.
 OUTPUT_DIALECTS = ("llvm.", "nvvm.", "builtin.module")
-
-
-@dataclass(frozen=True)
-class TokenHistory:
-    read: bool = False
-    write: bool = False
-
-    def __or__(self, other: TokenHistory) -> TokenHistory:
-        return TokenHistory(self.read or other.read, self.write or other.write)
-
-
-def token_history(value: SSAValue, cache: dict[SSAValue, TokenHistory]) -> TokenHistory:
-    """Which kinds of memory access a token's chain has seen."""
-    if value in cache:
-        return cache[value]
-    op = value.owner
-    history = TokenHistory()
-    if isinstance(op, aa.JoinMemTokenOp):
-        for t in op.tokens:
-            history = history | token_history(t, cache)
-    elif isinstance(op, tas.TiledLoadOp) and op.token is not None:
-        history = token_history(op.token, cache) | TokenHistory(read=True)
-    elif isinstance(op, tas.TiledStoreOp) and op.token is not None:
-        history = token_history(op.token, cache) | TokenHistory(write=True)
-    elif (
-        isinstance(op, GdcWaitTkoOp | GdcLaunchDependentsTkoOp | ct.PrintTkoOp)
-        and op.token is not None
-    ):
-        history = token_history(op.token, cache)
-    elif isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp):
-        history = TokenHistory(read=True, write=True)
-        if op.token is not None:
-            history = token_history(op.token, cache) | history
-    cache[value] = history
-    return history
-
-
-def mark_barriers(module: ModuleOp) -> None:
-    cache: dict[SSAValue, TokenHistory] = {}
-    for op in module.walk():
-        if isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp):
-            # A read-modify-write after accesses another thread may have made, and
-            # the CTA-wide side of acquire/release orders.
-            sem = op.semantics().value
-            h = token_history(op.token, cache) if op.token is not None else TokenHistory()
-            if h.write or h.read or sem in ("release", "acq_rel"):
-                op.attributes[BARRIER_BEFORE] = UnitAttr()
-            if sem in ("acquire", "acq_rel"):
-                op.attributes[BARRIER_AFTER] = UnitAttr()
-            continue
-        if isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
-            need = False
-            if op.token is not None:
-                h = token_history(op.token, cache)
-                need = h.write if isinstance(op, tas.TiledLoadOp) else (h.write or h.read)
-            sem = op.semantic()
-            if isinstance(op, tas.TiledStoreOp) and sem in (
-                MemSemantic.RELEASE,
-                MemSemantic.ACQUIRE_RELEASE,
-            ):
-                need = True
-            if need:
-                op.attributes[BARRIER_BEFORE] = UnitAttr()
-            if isinstance(op, tas.TiledLoadOp) and sem in (
-                MemSemantic.ACQUIRE,
-                MemSemantic.ACQUIRE_RELEASE,
-            ):
-                op.attributes[BARRIER_AFTER] = UnitAttr()
 
 
 @dataclass(frozen=True)
@@ -150,9 +75,9 @@ class ConvertTileASToLLVMPass(ModulePass):
             raise not_supported(
                 op, f"target {self.arch} (expected one of {', '.join(SUPPORTED_ARCHS)})"
             )
-        mark_barriers(op)
         LocatedWalker(
-            GreedyRewritePatternApplier([LowerKernel(self.arch), LowerReturn()]), apply_recursively=False
+            GreedyRewritePatternApplier([LowerKernel(self.arch), LowerReturn()]),
+            apply_recursively=False,
         ).rewrite_module(op)
         lowering = LoweringContext(self.arch)
         structured = StructuredLowering(lowering)
@@ -177,6 +102,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerPrint(lowering),
                     LowerAssert(lowering),
                     LowerGetGlobal(lowering),
+                    LowerCtaBarrier(),
                     *shared_memory_patterns(lowering),
                     *structured.patterns(),
                 ],

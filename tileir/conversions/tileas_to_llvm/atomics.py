@@ -39,8 +39,6 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import (
-    BARRIER_AFTER,
-    BARRIER_BEFORE,
     TilePattern,
     _token_placeholder,  # pyright: ignore[reportPrivateUsage]
     representative,
@@ -177,8 +175,6 @@ class LowerAtomic(TilePattern):
                 copy_lanes = sum(1 << i for i, b in enumerate(layout.lanes) if not any(b))
                 copy_warps = sum(1 << i for i, b in enumerate(layout.warps) if not any(b))
         b = self.builder(rewriter, op)
-        if BARRIER_BEFORE in op.attributes:
-            b.op(nvvm.Barrier0Op())
         letter, bits = register_constraint(el)
         results: dict[int, SSAValue] = {}
 
@@ -222,8 +218,6 @@ class LowerAtomic(TilePattern):
             source = prologue.and_(state.lane, prologue.const(31 & ~copy_lanes, i32))
             for r, old in results.items():
                 results[r] = shuffle(op, b, old, "idx", source)
-        if BARRIER_AFTER in op.attributes:
-            b.op(nvvm.Barrier0Op())
         replacement: list[SSAValue] = []
         if used:
             regs = [results[reps[r]] for r in range(n)]

@@ -48,8 +48,6 @@ from tileir.targets import hint_target, register_budget
 from tileir.utils.numeric import numpy_dtype
 
 KERNEL_ATTR = "nv_tileaa.kernel"
-BARRIER_BEFORE = "tileir.barrier_before"
-BARRIER_AFTER = "tileir.barrier_after"
 
 
 class TilePattern(RewritePattern):
@@ -442,8 +440,6 @@ class LowerTiledLoad(TilePattern):
             # A scalar: every thread loads it (every thread holds the value).
             vec, groups = 1, [0]
         b = self.builder(rewriter, op)
-        if BARRIER_BEFORE in op.attributes:
-            b.op(nvvm.Barrier0Op())
         values: dict[int, SSAValue] = {}
         pad = padding_bits(op)
         for g in groups:
@@ -464,8 +460,6 @@ class LowerTiledLoad(TilePattern):
             )
             for r, v in zip(regs, outs, strict=True):
                 values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
-        if BARRIER_AFTER in op.attributes:
-            b.op(nvvm.Barrier0Op())
         if layout is None:
             result = [values[0]]
         else:
@@ -499,8 +493,6 @@ class LowerTiledStore(TilePattern):
             vec, groups = 1, [0]
             owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
         b = self.builder(rewriter, op)
-        if BARRIER_BEFORE in op.attributes:
-            b.op(nvvm.Barrier0Op())
         for g in groups:
             regs = list(range(g, g + vec))
             masked = masks is not None or owner is not None

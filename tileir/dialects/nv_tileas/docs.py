@@ -444,7 +444,8 @@ def _ops_section() -> list[str]:
     lines = ["## Ops", ""]
     total = sum(len(ops) for ops in FAMILIES.values())
     lines.append(
-        f"{total} ops in eight families (seed 003's roster), one module each under `ops/`."
+        f"{total} ops in {len(FAMILIES)} families (seed 003's roster, then tileir's "
+        "synchronization), one module each under `ops/`."
     )
     lines.append("")
     for family, ops in FAMILIES.items():

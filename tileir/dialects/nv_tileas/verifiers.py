@@ -392,6 +392,13 @@ PRAGMA_DIRECTIVES = _rule(
     "pragma carries `ocgEnterDirectives` and/or `ocgLeaveDirectives` (at least one)",
     "seed 003 attribute roster",
 )
+CTA_BARRIER_PLACEMENT = _rule(
+    "cta-barrier-placement",
+    "a cta_barrier is not inside an agent body or a producer/consumer region (only some warps "
+    "run there, and the barrier waits for every thread of the CTA), nor in a region pure "
+    "rewrites may move, duplicate or erase",
+    "tileir (no seed op: the CTA barrier that orders synchronous tokens, seed 004)",
+)
 
 
 # ---------------------------------------------------------------------------

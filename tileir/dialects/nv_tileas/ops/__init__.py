@@ -10,6 +10,7 @@
 | TMA | `tma` |
 | compute | `compute` |
 | control and metadata | `control` |
+| synchronization (tileir's, not in the seed) | `synchronization` |
 """
 
 from tileir.dialects.nv_tileas.ops.base import TileASOp, bool_array
@@ -81,6 +82,7 @@ from tileir.dialects.nv_tileas.ops.slices import (
     ExtractSliceOp,
     InsertSliceOp,
 )
+from tileir.dialects.nv_tileas.ops.synchronization import SYNCHRONIZATION_OPS, CtaBarrierOp
 from tileir.dialects.nv_tileas.ops.tma import (
     TMA_OPS,
     AsyncGatherTmaLoadOp,
@@ -108,6 +110,7 @@ FAMILIES: dict[str, list[type[TileASOp]]] = {
     "TMA": TMA_OPS,
     "compute": COMPUTE_OPS,
     "control and metadata": CONTROL_OPS,
+    "synchronization": SYNCHRONIZATION_OPS,
 }
 
 OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family]
@@ -142,6 +145,7 @@ __all__ = [
     "CreateIteratorOp",
     "CreateNoneOp",
     "CreatePipelineOp",
+    "CtaBarrierOp",
     "DotOp",
     "ExpandDimsOp",
     "ExtractSliceOp",

@@ -1,0 +1,71 @@
+"""Synchronization: the CTA barrier that makes memory order explicit (tileir's addition
+to seed 003's roster).
+
+A tile is spread over the threads of a CTA, so two accesses ordered by a memory token
+(seed 004) may touch the same element from different threads: a load after a store, a
+store after a load or store, an atomic after either.  Seed 004 gives asynchronous tokens
+their hardware form (an mbarrier each, token hop two), but synchronous tokens, all that
+cuTile's `make_token` gives, have no runtime value, and seed 003 has no op that waits
+for the other threads of the CTA.  `tileas-insert-barriers` decides where one is needed
+and places an `nv_tileas.cta_barrier` there, so the decision is made in nv_tileas and
+shows in `--emit=tileas`; `convert-tileas-to-llvm` turns each into one `nvvm.barrier0`
+(`bar.sync 0`, which also orders the memory accesses of the threads it joins) and decides
+nothing.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+
+from tileir.dialects.nv_tileas.interfaces import (
+    AgentLikeOp,
+    ConsumerOp,
+    MemoryConsistencyOp,
+    ProducerOp,
+    PureRegionOp,
+)
+from tileir.dialects.nv_tileas.ops.base import TileASOp
+from tileir.dialects.nv_tileas.verifiers import CTA_BARRIER_PLACEMENT
+
+
+@irdl_op_definition
+class CtaBarrierOp(TileASOp):
+    """`nv_tileas.cta_barrier`
+
+    Every thread of the CTA waits here until all have arrived; the memory accesses each
+    thread made before it are then visible to every thread after it (PTX `bar.sync 0`).
+    It orders memory like a fence (it reads and writes memory as far as effects go), so
+    nothing moves across it, CSE never merges two and DCE never erases one."""
+
+    name = "nv_tileas.cta_barrier"
+    traits = traits_def(MemoryConsistencyOp(), MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+    RULES: ClassVar[tuple[str, ...]] = (CTA_BARRIER_PLACEMENT,)
+
+    def __init__(self):
+        super().__init__()
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None:
+            if (
+                parent.has_trait(AgentLikeOp)
+                or parent.has_trait(ProducerOp)
+                or parent.has_trait(ConsumerOp)
+            ):
+                raise self.op_error(
+                    f"must not sit inside '{parent.name}': only some warps run its region, "
+                    "and the barrier waits for every thread of the CTA"
+                )
+            if parent.has_trait(PureRegionOp) or parent.has_trait(Pure):
+                raise self.op_error(
+                    f"must not sit inside '{parent.name}', whose region pure rewrites may "
+                    "move, duplicate or erase"
+                )
+            parent = parent.parent_op()
+
+
+SYNCHRONIZATION_OPS: list[type[TileASOp]] = [CtaBarrierOp]
