@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import AnyFloat, IntegerType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from tileir.dialects.cuda_tile import ops as ct
@@ -25,6 +24,7 @@ from tileir.dialects.cuda_tile.attributes import DivByAttr, SameElementsAttr
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
+from tileir.utils.bits import POINTER_BITS, mlir_bit_width
 
 #: The divisibility of 0: "divisible by anything" (capped so arithmetic stays finite).
 MAX_DIVISIBILITY = 1 << 62
@@ -36,11 +36,10 @@ def pow2_divisor(v: int) -> int:
 
 
 def element_bytes(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return max(1, t.width.data // 8)
-    if isinstance(t, AnyFloat):
-        return max(1, t.bitwidth // 8)
-    return 8
+    """Bytes of one element as the analysis counts them: MLIR's width in whole bytes,
+    rounded down but at least one (so tf32 counts 2, where memory holds it in 4: that
+    only understates a tf32 pointer's alignment); a pointer counts 8."""
+    return max(1, (mlir_bit_width(t) or POINTER_BITS) // 8)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from xdsl.ir import Attribute
 
 from tileir.bytecode.stream import BytecodeError, ByteReader, ByteWriter, EncodeError
 from tileir.dialects.cuda_tile.types import TileType
+from tileir.utils.bits import bytes_for, mlir_bit_width
 
 #: Splat constants are expanded to full tiles in the IR (as the text parser does); the
 #: bytes a whole file may expand to are bounded so a tiny file cannot ask for gigabytes.
@@ -23,10 +24,11 @@ MAX_EXPANDED_BYTES = 64 << 20
 
 
 def element_bytes(el: Attribute) -> int:
-    size = getattr(el, "compile_time_size", None)
-    if not isinstance(size, int):
+    """Bytes of one element in MLIR's raw dense buffer: MLIR's width rounded up (tf32 3)."""
+    bits = mlir_bit_width(el)
+    if bits is None:
         raise EncodeError(f"constants of element type {el} cannot be written to bytecode")
-    return size
+    return bytes_for(bits)
 
 
 def _is_i1(el: Attribute) -> bool:
@@ -77,7 +79,7 @@ class ConstantTableReader:
                     f"1 byte (0x00 or 0xFF) or {(n + 7) // 8} bit-packed bytes",
                 )
         else:
-            if not isinstance(getattr(el, "compile_time_size", None), int):
+            if mlir_bit_width(el) is None:
                 raise BytecodeError(
                     at, f"a dense constant of element type {el}", "an integer or float element"
                 )

@@ -27,6 +27,7 @@ from tileir.interpreter.numerics import (
 )
 from tileir.interpreter.state import run_region, state_of
 from tileir.interpreter.values import TOKEN
+from tileir.utils.bits import storage_bits, storage_bytes
 from tileir.utils.numeric import dense_to_numpy
 
 Values = tuple[Any, ...]
@@ -292,7 +293,7 @@ class CudaTileTileFunctions(InterpreterFunctions):
     @impl(ct.PackOp)
     def run_pack(self, interpreter: Interpreter, op: ct.PackOp, args: Values) -> Values:
         x = np.ascontiguousarray(args[0])
-        if x.dtype.itemsize * 8 != _storage_bits(op.source.type):
+        if x.dtype.itemsize * 8 != storage_bits(element_type(op.source.type)):
             raise state_of(interpreter).error(op, "packing sub-byte elements is not supported yet")
         return (x.view(np.int8).reshape(-1).copy(),)
 
@@ -300,7 +301,7 @@ class CudaTileTileFunctions(InterpreterFunctions):
     def run_unpack(self, interpreter: Interpreter, op: ct.UnpackOp, args: Values) -> Values:
         x = np.ascontiguousarray(args[0])
         dt = result_dtype(op)
-        if dt.itemsize * 8 != _storage_bits(op.result.type):
+        if dt.itemsize * 8 != storage_bits(element_type(op.result.type)):
             raise state_of(interpreter).error(
                 op, "unpacking to sub-byte elements is not supported yet"
             )
@@ -308,12 +309,11 @@ class CudaTileTileFunctions(InterpreterFunctions):
 
     @impl(ct.OffsetOp)
     def run_offset(self, interpreter: Interpreter, op: ct.OffsetOp, args: Values) -> Values:
-        from tileir.dialects.cuda_tile.ops.shape import bit_width
         from tileir.dialects.cuda_tile.types import PointerType
 
         pointee = element_type(op.ptr.type)
         assert isinstance(pointee, PointerType)
-        size = max(bit_width(pointee.pointee) // 8, 1)
+        size = storage_bytes(pointee.pointee) or 1
         offset = np.asarray(args[1])
         if offset.dtype == np.bool_:
             offset = -offset.astype(np.int64)
@@ -379,9 +379,3 @@ class CudaTileTileFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: ct.JoinTokensOp, args: Values
     ) -> Values:
         return (TOKEN,)
-
-
-def _storage_bits(t: object) -> int:
-    from tileir.dialects.cuda_tile.ops.shape import bit_width
-
-    return bit_width(element_type(t))  # pyright: ignore[reportArgumentType]

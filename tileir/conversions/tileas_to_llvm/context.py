@@ -38,6 +38,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
+from tileir.utils.bits import log2
 
 if TYPE_CHECKING:
     from tileir.conversions.tileas_to_llvm.shared_arena import SharedArena, SharedBudget
@@ -178,7 +179,7 @@ def _bit_fields(values: Sequence[int]) -> list[tuple[int, int, int]]:
             continue
         if v & (v - 1):
             raise ValueError("layout basis is not a power of two")
-        shift = v.bit_length() - 1
+        shift = log2(v)
         length = 1
         while i + length < len(values) and values[i + length] == v << length:
             length += 1

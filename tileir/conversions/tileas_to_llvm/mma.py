@@ -92,13 +92,10 @@ from tileir.dialects.nv_tileas.mma_layout import (
 )
 from tileir.dialects.nv_tileas.mma_spec import K_STEP_BYTES, MmaSpec
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
+from tileir.utils.bits import log2
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
 OPERAND_ROW_PAD = 16
-
-
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
 
 
 def warp_grid(m: int, n: int, num_warps: int) -> tuple[int, int]:
@@ -361,7 +358,7 @@ class LowerDot(TilePattern):
         assert state.lane is not None and state.warp is not None
         lane16 = p.and_(state.lane, p.const(15, i32))
         wi = p.and_(state.warp, p.const(em - 1, i32))
-        wj = p.and_(p.lshr(state.warp, p.const(_log2(wm), i32)), p.const(en - 1, i32))
+        wj = p.and_(p.lshr(state.warp, p.const(log2(wm), i32)), p.const(en - 1, i32))
         # A: lane l gives row 16*wi + l%16 at byte 16*(l/16) of the 16-row block.
         row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
         col_a = p.shl(p.lshr(state.lane, p.const(4, i32)), p.const(4, i32))
@@ -478,7 +475,7 @@ def _batched(frag: LinearLayout, batch: int) -> LinearLayout:
     def lift(c: tuple[int, ...]) -> tuple[int, ...]:
         return (0, *c)
 
-    batch_bases = tuple((1 << i, 0, 0) for i in range(_log2(batch)))
+    batch_bases = tuple((1 << i, 0, 0) for i in range(log2(batch)))
     return LinearLayout(
         (batch, *frag.shape),
         (*map(lift, frag.registers), *batch_bases),

@@ -45,6 +45,7 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.targets import hint_target, register_budget
+from tileir.utils.bits import register_bits
 from tileir.utils.numeric import numpy_dtype
 
 KERNEL_ATTR = "nv_tileaa.kernel"
@@ -360,10 +361,7 @@ def qualifiers(op: tas.TiledMemoryOp) -> Qualifiers:
 
 
 def element_bits(t: Attribute) -> int:
-    el = element_type(t)
-    if isinstance(el, IntegerType):
-        return max(8, el.width.data)
-    return numpy_dtype(el).itemsize * 8
+    return register_bits(element_type(t))
 
 
 def vector_groups(

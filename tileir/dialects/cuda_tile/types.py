@@ -26,16 +26,13 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.cuda_tile.attributes import PaddingValue, PaddingValueAttr
+from tileir.utils.bits import is_pow2
 
 #: The dynamic extent marker of tensor_view shapes and strides (`?`).
 DYNAMIC = -(2**63)
 
 #: Most elements a tile may hold.
 MAX_TILE_ELEMENTS = 2**24
-
-
-def _is_pow2(v: int) -> bool:
-    return v > 0 and v & (v - 1) == 0
 
 
 #: NVIDIA's summary of CudaTile_NumberType (an AnyTypeOf of the float and int sets).
@@ -76,7 +73,7 @@ def verify_tile_shape(dims: Sequence[int], element: Attribute) -> None:
             raise VerifyException(
                 f"all dimensions must be positive constants, got {shape_text(dims)}"
             )
-        if not _is_pow2(d):
+        if not is_pow2(d):
             raise VerifyException(f"all dimensions must be powers of two, got {shape_text(dims)}")
         if count > MAX_TILE_ELEMENTS // d:
             raise VerifyException(f"tile would exceed the maximum of {MAX_TILE_ELEMENTS} elements")
@@ -362,7 +359,7 @@ def _verify_tile_dims(tile: Sequence[int]) -> None:
         raise VerifyException(
             f"tile shape dimensions must have positive length but got [{shape_text(tile)}]"
         )
-    if any(not _is_pow2(d) for d in tile):
+    if any(not is_pow2(d) for d in tile):
         raise VerifyException(
             f"tile shape dimensions must have power of two length but got [{shape_text(tile)}]"
         )

@@ -27,15 +27,11 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.nv_tileas.attributes import SwizzleMode, SwizzleModeAttr, parse_swizzle
+from tileir.utils.bits import log2
 
 WARP_SIZE = 32
 
 Coord = tuple[int, ...]
-
-
-def _log2(n: int) -> int:
-    assert n > 0 and n & (n - 1) == 0, n
-    return n.bit_length() - 1
 
 
 @dataclass(frozen=True)
@@ -257,15 +253,15 @@ class BlockedLayoutAttr(DistributedLayout):
         warps: list[Coord] = []
         covered = [1] * rank
         for d in self.dim_order:
-            for _ in range(_log2(self.spt[d])):
+            for _ in range(log2(self.spt[d])):
                 regs.append(basis(d, covered[d]))
                 covered[d] <<= 1
         for d in self.dim_order:
-            for _ in range(_log2(self.tpw[d])):
+            for _ in range(log2(self.tpw[d])):
                 lanes.append(basis(d, covered[d]))
                 covered[d] <<= 1
         for d in self.dim_order:
-            for _ in range(_log2(self.wpc[d])):
+            for _ in range(log2(self.wpc[d])):
                 warps.append(basis(d, covered[d]))
                 covered[d] <<= 1
         # Registers wrap around to cover the rest of the tile.

@@ -27,13 +27,10 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, Coord, DistributedLayout, LinearLayout
+from tileir.utils.bits import log2
 
 #: Lanes of one 16x8 accumulator block: bits 0-1 step columns by 2, bits 2-4 rows.
 _LANES: tuple[Coord, ...] = ((0, 2), (0, 4), (1, 0), (2, 0), (4, 0))
-
-
-def _log2(n: int) -> int:
-    return n.bit_length() - 1
 
 
 def mma_warp_grid(m: int, n: int, num_warps: int) -> tuple[int, int]:
@@ -74,8 +71,8 @@ def mma_linear(shape: Sequence[int], wm: int, wn: int) -> LinearLayout:
     while step < m:
         registers.append((step, 0))
         step *= 2
-    warps = [(16 << i, 0) if i < _log2(em) else (0, 0) for i in range(_log2(wm))]
-    warps += [(0, 8 << j) if j < _log2(en) else (0, 0) for j in range(_log2(wn))]
+    warps = [(16 << i, 0) if i < log2(em) else (0, 0) for i in range(log2(wm))]
+    warps += [(0, 8 << j) if j < log2(en) else (0, 0) for j in range(log2(wn))]
     return LinearLayout(
         tuple(shape),
         tuple(clamp(r) for r in registers),

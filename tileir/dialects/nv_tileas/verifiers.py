@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IndexType,
     IntegerAttr,
-    IntegerType,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import Pure
@@ -37,6 +36,7 @@ from tileir.dialects.nv_tileas.attributes import (
 from tileir.dialects.nv_tileas.interfaces import PureRegionOp
 from tileir.dialects.nv_tileas.syntax import int_array_values
 from tileir.dialects.nv_tileas.types import TiledViewType
+from tileir.utils.bits import is_pow2, mlir_bit_width
 
 
 @dataclass(frozen=True)
@@ -411,22 +411,8 @@ def fail(op: Operation, message: str) -> VerifyException:
     return VerifyException(f"'{op.name}' op {message}")
 
 
-def is_pow2(v: int) -> bool:
-    return v > 0 and v & (v - 1) == 0
-
-
 def is_float(t: Attribute) -> bool:
     return isinstance(t, AnyFloat)
-
-
-def bit_width(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, AnyFloat):
-        return t.bitwidth
-    if isinstance(t, IndexType):
-        return 64
-    return 0
 
 
 def semantic_of(op: Operation) -> MemSemantic:
@@ -520,7 +506,7 @@ def check_atom_box(op: Operation, info: AtomInfo, shape: Sequence[int], element:
                 op,
                 f"tile shape {list(shape)} does not match the box {list(info.box)} of atom '{info.name}'",
             )
-        if info.element_bits and bit_width(element) != info.element_bits:
+        if info.element_bits and mlir_bit_width(element) != info.element_bits:
             raise fail(
                 op, f"atom '{info.name}' moves {info.element_bits}-bit elements, not {element}"
             )

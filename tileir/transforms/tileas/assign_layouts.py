@@ -31,14 +31,13 @@ from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
     IntegerAttr,
-    IntegerType,
     LocationAttr,
     ModuleOp,
     NoneAttr,
     TensorType,
     i32,
 )
-from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -107,7 +106,7 @@ def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
             contiguity = analysis.get(pointers).contiguity
             order = tuple(sorted(range(rank), key=lambda d: (-contiguity[d], -d)))
             value = op.result if isinstance(op, tas.TiledLoadOp) else op.value
-            bits = max(8, element_bits(value.type))
+            bits = 8 * element_bytes(element_type(value.type))
             vector = max(1, op.atom.info.bits // bits)
             vector = min(vector, shape[order[0]]) if rank else 1
             out.append(Anchor(value, pointers, vector, order))
@@ -133,7 +132,7 @@ def narrow_atoms(fn: func.FuncOp, state: LayoutAssignment, analysis: AxisInfoAna
         shape = shape_of(value.type)
         if not isinstance(view, tas.ViewOp) or layout is None or not shape:
             continue
-        bits = max(8, element_bits(value.type))
+        bits = 8 * element_bytes(element_type(value.type))
         elements = op.atom.info.bits // bits
         if elements <= 1:
             continue
@@ -149,16 +148,6 @@ def narrow_atoms(fn: func.FuncOp, state: LayoutAssignment, analysis: AxisInfoAna
         if safe < elements:
             direction = "load" if isinstance(op, tas.TiledLoadOp) else "store"
             op.properties["atom"] = AtomAttr(copy_atom(direction, bits * safe))
-
-
-def element_bits(t: Attribute) -> int:
-    from tileir.analysis.axis_info import element_bytes
-    from tileir.dialects.cuda_tile.carriers import element_type
-
-    el = element_type(t)
-    if isinstance(el, IntegerType):
-        return el.width.data
-    return element_bytes(el) * 8
 
 
 def reduced_dims(fn: func.FuncOp) -> dict[int, set[int]]:

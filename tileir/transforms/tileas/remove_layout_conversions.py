@@ -53,6 +53,7 @@ from xdsl.pattern_rewriter import (
 from tileir.dialects.nv_tileas.attributes import AtomInfo, AtomKind, direct_copy_atoms
 from tileir.dialects.nv_tileas.layouts import DistributedLayout, SharedLayoutAttr
 from tileir.dialects.nv_tileas.ops import ConvertLayoutOp
+from tileir.utils.bits import POINTER_BITS, mlir_bit_width
 from tileir.utils.rewriting import LocatedWalker
 
 RMEM = "rmem"
@@ -69,13 +70,6 @@ def storage_class(t: Attribute) -> str | None:
     if isinstance(encoding, SharedLayoutAttr):
         return SMEM
     return None
-
-
-def element_bits(t: TensorType) -> int:
-    width = getattr(t.element_type, "bitwidth", None)
-    if isinstance(width, int):
-        return width
-    return 64  # pointers and other opaque elements are 64-bit values
 
 
 def layouts_agree(a: TensorType, c: TensorType) -> bool:
@@ -106,7 +100,9 @@ def _contiguous_bits(registers: TensorType, shared: TensorType) -> int:
         return 0
     fastest = smem_layout.dim_order[0]
     linear = reg_layout.linear(shape)
-    return linear.contiguous_registers(fastest) * element_bits(registers)
+    return linear.contiguous_registers(fastest) * (
+        mlir_bit_width(registers.element_type) or POINTER_BITS
+    )
 
 
 def direct_atom(a: TensorType, c: TensorType) -> AtomInfo | None:

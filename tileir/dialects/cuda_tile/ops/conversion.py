@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, Float8E8M0FNUType, IntegerType
+from xdsl.dialects.builtin import Float8E8M0FNUType, IntegerType
 from xdsl.ir import Attribute
 from xdsl.irdl import irdl_op_definition, prop_def
 
@@ -31,6 +31,7 @@ from tileir.dialects.cuda_tile.ops.base import (
     SignednessDirective,
 )
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp, Signature
+from tileir.utils.bits import POINTER_BITS, mlir_bit_width
 
 INT_OR_I4 = ElementSet(
     "i1 or i8 or i16 or i32 or i64 or i4",
@@ -39,12 +40,8 @@ INT_OR_I4 = ElementSet(
 
 
 def bit_width(t: Attribute) -> int:
-    el = element_type(t)
-    if isinstance(el, IntegerType):
-        return el.width.data
-    if isinstance(el, AnyFloat):
-        return el.bitwidth
-    return 64
+    """MLIR's width of `t`'s elements; a pointer counts 64 (bitcasts to and from i64)."""
+    return mlir_bit_width(element_type(t)) or POINTER_BITS
 
 
 class ConversionOp(ElementwiseOp):

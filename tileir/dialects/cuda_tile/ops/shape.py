@@ -15,13 +15,11 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     DenseArrayBase,
-    FloatTF32Type,
     IntegerAttr,
-    IntegerType,
     i32,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
@@ -52,6 +50,7 @@ from tileir.dialects.cuda_tile.syntax import (
 )
 from tileir.dialects.cuda_tile.types import TileType
 from tileir.dialects.cuda_tile.warnings import emit_warning
+from tileir.utils.bits import mlir_bit_width, storage_bits
 
 
 def check_tile(op: CudaTileOp, value: SSAValue, position: str) -> None:
@@ -321,23 +320,6 @@ class PermuteOp(ReshapingOp):
                 )
 
 
-def bit_width(t: Attribute) -> int:
-    """Storage bits of one element (i1 counts one bit, tf32 32)."""
-    if isinstance(t, FloatTF32Type):
-        return 32
-    if isinstance(t, IntegerType):
-        return t.width.data
-    width = getattr(t, "bitwidth", None)
-    return int(width) if width is not None else 0
-
-
-def element_width(t: Attribute) -> int:
-    """MLIR's `getIntOrFloatBitWidth` (tf32 counts 19 bits)."""
-    if isinstance(t, FloatTF32Type):
-        return 19
-    return bit_width(t)
-
-
 class ByteViewOp(ReshapingOp):
     """`%source : T -> R` (13.3): reinterpret a rank-1 tile's bits."""
 
@@ -375,10 +357,10 @@ class ByteViewOp(ReshapingOp):
         src, res = self.source.type, self.result.type
         if len(shape_of(src)) != 1:
             raise self.op_error("expects source and result to be rank-1 tiles")
-        if element_width(element_type(src)) == element_width(element_type(res)):
+        if mlir_bit_width(element_type(src)) == mlir_bit_width(element_type(res)):
             raise self.op_error("expects source and result to have different element type widths")
-        src_bits = bit_width(element_type(src)) * shape_of(src)[0]
-        res_bits = bit_width(element_type(res)) * shape_of(res)[0]
+        src_bits = (storage_bits(element_type(src)) or 0) * shape_of(src)[0]
+        res_bits = (storage_bits(element_type(res)) or 0) * shape_of(res)[0]
         if src_bits % 8:
             raise self.op_error("expects source tile to be byte-aligned")
         if res_bits % 8:

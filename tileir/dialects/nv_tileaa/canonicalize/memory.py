@@ -16,15 +16,7 @@ from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, Signed
 from tileir.dialects.cuda_tile.carriers import element_type, with_element
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.canonicalize.constants import constant_bool, splat_constant
-from tileir.utils.numeric import numpy_dtype
-
-
-def element_bytes(t: Attribute) -> int | None:
-    """Bytes of one pointee element, None where it has no fixed size (pointers)."""
-    try:
-        return numpy_dtype(t).itemsize
-    except ValueError:
-        return None
+from tileir.utils.bits import storage_bytes
 
 
 def sign_extend(rewriter: PatternRewriter, v: SSAValue, to: IntegerType) -> SSAValue:
@@ -73,8 +65,8 @@ class FuseAddPtrChain(RewritePattern):
         inner, outer = base, op
         factor = 1
         if cast is not None:
-            inner_size = element_bytes(inner.pointee)
-            outer_size = element_bytes(outer.pointee)
+            inner_size = storage_bytes(inner.pointee)
+            outer_size = storage_bytes(outer.pointee)
             if inner_size is None or outer_size is None or inner_size % outer_size:
                 return
             factor = inner_size // outer_size

@@ -47,8 +47,8 @@ from tileir.dialects.nv_tileas.verifiers import (
     SHUFFLE_PERMUTATION,
     VIEW_POINTERS,
     VIEW_VALUE,
-    bit_width,
 )
+from tileir.utils.bits import mlir_bit_width
 
 
 @bare_tile_syntax
@@ -217,9 +217,10 @@ def _total_bits(t: Attribute) -> int | None:
         dims, el = t.dims, t.element_type
     else:
         dims, el = shape_of(t), element_type(t)
-    if any(d < 0 for d in dims) or not bit_width(el):
+    bits = mlir_bit_width(el)
+    if any(d < 0 for d in dims) or not bits:
         return None
-    n = bit_width(el)
+    n = bits
     for d in dims:
         n *= d
     return n

@@ -90,7 +90,6 @@ from tileir.dialects.nv_tileas.verifiers import (
     POW2_TILE,
     SCOPE_IFF_ORDERED,
     TOKEN_RESULT,
-    bit_width,
     check_atom_box,
     check_index_operands,
     check_memop_atom,
@@ -105,6 +104,7 @@ from tileir.dialects.nv_tileas.verifiers import (
     view_dims,
     view_element,
 )
+from tileir.utils.bits import mlir_bit_width
 
 ViewConstraint = base(TiledViewType) | base(AATiledViewType)
 TokenConstraint = base(MemTokenType) | base(AsyncTokenType)
@@ -560,7 +560,7 @@ class TiledAtomicRmwOp(TiledMemoryOp):
                 f"result type {self.result.type} must equal the value type {self.value.type}"
             )
         el = element_type(self.value.type)
-        width = bit_width(el)
+        width = mlir_bit_width(el)
         mode = self.rmw_mode.data
         if width == 8:
             raise self.op_error(f"8-bit atomics are not supported ({el})")

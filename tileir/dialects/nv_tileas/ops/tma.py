@@ -76,12 +76,12 @@ from tileir.dialects.nv_tileas.verifiers import (
     TMA_RESULT,
     TMA_SCATTER_PADDING,
     TMA_SHARED_LAYOUT,
-    bit_width,
     check_index_operands,
     check_padding_value,
     fail,
     is_float,
 )
+from tileir.utils.bits import mlir_bit_width
 
 DescConstraint = base(TmaDescType) | base(TmaDescriptorTiledType)
 ResultConstraint = base(AsyncTokenType) | base(AsyncValueType)
@@ -273,7 +273,7 @@ class TmaTransferOp(TileASOp):
             )
         self.check_shared_residency(shared)
         layout = shared.type.layout_attr if isinstance(shared.type, TiledViewType) else None
-        reason = tma_incompatibility(layout, shape, bit_width(element))
+        reason = tma_incompatibility(layout, shape, mlir_bit_width(element) or 0)
         if reason is not None:
             raise self.op_error(f"shared tile {shared.type} is not TMA-compatible: {reason}")
         pad = self.properties.get("padding_value")
