@@ -98,8 +98,9 @@ def memory_properties(op: aa.MemoryOrderedOp) -> dict[str, Attribute]:
     return props
 
 
-def splat_constant(value: SSAValue | None) -> Attribute | None:
-    """The scalar a constant tensor fills every element with, as an attribute."""
+def fill_value_attr(value: SSAValue | None) -> Attribute | None:
+    """The scalar a `cuda_tile.constant` fills every element with, as an attribute
+    (floats compare by value: NaNs, or 0.0 and -0.0, count as one value)."""
     if value is None or not isinstance(value.owner, ct.ConstantOp):
         return None
     data = value.owner.values().reshape(-1)
@@ -154,7 +155,7 @@ class LowerLoad(RewritePattern):
         props["in_bounds"] = bool_array([op.mask is None] * rank)
         # A rank-0 access has no dimension to mark out of bounds (in_bounds is empty), so
         # its fallback cannot be a padding_value: it is selected where the mask is off.
-        pad = splat_constant(op.other) if rank > 0 else None
+        pad = fill_value_attr(op.other) if rank > 0 else None
         if op.mask is not None and pad is not None:
             props["padding_value"] = pad
         load = tas.TiledLoadOp.build(

@@ -13,12 +13,12 @@ from xdsl.dialects.builtin import AnyFloat, IntegerType
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSemantics
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.canonicalize.constants import (
     constant_bool,
-    splat_constant,
     uniform_constant,
 )
 from tileir.dialects.nv_tileaa.canonicalize.memory import input_token_or_fresh, undefined_value
@@ -164,7 +164,7 @@ class FoldAtomicCas(RewritePattern):
             number: float | int = (
                 float(scalar.astype(np.float64)) if scalar.dtype.kind not in "iub" else int(scalar)
             )
-            const = splat_constant(number, operand.type)
+            const = ct.ConstantOp.splat(number, operand.type)
             rewriter.insert(const)
             operands[operands.index(operand)] = const.result
             changed = True

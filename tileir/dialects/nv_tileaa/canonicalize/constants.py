@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import AnyFloat, IntegerType
 from xdsl.ir import Attribute, SSAValue
 
 from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.canonicalize import constant_bool as cuda_tile_constant_bool
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.utils.numeric import numpy_to_dense
@@ -46,18 +47,11 @@ def uniform_constant(value: SSAValue) -> np.ndarray | None:
 
 
 def constant_bool(value: SSAValue) -> bool | None:
-    """True / False when `value` is an i1 tile (or splat) that is constant everywhere."""
-    if element_type(value.type) != IntegerType(1):
-        return None
-    data = constant_array(value)
-    if data is None or data.size == 0:
-        return None
-    flat = data.reshape(-1).astype(bool)
-    if bool(flat.all()):
-        return True
-    if not bool(flat.any()):
-        return False
-    return None
+    """cuda_tile's `constant_bool`, seeing through `nv_tileaa.splat`s: True / False when
+    `value` is an i1 tile that is constant everywhere."""
+    while isinstance(value.owner, aa.SplatOp):
+        value = value.owner.src
+    return cuda_tile_constant_bool(value)
 
 
 def is_zero_tile(value: SSAValue) -> bool:
@@ -91,7 +85,3 @@ def materialize(values: np.ndarray, result_type: Attribute) -> ct.ConstantOp:
     else:
         data = [int(v) for v in flat]
     return ct.ConstantOp(numpy_to_dense(data, shape, el), result_type)
-
-
-def splat_constant(value: float | int, result_type: Attribute) -> ct.ConstantOp:
-    return ct.ConstantOp.splat(value, result_type)

@@ -15,7 +15,7 @@ from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, Signedness, SignednessAttr
 from tileir.dialects.cuda_tile.carriers import element_type, with_element
 from tileir.dialects.nv_tileaa import ops as aa
-from tileir.dialects.nv_tileaa.canonicalize.constants import constant_bool, splat_constant
+from tileir.dialects.nv_tileaa.canonicalize.constants import constant_bool
 from tileir.utils.bits import storage_bytes
 
 
@@ -35,7 +35,7 @@ def sign_extend(rewriter: PatternRewriter, v: SSAValue, to: IntegerType) -> SSAV
 def scale(rewriter: PatternRewriter, v: SSAValue, factor: int) -> SSAValue:
     if factor == 1:
         return v
-    c = splat_constant(factor, v.type)
+    c = ct.ConstantOp.splat(factor, v.type)
     mul = ct.MulIOp.build_op([v, c.result])
     rewriter.insert([c, mul])
     return mul.results[0]
@@ -104,7 +104,7 @@ def undefined_value(rewriter: PatternRewriter, t: Attribute) -> SSAValue | None:
     lowers); None where the element type has no zero constant (pointers)."""
     if not isinstance(element_type(t), IntegerType | AnyFloat):
         return None
-    c = splat_constant(0, t)
+    c = ct.ConstantOp.splat(0, t)
     rewriter.insert(c)
     return c.result
 
