@@ -11,12 +11,23 @@ hands out, and which the `ptx` target declares once per kernel."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import I32, IntegerAttr, i1, i32, i64
-from xdsl.dialects.llvm import LLVMPointerType
+from xdsl.dialects.builtin import (
+    I32,
+    DenseArrayBase,
+    IntegerAttr,
+    StringAttr,
+    f32,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
@@ -25,7 +36,10 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     traits_def,
+    var_operand_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
@@ -278,4 +292,290 @@ MBARRIER_OPS: list[type[IRDLOperation]] = [
     MBarrierTryWaitParitySharedOp,
 ]
 
-NVVM = Dialect("nvvm", [*SPECIAL_REGISTERS, Barrier0Op, *MBARRIER_OPS], [])
+
+# ---------------------------------------------------------------------------
+# Warp shuffles (PTX ISA "Data Movement and Conversion Instructions: shfl.sync").
+# ---------------------------------------------------------------------------
+
+#: The modes of `shfl.sync`: which lane each thread reads.
+SHFL_KINDS = ("bfly", "up", "down", "idx")
+
+
+@irdl_op_definition
+class ShflSyncOp(IRDLOperation):
+    """`%r = nvvm.shfl.sync bfly %mask, %val, %offset, %clamp : i32 -> i32`
+
+    Every thread of `%mask` reads `%val` from another lane of the warp
+    (`shfl.sync.<kind>.b32`, sm_30 / PTX 6.0): `bfly` the lane `lane ^ offset`, `up` and
+    `down` the lane `lane -/+ offset`, `idx` the lane `offset`; `%clamp` packs the
+    segment mask and the clamp lane (PTX's operand `c`), and a thread whose source lane
+    is out of range keeps its own value.  Named and shaped as upstream MLIR's
+    `nvvm.shfl.sync` (without `return_value_and_is_valid`: tileir never reads the
+    predicate); the value is one 32-bit word.  The `ptx` target prints an operand that an
+    `llvm.mlir.constant` defines as an immediate when the constant has no other use.
+    Convergent: no `Pure`, so that no pass drops or moves it."""
+
+    name = "nvvm.shfl.sync"
+    thread_mask = operand_def(I32)
+    val = operand_def(Attribute)
+    offset = operand_def(I32)
+    mask_and_clamp = operand_def(I32)
+    kind = prop_def(StringAttr)
+    res = result_def(Attribute)
+
+    def __init__(
+        self,
+        kind: str,
+        thread_mask: SSAValue,
+        val: SSAValue,
+        offset: SSAValue,
+        mask_and_clamp: SSAValue,
+        result_type: Attribute | None = None,
+    ):
+        super().__init__(
+            operands=[thread_mask, val, offset, mask_and_clamp],
+            result_types=[val.type if result_type is None else result_type],
+            properties={"kind": StringAttr(kind)},
+        )
+
+    def verify_(self) -> None:
+        if self.kind.data not in SHFL_KINDS:
+            raise VerifyException(
+                f"kind must be one of {', '.join(SHFL_KINDS)}, got '{self.kind.data}'"
+            )
+        if self.val.type not in (i32, f32):
+            raise VerifyException(
+                f"the value must be one 32-bit word (i32 or f32), got {self.val.type}"
+            )
+        if self.res.type != self.val.type:
+            raise VerifyException(
+                f"the result type {self.res.type} must be the value's type {self.val.type}"
+            )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ShflSyncOp:
+        kind = parser.parse_identifier()
+        thread_mask = parser.parse_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        offset = parser.parse_operand()
+        parser.parse_punctuation(",")
+        mask_and_clamp = parser.parse_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        val_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        value = parser.resolve_operand(val, val_type)
+        op = cls(kind, thread_mask, value, offset, mask_and_clamp, res_type)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data} ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.val.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.res.type)
+
+
+# ---------------------------------------------------------------------------
+# Warp-level matrix multiply (PTX ISA "Warp Level Matrix Multiply-Accumulate
+# Instructions": ldmatrix, mma.sync).
+# ---------------------------------------------------------------------------
+
+#: Fragment layouts: `row` reads the 8x8 matrices as stored, `col` transposed
+#: (upstream MLIR's `#nvvm.mma_layout`).
+MMA_LAYOUTS = ("row", "col")
+#: The operand types of `mma.sync` tileir emits, as PTX spells them.
+MMA_MULTIPLICAND_TYPES = ("f16", "bf16", "tf32", "s8", "u8", "e4m3", "e5m2")
+#: The accumulator types, as PTX spells them (`f16`: two halves per i32 register).
+MMA_ACCUMULATOR_TYPES = ("f16", "f32", "s32")
+
+
+def _check_choice(what: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise VerifyException(f"{what} must be one of {', '.join(choices)}, got '{value}'")
+
+
+def _struct_or_word(count: int, t: Attribute) -> Attribute:
+    """One register of type `t`, or a struct of `count` of them (upstream's result)."""
+    return t if count == 1 else LLVMStructType.from_type_list([t] * count)
+
+
+def _result_words(result: Attribute) -> list[Attribute]:
+    return list(result.types) if isinstance(result, LLVMStructType) else [result]
+
+
+@irdl_op_definition
+class LdMatrixOp(IRDLOperation):
+    """`%r = nvvm.ldmatrix %addr {num = 4 : i32, layout = "row"} : (i32) -> !llvm.struct<(i32, i32, i32, i32)>`
+
+    Each thread receives, per 8x8 matrix of 16-bit elements, the 32-bit word of its row
+    (`ldmatrix.sync.aligned.m8n8.x{num}[.trans].shared.b16`, sm_75 / PTX 6.5); the
+    threads of the warp give the rows' shared-memory addresses (lanes 0-7 the first
+    matrix, ...).  `layout = "col"` transposes (`.trans`).  As upstream MLIR's
+    `nvvm.ldmatrix`, one word for `num = 1`, a struct of `num` words otherwise; unlike
+    it, the address is the 32-bit shared-window address tileir keeps in an i32 (what
+    the `r` constraint of the inline asm it replaces took), not an `!llvm.ptr<3>`.
+    Reads memory: no `Pure`, so that it is never dropped or reordered."""
+
+    name = "nvvm.ldmatrix"
+    ptr = operand_def(I32)
+    num = prop_def(IntegerAttr[I32])
+    layout = prop_def(StringAttr)
+    res = result_def(Attribute)
+    assembly_format = "$ptr attr-dict `:` `(` type($ptr) `)` `->` type($res)"
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def __init__(self, ptr: SSAValue, num: int, layout: str = "row"):
+        super().__init__(
+            operands=[ptr],
+            result_types=[_struct_or_word(num, i32)],
+            properties={"num": IntegerAttr(num, i32), "layout": StringAttr(layout)},
+        )
+
+    @property
+    def count(self) -> int:
+        return self.num.value.data
+
+    def verify_(self) -> None:
+        if self.count not in (1, 2, 4):
+            raise VerifyException(f"num must be 1, 2 or 4 matrices, got {self.count}")
+        _check_choice("layout", self.layout.data, MMA_LAYOUTS)
+        if self.res.type != _struct_or_word(self.count, i32):
+            raise VerifyException(
+                f"the result must be {_struct_or_word(self.count, i32)} for num = {self.count}, got {self.res.type}"
+            )
+
+
+@irdl_op_definition
+class MmaSyncOp(IRDLOperation):
+    """`%d = nvvm.mma.sync A[%a0, ...] B[%b0, ...] C[%c0, ...] {shape = array<i32: 16, 8, 16>, ...} : (...) -> !llvm.struct<(...)>`
+
+    One warp-wide `mma.sync.aligned.m16n8k{k}.row.col.{acc}.{a}.{b}.{acc}` (sm_80):
+    D = A x B + C on fragments in registers, A and B as 32-bit words of packed
+    elements, C and D as `f32` / `s32` registers or `i32` words of two halves.  Shaped
+    as upstream MLIR's `nvvm.mma.sync` (`shape`, `layoutA`, `layoutB`,
+    `multiplicandAPtxType`, `multiplicandBPtxType`; the result a struct of D's
+    registers), with the accumulator type an attribute too (`accumulatorPtxType`),
+    since tileir packs f16 pairs into i32 words where upstream uses `vector<2xf16>`.
+    8-bit float operands need PTX ISA 8.4, with an f16 accumulator 8.7 (`MIN_PTX_ISA`).
+    Printed generically; no `Pure`, as the inline asm it replaces."""
+
+    name = "nvvm.mma.sync"
+    operandA = var_operand_def(I32)
+    operandB = var_operand_def(I32)
+    operandC = var_operand_def(Attribute)
+    shape = prop_def(DenseArrayBase[I32])
+    layoutA = prop_def(StringAttr)
+    layoutB = prop_def(StringAttr)
+    multiplicandAPtxType = prop_def(StringAttr)
+    multiplicandBPtxType = prop_def(StringAttr)
+    accumulatorPtxType = prop_def(StringAttr)
+    res = result_def(LLVMStructType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(
+        self,
+        a: Sequence[SSAValue],
+        b: Sequence[SSAValue],
+        c: Sequence[SSAValue],
+        shape: tuple[int, int, int],
+        types: tuple[str, str, str],
+        layouts: tuple[str, str] = ("row", "col"),
+    ):
+        a_type, b_type, acc_type = types
+        super().__init__(
+            operands=[list(a), list(b), list(c)],
+            result_types=[LLVMStructType.from_type_list([v.type for v in c])],
+            properties={
+                "shape": DenseArrayBase.from_list(i32, list(shape)),
+                "layoutA": StringAttr(layouts[0]),
+                "layoutB": StringAttr(layouts[1]),
+                "multiplicandAPtxType": StringAttr(a_type),
+                "multiplicandBPtxType": StringAttr(b_type),
+                "accumulatorPtxType": StringAttr(acc_type),
+            },
+        )
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        m, n, k = (int(v) for v in self.shape.get_values())
+        return m, n, k
+
+    @property
+    def MIN_PTX_ISA(self) -> str | None:
+        if self.multiplicandAPtxType.data not in ("e4m3", "e5m2"):
+            return None
+        return "8.7" if self.accumulatorPtxType.data == "f16" else "8.4"
+
+    def verify_(self) -> None:
+        if len(self.shape.get_values()) != 3:
+            raise VerifyException("shape must be m, n, k")
+        m, n, k = self.mnk
+        if (m, n) != (16, 8) or k not in (8, 16, 32):
+            raise VerifyException(f"shape must be m16n8k8, m16n8k16 or m16n8k32, got m{m}n{n}k{k}")
+        if (self.layoutA.data, self.layoutB.data) != ("row", "col"):
+            raise VerifyException("m16n8 mma.sync takes layoutA = row and layoutB = col")
+        _check_choice(
+            "multiplicandAPtxType", self.multiplicandAPtxType.data, MMA_MULTIPLICAND_TYPES
+        )
+        _check_choice(
+            "multiplicandBPtxType", self.multiplicandBPtxType.data, MMA_MULTIPLICAND_TYPES
+        )
+        acc = self.accumulatorPtxType.data
+        _check_choice("accumulatorPtxType", acc, MMA_ACCUMULATOR_TYPES)
+        register = {"f16": i32, "f32": f32, "s32": i32}[acc]
+        words = 2 if acc == "f16" else 4
+        if [v.type for v in self.operandC] != [register] * words:
+            raise VerifyException(f"C must be {words} {register} registers for a {acc} accumulator")
+        if _result_words(self.res.type) != [register] * words:
+            raise VerifyException(f"the result must be a struct of {words} {register} registers")
+        if len(self.operandA) not in (2, 4) or len(self.operandB) not in (1, 2):
+            raise VerifyException("A takes 2 or 4 words and B 1 or 2")
+
+
+@irdl_op_definition
+class FenceProxyOp(IRDLOperation):
+    """`nvvm.fence.proxy {kind = "async.shared", space = "cta"}`
+
+    Orders the generic proxy's accesses before it with the async proxy's after it
+    (`fence.proxy.async.shared::cta`, sm_90 / PTX 8.0): what `st.shared` wrote becomes
+    visible to `wgmma`.  Upstream MLIR's `nvvm.fence.proxy`, its `kind` and `space` as
+    strings.  Orders memory: never dropped or moved."""
+
+    name = "nvvm.fence.proxy"
+    kind = prop_def(StringAttr)
+    space = prop_def(StringAttr)
+    assembly_format = "attr-dict"
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    MIN_PTX_ISA: ClassVar[str] = "8.0"
+
+    def __init__(self, kind: str = "async.shared", space: str = "cta"):
+        super().__init__(properties={"kind": StringAttr(kind), "space": StringAttr(space)})
+
+    def verify_(self) -> None:
+        if (self.kind.data, self.space.data) != ("async.shared", "cta"):
+            raise VerifyException(
+                'tileir emits only the async proxy fence on the CTA\'s shared memory (kind = "async.shared", space = "cta")'
+            )
+
+
+NVVM = Dialect(
+    "nvvm",
+    [
+        *SPECIAL_REGISTERS,
+        Barrier0Op,
+        *MBARRIER_OPS,
+        ShflSyncOp,
+        LdMatrixOp,
+        MmaSyncOp,
+        FenceProxyOp,
+    ],
+    [],
+)

@@ -10,12 +10,12 @@
 // CHECK: %[[LOWER:.*]] = llvm.inline_asm "{{.*}}ld.global.b32
 // CHECK: %[[UPPER:.*]] = llvm.inline_asm "{{.*}}ld.global.b32
 // CHECK: llvm.call_intrinsic "llvm.maxnum.f32"(%[[UPPER]], %[[LOWER]])
-// CHECK: shfl.sync.bfly.b32 $0, $1, 16, 0x1f, 0xffffffff;
+// CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK: llvm.select
-// CHECK: shfl.sync.bfly.b32 $0, $1, 8, 0x1f, 0xffffffff;
-// CHECK: shfl.sync.bfly.b32 $0, $1, 4, 0x1f, 0xffffffff;
-// CHECK: shfl.sync.bfly.b32 $0, $1, 2, 0x1f, 0xffffffff;
-// CHECK: shfl.sync.bfly.b32 $0, $1, 1, 0x1f, 0xffffffff;
+// CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK-NOT: shfl
 // CHECK: st.global
 // CHECK-NOT: cuda_tile.
@@ -60,7 +60,7 @@ builtin.module {
 // CHECK-NOT: ld.shared
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-3: llvm.call_intrinsic "llvm.maxnum.f32"
-// CHECK: shfl.sync.bfly.b32 $0, $1, 16, 0x1f, 0xffffffff;
+// CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK-NOT: st.shared
 builtin.module {
   func.func @wide_row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {

@@ -17,14 +17,14 @@
 // CHECK-NEXT: %[[P1:.*]] = llvm.fadd %{{.*}}, %[[P0]] : f32
 // CHECK-NEXT: %[[P2:.*]] = llvm.fadd %{{.*}}, %[[P1]] : f32
 // CHECK-NEXT: %[[P3:.*]] = llvm.fadd %{{.*}}, %[[P2]] : f32
-// CHECK: shfl.sync.up.b32 $0, $1, 1, 0, 0xffffffff;
+// CHECK: nvvm.shfl.sync up %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK: llvm.fadd %[[P3]], %{{.*}} : f32
 // CHECK-NEXT: llvm.select
-// CHECK: shfl.sync.up.b32 $0, $1, 2, 0, 0xffffffff;
-// CHECK: shfl.sync.up.b32 $0, $1, 4, 0, 0xffffffff;
-// CHECK: shfl.sync.up.b32 $0, $1, 8, 0, 0xffffffff;
-// CHECK: shfl.sync.up.b32 $0, $1, 16, 0, 0xffffffff;
-// CHECK: shfl.sync.up.b32 $0, $1, 1, 0, 0xffffffff;
+// CHECK: nvvm.shfl.sync up %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync up %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync up %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync up %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync up %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK: @$2 st.shared.b32 [$0+0], $1;
 // CHECK-NEXT: nvvm.barrier0
 // CHECK-NEXT: ld.shared.b32 $0, [$1+248];
@@ -38,12 +38,12 @@
 // CHECK-NOT: shfl
 
 // CHECK-LABEL: llvm.func @suffix_max
-// CHECK: shfl.sync.down.b32 $0, $1, 1, 0x1f, 0xffffffff;
+// CHECK: nvvm.shfl.sync down %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK-NEXT: llvm.call_intrinsic "llvm.smax.i32"
-// CHECK: shfl.sync.down.b32 $0, $1, 2, 0x1f, 0xffffffff;
-// CHECK: shfl.sync.down.b32 $0, $1, 4, 0x1f, 0xffffffff;
-// CHECK: shfl.sync.down.b32 $0, $1, 8, 0x1f, 0xffffffff;
-// CHECK: shfl.sync.down.b32 $0, $1, 16, 0x1f, 0xffffffff;
+// CHECK: nvvm.shfl.sync down %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync down %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync down %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
+// CHECK: nvvm.shfl.sync down %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK-NOT: shfl
 // CHECK-NOT: shared
 

@@ -97,8 +97,32 @@ def float_immediate(value: float, t: Attribute) -> str:
     return f"0x{bits:04X}"
 
 
+#: The operands (by index) each nvvm op prints as a PTX immediate when an
+#: `llvm.mlir.constant` defines them: `shfl.sync`'s lane offset, clamp and member mask.
+IMMEDIATE_OPERANDS: dict[type[Operation], frozenset[int]] = {
+    nvvm.ShflSyncOp: frozenset({0, 2, 3}),
+}
+
+
+def folded_constant(value: SSAValue) -> int | None:
+    """The integer of the `llvm.mlir.constant` defining `value` when every use of it is
+    an operand printed as an immediate (`IMMEDIATE_OPERANDS`); such a constant takes no
+    register and prints nothing itself.  None otherwise."""
+    owner = value.owner
+    if not isinstance(owner, llvm.ConstantOp) or not isinstance(owner.value, IntegerAttr):
+        return None
+    uses = list(value.uses)
+    if not uses or any(
+        use.index not in IMMEDIATE_OPERANDS.get(type(use.operation), frozenset()) for use in uses
+    ):
+        return None
+    return owner.value.value.data
+
+
 def emit_constant(ctx: PtxContext, op: Operation) -> None:
     assert isinstance(op, llvm.ConstantOp)
+    if folded_constant(op.result) is not None:
+        return
     t = op.result.type
     d = ctx.r(op.result)
     value = op.value
@@ -651,6 +675,76 @@ def emit_mbarrier_try_wait_parity(ctx: PtxContext, op: Operation) -> None:
     ctx.line("}")
 
 
+# ---------------------------------------------------------------------------
+# Warp shuffles.
+# ---------------------------------------------------------------------------
+
+
+def _bits_immediate(value: int) -> str:
+    """A 32-bit mask operand as PTX writes it: `0`, `0x1f`, `0xffffffff`."""
+    value &= 0xFFFFFFFF
+    return hex(value) if value else "0"
+
+
+def emit_shfl_sync(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.ShflSyncOp)
+    offset = folded_constant(op.offset)
+    clamp = folded_constant(op.mask_and_clamp)
+    mask = folded_constant(op.thread_mask)
+    ctx.line(
+        f"shfl.sync.{op.kind.data}.b32 {ctx.r(op.res)}, {ctx.r(op.val)}, "
+        f"{ctx.r(op.offset) if offset is None else offset}, "
+        f"{ctx.r(op.mask_and_clamp) if clamp is None else _bits_immediate(clamp)}, "
+        f"{ctx.r(op.thread_mask) if mask is None else _bits_immediate(mask)};"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Warp-level matrix multiply.
+# ---------------------------------------------------------------------------
+
+
+def _result_registers(ctx: PtxContext, value: SSAValue) -> list[str]:
+    """The registers of a result: one, or one per member of a struct."""
+    if isinstance(value.type, llvm.LLVMStructType):
+        return ctx.regs.struct_of(value)
+    return [ctx.r(value)]
+
+
+def _vector(registers: list[str]) -> str:
+    return "{" + ", ".join(registers) + "}"
+
+
+def emit_ldmatrix(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.LdMatrixOp)
+    outs = _result_registers(ctx, op.res)
+    trans = ".trans" if op.layout.data == "col" else ""
+    ctx.line(
+        f"ldmatrix.sync.aligned.m8n8.x{op.count}{trans}.shared.b16 "
+        f"{_vector(outs)}, [{ctx.r(op.ptr)}];"
+    )
+
+
+def emit_mma_sync(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.MmaSyncOp)
+    outs = _result_registers(ctx, op.res)
+    m, n, k = op.mnk
+    acc = op.accumulatorPtxType.data
+    a_type, b_type = op.multiplicandAPtxType.data, op.multiplicandBPtxType.data
+    groups = [[ctx.r(v) for v in group] for group in (op.operandA, op.operandB, op.operandC)]
+    ctx.line(
+        f"mma.sync.aligned.m{m}n{n}k{k}.{op.layoutA.data}.{op.layoutB.data}"
+        f".{acc}.{a_type}.{b_type}.{acc} "
+        + ", ".join(_vector(group) for group in [outs, *groups])
+        + ";"
+    )
+
+
+def emit_fence_proxy(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.FenceProxyOp)
+    ctx.line(f"fence.proxy.{op.kind.data}::{op.space.data};")
+
+
 EMITTERS: dict[type[Operation], Emitter] = {
     llvm.ConstantOp: emit_constant,
     llvm.AddOp: _int_binary("add.s{w}", "xor"),
@@ -696,6 +790,10 @@ EMITTERS: dict[type[Operation], Emitter] = {
     nvvm.MBarrierArriveSharedOp: emit_mbarrier_arrive,
     nvvm.MBarrierTestWaitParitySharedOp: emit_mbarrier_test_wait_parity,
     nvvm.MBarrierTryWaitParitySharedOp: emit_mbarrier_try_wait_parity,
+    nvvm.ShflSyncOp: emit_shfl_sync,
+    nvvm.LdMatrixOp: emit_ldmatrix,
+    nvvm.MmaSyncOp: emit_mma_sync,
+    nvvm.FenceProxyOp: emit_fence_proxy,
     **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
 }
 

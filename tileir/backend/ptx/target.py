@@ -249,7 +249,7 @@ def _newest_isa(module: ModuleOp, at_least: str | None) -> str | None:
     `MIN_PTX_ISA_ATTR` an inline-asm op carries: a mixed-sign `wgmma` is PTX 8.4)."""
     newest = at_least
     for op in module.walk():
-        need = getattr(type(op), "MIN_PTX_ISA", None)
+        need = getattr(op, "MIN_PTX_ISA", None)
         carried = op.attributes.get(MIN_PTX_ISA_ATTR)
         if isinstance(carried, StringAttr):
             need = carried.data

@@ -17,6 +17,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     StringAttr,
+    UnitAttr,
     i1,
     i64,
 )
@@ -27,6 +28,10 @@ from xdsl.rewriter import InsertPoint
 #: The PTX ISA an op needs beyond the target's lowest (`backend/ptx/target.py` prints the
 #: newest any op of the module carries as `.version`).
 MIN_PTX_ISA_ATTR = "tileir.min_ptx_isa"
+
+#: Marks the constants `LLBuilder.immediate` makes, so that common-subexpression
+#: elimination keeps them apart from equal constants that feed registers.
+IMMEDIATE_ATTR = "tileir.immediate"
 
 ICMP = {
     ("eq", True): "eq",
@@ -49,6 +54,7 @@ class LLBuilder:
         self.rewriter = rewriter
         self.ip = insertion_point
         self._constants: dict[tuple[Attribute, object], SSAValue] = {}
+        self._immediates: dict[tuple[Attribute, int], SSAValue] = {}
 
     def op(self, op: Operation) -> Operation:
         self.rewriter.insert(op, self.ip)
@@ -80,6 +86,24 @@ class LLBuilder:
         result = self.v(llvm.ConstantOp(attr, t))
         self._constants[key] = result
         return result
+
+    def immediate(self, value: int, t: IntegerType) -> SSAValue:
+        """An integer constant meant only for the operands of nvvm ops that the `ptx`
+        target prints as immediates (`IMMEDIATE_OPERANDS` in backend/ptx/instructions.py):
+        kept apart from `const`'s constants, which feed registers (`IMMEDIATE_ATTR` keeps
+        CSE from merging them), so that it takes no register of its own."""
+        key = (t, value)
+        cached = self._immediates.get(key)
+        if cached is None:
+            width = t.width.data
+            v = value & ((1 << width) - 1)
+            if v >= 1 << (width - 1):
+                v -= 1 << width
+            constant = llvm.ConstantOp(IntegerAttr(v, t), t)
+            constant.attributes[IMMEDIATE_ATTR] = UnitAttr()
+            cached = self.v(constant)
+            self._immediates[key] = cached
+        return cached
 
     # -- integer ----------------------------------------------------------------
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:

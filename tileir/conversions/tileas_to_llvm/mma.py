@@ -258,7 +258,7 @@ class LowerDot(TilePattern):
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
         if use_wgmma:
             # The st.shared above (generic proxy) must be visible to wgmma (async proxy).
-            b.inline_asm("fence.proxy.async.shared::cta;", "", [], [], side_effects=True)
+            b.op(nvvm.FenceProxyOp())
         b.op(nvvm.Barrier0Op())
         if acc_in_registers:
             c = list(acc_vals)
@@ -428,20 +428,9 @@ class LowerDot(TilePattern):
     ) -> None:
         """One `mma.sync` per 16x8 block of `c` and K step, updating `c` in place."""
         batch, per_batch, m_reps, n_reps, k_steps = counts
-        c_reg, word_type = registers
+        _, word_type = registers
         pack, unpack = packing
         words = 2 if spec.acc == "f16" else 4
-
-        def template(n_a: int, n_b: int) -> tuple[str, str]:
-            """The `mma.sync` taking `n_a` A and `n_b` B registers (4 and 2; an i8
-            tail's m16n8k16: 2 and 1), and its constraints."""
-            outs = ", ".join(f"${i}" for i in range(words))
-            a = ", ".join(f"${words + i}" for i in range(n_a))
-            bb = ", ".join(f"${words + n_a + i}" for i in range(n_b))
-            ins = ", ".join(f"${words + n_a + n_b + i}" for i in range(words))
-            k = spec.k_step if n_a == 4 else 16
-            text = f"{spec.shaped(k)} {{{outs}}}, {{{a}}}, {{{bb}}}, {{{ins}}};"
-            return text, ",".join([f"={c_reg}"] * words + ["r"] * (n_a + n_b) + [c_reg] * words)
 
         for bt in range(batch):
             for mr in range(m_reps):
@@ -450,15 +439,14 @@ class LowerDot(TilePattern):
                     block = pack(c[r : r + 4])
                     for ks in range(k_steps):
                         a_regs, b_regs = a_frags[bt, mr, ks], b_frags[bt, nr, ks]
-                        text, constraints = template(len(a_regs), len(b_regs))
-                        block = b.inline_asm(
-                            text,
-                            constraints,
-                            [*a_regs, *b_regs, *block],
-                            [word_type] * words,
-                            side_effects=False,
-                            min_ptx_isa=spec.min_ptx_isa,
+                        # An i8 K tail's m16n8k16 takes 2 A and 1 B registers.
+                        k = spec.k_step if len(a_regs) == 4 else 16
+                        mma = b.op(
+                            nvvm.MmaSyncOp(
+                                a_regs, b_regs, block, (16, 8, k), (spec.a, spec.b, spec.acc)
+                            )
                         )
+                        block = [b.extract(mma.results[0], i, word_type) for i in range(words)]
                     c[r : r + 4] = unpack(block)
 
 
@@ -495,15 +483,10 @@ def _unpack_halves(b: LLBuilder, word: SSAValue, half: Attribute) -> list[SSAVal
 
 def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:
     address = b.add(base, b.const(offset, i32)) if offset else base
-    outs = ", ".join(f"${i}" for i in range(count))
-    t = ".trans" if trans else ""
-    return b.inline_asm(
-        f"ldmatrix.sync.aligned.m8n8.x{count}{t}.shared.b16 {{{outs}}}, [${count}];",
-        ",".join(["=r"] * count + ["r"]),
-        [address],
-        [i32] * count,
-        side_effects=True,
-    )
+    words = b.v(nvvm.LdMatrixOp(address, count, "col" if trans else "row"))
+    if count == 1:
+        return [words]
+    return [b.extract(words, i, i32) for i in range(count)]
 
 
 def mma_patterns(ctx: LoweringContext, exchange: Exchange) -> list[TilePattern]:

@@ -62,7 +62,8 @@ from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 
-FULL_MASK = "0xffffffff"
+#: `shfl.sync`'s member mask: every lane of the warp takes part.
+FULL_MASK = 0xFFFFFFFF
 
 
 # ---------------------------------------------------------------------------
@@ -136,12 +137,9 @@ def identities(b: LLBuilder, op: tas.ReduceOp | tas.ScanOp) -> list[SSAValue]:
 
 def _shfl_word(b: LLBuilder, word: SSAValue, mode: str, lane: SSAValue | int) -> SSAValue:
     # The clamp: `up` reads lane - n down to lane 0, the others up to lane 31.
-    clamp = "0" if mode == "up" else "0x1f"
-    if isinstance(lane, int):
-        template = f"shfl.sync.{mode}.b32 $0, $1, {lane}, {clamp}, {FULL_MASK};"
-        return b.inline_asm(template, "=r,r", [word], [i32], side_effects=True)[0]
-    template = f"shfl.sync.{mode}.b32 $0, $1, $2, {clamp}, {FULL_MASK};"
-    return b.inline_asm(template, "=r,r,r", [word, lane], [i32], side_effects=True)[0]
+    clamp = b.immediate(0 if mode == "up" else WARP_SIZE - 1, i32)
+    offset = b.immediate(lane, i32) if isinstance(lane, int) else lane
+    return b.v(nvvm.ShflSyncOp(mode, b.immediate(FULL_MASK, i32), word, offset, clamp))
 
 
 def shuffle(

@@ -39,14 +39,6 @@ class MmaSpec:
         return self.a in FLOAT8
 
     @property
-    def min_ptx_isa(self) -> str | None:
-        """The PTX ISA `mma.sync` on these types needs beyond the target's lowest: 8-bit
-        floats 8.4, with an f16 accumulator 8.7 (ptxas 13)."""
-        if not self.float8:
-            return None
-        return "8.7" if self.acc == "f16" else "8.4"
-
-    @property
     def tf32(self) -> bool:
         return self.a == "tf32"
 
