@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -66,6 +66,7 @@ from tileir.dialects.cuda_tile.types import (
     TokenType,
     is_tile_view,
 )
+from tileir.utils.bits import mlir_bit_width
 
 _FLOAT_RMW = ("f16", "bf16", "f32", "f64")
 
@@ -81,11 +82,7 @@ def rmw_mode_error(mode: AtomicRMWMode, element: Attribute) -> str | None:
             return "'addf' works only with floats f16, bf16, f32, and f64"
         return None
     if mode is AtomicRMWMode.XCHG:
-        width = (
-            element.width.data
-            if isinstance(element, IntegerType)
-            else (element.bitwidth if isinstance(element, AnyFloat) else 0)
-        )
+        width = mlir_bit_width(element)
         if width not in (32, 64):
             return "'xchg' works only with integers or float of 32 or 64 bitwidth"
         return None
@@ -280,11 +277,7 @@ class AtomicCASTkoOp(AtomicOp):
             raise self.op_error("failed to verify that all of {cmp, val, result} have same type")
         self.verify_atomic(self.pointers, self.val, "val", self.mask)
         el = element_type(self.val.type)
-        width = (
-            el.width.data
-            if isinstance(el, IntegerType)
-            else (el.bitwidth if isinstance(el, AnyFloat) else 0)
-        )
+        width = mlir_bit_width(el)
         if width not in (32, 64):
             raise self.op_error("expect only float or integer types with 32 or 64 bit")
         if self.mask is not None and shape_of(self.mask.type) != shape_of(self.val.type):
