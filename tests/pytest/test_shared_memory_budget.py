@@ -88,27 +88,30 @@ def test_a_reduction_and_an_exchange_share_the_arena(arch: str) -> None:
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
 def test_an_arena_over_48_kib(arch: str) -> None:
-    """A 256x64 f32 column sum exchanges 64 words per thread between warps: 64 KiB.  On
-    sm_90a that is a static `.shared` array; on sm_80, where ptxas takes at most 48 KiB
-    of static shared memory, it is the module's dynamic shared memory, its size recorded
-    in a `.global` constant and checked at entry (a launch that gives less traps)."""
-    ptx = compile_module(parse_module_text(_kernel(256, 64, transpose=False), "s.mlir"), arch).ptx
+    """A 256x64 f32 transpose exchanges the whole tile, 64 padded rows of 256 f32:
+    65,792 bytes.  On sm_90a that is a static `.shared` array; on sm_80, where ptxas
+    takes at most 48 KiB of static shared memory, it is the module's dynamic shared
+    memory, its size recorded in a `.global` constant and checked at entry (a launch
+    that gives less traps).  (The kernel's column sum alone needed 64 KiB too until a
+    reduction exchanged each thread's distinct partials once: now 1 KiB.)"""
+    ptx = compile_module(parse_module_text(_kernel(256, 64, transpose=True), "s.mlir"), arch).ptx
     assert ptx is not None
     assert run_ptxas(ptx, arch).ok
     dynamic = ".extern .shared .align 16 .b8 __tileir_dynamic_smem[];" in ptx
     assert dynamic == (arch == "sm_80")
     if dynamic:
-        assert ".u32 __tileir_dynamic_smem_bytes_transpose_and_sum = 65536;" in ptx
+        assert ".u32 __tileir_dynamic_smem_bytes_transpose_and_sum = 65792;" in ptx
         assert "setp.lt.u32" in ptx and "trap;" in ptx
     else:
-        assert _arena_size(ptx) == 65536
+        assert _arena_size(ptx) == 65792
     x = np.random.default_rng(3).integers(-8, 9, (256, 64)).astype(np.float32)
     t, r = np.zeros((64, 256), np.float32), np.zeros(64, np.float32)
     simulate(ptx, (1, 1, 1), [x, t, r])  # launched as tileir.runtime launches it
+    np.testing.assert_array_equal(t, x.T)
     np.testing.assert_array_equal(r, x.sum(axis=0))
     if dynamic:
         with pytest.raises(SimulationError, match="trap"):
-            simulate(ptx, (1, 1, 1), [x, t, r], dynamic_shared=65520)
+            simulate(ptx, (1, 1, 1), [x, t, r], dynamic_shared=65776)
 
 
 def test_a_use_over_the_targets_budget_is_reported_at_its_op() -> None:
