@@ -24,6 +24,7 @@ from tileir.dialects.cuda_tile.attributes import DivByAttr, SameElementsAttr
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.utils.bits import POINTER_BITS, mlir_bit_width
 
 #: The divisibility of 0: "divisible by anything" (capped so arithmetic stays finite).
@@ -133,7 +134,7 @@ class AxisInfoAnalysis:
         if isinstance(op, aa.SplatOp):
             src = self.get(op.src)
             return AxisInfo((1,) * rank, (src.divisibility[0],) * rank, shape)
-        if isinstance(op, aa.ExpandDimsOp):
+        if isinstance(op, aa.ExpandDimsOp | tas.ExpandDimsOp):
             src = self.get(op.src)
             axis = op.axis.value.data
             # Along the new axis every element starts a run, so its divisibility is

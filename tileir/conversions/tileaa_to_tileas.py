@@ -8,7 +8,8 @@ moves up to 16 bytes per thread (`ldg_128b` = `ld.global.v4.b32`).  A load's con
 fallback value becomes its `padding_value`; memory semantics and scopes carry over.
 
 `cuda_tile.reduce` / `scan` become `nv_tileas.reduce` / `scan` with their identities and
-body (`tileir/conversions/tileaa_reductions.py`).
+body (`tileir/conversions/tileaa_reductions.py`); shape ops become their nv_tileas
+forms (`tileir/conversions/tileaa_shapes.py`: `expand_dims`).
 
 Queues, puts, gets and execute regions become pipelines and agent switches first
 (`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").
@@ -46,6 +47,7 @@ from xdsl.pattern_rewriter import (
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
 from tileir.conversions.tileaa_queues import lower_queues_and_agents
 from tileir.conversions.tileaa_reductions import reduction_patterns
+from tileir.conversions.tileaa_shapes import shape_patterns
 from tileir.conversions.tileaa_tokens import lower_mem_tokens
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
@@ -223,7 +225,12 @@ class ConvertTileAAToTileASPass(ModulePass):
         lowering = MemoryLowering(AxisInfoAnalysis())
         LocatedWalker(
             GreedyRewritePatternApplier(
-                [LowerLoad(lowering), LowerStore(lowering), *reduction_patterns()],
+                [
+                    LowerLoad(lowering),
+                    LowerStore(lowering),
+                    *reduction_patterns(),
+                    *shape_patterns(),
+                ],
                 dce_enabled=False,
             ),
             apply_recursively=False,

@@ -23,7 +23,7 @@ builtin.module {
   func.func @row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
     %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<4x64x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<64xi32>
-    %row = nv_tileaa.expand_dims %i {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %row = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
     %cols = nv_tileaa.broadcast %row : tensor<1x64xi32> -> tensor<4x64xi32>
     %ptrs = nv_tileaa.addptr %s, %cols : tensor<4x64x!cuda_tile.ptr<f32>>, tensor<4x64xi32>
     %view = nv_tileas.view %ptrs : tensor<4x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4x64xf32, gmem>
@@ -66,7 +66,7 @@ builtin.module {
   func.func @wide_row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
     %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<1x1024x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<1024xi32>
-    %row = nv_tileaa.expand_dims %i {axis = 0 : i32} : tensor<1024xi32> -> tensor<1x1024xi32>
+    %row = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<1024xi32> -> tensor<1x1024xi32>
     %ptrs = nv_tileaa.addptr %s, %row : tensor<1x1024x!cuda_tile.ptr<f32>>, tensor<1x1024xi32>
     %view = nv_tileas.view %ptrs : tensor<1x1024x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<1x1024xf32, gmem>
     %c0 = arith.constant 0 : index

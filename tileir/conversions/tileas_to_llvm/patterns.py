@@ -300,7 +300,7 @@ class LowerBroadcast(TilePattern):
 
 class LowerExpandDims(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.ExpandDimsOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.ExpandDimsOp, rewriter: PatternRewriter) -> None:
         axis = op.axis.value.data
         if not shape_of(op.src.type):
             (scalar,) = self.ctx.registers_of(op, op.src)

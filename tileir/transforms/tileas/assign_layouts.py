@@ -325,7 +325,7 @@ def required_operand_layouts(
     op: Operation, result_layout: DistributedLayout, result_index: int
 ) -> list[tuple[int, DistributedLayout]]:
     """Layouts an op wants for its tensor operands, given its result's layout."""
-    if isinstance(op, aa.ExpandDimsOp):
+    if isinstance(op, tas.ExpandDimsOp):
         return [(0, SliceLayoutAttr(op.axis.value.data, result_layout))]
     if isinstance(op, tas.ReduceOp):
         # The result is the operand's layout with the reduced dimension sliced away.
@@ -372,7 +372,7 @@ def inferred_result_layout(
     if not operand_layouts:
         return None
     first = operand_layouts[0]
-    if isinstance(op, aa.ExpandDimsOp):
+    if isinstance(op, tas.ExpandDimsOp):
         if isinstance(first, SliceLayoutAttr) and first.dim.data == op.axis.value.data:
             return first.parent
         return None
@@ -628,7 +628,7 @@ def _rematerializable(op: Operation) -> bool:
         | ct.ConstantOp
         | aa.SplatOp
         | aa.BroadcastOp
-        | aa.ExpandDimsOp
+        | tas.ExpandDimsOp
         | aa.AddPtrOp
         | ct.OffsetOp,
     ):

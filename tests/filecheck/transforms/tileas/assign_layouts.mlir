@@ -27,17 +27,17 @@ func.func @vector1d(%p: !cuda_tile.ptr<f32>) {
 // 1-D values take slice layouts of the 2-D blocked layout.
 // CHECK-LABEL: func.func @slices
 // CHECK: cuda_tile.iota : tensor<16xi32, #nv_tileas.slice<{dim = 1, parent = #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
-// CHECK: nv_tileaa.expand_dims {{.*}} -> tensor<16x1xi32, #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK: nv_tileas.expand_dims {{.*}} -> tensor<16x1xi32, #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
 // CHECK: cuda_tile.iota : tensor<64xi32, #nv_tileas.slice<{dim = 0, parent = #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>}>>
 // CHECK: nv_tileas.tiled_load {{.*}} -> tensor<16x64xf32, #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>>
 func.func @slices(%p: !cuda_tile.ptr<f32>) {
   %rows = cuda_tile.iota : tensor<16xi32>
   %c64 = cuda_tile.constant <i32: 64> : tensor<16xi32>
   %r = cuda_tile.muli %rows, %c64 : tensor<16xi32>
-  %r2 = nv_tileaa.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %r2 = nv_tileas.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
   %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x64xi32>
   %cols = cuda_tile.iota : tensor<64xi32>
-  %c2 = nv_tileaa.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %c2 = nv_tileas.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
   %cb = nv_tileaa.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
   %off = cuda_tile.addi %rb, %cb : tensor<16x64xi32>
   %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<16x64x!cuda_tile.ptr<f32>>
@@ -83,15 +83,15 @@ func.func @loop(%p: !cuda_tile.ptr<f32>, %n: i32) {
 // CHECK-DAG: %[[J:.*]] = cuda_tile.iota : tensor<16xi32, #nv_tileas.slice<{dim = 0,
 // CHECK-NOT: nv_tileas.convert_layout
 // CHECK: cuda_tile.muli %[[I]]
-// CHECK: nv_tileaa.expand_dims %[[J]] {axis = 0 : i32}
+// CHECK: nv_tileas.expand_dims %[[J]] {axis = 0 : i32}
 // CHECK-NOT: nv_tileas.convert_layout
 func.func @square_rematerialized(%p: !cuda_tile.ptr<f32>) {
   %i = cuda_tile.iota : tensor<16xi32>
   %c16 = cuda_tile.constant <i32: 16> : tensor<16xi32>
   %r = cuda_tile.muli %i, %c16 : tensor<16xi32>
-  %r2 = nv_tileaa.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %r2 = nv_tileas.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
   %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x16xi32>
-  %c2 = nv_tileaa.expand_dims %i {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+  %c2 = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
   %cb = nv_tileaa.broadcast %c2 : tensor<1x16xi32> -> tensor<16x16xi32>
   %off = cuda_tile.addi %rb, %cb : tensor<16x16xi32>
   %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<16x16x!cuda_tile.ptr<f32>>
