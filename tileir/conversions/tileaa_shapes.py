@@ -9,12 +9,38 @@ becomes the seed's layout-family op (seed 003), with the same operand, axis and 
 The conversion runs before `tileas-assign-layouts`, on tensors without layouts; the
 layout pass then puts the source in the slice of the result's layout along `axis`
 (`required_operand_layouts`), as it did for the nv_tileaa op.
+
+    %e = nv_tileaa.extract %x[%i, %c1] : tensor<64x64xf8E4M3FN> -> tensor<64x32xf8E4M3FN>
+
+names a sub-tile by its tile coordinates (i32, in units of the result's shape); the seed's
+`extract_slice` (seed 003 slice family) names it by element offsets, sizes and strides.
+Element offset `d` is coordinate `d` times the result's extent `d`, in index arithmetic
+(`index_cast(%i) * extent`); sizes are the result's shape, strides 1:
+
+    %o = arith.index_cast %i : i32 to index
+    %e64 = arith.constant 64 : index
+    %off = arith.muli %o, %e64 : index
+    %p = arith.index_cast %c1 : i32 to index
+    %e32 = arith.constant 32 : index
+    %off2 = arith.muli %p, %e32 : index
+    %e = nv_tileas.extract_slice %x[%off, %off2][64, 32][1, 1]
+        : tensor<64x64xf8E4M3FN> to tensor<64x32xf8E4M3FN>
+
+Constant coordinates stay operands too (not static offsets): the lowering then computes
+the buffer address from the coordinate's own register, as it did for `nv_tileaa.extract`
+(static offsets would move the constant's register and change the PTX of the corpus
+kernels that extract, `block_scaled_mm_e4m3` and `scalar_tiles_f32`).  The lowering also
+takes static offsets (multiples of the size), as hand-written IR has them.
 """
 
 from __future__ import annotations
 
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 
@@ -25,6 +51,22 @@ class ConvertExpandDims(RewritePattern):
         rewriter.replace(op, tas.ExpandDimsOp(op.src, op.axis_value, op.result.type))
 
 
+class ConvertExtract(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.ExtractOp, rewriter: PatternRewriter) -> None:
+        sizes = list(shape_of(op.result.type))
+        offsets: list[int | SSAValue] = []
+        for index, size in zip(op.indices, sizes, strict=True):
+            cast = arith.IndexCastOp(index, IndexType())
+            step = arith.ConstantOp(IntegerAttr(size, IndexType()))
+            offset = arith.MuliOp(cast, step)
+            rewriter.insert_op([cast, step, offset])
+            offsets.append(offset.result)
+        rewriter.replace(
+            op, tas.ExtractSliceOp(op.source, offsets, sizes, [1] * len(sizes), op.result.type)
+        )
+
+
 def shape_patterns() -> list[RewritePattern]:
     """The patterns `convert-tileaa-to-tileas` runs for shape ops."""
-    return [ConvertExpandDims()]
+    return [ConvertExpandDims(), ConvertExtract()]

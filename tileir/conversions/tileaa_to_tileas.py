@@ -9,7 +9,8 @@ fallback value becomes its `padding_value`; memory semantics and scopes carry ov
 
 `cuda_tile.reduce` / `scan` become `nv_tileas.reduce` / `scan` with their identities and
 body (`tileir/conversions/tileaa_reductions.py`); shape ops become their nv_tileas
-forms (`tileir/conversions/tileaa_shapes.py`: `expand_dims`).
+forms (`tileir/conversions/tileaa_shapes.py`: `expand_dims`, `extract` ->
+`extract_slice`).
 
 Queues, puts, gets and execute regions become pipelines and agent switches first
 (`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").

@@ -19,3 +19,26 @@ func.func @expand(%r: tensor<16xi32>, %c: tensor<64xi32>, %s: f32) -> (tensor<16
   func.return %r2, %c2, %s1 : tensor<16x1xi32>, tensor<1x64xi32>, tensor<1xf32>
 }
 
+// -----
+
+// `extract` names a sub-tile by tile coordinates (i32, in units of the result's shape);
+// `extract_slice` by element offsets (coordinate times the result's extent, in index
+// arithmetic, constant coordinates included), the result's shape as sizes, strides 1.
+// CHECK-LABEL: func.func @extract
+// CHECK: %[[C1:.*]] = cuda_tile.constant <i32: 1> : i32
+// CHECK: %[[I0:.*]] = arith.index_cast %i : i32 to index
+// CHECK: %[[S0:.*]] = arith.constant 64 : index
+// CHECK: %[[O0:.*]] = arith.muli %[[I0]], %[[S0]] : index
+// CHECK: %[[I1:.*]] = arith.index_cast %[[C1]] : i32 to index
+// CHECK: %[[S1:.*]] = arith.constant 32 : index
+// CHECK: %[[O1:.*]] = arith.muli %[[I1]], %[[S1]] : index
+// CHECK: %a = nv_tileas.extract_slice %x[%[[O0]], %[[O1]]][64, 32][1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+// CHECK: arith.index_cast %j : i32 to index
+// CHECK: %[[B:.*]] = nv_tileas.extract_slice %a[%{{.*}}, %{{.*}}][8, 32][1, 1] : tensor<64x32xf32> to tensor<8x32xf32>
+// CHECK-NOT: nv_tileaa.extract
+func.func @extract(%x: tensor<64x64xf32>, %i: i32, %j: i32) -> tensor<8x32xf32> {
+  %c1 = cuda_tile.constant <i32: 1> : i32
+  %a = nv_tileaa.extract %x[%i, %c1] : tensor<64x64xf32> -> tensor<64x32xf32>
+  %b = nv_tileaa.extract %a[%j, %i] : tensor<64x32xf32> -> tensor<8x32xf32>
+  func.return %b : tensor<8x32xf32>
+}

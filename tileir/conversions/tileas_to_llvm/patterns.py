@@ -533,7 +533,9 @@ class EraseDead(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: tas.ViewOp | arith.ConstantOp, rewriter: PatternRewriter
+        self,
+        op: tas.ViewOp | arith.ConstantOp | arith.IndexCastOp | arith.MuliOp,
+        rewriter: PatternRewriter,
     ) -> None:
         if not any(r.uses for r in op.results):
             rewriter.erase(op)

@@ -1,5 +1,5 @@
 """Data movement between threads through shared memory: `nv_tileas.convert_layout`,
-`cuda_tile.permute` (transpose), `cuda_tile.cat`, `nv_tileaa.extract`,
+`cuda_tile.permute` (transpose), `cuda_tile.cat`, `nv_tileas.extract_slice`,
 `cuda_tile.pack`/`unpack`, and the operand buffers of the tensor-core `dot`
 (`mma.py`).
 
@@ -31,7 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, TensorType, i8, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -50,7 +51,6 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
-from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
@@ -459,8 +459,11 @@ class LowerCat(TilePattern):
 
 
 class LowerExtract(TilePattern):
-    """`nv_tileaa.extract`: the source goes into a buffer, and each thread reads its
-    result registers from the sub-tile at the (dynamic) tile coordinates.
+    """`nv_tileas.extract_slice` of a tile: the source goes into a buffer, and each thread
+    reads its result registers from the sub-tile at the offsets.  An offset is a multiple
+    of the slice's size (as `convert-tileaa-to-tileas` makes them from cuda_tile's tile
+    coordinates): static, or `index_cast(%i) * size`, and the buffer address adds the
+    tile coordinate (`offset / size`, or `%i`) times the sub-tile's step in the buffer.
     Coordinates outside the source are undefined, as in cuda_tile."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
@@ -468,9 +471,13 @@ class LowerExtract(TilePattern):
         self.exchange = exchange
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.ExtractOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.ExtractSliceOp, rewriter: PatternRewriter) -> None:
         src_t, res_t = op.source.type, op.result.type
-        assert isinstance(src_t, TensorType) and isinstance(res_t, TensorType)
+        if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
+            raise not_supported(op, "extract_slice of a tiled view")
+        shape = res_t.get_shape()
+        if op.mixed_sizes() != list(shape) or any(s != 1 for s in op.mixed_strides()):
+            raise not_supported(op, "extract_slice with sizes other than its result's, or strides")
         ex, ctx = self.exchange, self.ctx
         src, res = linear_layout(op, src_t), linear_layout(op, res_t)
         check_exchangeable(op, src)
@@ -482,14 +489,36 @@ class LowerExtract(TilePattern):
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex.write(b, rewriter, state, ctx.registers_of(op, op.source), src, strides, smem, kind)
         b.op(nvvm.Barrier0Op())
-        steps = [extent * stride for extent, stride in zip(res_t.get_shape(), strides, strict=True)]
+        steps = [extent * stride for extent, stride in zip(shape, strides, strict=True)]
         origin = smem
-        for index, step in zip(op.indices, steps, strict=True):
-            (i,) = ctx.registers_of(op, index)
-            origin = b.add(origin, b.mul(i, b.const(step, i32)))
+        for offset, extent, step in zip(op.mixed_offsets(), shape, steps, strict=True):
+            coordinate = self.tile_coordinate(op, b, offset, extent)
+            origin = b.add(origin, b.mul(coordinate, b.const(step, i32)))
         results = ex.read(b, rewriter, state, res, strides, origin, kind, aligned_to=steps)
         b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+    def tile_coordinate(
+        self, op: Operation, b: LLBuilder, offset: int | SSAValue, extent: int
+    ) -> SSAValue:
+        """The i32 register of `offset / extent`."""
+        if isinstance(offset, int):
+            if offset % extent:
+                raise not_supported(
+                    op, f"extract_slice at offset {offset}, not a multiple of {extent}"
+                )
+            return b.const(offset // extent, i32)
+        mul = offset.owner
+        if isinstance(mul, arith.MuliOp) and isinstance(cast := mul.lhs.owner, arith.IndexCastOp):
+            step = mul.rhs.owner
+            if isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(
+                extent, IndexType()
+            ):
+                (coordinate,) = self.ctx.registers_of(op, cast.input)
+                return coordinate
+        raise not_supported(
+            op, "extract_slice at a dynamic offset other than index_cast(i32) * size"
+        )
 
 
 class LowerByteView(TilePattern):

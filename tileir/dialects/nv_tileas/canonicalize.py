@@ -44,6 +44,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas.interfaces import (
     ChainStop,
     TileChain,
@@ -78,7 +79,21 @@ def constant_int(value: SSAValue) -> int | None:
 
 
 def resolve(entry: Mixed) -> int | None:
-    return entry if isinstance(entry, int) else constant_int(entry)
+    """A slice offset, size or stride as an integer, where it is one: static, an
+    `arith.constant`, or folded through the index arithmetic `convert-tileaa-to-tileas`
+    makes of cuda_tile's tile coordinates (`arith.index_cast` of a scalar
+    `cuda_tile.constant`, times an `arith.muli` constant)."""
+    if isinstance(entry, int):
+        return entry
+    op = entry.owner
+    if isinstance(op, arith.IndexCastOp):
+        return resolve(op.input)
+    if isinstance(op, arith.MuliOp):
+        lhs, rhs = resolve(op.lhs), resolve(op.rhs)
+        return None if lhs is None or rhs is None else lhs * rhs
+    if isinstance(op, ct.ConstantOp) and isinstance(entry.type, IntegerType):
+        return int(op.values().reshape(-1)[0])
+    return constant_int(entry)
 
 
 def same_index(a: Mixed, b: Mixed) -> bool:
