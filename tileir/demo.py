@@ -44,10 +44,21 @@ def main(argv: list[str] | None = None) -> int:
     cubin_path = ptx_path.with_suffix(".cubin")
 
     print(f"== tileir demo: {kernel.relative_to(REPO) if kernel.is_relative_to(REPO) else kernel}")
-    print(f"   (a cuTile Python kernel, exported to bytecode and printed by tileirdisasm; source: {kernel.with_suffix('.py').name})\n")
+    print(
+        f"   (a cuTile Python kernel, exported to bytecode and printed by tileirdisasm; source: {kernel.with_suffix('.py').name})\n"
+    )
 
     # 1. The real driver, as a user runs it.
-    cmd = [sys.executable, "-m", "tileir.driver.assembler", str(kernel), "--gpu-name", args.gpu_name, "-o", str(ptx_path)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tileir.driver.assembler",
+        str(kernel),
+        "--gpu-name",
+        args.gpu_name,
+        "-o",
+        str(ptx_path),
+    ]
     print("$ tileir-as", " ".join(cmd[3:]))
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -78,7 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n-- stage {stage} " + "-" * (60 - len(stage)))
         print(_excerpt(result.stages[stage], LINES_PER_STAGE))
     print(f"\nPTX: {ptx_path}\ncubin: {cubin_path}")
-    print("Every stage in full: tileir-as KERNEL --gpu-name ARCH --emit=cuda_tile|tileaa|tileas|llvm|ptx")
+    print(
+        "Every stage in full: tileir-as KERNEL --gpu-name ARCH --emit=cuda_tile|tileaa|tileas|llvm|ptx"
+    )
     return 0
 
 

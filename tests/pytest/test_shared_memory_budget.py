@@ -131,7 +131,9 @@ def test_a_use_over_the_targets_budget_is_reported_at_its_op() -> None:
 def test_sm_86_has_less_than_sm_80() -> None:
     """A 128x256 f32 transpose (132,096 bytes) fits sm_80's 163 KiB, not sm_86's 99."""
     text = _kernel(128, 256)
-    assert run_ptxas(compile_module(parse_module_text(text, "t.mlir"), "sm_80").ptx or "", "sm_80").ok
+    assert run_ptxas(
+        compile_module(parse_module_text(text, "t.mlir"), "sm_80").ptx or "", "sm_80"
+    ).ok
     with pytest.raises(CompileError, match="101376 are available"):
         compile_module(parse_module_text(text, "t.mlir"), "sm_86")
 

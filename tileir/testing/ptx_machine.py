@@ -43,9 +43,7 @@ class ThreadGrid:
     ``tid.x`` fastest, so the 32 threads of a warp are consecutive.
     """
 
-    def __init__(
-        self, grid: Sequence[int], block: Sequence[int], dynamic_shared: int = 0
-    ) -> None:
+    def __init__(self, grid: Sequence[int], block: Sequence[int], dynamic_shared: int = 0) -> None:
         self.grid = tuple(int(g) for g in grid)
         self.block = tuple(int(b) for b in block)
         if len(self.grid) != 3 or len(self.block) != 3 or min(self.grid + self.block) < 1:

@@ -41,13 +41,19 @@ class PtxasResult:
 
 
 def run_ptxas(
-    ptx: str, arch: str, output: str | None = None, opt_level: int = 3, extra: list[str] | None = None
+    ptx: str,
+    arch: str,
+    output: str | None = None,
+    opt_level: int = 3,
+    extra: list[str] | None = None,
 ) -> PtxasResult:
     """Assemble `ptx` for `arch` (to `output` if given) with `-v`; the result carries
     ptxas's report and the register count of each kernel."""
     ptxas = find_ptxas()
     if ptxas is None:
-        raise FileNotFoundError("ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME")
+        raise FileNotFoundError(
+            "ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME"
+        )
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "kernel.ptx"
         src.write_text(ptx)
