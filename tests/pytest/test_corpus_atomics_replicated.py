@@ -22,7 +22,7 @@ from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 KERNEL = """
 builtin.module {
   func.func @rep(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>, %o: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
+    %s = nv_tileas.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
     %i = cuda_tile.iota : tensor<512xi32>
     %ptrs = nv_tileaa.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
     %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>
@@ -30,7 +30,7 @@ builtin.module {
     %x = nv_tileas.tiled_load %view[%c0] {atom = #nv_tileas<atom ldg_128b>, in_bounds = array<i1: true>} : !nv_tileas.tiled_view<512xi32, gmem> -> tensor<512xi32>
     %y = cuda_tile.addi %x, %x : tensor<512xi32>
     nv_tileas.tiled_store %y, %view[%c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true>} : tensor<512xi32>, !nv_tileas.tiled_view<512xi32, gmem>
-    %sp = nv_tileaa.splat %p : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
+    %sp = nv_tileas.splat %p : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
     %j = cuda_tile.iota : tensor<16xi32>
     %pp = nv_tileaa.addptr %sp, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
     %three = cuda_tile.constant <i32: 3> : tensor<16xi32>
@@ -78,7 +78,7 @@ def test_replicated_atomic_assembles(arch: str) -> None:
 SCALAR_KERNEL = """
 builtin.module {
   func.func @counter(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
+    %s = nv_tileas.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
     %i = cuda_tile.iota : tensor<512xi32>
     %ptrs = nv_tileaa.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
     %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>

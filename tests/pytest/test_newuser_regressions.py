@@ -235,7 +235,7 @@ def test_inserted_conversion_is_located_at_its_user() -> None:
 
     text = """
     func.func @f(%p: !cuda_tile.ptr<f32>) {
-      %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
+      %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
       %i = cuda_tile.iota : tensor<128xi32>
       %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
       %v = nv_tileas.view %ptrs : tensor<128x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<128xf32, gmem>

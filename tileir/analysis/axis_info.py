@@ -131,7 +131,7 @@ class AxisInfoAnalysis:
                     tuple(max(c, v) for c, v in zip(inner.constancy, values, strict=False)),
                 )
             return inner
-        if isinstance(op, aa.SplatOp):
+        if isinstance(op, aa.SplatOp | tas.SplatOp):
             src = self.get(op.src)
             return AxisInfo((1,) * rank, (src.divisibility[0],) * rank, shape)
         if isinstance(op, aa.ExpandDimsOp | tas.ExpandDimsOp):
@@ -154,7 +154,7 @@ class AxisInfoAnalysis:
             d.insert(axis, new_div)
             k.insert(axis, 1)
             return AxisInfo(tuple(c), tuple(d), tuple(k))
-        if isinstance(op, aa.BroadcastOp):
+        if isinstance(op, aa.BroadcastOp | tas.BroadcastOp):
             src = self.get(op.src)
             src_shape = self._shape(op.src)
             c, d, k = [], [], []
@@ -243,7 +243,7 @@ class AxisInfoAnalysis:
     @staticmethod
     def _is_splat_one(value: SSAValue) -> bool:
         op = value.owner
-        if isinstance(op, aa.SplatOp):
+        if isinstance(op, aa.SplatOp | tas.SplatOp):
             op = op.src.owner
         if isinstance(op, ct.ConstantOp):
             data = op.values().reshape(-1)

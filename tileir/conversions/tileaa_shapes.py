@@ -1,5 +1,12 @@
 """Part of `convert-tileaa-to-tileas`: nv_tileaa shape ops become their nv_tileas forms.
 
+    %s = nv_tileaa.splat %x : i32 -> tensor<64xi32>
+    %b = nv_tileaa.broadcast %r : tensor<16x1xi32> -> tensor<16x64xi32>
+
+become tileir's `nv_tileas.splat` / `nv_tileas.broadcast` (seed 003 has neither; see
+`tileir.dialects.nv_tileas.ops.shape`) with the same operand and type; the layout pass
+then puts a broadcast's source in its result's layout.
+
     %e = nv_tileaa.expand_dims %x {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
 
 becomes the seed's layout-family op (seed 003), with the same operand, axis and type:
@@ -45,6 +52,18 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 
 
+class ConvertSplat(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.SplatOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, tas.SplatOp(op.src, op.result.type))
+
+
+class ConvertBroadcast(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.BroadcastOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, tas.BroadcastOp(op.src, op.result.type))
+
+
 class ConvertExpandDims(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ExpandDimsOp, rewriter: PatternRewriter) -> None:
@@ -69,4 +88,4 @@ class ConvertExtract(RewritePattern):
 
 def shape_patterns() -> list[RewritePattern]:
     """The patterns `convert-tileaa-to-tileas` runs for shape ops."""
-    return [ConvertExpandDims(), ConvertExtract()]
+    return [ConvertSplat(), ConvertBroadcast(), ConvertExpandDims(), ConvertExtract()]

@@ -42,3 +42,30 @@ func.func @extract(%x: tensor<64x64xf32>, %i: i32, %j: i32) -> tensor<8x32xf32> 
   %b = nv_tileaa.extract %a[%j, %i] : tensor<64x32xf32> -> tensor<8x32xf32>
   func.return %b : tensor<8x32xf32>
 }
+
+// -----
+
+// `splat` and `broadcast` become tileir's `nv_tileas.splat` / `nv_tileas.broadcast`
+// (seed 003 has neither) with the same operand and type: a row offset splatted,
+// rows and columns of a 2-D index tile broadcast, a pointer splatted.
+// CHECK-LABEL: func.func @splat_broadcast
+// CHECK: %[[PS:.*]] = nv_tileas.splat %d : i32 -> tensor<16xi32>
+// CHECK: %[[R:.*]] = cuda_tile.muli %r, %[[PS]] : tensor<16xi32>
+// CHECK: %[[R2:.*]] = nv_tileas.expand_dims %[[R]] {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+// CHECK: %[[RB:.*]] = nv_tileas.broadcast %[[R2]] : tensor<16x1xi32> -> tensor<16x64xi32>
+// CHECK: %[[CB:.*]] = nv_tileas.broadcast %c : tensor<1x64xi32> -> tensor<16x64xi32>
+// CHECK: %[[O:.*]] = cuda_tile.addi %[[RB]], %[[CB]] : tensor<16x64xi32>
+// CHECK: %[[S:.*]] = nv_tileas.splat %a : !cuda_tile.ptr<f16> -> tensor<16x64x!cuda_tile.ptr<f16>>
+// CHECK: func.return %[[S]], %[[O]]
+// CHECK-NOT: nv_tileaa.splat
+// CHECK-NOT: nv_tileaa.broadcast
+func.func @splat_broadcast(%a: !cuda_tile.ptr<f16>, %d: i32, %r: tensor<16xi32>, %c: tensor<1x64xi32>) -> (tensor<16x64x!cuda_tile.ptr<f16>>, tensor<16x64xi32>) {
+  %ps = nv_tileaa.splat %d : i32 -> tensor<16xi32>
+  %rm = cuda_tile.muli %r, %ps : tensor<16xi32>
+  %r2 = nv_tileaa.expand_dims %rm {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = nv_tileaa.broadcast %r2 : tensor<16x1xi32> -> tensor<16x64xi32>
+  %cb = nv_tileaa.broadcast %c : tensor<1x64xi32> -> tensor<16x64xi32>
+  %o = cuda_tile.addi %rb, %cb : tensor<16x64xi32>
+  %s = nv_tileaa.splat %a : !cuda_tile.ptr<f16> -> tensor<16x64x!cuda_tile.ptr<f16>>
+  func.return %s, %o : tensor<16x64x!cuda_tile.ptr<f16>>, tensor<16x64xi32>
+}

@@ -24,11 +24,11 @@ builtin.module {
     %c256 = cuda_tile.constant <i32: 256> : i32
     %base = cuda_tile.muli %bx, %c256 : i32
     %pb = nv_tileaa.addptr %p, %base : !cuda_tile.ptr<f32>, i32
-    %s = nv_tileaa.splat %pb : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
+    %s = nv_tileas.splat %pb : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<256xi32>
     %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
     %left = cuda_tile.subi %n, %base : i32
-    %ls = nv_tileaa.splat %left : i32 -> tensor<256xi32>
+    %ls = nv_tileas.splat %left : i32 -> tensor<256xi32>
     %m = cuda_tile.cmpi less_than %i, %ls, signed : tensor<256xi32> -> tensor<256xi1>
     %v = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>
     %c0 = arith.constant 0 : index

@@ -16,17 +16,17 @@
 // CHECK-NOT: nv_tileaa.
 builtin.module {
   func.func @atomics(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %p : !cuda_tile.ptr<i32> -> tensor<128x!cuda_tile.ptr<i32>>
+    %s = nv_tileas.splat %p : !cuda_tile.ptr<i32> -> tensor<128x!cuda_tile.ptr<i32>>
     %i = cuda_tile.iota : tensor<128xi32>
     %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
-    %nn = nv_tileaa.splat %n : i32 -> tensor<128xi32>
+    %nn = nv_tileas.splat %n : i32 -> tensor<128xi32>
     %mask = cuda_tile.cmpi less_than %i, %nn, signed : tensor<128xi32> -> tensor<128xi1>
     %one = cuda_tile.constant <i32: 1> : tensor<128xi32>
     %t0 = nv_tileaa.create_mem_token : !nv_tileaa.mem_token
     %r0, %t1 = nv_tileaa.atomic_rmw relaxed device add %ptrs, %one, %mask token %t0 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi1>
     %r1, %t2 = nv_tileaa.atomic_rmw acq_rel tl_blk max %ptrs, %i, %mask token %t1 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi1>
     %r2, %t3 = nv_tileaa.atomic_cas relaxed sys %ptrs, %r1, %i, %mask token %t2 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi32>, tensor<128xi1>
-    %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
+    %sq = nv_tileas.splat %q : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
     %fptrs = nv_tileaa.addptr %sq, %r2 : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
     %f = cuda_tile.itof %i signed : tensor<128xi32> -> tensor<128xf32>
     %r3, %t4 = nv_tileaa.atomic_rmw relaxed device addf %fptrs, %f, %mask token %t3 : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
@@ -46,14 +46,14 @@ builtin.module {
 // CHECK-NOT: red.{{.*}}exch
 builtin.module {
   func.func @unused_old_values(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<f64>) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %p : !cuda_tile.ptr<i32> -> tensor<128x!cuda_tile.ptr<i32>>
+    %s = nv_tileas.splat %p : !cuda_tile.ptr<i32> -> tensor<128x!cuda_tile.ptr<i32>>
     %i = cuda_tile.iota : tensor<128xi32>
     %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
     %one = cuda_tile.constant <i32: 1> : tensor<128xi32>
     %r0, %t0 = nv_tileaa.atomic_rmw release device add %ptrs, %one : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
     %r1, %t1 = nv_tileaa.atomic_rmw acquire device add %ptrs, %one : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
     %r2, %t2 = nv_tileaa.atomic_rmw release device xchg %ptrs, %one : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
-    %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f64> -> tensor<128x!cuda_tile.ptr<f64>>
+    %sq = nv_tileas.splat %q : !cuda_tile.ptr<f64> -> tensor<128x!cuda_tile.ptr<f64>>
     %fptrs = nv_tileaa.addptr %sq, %i : tensor<128x!cuda_tile.ptr<f64>>, tensor<128xi32>
     %half = cuda_tile.constant <f64: 0.5> : tensor<128xf64>
     %r3, %t3 = nv_tileaa.atomic_rmw relaxed tl_blk xchg %fptrs, %half : tensor<128x!cuda_tile.ptr<f64>>, tensor<128xf64>

@@ -25,7 +25,7 @@
 // CHECK-NOT: cuda_tile.
 builtin.module {
   func.func @carried(%p: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
+    %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<256xi32>
     %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
     %view = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>

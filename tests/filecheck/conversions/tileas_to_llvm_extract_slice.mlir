@@ -34,7 +34,7 @@ builtin.module {
     %a = nv_tileas.extract_slice %t[%off][1][1] : tensor<8xi32, #l8> to tensor<1xi32, #l1>
     %b = nv_tileas.extract_slice %t[1][1][1] : tensor<8xi32, #l8> to tensor<1xi32, #l1>
     %s = cuda_tile.addi %a, %b : tensor<1xi32, #l1>
-    %ps = nv_tileaa.splat %p : !cuda_tile.ptr<i32> -> tensor<1x!cuda_tile.ptr<i32>, #l1>
+    %ps = nv_tileas.splat %p : !cuda_tile.ptr<i32> -> tensor<1x!cuda_tile.ptr<i32>, #l1>
     %v = nv_tileas.view %ps : tensor<1x!cuda_tile.ptr<i32>, #l1> -> !nv_tileas.tiled_view<1xi32, gmem>
     %c0 = arith.constant 0 : index
     nv_tileas.tiled_store %s, %v[%c0] {atom = #nv_tileas<atom stg_32b>} : tensor<1xi32, #l1>, !nv_tileas.tiled_view<1xi32, gmem>

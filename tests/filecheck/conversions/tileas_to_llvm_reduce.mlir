@@ -21,10 +21,10 @@
 // CHECK-NOT: cuda_tile.
 builtin.module {
   func.func @row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<4x64x!cuda_tile.ptr<f32>>
+    %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<4x64x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<64xi32>
     %row = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
-    %cols = nv_tileaa.broadcast %row : tensor<1x64xi32> -> tensor<4x64xi32>
+    %cols = nv_tileas.broadcast %row : tensor<1x64xi32> -> tensor<4x64xi32>
     %ptrs = nv_tileaa.addptr %s, %cols : tensor<4x64x!cuda_tile.ptr<f32>>, tensor<4x64xi32>
     %view = nv_tileas.view %ptrs : tensor<4x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4x64xf32, gmem>
     %c0 = arith.constant 0 : index
@@ -34,7 +34,7 @@ builtin.module {
       %c = cuda_tile.maxf %a, %b : f32
       nv_tileas.yield %c : f32
     }
-    %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<4x!cuda_tile.ptr<f32>>
+    %sq = nv_tileas.splat %q : !cuda_tile.ptr<f32> -> tensor<4x!cuda_tile.ptr<f32>>
     %j = cuda_tile.iota : tensor<4xi32>
     %out = nv_tileaa.addptr %sq, %j : tensor<4x!cuda_tile.ptr<f32>>, tensor<4xi32>
     %oview = nv_tileas.view %out : tensor<4x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4xf32, gmem>
@@ -64,7 +64,7 @@ builtin.module {
 // CHECK-NOT: st.shared
 builtin.module {
   func.func @wide_row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
-    %s = nv_tileaa.splat %p : !cuda_tile.ptr<f32> -> tensor<1x1024x!cuda_tile.ptr<f32>>
+    %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<1x1024x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<1024xi32>
     %row = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<1024xi32> -> tensor<1x1024xi32>
     %ptrs = nv_tileaa.addptr %s, %row : tensor<1x1024x!cuda_tile.ptr<f32>>, tensor<1x1024xi32>
@@ -76,7 +76,7 @@ builtin.module {
       %c = cuda_tile.maxf %a, %b : f32
       nv_tileas.yield %c : f32
     }
-    %sq = nv_tileaa.splat %q : !cuda_tile.ptr<f32> -> tensor<1x!cuda_tile.ptr<f32>>
+    %sq = nv_tileas.splat %q : !cuda_tile.ptr<f32> -> tensor<1x!cuda_tile.ptr<f32>>
     %j = cuda_tile.iota : tensor<1xi32>
     %out = nv_tileaa.addptr %sq, %j : tensor<1x!cuda_tile.ptr<f32>>, tensor<1xi32>
     %oview = nv_tileas.view %out : tensor<1x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<1xf32, gmem>

@@ -275,7 +275,7 @@ def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -
 
 class LowerSplat(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.SplatOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.SplatOp, rewriter: PatternRewriter) -> None:
         (scalar,) = self.ctx.registers_of(op, op.src)
         n = linear_layout(op, op.result.type).num_registers
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [scalar] * n, op.result.type)])
@@ -283,7 +283,7 @@ class LowerSplat(TilePattern):
 
 class LowerBroadcast(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.BroadcastOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.BroadcastOp, rewriter: PatternRewriter) -> None:
         src_shape = shape_of(op.src.type)
         src = linear_layout(op, op.src.type)
         res = linear_layout(op, op.result.type)

@@ -445,7 +445,7 @@ def _ops_section() -> list[str]:
     total = sum(len(ops) for ops in FAMILIES.values())
     lines.append(
         f"{total} ops in {len(FAMILIES)} families (seed 003's roster, then tileir's "
-        "synchronization), one module each under `ops/`."
+        "synchronization and shape), one module each under `ops/`."
     )
     lines.append("")
     for family, ops in FAMILIES.items():

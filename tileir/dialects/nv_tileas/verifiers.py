@@ -400,6 +400,18 @@ CTA_BARRIER_PLACEMENT = _rule(
     "tileir (no seed op: the CTA barrier that orders synchronous tokens, seed 004)",
 )
 
+# -- shape (tileir's, no seed op) -------------------------------------------------------------
+SPLAT_ELEMENT = _rule(
+    "splat-element",
+    "splat's operand is the element type of its result tile",
+    "tileir (no seed op: cuda_tile's reshape/broadcast of a scalar, seed 004 shape folds)",
+)
+BROADCAST_SHAPE = _rule(
+    "broadcast-shape",
+    "broadcast keeps the rank and the element type; each source extent is 1 or the result's",
+    "tileir (no seed op: cuda_tile's broadcast, seed 004 shape folds)",
+)
+
 
 # ---------------------------------------------------------------------------
 # Shared checks.

@@ -334,7 +334,7 @@ def required_operand_layouts(
         return []
     if isinstance(op, tas.ScanOp):
         return [(i, result_layout) for i in range(len(op.operands))]
-    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | aa.BroadcastOp):
+    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | tas.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, aa.DotOp | tas.DotOp):
         # The accumulator and the result are one tile (the verifier wants one type):
@@ -376,7 +376,7 @@ def inferred_result_layout(
         if isinstance(first, SliceLayoutAttr) and first.dim.data == op.axis.value.data:
             return first.parent
         return None
-    if isinstance(op, aa.BroadcastOp):
+    if isinstance(op, tas.BroadcastOp):
         # A layout chosen for the (smaller) source may replicate the result: a 1-element
         # reduce result's slice layout on 4096 elements puts all of them in every
         # thread.  The result is then left to the rank's layout, and the source follows.
@@ -626,8 +626,8 @@ def _rematerializable(op: Operation) -> bool:
         op,
         ct.IotaOp
         | ct.ConstantOp
-        | aa.SplatOp
-        | aa.BroadcastOp
+        | tas.SplatOp
+        | tas.BroadcastOp
         | tas.ExpandDimsOp
         | aa.AddPtrOp
         | ct.OffsetOp,

@@ -11,6 +11,7 @@
 | compute | `compute` |
 | control and metadata | `control` |
 | synchronization (tileir's, not in the seed) | `synchronization` |
+| shape (tileir's, not in the seed) | `shape` |
 """
 
 from tileir.dialects.nv_tileas.ops.base import TileASOp, bool_array
@@ -82,6 +83,7 @@ from tileir.dialects.nv_tileas.ops.slices import (
     ExtractSliceOp,
     InsertSliceOp,
 )
+from tileir.dialects.nv_tileas.ops.shape import SHAPE_OPS, BroadcastOp, SplatOp
 from tileir.dialects.nv_tileas.ops.synchronization import SYNCHRONIZATION_OPS, CtaBarrierOp
 from tileir.dialects.nv_tileas.ops.tma import (
     TMA_OPS,
@@ -111,6 +113,7 @@ FAMILIES: dict[str, list[type[TileASOp]]] = {
     "compute": COMPUTE_OPS,
     "control and metadata": CONTROL_OPS,
     "synchronization": SYNCHRONIZATION_OPS,
+    "shape": SHAPE_OPS,
 }
 
 OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family]
@@ -134,6 +137,7 @@ __all__ = [
     "AsyncTiledTmaStoreOp",
     "AsyncWaitOp",
     "AxisRegionOp",
+    "BroadcastOp",
     "CancelNextProgramIdOp",
     "ConsumeOneAsyncOp",
     "ConsumeOneOp",
@@ -170,6 +174,7 @@ __all__ = [
     "ScanOp",
     "ScatterStoreOp",
     "ShuffleOp",
+    "SplatOp",
     "StoreOp",
     "TileASOp",
     "TiledAtomicRmwOp",
