@@ -34,8 +34,8 @@ builtin.module {
     %j = cuda_tile.iota : tensor<16xi32>
     %pp = nv_tileaa.addptr %sp, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
     %three = cuda_tile.constant <i32: 3> : tensor<16xi32>
-    %old, %t = nv_tileaa.atomic_rmw MODE device add %pp, %three : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
-    %so = nv_tileaa.splat %o : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
+    %old = nv_tileas.atomic_rmw add %three, %pp {mem_semantic = #nv_tileas<mem_semantic MODE>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+    %so = nv_tileas.splat %o : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
     %po = nv_tileaa.addptr %so, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
     %ov = nv_tileas.view %po : tensor<16x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<16xi32, gmem>
     %twice = cuda_tile.addi %old, %old : tensor<16xi32>
@@ -54,7 +54,7 @@ def compile_kernel(mode: str, arch: str) -> str:
     return module_to_ptx(module, arch)
 
 
-@pytest.mark.parametrize("mode", ["relaxed", "acq_rel"])
+@pytest.mark.parametrize("mode", ["relaxed", "acquire_release"])
 def test_replicated_atomic_updates_once_and_every_copy_reads_the_old_value(mode: str) -> None:
     ptx = compile_kernel(mode, "sm_90a")
     assert ".reqntid 128, 1, 1" in ptx and "ld.shared" in ptx
@@ -70,7 +70,7 @@ def test_replicated_atomic_updates_once_and_every_copy_reads_the_old_value(mode:
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
 def test_replicated_atomic_assembles(arch: str) -> None:
-    report = run_ptxas(compile_kernel("acq_rel", arch), arch)
+    report = run_ptxas(compile_kernel("acquire_release", arch), arch)
     assert report.ok, report.output
 
 
@@ -84,8 +84,8 @@ builtin.module {
     %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>
     %c0 = arith.constant 0 : index
     %one = cuda_tile.constant <i32: 1> : i32
-    %old, %t = nv_tileaa.atomic_rmw acq_rel device add %p, %one : !cuda_tile.ptr<i32>, i32
-    %base = nv_tileaa.splat %old : i32 -> tensor<512xi32>
+    %old = nv_tileas.atomic_rmw add %one, %p {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : i32, !cuda_tile.ptr<i32> -> i32
+    %base = nv_tileas.splat %old : i32 -> tensor<512xi32>
     %v = cuda_tile.addi %base, %i : tensor<512xi32>
     nv_tileas.tiled_store %v, %view[%c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true>} : tensor<512xi32>, !nv_tileas.tiled_view<512xi32, gmem>
     func.return

@@ -7,6 +7,13 @@ how many elements are contiguous and how aligned the first of them is, and the a
 moves up to 16 bytes per thread (`ldg_128b` = `ld.global.v4.b32`).  A load's constant
 fallback value becomes its `padding_value`; memory semantics and scopes carry over.
 
+Each `nv_tileaa.atomic_rmw` / `atomic_cas` becomes tileir's `nv_tileas.atomic_rmw` /
+`atomic_cas` on the same tile of pointers (the seed's `tiled_atomic_rmw` addresses a view
+at coordinates and takes no mask): mode, compare, value, mask, memory order and scope
+carry over.  An atomic is never weak (PTX's `atom`/`red` order at least relaxed), and an
+ordered one without a scope is device-scoped (`gpu`), as the lowering always printed it.
+The token follows the nv_tileaa one, for `tileas-insert-barriers` to decide from and drop.
+
 `cuda_tile.reduce` / `scan` become `nv_tileas.reduce` / `scan` with their identities and
 body (`tileir/conversions/tileaa_reductions.py`); shape ops become their nv_tileas
 forms (`tileir/conversions/tileaa_shapes.py`: `expand_dims`, `extract` ->
@@ -51,7 +58,11 @@ from tileir.conversions.tileaa_reductions import reduction_patterns
 from tileir.conversions.tileaa_shapes import shape_patterns
 from tileir.conversions.tileaa_tokens import lower_mem_tokens
 from tileir.dialects.cuda_tile import ops as ct
-from tileir.dialects.cuda_tile.attributes import MemoryOrderingSemantics, MemoryScope
+from tileir.dialects.cuda_tile.attributes import (
+    AtomicRMWMode,
+    MemoryOrderingSemantics,
+    MemoryScope,
+)
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
@@ -63,6 +74,8 @@ from tileir.dialects.nv_tileas.attributes import (
     MemSemantic,
     MemSemanticAttr,
     Residency,
+    RmwMode,
+    RmwModeAttr,
     copy_atom,
 )
 from tileir.dialects.nv_tileas.ops import bool_array
@@ -201,6 +214,63 @@ class LowerStore(RewritePattern):
         rewriter.replace(op, [], [token])
 
 
+RMW_MODES = {mode: RmwMode(mode.value) for mode in AtomicRMWMode}
+
+
+def atomic_properties(op: aa.AtomicRmwOp | aa.AtomicCasOp) -> dict[str, Attribute]:
+    """An atomic's order and scope: weak reads as relaxed, no scope as the device's."""
+    sem = SEMANTICS[op.semantics()]
+    return {
+        "mem_semantic": MemSemanticAttr(MemSemantic.RELAXED if sem is MemSemantic.WEAK else sem),
+        "mem_scope": MemScopeAttr(SCOPES[op.scope() or MemoryScope.DEVICE]),
+    }
+
+
+def _atomic_token(op: aa.AtomicRmwOp | aa.AtomicCasOp, rewriter: PatternRewriter) -> list[SSAValue]:
+    """The token operand of the nv_tileas atomic: the nv_tileaa one, or a fresh token when
+    there is none but the old token result is used (a token result needs an operand)."""
+    if op.token is not None:
+        return [op.token]
+    return [_fresh_token(rewriter)] if op.result_token.uses else []
+
+
+def _replace_atomic(
+    op: aa.AtomicRmwOp | aa.AtomicCasOp,
+    new: tas.AtomicRmwOp | tas.AtomicCasOp,
+    rewriter: PatternRewriter,
+) -> None:
+    new.location = op.location
+    rewriter.insert(new)
+    token = new.result_token if new.result_token is not None else _fresh_token(rewriter)
+    rewriter.replace(op, [], [new.result, token])
+
+
+class LowerAtomicRmw(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.AtomicRmwOp, rewriter: PatternRewriter) -> None:
+        token = _atomic_token(op, rewriter)
+        props = atomic_properties(op)
+        props["rmw_mode"] = RmwModeAttr(RMW_MODES[op.rmw_mode()])
+        new = tas.AtomicRmwOp.build(
+            operands=[op.ptr, op.value, _opt(op.mask), token],
+            result_types=[op.result.type, [t.type for t in token]],
+            properties=props,
+        )
+        _replace_atomic(op, new, rewriter)
+
+
+class LowerAtomicCas(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.AtomicCasOp, rewriter: PatternRewriter) -> None:
+        token = _atomic_token(op, rewriter)
+        new = tas.AtomicCasOp.build(
+            operands=[op.ptr, op.compare, op.value, _opt(op.mask), token],
+            result_types=[op.result.type, [t.type for t in token]],
+            properties=atomic_properties(op),
+        )
+        _replace_atomic(op, new, rewriter)
+
+
 def _fresh_token(rewriter: PatternRewriter) -> SSAValue:
     op = aa.CreateMemTokenOp()
     rewriter.insert(op)
@@ -213,7 +283,8 @@ def _opt(v: SSAValue | None) -> list[SSAValue]:
 
 @dataclass(frozen=True)
 class ConvertTileAAToTileASPass(ModulePass):
-    """nv_tileaa loads and stores -> nv_tileas views and tiled loads/stores with atoms."""
+    """nv_tileaa loads and stores -> nv_tileas views and tiled loads/stores with atoms;
+    atomics -> nv_tileas pointer atomics."""
 
     name = "convert-tileaa-to-tileas"
 
@@ -229,6 +300,8 @@ class ConvertTileAAToTileASPass(ModulePass):
                 [
                     LowerLoad(lowering),
                     LowerStore(lowering),
+                    LowerAtomicRmw(),
+                    LowerAtomicCas(),
                     *reduction_patterns(),
                     *shape_patterns(),
                 ],

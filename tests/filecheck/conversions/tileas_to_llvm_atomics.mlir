@@ -3,7 +3,8 @@
 // nobody reads becomes a `red` if `red` has its operation (never exch or cas); acq_rel atomics wait at CTA barriers on both sides, and an
 // atomic whose token follows another thread's write waits before (the barriers are
 // placed by tileas-insert-barriers, each `nv_tileas.cta_barrier` is one `nvvm.barrier0`).
-// RUN: tileir-opt %s -p tileas-assign-layouts,tileas-insert-barriers,convert-tileas-to-llvm{arch=sm_90a},cse | filecheck %s
+// The nv_tileaa atomics become nv_tileas.atomic_rmw/atomic_cas first (convert-tileaa-to-tileas).
+// RUN: tileir-opt %s -p convert-tileaa-to-tileas,tileas-assign-layouts,tileas-insert-barriers,convert-tileas-to-llvm{arch=sm_90a},cse | filecheck %s
 
 // CHECK-LABEL: llvm.func @atomics
 // CHECK: "@$0 red.relaxed.gpu.global.add.u32 [$1], $2;", "b,l,r"

@@ -5,8 +5,8 @@ Every tile becomes the registers its layout gives each thread; elementwise ops a
 per register, shape ops reuse registers, tiled loads and stores become vectorized,
 predicated global accesses.  Memory order is already explicit: each
 `nv_tileas.cta_barrier` that `tileas-insert-barriers` placed becomes one
-`nvvm.barrier0`; tokens left in the IR (the unused results of atomics and ordering-only
-ops) only order and disappear.
+`nvvm.barrier0`; tokens left in the IR (the unused results of ordering-only ops) only
+order and disappear.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`nv_tileaa.atomic_rmw` and `nv_tileaa.atomic_cas` over pointer tiles.
+"""`nv_tileas.atomic_rmw` and `nv_tileas.atomic_cas` over pointer tiles.
 
 Each thread performs one PTX atomic per element it owns, predicated by the mask:
 
@@ -6,8 +6,8 @@ Each thread performs one PTX atomic per element it owns, predicated by the mask:
     @%p red.relaxed.gpu.global.add.u32 [%rd], %v;          // result unused
     @%p atom.release.gpu.global.exch.b32 %r, [%rd], %v;    // unused: `red` has no exch
 
-The memory order and scope are spelled on the instruction (`relaxed`, `acquire`,
-`release`, `acq_rel`; `tl_blk` -> `cta`, `device` -> `gpu`, `sys` -> `sys`).  A
+The memory order and scope the op records are spelled on the instruction (`relaxed`,
+`acquire`, `release`, `acquire_release` -> `acq_rel`; `tl_blk` -> `cta`, `gpu`, `sys`).  A
 reduction (`red`) is used when nothing reads the old values and PTX's `red` has both
 the operation and the order (`RED_OPERATIONS`, `RED_ORDERS`); otherwise an `atom`
 whose result register nobody reads.  Masked-off elements have no old value; their
@@ -52,26 +52,32 @@ from tileir.conversions.tileas_to_llvm.reductions import (
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile.attributes import AtomicRMWMode, MemoryOrderingSemantics, MemoryScope
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic, RmwMode
 from tileir.targets import compute_capability
 
-PTX_SCOPE = {MemoryScope.TL_BLK: "cta", MemoryScope.DEVICE: "gpu", MemoryScope.SYS: "sys"}
+PTX_SCOPE = {MemScope.TL_BLK: "cta", MemScope.GPU: "gpu", MemScope.SYS: "sys"}
+PTX_ORDER = {
+    MemSemantic.RELAXED: "relaxed",
+    MemSemantic.ACQUIRE: "acquire",
+    MemSemantic.RELEASE: "release",
+    MemSemantic.ACQUIRE_RELEASE: "acq_rel",
+}
 
-#: cuda_tile mode -> (PTX operation, type class: "u" unsigned/untyped add, "s" signed,
+#: nv_tileas mode -> (PTX operation, type class: "u" unsigned/untyped add, "s" signed,
 #: "b" bits, "f" float).
 MODES = {
-    AtomicRMWMode.ADD: ("add", "u"),
-    AtomicRMWMode.ADDF: ("add", "f"),
-    AtomicRMWMode.AND: ("and", "b"),
-    AtomicRMWMode.OR: ("or", "b"),
-    AtomicRMWMode.XOR: ("xor", "b"),
-    AtomicRMWMode.MAX: ("max", "s"),
-    AtomicRMWMode.MIN: ("min", "s"),
-    AtomicRMWMode.UMAX: ("max", "u"),
-    AtomicRMWMode.UMIN: ("min", "u"),
-    AtomicRMWMode.XCHG: ("exch", "b"),
+    RmwMode.ADD: ("add", "u"),
+    RmwMode.ADDF: ("add", "f"),
+    RmwMode.AND: ("and", "b"),
+    RmwMode.OR: ("or", "b"),
+    RmwMode.XOR: ("xor", "b"),
+    RmwMode.MAX: ("max", "s"),
+    RmwMode.MIN: ("min", "s"),
+    RmwMode.UMAX: ("max", "u"),
+    RmwMode.UMIN: ("min", "u"),
+    RmwMode.XCHG: ("exch", "b"),
 }
 
 #: The operations PTX's `red` has (PTX ISA, "red"): no `exch` and no `cas`, which
@@ -107,12 +113,14 @@ def uses_reduction(operation: str, order: str, result_used: bool) -> bool:
     return not result_used and operation in RED_OPERATIONS and order in RED_ORDERS
 
 
-def order_qualifiers(op: aa.AtomicRmwOp | aa.AtomicCasOp) -> tuple[str, str]:
-    sem = op.semantics()
-    scope = op.scope() or MemoryScope.DEVICE
-    if sem is MemoryOrderingSemantics.WEAK:
-        sem = MemoryOrderingSemantics.RELAXED
-    return sem.value, PTX_SCOPE[scope]
+def order_qualifiers(op: tas.AtomicRmwOp | tas.AtomicCasOp) -> tuple[str, str]:
+    """The PTX order and scope the op records (`convert-tileaa-to-tileas` gives every
+    atomic both)."""
+    sem = op.semantic()
+    scope = op.mem_scope
+    if sem not in PTX_ORDER or scope is None or scope.data not in PTX_SCOPE:
+        raise not_supported(op, f"an atomic with {sem.value} semantic and scope {scope}")
+    return PTX_ORDER[sem], PTX_SCOPE[scope.data]
 
 
 class LowerAtomic(TilePattern):
@@ -120,12 +128,12 @@ class LowerAtomic(TilePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
-        self, op: aa.AtomicRmwOp | aa.AtomicCasOp, rewriter: PatternRewriter
+        self, op: tas.AtomicRmwOp | tas.AtomicCasOp, rewriter: PatternRewriter
     ) -> None:
         arch = self.ctx.arch
         t = op.result.type
         el = element_type(t)
-        is_cas = isinstance(op, aa.AtomicCasOp)
+        is_cas = isinstance(op, tas.AtomicCasOp)
         if is_cas:
             name, kind = "cas", "b"
             if isinstance(el, Float16Type | BFloat16Type) or (
@@ -133,7 +141,8 @@ class LowerAtomic(TilePattern):
             ):
                 raise not_supported(op, f"compare-and-swap on {el}")
         else:
-            name, kind = MODES[op.rmw_mode()]
+            assert isinstance(op, tas.AtomicRmwOp)
+            name, kind = MODES[op.rmw_mode.data]
         if (
             isinstance(el, BFloat16Type)
             and compute_capability(arch) < FIRST_ARCH_WITH_BF16_ATOMIC_ADD
@@ -148,9 +157,11 @@ class LowerAtomic(TilePattern):
         used = bool(op.result.uses)
         use_red = uses_reduction(name, sem, used)
 
-        ptrs = self.ctx.registers_of(op, op.ptr)
+        ptrs = self.ctx.registers_of(op, op.pointers)
         values = self.ctx.registers_of(op, op.value)
-        compares = self.ctx.registers_of(op, op.compare) if isinstance(op, aa.AtomicCasOp) else None
+        compares = (
+            self.ctx.registers_of(op, op.compare) if isinstance(op, tas.AtomicCasOp) else None
+        )
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         if shape_of(t):
             layout = linear_layout(op, t)
@@ -224,7 +235,9 @@ class LowerAtomic(TilePattern):
             replacement.append(self.ctx.result_value(rewriter, regs, t))
         else:
             replacement.append(self.ctx.result_value(rewriter, [b.const(0, el)] * n, t))
-        replacement.append(_token_placeholder(rewriter, op))
+        if op.result_token is not None:
+            # Tokens a function kept (tileas-insert-barriers left them): ordering only.
+            replacement.append(_token_placeholder(rewriter, op))
         rewriter.replace(op, [], replacement)
 
     def _broadcast_through_shared(

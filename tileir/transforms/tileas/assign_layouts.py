@@ -340,7 +340,7 @@ def required_operand_layouts(
         # The accumulator and the result are one tile (the verifier wants one type):
         # a dot the tensor cores do not take (FMAs) follows its result's layout.
         return [(2, result_layout)]
-    if isinstance(op, aa.AtomicRmwOp | aa.AtomicCasOp) and result_index == 0:
+    if isinstance(op, tas.AtomicRmwOp | tas.AtomicCasOp) and result_index == 0:
         # Pointers, compare, value, mask and old values: element r of each is in
         # register r of the same thread (the atomic lowering pairs them by register).
         return [(i, result_layout) for i, v in enumerate(op.operands) if is_tile(v)]
@@ -384,7 +384,12 @@ def inferred_result_layout(
         return None if holds_copies(first, shape_of(op.result.type), source) else first
     if isinstance(
         op,
-        ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | tas.ScanOp | aa.AtomicRmwOp | aa.AtomicCasOp,
+        ct.ElementwiseOp
+        | aa.AddPtrOp
+        | ct.OffsetOp
+        | tas.ScanOp
+        | tas.AtomicRmwOp
+        | tas.AtomicCasOp,
     ):
         return first
     if isinstance(op, tas.ReduceOp):

@@ -23,13 +23,13 @@ The barrier goes immediately before (after) the access, in its block, unless one
 already there: an acquire load followed by an access that waits gets one barrier
 between them, not two, and running the pass again adds nothing.  Then, in each
 function whose tokens are only used by the ops above, joins and `scf` plumbing, the
-tokens go: tiled loads and stores lose their token operand and result, atomics and the
-ordering-only ops their token operand, `scf.for`/`scf.if`/`scf.while` their token
+tokens go: tiled loads, tiled stores and atomics lose their token operand and result,
+the ordering-only ops their token operand, `scf.for`/`scf.if`/`scf.while` their token
 results, iter-args and yields, and joins and `create_mem_token`s are erased.  Program
 order and the barriers now say everything the tokens said.  The required token
-result of an `nv_tileaa.atomic_rmw`/`atomic_cas`, `print_tko` and the grid-dependency
-ops stays, unused.  A function with another token user (`async.token_to_async`)
-keeps its tokens.
+result of `print_tko` and the grid-dependency ops stays, unused.  (The atomics are
+tileir's `nv_tileas.atomic_rmw`/`atomic_cas` by now.)  A function with another token
+user (`async.token_to_async`) keeps its tokens.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ from tileir.dialects.nv_tileas.attributes import MemSemantic
 
 #: Ops that only order: their token follows their input token and adds no access.
 ORDERING_ONLY = GdcWaitTkoOp | GdcLaunchDependentsTkoOp | ct.PrintTkoOp
-ATOMICS = aa.AtomicRmwOp | aa.AtomicCasOp
+ATOMICS = tas.AtomicRmwOp | tas.AtomicCasOp
 TILED = tas.TiledLoadOp | tas.TiledStoreOp
 #: The ops whose input token is dropped once the barriers are in place.
 TOKEN_CONSUMERS = TILED | ATOMICS | ORDERING_ONLY
@@ -105,10 +105,10 @@ def barrier_sides(op: Operation, cache: dict[SSAValue, TokenHistory]) -> tuple[b
     if isinstance(op, ATOMICS):
         # A read-modify-write after accesses another thread may have made, and the
         # CTA-wide side of acquire/release orders.
-        sem = op.semantics().value
+        sem = op.semantic()
         h = token_history(op.token, cache) if op.token is not None else TokenHistory()
-        before = h.write or h.read or sem in ("release", "acq_rel")
-        return before, sem in ("acquire", "acq_rel")
+        before = h.write or h.read or sem in (MemSemantic.RELEASE, MemSemantic.ACQUIRE_RELEASE)
+        return before, sem in (MemSemantic.ACQUIRE, MemSemantic.ACQUIRE_RELEASE)
     if isinstance(op, TILED):
         before = False
         if op.token is not None:
@@ -282,9 +282,9 @@ def drop_tokens(fn: Operation) -> bool:
     for v in values:
         v.replace_all_uses_with(placeholder.result)
     for op in list(fn.walk()):
-        if isinstance(op, TILED):
+        if isinstance(op, TILED | ATOMICS):
             _rebuild_without_tokens(op, drop_results=True)
-        elif isinstance(op, ATOMICS | ORDERING_ONLY) and op.token is not None:
+        elif isinstance(op, ORDERING_ONLY) and op.token is not None:
             _rebuild_without_tokens(op, drop_results=False)
     for op in list(fn.walk(region_first=True)):
         if isinstance(op, SCF_CARRIERS) and (

@@ -105,3 +105,20 @@ func.func @gather_scatter(%v: !nv_tileas.tiled_view<1024xf32, gmem>, %off: tenso
   %t1 = nv_tileas.scatter_store %x, %v[%off] token %t {atom = #nv_tileas<atom stg_32b>} : tensor<64xf32>, !nv_tileas.tiled_view<1024xf32, gmem>, tensor<64xi32>
   func.return
 }
+
+// -----
+
+// tileir's pointer atomics (not in the seed): a masked tile of pointers, the token
+// optional (tileas-insert-barriers drops it), compare before value for atomic_cas.
+// CHECK-LABEL: func.func @pointer_atomics
+// CHECK: nv_tileas.atomic_rmw addf %{{.*}}, %{{.*}} mask %{{.*}} {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xf32>, tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi1> -> tensor<128xf32>
+// CHECK: nv_tileas.atomic_rmw add %{{.*}}, %{{.*}} token %{{.*}} {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+// CHECK: nv_tileas.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope tl_blk>} : tensor<16xi32>, tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+// CHECK: nv_tileas.atomic_rmw xchg %{{.*}}, %{{.*}} mask %{{.*}} {mem_semantic = #nv_tileas<mem_semantic release>, mem_scope = #nv_tileas<mem_scope sys>} : i32, !cuda_tile.ptr<i32>, i1 -> i32
+func.func @pointer_atomics(%p: tensor<128x!cuda_tile.ptr<f32>>, %v: tensor<128xf32>, %m: tensor<128xi1>, %t: !nv_tileaa.mem_token, %q: tensor<16x!cuda_tile.ptr<i32>>, %c: tensor<16xi32>, %s: !cuda_tile.ptr<i32>, %x: i32, %b: i1) {
+  %a = nv_tileas.atomic_rmw addf %v, %p mask %m {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xf32>, tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi1> -> tensor<128xf32>
+  %r, %t1 = nv_tileas.atomic_rmw add %c, %q token %t {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+  %d = nv_tileas.atomic_cas %c, %r, %q {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope tl_blk>} : tensor<16xi32>, tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+  %e = nv_tileas.atomic_rmw xchg %x, %s mask %b {mem_semantic = #nv_tileas<mem_semantic release>, mem_scope = #nv_tileas<mem_scope sys>} : i32, !cuda_tile.ptr<i32>, i1 -> i32
+  func.return
+}

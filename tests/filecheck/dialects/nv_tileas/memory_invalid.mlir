@@ -221,3 +221,49 @@ func.func @copy_pair(%r: !nv_tileas.tiled_view<128xf32, rmem>, %g: !nv_tileas.ti
   nv_tileas.copy %r, %g {atom = #nv_tileas<atom sts_128b>} : !nv_tileas.tiled_view<128xf32, rmem>, !nv_tileas.tiled_view<128xf32, gmem>
   func.return
 }
+
+// -----
+
+// tileir's pointer atomics share the seed atomic's element rules.
+// RULE: atomic-mode-type
+func.func @pointer_rmw_addf_int(%p: tensor<16x!cuda_tile.ptr<i32>>, %x: tensor<16xi32>) {
+  // expected-error@+1 {{'nv_tileas.atomic_rmw' op addf needs a floating-point element type, not i32}}
+  %r = nv_tileas.atomic_rmw addf %x, %p {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+// RULE: atomic-mode-type
+func.func @pointer_rmw_cmpxchg(%p: tensor<16x!cuda_tile.ptr<i32>>, %x: tensor<16xi32>) {
+  // expected-error@+1 {{'nv_tileas.atomic_rmw' op cmpxchg is nv_tileas.atomic_cas, not an atomic_rmw mode}}
+  %r = nv_tileas.atomic_rmw cmpxchg %x, %p {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+// RULE: scope-iff-ordered
+func.func @pointer_rmw_no_scope(%p: tensor<16x!cuda_tile.ptr<i32>>, %x: tensor<16xi32>) {
+  // expected-error@+1 {{'nv_tileas.atomic_rmw' op mem_scope is required with acquire_release semantic}}
+  %r = nv_tileas.atomic_rmw add %x, %p {mem_semantic = #nv_tileas<mem_semantic acquire_release>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+// RULE: element-type-match
+func.func @pointer_cas_types(%p: tensor<16x!cuda_tile.ptr<i32>>, %x: tensor<16xi32>, %c: tensor<16xi64>) {
+  // expected-error@+1 {{'nv_tileas.atomic_cas' op tensor<16xi64> must equal the value type tensor<16xi32>}}
+  %r = nv_tileas.atomic_cas %c, %x, %p {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi64>, tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+// RULE: atomic-16bit-float
+func.func @pointer_cas_width(%p: tensor<16x!cuda_tile.ptr<f16>>, %x: tensor<16xf16>) {
+  // expected-error@+1 {{'nv_tileas.atomic_cas' op 16-bit floating-point atomics allow only add, max and min, not cmpxchg}}
+  %r = nv_tileas.atomic_cas %x, %x, %p {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xf16>, tensor<16xf16>, tensor<16x!cuda_tile.ptr<f16>> -> tensor<16xf16>
+  func.return
+}

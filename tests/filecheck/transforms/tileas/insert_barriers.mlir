@@ -75,21 +75,21 @@ func.func @acquire_release(%v: !nv_tileas.tiled_view<128xf32, gmem>) {
   func.return
 }
 
-// Atomics: acq_rel waits on both sides; a relaxed atomic waits only when its token
-// follows an access; an atomic is a read and a write for what follows it.  The
-// atomic keeps its (unused) token result: nv_tileaa.atomic_rmw requires one.
+// Atomics (tileir's nv_tileas.atomic_rmw/atomic_cas): acq_rel waits on both sides; a
+// relaxed atomic waits only when its token follows an access; an atomic is a read and
+// a write for what follows it.  Its token operand and result go, as a tiled access's do.
 // CHECK-LABEL: func.func @atomics
-// CHECK-NEXT: nv_tileaa.atomic_rmw relaxed device add %{{[^ ]*}}, %{{[^ ]*}} :
+// CHECK-NEXT: nv_tileas.atomic_rmw add %x, %p {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xi32>, tensor<128x!cuda_tile.ptr<i32>> -> tensor<128xi32>
 // CHECK-NEXT: nv_tileas.cta_barrier
-// CHECK-NEXT: nv_tileaa.atomic_rmw acq_rel device max %{{[^ ]*}}, %{{[^ ]*}} :
+// CHECK-NEXT: nv_tileas.atomic_rmw max %x, %p {mem_semantic = #nv_tileas<mem_semantic acquire_release>, {{.*}}} :
 // CHECK-NEXT: nv_tileas.cta_barrier
-// CHECK-NEXT: nv_tileaa.atomic_cas relaxed device %{{[^ ]*}}, %{{[^ ]*}}, %{{[^ ]*}} :
+// CHECK-NEXT: nv_tileas.atomic_cas %{{[^ ]*}}, %x, %p {{{.*}}} : tensor<128xi32>, tensor<128xi32>, tensor<128x!cuda_tile.ptr<i32>> -> tensor<128xi32>
 // CHECK-NEXT: func.return
 func.func @atomics(%p: tensor<128x!cuda_tile.ptr<i32>>, %x: tensor<128xi32>) {
   %t0 = nv_tileaa.create_mem_token : !nv_tileaa.mem_token
-  %r0, %t1 = nv_tileaa.atomic_rmw relaxed device add %p, %x token %t0 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
-  %r1, %t2 = nv_tileaa.atomic_rmw acq_rel device max %p, %x token %t0 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>
-  %r2, %t3 = nv_tileaa.atomic_cas relaxed device %p, %r0, %x token %t1 : tensor<128x!cuda_tile.ptr<i32>>, tensor<128xi32>, tensor<128xi32>
+  %r0, %t1 = nv_tileas.atomic_rmw add %x, %p token %t0 {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xi32>, tensor<128x!cuda_tile.ptr<i32>> -> tensor<128xi32>
+  %r1, %t2 = nv_tileas.atomic_rmw max %x, %p token %t0 {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xi32>, tensor<128x!cuda_tile.ptr<i32>> -> tensor<128xi32>
+  %r2, %t3 = nv_tileas.atomic_cas %r0, %x, %p token %t1 {mem_semantic = #nv_tileas<mem_semantic relaxed>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xi32>, tensor<128xi32>, tensor<128x!cuda_tile.ptr<i32>> -> tensor<128xi32>
   func.return
 }
 

@@ -45,6 +45,8 @@ from tileir.dialects.nv_tileas.ops.memory import (
     AsyncLoadOp,
     AsyncStoreOp,
     AsyncTiledLoadOp,
+    AtomicCasOp,
+    AtomicRmwOp,
     CopyOp,
     GatherLoadOp,
     LoadOp,
@@ -75,6 +77,7 @@ from tileir.dialects.nv_tileas.ops.pipeline import (
     ProducerCommitOp,
     ProducerWriteOp,
 )
+from tileir.dialects.nv_tileas.ops.shape import SHAPE_OPS, BroadcastOp, SplatOp
 from tileir.dialects.nv_tileas.ops.slices import (
     SLICE_OPS,
     AllocTensorOp,
@@ -83,7 +86,6 @@ from tileir.dialects.nv_tileas.ops.slices import (
     ExtractSliceOp,
     InsertSliceOp,
 )
-from tileir.dialects.nv_tileas.ops.shape import SHAPE_OPS, BroadcastOp, SplatOp
 from tileir.dialects.nv_tileas.ops.synchronization import SYNCHRONIZATION_OPS, CtaBarrierOp
 from tileir.dialects.nv_tileas.ops.tma import (
     TMA_OPS,
@@ -136,6 +138,8 @@ __all__ = [
     "AsyncTiledTmaLoadOp",
     "AsyncTiledTmaStoreOp",
     "AsyncWaitOp",
+    "AtomicCasOp",
+    "AtomicRmwOp",
     "AxisRegionOp",
     "BroadcastOp",
     "CancelNextProgramIdOp",

@@ -3,6 +3,9 @@
 Tiled ops address a `tiled_view` (nv_tileas, with residency; or nv_tileaa, residency
 not assigned yet) at per-dimension index coordinates and move one tile with a hardware
 `atom`; pointer ops (`load`, `store` and their async forms) address a tile of global
+pointers; `atomic_rmw` / `atomic_cas` (tileir's additions: seed 003's only atomic,
+`tiled_atomic_rmw`, addresses a view at coordinates and takes no mask, while cuda_tile's
+atomics update a masked tile of arbitrary pointers) read-modify-write through a tile of
 pointers; `gather_load` / `scatter_store` address a view through a tile of element
 offsets; `copy` / `async.copy` move a whole view into another.
 
@@ -13,6 +16,8 @@ Operand segments (`operandSegmentSizes`, elided in the custom form, accepted whe
 | tiled_load, async.tiled_load | view, coords, offsets, token, mask |
 | tiled_store | view, value, coords, offsets, token, mask |
 | tiled_atomic_rmw | view, value, coords, token |
+| atomic_rmw (tileir's) | pointers, value, mask, token |
+| atomic_cas (tileir's) | pointers, compare, value, mask, token |
 | load, async.load | pointers, mask, token |
 | store, async.store | pointers, value, mask, token |
 | gather_load | view, offsets, mask, token |
@@ -141,7 +146,9 @@ def parse_tail(parser: Parser, *, offsets: bool = False) -> AccessTail:
     return AccessTail(offs, mask, token, parser.parse_optional_attr_dict())
 
 
-def print_tail(printer: Printer, op: Operation, offsets: Sequence[SSAValue] = ()) -> None:
+def print_tail(
+    printer: Printer, op: Operation, offsets: Sequence[SSAValue] = (), hidden: Sequence[str] = ()
+) -> None:
     if offsets:
         printer.print_string(" offsets [")
         printer.print_list(offsets, printer.print_operand)
@@ -154,7 +161,9 @@ def print_tail(printer: Printer, op: Operation, offsets: Sequence[SSAValue] = ()
     if token is not None:
         printer.print_string(" token ")
         printer.print_operand(token)
-    props = {k: v for k, v in op.properties.items() if k != "operandSegmentSizes"}
+    props = {
+        k: v for k, v in op.properties.items() if k != "operandSegmentSizes" and k not in hidden
+    }
     printer.print_op_attributes({**props, **op.attributes})
 
 
@@ -559,21 +568,24 @@ class TiledAtomicRmwOp(TiledMemoryOp):
             raise self.op_error(
                 f"result type {self.result.type} must equal the value type {self.value.type}"
             )
-        el = element_type(self.value.type)
-        width = mlir_bit_width(el)
-        mode = self.rmw_mode.data
-        if width == 8:
-            raise self.op_error(f"8-bit atomics are not supported ({el})")
-        if width == 16 and isinstance(el, IntegerType):
-            raise self.op_error(f"16-bit integer atomics are not supported ({el})")
-        if width == 16 and is_float(el) and mode not in HALF_FLOAT_MODES:
-            raise self.op_error(
-                f"16-bit floating-point atomics allow only add, max and min, not {mode.value}"
-            )
-        if mode is RmwMode.ADDF and not is_float(el):
-            raise self.op_error(f"addf needs a floating-point element type, not {el}")
-        if mode in INTEGER_ONLY_MODES and not isinstance(el, IntegerType):
-            raise self.op_error(f"{mode.value} needs an integer element type, not {el}")
+        check_atomic_element(self, element_type(self.value.type), self.rmw_mode.data)
+
+
+def check_atomic_element(op: TileASOp, el: Attribute, mode: RmwMode) -> None:
+    """ATOMIC_8BIT, ATOMIC_16BIT_INT, ATOMIC_16BIT_FLOAT and ATOMIC_MODE_TYPE."""
+    width = mlir_bit_width(el)
+    if width == 8:
+        raise op.op_error(f"8-bit atomics are not supported ({el})")
+    if width == 16 and isinstance(el, IntegerType):
+        raise op.op_error(f"16-bit integer atomics are not supported ({el})")
+    if width == 16 and is_float(el) and mode not in HALF_FLOAT_MODES:
+        raise op.op_error(
+            f"16-bit floating-point atomics allow only add, max and min, not {mode.value}"
+        )
+    if mode is RmwMode.ADDF and not is_float(el):
+        raise op.op_error(f"addf needs a floating-point element type, not {el}")
+    if mode in INTEGER_ONLY_MODES and not isinstance(el, IntegerType):
+        raise op.op_error(f"{mode.value} needs an integer element type, not {el}")
 
 
 # ---------------------------------------------------------------------------
@@ -760,6 +772,170 @@ class AsyncStoreOp(PointerStoreBase):
 
     def check_token_result(self) -> None:
         return
+
+
+# ---------------------------------------------------------------------------
+# Pointer atomics: atomic_rmw, atomic_cas (tileir's, not in the seed).
+# ---------------------------------------------------------------------------
+
+ATOMIC_RULES = (
+    OPERAND_SEGMENTS,
+    ELEMENT_TYPE_MATCH,
+    MEMOP_SEMANTICS,
+    SCOPE_IFF_ORDERED,
+    TOKEN_RESULT,
+    ATOMIC_8BIT,
+    ATOMIC_16BIT_INT,
+    ATOMIC_16BIT_FLOAT,
+    ATOMIC_MODE_TYPE,
+    ORDERED_PLACEMENT,
+)
+
+
+class PointerAtomicBase(PointerAccessOp):
+    """Shared pieces of atomic_rmw and atomic_cas: one read-modify-write per element of a
+    tile of global pointers, where the mask holds; the result is the old values."""
+
+    pointers = operand_def()
+    value = operand_def()
+    mask = opt_operand_def()
+    token = opt_operand_def(TokenConstraint)
+    mem_semantic = opt_prop_def(MemSemanticAttr)
+    mem_scope = opt_prop_def(MemScopeAttr)
+    result = result_def()
+    result_token = opt_result_def(TokenConstraint)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    RULES: ClassVar[tuple[str, ...]] = ATOMIC_RULES
+
+    def leading(self) -> list[SSAValue]:
+        """The data operands printed before the pointers."""
+        return [self.value]
+
+    def check_atomic(self, mode: RmwMode) -> None:
+        self.check_pointers(self.pointers, self.value.type, ALL_SEMANTICS)
+        for v in (*self.leading(), self.result):
+            if v.type != self.value.type:
+                raise self.op_error(f"{v.type} must equal the value type {self.value.type}")
+        check_atomic_element(self, element_type(self.value.type), mode)
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class AtomicRmwOp(PointerAtomicBase):
+    """`%old = nv_tileas.atomic_rmw addf %value, %ptrs [mask %m] [token %t] {mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xf32>, tensor<128x!cuda_tile.ptr<f32>>[, tensor<128xi1>] -> tensor<128xf32>`
+
+    tileir's pointer form of `tiled_atomic_rmw`: atomically combines `value[i]` into
+    `*ptrs[i]` with `rmw_mode` (every mode but `cmpxchg`, which is `atomic_cas`) where
+    `mask[i]` holds, and returns the old values (undefined where the mask is off).
+    `tileas-insert-barriers` orders it and drops its token."""
+
+    name = "nv_tileas.atomic_rmw"
+    rmw_mode = prop_def(RmwModeAttr)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.rmw_mode.data.value} ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.pointers)
+        print_tail(printer, self, hidden=("rmw_mode",))
+        print_signature(printer, self, [self.value.type, self.pointers.type], self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicRmwOp:
+        mode = RmwMode(parser.parse_str_enum(RmwMode))
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        pointers = parser.parse_unresolved_operand()
+        tail = parse_tail(parser)
+        (value_t, ptr_t), mask_t, token_t, result_t = parse_signature(parser, 2, tail, result=True)
+        props, rest = split_props(tail.attrs, PROPERTY_NAMES)
+        props["rmw_mode"] = RmwModeAttr(mode)
+        mask = _opt(parser, tail.mask, mask_t)
+        token = _opt(parser, tail.token, token_t)
+        drop_segment_sizes(parser, rest, [1, 1, len(mask), len(token)])
+        return cls.build(
+            operands=[
+                parser.resolve_operand(pointers, ptr_t),
+                parser.resolve_operand(value, value_t),
+                mask,
+                token,
+            ],
+            result_types=[result_t or value_t, [token_t] if token else []],
+            properties=props,
+            attributes=rest,
+        )
+
+    def verify_(self) -> None:
+        mode = self.rmw_mode.data
+        if mode is RmwMode.CMPXCHG:
+            raise self.op_error("cmpxchg is nv_tileas.atomic_cas, not an atomic_rmw mode")
+        self.check_atomic(mode)
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class AtomicCasOp(PointerAtomicBase):
+    """`%old = nv_tileas.atomic_cas %compare, %value, %ptrs [mask %m] [token %t] {...} : tensor<16xi32>, tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>>[, tensor<16xi1>] -> tensor<16xi32>`
+
+    tileir's compare-and-swap (the seed has none): atomically writes `value[i]` to
+    `*ptrs[i]` if it holds `compare[i]` (floats compare bitwise), where `mask[i]` holds,
+    and returns the old values.  32- and 64-bit elements."""
+
+    name = "nv_tileas.atomic_cas"
+    pointers = operand_def()
+    compare = operand_def()
+    value = operand_def()
+
+    def leading(self) -> list[SSAValue]:
+        return [self.compare, self.value]
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.compare)
+        printer.print_string(", ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.pointers)
+        print_tail(printer, self)
+        fixed = [self.compare.type, self.value.type, self.pointers.type]
+        print_signature(printer, self, fixed, self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> AtomicCasOp:
+        compare = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        pointers = parser.parse_unresolved_operand()
+        tail = parse_tail(parser)
+        (cmp_t, value_t, ptr_t), mask_t, token_t, result_t = parse_signature(
+            parser, 3, tail, result=True
+        )
+        props, rest = split_props(tail.attrs, PROPERTY_NAMES)
+        mask = _opt(parser, tail.mask, mask_t)
+        token = _opt(parser, tail.token, token_t)
+        drop_segment_sizes(parser, rest, [1, 1, 1, len(mask), len(token)])
+        return cls.build(
+            operands=[
+                parser.resolve_operand(pointers, ptr_t),
+                parser.resolve_operand(compare, cmp_t),
+                parser.resolve_operand(value, value_t),
+                mask,
+                token,
+            ],
+            result_types=[result_t or value_t, [token_t] if token else []],
+            properties=props,
+            attributes=rest,
+        )
+
+    def verify_(self) -> None:
+        self.check_atomic(RmwMode.CMPXCHG)
+        width = mlir_bit_width(element_type(self.value.type))
+        if width not in (32, 64):
+            raise self.op_error(
+                f"compare-and-swap needs 32- or 64-bit elements, not {element_type(self.value.type)}"
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -1037,4 +1213,6 @@ MEMORY_OPS: list[type[TileASOp]] = [
     StoreOp,
     GatherLoadOp,
     ScatterStoreOp,
+    AtomicRmwOp,
+    AtomicCasOp,
 ]
