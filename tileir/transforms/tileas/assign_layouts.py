@@ -24,6 +24,7 @@ hold copies; the choice is recorded on the kernel as `nv_tileas.num_warps`.
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -37,7 +38,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i32,
 )
-from xdsl.ir import BlockArgument, Operation, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -236,19 +237,20 @@ def dot_warps(fn: func.FuncOp, requested: int) -> int:
     """Warps per CTA for `fn`'s dots and loops: `requested`, doubled (up to
     `MAX_DOT_WARPS`) while the largest dot accumulator needs more than
     `DOT_ACCUMULATOR_REGISTERS` registers per thread, then (up to `MAX_CARRIED_WARPS`)
-    while the tiles a loop carries need more than `CARRIED_REGISTERS` (`carried_words`).  Each thread holds its share of the accumulator for the whole K loop,
-    beside the operand tiles on their way to shared memory; with 4 warps a 128x256 f32
+    while the tiles a loop carries need more than `CARRIED_REGISTERS` (`carried_words`).
+    Each thread holds its share of the accumulator for the whole K loop, beside the
+    operand tiles on their way to shared memory; with 4 warps a 128x256 f32
     accumulator alone takes 256 registers, so ptxas spills (NVIDIA's cuTile 128x256x64
     f16 matmul: 2.6 KB of spill stores on sm_80 and 2.1 KB on sm_90a with 4 warps,
     72 B and 152 B with 8).  tileiras runs such kernels with 256 threads too."""
-    registers = 0
-    for op in fn.walk():
-        if isinstance(op, aa.DotOp | tas.DotOp) and isinstance(op.acc.type, TensorType):
-            n = 1
-            for d in op.acc.type.get_shape():
-                n *= d
-            words = max(1, element_bytes(element_type(op.acc.type)) // 4)
-            registers = max(registers, n * words)
+    registers = max(
+        (
+            tile_words(op.acc.type)
+            for op in fn.walk()
+            if isinstance(op, aa.DotOp | tas.DotOp) and isinstance(op.acc.type, TensorType)
+        ),
+        default=0,
+    )
     warps = requested
     while warps < MAX_DOT_WARPS and registers > DOT_ACCUMULATOR_REGISTERS * warps * WARP_SIZE:
         warps *= 2
@@ -263,6 +265,12 @@ def dot_warps(fn: func.FuncOp, requested: int) -> int:
 CARRIED_REGISTERS = 128
 #: The most warps `dot_warps` grows a kernel to for its loop-carried tiles.
 MAX_CARRIED_WARPS = 16
+
+
+def tile_words(t: TensorType[Attribute]) -> int:
+    """The 32-bit registers a tile of `t` takes over the whole CTA (a word per element
+    of at most 4 bytes, two for 8-byte elements)."""
+    return math.prod(t.get_shape()) * max(1, element_bytes(element_type(t)) // 4)
 
 
 def carried_words(fn: func.FuncOp) -> int:
@@ -282,10 +290,7 @@ def carried_words(fn: func.FuncOp) -> int:
                 continue
             if any(use.operation.operands[use.index] in accumulators for use in arg.uses):
                 continue
-            n = 1
-            for d in arg.type.get_shape():
-                n *= d
-            words += n * max(1, element_bytes(element_type(arg.type)) // 4)
+            words += tile_words(arg.type)
         most = max(most, words)
     return most
 
@@ -308,10 +313,7 @@ def choose_num_warps(
     for op in fn.walk():
         for r in op.results:
             if isinstance(r.type, TensorType):
-                n = 1
-                for d in r.type.get_shape():
-                    n *= d
-                largest = max(largest, n)
+                largest = max(largest, math.prod(r.type.get_shape()))
     warps = requested
     while warps > 1 and warps * WARP_SIZE * vector > largest:
         if warps > MIN_OCCUPANCY_WARPS or vector <= min_vector:
@@ -358,10 +360,7 @@ def holds_copies(layout: DistributedLayout, shape: tuple[int, ...], allowed: int
     forces anyway)."""
     linear = layout.linear(list(shape))
     threads = 1 << (len(linear.lanes) + len(linear.warps))
-    elements = 1
-    for d in shape:
-        elements *= d
-    return linear.num_registers > max(allowed, elements // threads)
+    return linear.num_registers > max(allowed, math.prod(shape) // threads)
 
 
 def inferred_result_layout(

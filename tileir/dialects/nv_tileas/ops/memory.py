@@ -206,6 +206,22 @@ def _opt(parser: Parser, value: UnresolvedOperand | None, t: Attribute | None) -
     return [] if value is None or t is None else [parser.resolve_operand(value, t)]
 
 
+def _mask_and_token(
+    parser: Parser,
+    tail: AccessTail,
+    rest: dict[str, Attribute],
+    types: tuple[Attribute | None, Attribute | None],
+    fixed: int,
+) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The optional mask and token of an access after its `fixed` single operands,
+    resolved, with the generic form's `operandSegmentSizes` checked and dropped from
+    `rest`."""
+    mask = _opt(parser, tail.mask, types[0])
+    token = _opt(parser, tail.token, types[1])
+    drop_segment_sizes(parser, rest, [1] * fixed + [len(mask), len(token)])
+    return mask, token
+
+
 def _index_list(parser: Parser) -> list[UnresolvedOperand]:
     return parse_operand_list(parser, parser.Delimiter.SQUARE)
 
@@ -649,9 +665,7 @@ class PointerLoadBase(PointerAccessOp):
         tail = parse_tail(parser)
         (ptr_t,), mask_t, token_t, result_t = parse_signature(parser, 1, tail, result=True)
         props, rest = split_props(tail.attrs, PROPERTY_NAMES)
-        mask = _opt(parser, tail.mask, mask_t)
-        token = _opt(parser, tail.token, token_t)
-        drop_segment_sizes(parser, rest, [1, len(mask), len(token)])
+        mask, token = _mask_and_token(parser, tail, rest, (mask_t, token_t), 1)
         return cls.build(
             operands=[parser.resolve_operand(pointers, ptr_t), mask, token],
             result_types=[result_t, [token_t] if token else []],
@@ -724,9 +738,7 @@ class PointerStoreBase(PointerAccessOp):
             parser, 2, tail, result=is_async
         )
         props, rest = split_props(tail.attrs, PROPERTY_NAMES)
-        mask = _opt(parser, tail.mask, mask_t)
-        token = _opt(parser, tail.token, token_t)
-        drop_segment_sizes(parser, rest, [1, 1, len(mask), len(token)])
+        mask, token = _mask_and_token(parser, tail, rest, (mask_t, token_t), 2)
         results: list[Attribute | list[Attribute]] = [[token_t] if token else []]
         if is_async:
             results = [result_t or AsyncTokenType()]
@@ -851,9 +863,7 @@ class AtomicRmwOp(PointerAtomicBase):
         (value_t, ptr_t), mask_t, token_t, result_t = parse_signature(parser, 2, tail, result=True)
         props, rest = split_props(tail.attrs, PROPERTY_NAMES)
         props["rmw_mode"] = RmwModeAttr(mode)
-        mask = _opt(parser, tail.mask, mask_t)
-        token = _opt(parser, tail.token, token_t)
-        drop_segment_sizes(parser, rest, [1, 1, len(mask), len(token)])
+        mask, token = _mask_and_token(parser, tail, rest, (mask_t, token_t), 2)
         return cls.build(
             operands=[
                 parser.resolve_operand(pointers, ptr_t),
@@ -913,9 +923,7 @@ class AtomicCasOp(PointerAtomicBase):
             parser, 3, tail, result=True
         )
         props, rest = split_props(tail.attrs, PROPERTY_NAMES)
-        mask = _opt(parser, tail.mask, mask_t)
-        token = _opt(parser, tail.token, token_t)
-        drop_segment_sizes(parser, rest, [1, 1, 1, len(mask), len(token)])
+        mask, token = _mask_and_token(parser, tail, rest, (mask_t, token_t), 3)
         return cls.build(
             operands=[
                 parser.resolve_operand(pointers, ptr_t),
@@ -1025,9 +1033,7 @@ class GatherLoadOp(GatherScatterBase):
             parser, 2, tail, result=True
         )
         props, rest = split_props(tail.attrs, PROPERTY_NAMES)
-        mask = _opt(parser, tail.mask, mask_t)
-        token = _opt(parser, tail.token, token_t)
-        drop_segment_sizes(parser, rest, [1, 1, len(mask), len(token)])
+        mask, token = _mask_and_token(parser, tail, rest, (mask_t, token_t), 2)
         return cls.build(
             operands=[
                 parser.resolve_operand(view, view_t),
@@ -1085,9 +1091,7 @@ class ScatterStoreOp(GatherScatterBase):
             parser, 3, tail, result=False
         )
         props, rest = split_props(tail.attrs, PROPERTY_NAMES)
-        mask = _opt(parser, tail.mask, mask_t)
-        token = _opt(parser, tail.token, token_t)
-        drop_segment_sizes(parser, rest, [1, 1, 1, len(mask), len(token)])
+        mask, token = _mask_and_token(parser, tail, rest, (mask_t, token_t), 3)
         return cls.build(
             operands=[
                 parser.resolve_operand(view, view_t),
