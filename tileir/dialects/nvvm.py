@@ -16,6 +16,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I32,
+    I64,
     DenseArrayBase,
     IntegerAttr,
     StringAttr,
@@ -566,6 +567,210 @@ class FenceProxyOp(IRDLOperation):
             )
 
 
+# ---------------------------------------------------------------------------
+# Warpgroup matrix multiply (PTX ISA "Asynchronous Warpgroup Level Matrix Multiply-
+# Accumulate Instructions": wgmma.fence, wgmma.mma_async, wgmma.commit_group,
+# wgmma.wait_group), sm_90a.
+# ---------------------------------------------------------------------------
+
+
+class WgmmaSyncOp(IRDLOperation):
+    """A `wgmma` instruction that only orders: every warp of the warpgroup runs it
+    together.  It orders register and memory accesses around the asynchronous
+    multiplies, so it reads and writes memory as far as passes can tell: never
+    dropped, never moved across another memory op."""
+
+    assembly_format = "attr-dict"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    MIN_PTX_ISA: ClassVar[str] = "8.0"
+
+
+@irdl_op_definition
+class WgmmaFenceAlignedOp(WgmmaSyncOp):
+    """`nvvm.wgmma.fence.aligned`: orders the warpgroup's earlier accesses to the
+    accumulator (and A) registers before the `wgmma.mma_async` that follows
+    (`wgmma.fence.sync.aligned`, sm_90a / PTX 8.0).  Upstream MLIR's name."""
+
+    name = "nvvm.wgmma.fence.aligned"
+
+
+@irdl_op_definition
+class WgmmaGroupSyncAlignedOp(WgmmaSyncOp):
+    """`nvvm.wgmma.commit.group.sync.aligned`: closes the uncommitted
+    `wgmma.mma_async` of the warpgroup into one group (`wgmma.commit_group.sync.aligned`,
+    sm_90a / PTX 8.0).  Upstream MLIR's name."""
+
+    name = "nvvm.wgmma.commit.group.sync.aligned"
+
+
+@irdl_op_definition
+class WgmmaWaitGroupSyncOp(WgmmaSyncOp):
+    """`nvvm.wgmma.wait.group.sync.aligned 0`: waits until at most `group` committed
+    groups are still in flight (`wgmma.wait_group.sync.aligned N`, sm_90a / PTX 8.0);
+    with 0, every multiply has written its accumulator, which may then be read.
+    Upstream MLIR's name and `group` attribute."""
+
+    name = "nvvm.wgmma.wait.group.sync.aligned"
+    group = prop_def(IntegerAttr[I64])
+    assembly_format = "attr-dict $group"
+
+    def __init__(self, group: int = 0):
+        super().__init__(properties={"group": IntegerAttr(group, i64)})
+
+    def verify_(self) -> None:
+        if self.group.value.data < 0:
+            raise VerifyException(f"group must be at least 0, got {self.group.value.data}")
+
+
+#: Operand types of `wgmma.mma_async` (as PTX spells them), with K and the
+#: accumulator types each allows: 16-bit floats K = 16, tf32 K = 8, 8-bit K = 32.
+WGMMA_OPERAND_TYPES: dict[str, tuple[int, tuple[str, ...]]] = {
+    "f16": (16, ("f32", "f16")),
+    "bf16": (16, ("f32",)),
+    "tf32": (8, ("f32",)),
+    "e4m3": (32, ("f32", "f16")),
+    "e5m2": (32, ("f32", "f16")),
+    "s8": (32, ("s32",)),
+    "u8": (32, ("s32",)),
+}
+#: Operand types whose pairs `wgmma.mma_async` accepts beyond equal types.
+_WGMMA_TYPE_FAMILIES = ({"e4m3", "e5m2"}, {"s8", "u8"})
+#: `scaleD`: whether D's old value is added (`one`) or ignored (`zero`).
+WGMMA_SCALE_OUT = ("one", "zero")
+#: `scaleA` / `scaleB`: `neg` negates the operand (floating-point types only).
+WGMMA_SCALE_IN = ("one", "neg")
+#: The largest N of one `wgmma.mma_async` (PTX ISA).
+WGMMA_MAX_N = 256
+
+
+@irdl_op_definition
+class WgmmaMmaAsyncOp(IRDLOperation):
+    """`%d = nvvm.wgmma.mma_async %descA, %descB, %c {shape = array<i32: 64, 32, 16>, typeA = "f16", typeB = "f16", typeD = "f32", scaleD = "one", scaleA = "one", scaleB = "one", layoutA = "row", layoutB = "row"} : !llvm.struct<(f32, ...)> -> !llvm.struct<(f32, ...)>`
+
+    One warpgroup-wide `wgmma.mma_async.sync.aligned.m64n{N}k{K}.{typeD}.{typeA}.{typeB}`
+    (sm_90a / PTX 8.0): D = A x B (+ C when `scaleD` is `one`), A and B both in shared
+    memory, given by their 64-bit matrix descriptors, C and D the warpgroup's
+    accumulator fragment (a struct of N/2 `f32` or `i32` registers, or of N/4 `i32`
+    words of two halves for an f16 accumulator).  As upstream MLIR's
+    `nvvm.wgmma.mma_async`: the accumulator goes in and comes out as one struct of the
+    same type; `layoutA = "row"` and `layoutB = "col"` are the K-major operands, the
+    other layouts the transposed (MN-major) ones, which only 16-bit types have
+    (`imm-trans-a/b`); `scaleA/B = "neg"` negates an operand (floats only).  Unlike
+    upstream, types, scales and layouts are strings and the shape a dense array, as
+    for `nvvm.mma.sync`; `satfinite` is not supported.  Mixed `s8`/`u8` operands need
+    PTX ISA 8.4 (`MIN_PTX_ISA`).
+
+    The multiply is asynchronous: `nvvm.wgmma.fence.aligned` must come before it and
+    `nvvm.wgmma.commit.group.sync.aligned` and `nvvm.wgmma.wait.group.sync.aligned`
+    after it, before D is read.  The `ptx` target gives D the registers of C when C
+    has no other use (a chain of K steps accumulates in place, as the instruction
+    does), and otherwise copies C into D's registers first.  Reads shared memory: no
+    `Pure`."""
+
+    name = "nvvm.wgmma.mma_async"
+    descriptorA = operand_def(i64)
+    descriptorB = operand_def(i64)
+    inouts = operand_def(LLVMStructType)
+    shape = prop_def(DenseArrayBase[I32])
+    typeA = prop_def(StringAttr)
+    typeB = prop_def(StringAttr)
+    typeD = prop_def(StringAttr)
+    scaleD = prop_def(StringAttr)
+    scaleA = prop_def(StringAttr)
+    scaleB = prop_def(StringAttr)
+    layoutA = prop_def(StringAttr)
+    layoutB = prop_def(StringAttr)
+    results_ = result_def(LLVMStructType)
+    assembly_format = (
+        "$descriptorA `,` $descriptorB `,` $inouts attr-dict `:` type($inouts) `->` type($results_)"
+    )
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(
+        self,
+        descriptor_a: SSAValue,
+        descriptor_b: SSAValue,
+        inouts: SSAValue,
+        shape: tuple[int, int, int],
+        types: tuple[str, str, str],
+        layouts: tuple[str, str] = ("row", "col"),
+        scales: tuple[str, str, str] = ("one", "one", "one"),
+    ):
+        type_a, type_b, type_d = types
+        scale_d, scale_a, scale_b = scales
+        super().__init__(
+            operands=[descriptor_a, descriptor_b, inouts],
+            result_types=[inouts.type],
+            properties={
+                "shape": DenseArrayBase.from_list(i32, list(shape)),
+                "typeA": StringAttr(type_a),
+                "typeB": StringAttr(type_b),
+                "typeD": StringAttr(type_d),
+                "scaleD": StringAttr(scale_d),
+                "scaleA": StringAttr(scale_a),
+                "scaleB": StringAttr(scale_b),
+                "layoutA": StringAttr(layouts[0]),
+                "layoutB": StringAttr(layouts[1]),
+            },
+        )
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        m, n, k = (int(v) for v in self.shape.get_values())
+        return m, n, k
+
+    @property
+    def MIN_PTX_ISA(self) -> str:
+        return "8.4" if {self.typeA.data, self.typeB.data} == {"s8", "u8"} else "8.0"
+
+    def verify_(self) -> None:
+        if len(self.shape.get_values()) != 3:
+            raise VerifyException("shape must be m, n, k")
+        m, n, k = self.mnk
+        a, b, d = self.typeA.data, self.typeB.data, self.typeD.data
+        _check_choice("typeA", a, tuple(WGMMA_OPERAND_TYPES))
+        _check_choice("typeB", b, tuple(WGMMA_OPERAND_TYPES))
+        if a != b and not any({a, b} <= family for family in _WGMMA_TYPE_FAMILIES):
+            raise VerifyException(f"typeA {a} and typeB {b} cannot be multiplied together")
+        k_of_type, accumulators = WGMMA_OPERAND_TYPES[a]
+        _check_choice(f"typeD of {a} operands", d, accumulators)
+        if m != 64 or k != k_of_type or n % 8 or not 8 <= n <= WGMMA_MAX_N:
+            raise VerifyException(
+                f"shape must be m64nNk{k_of_type} with N a multiple of 8 up to "
+                f"{WGMMA_MAX_N} for {a} operands, got m{m}n{n}k{k}"
+            )
+        _check_choice("scaleD", self.scaleD.data, WGMMA_SCALE_OUT)
+        _check_choice("scaleA", self.scaleA.data, WGMMA_SCALE_IN)
+        _check_choice("scaleB", self.scaleB.data, WGMMA_SCALE_IN)
+        _check_choice("layoutA", self.layoutA.data, MMA_LAYOUTS)
+        _check_choice("layoutB", self.layoutB.data, MMA_LAYOUTS)
+        if d == "s32" and "neg" in (self.scaleA.data, self.scaleB.data):
+            raise VerifyException("integer operands cannot be negated (scaleA/B = neg)")
+        if k != 16 and (self.layoutA.data, self.layoutB.data) != ("row", "col"):
+            raise VerifyException(
+                f"only 16-bit operands may be transposed: {a} takes layoutA = row and layoutB = col"
+            )
+        register = f32 if d == "f32" else i32
+        words = n // 4 if d == "f16" else n // 2
+        if _result_words(self.inouts.type) != [register] * words:
+            raise VerifyException(
+                f"the accumulator must be a struct of {words} {register} registers for m{m}n{n} into {d}"
+            )
+        if self.results_.type != self.inouts.type:
+            raise VerifyException(
+                f"the result type {self.results_.type} must be the accumulator's {self.inouts.type}"
+            )
+
+
+WGMMA_OPS: list[type[IRDLOperation]] = [
+    WgmmaFenceAlignedOp,
+    WgmmaMmaAsyncOp,
+    WgmmaGroupSyncAlignedOp,
+    WgmmaWaitGroupSyncOp,
+]
+
+
 NVVM = Dialect(
     "nvvm",
     [
@@ -576,6 +781,7 @@ NVVM = Dialect(
         LdMatrixOp,
         MmaSyncOp,
         FenceProxyOp,
+        *WGMMA_OPS,
     ],
     [],
 )

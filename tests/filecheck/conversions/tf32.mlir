@@ -34,7 +34,7 @@
 
 // SM90: cvt.rna.tf32.f32
 // SM90: fence.proxy.async.shared::cta;
-// SM90: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, %p{{[0-9]+}}, 1, 1;
+// SM90: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {{.*}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, 1, 1, 1;
 // SM90-NOT: mma.sync
 // SM90-NOT: ldmatrix
 cuda_tile.module @m {

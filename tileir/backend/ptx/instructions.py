@@ -568,6 +568,53 @@ def emit_extractvalue(ctx: PtxContext, op: Operation) -> None:
     ctx.regs.alias(op.res, members[index])
 
 
+def move(ctx: PtxContext, dst: str, src: str, t: Attribute) -> None:
+    """`dst = src` between two registers of `t`'s class."""
+    cls = register_class(t)
+    ctx.line(f"mov.{'pred' if cls is PRED else f'b{cls.bits}'} {dst}, {src};")
+
+
+def writes_in_place(value: SSAValue, op: Operation) -> bool:
+    """Whether `op` may write its result into the registers of its operand `value`:
+    `op` is the only use of `value`, which is defined in the same block (so that `op`
+    runs once per definition: a use inside a loop of a value defined before it reads
+    the same registers on every iteration)."""
+    owner = value.owner
+    return value.has_one_use() and isinstance(owner, Operation) and owner.parent is op.parent
+
+
+def struct_result_registers(ctx: PtxContext, op: Operation, source: SSAValue) -> list[str]:
+    """The registers of `op`'s struct result, which starts as a copy of `source`: the
+    registers of `source` when `op` may write them in place (`writes_in_place`), fresh
+    ones holding a copy otherwise (none for an `llvm.mlir.undef`)."""
+    members = ctx.regs.struct_of(source)
+    if writes_in_place(source, op):
+        registers = members
+    else:
+        struct = source.type
+        assert isinstance(struct, llvm.LLVMStructType)
+        registers = [ctx.regs.new_for(t) for t in struct.types]
+        if not isinstance(source.owner, llvm.UndefOp):
+            for dst, src, t in zip(registers, members, struct.types, strict=True):
+                move(ctx, dst, src, t)
+    ctx.regs.assign_struct(op.results[0], registers)
+    return registers
+
+
+def emit_undef(ctx: PtxContext, op: Operation) -> None:
+    """Nothing: an undefined value takes whatever its registers hold."""
+
+
+def emit_insertvalue(ctx: PtxContext, op: Operation) -> None:
+    """A move into the member's register of the struct, which reuses the container's
+    registers when it dies here (a chain of inserts that builds a struct moves each
+    member once)."""
+    assert isinstance(op, llvm.InsertValueOp)
+    (index,) = op.position.get_values()
+    registers = struct_result_registers(ctx, op, op.container)
+    move(ctx, registers[index], ctx.r(op.value), op.value.type)
+
+
 def _edge_moves(ctx: PtxContext, target: Block, values: list[SSAValue]) -> None:
     """Block arguments are registers; an edge copies its values into them.  The copy
     goes through fresh registers so that a permutation of the arguments is safe."""
@@ -745,6 +792,46 @@ def emit_fence_proxy(ctx: PtxContext, op: Operation) -> None:
     ctx.line(f"fence.proxy.{op.kind.data}::{op.space.data};")
 
 
+# ---------------------------------------------------------------------------
+# Warpgroup matrix multiply.
+# ---------------------------------------------------------------------------
+
+
+def emit_wgmma_mma_async(ctx: PtxContext, op: Operation) -> None:
+    """D's registers are C's when C dies here, so that a chain of K steps (and the
+    moves that built C before `wgmma.fence`) accumulate in the same registers, as the
+    instruction does; the operands after the descriptors are immediates: scale-d, then
+    (floats) the operand scales and (16-bit) the transposes."""
+    assert isinstance(op, nvvm.WgmmaMmaAsyncOp)
+    outs = struct_result_registers(ctx, op, op.inouts)
+    m, n, k = op.mnk
+    a, b, d = op.typeA.data, op.typeB.data, op.typeD.data
+    immediates = [int(op.scaleD.data == "one")]
+    if d != "s32":
+        immediates += [-1 if op.scaleA.data == "neg" else 1, -1 if op.scaleB.data == "neg" else 1]
+    if k == 16:
+        immediates += [int(op.layoutA.data == "col"), int(op.layoutB.data == "row")]
+    ctx.line(
+        f"wgmma.mma_async.sync.aligned.m{m}n{n}k{k}.{d}.{a}.{b} {_vector(outs)}, "
+        f"{ctx.r(op.descriptorA)}, {ctx.r(op.descriptorB)}, "
+        + ", ".join(str(i) for i in immediates)
+        + ";"
+    )
+
+
+def emit_wgmma_fence(ctx: PtxContext, op: Operation) -> None:
+    ctx.line("wgmma.fence.sync.aligned;")
+
+
+def emit_wgmma_commit_group(ctx: PtxContext, op: Operation) -> None:
+    ctx.line("wgmma.commit_group.sync.aligned;")
+
+
+def emit_wgmma_wait_group(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.WgmmaWaitGroupSyncOp)
+    ctx.line(f"wgmma.wait_group.sync.aligned {op.group.value.data};")
+
+
 EMITTERS: dict[type[Operation], Emitter] = {
     llvm.ConstantOp: emit_constant,
     llvm.AddOp: _int_binary("add.s{w}", "xor"),
@@ -781,6 +868,8 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.CallIntrinsicOp: emit_intrinsic,
     llvm.InlineAsmOp: emit_inline_asm,
     llvm.ExtractValueOp: emit_extractvalue,
+    llvm.InsertValueOp: emit_insertvalue,
+    llvm.UndefOp: emit_undef,
     llvm.ReturnOp: emit_return,
     llvm.BrOp: emit_br,
     llvm.CondBrOp: emit_cond_br,
@@ -794,6 +883,10 @@ EMITTERS: dict[type[Operation], Emitter] = {
     nvvm.LdMatrixOp: emit_ldmatrix,
     nvvm.MmaSyncOp: emit_mma_sync,
     nvvm.FenceProxyOp: emit_fence_proxy,
+    nvvm.WgmmaFenceAlignedOp: emit_wgmma_fence,
+    nvvm.WgmmaMmaAsyncOp: emit_wgmma_mma_async,
+    nvvm.WgmmaGroupSyncAlignedOp: emit_wgmma_commit_group,
+    nvvm.WgmmaWaitGroupSyncOp: emit_wgmma_wait_group,
     **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
 }
 

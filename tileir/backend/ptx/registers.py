@@ -94,6 +94,10 @@ class RegisterAllocator:
     def alias(self, value: SSAValue, register: str) -> None:
         self.names[value] = register
 
+    def assign_struct(self, value: SSAValue, registers: list[str]) -> None:
+        """`value` (a struct) lives in `registers`, one per member."""
+        self.names[value] = registers
+
     def declarations(self) -> list[str]:
         return [
             f".reg .{c.decl} {c.prefix}<{self.counters[c] + 1}>;" for c in ORDER if self.counters[c]

@@ -266,11 +266,8 @@ class LowerDot(TilePattern):
             assert smem_c is not None
             c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
 
-        if spec.acc == "f16":
-            # Two halves per 32-bit accumulator register: {f0, f1} and {f2, f3}.
-            c_reg, word_type = "r", i32
-        else:
-            c_reg, word_type = "r" if spec.integer else "f", accumulator.register_type
+        # f16: two halves per 32-bit accumulator register, {f0, f1} and {f2, f3}.
+        word_type = i32 if spec.acc == "f16" else accumulator.register_type
 
         def pack(block: list[SSAValue]) -> list[SSAValue]:
             if spec.acc != "f16":
@@ -295,7 +292,7 @@ class LowerDot(TilePattern):
                 operand_buffers,
                 (m, n),
                 (wm, wn),
-                (c_reg, word_type),
+                word_type,
                 (pack, unpack),
             )
         else:
@@ -323,7 +320,7 @@ class LowerDot(TilePattern):
                 a_frags,
                 b_frags,
                 (batch, per_batch, m_reps, n_reps, k_steps + tail),
-                (c_reg, word_type),
+                word_type,
                 (pack, unpack),
             )
         # Every warp is done reading the operand buffers (and the accumulator's)
@@ -423,12 +420,11 @@ class LowerDot(TilePattern):
         a_frags: dict[tuple[int, int, int], list[SSAValue]],
         b_frags: dict[tuple[int, int, int], list[SSAValue]],
         counts: tuple[int, int, int, int, int],
-        registers: tuple[str, Attribute],
+        word_type: Attribute,
         packing: tuple[Packer, Packer],
     ) -> None:
         """One `mma.sync` per 16x8 block of `c` and K step, updating `c` in place."""
         batch, per_batch, m_reps, n_reps, k_steps = counts
-        _, word_type = registers
         pack, unpack = packing
         words = 2 if spec.acc == "f16" else 4
 

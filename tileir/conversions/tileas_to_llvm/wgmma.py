@@ -39,10 +39,14 @@ TMA-fed and warp-specialized form is later work):
   its descriptor starts `8g` row groups in.
 * The generic-proxy `st.shared` writes are made visible to `wgmma` (the async
   proxy) with `fence.proxy.async.shared::cta` before the CTA barrier.
-* Per 64 x N block (N the atom's) one inline-asm block copies the accumulator into
-  the output registers, issues `wgmma.fence`, one `wgmma.mma_async` per K step (16
-  halves, 32 bytes or 8 tf32), commits and waits for the group: nothing else touches the
-  accumulator registers while the instructions are in flight.
+* Per 64 x N block (N the atom's) one chain of typed nvvm ops, as upstream MLIR's
+  NVGPU-to-NVVM lowering writes it: the accumulator words into a struct
+  (`llvm.insertvalue`), `nvvm.wgmma.fence.aligned`, one `nvvm.wgmma.mma_async` per K
+  step (16 halves, 32 bytes or 8 tf32) taking the previous step's struct,
+  `nvvm.wgmma.commit.group.sync.aligned` and `nvvm.wgmma.wait.group.sync.aligned 0`,
+  then the words back out (`llvm.extractvalue`): nothing else touches the accumulator
+  registers while the instructions are in flight (the `ptx` target keeps the chain in
+  one set of registers, `emit_wgmma_mma_async`).
 
 Types: f16 and bf16 with an f32 accumulator, f16 with an f16 accumulator
 (`m64nNk16`); tf32 with an f32 accumulator (`m64nNk8`, both operands K-major, scale
@@ -56,12 +60,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import i1, i32, i64
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import DenseArrayBase, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
+from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import WARPGROUP, WARPGROUP_ROWS, MmaSpec
 
@@ -218,7 +224,7 @@ def wgmma_dot(
     buffers: tuple[OperandBuffer, OperandBuffer],
     mn: tuple[int, int],
     grid: tuple[int, int],
-    registers: tuple[str, Attribute],
+    word_type: Attribute,
     packing: tuple[Packer, Packer],
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
@@ -230,10 +236,10 @@ def wgmma_dot(
     desc_a, desc_b = descriptors
     pack, unpack = packing
     columns = n // wn  # this warpgroup's: 8-column blocks j, j + wn, ...
-    op_name = spec.wgmma(chunk)
     k_steps = a_buf.k // spec.k_step
     slab = 16 * wm  # rows the CTA's warpgroups cover together
-    tail = _operand_tail(spec, b_buf.mn_major)
+    # A is K-major ("row"); B is MN-major ("row", `imm-trans-b` 1) or K-major ("col").
+    layouts = ("row", "row" if b_buf.mn_major else "col")
     for mr in range(m // slab):
         for c0 in range(0, columns, chunk):
             # Registers 4i..4i+3 hold the warp's i-th 8-column block of the slab.
@@ -248,64 +254,37 @@ def wgmma_dot(
             ]
             words = _chain(
                 b,
-                op_name,
+                (64, chunk, spec.k_step),
+                (spec.a, spec.b, spec.acc),
+                layouts,
                 pack(c[r : r + chunk // 2]),
                 (a_descs, b_descs),
-                registers,
-                tail,
-                spec.integer and spec.a != spec.b,
+                word_type,
             )
             c[r : r + chunk // 2] = unpack(words)
 
 
-def _operand_tail(spec: MmaSpec, b_mn_major: bool) -> str:
-    """The immediates after `scale-d`: 16-bit types take scale and transpose
-    immediates for A and B (A K-major, B as its buffer is), 8-bit floats and tf32
-    scales only, integers neither."""
-    if spec.integer:
-        return ""
-    if spec.element_bytes != 2:
-        return ", 1, 1"
-    return f", 1, 1, 0, {int(b_mn_major)}"
-
-
 def _chain(
     b: LLBuilder,
-    op_name: str,
+    shape: tuple[int, int, int],
+    types: tuple[str, str, str],
+    layouts: tuple[str, str],
     acc: list[SSAValue],
     descs: tuple[Sequence[SSAValue], Sequence[SSAValue]],
-    registers: tuple[str, Attribute],
-    tail: str,
-    mixed_signs: bool,
+    word_type: Attribute,
 ) -> list[SSAValue]:
-    """One inline-asm block: copy `acc` into the outputs, `wgmma.fence`, one
-    `wgmma.mma_async` per K step, commit and wait."""
+    """One synchronous chain: the accumulator words as a struct, `wgmma.fence`, one
+    `wgmma.mma_async` per K step, commit and wait for the group; then its words.  The
+    struct is built before the fence, so that the `ptx` target's moves into its
+    registers precede it, and the K steps accumulate in those registers."""
     a_descs, b_descs = descs
-    word_reg, word_type = registers
-    words = len(acc)
-    steps = len(a_descs)
-    desc_base = words
-    pred = desc_base + 2 * steps
-    acc_base = pred + 1
-    outs = ", ".join(f"${i}" for i in range(words))
-    lines = [f"mov.b32 ${i}, ${acc_base + i};" for i in range(words)]
-    lines.append("wgmma.fence.sync.aligned;")
-    for s in range(steps):
-        operands = f"${desc_base + 2 * s}, ${desc_base + 2 * s + 1}, ${pred}"
-        lines.append(f"{op_name} {{{outs}}}, {operands}{tail};")
-    lines.append("wgmma.commit_group.sync.aligned;")
-    lines.append("wgmma.wait_group.sync.aligned 0;")
-    constraints = ",".join(
-        [f"={word_reg}"] * words + ["l"] * (2 * steps) + ["b"] + [word_reg] * words
-    )
-    pairs = [d for a, bd in zip(a_descs, b_descs, strict=True) for d in (a, bd)]
-    # s8 x u8 and u8 x s8 need PTX ISA 8.4 (ptxas rejects them at sm_90a's 8.0).
-    words_out = b.inline_asm(
-        "\n".join(lines),
-        constraints,
-        [*pairs, b.const(1, i1), *acc],
-        [word_type] * words,
-        side_effects=True,
-        min_ptx_isa="8.4" if mixed_signs else None,
-    )
-    return words_out
+    struct = llvm.LLVMStructType.from_type_list([word_type] * len(acc))
+    d = b.v(llvm.UndefOp(struct))
+    for i, word in enumerate(acc):
+        d = b.v(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), d, word))
+    b.op(nvvm.WgmmaFenceAlignedOp())
+    for a_desc, b_desc in zip(a_descs, b_descs, strict=True):
+        d = b.v(nvvm.WgmmaMmaAsyncOp(a_desc, b_desc, d, shape, types, layouts))
+    b.op(nvvm.WgmmaGroupSyncAlignedOp())
+    b.op(nvvm.WgmmaWaitGroupSyncOp(0))
+    return [b.extract(d, i, word_type) for i in range(len(acc))]
