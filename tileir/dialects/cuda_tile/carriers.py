@@ -12,6 +12,7 @@ the reference interpreter and the LLVM lowering each implement it once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -20,7 +21,9 @@ from xdsl.dialects.builtin import (
     TensorType,
 )
 from xdsl.ir import Attribute
+from xdsl.utils.exceptions import VerifyException
 
+from tileir.dialects.cuda_tile.attributes import BoundedAttr, DivByAttr, SameElementsAttr
 from tileir.dialects.cuda_tile.types import PointerType, TileType
 
 
@@ -81,3 +84,43 @@ def lowered_carrier(shape: Sequence[int], element: Attribute) -> Attribute:
     if not shape:
         return element
     return TensorType(element, shape)
+
+
+class ReportsErrors(Protocol):
+    """An op whose verifier reports a broken rule as `'<op name>' op <message>`."""
+
+    def op_error(self, message: str) -> VerifyException: ...
+
+
+def check_pointer_offsets(op: ReportsErrors, pointers: Attribute, offsets: Attribute) -> None:
+    """The operands of pointer arithmetic on carriers (`nv_tileaa.addptr`,
+    `nv_tileas.addptr`): a pointer or a tile of pointers, advanced by integer offsets of
+    the same shape."""
+    if not isinstance(element_type(pointers), PointerType):
+        raise op.op_error(f"expected a pointer or tensor of pointers, got {pointers}")
+    if not isinstance(element_type(offsets), IntegerType):
+        raise op.op_error(f"expected integer offsets, got {offsets}")
+    if shape_of(pointers) != shape_of(offsets):
+        raise op.op_error("pointer and offset shapes differ")
+
+
+def check_assumption(op: ReportsErrors, predicate: Attribute, value: Attribute) -> None:
+    """A cuda_tile assume predicate on a carrier of type `value` (`nv_tileaa.assume`,
+    `nv_tileas.assume`): `div_by` takes a positive power of two on integers or pointers
+    (`along` a dimension of the value), `bounded` integers, and `same_elements` one
+    extent per dimension."""
+    el = element_type(value)
+    rank = len(shape_of(value))
+    if isinstance(predicate, DivByAttr):
+        d = predicate.divisor.data
+        if d < 1 or d & (d - 1):
+            raise op.op_error(f"div_by divisor must be a positive power of 2, got {d}")
+        if not isinstance(el, IntegerType | PointerType):
+            raise op.op_error(f"div_by needs integers or pointers, got {value}")
+        along = predicate.along_value
+        if along is not None and not 0 <= along < rank:
+            raise op.op_error(f"div_by along {along} is not a dimension of {value}")
+    elif isinstance(predicate, BoundedAttr) and not isinstance(el, IntegerType):
+        raise op.op_error(f"bounded needs integers, got {value}")
+    elif isinstance(predicate, SameElementsAttr) and len(predicate.values) != rank:
+        raise op.op_error(f"same_elements lists {len(predicate.values)} extents for rank {rank}")

@@ -74,8 +74,9 @@ DISAGREEMENTS: tuple[Disagreement, ...] = (
         "family table calls the layout ops 'value views'.  Both are `nv_tileas.view`: a "
         "`tiled_view` result views storage (sub-view indices allowed), a tensor result is a "
         "value view of a tensor with the same element type and element count, without "
-        "indices (rule `view-value`).  Seed 000's swap with extract_slice applies to both "
-        "when the view keeps its source's shape.",
+        "indices (rule `view-value`), and so is the bare element of a one-element tensor "
+        "(the carrier of a rank-0 tile: cuda_tile's reshape to rank 0).  Seed 000's swap "
+        "with extract_slice applies to both when the view keeps its source's shape.",
     ),
     Disagreement(
         "Layout-chain removal and the atom catalog (seed 000)",
@@ -445,7 +446,7 @@ def _ops_section() -> list[str]:
     total = sum(len(ops) for ops in FAMILIES.values())
     lines.append(
         f"{total} ops in {len(FAMILIES)} families (seed 003's roster, then tileir's "
-        "synchronization and shape), one module each under `ops/`."
+        "synchronization, shape and pointer), one module each under `ops/`."
     )
     lines.append("")
     for family, ops in FAMILIES.items():

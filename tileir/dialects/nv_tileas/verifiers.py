@@ -329,8 +329,9 @@ VIEW_POINTERS = _rule(
 )
 VIEW_VALUE = _rule(
     "view-value",
-    "a value view (a tensor result) views a tensor of the same element type and element "
-    "count, without sub-view indices",
+    "a value view (a tensor result, or the bare element of a one-element tensor: a rank-0 "
+    "tile) views a tensor of the same element type and element count, without sub-view "
+    "indices",
     "seed 003 layout family (value views)",
 )
 EXPAND_DIMS = _rule(
@@ -410,6 +411,20 @@ BROADCAST_SHAPE = _rule(
     "broadcast-shape",
     "broadcast keeps the rank and the element type; each source extent is 1 or the result's",
     "tileir (no seed op: cuda_tile's broadcast, seed 004 shape folds)",
+)
+
+# -- pointer (tileir's, no seed op) -----------------------------------------------------------
+ADDPTR_OPERANDS = _rule(
+    "addptr-operands",
+    "addptr advances a pointer or a tile of pointers by integer offsets of the same shape",
+    "tileir (no seed op: cuda_tile's offset, seed 004 pointer folds)",
+)
+ASSUME_PREDICATE = _rule(
+    "assume-predicate",
+    "assume's cuda_tile predicate fits its value: `div_by` a positive power of two on integers "
+    "or pointers (`along` one of its dimensions), `bounded` on integers, `same_elements` one "
+    "extent per dimension",
+    "tileir (no seed op: cuda_tile's assume, seed 004 assume fold)",
 )
 
 

@@ -46,15 +46,18 @@ func.func @generate() {
 
 // -----
 
-// Value views (tensor results): another shape or layout encoding of the same elements.
+// Value views (tensor results): another shape or layout encoding of the same elements;
+// a one-element tensor viewed as its element (the carrier of a rank-0 tile).
 // RULE: view-value
 // CHECK-LABEL: func.func @value_views
 // CHECK: nv_tileas.view %{{.*}} : tensor<128x128xf32> -> tensor<16384xf32>
 // CHECK: nv_tileas.view %{{.*}} : tensor<128xf32> -> tensor<128xf32, #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>
 // CHECK: nv_tileas.view %{{.*}} : tensor<?x64xf32> -> tensor<?x64xf32>
-func.func @value_views(%x: tensor<128x128xf32>, %y: tensor<128xf32>, %z: tensor<?x64xf32>) {
+// CHECK: nv_tileas.view %{{.*}} : tensor<1x1xf32> -> f32
+func.func @value_views(%x: tensor<128x128xf32>, %y: tensor<128xf32>, %z: tensor<?x64xf32>, %w: tensor<1x1xf32>) {
   %a = nv_tileas.view %x : tensor<128x128xf32> -> tensor<16384xf32>
   %b = nv_tileas.view %y : tensor<128xf32> -> tensor<128xf32, #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>>
   %c = nv_tileas.view %z : tensor<?x64xf32> -> tensor<?x64xf32>
+  %d = nv_tileas.view %w : tensor<1x1xf32> -> f32
   func.return
 }

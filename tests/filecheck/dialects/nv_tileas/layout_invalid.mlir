@@ -91,3 +91,12 @@ func.func @value_view_of_view(%s: !nv_tileas.tiled_view<128xf32, smem>) {
   %v = nv_tileas.view %s : !nv_tileas.tiled_view<128xf32, smem> -> tensor<128xf32>
   func.return
 }
+
+// -----
+
+// RULE: view-value
+func.func @value_view_to_rank_0(%x: tensor<2xf32>) {
+  // expected-error@+1 {{'nv_tileas.view' op a value view to rank 0 views a one-element tensor as its element type: tensor<2xf32> -> f32}}
+  %v = nv_tileas.view %x : tensor<2xf32> -> f32
+  func.return
+}

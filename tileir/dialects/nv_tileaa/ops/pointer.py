@@ -18,7 +18,12 @@ from xdsl.irdl import (
 from xdsl.traits import Pure
 
 from tileir.dialects.cuda_tile.attributes import BoundedAttr, DivByAttr, SameElementsAttr
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.carriers import (
+    check_assumption,
+    check_pointer_offsets,
+    element_type,
+    shape_of,
+)
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa.ops.base import TileAAOp, canonicalized_by
 
@@ -42,12 +47,7 @@ class AddPtrOp(TileAAOp):
         super().__init__(operands=[ptr, offset], result_types=[ptr.type])
 
     def verify_(self) -> None:
-        if not isinstance(element_type(self.ptr.type), PointerType):
-            raise self.op_error(f"expected a pointer or tensor of pointers, got {self.ptr.type}")
-        if not isinstance(element_type(self.offset.type), IntegerType):
-            raise self.op_error(f"expected integer offsets, got {self.offset.type}")
-        if shape_of(self.ptr.type) != shape_of(self.offset.type):
-            raise self.op_error("pointer and offset shapes differ")
+        check_pointer_offsets(self, self.ptr.type, self.offset.type)
 
     @property
     def pointee(self) -> Attribute:
@@ -77,25 +77,7 @@ class AssumeOp(TileAAOp):
         )
 
     def verify_(self) -> None:
-        pred = self.predicate
-        el = element_type(self.value.type)
-        if isinstance(pred, DivByAttr):
-            d = pred.divisor.data
-            if d < 1 or d & (d - 1):
-                raise self.op_error(f"div_by divisor must be a positive power of 2, got {d}")
-            if not isinstance(el, IntegerType | PointerType):
-                raise self.op_error(f"div_by needs integers or pointers, got {self.value.type}")
-            along = pred.along_value
-            if along is not None and not 0 <= along < len(shape_of(self.value.type)):
-                raise self.op_error(f"div_by along {along} is not a dimension of {self.value.type}")
-        elif isinstance(pred, BoundedAttr) and not isinstance(el, IntegerType):
-            raise self.op_error(f"bounded needs integers, got {self.value.type}")
-        elif isinstance(pred, SameElementsAttr) and len(pred.values) != len(
-            shape_of(self.value.type)
-        ):
-            raise self.op_error(
-                f"same_elements lists {len(pred.values)} extents for rank {len(shape_of(self.value.type))}"
-            )
+        check_assumption(self, self.predicate, self.value.type)
 
 
 @irdl_op_definition

@@ -12,6 +12,7 @@
 | control and metadata | `control` |
 | synchronization (tileir's, not in the seed) | `synchronization` |
 | shape (tileir's, not in the seed) | `shape` |
+| pointer (tileir's, not in the seed) | `pointer` |
 """
 
 from tileir.dialects.nv_tileas.ops.base import TileASOp, bool_array
@@ -77,6 +78,7 @@ from tileir.dialects.nv_tileas.ops.pipeline import (
     ProducerCommitOp,
     ProducerWriteOp,
 )
+from tileir.dialects.nv_tileas.ops.pointer import POINTER_OPS, AddPtrOp, AssumeOp
 from tileir.dialects.nv_tileas.ops.shape import SHAPE_OPS, BroadcastOp, SplatOp
 from tileir.dialects.nv_tileas.ops.slices import (
     SLICE_OPS,
@@ -116,6 +118,7 @@ FAMILIES: dict[str, list[type[TileASOp]]] = {
     "control and metadata": CONTROL_OPS,
     "synchronization": SYNCHRONIZATION_OPS,
     "shape": SHAPE_OPS,
+    "pointer": POINTER_OPS,
 }
 
 OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family]
@@ -123,8 +126,10 @@ OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family
 __all__ = [
     "FAMILIES",
     "OPS",
+    "AddPtrOp",
     "AgentSwitchOp",
     "AllocTensorOp",
+    "AssumeOp",
     "AsyncCancelNextProgramIdOp",
     "AsyncCopyOp",
     "AsyncDotOp",

@@ -18,7 +18,6 @@ from xdsl.dialects.builtin import I32, DenseArrayBase, IndexType, IntegerAttr, T
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
     ParsePropInAttrDict,
-    base,
     irdl_op_definition,
     operand_def,
     prop_def,
@@ -61,22 +60,29 @@ class ViewOp(TileASOp):
     lower to); index operands select a sub-view of a view source.  With a tensor result
     it is a *value view* (seed 003's layout family): the same elements of a tensor seen
     with another shape or layout encoding (`tensor<128x128xf32> -> tensor<16384xf32>`),
-    without indices."""
+    without indices; cuda_tile's `reshape` of a tile becomes one.  A reshape to rank 0
+    views a one-element tensor as its element (`tensor<1x1xf32> -> f32`, the carrier of
+    a rank-0 tile)."""
 
     name = "nv_tileas.view"
     src = operand_def()
     indices = var_operand_def()
-    result = result_def(base(TiledViewType) | base(TensorType))
+    result = result_def()
     traits = traits_def(Pure(), PureTileStructure("src"))
     RULES: ClassVar[tuple[str, ...]] = (VIEW_POINTERS, VIEW_VALUE)
 
     def __init__(
         self,
         src: SSAValue,
-        result_type: TiledViewType | TensorType[Attribute],
+        result_type: Attribute,
         indices: Sequence[SSAValue] = (),
     ):
         super().__init__(operands=[src, list(indices)], result_types=[result_type])
+
+    @property
+    def is_value_view(self) -> bool:
+        """A view of a tensor's values (a tensor or rank-0 result), not of storage."""
+        return not isinstance(self.result.type, TiledViewType)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -113,10 +119,9 @@ class ViewOp(TileASOp):
 
     def verify_(self) -> None:
         t = self.result.type
-        if isinstance(t, TensorType):
+        if not isinstance(t, TiledViewType):
             self._verify_value_view(t)
             return
-        assert isinstance(t, TiledViewType)
         el = element_type(self.src.type)
         if isinstance(el, PointerType):
             if t.residency.data is not Residency.GMEM:
@@ -124,13 +129,20 @@ class ViewOp(TileASOp):
             if shape_of(self.src.type) != t.dims or el.pointee != t.element_type:
                 raise self.op_error(f"view type {t} does not match the pointers {self.src.type}")
 
-    def _verify_value_view(self, t: TensorType[Attribute]) -> None:
+    def _verify_value_view(self, t: Attribute) -> None:
         """VIEW_VALUE."""
         source = self.src.type
         if self.indices or not isinstance(source, TensorType):
             raise self.op_error(
                 "a value view (tensor result) views a tensor, without sub-view indices"
             )
+        if not isinstance(t, TensorType):
+            if t != source.element_type or math.prod(source.get_shape()) != 1:
+                raise self.op_error(
+                    f"a value view to rank 0 views a one-element tensor as its element type: "
+                    f"{source} -> {t}"
+                )
+            return
         if source.element_type != t.element_type:
             raise self.op_error(
                 f"a value view keeps the element type: {source.element_type} vs {t.element_type}"
@@ -284,8 +296,12 @@ class ShuffleOp(TileASOp):
             properties={"permutation": DenseArrayBase.from_list(i64, list(permutation))},
         )
 
+    @property
+    def perm(self) -> tuple[int, ...]:
+        return int_array_values(self.permutation)
+
     def verify_(self) -> None:
-        perm = list(int_array_values(self.permutation))
+        perm = list(self.perm)
         shape = shape_of(self.src.type)
         if sorted(perm) != list(range(len(shape))):
             raise self.op_error(
