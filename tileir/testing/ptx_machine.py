@@ -8,13 +8,15 @@ the *active* threads (those at that instruction, alive, with a true guard).
 The machine is also the simulator's bug detector: it tracks which threads wrote
 each register (so reading an unwritten one fails), checks every global access
 against the arrays it placed in memory (bounds, alignment), and records which
-thread last wrote each byte (so two threads writing the same byte fail).
+agent last wrote each byte, with that agent's time (``ptx_order``), so that
+stores no synchronization orders fail (``ptx_races``).  It also holds what the scheduler (``ptx_sched``) needs: which
+threads wait, and why.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,6 +32,7 @@ from tileir.testing.ptx_numeric import (
     round_to_format,
     values_to_bits,
 )
+from tileir.testing.ptx_order import HappensBefore
 from tileir.testing.ptx_parse import Imm, Instruction, Operand, Reg, Special
 from tileir.testing.ptx_program import RegisterSlot
 
@@ -56,7 +59,14 @@ class ThreadGrid:
         self.cta = lane // self.per_cta
         local = lane % self.per_cta
         #: Global warp number of each thread (warps do not straddle CTAs).
-        self.warp = self.cta * -(-self.per_cta // 32) + local // 32
+        self.warps_per_cta = -(-self.per_cta // 32)
+        self.warp = self.cta * self.warps_per_cta + local // 32
+        #: Global warpgroup number of each thread (four consecutive warps of a CTA).
+        self.warpgroup = self.cta * -(-self.per_cta // 128) + local // 128
+        #: The first thread of each warp, and one past its last (warps are contiguous).
+        starts = np.flatnonzero(np.diff(self.warp, prepend=-1))
+        self.warp_start = starts
+        self.warp_end = np.append(starts[1:], self.count)
         self._values = {
             **_split_xyz("%tid", local, self.block),
             **_split_xyz("%ctaid", self.cta, self.grid),
@@ -200,25 +210,12 @@ class GlobalMemory:
         self._by_base: dict[int, Region] = {}
         self._next = self.BASE
         self.data = np.zeros(0, dtype=np.uint8)
+        #: Per byte: the agent (``ptx_order``) that last wrote it (-1: none, or an
+        #: atomic) and that agent's time then (the race checks of ``ptx_races``).
         self.writer = np.zeros(0, dtype=np.int32)
-        self.writer_epoch = np.zeros(0, dtype=np.int32)
-        self.epoch = 0
-        #: The CTA of each thread and the number of barriers each CTA has passed:
-        #: CTAs synchronize independently, so a barrier orders only its own CTA.
-        self.cta = np.zeros(0, dtype=np.int64)
-        self.cta_epoch = np.zeros(1, dtype=np.int32)
-
-    def barrier(self, ctas: np.ndarray) -> None:
-        """The CTAs in ``ctas`` pass a ``bar.sync``."""
-        self.cta_epoch[np.unique(ctas)] += 1
-        self.epoch += 1
-
-    def _epochs(self, writers: np.ndarray) -> np.ndarray:
-        """The barrier count of each writer's CTA (0 for writers that are not threads)."""
-        if not len(self.cta):
-            return np.full(len(writers), self.epoch, dtype=np.int32)
-        known = writers >= 0
-        return np.where(known, self.cta_epoch[self.cta[np.where(known, writers, 0)]], 0)
+        self.wtime = np.zeros(0, dtype=np.int32)
+        #: The launch's happens-before relation (set by ``Machine``).
+        self.order: HappensBefore | None = None
 
     def place(self, a: np.ndarray, label: str) -> int:
         """Put ``a``'s backing buffer in memory (once per buffer); its device address."""
@@ -236,8 +233,8 @@ class GlobalMemory:
         """Copy every placed buffer into the flat memory (after all ``place`` calls)."""
         size = self._next - self.BASE
         self.data = np.zeros(size, dtype=np.uint8)
-        self.writer = np.full(size, -1, dtype=np.int32)  # thread that last wrote each byte
-        self.writer_epoch = np.zeros(size, dtype=np.int32)  # bar.sync count at that write
+        self.writer = np.full(size, -1, dtype=np.int32)
+        self.wtime = np.zeros(size, dtype=np.int32)
         for r in self.regions:
             self.data[r.start - self.BASE : r.end - self.BASE] = r.flat_bytes()
         self._starts = np.array([r.start for r in self.regions], dtype=np.int64)
@@ -289,36 +286,18 @@ class GlobalMemory:
         offsets = addresses.astype(np.int64) - self.BASE
         return self.data[offsets[:, None] + np.arange(nbytes)]
 
-    def conflicts(
-        self, addresses: np.ndarray, nbytes: int, writers: np.ndarray, cta: np.ndarray
-    ) -> tuple[int, int, int] | None:
-        """A write-write race among these stores or with earlier ones: ``(address,
-        thread, other thread)``.  Threads of one CTA are ordered by ``bar.sync``."""
-        offsets = (addresses.astype(np.int64) - self.BASE)[:, None] + np.arange(nbytes)
-        flat = offsets.ravel()
-        who = np.repeat(writers, nbytes)
-        order = np.argsort(flat, kind="stable")
-        same = (flat[order][1:] == flat[order][:-1]) & (who[order][1:] != who[order][:-1])
-        if same.any():
-            k = int(np.argmax(same))
-            return int(flat[order][k]) + self.BASE, int(who[order][k + 1]), int(who[order][k])
-        prev = self.writer[flat]
-        unordered = (cta[np.maximum(prev, 0)] != cta[who]) | (
-            self.writer_epoch[flat] == self._epochs(who)
-        )
-        race = (prev >= 0) & (prev != who) & unordered
-        if race.any():
-            k = int(np.argmax(race))
-            return int(flat[k]) + self.BASE, int(who[k]), int(prev[k])
-        return None
+    def offsets(self, addresses: np.ndarray, nbytes: int) -> np.ndarray:
+        """``(n, nbytes)`` indices into ``data`` of accesses at ``addresses``."""
+        return (addresses.astype(np.int64) - self.BASE)[:, None] + np.arange(nbytes)
 
     def store(self, addresses: np.ndarray, data: np.ndarray, writers: np.ndarray) -> None:
-        """Write ``(n, nbytes)`` bytes at checked ``addresses``; remember the writers."""
-        nbytes = data.shape[1]
-        offsets = (addresses.astype(np.int64) - self.BASE)[:, None] + np.arange(nbytes)
+        """Write ``(n, nbytes)`` bytes at checked ``addresses``; remember the writers
+        (agents, ``-1`` for none) and their times."""
+        offsets = self.offsets(addresses, data.shape[1])
         self.data[offsets] = data
         self.writer[offsets] = writers[:, None]
-        self.writer_epoch[offsets] = self._epochs(writers)[:, None]
+        if self.order is not None:
+            self.wtime[offsets] = self.order.stamp(writers)[:, None]
 
 
 # ------------------------------------------------------------------------- machine
@@ -348,8 +327,23 @@ class Machine:
     #: The live threads at the instruction being executed (guards aside).
     group: np.ndarray = field(init=False)
     current: Instruction | None = None
+    #: The PTX line of each instruction of the program (for messages).
+    lines: list[int] = field(default_factory=list)
     #: What ``vprintf`` printed, one string per call (``ptx_calls``).
     printed: list[str] = field(default_factory=list)
+    #: Threads that wait: blocked at a barrier or a warpgroup rendezvous, or parked
+    #: after an mbarrier wait that failed (``ptx_sched``); and, per warp, why.
+    waiting: np.ndarray = field(init=False)
+    parked: np.ndarray = field(init=False)
+    rendezvous: np.ndarray = field(init=False)
+    wait_notes: dict[int, str] = field(default_factory=dict)
+    #: The happens-before relation of the launch (``ptx_order``).
+    order: HappensBefore = field(init=False)
+    #: Per-module state of the instructions that keep some (``ptx_barriers``,
+    #: ``ptx_mbarrier``, ``ptx_async``, ``ptx_wgmma``), by module.
+    extensions: dict[str, object] = field(default_factory=dict)
+    #: Called with the threads that exit (barriers they were holding up may complete).
+    exit_hooks: list[Callable[[Machine, np.ndarray], None]] = field(default_factory=list)
     _constants: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -357,12 +351,48 @@ class Machine:
         self.pc = np.zeros(self.threads.count, dtype=np.int64)
         self.live = self.alive.copy()
         self.group = self.alive.copy()
-        self.memory.cta = self.threads.cta
-        self.memory.cta_epoch = np.zeros(int(self.threads.cta.max()) + 1, dtype=np.int32)
+        self.waiting = np.zeros(self.threads.count, dtype=bool)
+        self.parked = np.zeros(self.threads.count, dtype=bool)
+        self.rendezvous = np.zeros(self.threads.count, dtype=bool)
+        self.order = HappensBefore(self.threads.cta, self.threads.per_cta)
+        self.memory.order = self.order
 
     @property
     def count(self) -> int:
         return self.threads.count
+
+    # -- waiting (ptx_sched) -----------------------------------------------------------
+
+    def note(self, threads: np.ndarray, why: str) -> None:
+        """Say why the warps of ``threads`` (indices) wait, for a deadlock report."""
+        for w in np.unique(self.threads.warp[threads]).tolist():
+            self.wait_notes[w] = why
+
+    def block(self, threads: np.ndarray, why: str) -> None:
+        """The threads (indices) wait until ``unblock``."""
+        self.waiting[threads] = True
+        self.note(threads, why)
+
+    def unblock(self, threads: np.ndarray) -> None:
+        self.waiting[threads] = False
+
+    def park(self, threads: np.ndarray, why: str) -> None:
+        """The threads (indices) found an mbarrier phase incomplete: they wait until
+        some mbarrier changes (``unpark``), so that other warps run meanwhile."""
+        self.parked[threads] = True
+        self.block(threads, why)
+
+    def unpark(self) -> None:
+        """An mbarrier changed: parked threads retry."""
+        if self.parked.any():
+            self.waiting &= ~self.parked
+            self.parked[:] = False
+
+    def exited(self, threads: np.ndarray) -> None:
+        """The threads (a mask) exit."""
+        self.alive &= ~threads
+        for hook in list(self.exit_hooks):
+            hook(self, threads)
 
     # -- errors ---------------------------------------------------------------------
 

@@ -2,9 +2,9 @@
 integer arithmetic, logic, comparisons and control flow (``ptx_float_ops`` has
 the rest; both register their decoders in ``ptx_decode.DECODERS``).
 
-Integers wrap as in PTX and shift amounts clamp; global accesses are checked
-for bounds, alignment and races; branches set the active threads' program
-counters (see ``ptx_sim.run`` for how divergent paths are scheduled).
+Integers wrap as in PTX and shift amounts clamp; memory accesses are checked
+for bounds, alignment and races (``ptx_races``); branches set the active threads'
+program counters (see ``ptx_sched`` for how divergent paths are scheduled).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from tileir.testing.ptx_decode import (
     operands,
     unsupported,
 )
-from tileir.testing.ptx_errors import INVALID, MISALIGNED, OUT_OF_BOUNDS, RACE, UNSUPPORTED
+from tileir.testing.ptx_errors import INVALID, MISALIGNED, OUT_OF_BOUNDS
 from tileir.testing.ptx_float_ops import (
     FLOAT_COMPARISONS,
     decode_float_arith,
@@ -34,6 +34,7 @@ from tileir.testing.ptx_float_ops import (
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_numeric import SINT, TYPES, UINT, PtxType, bits_to_values, values_to_bits
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Target, Vec
+from tileir.testing.ptx_races import check_store
 
 
 def decode(ins: Instruction) -> Exec:
@@ -238,6 +239,7 @@ def decode_st(ins: Instruction) -> Exec:
         if count != 1:
             raise invalid(ins, "a vector store to a .param")
         return lambda m, act: m.write_bits(Reg(addr.base), m.read_bits(s, t, act), t, act)
+    shared = space == "shared"
 
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
@@ -248,23 +250,10 @@ def decode_st(ins: Instruction) -> Exec:
         ).astype(f"<u{t.nbytes}")
         data = words.view(np.uint8).reshape(len(lanes), nbytes)
         if m.check_races:
-            _check_races(m, addresses, nbytes, lanes)
+            check_store(m, addresses, nbytes, lanes, shared)
         m.memory.store(addresses, data, lanes)
 
     return run
-
-
-def _check_races(m: Machine, addresses: np.ndarray, nbytes: int, lanes: np.ndarray) -> None:
-    race = m.memory.conflicts(addresses, nbytes, lanes, m.threads.cta)
-    if race is not None:
-        address, lane, other = race
-        raise m.fail(
-            f"{m.threads.describe(other)} also writes this byte, unordered "
-            f"({m.memory.describe(address)})",
-            lane,
-            address,
-            kind=RACE,
-        )
 
 
 # ============================================================== integer arithmetic
@@ -587,38 +576,6 @@ def decode_selp(ins: Instruction) -> Exec:
 # ========================================================================= control
 
 
-@decoder("bar", "barrier")
-def decode_barrier(ins: Instruction) -> Exec:
-    """``bar.sync id`` / ``barrier.sync id``.  Threads at one instruction run
-    together, so the barrier itself has nothing to wait for; it must be reached by
-    every running thread at once, and it orders the CTA's earlier stores before its
-    later ones (for race detection)."""
-    mods = Mods(ins)
-    if not mods.flag("sync"):
-        raise unsupported(ins, f"{ins.opcode} without .sync")
-    mods.flag("aligned")
-    mods.done()
-    if ins.guard is not None:
-        raise unsupported(ins, "a guarded barrier")
-    if not 1 <= len(ins.operands) <= 2 or not all(isinstance(o, Imm) for o in ins.operands):
-        raise unsupported(ins, "barrier operands other than literals")
-
-    def run(m: Machine, act: np.ndarray) -> None:
-        # CTAs run independently: only the threads of the CTAs at this barrier must
-        # all be here.
-        ctas = np.isin(m.threads.cta, np.unique(m.threads.cta[m.group]))
-        waiting = m.live & ~m.group & ctas
-        if waiting.any():
-            raise m.fail(
-                "bar.sync reached by only some of the running threads of a CTA (divergent barrier)",
-                waiting,
-                kind=UNSUPPORTED,
-            )
-        m.memory.barrier(m.threads.cta[m.group])
-
-    return run
-
-
 @decoder("shfl")
 def decode_shfl(ins: Instruction) -> Exec:
     """``shfl.sync.{bfly,idx,up,down}.b32 d, a, b, c, membermask``: each active thread
@@ -721,7 +678,7 @@ def decode_ret(ins: Instruction) -> Exec:
     operands(ins, 0)
 
     def run(m: Machine, act: np.ndarray) -> None:
-        m.alive &= ~act
+        m.exited(act)
 
     return run
 

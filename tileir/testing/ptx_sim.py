@@ -56,13 +56,14 @@ of one base alias, and a view starting ``k`` bytes into its base gets an address
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from tileir.testing import (
+    ptx_barriers,  # noqa: F401  (registers bar and barrier)
     ptx_mma,  # noqa: F401  (registers ldmatrix and mma.sync)
     ptx_wgmma,  # noqa: F401  (registers wgmma and fence.proxy.async)
 )
@@ -75,15 +76,13 @@ from tileir.testing.ptx_numeric import FORMATS, TYPES, UINT, PtxType
 from tileir.testing.ptx_ops import decode
 from tileir.testing.ptx_parse import Instruction, Kernel, Module, Param, parse_module
 from tileir.testing.ptx_program import build_program
+from tileir.testing.ptx_sched import WARP_ORDERS, WARPGROUP_OPCODES, Step, release_rendezvous, run
 from tileir.testing.ptx_shared import SharedDecl, init_shared, place_shared
 
-__all__ = ["APPROX_MODES", "SimulationError", "simulate"]
+__all__ = ["APPROX_MODES", "WARP_ORDERS", "SimulationError", "simulate"]
 
 #: ``nearest``: correctly rounded exact function; ``bound``: worst modelled error.
 APPROX_MODES = ("nearest", "bound")
-
-#: One instruction, ready to run for the threads at it.
-Step = Callable[[Machine], None]
 
 
 def simulate(
@@ -98,6 +97,8 @@ def simulate(
     printed: list[str] | None = None,
     dynamic_shared: int | None = None,
     indirect_arrays: Sequence[np.ndarray] = (),
+    warp_order: str = "lockstep",
+    seed: int | None = None,
 ) -> None:
     """Run ``kernel`` (the module's only kernel if ``None``) over ``grid`` CTAs.
 
@@ -115,9 +116,13 @@ def simulate(
     (cuTile's lists of arrays pass a table of base addresses).  A ``GlobalMemory``
     that places the same arrays in the same order gives the same addresses, to write
     into such a table beforehand.
+    ``warp_order`` is the order the warps run in (``ptx_sched``): ``"lockstep"``,
+    ``"round-robin"`` or ``"random"`` (with ``seed``).
     """
     if approx not in APPROX_MODES:
         raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
+    if warp_order not in WARP_ORDERS:
+        raise ValueError(f"warp_order must be one of {WARP_ORDERS}, got {warp_order!r}")
     module = parse_module(ptx)
     k = select_kernel(module, kernel)
     block = k.reqntid
@@ -146,34 +151,20 @@ def simulate(
     local = place_locals(program.locals, memory, threads.count)
     memory.materialize()
     machine = Machine(threads, memory, params, approx, check_races)
+    machine.lines = [ins.line for ins in program.instructions]
+    machine.exit_hooks.append(release_rendezvous)
     machine.declare(program.registers)
     init_shared(machine, shared)
     init_globals(machine, variables)
     init_locals(machine, local)
+    collective = [
+        pc for pc, ins in enumerate(program.instructions) if ins.opcode in WARPGROUP_OPCODES
+    ]
     with np.errstate(all="ignore"):
-        run(machine, steps, max_steps)
+        run(machine, steps, max_steps, warp_order, seed, collective)
     memory.write_back()
     if printed is not None:
         printed.extend(machine.printed)
-
-
-def run(m: Machine, steps: Sequence[Step], max_steps: int) -> None:
-    """Execute until every thread has exited or run past the last instruction.
-
-    Each step takes the lowest program counter among running threads and runs
-    that instruction for all threads at it; so paths that branched apart run in
-    program order and join again, and a loop runs until its last thread leaves.
-    """
-    end = len(steps)
-    for _ in range(max_steps):
-        m.live = m.alive & (m.pc < end)
-        if not m.live.any():
-            return
-        current = int(m.pc[m.live].min())
-        m.group = m.live & (m.pc == current)
-        m.pc[m.group] = current + 1
-        steps[current](m)
-    raise SimulationError(f"more than {max_steps} instructions executed: an endless loop?")
 
 
 def select_kernel(module: Module, name: str | None) -> Kernel:

@@ -14,7 +14,8 @@ for ``-arch=sm_90a``):
 * ``wgmma.fence.sync.aligned``, ``wgmma.commit_group.sync.aligned``,
   ``wgmma.wait_group.sync.aligned N``;
 * ``fence.proxy.async`` and ``fence.proxy.async.{shared::cta,shared::cluster,global}``:
-  no effect on values (the simulator has one memory proxy);
+  no effect on values; it makes the thread's earlier ``st.shared`` bytes visible to the
+  async proxy (``ptx_order``);
 * ``wgmma.mma_async.sync.aligned.m64nNkK.D.A.B`` with, for ``N`` a multiple of 8 from
   8 to 256: ``.f32.f16.f16``, ``.f16.f16.f16``, ``.f32.bf16.bf16`` (K = 16) and
   ``.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}`` (K = 32), ``.f32.tf32.tf32`` (K = 8); and
@@ -119,17 +120,16 @@ what makes the real asynchronous instruction's results undefined:
   accumulator list;
 * a ``wgmma.mma_async`` reading shared-memory bytes that a thread stored (``st.shared``,
   the generic proxy) unless that thread executed ``fence.proxy.async`` after the store
-  and a ``bar.sync`` of its CTA followed the fence (the ISA's proxy rule: the async
-  proxy sees generic writes only through the fence, and other threads only through a
-  synchronization after it);
+  and the fence happens before the ``wgmma`` (a ``bar.sync`` or other synchronization
+  after it; ``ptx_order``): the ISA's proxy rule, the async proxy sees generic writes
+  only through the fence, and other threads only through a synchronization after it;
 * a store to shared memory that an unfinished ``wgmma.mma_async`` reads (the
   operands must stay unchanged until the ``wgmma.wait_group`` that completes it).
 
-To see these events, the first ``wgmma`` or ``fence.proxy.async`` instruction a machine
-executes wraps that machine's ``read_bits`` / ``write_bits`` and its memory's ``store``
-/ ``barrier`` (on the instances, so nothing changes for kernels without them).  What
-happened before needs no record: an ``mma_async`` with no ``wgmma.fence`` before it
-fails anyway, and earlier stores count as made before any proxy fence.
+To see these events, the first ``wgmma`` instruction a machine executes wraps that
+machine's ``read_bits`` / ``write_bits`` and its memory's ``store`` (on the instances,
+so nothing changes for kernels without them).  What happened before needs no record:
+an ``mma_async`` with no ``wgmma.fence`` before it fails anyway.
 """
 
 from __future__ import annotations
@@ -217,14 +217,6 @@ class _State:
     pending_a: dict[str, np.ndarray] = field(default_factory=dict)
     #: The accumulator list each pending accumulator register belongs to.
     owner: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: ``fence.proxy.async`` instructions each thread has executed, and that count as
-    #: of the last ``bar.sync`` of the thread's CTA (what other threads can rely on).
-    proxy_fences: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    published: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    #: Per byte of the span holding the shared arrays (from ``stamp_base``): the
-    #: writer's ``proxy_fences`` at its last generic store (0 before this state).
-    stamp: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    stamp_base: int = 0
     #: Shared bytes each unfinished mma_async reads: (warpgroup key, group, addresses).
     pending_reads: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
 
@@ -242,32 +234,15 @@ def _state(m: Machine) -> _State:
         return state
     state = _State(m.read_bits, m.write_bits, m.count, np.zeros(m.count, dtype=np.int64))
     read_bits, write_bits = m.read_bits, m.write_bits
-    state.proxy_fences = np.zeros(m.count, dtype=np.int64)
-    state.published = np.zeros(m.count, dtype=np.int64)
-    spans = [(r.start, r.end) for r in m.memory.regions if _SHARED_LABEL.match(r.label)]
-    if spans:
-        state.stamp_base = min(a for a, _ in spans)
-        state.stamp = np.zeros(max(b for _, b in spans) - state.stamp_base, dtype=np.int64)
     memory = m.memory
-    store, barrier = memory.store, memory.barrier
+    store = memory.store
 
-    def stamped_store(addresses: np.ndarray, data: np.ndarray, writers: np.ndarray) -> None:
+    def checked_store(addresses: np.ndarray, data: np.ndarray, writers: np.ndarray) -> None:
         if state.pending_reads:
             _check_no_pending_read(m, state, addresses, data.shape[1], writers)
         store(addresses, data, writers)
-        offsets = addresses.astype(np.int64) - state.stamp_base
-        inside = (offsets >= 0) & (offsets < len(state.stamp)) & (writers >= 0)
-        if inside.any():
-            at = offsets[inside][:, None] + np.arange(data.shape[1])
-            state.stamp[at] = state.proxy_fences[writers[inside]][:, None]
 
-    def publishing_barrier(ctas: np.ndarray) -> None:
-        barrier(ctas)
-        reached = np.isin(m.threads.cta, np.unique(ctas))
-        state.published[reached] = state.proxy_fences[reached]
-
-    vars(memory)["store"] = stamped_store
-    vars(memory)["barrier"] = publishing_barrier
+    vars(memory)["store"] = checked_store
 
     def touch(name: str, active: np.ndarray) -> None:
         at = state.touched_at.get(name)
@@ -327,7 +302,8 @@ def _group_key(m: Machine, groups: np.ndarray) -> np.ndarray:
 @decoder("fence")
 def decode_fence(ins: Instruction) -> Exec:
     """``fence.proxy.async{.shared::cta,.shared::cluster,.global}``: orders the generic
-    and async proxies; the simulator has one proxy, so it does nothing."""
+    and async proxies: the thread's earlier generic stores become visible to async-proxy
+    readers that the fence happens before (``ptx_order.HappensBefore.fenced``)."""
     mods = Mods(ins)
     if not (mods.flag("proxy") and mods.flag("async")):
         raise unsupported(ins, "fence other than fence.proxy.async")
@@ -338,8 +314,7 @@ def decode_fence(ins: Instruction) -> Exec:
 
 
 def _proxy_fence(m: Machine, act: np.ndarray) -> None:
-    state = _state(m)
-    state.proxy_fences[act] += 1
+    m.order.proxy_fence(np.flatnonzero(act))
 
 
 @decoder("wgmma")
@@ -788,18 +763,18 @@ def _check_no_pending_read(
 
 def _check_proxy_visible(m: Machine, addresses: np.ndarray, lead: int, which: str) -> None:
     """Bytes a thread stored with ``st.shared`` reach ``wgmma`` (the async proxy) only
-    after that thread's ``fence.proxy.async`` and a ``bar.sync`` after the fence."""
-    state = _state(m)
-    writer = m.memory.writer[addresses - m.memory.BASE]
-    by_thread = writer >= 0
+    after that thread's ``fence.proxy.async``, and that fence must happen before the
+    ``wgmma`` (a ``bar.sync`` or another synchronization after it: ``ptx_order``)."""
+    offsets = addresses - m.memory.BASE
+    writer = m.memory.writer[offsets]
+    by_thread = (writer >= 0) & (writer < m.count)
     if not by_thread.any():
         return
-    who = np.maximum(writer, 0)
-    stale = by_thread & (state.published[who] <= state.stamp[addresses - state.stamp_base])
-    if stale.any():
-        k = int(np.argmax(stale))
+    fenced = m.order.fenced(writer[by_thread], m.memory.wtime[offsets][by_thread], lead)
+    if not fenced.all():
+        k = int(np.flatnonzero(by_thread)[int(np.argmin(fenced))])
         raise m.fail(
-            f"wgmma reads {which} bytes that {m.threads.describe(int(who[k]))} stored with a "
+            f"wgmma reads {which} bytes that {m.threads.describe(int(writer[k]))} stored with a "
             "generic-proxy store not yet made visible to the async proxy: the writer needs "
             "fence.proxy.async after its stores, then a bar.sync, before the wgmma.mma_async",
             lead,
