@@ -8,8 +8,9 @@ the *active* threads (those at that instruction, alive, with a true guard).
 The machine is also the simulator's bug detector: it tracks which threads wrote
 each register (so reading an unwritten one fails), checks every global access
 against the arrays it placed in memory (bounds, alignment), and records which
-agent last wrote each byte, with that agent's time (``ptx_order``), so that
-stores no synchronization orders fail (``ptx_races``).  It also holds what the scheduler (``ptx_sched``) needs: which
+agent last wrote each byte, and in shared memory last read it, with that agent's
+time (``ptx_order``), so that accesses no synchronization orders fail
+(``ptx_races``).  It also holds what the scheduler (``ptx_sched``) needs: which
 threads wait, and why.
 """
 
@@ -211,9 +212,12 @@ class GlobalMemory:
         self._next = self.BASE
         self.data = np.zeros(0, dtype=np.uint8)
         #: Per byte: the agent (``ptx_order``) that last wrote it (-1: none, or an
-        #: atomic) and that agent's time then (the race checks of ``ptx_races``).
+        #: atomic) and that agent's time then; in shared memory also the thread that
+        #: last read it and its time (the race checks of ``ptx_races``).
         self.writer = np.zeros(0, dtype=np.int32)
         self.wtime = np.zeros(0, dtype=np.int32)
+        self.reader = np.zeros(0, dtype=np.int32)
+        self.rtime = np.zeros(0, dtype=np.int32)
         #: The launch's happens-before relation (set by ``Machine``).
         self.order: HappensBefore | None = None
 
@@ -235,6 +239,8 @@ class GlobalMemory:
         self.data = np.zeros(size, dtype=np.uint8)
         self.writer = np.full(size, -1, dtype=np.int32)
         self.wtime = np.zeros(size, dtype=np.int32)
+        self.reader = np.full(size, -1, dtype=np.int32)
+        self.rtime = np.zeros(size, dtype=np.int32)
         for r in self.regions:
             self.data[r.start - self.BASE : r.end - self.BASE] = r.flat_bytes()
         self._starts = np.array([r.start for r in self.regions], dtype=np.int64)
@@ -298,6 +304,7 @@ class GlobalMemory:
         self.writer[offsets] = writers[:, None]
         if self.order is not None:
             self.wtime[offsets] = self.order.stamp(writers)[:, None]
+        self.reader[offsets] = -1
 
 
 # ------------------------------------------------------------------------- machine

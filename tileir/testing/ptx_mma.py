@@ -49,6 +49,7 @@ from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, un
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_parse import Instruction, Mem, Operand, Reg, Vec
+from tileir.testing.ptx_races import check_load
 
 _LANE = np.arange(32)
 #: 8-bit float operand kinds and their numpy types.
@@ -105,6 +106,8 @@ def decode_ldmatrix(ins: Instruction) -> Exec:
         flat_rows = rows.reshape(-1)
         row_lanes = warps[:, : 8 * count].reshape(-1)
         _check_access(m, flat_rows, 16, row_lanes, "ldmatrix row read")
+        if m.check_races:
+            check_load(m, flat_rows, 16, row_lanes)
         data = m.memory.load(flat_rows, 16).view("<u2").reshape(len(warps), count, 8, 8)
         for i, dest in enumerate(dests):
             mat = data[:, i].astype(np.uint32)

@@ -34,7 +34,7 @@ from tileir.testing.ptx_float_ops import (
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_numeric import SINT, TYPES, UINT, PtxType, bits_to_values, values_to_bits
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Target, Vec
-from tileir.testing.ptx_races import check_store
+from tileir.testing.ptx_races import check_load, check_store
 
 
 def decode(ins: Instruction) -> Exec:
@@ -213,11 +213,14 @@ def decode_ld(ins: Instruction) -> Exec:
 
         return run_param
     nbytes = count * t.nbytes
+    shared = space == "shared"
 
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
         addresses = _addresses(m, addr, act, lanes, space)
         _check_access(m, addresses, nbytes, lanes, "load")
+        if shared and m.check_races:
+            check_load(m, addresses, nbytes, lanes)
         words = m.memory.load(addresses, nbytes).view(f"<u{t.nbytes}")
         for i, dest in enumerate(dests):
             full = np.zeros(m.count, dtype=UINT[t.bits])

@@ -1,10 +1,12 @@
-"""Race checks of the PTX simulator's stores.
+"""Race checks of the PTX simulator's memory accesses.
 
-A store races with an earlier store of the same byte when that earlier store does
-not happen before this one (``ptx_order``): no ``bar.sync`` or other barrier orders
-them.  Stores of one instruction race when two threads write one byte.
+A store races with an earlier store (any memory) or an earlier read (shared memory)
+of the same byte, and a shared-memory load with an earlier store, when that earlier
+access does not happen before this one (``ptx_order``): no ``bar.sync``, named
+or other barrier orders them.  Stores of one instruction race when two threads
+write one byte.
 
-Loads are not checked (tileir's CTAs do not communicate through memory), nor
+Global loads are not checked (tileir's CTAs do not communicate through memory), nor
 are atomics (their writes record no writer).
 """
 
@@ -37,6 +39,30 @@ def check_store(
         raise _race(
             m, int(flat[k]) + memory.BASE, int(who[k]), int(memory.writer[flat[k]]), "also writes"
         )
+    if shared:
+        read_ok = m.order.ordered(memory.reader[flat], memory.rtime[flat], who)
+        if not read_ok.all():
+            k = int(np.argmin(read_ok))
+            raise _race(
+                m, int(flat[k]) + memory.BASE, int(who[k]), int(memory.reader[flat[k]]), "reads"
+            )
+
+
+def check_load(m: Machine, addresses: np.ndarray, nbytes: int, lanes: np.ndarray) -> None:
+    """Fail if the shared-memory load of ``nbytes`` at ``addresses`` by threads
+    ``lanes`` reads bytes written by an unordered store; record the readers."""
+    memory = m.memory
+    offsets = memory.offsets(addresses, nbytes)
+    flat = offsets.reshape(-1)
+    who = np.repeat(lanes, nbytes)
+    writers = memory.writer[flat]
+    if (writers >= 0).any():
+        ok = m.order.ordered(writers, memory.wtime[flat], who)
+        if not ok.all():
+            k = int(np.argmin(ok))
+            raise _race(m, int(flat[k]) + memory.BASE, int(who[k]), int(writers[k]), "wrote")
+    memory.reader[flat] = who
+    memory.rtime[flat] = m.order.now(who)
 
 
 def _race(m: Machine, address: int, lane: int, other: int, how: str):
