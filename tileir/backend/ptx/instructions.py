@@ -22,6 +22,7 @@ from xdsl.dialects.builtin import (
     FloatAttr,
     IntegerAttr,
     IntegerType,
+    VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -40,6 +41,8 @@ class PtxContext:
     arch: str = "sm_90a"
     #: Kernel-scope `.shared` declarations, by symbol (the mbarrier pool).
     shared: dict[str, str] = field(default_factory=dict)
+    #: The 16-bit halves of 32-bit words already split in a block (`emit_trunc_half`).
+    halves: dict[tuple[SSAValue, Block], tuple[str, str]] = field(default_factory=dict)
 
     def line(self, text: str) -> None:
         self.lines.append(text)
@@ -97,26 +100,38 @@ def float_immediate(value: float, t: Attribute) -> str:
     return f"0x{bits:04X}"
 
 
-#: The operands (by index) each nvvm op prints as a PTX immediate when an
-#: `llvm.mlir.constant` defines them: `shfl.sync`'s lane offset, clamp and member mask.
+#: The operands (by index) each op prints as a PTX immediate when an
+#: `llvm.mlir.constant` defines them: `shfl.sync`'s lane offset, clamp and member mask,
+#: and the lane index of `llvm.insertelement` (which prints nothing).
 IMMEDIATE_OPERANDS: dict[type[Operation], frozenset[int]] = {
     nvvm.ShflSyncOp: frozenset({0, 2, 3}),
+    llvm.InsertElementOp: frozenset({2}),
 }
+
+
+def constant_int(value: SSAValue) -> int | None:
+    """The integer of the `llvm.mlir.constant` defining `value`, if one does."""
+    owner = value.owner
+    if isinstance(owner, llvm.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
 
 
 def folded_constant(value: SSAValue) -> int | None:
     """The integer of the `llvm.mlir.constant` defining `value` when every use of it is
     an operand printed as an immediate (`IMMEDIATE_OPERANDS`); such a constant takes no
     register and prints nothing itself.  None otherwise."""
-    owner = value.owner
-    if not isinstance(owner, llvm.ConstantOp) or not isinstance(owner.value, IntegerAttr):
-        return None
+    constant = constant_int(value)
     uses = list(value.uses)
-    if not uses or any(
-        use.index not in IMMEDIATE_OPERANDS.get(type(use.operation), frozenset()) for use in uses
+    if constant is None or not uses:
+        return None
+    if any(
+        use.index not in IMMEDIATE_OPERANDS.get(type(use.operation), frozenset())
+        and not is_half_shift(use.operation)
+        for use in uses
     ):
         return None
-    return owner.value.value.data
+    return constant
 
 
 def emit_constant(ctx: PtxContext, op: Operation) -> None:
@@ -208,6 +223,8 @@ def _shift(mnemonic: str, unsigned_source: bool = False) -> Emitter:
         a, b = op.operands
         t = op.results[0].type
         w = int_width(t)
+        if is_half_shift(op):
+            return
         amount = ctx.r(b)
         if w != 32:
             tmp = ctx.regs.new(register_class(IntegerType(32)))
@@ -272,9 +289,71 @@ def emit_select(ctx: PtxContext, op: Operation) -> None:
     ctx.line(f"selp.{kind} {d}, {a}, {b}, {c};")
 
 
+# ---------------------------------------------------------------------------
+# 16-bit halves of 32-bit words (f16/bf16 pairs).
+# ---------------------------------------------------------------------------
+
+
+def is_half_shift(op: Operation) -> bool:
+    """`lshr %w, 16` on an i32 whose every use truncates to 16 bits: the high half of
+    `%w`, which those truncations take with a vector `mov` (`emit_trunc_half`), so the
+    shift prints nothing, nor does its constant when nothing else uses it."""
+    return (
+        isinstance(op, llvm.LShrOp)
+        and width(op.lhs.type) == 32
+        and constant_int(op.rhs) == 16
+        and bool(list(op.res.uses))
+        and all(_is_half_trunc(use.operation) for use in op.res.uses)
+    )
+
+
+def _is_half_trunc(op: Operation) -> bool:
+    return (
+        isinstance(op, llvm.TruncOp) and width(op.arg.type) == 32 and int_width(op.res.type) == 16
+    )
+
+
+def _half_of(op: llvm.TruncOp) -> tuple[SSAValue, int] | None:
+    """`(word, 0)` for `trunc %word` and `(word, 1)` for `trunc (lshr %word, 16)` to 16
+    bits, when the word's other half is taken too (LLVM's canonical form of the two
+    `extractelement`s of `bitcast %word to vector<2 x half>`); None otherwise."""
+    if not _is_half_trunc(op):
+        return None
+    source = op.arg.owner
+    if isinstance(source, Operation) and is_half_shift(source):
+        return source.operands[0], 1
+    word = op.arg
+    for use in word.uses:
+        if is_half_shift(use.operation) and any(
+            u.operation.parent is op.parent for u in use.operation.results[0].uses
+        ):
+            return word, 0
+    return None
+
+
+def emit_trunc_half(ctx: PtxContext, op: llvm.TruncOp, word: SSAValue, half: int) -> None:
+    """Both halves of `word` in one `mov.b32 {%lo, %hi}, %w`, printed at the first of the
+    two truncations of a block; the second takes its register."""
+    block = op.parent_block()
+    assert block is not None
+    key = (word, block)
+    pair = ctx.halves.get(key)
+    if pair is None or op.res in ctx.regs.names:
+        registers = ["", ""]
+        registers[half] = ctx.r(op.res)
+        registers[1 - half] = ctx.regs.new_for(op.res.type)
+        ctx.line(f"mov.b32 {_vector(registers)}, {ctx.r(word)};")
+        ctx.halves[key] = (registers[0], registers[1])
+        return
+    ctx.regs.alias(op.res, pair[half])
+
+
 def emit_int_cast(kind: str) -> Emitter:
     def emit(ctx: PtxContext, op: Operation) -> None:
         (src,) = op.operands
+        if isinstance(op, llvm.TruncOp) and (half := _half_of(op)) is not None:
+            emit_trunc_half(ctx, op, *half)
+            return
         s, d_t = src.type, op.results[0].type
         d = ctx.r(op.results[0])
         ws = width(s)
@@ -384,8 +463,55 @@ def emit_sitofp(ctx: PtxContext, op: Operation) -> None:
 
 
 def emit_bitcast(ctx: PtxContext, op: Operation) -> None:
+    """A vector of two 16-bit values into a 32-bit word packs them (`mov.b32 %r, {%lo,
+    %hi}`); a value whose register class does not change (f16 <-> i16) keeps its register;
+    anything else moves the bits."""
     (src,) = op.operands
-    ctx.line(f"mov.b{width(op.results[0].type)} {ctx.r(op.results[0])}, {ctx.r(src)};")
+    result = op.results[0]
+    if isinstance(src.type, VectorType):
+        ctx.line(
+            f"mov.b{width(result.type)} {ctx.r(result)}, {_vector(vector_registers(ctx, src))};"
+        )
+        return
+    if register_class(src.type) == register_class(result.type) and result not in ctx.regs.names:
+        ctx.regs.alias(result, ctx.r(src))
+        return
+    ctx.line(f"mov.b{width(result.type)} {ctx.r(result)}, {ctx.r(src)};")
+
+
+def _lanes(ctx: PtxContext, value: SSAValue) -> list[str]:
+    """The registers of a vector's lanes as `emit_insertelement` recorded them, with ""
+    for a lane never written (an `llvm.mlir.undef`'s)."""
+    known = ctx.regs.names.get(value)
+    if isinstance(known, list):
+        return list(known)
+    t = value.type
+    owner = value.owner
+    assert isinstance(t, VectorType)
+    if not isinstance(owner, llvm.UndefOp):
+        where = owner if isinstance(owner, Operation) else owner.parent_op()
+        assert where is not None
+        raise not_supported(where, "a vector value that llvm.insertelement did not build")
+    return [""] * t.get_shape()[0]
+
+
+def vector_registers(ctx: PtxContext, value: SSAValue) -> list[str]:
+    """The registers of a vector's lanes; a lane never written gets a fresh one."""
+    t = value.type
+    assert isinstance(t, VectorType)
+    return [r or ctx.regs.new_for(t.get_element_type()) for r in _lanes(ctx, value)]
+
+
+def emit_insertelement(ctx: PtxContext, op: Operation) -> None:
+    """No code: a vector's lanes are registers, and the result's lanes are the
+    vector's with one of them replaced (nothing writes a lane's register later)."""
+    assert isinstance(op, llvm.InsertElementOp)
+    index = constant_int(op.index)
+    if index is None:
+        raise not_supported(op, "a lane index that is not a constant")
+    lanes = _lanes(ctx, op.vector)
+    lanes[index] = ctx.r(op.value)
+    ctx.regs.assign_struct(op.res, lanes)
 
 
 def emit_gep(ctx: PtxContext, op: Operation) -> None:
@@ -869,6 +995,7 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.InlineAsmOp: emit_inline_asm,
     llvm.ExtractValueOp: emit_extractvalue,
     llvm.InsertValueOp: emit_insertvalue,
+    llvm.InsertElementOp: emit_insertelement,
     llvm.UndefOp: emit_undef,
     llvm.ReturnOp: emit_return,
     llvm.BrOp: emit_br,

@@ -18,7 +18,10 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     UnitAttr,
+    VectorType,
     i1,
+    i16,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -198,6 +201,26 @@ class LLBuilder:
 
     def bitcast(self, a: SSAValue, t: Attribute) -> SSAValue:
         return self.v(llvm.BitcastOp(a, t))
+
+    # -- 16-bit pairs in 32-bit words ----------------------------------------------
+    def pack_halves(self, lo: SSAValue, hi: SSAValue) -> SSAValue:
+        """Two 16-bit values (f16, bf16, i16) as one i32 word, `lo` in the low half: the
+        vector `<lo, hi>` bitcast to i32, which the `ptx` target prints as
+        `mov.b32 %r, {%lo, %hi}` (the operand form of `mma.sync`, `wgmma` and
+        `st.shared.v4.b32`)."""
+        pair = self.v(llvm.UndefOp(VectorType(lo.type, [2])))
+        for lane, value in enumerate((lo, hi)):
+            pair = self.v(llvm.InsertElementOp(pair, value, self.immediate(lane, i32)))
+        return self.bitcast(pair, i32)
+
+    def unpack_halves(self, word: SSAValue, t: Attribute) -> list[SSAValue]:
+        """The two 16-bit halves of an i32 word as values of `t`, the low half first, in
+        LLVM's canonical form of the `extractelement`s of `bitcast %word to vector<2 x t>`:
+        `trunc`, and `trunc` of `lshr` by 16 (then `bitcast` to `t`).  The `ptx` target
+        prints the pair as one `mov.b32 {%lo, %hi}, %r`."""
+        low = self.trunc(word, i16)
+        high = self.trunc(self.lshr(word, self.immediate(16, i32)), i16)
+        return [half if t == i16 else self.bitcast(half, t) for half in (low, high)]
 
     def sitofp(self, a: SSAValue, t: Attribute) -> SSAValue:
         return self.v(llvm.SIToFPOp(a, t))

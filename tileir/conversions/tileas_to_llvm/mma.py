@@ -272,12 +272,12 @@ class LowerDot(TilePattern):
         def pack(block: list[SSAValue]) -> list[SSAValue]:
             if spec.acc != "f16":
                 return block
-            return [_pack_halves(b, block[i], block[i + 1]) for i in range(0, len(block), 2)]
+            return [b.pack_halves(block[i], block[i + 1]) for i in range(0, len(block), 2)]
 
         def unpack(words: list[SSAValue]) -> list[SSAValue]:
             if spec.acc != "f16":
                 return words
-            return [h for w in words for h in _unpack_halves(b, w, accumulator.register_type)]
+            return [h for w in words for h in b.unpack_halves(w, accumulator.register_type)]
 
         m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
         # i8 K that is 16 past a multiple of 32: a last m16n8k16 step on 16 bytes.
@@ -466,15 +466,6 @@ def _batched(frag: LinearLayout, batch: int) -> LinearLayout:
         tuple(map(lift, frag.lanes)),
         tuple(map(lift, frag.warps)),
     )
-
-
-def _pack_halves(b: LLBuilder, lo: SSAValue, hi: SSAValue) -> SSAValue:
-    (word,) = b.inline_asm("mov.b32 $0, {$1, $2};", "=r,h,h", [lo, hi], [i32], False)
-    return word
-
-
-def _unpack_halves(b: LLBuilder, word: SSAValue, half: Attribute) -> list[SSAValue]:
-    return b.inline_asm("mov.b32 {$0, $1}, $2;", "=h,=h,r", [word], [half, half], False)
 
 
 def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:

@@ -330,18 +330,7 @@ def load_vector(b: LLBuilder, address: SSAValue, vec: int, kind: ElementKind) ->
     )
     if kind.bits != 16:
         return list(words)
-    results: list[SSAValue] = []
-    for w in words:
-        results.extend(
-            b.inline_asm(
-                "mov.b32 {$0, $1}, $2;",
-                "=h,=h,r",
-                [w],
-                [kind.register_type, kind.register_type],
-                side_effects=False,
-            )
-        )
-    return results
+    return [h for w in words for h in b.unpack_halves(w, kind.register_type)]
 
 
 def _pack(
@@ -352,10 +341,7 @@ def _pack(
     if len(group) == 1:
         return group, kind.bits, _CONSTRAINT[kind.bits]
     if kind.bits == 16:
-        words = [
-            b.inline_asm("mov.b32 $0, {$1, $2};", "=r,h,h", group[i : i + 2], [i32], False)[0]
-            for i in range(0, len(group), 2)
-        ]
+        words = [b.pack_halves(group[i], group[i + 1]) for i in range(0, len(group), 2)]
         return words, 32, "r"
     return group, kind.bits, _CONSTRAINT[kind.bits]
 
