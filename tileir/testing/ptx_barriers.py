@@ -238,6 +238,7 @@ def _complete(m: Machine, state: _Barriers, key: tuple[int, int]) -> None:
     if not complete:
         return
     del state.instances[key]
+    m.progress += 1
     waiting = np.flatnonzero(inst.waiting) + cta * per_cta
     m.order.acquire(waiting, inst.clock)
     m.unblock(waiting)

@@ -9,6 +9,7 @@ OUT_OF_BOUNDS = "out-of-bounds"  # a global access outside every array
 MISALIGNED = "misaligned"  # a global access not aligned to its size
 UNINITIALIZED = "uninitialized"  # a register read in a thread that never wrote it
 RACE = "race"  # two threads accessed the same byte, unordered, and at least one wrote it
+ASYNC_RACE = "async-race"  # an access to bytes an asynchronous copy writes or reads, unordered
 DEADLOCK = "deadlock"  # every remaining thread waits (a barrier, an mbarrier, a collective)
 INTERNAL = "internal"  # a bug in the simulator itself
 
@@ -19,7 +20,7 @@ class SimulationError(Exception):
     Raised for an instruction outside the supported subset, a global access out
     of bounds of every array or misaligned, a read of a register no thread wrote,
     two threads writing the same byte or one reading shared bytes another wrote
-    without ordering, a deadlock, and
+    without ordering, an access racing an asynchronous copy, a deadlock, and
     malformed PTX; ``kind`` says which
     (one of the constants above), so tests can tell a masking bug from an
     alignment bug.  ``str()`` gives the message with the PTX line, the instruction

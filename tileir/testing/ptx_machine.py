@@ -150,6 +150,8 @@ class Region:
     start: int
     buffer: np.ndarray
     label: str
+    #: The CTA whose ``.shared`` array this is (-1: not shared memory).
+    cta: int = -1
 
     @property
     def size(self) -> int:
@@ -218,15 +220,23 @@ class GlobalMemory:
         self.wtime = np.zeros(0, dtype=np.int32)
         self.reader = np.zeros(0, dtype=np.int32)
         self.rtime = np.zeros(0, dtype=np.int32)
+        #: Per byte, once a kernel issues asynchronous copies (``ptx_async``): the copy
+        #: that will write it (-1: none), and how many unfinished copies read it.
+        self.inflight: np.ndarray | None = None
+        self.async_reads: np.ndarray | None = None
+        #: Per byte, once a kernel initializes an mbarrier (``ptx_mbarrier``): whether
+        #: it belongs to a valid mbarrier object (ld/st must not touch it).
+        self.mbarrier_bytes: np.ndarray | None = None
         #: The launch's happens-before relation (set by ``Machine``).
         self.order: HappensBefore | None = None
 
-    def place(self, a: np.ndarray, label: str) -> int:
-        """Put ``a``'s backing buffer in memory (once per buffer); its device address."""
+    def place(self, a: np.ndarray, label: str, cta: int = -1) -> int:
+        """Put ``a``'s backing buffer in memory (once per buffer); its device address.
+        ``cta``: the CTA whose shared memory it is, if it is."""
         buffer, offset = backing_buffer(a)
         region = self._by_base.get(id(buffer))
         if region is None:
-            region = Region(self._next, buffer, label)
+            region = Region(self._next, buffer, label, cta)
             self._by_base[id(buffer)] = region
             self.regions.append(region)
             end = region.end + self.GUARD
@@ -245,6 +255,7 @@ class GlobalMemory:
             self.data[r.start - self.BASE : r.end - self.BASE] = r.flat_bytes()
         self._starts = np.array([r.start for r in self.regions], dtype=np.int64)
         self._ends = np.array([r.end for r in self.regions], dtype=np.int64)
+        self._ctas = np.array([r.cta for r in self.regions], dtype=np.int64)
 
     def write_back(self) -> None:
         """Copy memory back into the argument buffers that the kernel changed."""
@@ -286,6 +297,13 @@ class GlobalMemory:
         in_bounds &= a + nbytes <= ends
         aligned = (a % nbytes) == 0
         return in_bounds, aligned
+
+    def shared_cta(self, addresses: np.ndarray, nbytes: int) -> np.ndarray:
+        """The CTA whose shared memory holds each access of ``nbytes`` (-1: none)."""
+        a = addresses.astype(np.int64)
+        idx = np.maximum(np.searchsorted(self._starts, a, side="right") - 1, 0)
+        inside = (a >= self._starts[idx]) & (a + nbytes <= self._ends[idx])
+        return np.where(inside, self._ctas[idx], -1)
 
     def load(self, addresses: np.ndarray, nbytes: int) -> np.ndarray:
         """``(n, nbytes)`` bytes read at checked ``addresses``."""
@@ -344,6 +362,11 @@ class Machine:
     parked: np.ndarray = field(init=False)
     rendezvous: np.ndarray = field(init=False)
     wait_notes: dict[int, str] = field(default_factory=dict)
+    #: Counts events that may let waiting threads go on (a barrier or an mbarrier
+    #: changing, a thread exiting), and its value when parked threads were last woken
+    #: because nothing else could run (``ptx_sched``).
+    progress: int = 0
+    woken_at: tuple[int, bytes, bytes] | None = None
     #: The happens-before relation of the launch (``ptx_order``).
     order: HappensBefore = field(init=False)
     #: Per-module state of the instructions that keep some (``ptx_barriers``,
@@ -385,12 +408,14 @@ class Machine:
 
     def park(self, threads: np.ndarray, why: str) -> None:
         """The threads (indices) found an mbarrier phase incomplete: they wait until
-        some mbarrier changes (``unpark``), so that other warps run meanwhile."""
+        some mbarrier changes (``unpark``), so that other warps run meanwhile, or until
+        nothing else can run (``ptx_sched``)."""
         self.parked[threads] = True
         self.block(threads, why)
 
     def unpark(self) -> None:
         """An mbarrier changed: parked threads retry."""
+        self.progress += 1
         if self.parked.any():
             self.waiting &= ~self.parked
             self.parked[:] = False
@@ -398,6 +423,7 @@ class Machine:
     def exited(self, threads: np.ndarray) -> None:
         """The threads (a mask) exit."""
         self.alive &= ~threads
+        self.progress += 1
         for hook in list(self.exit_hooks):
             hook(self, threads)
 

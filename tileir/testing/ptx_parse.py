@@ -220,6 +220,9 @@ def parse_int(text: str) -> int:
 def parse_operand(text: str, line: int) -> Operand:
     """One operand in PTX syntax."""
     text = text.strip()
+    if "|" in text and not text.startswith(("{", "[")):
+        # ``d|p``: two destinations (elect.sync), as a vector of both.
+        return Vec(tuple(parse_operand(t, line) for t in text.split("|")))
     if text.startswith("{") and text.endswith("}"):
         inner = split_top_level(text[1:-1])
         return Vec(tuple(parse_operand(t, line) for t in inner))

@@ -29,6 +29,9 @@ from tileir.testing.ptx_parse import (
 )
 from tileir.testing.ptx_shared import SharedDecl
 
+#: The sink operand ``_`` (``mbarrier.arrive _, [addr]``, ``elect.sync _|p, mask``).
+SINK = "_"
+
 
 @dataclass(frozen=True)
 class RegisterSlot:
@@ -123,6 +126,8 @@ def _resolve(ins: Instruction, scopes: list[dict[str, str]], labels: dict[str, i
         return None
 
     def resolve(op: Operand) -> Operand:
+        if isinstance(op, Reg) and op.name == SINK:
+            return op  # the sink ``_``: a destination whose value is dropped
         if isinstance(op, Reg):
             key = key_of(op.name)
             if key is not None:

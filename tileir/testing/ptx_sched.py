@@ -11,10 +11,13 @@ threads at it (as one numpy operation), and threads that wait are left out:
   incomplete: the hardware's wait returns false after a while and the program loops
   back to wait again; the simulator lets the thread sleep until some mbarrier changes
   (an arrival, a transaction, a completed phase), which is when the retry could give
-  another answer, and meanwhile runs the other warps (``ptx_mbarrier``).
+  another answer, and meanwhile runs the other warps (``ptx_mbarrier``).  When nothing
+  else can run, parked threads go on (a program may do other work after a failed
+  wait).
 
-When no thread can run and some have not exited, every remaining warp waits for
-another: a ``SimulationError`` of kind ``deadlock`` lists what each waits for.
+When no thread can run and some have not exited (parked threads woken that way park
+again where they did with nothing changed since: they spin), every remaining warp waits for another:
+a ``SimulationError`` of kind ``deadlock`` lists what each waits for.
 
 The order (``warp_order``):
 
@@ -89,6 +92,16 @@ def _runnable(m: Machine, end: int) -> np.ndarray | None:
         return None
     runnable = m.alive & ~m.waiting
     if not runnable.any():
+        # Parked threads go on once nothing else can run (a failed mbarrier wait need
+        # not be a spin loop); if they park again at the same instructions with nothing
+        # changed, they spin.
+        parked = np.flatnonzero(m.parked)
+        key = (m.progress, parked.tobytes(), m.pc[parked].tobytes())
+        if len(parked) and m.woken_at != key:
+            m.woken_at = key
+            m.waiting &= ~m.parked
+            m.parked[:] = False
+            return m.alive & ~m.waiting
         raise _deadlock(m)
     return runnable
 

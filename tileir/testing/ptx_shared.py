@@ -2,8 +2,10 @@
 
 A kernel-body declaration ``.shared .align A .b8 name[N];`` gives every CTA its own
 ``N``-byte array.  The simulator places one zeroed array per CTA in its flat memory
-(as a region, with the same guard gaps, bounds, alignment and race checks as array
-arguments: two threads writing a byte with no ``bar.sync`` between them is a race),
+(as a region, with the same guard gaps, bounds and alignment checks as array
+arguments, and the race checks of ``ptx_races``: a thread writing a byte that another
+thread wrote or read, or reading one another wrote, with no synchronization ordering
+the two, is a race),
 and the symbol ``name`` reads, in each thread, as the 32-bit address of its own CTA's
 copy (``mov.u32 %r, name;``).  Shared addresses are then ordinary addresses below
 4 GiB, so address arithmetic in 32-bit registers works unchanged.  Reading shared
@@ -57,7 +59,9 @@ def place_shared(decls: list[SharedDecl], memory, grid: tuple[int, ...]) -> dict
         per_cta = np.zeros(ctas, dtype=np.uint64)
         for c in range(ctas):
             buffer = np.zeros(d.size, dtype=np.uint8)
-            address = memory.place(buffer, f"shared array {d.name} of CTA {c} ({d.size} bytes)")
+            address = memory.place(
+                buffer, f"shared array {d.name} of CTA {c} ({d.size} bytes)", cta=c
+            )
             if address % max(d.align, 1) or address >= 1 << 32:
                 raise SimulationError(f"cannot place shared array {d.name}", line=d.line)
             per_cta[c] = address

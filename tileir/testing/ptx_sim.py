@@ -64,9 +64,12 @@ import numpy as np
 
 from tileir.testing import (
     ptx_barriers,  # noqa: F401  (registers bar and barrier)
+    ptx_mbarrier,  # noqa: F401  (registers mbarrier)
     ptx_mma,  # noqa: F401  (registers ldmatrix and mma.sync)
-    ptx_wgmma,  # noqa: F401  (registers wgmma and fence.proxy.async)
+    ptx_warpctl,  # noqa: F401  (registers setmaxnreg and elect)
+    ptx_wgmma,  # noqa: F401  (registers wgmma)
 )
+from tileir.testing.ptx_async import finish  # registers cp.async, cp.async.bulk, fence
 from tileir.testing.ptx_calls import init_locals, place_locals
 from tileir.testing.ptx_decode import Exec
 from tileir.testing.ptx_errors import INTERNAL, UNSUPPORTED, SimulationError
@@ -162,6 +165,7 @@ def simulate(
     ]
     with np.errstate(all="ignore"):
         run(machine, steps, max_steps, warp_order, seed, collective)
+        finish(machine)
     memory.write_back()
     if printed is not None:
         printed.extend(machine.printed)

@@ -1,5 +1,4 @@
-"""Hopper's warpgroup tensor-core instructions in the PTX simulator: ``wgmma`` (sm_90a)
-and ``fence.proxy.async``.
+"""Hopper's warpgroup tensor-core instructions in the PTX simulator: ``wgmma`` (sm_90a).
 
 A *warpgroup* is four consecutive warps of a CTA (warps ``4g .. 4g+3``, warp =
 ``tid / 32`` in the CTA's linear thread order, 128 threads).  Every ``wgmma``
@@ -13,9 +12,6 @@ for ``-arch=sm_90a``):
 
 * ``wgmma.fence.sync.aligned``, ``wgmma.commit_group.sync.aligned``,
   ``wgmma.wait_group.sync.aligned N``;
-* ``fence.proxy.async`` and ``fence.proxy.async.{shared::cta,shared::cluster,global}``:
-  no effect on values; it makes the thread's earlier ``st.shared`` bytes visible to the
-  async proxy (``ptx_order``);
 * ``wgmma.mma_async.sync.aligned.m64nNkK.D.A.B`` with, for ``N`` a multiple of 8 from
   8 to 256: ``.f32.f16.f16``, ``.f16.f16.f16``, ``.f32.bf16.bf16`` (K = 16) and
   ``.{f32,f16}.{e4m3,e5m2}.{e4m3,e5m2}`` (K = 32), ``.f32.tf32.tf32`` (K = 8); and
@@ -119,10 +115,12 @@ what makes the real asynchronous instruction's results undefined:
   registers, by any instruction except a ``wgmma.mma_async`` with the same
   accumulator list;
 * a ``wgmma.mma_async`` reading shared-memory bytes that a thread stored (``st.shared``,
-  the generic proxy) unless that thread executed ``fence.proxy.async`` after the store
-  and the fence happens before the ``wgmma`` (a ``bar.sync`` or other synchronization
-  after it; ``ptx_order``): the ISA's proxy rule, the async proxy sees generic writes
-  only through the fence, and other threads only through a synchronization after it;
+  the generic proxy) unless that thread executed ``fence.proxy.async`` (``ptx_async``)
+  after the store and the fence happens before the ``wgmma`` (a ``bar.sync`` or other
+  synchronization after it; ``ptx_order``): the ISA's proxy rule, the async proxy sees
+  generic writes only through the fence, and other threads only through a
+  synchronization after it; likewise bytes an asynchronous copy has not yet written,
+  or wrote with no wait ordering its completion before the ``wgmma`` (``async-race``);
 * a store to shared memory that an unfinished ``wgmma.mma_async`` reads (the
   operands must stay unchanged until the ``wgmma.wait_group`` that completes it).
 
@@ -146,6 +144,7 @@ from tileir.testing.ptx_errors import OUT_OF_BOUNDS, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_parse import Imm, Instruction, Operand, Reg, Vec
+from tileir.testing.ptx_races import check_async_read
 
 _LANE = np.arange(128)
 _WARP = _LANE // 32  # warp rank in the warpgroup
@@ -297,24 +296,6 @@ def _group_key(m: Machine, groups: np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------------- decoders
-
-
-@decoder("fence")
-def decode_fence(ins: Instruction) -> Exec:
-    """``fence.proxy.async{.shared::cta,.shared::cluster,.global}``: orders the generic
-    and async proxies: the thread's earlier generic stores become visible to async-proxy
-    readers that the fence happens before (``ptx_order.HappensBefore.fenced``)."""
-    mods = Mods(ins)
-    if not (mods.flag("proxy") and mods.flag("async")):
-        raise unsupported(ins, "fence other than fence.proxy.async")
-    mods.one_of(("shared::cta", "shared::cluster", "global"))
-    mods.done()
-    operands(ins, 0)
-    return _proxy_fence
-
-
-def _proxy_fence(m: Machine, act: np.ndarray) -> None:
-    m.order.proxy_fence(np.flatnonzero(act))
 
 
 @decoder("wgmma")
@@ -762,24 +743,12 @@ def _check_no_pending_read(
 
 
 def _check_proxy_visible(m: Machine, addresses: np.ndarray, lead: int, which: str) -> None:
-    """Bytes a thread stored with ``st.shared`` reach ``wgmma`` (the async proxy) only
-    after that thread's ``fence.proxy.async``, and that fence must happen before the
-    ``wgmma`` (a ``bar.sync`` or another synchronization after it: ``ptx_order``)."""
-    offsets = addresses - m.memory.BASE
-    writer = m.memory.writer[offsets]
-    by_thread = (writer >= 0) & (writer < m.count)
-    if not by_thread.any():
-        return
-    fenced = m.order.fenced(writer[by_thread], m.memory.wtime[offsets][by_thread], lead)
-    if not fenced.all():
-        k = int(np.flatnonzero(by_thread)[int(np.argmin(fenced))])
-        raise m.fail(
-            f"wgmma reads {which} bytes that {m.threads.describe(int(writer[k]))} stored with a "
-            "generic-proxy store not yet made visible to the async proxy: the writer needs "
-            "fence.proxy.async after its stores, then a bar.sync, before the wgmma.mma_async",
-            lead,
-            int(addresses[k]),
-        )
+    """The operand bytes reach ``wgmma`` (the async proxy) only if no copy still writes
+    them, bytes a thread stored with ``st.shared`` were fenced by that thread with
+    ``fence.proxy.async`` and the fence happens before the ``wgmma`` (a ``bar.sync`` or
+    other synchronization after it), and copies that wrote them completed before it
+    (``ptx_races.check_async_read``); checked for the warpgroup's first thread."""
+    check_async_read(m, np.unique(addresses), lead, f"wgmma ({which} operand)")
 
 
 def _k_major_offsets(rows: int, width: int, lbo: int, sbo: int) -> np.ndarray:
