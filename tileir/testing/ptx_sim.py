@@ -8,25 +8,48 @@ results back into the numpy arrays passed as its pointer arguments::
 
 How it works: the PTX is parsed, its registers and labels resolved, and every
 instruction decoded up front (an instruction outside the supported subset fails
-before anything runs).  Then all threads of all CTAs execute together: each
-thread has a program counter, and each step runs the lowest pending instruction
-for all threads waiting at it, as one numpy operation over arrays with an
-element per thread (see ``ptx_machine``).  Threads that branch apart run their
-paths one after the other and meet again where the paths join.  This is exact
-for what tileir emits: CTAs that do not communicate, and threads of a CTA that
-communicate only across ``bar.sync`` executed by all of them together (a
-barrier reached by only some running threads is an error); ``.shared`` arrays
-are per CTA (``ptx_shared``); ``ldmatrix`` and ``mma.sync`` run
-per whole warp (``ptx_mma``); sm_90a's ``wgmma`` (``fence``, ``commit_group``,
-``wait_group`` and ``mma_async`` with f16/bf16/e4m3/e5m2/s8/u8 operands, A from
-registers or a shared-memory descriptor, B from a descriptor) runs per whole
-warpgroup of 128 threads and checks the fence, wait and proxy-fence rules of the
-asynchronous instruction (``ptx_wgmma``); ``shfl.sync``
-(``bfly``/``idx``/``up``/``down``, with the clamp and segment mask) reads the other lanes' registers, and fails unless every
-lane of its member mask executes it together; ``atom``/``red`` on global memory run
-the active threads' read-modify-writes one at a time, in thread order (one valid
-execution; atomic writes are not race-checked).  Memory-ordering qualifiers have no
-effect.  Votes and other warp-level operations are not supported.
+before anything runs).  Then the threads of all CTAs execute: each thread has a
+program counter, and each step runs one instruction for a group of threads at it,
+as one numpy operation over arrays with an element per thread (``ptx_machine``).
+Which group is the scheduler's choice (``ptx_sched``, ``warp_order``): by default the
+lowest pending instruction for all threads at it (lock-step: threads that branch
+apart run their paths one after the other and meet again where the paths join);
+``"round-robin"`` runs one warp at a time until it waits, ``"random"`` (with ``seed``)
+picks warps at random; results must not depend on it.  Threads that wait are left
+out: at a ``bar.sync`` / ``barrier.sync`` / ``bar.arrive`` (``ptx_barriers``: named
+barriers 0-15, with a thread count over a subset of warps, counted per warp as the
+ISA says), at a warpgroup-collective instruction until their whole warpgroup is
+there, or after an ``mbarrier.try_wait`` / ``test_wait`` that failed, until some
+mbarrier changes; so warp-specialized kernels (a producer warp feeding consumer
+warps) run.  What is modelled:
+
+* ``.shared`` arrays per CTA (``ptx_shared``); ``ldmatrix`` and ``mma.sync`` per whole
+  warp (``ptx_mma``); sm_90a's ``wgmma`` (``fence``, ``commit_group``, ``wait_group``
+  and ``mma_async`` with f16/bf16/tf32/e4m3/e5m2/s8/u8 operands, A from registers or a
+  shared-memory descriptor, B from a descriptor) per whole warpgroup of 128 threads,
+  with the fence, wait and proxy rules of the asynchronous instruction (``ptx_wgmma``);
+  ``shfl.sync`` (``bfly``/``idx``/``up``/``down``, with the clamp and segment mask),
+  failing unless every lane of its member mask executes it together;
+* mbarrier objects (``ptx_mbarrier``): ``init``, ``arrive`` (``.expect_tx``,
+  ``.noComplete``, ``arrive_drop``), ``expect_tx``, ``complete_tx``, ``test_wait`` /
+  ``try_wait`` by phase parity or arrival state, ``inval``; phases, pending arrivals
+  and transaction counts as the ISA defines them;
+* asynchronous copies (``ptx_async``): sm_80's ``cp.async.{ca,cg}`` with ``src-size``
+  zero-fill and ``ignore-src``, ``commit_group`` / ``wait_group`` / ``wait_all`` and
+  ``cp.async.mbarrier.arrive{.noinc}``; sm_90's ``cp.async.bulk`` from global to shared
+  memory completing on an mbarrier (``complete_tx::bytes``) and from shared to global
+  memory in bulk groups (``commit_group`` / ``wait_group{.read}``); ``fence.proxy.async``
+  and ``fence.mbarrier_init``.  A copy's bytes land only when a wait observes its
+  completion: at the ``wait_group``, or when the mbarrier phase its transaction
+  belongs to completes (as late as the hardware may complete it);
+* ``setmaxnreg.{inc,dec}`` and ``elect.sync`` (``ptx_warpctl``);
+* ``atom``/``red`` on global memory, the active threads' read-modify-writes one at a
+  time, in thread order (one valid execution; atomic writes are not race-checked).
+
+Memory-ordering qualifiers of ``ld``/``st``/``atom`` have no effect (CTAs do not
+communicate; within a CTA, ordering comes from the synchronization above).  Votes,
+clusters, tensor maps (``cp.async.bulk.tensor``) and other warp-level operations are
+not supported.
 
 The simulator is also a checker; it raises ``SimulationError`` (with a ``kind``,
 the PTX line, the instruction, the thread and the address) for
@@ -34,7 +57,26 @@ the PTX line, the instruction, the thread and the address) for
 * a global load or store outside every array argument (arrays sit in a flat
   memory with guard gaps between them), or not aligned to its size;
 * a register read in a thread that never wrote it;
-* two threads writing the same byte (unless a ``bar.sync`` orders them);
+* a *race* (``race``): two threads writing the same byte, or a thread reading shared
+  bytes another wrote, or writing shared bytes another read, with no synchronization
+  ordering the two accesses: a barrier both took part in, an mbarrier arrival and the
+  wait that observed its phase (``ptx_order``: vector clocks, so the verdict does not
+  depend on the order the warps ran in; ``ptx_races``);
+* an *asynchronous race* (``async-race``): an access to bytes a copy has not written
+  yet or still reads, an access to bytes a copy wrote that no observed wait orders
+  after its completion, a copy overwriting bytes whose readers did not release them
+  (a stage refilled too early), a generic ``st.shared`` reaching the async proxy
+  (``wgmma`` operands, a bulk store's source) without the writer's
+  ``fence.proxy.async`` ordered before it, a CTA exiting while a bulk store still
+  reads its shared memory;
+* a *deadlock* (``deadlock``): every remaining thread waits (at a barrier nobody will
+  complete, on an mbarrier phase nobody will complete, at a collective), with what
+  each warp waits for;
+* misused synchronization: a ``bar.sync`` reached by part of a warp (divergent
+  barrier), a warp arriving twice at a barrier, more arrivals than an mbarrier phase
+  expects, an mbarrier used before its init is ordered before the use or touched by
+  ``ld``/``st``, ``setmaxnreg`` by part of a warpgroup, again without the warpgroup
+  synchronizing, or in the wrong direction;
 * a ``bra.uni`` whose threads of one warp disagree;
 * an instruction, modifier or directive it does not support, or invalid PTX.
 
