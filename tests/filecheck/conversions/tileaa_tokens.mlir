@@ -46,8 +46,8 @@
 
 // PTX80-LABEL: .visible .entry hop_two(
 // PTX80: .shared .align 8 .b64 __tileir_mbarriers[2];
-// PTX80: @%p{{[0-9]+}} mbarrier.init.shared.b64 [%[[B0:rd[0-9]+]]], %{{r[0-9]+}};
-// PTX80: @%p{{[0-9]+}} mbarrier.init.shared.b64 [%[[B1:rd[0-9]+]]], %{{r[0-9]+}};
+// PTX80: @%p{{[0-9]+}} mbarrier.init.shared.b64 [%[[B0:r[0-9]+]]], %{{r[0-9]+}};
+// PTX80: @%p{{[0-9]+}} mbarrier.init.shared.b64 [%[[B1:r[0-9]+]]], %{{r[0-9]+}};
 // PTX80-NEXT: bar.sync 0;
 // PTX80: mbarrier.test_wait.parity.shared.b64 %p_done, [%[[B0]]]
 // PTX80: mbarrier.test_wait.parity.shared.b64 %p_done, [%[[B1]]]

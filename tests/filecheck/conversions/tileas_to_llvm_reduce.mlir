@@ -53,15 +53,15 @@ builtin.module {
 // CHECK-LABEL: llvm.func @wide_row_max
 // CHECK-COUNT-7: llvm.call_intrinsic "llvm.maxnum.f32"
 // CHECK-NOT: llvm.call_intrinsic "llvm.maxnum.f32"
-// CHECK: st.shared.b32
-// CHECK-NOT: st.shared
+// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-3: ld.shared.b32
-// CHECK-NOT: ld.shared
+// CHECK-COUNT-3: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+// CHECK-NOT: llvm.load
 // CHECK: nvvm.barrier0
 // CHECK-COUNT-3: llvm.call_intrinsic "llvm.maxnum.f32"
 // CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
-// CHECK-NOT: st.shared
+// CHECK-NOT: llvm.store
 builtin.module {
   func.func @wide_row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
     %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<1x1024x!cuda_tile.ptr<f32>>

@@ -26,7 +26,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from tileir.backend.ptx.registers import B64, PRED, RegisterAllocator, register_class
+from tileir.backend.ptx.registers import (
+    B32,
+    PRED,
+    RegisterAllocator,
+    is_shared_pointer,
+    register_class,
+)
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.utils.numeric import numpy_dtype
@@ -58,7 +64,7 @@ def width(t: Attribute) -> int:
     if isinstance(t, IntegerType):
         return t.width.data
     if isinstance(t, llvm.LLVMPointerType):
-        return 64
+        return 32 if is_shared_pointer(t) else 64
     if isinstance(t, Float16Type | BFloat16Type):
         return 16
     if isinstance(t, Float32Type):
@@ -514,17 +520,55 @@ def emit_insertelement(ctx: PtxContext, op: Operation) -> None:
     ctx.regs.assign_struct(op.res, lanes)
 
 
+def _element_size(op: llvm.GEPOp) -> int:
+    t = op.elem_type
+    return numpy_dtype(t).itemsize if not isinstance(t, IntegerType) or t.width.data >= 8 else 1
+
+
+def constant_offset(op: Operation) -> int | None:
+    """The byte offset of a `getelementptr` with one constant index, else None."""
+    if not isinstance(op, llvm.GEPOp) or op.ssa_indices:
+        return None
+    indices = op.rawConstantIndices.get_values()
+    if len(indices) != 1:
+        return None
+    return int(indices[0]) * _element_size(op)
+
+
+def is_folded_address(op: Operation) -> bool:
+    """A shared pointer `getelementptr %p[c]` used only as the address of loads and
+    stores: they print it as `[%p+c]`, and it prints nothing."""
+    if constant_offset(op) is None or not is_shared_pointer(op.results[0].type):
+        return False
+    base = op.operands[0].owner
+    if isinstance(base, Operation) and is_folded_address(base):
+        return False
+    uses = list(op.results[0].uses)
+    return bool(uses) and all(
+        (isinstance(u.operation, llvm.LoadOp) and u.index == 0)
+        or (isinstance(u.operation, llvm.StoreOp) and u.index == 1)
+        for u in uses
+    )
+
+
 def emit_gep(ctx: PtxContext, op: Operation) -> None:
     assert isinstance(op, llvm.GEPOp)
+    if is_folded_address(op):
+        return
+    base, d = ctx.r(op.ptr), ctx.r(op.result)
+    offset = constant_offset(op)
+    if offset is not None:
+        kind = "s32" if width(op.result.type) == 32 else "s64"
+        ctx.line(f"add.{kind} {d}, {base}, {offset};")
+        return
     if len(op.ssa_indices) != 1 or len(op.rawConstantIndices.get_values()) != 1:
         raise not_supported(op, "multi-index getelementptr")
     (idx,) = op.ssa_indices
-    size = (
-        numpy_dtype(op.elem_type).itemsize
-        if not isinstance(op.elem_type, IntegerType) or op.elem_type.width.data >= 8
-        else 1
-    )
-    base, d = ctx.r(op.ptr), ctx.r(op.result)
+    size = _element_size(op)
+    if width(op.result.type) == 32:
+        # A shared pointer: 32-bit address arithmetic (the index is i32).
+        ctx.line(f"mad.lo.s32 {d}, {ctx.r(idx)}, {size}, {base};")
+        return
     if width(idx.type) == 64:
         ctx.line(f"mad.lo.s64 {d}, {ctx.r(idx)}, {size}, {base};")
     elif width(idx.type) == 32:
@@ -535,8 +579,90 @@ def emit_gep(ctx: PtxContext, op: Operation) -> None:
         ctx.line(f"mad.wide.s32 {d}, {wide}, {size}, {base};")
 
 
-def emit_move64(ctx: PtxContext, op: Operation) -> None:
-    ctx.line(f"mov.b64 {ctx.r(op.results[0])}, {ctx.r(op.operands[0])};")
+def emit_pointer_cast(ctx: PtxContext, op: Operation) -> None:
+    """`inttoptr` / `ptrtoint`: a shared pointer is its 32-bit address (same register);
+    a global one moves its 64 bits."""
+    (src,) = op.operands
+    result = op.results[0]
+    if width(src.type) == 32 and width(result.type) == 32 and result not in ctx.regs.names:
+        ctx.regs.alias(result, ctx.r(src))
+        return
+    ctx.line(f"mov.b64 {ctx.r(result)}, {ctx.r(src)};")
+
+
+# ---------------------------------------------------------------------------
+# Loads and stores (shared memory).
+# ---------------------------------------------------------------------------
+
+
+def _state_space(op: Operation, ptr: SSAValue) -> str:
+    if not is_shared_pointer(ptr.type):
+        raise not_supported(
+            op, f"{op.name} through {ptr.type} (global accesses are predicated inline PTX)"
+        )
+    return "shared"
+
+
+def _address(ctx: PtxContext, ptr: SSAValue) -> str:
+    """`[%r]`, or `[%r+c]` for a folded constant `getelementptr` (`is_folded_address`)."""
+    owner = ptr.owner
+    if isinstance(owner, Operation) and is_folded_address(owner):
+        return f"[{ctx.r(owner.operands[0])}+{constant_offset(owner)}]"
+    return f"[{ctx.r(ptr)}]"
+
+
+def _access_type(t: Attribute, load: bool) -> str:
+    """A scalar's type suffix; an i8 loads sign-extended into its 16-bit register."""
+    bits = width(t)
+    return ("s8" if load else "b8") if bits == 8 else f"b{bits}"
+
+
+def _vector_access(op: Operation, types: list[Attribute], alignment: int | None) -> str:
+    """`.v2.b32`-style suffix of a vector access of equal 32- or 64-bit members, which
+    needs the whole access aligned (`alignment`)."""
+    bits = width(types[0])
+    total = bits * len(types) // 8
+    if (
+        len(types) not in (2, 4)
+        or any(t != types[0] for t in types)
+        or bits not in (32, 64)
+        or total > 16
+    ):
+        raise not_supported(op, f"a vector access of {len(types)} x {types[0]}")
+    if alignment is None or alignment % total:
+        raise not_supported(op, f"a {total}-byte vector access aligned to {alignment} bytes")
+    return f"v{len(types)}.b{bits}"
+
+
+def emit_load(ctx: PtxContext, op: Operation) -> None:
+    """`ld.shared`: a scalar, or the members of a struct in one vector access
+    (`ld.shared.v4.b32 {%r1, %r2, %r3, %r4}, [%r5]`, the struct's `llvm.extractvalue`s
+    taking its registers)."""
+    assert isinstance(op, llvm.LoadOp)
+    space = _state_space(op, op.ptr)
+    t = op.dereferenced_value.type
+    alignment = op.alignment.value.data if op.alignment is not None else None
+    if isinstance(t, llvm.LLVMStructType):
+        kind = _vector_access(op, list(t.types), alignment)
+        target = _vector(ctx.regs.struct_of(op.dereferenced_value))
+    else:
+        kind, target = _access_type(t, load=True), ctx.r(op.dereferenced_value)
+    ctx.line(f"ld.{space}.{kind} {target}, {_address(ctx, op.ptr)};")
+
+
+def emit_store(ctx: PtxContext, op: Operation) -> None:
+    """`st.shared`: a scalar, or the lanes of a vector in one vector access."""
+    assert isinstance(op, llvm.StoreOp)
+    space = _state_space(op, op.ptr)
+    t = op.value.type
+    alignment = op.alignment.value.data if op.alignment is not None else None
+    if isinstance(t, VectorType):
+        lanes = [t.get_element_type()] * t.get_shape()[0]
+        kind = _vector_access(op, lanes, alignment)
+        source = _vector(vector_registers(ctx, op.value))
+    else:
+        kind, source = _access_type(t, load=False), ctx.r(op.value)
+    ctx.line(f"st.{space}.{kind} {_address(ctx, op.ptr)}, {source};")
 
 
 # ---------------------------------------------------------------------------
@@ -809,11 +935,10 @@ def emit_mbarrier_pool_address(ctx: PtxContext, op: Operation) -> None:
     if declared is not None:
         size = max(size, int(declared.rsplit("[", 1)[1].rstrip("];")))
     ctx.shared[MBARRIER_POOL_SYMBOL] = f".shared .align 8 .b64 {MBARRIER_POOL_SYMBOL}[{size}];"
-    base = ctx.regs.new(B64)
-    offset = ctx.regs.new(B64)
-    ctx.line(f"mov.u64 {base}, {MBARRIER_POOL_SYMBOL};")
-    ctx.line(f"mul.wide.u32 {offset}, {ctx.r(op.slot)}, 8;")
-    ctx.line(f"add.s64 {ctx.r(op.res)}, {base}, {offset};")
+    # A shared pointer is a 32-bit address (`registers.is_shared_pointer`).
+    base = ctx.regs.new(B32)
+    ctx.line(f"mov.u32 {base}, {MBARRIER_POOL_SYMBOL};")
+    ctx.line(f"mad.lo.s32 {ctx.r(op.res)}, {ctx.r(op.slot)}, 8, {base};")
 
 
 def emit_mbarrier_init(ctx: PtxContext, op: Operation) -> None:
@@ -989,8 +1114,10 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.SIToFPOp: emit_sitofp,
     llvm.BitcastOp: emit_bitcast,
     llvm.GEPOp: emit_gep,
-    llvm.IntToPtrOp: emit_move64,
-    llvm.PtrToIntOp: emit_move64,
+    llvm.IntToPtrOp: emit_pointer_cast,
+    llvm.PtrToIntOp: emit_pointer_cast,
+    llvm.LoadOp: emit_load,
+    llvm.StoreOp: emit_store,
     llvm.CallIntrinsicOp: emit_intrinsic,
     llvm.InlineAsmOp: emit_inline_asm,
     llvm.ExtractValueOp: emit_extractvalue,

@@ -16,9 +16,21 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
+    IntAttr,
     IntegerType,
 )
 from xdsl.ir import Attribute, SSAValue
+
+
+def is_shared_pointer(t: Attribute) -> bool:
+    """`!llvm.ptr<3>`: a shared-memory address, which is 32 bits wide (the data layout's
+    `p3:32:32`, NVPTX's short pointers): the CTA's shared window is below 4 GiB, and
+    tileir keeps its shared addresses in 32-bit registers (`ld.shared [%r1]`)."""
+    return isinstance(t, llvm.LLVMPointerType) and t.addr_space == IntAttr(SHARED_ADDRESS_SPACE)
+
+
+#: The LLVM address space of shared memory.
+SHARED_ADDRESS_SPACE = 3
 
 
 @dataclass(frozen=True)
@@ -56,7 +68,7 @@ def register_class(t: Attribute) -> RegisterClass:
     if isinstance(t, Float64Type):
         return F64
     if isinstance(t, llvm.LLVMPointerType):
-        return B64
+        return B32 if is_shared_pointer(t) else B64
     raise ValueError(f"no PTX register class for {t}")
 
 

@@ -20,6 +20,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     VectorType,
     i1,
+    i8,
     i16,
     i32,
     i64,
@@ -27,6 +28,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+
+from tileir.dialects import nvvm
 
 #: The PTX ISA an op needs beyond the target's lowest (`backend/ptx/target.py` prints the
 #: newest any op of the module carries as `.version`).
@@ -237,6 +240,49 @@ class LLBuilder:
             llvm.GEPOp.from_mixed_indices(ptr, [index], element, result_type=ptr.type)  # pyright: ignore[reportArgumentType]
         )
 
+    # -- shared memory ---------------------------------------------------------------
+    def shared_pointer(self, address: SSAValue, offset: int = 0) -> SSAValue:
+        """The `!llvm.ptr<3>` of a 32-bit shared-window address (the arena's `i32`
+        addresses), `offset` bytes on: a constant `llvm.getelementptr`, which the `ptx`
+        target folds into the access (`[%r+offset]`)."""
+        pointer = self.v(
+            llvm.IntToPtrOp.create(operands=[address], result_types=[nvvm.shared_pointer()])
+        )
+        if offset:
+            pointer = self.v(
+                llvm.GEPOp.from_mixed_indices(pointer, [offset], i8, result_type=pointer.type)  # pyright: ignore[reportArgumentType]
+            )
+        return pointer
+
+    def load(self, pointer: SSAValue, t: Attribute, alignment: int | None = None) -> SSAValue:
+        return self.v(llvm.LoadOp(pointer, t, alignment))
+
+    def store(self, value: SSAValue, pointer: SSAValue, alignment: int | None = None) -> None:
+        self.op(llvm.StoreOp(value, pointer, alignment))
+
+    def load_words(self, pointer: SSAValue, count: int, t: Attribute) -> list[SSAValue]:
+        """`count` consecutive 32- or 64-bit values of `t` in one access, aligned to all
+        of it: a load of a struct of them, which the `ptx` target prints as one
+        `ld.shared.v{count}` (xDSL 0.74 has no `llvm.extractelement` to take a vector's
+        lanes apart)."""
+        if count == 1:
+            return [self.load(pointer, t)]
+        struct = llvm.LLVMStructType.from_type_list([t] * count)
+        value = self.load(pointer, struct, count * _bytes(t))
+        return [self.extract(value, i, t) for i in range(count)]
+
+    def store_words(self, words: Sequence[SSAValue], pointer: SSAValue) -> None:
+        """Consecutive 32- or 64-bit values in one access, aligned to all of it: a store
+        of the vector of them (`st.shared.v{n}`)."""
+        if len(words) == 1:
+            self.store(words[0], pointer)
+            return
+        t = words[0].type
+        vector = self.v(llvm.UndefOp(VectorType(t, [len(words)])))
+        for lane, word in enumerate(words):
+            vector = self.v(llvm.InsertElementOp(vector, word, self.immediate(lane, i32)))
+        self.store(vector, pointer, len(words) * _bytes(t))
+
     # -- aggregates -------------------------------------------------------------------
     def extract(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
         from xdsl.dialects.builtin import DenseArrayBase
@@ -272,6 +318,16 @@ class LLBuilder:
         if len(results) == 1:
             return [value]
         return [self.extract(value, i, t) for i, t in enumerate(results)]
+
+
+def _bytes(t: Attribute) -> int:
+    """The size of a 32- or 64-bit register value (integers, floats, global pointers)."""
+    if isinstance(t, llvm.LLVMPointerType):
+        return 8
+    if isinstance(t, IntegerType):
+        return t.width.data // 8
+    assert isinstance(t, AnyFloat)
+    return t.bitwidth // 8
 
 
 def _suffix(t: Attribute) -> str:

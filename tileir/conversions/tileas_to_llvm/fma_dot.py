@@ -140,13 +140,7 @@ def lower_fma_dot(
             if vec > 1:
                 raw = load_vector(b, address, vec, kind)
             else:
-                raw = b.inline_asm(
-                    f"ld.shared.b{kind.bits} $0, [$1];",
-                    f"={'h' if kind.bits <= 16 else 'r' if kind.bits == 32 else 'l'},r",
-                    [address],
-                    [kind.register_type],
-                    side_effects=True,
-                )
+                raw = [b.load(b.shared_pointer(address), kind.register_type)]
             for i, value in enumerate(raw):
                 values[offset + i * size] = widen(value, signed[name], el)
         return values

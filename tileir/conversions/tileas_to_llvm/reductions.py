@@ -435,9 +435,7 @@ def store_shared_word(
     word, bits = _to_word(op, b, value)
     kind = "l" if bits == 64 else "r"
     if guard is None:
-        b.inline_asm(
-            f"st.shared.b{bits} [$0+{offset}], $1;", f"r,{kind}", [address, word], [], True
-        )
+        b.store(word, b.shared_pointer(address, offset))
     else:
         b.inline_asm(
             f"@$2 st.shared.b{bits} [$0+{offset}], $1;",
@@ -451,13 +449,7 @@ def store_shared_word(
 def load_shared_word(b: LLBuilder, address: SSAValue, offset: int, t: Attribute) -> SSAValue:
     """The value of type `t` that `store_shared_word` left at `address + offset`."""
     bits = 64 if _word_bits(t) == 64 else 32
-    (word,) = b.inline_asm(
-        f"ld.shared.b{bits} $0, [$1+{offset}];",
-        ("=l" if bits == 64 else "=r") + ",r",
-        [address],
-        [IntegerType(bits)],
-        side_effects=True,
-    )
+    word = b.load(b.shared_pointer(address, offset), IntegerType(bits))
     return _from_word(b, word, t)
 
 

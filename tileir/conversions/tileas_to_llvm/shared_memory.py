@@ -178,17 +178,15 @@ class Exchange:
             if kind.is_bool:
                 group = [b.zext(v, i8) for v in group]
             words, word_bits, c = _pack(b, group, kind)
+            if owner is None:
+                b.store_words(words, b.shared_pointer(address))
+                continue
             suffix = f".v{len(words)}" if len(words) > 1 else ""
             items = ", ".join(f"${i + 1}" for i in range(len(words)))
             data = f"{{{items}}}" if len(words) > 1 else "$1"
-            store = f"st.shared{suffix}.b{word_bits} [$0], {data};"
-            constraints = ",".join(["r"] + [c] * len(words))
-            args = [address, *words]
-            if owner is not None:
-                store = f"@${len(words) + 1} {store}"
-                constraints += ",b"
-                args.append(owner)
-            b.inline_asm(store, constraints, args, [], side_effects=True)
+            store = f"@${len(words) + 1} st.shared{suffix}.b{word_bits} [$0], {data};"
+            constraints = ",".join(["r"] + [c] * len(words)) + ",b"
+            b.inline_asm(store, constraints, [address, *words, owner], [], side_effects=True)
 
     def read(
         self,
@@ -211,14 +209,7 @@ class Exchange:
             offset = sum(x * s for x, s in zip(coord, strides, strict=True))
             address = b.add(base, b.const(offset, i32)) if offset else base
             if vec == 1:
-                load_kind = "s8" if kind.bits == 8 else f"b{kind.bits}"
-                (value,) = b.inline_asm(
-                    f"ld.shared.{load_kind} $0, [$1];",
-                    f"={_CONSTRAINT[kind.bits]},r",
-                    [address],
-                    [kind.register_type],
-                    side_effects=True,
-                )
+                value = b.load(b.shared_pointer(address), kind.register_type)
                 if kind.is_bool:
                     value = b.icmp("ne", value, b.const(0, i8))
                 results.append(value)
@@ -317,17 +308,7 @@ def load_vector(b: LLBuilder, address: SSAValue, vec: int, kind: ElementKind) ->
     count = vec * kind.bits // word_bits
     assert count >= 1 and vec * kind.bits <= 128, (vec, kind.bits)
     word_type = kind.register_type if kind.bits >= 32 else i32
-    c = _CONSTRAINT[word_bits]
-    outs = ", ".join(f"${i}" for i in range(count))
-    words = b.inline_asm(
-        f"ld.shared.v{count}.b{word_bits} {{{outs}}}, [${count}];"
-        if count > 1
-        else f"ld.shared.b{word_bits} $0, [$1];",
-        ",".join([f"={c}"] * count + ["r"]),
-        [address],
-        [word_type] * count,
-        side_effects=True,
-    )
+    words = b.load_words(b.shared_pointer(address), count, word_type)
     if kind.bits != 16:
         return list(words)
     return [h for w in words for h in b.unpack_halves(w, kind.register_type)]

@@ -23,9 +23,9 @@
 // The pool is declared once, as large as the largest pool_size asked for.
 // PTX: .shared .align 8 .b64 __tileir_mbarriers[2];
 // PTX-NOT: .shared
-// PTX: mov.u64 %[[BASE:rd[0-9]+]], __tileir_mbarriers;
-// PTX: mul.wide.u32 %[[OFF:rd[0-9]+]], %{{r[0-9]+}}, 8;
-// PTX: add.s64 %[[BAR:rd[0-9]+]], %[[BASE]], %[[OFF]];
+// A shared pointer is a 32-bit address.
+// PTX: mov.u32 %[[BASE:r[0-9]+]], __tileir_mbarriers;
+// PTX: mad.lo.s32 %[[BAR:r[0-9]+]], %{{r[0-9]+}}, 8, %[[BASE]];
 // PTX: @%{{p[0-9]+}} mbarrier.init.shared.b64 [%[[BAR]]], %{{r[0-9]+}};
 // PTX: mbarrier.init.shared.b64 [%[[BAR]]], %{{r[0-9]+}};
 // PTX: mbarrier.arrive.shared.b64 %{{rd[0-9]+}}, [%[[BAR]]];
