@@ -771,6 +771,46 @@ WGMMA_OPS: list[type[IRDLOperation]] = [
 ]
 
 
+# ---------------------------------------------------------------------------
+# Programmatic dependent launch (PTX ISA "griddepcontrol"), sm_90.
+# ---------------------------------------------------------------------------
+
+#: What `griddepcontrol` does: wait for the grids this one depends on, or let the
+#: grids that depend on this one launch.
+GRIDDEPCONTROL_KINDS = ("wait", "launch_dependents")
+
+
+@irdl_op_definition
+class GriddepcontrolOp(IRDLOperation):
+    """`nvvm.griddepcontrol wait` / `nvvm.griddepcontrol launch_dependents`
+
+    `griddepcontrol.wait` blocks until the prerequisite grids have completed and their
+    memory is visible; `griddepcontrol.launch_dependents` lets the dependent grids
+    launch early (sm_90 / PTX 7.8).  Upstream MLIR's name and kinds, the kind a string.
+    Orders memory: never dropped or moved."""
+
+    name = "nvvm.griddepcontrol"
+    kind = prop_def(StringAttr)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    MIN_PTX_ISA: ClassVar[str] = "7.8"
+
+    def __init__(self, kind: str):
+        super().__init__(properties={"kind": StringAttr(kind)})
+
+    def verify_(self) -> None:
+        _check_choice("kind", self.kind.data, GRIDDEPCONTROL_KINDS)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> GriddepcontrolOp:
+        op = cls(parser.parse_identifier())
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.kind.data}")
+        printer.print_op_attributes(self.attributes)
+
+
 NVVM = Dialect(
     "nvvm",
     [
@@ -782,6 +822,7 @@ NVVM = Dialect(
         MmaSyncOp,
         FenceProxyOp,
         *WGMMA_OPS,
+        GriddepcontrolOp,
     ],
     [],
 )

@@ -1083,6 +1083,11 @@ def emit_wgmma_wait_group(ctx: PtxContext, op: Operation) -> None:
     ctx.line(f"wgmma.wait_group.sync.aligned {op.group.value.data};")
 
 
+def emit_griddepcontrol(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.GriddepcontrolOp)
+    ctx.line(f"griddepcontrol.{op.kind.data};")
+
+
 EMITTERS: dict[type[Operation], Emitter] = {
     llvm.ConstantOp: emit_constant,
     llvm.AddOp: _int_binary("add.s{w}", "xor"),
@@ -1141,6 +1146,7 @@ EMITTERS: dict[type[Operation], Emitter] = {
     nvvm.WgmmaMmaAsyncOp: emit_wgmma_mma_async,
     nvvm.WgmmaGroupSyncAlignedOp: emit_wgmma_commit_group,
     nvvm.WgmmaWaitGroupSyncOp: emit_wgmma_wait_group,
+    nvvm.GriddepcontrolOp: emit_griddepcontrol,
     **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
 }
 

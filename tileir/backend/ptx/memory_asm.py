@@ -9,9 +9,9 @@ load elements keep their padding value.  A group whose elements share one predic
 or a row mask across a row's vector) moves all or nothing: the vector instruction
 under that predicate, without the per-element fallback.
 
-The functions return an inline-asm template and its constraint string, in LLVM's
-NVPTX conventions (`$N` operands; `=r`/`=h`/`=l` outputs for 32/16/64-bit registers;
-`b` for predicates), which `convert-tileas-to-llvm` wraps in `llvm.inline_asm`.
+The functions describe one group to a `PtxAsm` (`asm_builder.py`), its operands bound
+to the group's addresses, predicates and values, which `convert-tileas-to-llvm` turns
+into one `llvm.inline_asm` (`LLBuilder.asm`).
 
 i8 elements live sign-extended in 16-bit registers (PTX has no 8-bit arithmetic
 registers worth using): a lone byte loads with `ld.s8` into its register and stores
@@ -21,10 +21,21 @@ unpacked with `bfe.s32` (sign-extending) and packed with `bfi.b32`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-#: Constraint letter of a register of each width.
-CONSTRAINT = {1: "b", 8: "h", 16: "h", 32: "r", 64: "l"}
+from xdsl.ir import Attribute, SSAValue
+
+from tileir.backend.ptx.asm_builder import (
+    Operand,
+    PtxAsm,
+    address,
+    immediate,
+    lanes,
+    opcode,
+    typed,
+    vector,
+)
 
 
 @dataclass(frozen=True)
@@ -36,8 +47,8 @@ class Qualifiers:
 
     def spell(self, op: str) -> str:
         if self.semantic == "weak":
-            return f"{op}.global"
-        return f"{op}.{self.semantic}.{self.scope or 'gpu'}.global"
+            return opcode(op, "global")
+        return opcode(op, self.semantic, self.scope or "gpu", "global")
 
 
 def _word_layout(bits: int, vec: int) -> tuple[int, int]:
@@ -50,83 +61,88 @@ def _word_layout(bits: int, vec: int) -> tuple[int, int]:
     return total // 32, 32
 
 
+#: Constraint letter of an element's register by its width (the strings these blocks
+#: replaced used the integer letters for floats too; the `ptx` target reads registers
+#: from the values' types, not from the letters).
+CONSTRAINT = {1: "b", 8: "h", 16: "h", 32: "r", 64: "l"}
+
+
 def _vector_suffix(words: int, word_bits: int) -> str:
-    kind = f".b{word_bits}" if word_bits >= 16 else ".b8"
-    return kind if words == 1 else f".v{words}{kind}"
+    return opcode(lanes(words), typed("b", max(word_bits, 8)))
 
 
 def _scalar_suffix(bits: int, load: bool) -> str:
     """A lone element's type suffix; a loaded byte is sign-extended into its register."""
     if bits == 8:
-        return ".s8" if load else ".b8"
-    return f".b{bits}"
+        return typed("s" if load else "b", 8)
+    return typed("b", bits)
 
 
-#: Scratch registers of the byte (un)packing sequences, declared once per template.
-BYTE_SCRATCH = ".reg .b32 t_x, t_y;"
+def _byte_scratch(asm: PtxAsm) -> None:
+    """Scratch registers of the byte (un)packing sequences: `t_x`, `t_y`."""
+    asm.register("b32", "t_x", "t_y")
 
 
-def _unpack_bytes(reg: str, word_bits: int, parts: list[str]) -> list[str]:
-    """Sign-extend each byte of `reg` into its own 16-bit register (uses the scratch
-    registers `BYTE_SCRATCH` declares)."""
-    lines: list[str] = []
+def _unpack_bytes(asm: PtxAsm, reg: Operand, word_bits: int, parts: Sequence[Operand]) -> None:
+    """Sign-extend each byte of `reg` into its own 16-bit register (`_byte_scratch`)."""
     source = reg
     if word_bits == 16:
-        lines.append(f"cvt.u32.u16 t_x, {reg};")
+        asm.instr("cvt.u32.u16", "t_x", reg)
         source = "t_x"
     for j, part in enumerate(parts):
-        lines.append(f"bfe.s32 t_y, {source}, {8 * j}, 8;")
-        lines.append(f"cvt.u16.u32 {part}, t_y;")
-    return lines
+        asm.instr("bfe.s32", "t_y", source, immediate(8 * j), immediate(8))
+        asm.instr("cvt.u16.u32", part, "t_y")
 
 
-def _pack_bytes(reg: str, word_bits: int, parts: list[str]) -> list[str]:
+def _pack_bytes(asm: PtxAsm, reg: Operand, word_bits: int, parts: Sequence[Operand]) -> None:
     """The low byte of each 16-bit register, packed little-endian into `reg`."""
-    lines = ["mov.b32 t_y, 0;"]
+    asm.instr("mov.b32", "t_y", immediate(0))
     for j, part in enumerate(parts):
-        lines.append(f"cvt.u32.u16 t_x, {part};")
-        lines.append(f"bfi.b32 t_y, t_x, t_y, {8 * j}, 8;")
-    lines.append(f"cvt.u16.u32 {reg}, t_y;" if word_bits == 16 else f"mov.b32 {reg}, t_y;")
-    return lines
+        asm.instr("cvt.u32.u16", "t_x", part)
+        asm.instr("bfi.b32", "t_y", "t_x", "t_y", immediate(8 * j), immediate(8))
+    asm.instr("cvt.u16.u32" if word_bits == 16 else "mov.b32", reg, "t_y")
 
 
-def _all_in_bounds(preds: list[str]) -> list[str]:
+def _all_in_bounds(asm: PtxAsm, preds: Sequence[Operand]) -> None:
     """`t_all`: every element of the group is in bounds; `t_none`: its negation."""
-    lines = [".reg .pred t_all, t_none, t_p;"]
-    lines.append(f"and.pred t_all, {preds[0]}, {preds[1] if len(preds) > 1 else preds[0]};")
+    asm.register("pred", "t_all", "t_none", "t_p")
+    asm.instr("and.pred", "t_all", preds[0], preds[1] if len(preds) > 1 else preds[0])
     for p in preds[2:]:
-        lines.append(f"and.pred t_all, t_all, {p};")
-    lines.append("not.pred t_none, t_all;")
-    return lines
+        asm.instr("and.pred", "t_all", "t_all", p)
+    asm.instr("not.pred", "t_none", "t_all")
+
+
+def _scratch_words(asm: PtxAsm, words: int, word_bits: int, bits: int) -> list[Operand]:
+    """The words of a group whose elements are narrower than its words."""
+    regs = asm.register(typed("b", word_bits), *(f"t_w{i}" for i in range(words)))
+    if bits == 8:
+        _byte_scratch(asm)
+    return regs
 
 
 def load_group(
+    element: Attribute,
     bits: int,
     vec: int,
-    masked: bool,
+    addresses: Sequence[SSAValue],
+    preds: Sequence[SSAValue],
     padding_bits: int,
     quals: Qualifiers,
-    uniform: bool = False,
-) -> tuple[str, str]:
-    """Template loading `vec` elements of `bits` bits.
+) -> PtxAsm:
+    """Loads `vec` elements of `bits` bits into `vec` values of type `element`.
 
-    Operands: $0..$vec-1 the elements (outputs); then the address of each element
-    ($vec..$2vec-1, only the first when unmasked or uniform); then, when masked, one
-    predicate per element (one for the whole group when uniform)."""
+    `addresses`: each element's (masked element by element), or the group's first;
+    `preds`: one per element, one for the whole group (uniform), or none (unmasked).
+    Masked-off elements keep `padding_bits`."""
+    asm = PtxAsm()
     words, word_bits = _word_layout(bits, vec)
-    out = [f"${i}" for i in range(vec)]
-    per_element = masked and not uniform
-    addr = [f"${vec + i}" for i in range(vec if per_element else 1)]
-    preds = [f"${vec + len(addr) + i}" for i in range(vec if per_element else 1)] if masked else []
-    lines: list[str] = ["{"]
+    out = [asm.output(element, CONSTRAINT[bits]) for _ in range(vec)]
+    addr = [asm.input(a) for a in addresses]
+    pred = [asm.input(p) for p in preds]
+    masked = bool(pred)
+    per_element = masked and len(addr) > 1
     same_regs = word_bits == bits  # elements are the words themselves
-    if same_regs:
-        regs = out
-    else:
-        regs = [f"t_w{i}" for i in range(words)]
-        lines.append(f".reg .b{word_bits} " + ", ".join(regs) + ";")
-        if bits == 8:
-            lines.append(BYTE_SCRATCH)
+    regs = out if same_regs else _scratch_words(asm, words, word_bits, bits)
     if masked:
         pad = padding_bits & ((1 << bits) - 1)
         if same_regs:
@@ -139,81 +155,76 @@ def load_group(
             for i in range(word_bits // bits):
                 word_pad |= pad << (i * bits)
         for r in regs:
-            lines.append(f"mov.b{reg_bits} {r}, {_imm(word_pad, reg_bits)};")
+            asm.instr(opcode("mov", typed("b", reg_bits)), r, immediate(word_pad, reg_bits))
         if per_element:
-            lines.extend(_all_in_bounds(preds))
+            _all_in_bounds(asm, pred)
     op = quals.spell("ld")
-    target = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
-    guard = ("@t_all " if per_element else f"@{preds[0]} ") if masked else ""
+    guard = ("t_all" if per_element else pred[0]) if masked else None
     lone_byte = bits == 8 and vec == 1
     suffix = _scalar_suffix(8, load=True) if lone_byte else _vector_suffix(words, word_bits)
-    lines.append(f"{guard}{op}{suffix} {target}, [{addr[0]}];")
+    asm.instr(opcode(op, suffix), vector(regs), address(addr[0]), guard=guard)
     if not same_regs:
         per_word = word_bits // bits
         for w, reg in enumerate(regs):
             parts = out[w * per_word : (w + 1) * per_word]
             if bits == 8:
-                lines.extend(_unpack_bytes(reg, word_bits, parts))
+                _unpack_bytes(asm, reg, word_bits, parts)
             else:
-                lines.append(f"mov.b{word_bits} {{{', '.join(parts)}}}, {reg};")
+                asm.instr(opcode("mov", typed("b", word_bits)), vector(parts), reg)
     if per_element:
         for i in range(vec):
-            lines.append(f"and.pred t_p, {preds[i]}, t_none;")
-            lines.append(f"@t_p {op}{_scalar_suffix(bits, load=True)} {out[i]}, [{addr[i]}];")
-    lines.append("}")
-    outputs = ",".join(f"={CONSTRAINT[bits]}" for _ in range(vec))
-    inputs = ",".join(["l"] * len(addr) + ["b"] * len(preds))
-    constraints = outputs + ("," + inputs if inputs else "")
-    return "\n".join(lines), constraints
+            asm.instr("and.pred", "t_p", pred[i], "t_none")
+            asm.instr(
+                opcode(op, _scalar_suffix(bits, load=True)), out[i], address(addr[i]), guard="t_p"
+            )
+    return asm
 
 
 def store_group(
-    bits: int, vec: int, masked: bool, quals: Qualifiers, uniform: bool = False
-) -> tuple[str, str]:
-    """Template storing `vec` elements of `bits` bits.
+    bits: int,
+    values: Sequence[SSAValue],
+    addresses: Sequence[SSAValue],
+    preds: Sequence[SSAValue],
+    quals: Qualifiers,
+) -> PtxAsm:
+    """Stores `values`, consecutive elements of `bits` bits.
 
-    Operands: $0..$vec-1 the elements; then the addresses (one when unmasked or
-    uniform, one per element when masked); then, when masked, one predicate per
-    element (one for the whole group when uniform)."""
+    `addresses` and `preds` as for `load_group`."""
+    asm = PtxAsm()
+    vec = len(values)
     words, word_bits = _word_layout(bits, vec)
-    vals = [f"${i}" for i in range(vec)]
-    per_element = masked and not uniform
-    addr = [f"${vec + i}" for i in range(vec if per_element else 1)]
-    preds = [f"${vec + len(addr) + i}" for i in range(vec if per_element else 1)] if masked else []
-    lines: list[str] = ["{"]
+    vals = [asm.input(v, CONSTRAINT[bits]) for v in values]
+    addr = [asm.input(a) for a in addresses]
+    pred = [asm.input(p) for p in preds]
+    masked = bool(pred)
+    per_element = masked and len(addr) > 1
     same_regs = word_bits == bits
     if same_regs:
         regs = vals
     else:
-        regs = [f"t_w{i}" for i in range(words)]
-        lines.append(f".reg .b{word_bits} " + ", ".join(regs) + ";")
-        if bits == 8:
-            lines.append(BYTE_SCRATCH)
+        regs = _scratch_words(asm, words, word_bits, bits)
         per_word = word_bits // bits
         for w, reg in enumerate(regs):
             parts = vals[w * per_word : (w + 1) * per_word]
             if bits == 8:
-                lines.extend(_pack_bytes(reg, word_bits, parts))
+                _pack_bytes(asm, reg, word_bits, parts)
             else:
-                lines.append(f"mov.b{word_bits} {reg}, {{{', '.join(parts)}}};")
+                asm.instr(opcode("mov", typed("b", word_bits)), reg, vector(parts))
     if per_element:
-        lines.extend(_all_in_bounds(preds))
+        _all_in_bounds(asm, pred)
     op = quals.spell("st")
-    source = regs[0] if words == 1 else "{" + ", ".join(regs) + "}"
-    guard = ("@t_all " if per_element else f"@{preds[0]} ") if masked else ""
-    lines.append(f"{guard}{op}{_vector_suffix(words, word_bits)} [{addr[0]}], {source};")
+    guard = ("t_all" if per_element else pred[0]) if masked else None
+    asm.instr(
+        opcode(op, _vector_suffix(words, word_bits)), address(addr[0]), vector(regs), guard=guard
+    )
     if per_element:
         for i in range(vec):
-            lines.append(f"and.pred t_p, {preds[i]}, t_none;")
-            lines.append(f"@t_p {op}{_scalar_suffix(bits, load=False)} [{addr[i]}], {vals[i]};")
-    lines.append("}")
-    inputs = [CONSTRAINT[bits]] * vec + ["l"] * len(addr) + ["b"] * len(preds)
-    return "\n".join(lines), ",".join(inputs)
+            asm.instr("and.pred", "t_p", pred[i], "t_none")
+            asm.instr(
+                opcode(op, _scalar_suffix(bits, load=False)), address(addr[i]), vals[i], guard="t_p"
+            )
+    return asm
 
 
 def _sign_extend(value: int, bits: int) -> int:
     return value - (1 << bits) if value >> (bits - 1) & 1 else value
-
-
-def _imm(value: int, bits: int) -> str:
-    return f"0x{value & ((1 << bits) - 1):0{max(1, bits // 4)}X}"

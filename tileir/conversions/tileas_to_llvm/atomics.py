@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import (
@@ -205,19 +206,24 @@ class LowerAtomic(TilePattern):
                 operands.append(pick(compares, r))
             operands.append(pick(values, r))
             if use_red:
-                text = f"@$0 red.{sem}.{scope}.global.{name}.{type_suffix} [$1], $2;"
-                b.inline_asm(text, f"b,l,{letter}", [pred, *operands], [], side_effects=True)
+                # Nobody reads the old value: a reduction, no result.
+                red = ptx.PtxAsm(scoped=False)
+                guard = red.input(pred)
+                at, value = red.input(operands[0]), red.input(operands[1], letter)
+                opcode = ptx.opcode("red", sem, scope, "global", name, type_suffix)
+                red.instr(opcode, ptx.address(at), value, guard=guard)
+                b.asm(red)
                 continue
-            args = ", ".join(f"${i + 2}" for i in range(1, len(operands)))
-            text = (
-                "{\n"
-                f"mov.b{bits} $0, 0;\n"
-                f"@$1 atom.{sem}.{scope}.global.{name}.{type_suffix} $0, [$2], {args};\n"
-                "}"
-            )
-            constraints = ",".join([f"={letter}", "b", "l"] + [letter] * (len(operands) - 1))
-            (old,) = b.inline_asm(text, constraints, [pred, *operands], [el], side_effects=True)
-            results[r] = old
+            # Where the predicate is false, the result is 0.
+            atom = ptx.PtxAsm()
+            old = atom.output(el, letter)
+            guard = atom.input(pred)
+            at = atom.input(operands[0])
+            args = [atom.input(v, letter) for v in operands[1:]]
+            atom.instr(ptx.opcode("mov", ptx.typed("b", bits)), old, ptx.immediate(0))
+            opcode = ptx.opcode("atom", sem, scope, "global", name, type_suffix)
+            atom.instr(opcode, old, ptx.address(at), *args, guard=guard)
+            (results[r],) = b.asm(atom)
         if copy_warps or (copy_lanes and layout is None):
             results = self._broadcast_through_shared(
                 op, b, rewriter, results, copy_lanes, copy_warps

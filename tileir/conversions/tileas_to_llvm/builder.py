@@ -29,6 +29,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from tileir.backend.ptx.asm_builder import PtxAsm
 from tileir.dialects import nvvm
 
 #: The PTX ISA an op needs beyond the target's lowest (`backend/ptx/target.py` prints the
@@ -289,7 +290,23 @@ class LLBuilder:
 
         return self.v(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, t))
 
-    def inline_asm(
+    def asm(
+        self, block: PtxAsm, side_effects: bool = True, min_ptx_isa: str | None = None
+    ) -> list[SSAValue]:
+        """The one `llvm.inline_asm` of a PTX block (`backend/ptx/asm_builder.py`, the
+        only writer of its text), its results.  `min_ptx_isa`: the PTX ISA the text
+        needs when newer than the target's lowest (`MIN_PTX_ISA_ATTR`, which raises the
+        module's `.version`)."""
+        return self._inline_asm(
+            block.template,
+            block.constraints,
+            block.arguments,
+            block.result_types,
+            side_effects,
+            min_ptx_isa,
+        )
+
+    def _inline_asm(
         self,
         template: str,
         constraints: str,
@@ -298,9 +315,7 @@ class LLBuilder:
         side_effects: bool,
         min_ptx_isa: str | None = None,
     ) -> list[SSAValue]:
-        """Inline PTX; multiple results come back through a struct.  `min_ptx_isa`: the
-        PTX ISA the text needs when newer than the target's lowest (`MIN_PTX_ISA_ATTR`,
-        which raises the module's `.version`)."""
+        """Inline PTX; multiple results come back through a struct."""
         types = (
             list(results)
             if len(results) <= 1

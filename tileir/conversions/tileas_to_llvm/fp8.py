@@ -38,6 +38,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile.attributes import RoundingMode
@@ -108,7 +109,10 @@ def f64_to_f32_odd(b: LLBuilder, x: SSAValue) -> SSAValue:
     """f64 -> f32 rounded to odd (toward zero, low bit set when inexact): rounding
     that once more to a format of at most 22 significand bits (an 8-bit float, tf32)
     equals rounding `x` directly."""
-    t = b.inline_asm("cvt.rz.f32.f64 $0, $1;", "=f,d", [x], [f32], side_effects=False)[0]
+    cvt = ptx.PtxAsm(scoped=False)
+    result, source = cvt.output(f32), cvt.input(x)
+    cvt.instr("cvt.rz.f32.f64", result, source)
+    (t,) = b.asm(cvt, side_effects=False)
     inexact = b.fcmp("one", b.fpext(t, Float64Type()), x)
     word = b.bitcast(t, i32)
     odd = b.or_(word, b.const(1, i32))

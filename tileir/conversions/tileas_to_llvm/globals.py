@@ -25,6 +25,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.traits import SymbolTable
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, LoweringContext
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
 from tileir.diagnostics import error_at, not_supported
@@ -37,14 +38,17 @@ def ptx_name(symbol: str) -> str:
     return "tileir_global_" + re.sub(r"[^A-Za-z0-9_]", "_", symbol)
 
 
-def declaration(op: ct.GlobalOp) -> str:
-    """The `.global` array of `op` and the `mov` of its address into `$0`."""
+def declaration(op: ct.GlobalOp) -> ptx.PtxAsm:
+    """The `.global` array of `op` (at function scope) and the `mov` of its address
+    into the block's result."""
     data = np.ascontiguousarray(dense_to_numpy(op.value))
     raw = data.tobytes()
     align = max(op.alignment_bytes, data.dtype.itemsize, 1)
-    name = ptx_name(op.sym_name.data)
-    init = ", ".join(str(b) for b in raw)
-    return f".global .align {align} .b8 {name}[{len(raw)}] = {{{init}}};\nmov.u64 $0, {name};"
+    asm = ptx.PtxAsm(scoped=False)
+    address = asm.output(GLOBAL_PTR)
+    name = asm.declare_bytes("global", ptx_name(op.sym_name.data), len(raw), align, raw)
+    asm.instr("mov.u64", address, name)
+    return asm
 
 
 class LowerGetGlobal(TilePattern):
@@ -69,7 +73,7 @@ class LowerGetGlobal(TilePattern):
             if owner is not state.entry:
                 raise not_supported(op, f"global '@{symbol}' used by more than one kernel")
             b = state.prologue_builder(rewriter)
-            (address,) = b.inline_asm(declaration(target), "=l", [], [GLOBAL_PTR], True)
+            (address,) = b.asm(declaration(target))
             self.addresses[key] = address
         rewriter.replace(op, [], [LoweringContext.pack(rewriter, [address], op.result.type)])
 

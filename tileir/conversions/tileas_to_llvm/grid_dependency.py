@@ -1,8 +1,8 @@
 """Programmatic dependent launch: cuda_tile's `gdc_wait_tko` and
 `gdc_launch_dependents_tko` (13.4).
 
-`griddepcontrol.wait` blocks until the grids this one depends on have completed and
-their memory is visible; `griddepcontrol.launch_dependents` lets the grids that depend
+`nvvm.griddepcontrol wait` (`griddepcontrol.wait`) blocks until the grids this one depends on have completed and
+their memory is visible; `nvvm.griddepcontrol launch_dependents` lets the grids that depend
 on this one start before it ends.  Both exist from sm_90 on.  Earlier GPUs have no
 programmatic dependent launch: a dependent grid starts only after this one has ended, so
 the wait is already satisfied and the early launch cannot happen, and both ops lower to
@@ -16,6 +16,7 @@ from tileir.conversions.tileas_to_llvm.patterns import (
     TilePattern,
     _token_placeholder,  # pyright: ignore[reportPrivateUsage]
 )
+from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.targets import compute_capability
 
@@ -29,10 +30,6 @@ class LowerGridDependency(TilePattern):
         self, op: GdcWaitTkoOp | GdcLaunchDependentsTkoOp, rewriter: PatternRewriter
     ) -> None:
         if compute_capability(self.ctx.arch) >= FIRST_ARCH_WITH_GRID_DEPENDENCY:
-            instruction = (
-                "griddepcontrol.wait;"
-                if isinstance(op, GdcWaitTkoOp)
-                else "griddepcontrol.launch_dependents;"
-            )
-            self.builder(rewriter, op).inline_asm(instruction, "", [], [], side_effects=True)
+            kind = "wait" if isinstance(op, GdcWaitTkoOp) else "launch_dependents"
+            self.builder(rewriter, op).op(nvvm.GriddepcontrolOp(kind))
         rewriter.replace_op(op, [], [_token_placeholder(rewriter, op)])

@@ -448,14 +448,8 @@ class LowerTiledLoad(TilePattern):
             if uniform:
                 preds = preds[:1]
             addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
-            template, constraints = load_group(bits, vec, masked, pad, quals, uniform)
-            outs = b.inline_asm(
-                template,
-                constraints,
-                [*addresses, *preds],
-                [storage] * vec,
-                side_effects=quals.semantic != "weak",
-            )
+            group = load_group(storage, bits, vec, addresses, preds, pad, quals)
+            outs = b.asm(group, side_effects=quals.semantic != "weak")
             for r, v in zip(regs, outs, strict=True):
                 values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
         if layout is None:
@@ -504,8 +498,7 @@ class LowerTiledStore(TilePattern):
             data = [values[r] for r in regs]
             if is_bool:
                 data = [b.zext(v, i8) for v in data]
-            template, constraints = store_group(bits, vec, masked, quals, uniform)
-            b.inline_asm(template, constraints, [*data, *addresses, *preds], [], side_effects=True)
+            b.asm(store_group(bits, data, addresses, preds, quals))
         replacement = [_token_placeholder(rewriter, op)] if op.result_token is not None else []
         rewriter.replace(op, [], replacement)
 

@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import (
@@ -59,21 +60,23 @@ from tileir.dialects.nv_tileas.layouts import LinearLayout
 #: The conversions the interpreter understands (tileir/interpreter/control.py).
 _SPEC = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|z|j|t|L)?([diouxXeEfFgGaAcsp%])")
 
-VPRINTF = (
-    ".extern .func (.param .b32 func_retval0) vprintf "
-    "(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);"
-)
-ASSERTFAIL = (
-    ".extern .func __assertfail (.param .b64 __assertfail_param_0, "
-    ".param .b64 __assertfail_param_1, .param .b32 __assertfail_param_2, "
-    ".param .b64 __assertfail_param_3, .param .b64 __assertfail_param_4);"
-)
+#: The CUDA runtime's device functions a print or an assert calls:
+#: `vprintf(format, arguments)` and `__assertfail(message, file, line, function, size)`.
+VPRINTF_PARAMS = ("b64", "b64")
+ASSERTFAIL_PARAMS = ("b64", "b64", "b32", "b64", "b64")
 
 
-def ptx_bytes(text: str) -> tuple[int, str]:
-    """(size, initializer) of a NUL-terminated UTF-8 `.b8` array."""
-    data = text.encode() + b"\0"
-    return len(data), "{" + ", ".join(str(b) for b in data) + "}"
+def _declare_function(asm: ptx.PtxAsm, name: str, params: Sequence[str], returns: bool) -> None:
+    asm.declare_function(
+        name,
+        [ptx.param(t, f"{name}_param_{i}") for i, t in enumerate(params)],
+        ptx.param("b32", "func_retval0") if returns else None,
+    )
+
+
+def c_string(text: str) -> bytes:
+    """The bytes of a NUL-terminated UTF-8 string."""
+    return text.encode() + b"\0"
 
 
 def rewrite_format(op: Operation, fmt: str, args: Sequence[SSAValue]) -> tuple[str, list[str]]:
@@ -161,40 +164,46 @@ def _register_class(value: SSAValue) -> tuple[str, str, int]:
     return "r", "u32", 4
 
 
-def vprintf_asm(fmt: str, values: Sequence[SSAValue], predicated: bool) -> tuple[str, str]:
-    """(template, constraints) of one vprintf call; operand 0 is the predicate when
-    `predicated`, the values follow."""
-    first = 1 if predicated else 0
-    size, init = ptx_bytes(fmt)
-    lines = ["{", f".global .align 1 .b8 __tileir_format[{size}] = {init};"]
-    lines += [".reg .b64 %tileir_fmt, %tileir_args;"]
-    constraints = ["b"] if predicated else []
+def vprintf_asm(fmt: str, values: Sequence[SSAValue], predicate: SSAValue | None) -> ptx.PtxAsm:
+    """One vprintf call of `values` (only where `predicate` holds, if given): the format
+    as a `.global` string, the values in a `.local` buffer (each at its alignment)."""
+    asm = ptx.PtxAsm()
+    guard = asm.input(predicate) if predicate is not None else None
+    text = c_string(fmt)
+    asm.declare_bytes("global", "__tileir_format", len(text), 1, text)
+    fmt_reg, args_reg = asm.register("b64", "%tileir_fmt", "%tileir_args")
     offset = 0
-    stores: list[str] = []
-    for i, v in enumerate(values):
+    stores: list[tuple[str, int, ptx.Operand]] = []
+    for v in values:
         constraint, kind, nbytes = _register_class(v)
-        constraints.append(constraint)
         offset = (offset + nbytes - 1) // nbytes * nbytes
-        stores.append(f"st.local.{kind} [__tileir_buffer+{offset}], ${first + i};")
+        stores.append((kind, offset, asm.input(v, constraint)))
         offset += nbytes
     if values:
-        lines.append(f".local .align 8 .b8 __tileir_buffer[{offset}];")
-        lines += stores
-        lines += [
-            "mov.u64 %tileir_args, __tileir_buffer;",
-            "cvta.local.u64 %tileir_args, %tileir_args;",
-        ]
+        buffer = asm.declare_bytes("local", "__tileir_buffer", offset, 8)
+        for kind, at, operand in stores:
+            asm.instr(ptx.opcode("st", "local", kind), ptx.address(buffer, at), operand)
+        asm.instr("mov.u64", args_reg, buffer)
+        asm.instr("cvta.local.u64", args_reg, args_reg)
     else:
-        lines.append("mov.u64 %tileir_args, 0;")
-    lines += ["mov.u64 %tileir_fmt, __tileir_format;", "cvta.global.u64 %tileir_fmt, %tileir_fmt;"]
-    lines += [VPRINTF, ".param .b64 param0;", "st.param.b64 [param0], %tileir_fmt;"]
-    lines += [".param .b64 param1;", "st.param.b64 [param1], %tileir_args;"]
-    lines += [".param .b32 retval0;"]
-    guard = "@$0 " if predicated else ""
-    # Not `call.uni`: the print may sit in divergent control flow.
-    lines.append(f"{guard}call (retval0), vprintf, (param0, param1);")
-    lines.append("}")  # vprintf's result (the length printed) is not read
-    return "\n".join(lines), ",".join(constraints)
+        asm.instr("mov.u64", args_reg, ptx.immediate(0))
+    asm.instr("mov.u64", fmt_reg, "__tileir_format")
+    asm.instr("cvta.global.u64", fmt_reg, fmt_reg)
+    _declare_function(asm, "vprintf", VPRINTF_PARAMS, returns=True)
+    for i, value in enumerate((fmt_reg, args_reg)):
+        asm.declare(ptx.param("b64", f"param{i}"))
+        asm.instr("st.param.b64", ptx.address(f"param{i}"), value)
+    asm.declare(ptx.param("b32", "retval0"))
+    # Not `call.uni`: the print may sit in divergent control flow.  Its result (the
+    # length printed) is not read.
+    asm.instr(
+        "call",
+        ptx.parenthesized(["retval0"]),
+        "vprintf",
+        ptx.parenthesized(["param0", "param1"]),
+        guard=guard,
+    )
+    return asm
 
 
 def _layout_of(op: Operation, values: Sequence[SSAValue]) -> LinearLayout | None:
@@ -243,36 +252,34 @@ class LowerPrint(TilePattern):
                 convert(b, (rs[r] if isinstance(a.type, TensorType) else rs[0]), kind)
                 for a, rs, kind in zip(args, regs, kinds, strict=False)
             ]
-            template, constraints = vprintf_asm(fmt, values, owner is not None)
-            operands = ([owner] if owner is not None else []) + values
-            b.inline_asm(template, constraints, operands, [], side_effects=True)
+            b.asm(vprintf_asm(fmt, values, owner))
         rewriter.replace(op, [], [_token_placeholder(rewriter, op)])
 
 
-def assertfail_asm(message: str, file: str, line: int, function: str) -> str:
-    """`__assertfail` then `trap` where operand 0 (the condition) is false."""
-    lines = ["{"]
-    for name, text in (("message", message), ("file", file), ("function", function)):
-        size, init = ptx_bytes(text)
-        lines.append(f".global .align 1 .b8 __tileir_{name}[{size}] = {init};")
-    lines.append(".reg .b64 %tileir_message, %tileir_file, %tileir_function;")
-    for name in ("message", "file", "function"):
-        lines.append(f"mov.u64 %tileir_{name}, __tileir_{name};")
-        lines.append(f"cvta.global.u64 %tileir_{name}, %tileir_{name};")
-    lines.append(ASSERTFAIL)
-    params = [
-        ("b64", "%tileir_message"),
-        ("b64", "%tileir_file"),
-        ("b32", str(line)),
-        ("b64", "%tileir_function"),
-        ("b64", "1"),
-    ]
-    for i, (kind, value) in enumerate(params):
-        lines.append(f".param .{kind} param{i};")
-        lines.append(f"st.param.{kind} [param{i}], {value};")
-    lines.append("@!$0 call __assertfail, (param0, param1, param2, param3, param4);")
-    lines += ["@!$0 trap;", "}"]
-    return "\n".join(lines)
+def assertfail_asm(
+    condition: SSAValue, message: str, file: str, line: int, function: str
+) -> ptx.PtxAsm:
+    """`__assertfail` then `trap` where `condition` is false."""
+    asm = ptx.PtxAsm()
+    guard = asm.input(condition)
+    strings = {"message": message, "file": file, "function": function}
+    for name, text in strings.items():
+        data = c_string(text)
+        asm.declare_bytes("global", f"__tileir_{name}", len(data), 1, data)
+    registers = asm.register("b64", *(f"%tileir_{name}" for name in strings))
+    for name, register in zip(strings, registers, strict=True):
+        asm.instr("mov.u64", register, f"__tileir_{name}")
+        asm.instr("cvta.global.u64", register, register)
+    _declare_function(asm, "__assertfail", ASSERTFAIL_PARAMS, returns=False)
+    message_reg, file_reg, function_reg = registers
+    arguments = [message_reg, file_reg, ptx.immediate(line), function_reg, ptx.immediate(1)]
+    for i, (kind, value) in enumerate(zip(ASSERTFAIL_PARAMS, arguments, strict=True)):
+        asm.declare(ptx.param(kind, f"param{i}"))
+        asm.instr(ptx.opcode("st", "param", kind), ptx.address(f"param{i}"), value)
+    params = ptx.parenthesized([f"param{i}" for i in range(len(arguments))])
+    asm.instr("call", "__assertfail", params, guard=guard, negate=True)
+    asm.instr("trap", guard=guard, negate=True)
+    return asm
 
 
 class LowerAssert(TilePattern):
@@ -283,17 +290,13 @@ class LowerAssert(TilePattern):
         while fn is not None and not isinstance(fn, llvm.FuncOp):
             fn = fn.parent_op()
         function = fn.sym_name.data if isinstance(fn, llvm.FuncOp) else "<kernel>"
-        template = assertfail_asm(
-            op.message.data,
-            where.file if where is not None else "<unknown>",
-            where.line if where is not None else 0,
-            function,
-        )
         t = op.condition.type
         conditions = self.ctx.registers_of(op, op.condition)
         if isinstance(t, TensorType):
             conditions = [conditions[r] for r in _distinct_registers(linear_layout(op, t))]
         b = self.builder(rewriter, op)
         for c in conditions:
-            b.inline_asm(template, "b", [c], [], side_effects=True)
+            file = where.file if where is not None else "<unknown>"
+            line = where.line if where is not None else 0
+            b.asm(assertfail_asm(c, op.message.data, file, line, function))
         rewriter.erase(op)

@@ -50,6 +50,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext, linear_layout
 from tileir.conversions.tileas_to_llvm.patterns import TilePattern
@@ -433,17 +434,19 @@ def store_shared_word(
     """`st.shared` of `value` as a 32- or 64-bit word at `address + offset` (only
     where `guard` holds, if given)."""
     word, bits = _to_word(op, b, value)
-    kind = "l" if bits == 64 else "r"
     if guard is None:
         b.store(word, b.shared_pointer(address, offset))
-    else:
-        b.inline_asm(
-            f"@$2 st.shared.b{bits} [$0+{offset}], $1;",
-            f"r,{kind},b",
-            [address, word, guard],
-            [],
-            True,
-        )
+        return
+    # Only where `guard` holds: a predicated st.shared.
+    store = ptx.PtxAsm(scoped=False)
+    at, data = store.input(address, "r"), store.input(word)
+    store.instr(
+        ptx.opcode("st", "shared", ptx.typed("b", bits)),
+        ptx.address(at, offset),
+        data,
+        guard=store.input(guard),
+    )
+    b.asm(store)
 
 
 def load_shared_word(b: LLBuilder, address: SSAValue, offset: int, t: Attribute) -> SSAValue:

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm import fp8, tf32
 from tileir.conversions.tileas_to_llvm import math_functions as mf
 from tileir.conversions.tileas_to_llvm import math_functions_f64 as mf64
@@ -484,13 +485,8 @@ def lower_ftof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     return narrow_directed(b, args[0], to, ROUNDING_SUFFIX[mode])
 
 
-#: PTX type and inline-asm constraint of the float registers.
-_CVT_OPERAND = {
-    Float16Type: ("f16", "h"),
-    BFloat16Type: ("bf16", "h"),
-    Float32Type: ("f32", "f"),
-    Float64Type: ("f64", "d"),
-}
+#: PTX type of the float registers.
+_CVT_TYPE = {Float16Type: "f16", BFloat16Type: "bf16", Float32Type: "f32", Float64Type: "f64"}
 
 
 def narrow_directed(b: LLBuilder, x: SSAValue, to: Attribute, rounding: str) -> SSAValue:
@@ -500,10 +496,12 @@ def narrow_directed(b: LLBuilder, x: SSAValue, to: Attribute, rounding: str) -> 
     bf16 value."""
     if isinstance(to, BFloat16Type) and isinstance(x.type, Float64Type):
         x = narrow_directed(b, x, f32, rounding)
-    dst, dst_reg = _CVT_OPERAND[type(to)]  # pyright: ignore[reportArgumentType]
-    src, src_reg = _CVT_OPERAND[type(x.type)]  # pyright: ignore[reportArgumentType]
-    template = f"cvt.{rounding}.{dst}.{src} $0, $1;"
-    return b.inline_asm(template, f"={dst_reg},{src_reg}", [x], [to], side_effects=False)[0]
+    cvt = ptx.PtxAsm(scoped=False)
+    result, source = cvt.output(to), cvt.input(x)
+    cvt.instr(
+        ptx.opcode("cvt", rounding, _CVT_TYPE[type(to)], _CVT_TYPE[type(x.type)]), result, source
+    )  # pyright: ignore[reportArgumentType]
+    return b.asm(cvt, side_effects=False)[0]
 
 
 def lower_itof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue:

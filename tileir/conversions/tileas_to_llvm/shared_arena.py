@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
@@ -140,17 +141,27 @@ def available_bytes(state: FunctionState, beside: Sequence[int] = ()) -> int:
     return _budget(state).available - sum(_align(size) for size in beside)
 
 
-def _declaration(name: str, size: int, dynamic: bool) -> str:
+def _declaration(name: str, size: int, dynamic: bool) -> ptx.PtxAsm:
+    """The arena's `.shared` array (at function scope) and the `mov` of its 32-bit
+    address into the block's result; a dynamic arena is the module's one `.extern
+    .shared` array, which the `ptx` target declares."""
+    asm = ptx.PtxAsm(scoped=False)
+    address = asm.output(i32)
     if dynamic:
-        return f"mov.u32 $0, {DYNAMIC_SHARED_SYMBOL};"
-    return f".shared .align {ARENA_ALIGNMENT} .b8 {name}[{size}];\nmov.u32 $0, {name};"
+        name = DYNAMIC_SHARED_SYMBOL
+    else:
+        asm.declare_bytes("shared", name, size, ARENA_ALIGNMENT)
+    asm.instr("mov.u32", address, name)
+    return asm
 
 
 def _declare(state: FunctionState, arena: SharedArena) -> None:
     """(Re)write the arena's declaration for its size: static, or dynamic with its size
     recorded on the kernel."""
     dynamic = _budget(state).is_dynamic(arena.size)
-    arena.declaration.asm_string = StringAttr(_declaration(arena.name, arena.size, dynamic))
+    arena.declaration.asm_string = StringAttr(
+        _declaration(arena.name, arena.size, dynamic).template
+    )
     fn = state.entry.parent_op()
     assert isinstance(fn, llvm.FuncOp)
     if dynamic:
@@ -182,7 +193,7 @@ def allocate_shared(
     b = state.prologue_builder(rewriter)
     if arena is None:
         name = f"tileir_xchg_{state.index}"
-        (address,) = b.inline_asm(_declaration(name, total, False), "=r", [], [i32], True)
+        (address,) = b.asm(_declaration(name, total, False))
         declaration = address.owner
         assert isinstance(declaration, llvm.InlineAsmOp)
         arena = state.shared_arena = SharedArena(name, declaration, address, total)

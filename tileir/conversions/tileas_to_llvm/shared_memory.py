@@ -37,6 +37,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     FunctionState,
@@ -181,12 +182,13 @@ class Exchange:
             if owner is None:
                 b.store_words(words, b.shared_pointer(address))
                 continue
-            suffix = f".v{len(words)}" if len(words) > 1 else ""
-            items = ", ".join(f"${i + 1}" for i in range(len(words)))
-            data = f"{{{items}}}" if len(words) > 1 else "$1"
-            store = f"@${len(words) + 1} st.shared{suffix}.b{word_bits} [$0], {data};"
-            constraints = ",".join(["r"] + [c] * len(words)) + ",b"
-            b.inline_asm(store, constraints, [address, *words, owner], [], side_effects=True)
+            # Only the owner of an element stores it: a predicated st.shared.
+            store = ptx.PtxAsm(scoped=False)
+            at = store.input(address, "r")
+            data = [store.input(w, c) for w in words]
+            opcode = ptx.opcode("st", "shared", ptx.lanes(len(words)), ptx.typed("b", word_bits))
+            store.instr(opcode, ptx.address(at), ptx.vector(data), guard=store.input(owner))
+            b.asm(store)
 
     def read(
         self,

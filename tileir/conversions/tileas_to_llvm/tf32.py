@@ -34,6 +34,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import Float32Type, Float64Type, FloatTF32Type, f32, i1, i32
 from xdsl.ir import Attribute, SSAValue
 
+from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.fp8 import f64_to_f32_odd
 from tileir.dialects.cuda_tile.attributes import RoundingMode
@@ -66,9 +67,10 @@ def round_to_tf32(b: LLBuilder, x: SSAValue, mode: RoundingMode) -> SSAValue:
     the low 13 bits zero (module docstring)."""
     value = to_f32(b, x)
     if mode is RoundingMode.NEAREST_AWAY:
-        (word,) = b.inline_asm(
-            "cvt.rna.tf32.f32 $0, $1;", "=r,f", [value], [i32], side_effects=False
-        )
+        cvt = ptx.PtxAsm(scoped=False)
+        word_out, source = cvt.output(i32), cvt.input(value)
+        cvt.instr("cvt.rna.tf32.f32", word_out, source)
+        (word,) = b.asm(cvt, side_effects=False)
         return b.bitcast(word, f32)
     word = b.bitcast(value, i32)
     if mode is RoundingMode.NEAREST_EVEN:
