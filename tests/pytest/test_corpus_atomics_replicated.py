@@ -21,10 +21,10 @@ from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 #: 32 threads (2 lanes x 4 warps x 4 repeats).
 KERNEL = """
 builtin.module {
-  func.func @rep(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>, %o: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel} {
+  func.func @rep(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>, %o: !cuda_tile.ptr<i32>) attributes {nv_tileas.kernel} {
     %s = nv_tileas.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
     %i = cuda_tile.iota : tensor<512xi32>
-    %ptrs = nv_tileaa.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
+    %ptrs = nv_tileas.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
     %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %view[%c0] {atom = #nv_tileas<atom ldg_128b>, in_bounds = array<i1: true>} : !nv_tileas.tiled_view<512xi32, gmem> -> tensor<512xi32>
@@ -32,11 +32,11 @@ builtin.module {
     nv_tileas.tiled_store %y, %view[%c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true>} : tensor<512xi32>, !nv_tileas.tiled_view<512xi32, gmem>
     %sp = nv_tileas.splat %p : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
     %j = cuda_tile.iota : tensor<16xi32>
-    %pp = nv_tileaa.addptr %sp, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
+    %pp = nv_tileas.addptr %sp, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
     %three = cuda_tile.constant <i32: 3> : tensor<16xi32>
     %old = nv_tileas.atomic_rmw add %three, %pp {mem_semantic = #nv_tileas<mem_semantic MODE>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<16xi32>, tensor<16x!cuda_tile.ptr<i32>> -> tensor<16xi32>
     %so = nv_tileas.splat %o : !cuda_tile.ptr<i32> -> tensor<16x!cuda_tile.ptr<i32>>
-    %po = nv_tileaa.addptr %so, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
+    %po = nv_tileas.addptr %so, %j : tensor<16x!cuda_tile.ptr<i32>>, tensor<16xi32>
     %ov = nv_tileas.view %po : tensor<16x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<16xi32, gmem>
     %twice = cuda_tile.addi %old, %old : tensor<16xi32>
     nv_tileas.tiled_store %twice, %ov[%c0] {atom = #nv_tileas<atom stg_32b>, in_bounds = array<i1: true>} : tensor<16xi32>, !nv_tileas.tiled_view<16xi32, gmem>
@@ -77,10 +77,10 @@ def test_replicated_atomic_assembles(arch: str) -> None:
 #: A scalar atomic (every thread holds the pointer) whose old value every thread uses.
 SCALAR_KERNEL = """
 builtin.module {
-  func.func @counter(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel} {
+  func.func @counter(%p: !cuda_tile.ptr<i32>, %q: !cuda_tile.ptr<i32>) attributes {nv_tileas.kernel} {
     %s = nv_tileas.splat %q : !cuda_tile.ptr<i32> -> tensor<512x!cuda_tile.ptr<i32>>
     %i = cuda_tile.iota : tensor<512xi32>
-    %ptrs = nv_tileaa.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
+    %ptrs = nv_tileas.addptr %s, %i : tensor<512x!cuda_tile.ptr<i32>>, tensor<512xi32>
     %view = nv_tileas.view %ptrs : tensor<512x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<512xi32, gmem>
     %c0 = arith.constant 0 : index
     %one = cuda_tile.constant <i32: 1> : i32

@@ -237,7 +237,7 @@ def test_inserted_conversion_is_located_at_its_user() -> None:
     func.func @f(%p: !cuda_tile.ptr<f32>) {
       %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
       %i = cuda_tile.iota : tensor<128xi32>
-      %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
+      %ptrs = nv_tileas.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
       %v = nv_tileas.view %ptrs : tensor<128x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<128xf32, gmem>
       %c0 = arith.constant 0 : index
       %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<128xf32, gmem> -> tensor<128xf32>
@@ -259,8 +259,8 @@ def test_inserted_conversion_is_located_at_its_user() -> None:
     assert convert.location == where
     assert isinstance(converted.type, TensorType) and converted.type.encoding == layout
     # Recomputed pointer arithmetic (addptr, splat, iota) keeps its own locations.
-    ptrs = next(op for op in module.walk() if op.name == "nv_tileaa.addptr")
+    ptrs = next(op for op in module.walk() if op.name == "nv_tileas.addptr")
     clone = remat.value_in(ptrs.results[0], layout, InsertPoint.before(user), where).owner
     assert isinstance(clone, Operation)
-    assert clone.name == "nv_tileaa.addptr" and clone is not ptrs
+    assert clone.name == "nv_tileas.addptr" and clone is not ptrs
     assert clone.location == ptrs.location

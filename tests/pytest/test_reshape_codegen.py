@@ -1,4 +1,4 @@
-"""cuda_tile `reshape` beyond unit-dimension insertions (`nv_tileaa.view`,
+"""cuda_tile `reshape` beyond unit-dimension insertions (a value `nv_tileas.view`,
 `tileir/conversions/tileas_to_llvm/reshape.py`): a register renaming where both
 layouts agree on every linear index, otherwise an exchange through an unpadded
 row-major shared-memory buffer.  Each kernel is checked against numpy in the PTX

@@ -121,7 +121,7 @@ def test_a_use_over_the_targets_budget_is_reported_at_its_op() -> None:
         with pytest.raises(CompileError) as e:
             compile_module(parse_module_text(_kernel(256, 256), "budget.mlir"), arch)
         assert e.value.message == (
-            "'cuda_tile.permute' op is not supported by tileir yet: an exchange needing "
+            "'nv_tileas.shuffle' op is not supported by tileir yet: an exchange needing "
             f"263168 bytes of shared memory ({limit} are available: a CTA may use {limit} "
             f"bytes of shared memory on {arch})"
         )

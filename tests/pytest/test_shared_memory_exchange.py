@@ -255,4 +255,4 @@ def test_an_exchange_over_the_arena_budget_is_reported_at_its_op() -> None:
     )
     with pytest.raises(CompileError, match=expected) as e:
         compile_module(parse_module_text(text, "transpose.mlir"), "sm_86")
-    assert "cuda_tile.permute" in str(e.value)
+    assert "nv_tileas.shuffle" in str(e.value)

@@ -9,7 +9,11 @@ For each dimension d of a value (Triton's AxisInfo, recomputed for nv_tileaa):
 
 The facts come from constants, `iota`, `assume div_by<...>` and the arithmetic in
 between; convert-tileaa-to-tileas reads them to pick the widest memory atom a load
-or store can use (16-byte `ld.global.v4.b32` for aligned contiguous rows).
+or store can use (16-byte `ld.global.v4.b32` for aligned contiguous rows), and
+tileas-assign-layouts and the remarks read them again at nv_tileas.  The analysis reads
+the nv_tileas forms (`nv_tileas.assume`, `addptr`, `splat`, ...) and, since the
+conversion rewrites a kernel op by op while it asks, their nv_tileaa and cuda_tile
+forms too.
 """
 
 from __future__ import annotations
@@ -113,7 +117,7 @@ class AxisInfoAnalysis:
             return self._unknown(value)
         if isinstance(op, ct.IotaOp):
             return AxisInfo(shape, (MAX_DIVISIBILITY,), (1,))
-        if isinstance(op, aa.AssumeOp | ct.AssumeOp):
+        if isinstance(op, tas.AssumeOp | aa.AssumeOp | ct.AssumeOp):
             inner = self.get(op.operands[0])
             pred = op.predicate
             if isinstance(pred, DivByAttr) and pred.every_value is None:
@@ -170,10 +174,10 @@ class AxisInfoAnalysis:
             return AxisInfo(tuple(c), tuple(d), tuple(k))
         if isinstance(op, ct.ExtIOp | ct.TruncIOp):
             return self.get(op.args[0])
-        if isinstance(op, ct.AddIOp | ct.SubIOp | aa.AddPtrOp | ct.OffsetOp):
+        if isinstance(op, ct.AddIOp | ct.SubIOp | tas.AddPtrOp | aa.AddPtrOp | ct.OffsetOp):
             a, b = self.get(op.operands[0]), self.get(op.operands[1])
             scale = 1
-            if isinstance(op, aa.AddPtrOp | ct.OffsetOp):
+            if isinstance(op, tas.AddPtrOp | aa.AddPtrOp | ct.OffsetOp):
                 el = element_type(op.operands[0].type)
                 assert isinstance(el, PointerType)
                 scale = element_bytes(el.pointee)

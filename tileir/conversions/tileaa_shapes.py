@@ -1,4 +1,5 @@
-"""Part of `convert-tileaa-to-tileas`: nv_tileaa shape ops become their nv_tileas forms.
+"""Part of `convert-tileaa-to-tileas`: nv_tileaa shape ops (and cuda_tile's `permute`)
+become their nv_tileas forms.
 
     %s = nv_tileaa.splat %x : i32 -> tensor<64xi32>
     %b = nv_tileaa.broadcast %r : tensor<16x1xi32> -> tensor<16x64xi32>
@@ -38,6 +39,30 @@ the buffer address from the coordinate's own register, as it did for `nv_tileaa.
 (static offsets would move the constant's register and change the PTX of the corpus
 kernels that extract, `block_scaled_mm_e4m3` and `scalar_tiles_f32`).  The lowering also
 takes static offsets (multiples of the size), as hand-written IR has them.
+
+    %v = nv_tileaa.view %x : tensor<1x64x64xf16> -> tensor<64x64xf16>
+    %s = nv_tileaa.view %y : tensor<1xf32> -> f32
+
+(cuda_tile's `reshape`, where it is not a splat or inserted unit dimensions) becomes the
+seed's *value view* (seed 003 layout family; a tensor result, no indices), to rank 0 too
+(the element of a one-element tensor):
+
+    %v = nv_tileas.view %x : tensor<1x64x64xf16> -> tensor<64x64xf16>
+    %s = nv_tileas.view %y : tensor<1xf32> -> f32
+
+The layout pass leaves both sides of a value view their own layouts; the LLVM lowering
+renames registers where the layouts agree on every linear index, and exchanges through
+shared memory where they do not.
+
+    %t = cuda_tile.permute %x [1, 0] : tensor<64x32xf16> -> tensor<32x64xf16>
+
+becomes the seed's `shuffle` (seed 003 layout family), whose `permutation` has the
+same meaning (result dimension `k` is source dimension `permutation[k]`):
+
+    %t = nv_tileas.shuffle %x {permutation = array<i64: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+
+The layout pass leaves both sides their own layouts, and the LLVM lowering exchanges
+the elements through shared memory (a transpose).
 """
 
 from __future__ import annotations
@@ -47,6 +72,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
@@ -86,6 +112,25 @@ class ConvertExtract(RewritePattern):
         )
 
 
+class ConvertView(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.ViewOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, tas.ViewOp(op.src, op.result.type))
+
+
+class ConvertPermute(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.PermuteOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, tas.ShuffleOp(op.source, op.perm, op.result.type))
+
+
 def shape_patterns() -> list[RewritePattern]:
     """The patterns `convert-tileaa-to-tileas` runs for shape ops."""
-    return [ConvertSplat(), ConvertBroadcast(), ConvertExpandDims(), ConvertExtract()]
+    return [
+        ConvertSplat(),
+        ConvertBroadcast(),
+        ConvertExpandDims(),
+        ConvertExtract(),
+        ConvertView(),
+        ConvertPermute(),
+    ]

@@ -16,8 +16,13 @@ The token follows the nv_tileaa one, for `tileas-insert-barriers` to decide from
 
 `cuda_tile.reduce` / `scan` become `nv_tileas.reduce` / `scan` with their identities and
 body (`tileir/conversions/tileaa_reductions.py`); shape ops become their nv_tileas
-forms (`tileir/conversions/tileaa_shapes.py`: `expand_dims`, `extract` ->
-`extract_slice`).
+forms (`tileir/conversions/tileaa_shapes.py`: `splat`, `broadcast`, `expand_dims`,
+`extract` -> `extract_slice`, `view` -> value `view`, cuda_tile `permute` -> `shuffle`);
+pointer arithmetic and assumptions become tileir's nv_tileas pointer ops
+(`tileir/conversions/tileaa_pointers.py`: `addptr` and cuda_tile `offset` -> `addptr`,
+`assume` -> `assume` with its cuda_tile predicate).  Each kernel's `nv_tileaa.kernel`
+marker becomes `nv_tileas.kernel`.  Past this pass only the synchronous mem tokens are
+left of nv_tileaa on the corpus kernels, and `tileas-insert-barriers` drops them.
 
 Queues, puts, gets and execute regions become pipelines and agent switches first
 (`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").
@@ -34,7 +39,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
@@ -53,6 +58,8 @@ from xdsl.pattern_rewriter import (
 )
 
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
+from tileir.conversions.cuda_tile_to_tileaa import KERNEL_ATTR as TILEAA_KERNEL_ATTR
+from tileir.conversions.tileaa_pointers import pointer_patterns
 from tileir.conversions.tileaa_queues import lower_queues_and_agents
 from tileir.conversions.tileaa_reductions import reduction_patterns
 from tileir.conversions.tileaa_shapes import shape_patterns
@@ -68,6 +75,7 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import (
+    KERNEL_ATTR,
     AtomAttr,
     MemScope,
     MemScopeAttr,
@@ -281,10 +289,21 @@ def _opt(v: SSAValue | None) -> list[SSAValue]:
     return [] if v is None else [v]
 
 
+def mark_kernels(module: ModuleOp) -> None:
+    """`func.func @k() attributes {nv_tileaa.kernel}` -> `{nv_tileas.kernel}`."""
+    for fn in module.walk():
+        if isinstance(fn, func.FuncOp) and TILEAA_KERNEL_ATTR in fn.attributes:
+            fn.attributes = {
+                KERNEL_ATTR if name == TILEAA_KERNEL_ATTR else name: value
+                for name, value in fn.attributes.items()
+            }
+
+
 @dataclass(frozen=True)
 class ConvertTileAAToTileASPass(ModulePass):
     """nv_tileaa loads and stores -> nv_tileas views and tiled loads/stores with atoms;
-    atomics -> nv_tileas pointer atomics."""
+    atomics -> nv_tileas pointer atomics; shape, pointer and assume ops and the kernel
+    marker -> their nv_tileas forms."""
 
     name = "convert-tileaa-to-tileas"
 
@@ -304,8 +323,10 @@ class ConvertTileAAToTileASPass(ModulePass):
                     LowerAtomicCas(),
                     *reduction_patterns(),
                     *shape_patterns(),
+                    *pointer_patterns(),
                 ],
                 dce_enabled=False,
             ),
             apply_recursively=False,
         ).rewrite_module(op)
+        mark_kernels(op)

@@ -69,3 +69,34 @@ func.func @splat_broadcast(%a: !cuda_tile.ptr<f16>, %d: i32, %r: tensor<16xi32>,
   %s = nv_tileaa.splat %a : !cuda_tile.ptr<f16> -> tensor<16x64x!cuda_tile.ptr<f16>>
   func.return %s, %o : tensor<16x64x!cuda_tile.ptr<f16>>, tensor<16x64xi32>
 }
+
+// -----
+
+// `view` (cuda_tile's `reshape` of a tile) becomes the seed's value view (seed 003 layout
+// family: a tensor result, no indices) with the same operand and type; to rank 0 too,
+// the element of a one-element tile.
+// CHECK-LABEL: func.func @view
+// CHECK: %[[V:.*]] = nv_tileas.view %x : tensor<1x64x64xf16> -> tensor<64x64xf16>
+// CHECK: %[[S:.*]] = nv_tileas.view %y : tensor<1xf32> -> f32
+// CHECK: func.return %[[V]], %[[S]]
+// CHECK-NOT: nv_tileaa.view
+func.func @view(%x: tensor<1x64x64xf16>, %y: tensor<1xf32>) -> (tensor<64x64xf16>, f32) {
+  %v = nv_tileaa.view %x : tensor<1x64x64xf16> -> tensor<64x64xf16>
+  %s = nv_tileaa.view %y : tensor<1xf32> -> f32
+  func.return %v, %s : tensor<64x64xf16>, f32
+}
+
+// -----
+
+// cuda_tile `permute` becomes the seed's `shuffle` (seed 003 layout family) with the same
+// permutation (result dimension k is source dimension permutation[k]).
+// CHECK-LABEL: func.func @permute
+// CHECK: %[[T:.*]] = nv_tileas.shuffle %x {permutation = array<i64: 1, 0>} : tensor<64x32xf16> -> tensor<32x64xf16>
+// CHECK: %[[P:.*]] = nv_tileas.shuffle %y {permutation = array<i64: 2, 0, 1>} : tensor<4x8x16xf32> -> tensor<16x4x8xf32>
+// CHECK: func.return %[[T]], %[[P]]
+// CHECK-NOT: cuda_tile.permute
+func.func @permute(%x: tensor<64x32xf16>, %y: tensor<4x8x16xf32>) -> (tensor<32x64xf16>, tensor<16x4x8xf32>) {
+  %t = cuda_tile.permute %x [1, 0] : tensor<64x32xf16> -> tensor<32x64xf16>
+  %p = cuda_tile.permute %y [2, 0, 1] : tensor<4x8x16xf32> -> tensor<16x4x8xf32>
+  func.return %t, %p : tensor<32x64xf16>, tensor<16x4x8xf32>
+}

@@ -19,14 +19,14 @@
 // CHECK-NOT: nv_tileas.
 // CHECK-NOT: cuda_tile.
 builtin.module {
-  func.func @scale(%p: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileaa.kernel} {
+  func.func @scale(%p: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileas.kernel} {
     %bx, %by, %bz = cuda_tile.get_tile_block_id : i32
     %c256 = cuda_tile.constant <i32: 256> : i32
     %base = cuda_tile.muli %bx, %c256 : i32
-    %pb = nv_tileaa.addptr %p, %base : !cuda_tile.ptr<f32>, i32
+    %pb = nv_tileas.addptr %p, %base : !cuda_tile.ptr<f32>, i32
     %s = nv_tileas.splat %pb : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<256xi32>
-    %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
+    %ptrs = nv_tileas.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
     %left = cuda_tile.subi %n, %base : i32
     %ls = nv_tileas.splat %left : i32 -> tensor<256xi32>
     %m = cuda_tile.cmpi less_than %i, %ls, signed : tensor<256xi32> -> tensor<256xi1>

@@ -24,10 +24,10 @@
 // CHECK-NOT: scf.
 // CHECK-NOT: cuda_tile.
 builtin.module {
-  func.func @carried(%p: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileaa.kernel} {
+  func.func @carried(%p: !cuda_tile.ptr<f32>, %n: i32) attributes {nv_tileas.kernel} {
     %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<256xi32>
-    %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
+    %ptrs = nv_tileas.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
     %view = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %view[%c0] {atom = #nv_tileas<atom ldg_128b>, in_bounds = array<i1: true>} : !nv_tileas.tiled_view<256xf32, gmem> -> tensor<256xf32>

@@ -26,7 +26,7 @@
 #l8 = #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #l1 = #nv_tileas.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 builtin.module {
-  func.func @extract(%i: i32, %p: !cuda_tile.ptr<i32>) attributes {nv_tileaa.kernel, nv_tileas.num_warps = 1 : i32} {
+  func.func @extract(%i: i32, %p: !cuda_tile.ptr<i32>) attributes {nv_tileas.kernel, nv_tileas.num_warps = 1 : i32} {
     %t = cuda_tile.iota : tensor<8xi32, #l8>
     %o = arith.index_cast %i : i32 to index
     %one = arith.constant 1 : index

@@ -20,12 +20,12 @@
 // CHECK: st.global
 // CHECK-NOT: cuda_tile.
 builtin.module {
-  func.func @row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
+  func.func @row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileas.kernel} {
     %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<4x64x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<64xi32>
     %row = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
     %cols = nv_tileas.broadcast %row : tensor<1x64xi32> -> tensor<4x64xi32>
-    %ptrs = nv_tileaa.addptr %s, %cols : tensor<4x64x!cuda_tile.ptr<f32>>, tensor<4x64xi32>
+    %ptrs = nv_tileas.addptr %s, %cols : tensor<4x64x!cuda_tile.ptr<f32>>, tensor<4x64xi32>
     %view = nv_tileas.view %ptrs : tensor<4x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4x64xf32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %view[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>, in_bounds = array<i1: true, true>} : !nv_tileas.tiled_view<4x64xf32, gmem> -> tensor<4x64xf32>
@@ -36,7 +36,7 @@ builtin.module {
     }
     %sq = nv_tileas.splat %q : !cuda_tile.ptr<f32> -> tensor<4x!cuda_tile.ptr<f32>>
     %j = cuda_tile.iota : tensor<4xi32>
-    %out = nv_tileaa.addptr %sq, %j : tensor<4x!cuda_tile.ptr<f32>>, tensor<4xi32>
+    %out = nv_tileas.addptr %sq, %j : tensor<4x!cuda_tile.ptr<f32>>, tensor<4xi32>
     %oview = nv_tileas.view %out : tensor<4x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<4xf32, gmem>
     nv_tileas.tiled_store %m, %oview[%c0] {atom = #nv_tileas<atom stg_32b>, in_bounds = array<i1: true>} : tensor<4xf32>, !nv_tileas.tiled_view<4xf32, gmem>
     func.return
@@ -63,11 +63,11 @@ builtin.module {
 // CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK-NOT: llvm.store
 builtin.module {
-  func.func @wide_row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel} {
+  func.func @wide_row_max(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) attributes {nv_tileas.kernel} {
     %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<1x1024x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<1024xi32>
     %row = nv_tileas.expand_dims %i {axis = 0 : i32} : tensor<1024xi32> -> tensor<1x1024xi32>
-    %ptrs = nv_tileaa.addptr %s, %row : tensor<1x1024x!cuda_tile.ptr<f32>>, tensor<1x1024xi32>
+    %ptrs = nv_tileas.addptr %s, %row : tensor<1x1024x!cuda_tile.ptr<f32>>, tensor<1x1024xi32>
     %view = nv_tileas.view %ptrs : tensor<1x1024x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<1x1024xf32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %view[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>, in_bounds = array<i1: true, true>} : !nv_tileas.tiled_view<1x1024xf32, gmem> -> tensor<1x1024xf32>
@@ -78,7 +78,7 @@ builtin.module {
     }
     %sq = nv_tileas.splat %q : !cuda_tile.ptr<f32> -> tensor<1x!cuda_tile.ptr<f32>>
     %j = cuda_tile.iota : tensor<1xi32>
-    %out = nv_tileaa.addptr %sq, %j : tensor<1x!cuda_tile.ptr<f32>>, tensor<1xi32>
+    %out = nv_tileas.addptr %sq, %j : tensor<1x!cuda_tile.ptr<f32>>, tensor<1xi32>
     %oview = nv_tileas.view %out : tensor<1x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<1xf32, gmem>
     nv_tileas.tiled_store %m, %oview[%c0] {atom = #nv_tileas<atom stg_32b>, in_bounds = array<i1: true>} : tensor<1xf32>, !nv_tileas.tiled_view<1xf32, gmem>
     func.return

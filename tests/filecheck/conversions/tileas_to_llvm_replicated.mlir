@@ -17,10 +17,10 @@
 // CHECK: llvm.inline_asm has_side_effects "{\0A@$2 st.global.b32 [$1], $0;\0A}", "r,l,b" %{{.*}}, %{{.*}}, %[[OWNER]]
 #l = #nv_tileas.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 builtin.module {
-  func.func @inplace(%p: !cuda_tile.ptr<f32>) attributes {nv_tileaa.kernel, nv_tileas.num_warps = 4 : i32} {
+  func.func @inplace(%p: !cuda_tile.ptr<f32>) attributes {nv_tileas.kernel, nv_tileas.num_warps = 4 : i32} {
     %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<32x!cuda_tile.ptr<f32>, #l>
     %i = cuda_tile.iota : tensor<32xi32, #l>
-    %ptrs = nv_tileaa.addptr %s, %i : tensor<32x!cuda_tile.ptr<f32>, #l>, tensor<32xi32, #l>
+    %ptrs = nv_tileas.addptr %s, %i : tensor<32x!cuda_tile.ptr<f32>, #l>, tensor<32xi32, #l>
     %v = nv_tileas.view %ptrs : tensor<32x!cuda_tile.ptr<f32>, #l> -> !nv_tileas.tiled_view<32xf32, gmem>
     %c0 = arith.constant 0 : index
     %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<32xf32, gmem> -> tensor<32xf32, #l>

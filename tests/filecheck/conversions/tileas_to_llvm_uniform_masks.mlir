@@ -16,10 +16,10 @@
 // CHECK: %[[Q:.*]] = llvm.inttoptr %{{.*}} : i64 to !llvm.ptr<1>
 // CHECK: llvm.inline_asm has_side_effects "{\0A@$2 st.global.b32 [$1], $0;\0A}", "r,l,b" %[[ONE]], %[[Q]], %{{.*}} : (f32, !llvm.ptr<1>, i1) -> ()
 builtin.module {
-  func.func @uniform(%p: !cuda_tile.ptr<f32>, %addr: i64, %inside: i1) attributes {nv_tileaa.kernel} {
+  func.func @uniform(%p: !cuda_tile.ptr<f32>, %addr: i64, %inside: i1) attributes {nv_tileas.kernel} {
     %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
     %i = cuda_tile.iota : tensor<256xi32>
-    %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
+    %ptrs = nv_tileas.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
     %m = nv_tileas.splat %inside : i1 -> tensor<256xi1>
     %v = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>
     %c0 = arith.constant 0 : index
@@ -28,7 +28,7 @@ builtin.module {
     %s1 = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<1x!cuda_tile.ptr<f32>>
     %v1 = nv_tileas.view %s1 : tensor<1x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<1xf32, gmem>
     %y = nv_tileas.tiled_load %v1[%c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<1xf32, gmem> -> tensor<1xf32>
-    %f = nv_tileaa.view %y : tensor<1xf32> -> f32
+    %f = nv_tileas.view %y : tensor<1xf32> -> f32
     %q = cuda_tile.int_to_ptr %addr : i64 -> !cuda_tile.ptr<f32>
     %v2 = nv_tileas.view %q : !cuda_tile.ptr<f32> -> !nv_tileas.tiled_view<f32, gmem>
     nv_tileas.tiled_store %f, %v2[] {atom = #nv_tileas<atom stg_32b>} : f32, !nv_tileas.tiled_view<f32, gmem>

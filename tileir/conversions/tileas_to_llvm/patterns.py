@@ -42,13 +42,11 @@ from tileir.dialects.cuda_tile.hints import OCCUPANCY
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
+from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR, MemScope, MemSemantic
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.targets import hint_target, register_budget
 from tileir.utils.bits import register_bits
 from tileir.utils.numeric import numpy_dtype
-
-KERNEL_ATTR = "nv_tileaa.kernel"
 
 
 class TilePattern(RewritePattern):
@@ -76,7 +74,7 @@ def occupancy_hint(fn: func.FuncOp, arch: str) -> int:
 
 
 def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str) -> llvm.FuncOp:
-    """func.func @k(...) {nv_tileaa.kernel} -> llvm.func @k(...) {nvvm.kernel}.
+    """func.func @k(...) {nv_tileas.kernel} -> llvm.func @k(...) {nvvm.kernel}.
 
     The kernel's register budget is `nvvm.maxnreg` (PTX `.maxnreg`): the share of the
     register file that keeps `occupancy` CTAs resident (the hint, default 1), as
@@ -238,11 +236,11 @@ class LowerGridQuery(TilePattern):
 
 
 class LowerAssume(TilePattern):
-    """Facts were used by the analyses; the value passes through."""
+    """`nv_tileas.assume`: the facts were used by the analyses; the value passes through."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.AssumeOp | ct.AssumeOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace(op, [], [op.operands[0]])
+    def match_and_rewrite(self, op: tas.AssumeOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [], [op.value])
 
 
 # ---------------------------------------------------------------------------
@@ -321,11 +319,13 @@ class LowerExpandDims(TilePattern):
 
 
 class LowerAddPtr(TilePattern):
+    """`nv_tileas.addptr`: one `getelementptr` of the pointee type per register."""
+
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.AddPtrOp | ct.OffsetOp, rewriter: PatternRewriter) -> None:
-        ptrs = self.ctx.registers_of(op, op.operands[0])
-        offsets = self.ctx.registers_of(op, op.operands[1])
-        el = element_type(op.operands[0].type)
+    def match_and_rewrite(self, op: tas.AddPtrOp, rewriter: PatternRewriter) -> None:
+        ptrs = self.ctx.registers_of(op, op.ptr)
+        offsets = self.ctx.registers_of(op, op.offset)
+        el = element_type(op.ptr.type)
         assert isinstance(el, PointerType)
         b = self.builder(rewriter, op)
         n = max(len(ptrs), len(offsets))

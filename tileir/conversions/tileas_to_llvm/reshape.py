@@ -1,5 +1,5 @@
-"""`nv_tileaa.view` on distributed tiles: cuda_tile `reshape` (other than inserting
-unit dimensions, which becomes `expand_dims`).
+"""The value form of `nv_tileas.view` on distributed tiles: cuda_tile `reshape` (other
+than a splat or inserting unit dimensions, which become `splat` and `expand_dims`).
 
 A reshape keeps the row-major order of the elements: result element `d` is source
 element `c` when both have the same linear index `Σ_k c_k · Π_{j>k} shape_j`.
@@ -34,7 +34,7 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
 )
 from tileir.diagnostics import CompileError, location_of
 from tileir.dialects import nvvm
-from tileir.dialects.nv_tileaa import ops as aa
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 
@@ -88,17 +88,18 @@ def reshape_error(op: Operation, src_t: Attribute, dst_t: Attribute, why: str) -
 
 
 class LowerReshape(TilePattern):
-    """`nv_tileaa.view` of a tensor: a register renaming, or an exchange through an
-    unpadded row-major shared-memory buffer."""
+    """A value `nv_tileas.view` of a tensor: a register renaming, or an exchange through
+    an unpadded row-major shared-memory buffer.  (A view of pointers is storage, for the
+    tiled loads and stores that read it.)"""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
         self.exchange = exchange
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: aa.ViewOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.ViewOp, rewriter: PatternRewriter) -> None:
         src_t, dst_t = op.src.type, op.result.type
-        if not isinstance(src_t, TensorType):
+        if not op.is_value_view or not isinstance(src_t, TensorType):
             return
         ctx, ex = self.ctx, self.exchange
         if not isinstance(dst_t, TensorType):

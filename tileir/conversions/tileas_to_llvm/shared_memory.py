@@ -365,20 +365,20 @@ class LowerConvertLayout(TilePattern):
 
 
 class LowerPermute(TilePattern):
-    """`cuda_tile.permute` on distributed tiles: an exchange that writes each element
-    at its permuted coordinate."""
+    """`nv_tileas.shuffle` (cuda_tile's `permute`) on distributed tiles: an exchange that
+    writes each element at its permuted coordinate."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
         self.exchange = exchange
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.PermuteOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.source.type, TensorType):
+    def match_and_rewrite(self, op: tas.ShuffleOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.src.type, TensorType):
             return
-        values = self.ctx.registers_of(op, op.source)
+        values = self.ctx.registers_of(op, op.src)
         perm = op.perm
-        results = self.exchange.run(op, rewriter, values, op.source.type, op.result.type, perm)
+        results = self.exchange.run(op, rewriter, values, op.src.type, op.result.type, perm)
         rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
 
 

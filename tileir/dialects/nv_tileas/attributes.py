@@ -21,6 +21,11 @@ from xdsl.utils.str_enum import StrEnum
 
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, WARPGROUP_ROWS, MmaSpec
 
+#: The unit attribute that marks a `func.func` as a kernel (a cuda_tile `entry`) at
+#: nv_tileas: `convert-tileaa-to-tileas` sets it where nv_tileaa had `nv_tileaa.kernel`,
+#: and `convert-tileas-to-llvm` lowers only such functions (to `nvvm.kernel` entries).
+KERNEL_ATTR = "nv_tileas.kernel"
+
 
 class Residency(StrEnum):
     """Where a tiled view's storage lives (also an iterator's address space)."""

@@ -219,6 +219,15 @@ loads, stores, TMA descriptors and conversions.  Code: `tileir/dialects/nv_tilea
 * A token operand's type is `!nv_tileaa.mem_token` unless the type list names another
   (`!nv_tileas.async.token`) after the other operand types.
 * Static/dynamic index lists mix integers and SSA values: `%src[%i, 0][64, %n][1, 1]`.
+
+## Function attributes
+
+* `nv_tileas.kernel` (unit): the function is a kernel, a cuda_tile `entry`.
+  `convert-tileaa-to-tileas` sets it where nv_tileaa had `nv_tileaa.kernel`;
+  `convert-tileas-to-llvm` lowers only such functions, each to an `llvm.func` with
+  `nvvm.kernel` (a PTX `.entry`).
+* `nv_tileas.num_warps` (i32): the warps per CTA `tileas-assign-layouts` chose (PTX
+  `.reqntid`).
 """
 
 

@@ -336,7 +336,7 @@ def required_operand_layouts(
         return []
     if isinstance(op, tas.ScanOp):
         return [(i, result_layout) for i in range(len(op.operands))]
-    if isinstance(op, ct.ElementwiseOp | aa.AddPtrOp | ct.OffsetOp | tas.BroadcastOp):
+    if isinstance(op, ct.ElementwiseOp | tas.AddPtrOp | tas.BroadcastOp):
         return [(i, result_layout) for i in range(len(op.operands))]
     if isinstance(op, aa.DotOp | tas.DotOp):
         # The accumulator and the result are one tile (the verifier wants one type):
@@ -383,12 +383,7 @@ def inferred_result_layout(
         return None if holds_copies(first, shape_of(op.result.type), source) else first
     if isinstance(
         op,
-        ct.ElementwiseOp
-        | aa.AddPtrOp
-        | ct.OffsetOp
-        | tas.ScanOp
-        | tas.AtomicRmwOp
-        | tas.AtomicCasOp,
+        ct.ElementwiseOp | tas.AddPtrOp | tas.ScanOp | tas.AtomicRmwOp | tas.AtomicCasOp,
     ):
         return first
     if isinstance(op, tas.ReduceOp):
@@ -535,7 +530,11 @@ class AssignLayoutsPass(ModulePass):
                     layout = fitted_layout(rank_layouts[rank], shape, warps, avoid)
                 state.require(a.value, layout, None)
                 view = next(
-                    (u.operation for u in a.pointers.uses if isinstance(u.operation, tas.ViewOp)),
+                    (
+                        u.operation
+                        for u in a.pointers.uses
+                        if isinstance(u.operation, tas.ViewOp) and not u.operation.is_value_view
+                    ),
                     None,
                 )
                 state.require(a.pointers, layout, (view, 0) if view is not None else None)
@@ -579,6 +578,8 @@ class AssignLayoutsPass(ModulePass):
                 if isinstance(user, tas.TiledStoreOp) and use.index == 1 and user.mask is not None:
                     state.require(user.mask, layout, (user, len(user.operands) - 1))
                 if isinstance(user, tas.ViewOp):
+                    # A view of pointers is storage, not a tile; a value view (a
+                    # reshape) takes its result's layout from that result's own uses.
                     continue
                 if any(r in state.layouts for r in user.results if is_tile(r)):
                     # The user's layout is already decided (and its operand
@@ -628,13 +629,7 @@ def _rematerializable(op: Operation) -> bool:
     another layout is always correct."""
     if isinstance(
         op,
-        ct.IotaOp
-        | ct.ConstantOp
-        | tas.SplatOp
-        | tas.BroadcastOp
-        | tas.ExpandDimsOp
-        | aa.AddPtrOp
-        | ct.OffsetOp,
+        ct.IotaOp | ct.ConstantOp | tas.SplatOp | tas.BroadcastOp | tas.ExpandDimsOp | tas.AddPtrOp,
     ):
         # Pointer arithmetic too: a pointer tile shared by accesses in different
         # layouts is recomputed in each, never exchanged through shared memory.

@@ -13,7 +13,7 @@
 func.func @vector1d(%p: !cuda_tile.ptr<f32>) {
   %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
   %i = cuda_tile.iota : tensor<256xi32>
-  %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
+  %ptrs = nv_tileas.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
   %v = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>
   %c0 = arith.constant 0 : index
   %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<256xf32, gmem> -> tensor<256xf32>
@@ -41,7 +41,7 @@ func.func @slices(%p: !cuda_tile.ptr<f32>) {
   %cb = nv_tileas.broadcast %c2 : tensor<1x64xi32> -> tensor<16x64xi32>
   %off = cuda_tile.addi %rb, %cb : tensor<16x64xi32>
   %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<16x64x!cuda_tile.ptr<f32>>
-  %ptrs = nv_tileaa.addptr %s, %off : tensor<16x64x!cuda_tile.ptr<f32>>, tensor<16x64xi32>
+  %ptrs = nv_tileas.addptr %s, %off : tensor<16x64x!cuda_tile.ptr<f32>>, tensor<16x64xi32>
   %v = nv_tileas.view %ptrs : tensor<16x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<16x64xf32, gmem>
   %c0 = arith.constant 0 : index
   %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<16x64xf32, gmem> -> tensor<16x64xf32>
@@ -59,7 +59,7 @@ func.func @slices(%p: !cuda_tile.ptr<f32>) {
 func.func @loop(%p: !cuda_tile.ptr<f32>, %n: i32) {
   %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<128x!cuda_tile.ptr<f32>>
   %i = cuda_tile.iota : tensor<128xi32>
-  %ptrs = nv_tileaa.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
+  %ptrs = nv_tileas.addptr %s, %i : tensor<128x!cuda_tile.ptr<f32>>, tensor<128xi32>
   %v = nv_tileas.view %ptrs : tensor<128x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<128xf32, gmem>
   %c0 = arith.constant 0 : index
   %x = nv_tileas.tiled_load %v[%c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<128xf32, gmem> -> tensor<128xf32>
@@ -95,7 +95,7 @@ func.func @square_rematerialized(%p: !cuda_tile.ptr<f32>) {
   %cb = nv_tileas.broadcast %c2 : tensor<1x16xi32> -> tensor<16x16xi32>
   %off = cuda_tile.addi %rb, %cb : tensor<16x16xi32>
   %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<16x16x!cuda_tile.ptr<f32>>
-  %ptrs = nv_tileaa.addptr %s, %off : tensor<16x16x!cuda_tile.ptr<f32>>, tensor<16x16xi32>
+  %ptrs = nv_tileas.addptr %s, %off : tensor<16x16x!cuda_tile.ptr<f32>>, tensor<16x16xi32>
   %v = nv_tileas.view %ptrs : tensor<16x16x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<16x16xf32, gmem>
   %c0 = arith.constant 0 : index
   %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_32b>} : !nv_tileas.tiled_view<16x16xf32, gmem> -> tensor<16x16xf32>
@@ -112,7 +112,7 @@ func.func @square_rematerialized(%p: !cuda_tile.ptr<f32>) {
 // along the dimension with elements; a smaller load of the rank (16x16x2) is fitted too.
 // CHECK-LABEL: func.func @fitted_to_shape
 // CHECK: nv_tileas.tiled_load {{.*}} -> tensor<2x128x64xf32, #nv_tileas.blocked<{sizePerThread = [1, 1, 4], threadsPerWarp = [1, 2, 16], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>>
-// CHECK: nv_tileaa.view {{.*}} -> tensor<2x8192x1xf32, #nv_tileas.blocked<{sizePerThread = [1, 4, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 4, 1], order = [1, 0, 2]}>>
+// CHECK: nv_tileas.view {{.*}} -> tensor<2x8192x1xf32, #nv_tileas.blocked<{sizePerThread = [1, 4, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 4, 1], order = [1, 0, 2]}>>
 // CHECK: cuda_tile.negf {{.*}} : tensor<2x8192x1xf32, #nv_tileas.blocked<{sizePerThread = [1, 4, 1], threadsPerWarp = [1, 32, 1], warpsPerCTA = [1, 4, 1], order = [1, 0, 2]}>>
 // CHECK: nv_tileas.tiled_load {{.*}} -> tensor<16x16x2xf32, #nv_tileas.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [2, 16, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>>
 func.func @fitted_to_shape(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) {
@@ -120,7 +120,7 @@ func.func @fitted_to_shape(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) {
   %v = nv_tileas.view %s : tensor<2x128x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<2x128x64xf32, gmem>
   %c0 = arith.constant 0 : index
   %x = nv_tileas.tiled_load %v[%c0, %c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<2x128x64xf32, gmem> -> tensor<2x128x64xf32>
-  %y = nv_tileaa.view %x : tensor<2x128x64xf32> -> tensor<2x8192x1xf32>
+  %y = nv_tileas.view %x : tensor<2x128x64xf32> -> tensor<2x8192x1xf32>
   %z = cuda_tile.negf %y : tensor<2x8192x1xf32>
   %t = nv_tileas.splat %q : !cuda_tile.ptr<f32> -> tensor<16x16x2x!cuda_tile.ptr<f32>>
   %w = nv_tileas.view %t : tensor<16x16x2x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<16x16x2xf32, gmem>
