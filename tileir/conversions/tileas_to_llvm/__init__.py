@@ -30,6 +30,7 @@ from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
 from tileir.conversions.tileas_to_llvm.globals import LowerGetGlobal, erase_globals
 from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
+from tileir.conversions.tileas_to_llvm.legality import check_legal
 from tileir.conversions.tileas_to_llvm.patterns import (
     EraseDead,
     EraseTokens,
@@ -75,6 +76,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             raise not_supported(
                 op, f"target {self.arch} (expected one of {', '.join(SUPPORTED_ARCHS)})"
             )
+        check_legal(op)
         LocatedWalker(
             GreedyRewritePatternApplier([LowerKernel(self.arch), LowerReturn()]),
             apply_recursively=False,
