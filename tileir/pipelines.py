@@ -23,6 +23,7 @@ from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
+from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 
@@ -49,6 +50,8 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
                 ConvertTileAAToTileASPass(arch=arch),
                 AssignLayoutsPass(num_warps=num_warps),
                 SelectDotAtomsPass(arch=arch),
+                TileASCanonicalizePass(),
+                DeadCodeElimination(),
                 InsertBarriersPass(),
             ],
         ),
