@@ -1080,6 +1080,10 @@ def test_tileir_memory_templates(
     thread moves ``vec`` elements; the masked load pads past ``n`` and the masked
     store must not touch anything past ``n`` (the output has exactly ``n``).
     Where ptxas is installed, it must accept the kernel exactly when the simulator does."""
+    from xdsl.dialects import test
+    from xdsl.dialects.builtin import IntAttr, IntegerType, i1
+    from xdsl.dialects.llvm import LLVMPointerType
+
     from tileir.backend.ptx.memory_asm import Qualifiers, load_group, store_group
     from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
 
@@ -1087,9 +1091,16 @@ def test_tileir_memory_templates(
     n = threads * vec - 3 if vec > 1 else threads - 3
     pad = 0x5A5A5A5A5A5A5A5A & ((1 << bits) - 1)
     reg = {8: "b16", 16: "b16", 32: "b32", 64: "b64"}[bits]
-    load, _ = load_group(bits, vec, True, pad, Qualifiers(*ld_quals))
-    store, _ = store_group(bits, vec, True, Qualifiers(*st_quals))
-    copy, _ = store_group(bits, vec, False, Qualifiers(*st_quals))
+    # Stand-ins for the SSA values the blocks bind ($N in the order load_group and
+    # store_group take them: results, then values, addresses, predicates).
+    element = IntegerType(bits)
+    ssa = test.TestOp(
+        result_types=[element] * vec + [LLVMPointerType(IntAttr(1))] * vec + [i1] * vec
+    ).results
+    data, ptrs, masks = ssa[:vec], ssa[vec : 2 * vec], ssa[2 * vec :]
+    load = load_group(element, bits, vec, ptrs, masks, pad, Qualifiers(*ld_quals)).template
+    store = store_group(bits, data, ptrs, masks, Qualifiers(*st_quals)).template
+    copy = store_group(bits, data, ptrs[:1], [], Qualifiers(*st_quals)).template
     values = [f"%v{i}" for i in range(vec)]
     addrs = [f"%a{i}" for i in range(vec)]
     preds = [f"%q{i}" for i in range(vec)]
