@@ -469,7 +469,7 @@ def test_operand_buffer_places_elements_as_the_descriptor_reads_them(
 def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
     """gemm_f16's 64x32 A and 32x32 B (blocked, 8 halves per thread): padding the core
     matrices apart makes the 16-byte stores conflict-free."""
-    from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
+    from tileir.conversions.tileas_to_llvm.exchange import vector_conflict_ways
     from tileir.conversions.tileas_to_llvm.wgmma import OperandBuffer, operand_buffers
     from tileir.dialects.nv_tileas.layouts import default_blocked
 

@@ -1,5 +1,5 @@
 """cuda_tile `reshape` beyond unit-dimension insertions (a value `nv_tileas.view`,
-`tileir/conversions/tileas_to_llvm/reshape.py`): a register renaming where both
+`tileir/conversions/tileas_to_llvm/layout.py`): a register renaming where both
 layouts agree on every linear index, otherwise an exchange through an unpadded
 row-major shared-memory buffer.  Each kernel is checked against numpy in the PTX
 simulator."""
@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import TensorType
 
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
-from tileir.conversions.tileas_to_llvm.reshape import row_major_strides, same_registers
+from tileir.conversions.tileas_to_llvm.layout import row_major_strides, same_registers
 from tileir.diagnostics import CompileError
 from tileir.dialects.nv_tileas.layouts import LinearLayout, default_blocked
 from tileir.testing import simulate

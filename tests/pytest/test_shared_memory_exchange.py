@@ -1,5 +1,5 @@
 """Layout conversions and permutes through shared memory
-(`tileir/conversions/tileas_to_llvm/shared_memory.py`) and the simulator's
+(`tileir/conversions/tileas_to_llvm/exchange.py`) and the simulator's
 shared memory (`tileir/testing/ptx_shared.py`).
 
 The corpus kernel `transpose_f32_2d` checks a whole transpose against numpy in
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tileir.compiler import compile_module, parse_module_text
-from tileir.conversions.tileas_to_llvm.shared_memory import bank_conflict_ways, padded_strides
+from tileir.conversions.tileas_to_llvm.exchange import bank_conflict_ways, padded_strides
 from tileir.diagnostics import CompileError
 from tileir.dialects.nv_tileas.layouts import default_blocked
 from tileir.testing import SimulationError, simulate
@@ -160,7 +160,7 @@ def test_transpose_variants_match_numpy(dtype: str, tile: tuple[int, int], arch:
 def test_contiguous_aligned_registers_move_together() -> None:
     from xdsl.dialects.builtin import f16, f32
 
-    from tileir.conversions.tileas_to_llvm.shared_memory import ElementKind, vector_width
+    from tileir.conversions.tileas_to_llvm.exchange import ElementKind, vector_width
 
     half = ElementKind(16, False, f16)
     single = ElementKind(32, False, f32)

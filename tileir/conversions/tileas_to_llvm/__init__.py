@@ -17,50 +17,53 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
-    UnrealizedConversionCastOp,
 )
-from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
 )
 
 from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
+from tileir.conversions.tileas_to_llvm.cleanup import cleanup
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
-from tileir.conversions.tileas_to_llvm.globals import LowerGetGlobal, erase_globals
-from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
-from tileir.conversions.tileas_to_llvm.legality import check_legal
-from tileir.conversions.tileas_to_llvm.patterns import (
-    EraseDead,
-    EraseTokens,
-    LowerAddPtr,
-    LowerAssume,
-    LowerBroadcast,
+from tileir.conversions.tileas_to_llvm.elementwise import (
     LowerConstant,
     LowerElementwise,
-    LowerExpandDims,
     LowerGridQuery,
     LowerIota,
-    LowerKernel,
-    LowerReturn,
-    LowerSplat,
-    LowerTiledLoad,
-    LowerTiledStore,
 )
+from tileir.conversions.tileas_to_llvm.exchange import Exchange, SharedAllocator
+from tileir.conversions.tileas_to_llvm.globals import LowerGetGlobal, erase_globals
+from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
+from tileir.conversions.tileas_to_llvm.kernel import LowerKernel, LowerReturn
+from tileir.conversions.tileas_to_llvm.layout import (
+    LowerBroadcast,
+    LowerConvertLayout,
+    LowerExpandDims,
+    LowerPermute,
+    LowerReshape,
+    LowerSplat,
+)
+from tileir.conversions.tileas_to_llvm.legality import check_legal, check_lowered
+from tileir.conversions.tileas_to_llvm.mma import LowerDot
+from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
-from tileir.conversions.tileas_to_llvm.shared_memory import shared_memory_patterns
+from tileir.conversions.tileas_to_llvm.slices import (
+    LowerByteView,
+    LowerCat,
+    LowerExtract,
+    LowerInsert,
+)
 from tileir.conversions.tileas_to_llvm.synchronization import LowerCtaBarrier
-from tileir.diagnostics import error_at, not_supported
+from tileir.conversions.tileas_to_llvm.tiled_memory import LowerTiledLoad, LowerTiledStore
+from tileir.diagnostics import not_supported
 from tileir.targets import ARCHS
 from tileir.utils.rewriting import LocatedWalker
 
 ARCH_ATTR = "tileir.arch"
 SUPPORTED_ARCHS = tuple(ARCHS)  # the one list of targets, tileir/targets.py
-
-#: Dialects allowed in the output.
-OUTPUT_DIALECTS = ("llvm.", "nvvm.", "builtin.module")
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,9 @@ class ConvertTileASToLLVMPass(ModulePass):
         ).rewrite_module(op)
         lowering = LoweringContext(self.arch)
         structured = StructuredLowering(lowering)
+        # One exchange (and allocator) per run, shared by every lowering that moves
+        # values between threads through shared memory.
+        exchange = Exchange(lowering, SharedAllocator())
         LocatedWalker(
             GreedyRewritePatternApplier(
                 [
@@ -105,7 +111,14 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerAssert(lowering),
                     LowerGetGlobal(lowering),
                     LowerCtaBarrier(),
-                    *shared_memory_patterns(lowering),
+                    LowerConvertLayout(lowering, exchange),
+                    LowerPermute(lowering, exchange),
+                    LowerCat(lowering, exchange),
+                    LowerExtract(lowering, exchange),
+                    LowerByteView(lowering, exchange),
+                    LowerInsert(lowering, exchange),
+                    LowerReshape(lowering, exchange),
+                    LowerDot(lowering, exchange),
                     *structured.patterns(),
                 ],
                 dce_enabled=False,
@@ -116,33 +129,3 @@ class ConvertTileASToLLVMPass(ModulePass):
         cleanup(op)
         op.attributes[ARCH_ATTR] = StringAttr(self.arch)
         check_lowered(op)
-
-
-def cleanup(module: ModuleOp) -> None:
-    """Remove what the patterns left without users: casts, views, tokens."""
-    LocatedWalker(
-        GreedyRewritePatternApplier([EraseTokens(), EraseDead()]),
-        walk_reverse=True,
-    ).rewrite_module(module)
-    changed = True
-    while changed:
-        changed = False
-        for o in list(module.walk(reverse=True)):
-            if isinstance(o, UnrealizedConversionCastOp) and not o.results[0].uses:
-                o.detach()
-                o.erase()
-                changed = True
-
-
-def check_lowered(module: ModuleOp) -> None:
-    for o in module.walk():
-        if o is module:
-            continue
-        if isinstance(o, UnrealizedConversionCastOp):
-            user = next(iter(o.results[0].uses)).operation
-            raise not_supported(user, "no code generation for this op")
-        if not o.name.startswith(OUTPUT_DIALECTS):
-            raise not_supported(o, "convert-tileas-to-llvm cannot lower it")
-
-
-_ = (Operation, error_at)

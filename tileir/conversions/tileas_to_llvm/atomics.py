@@ -38,12 +38,8 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import linear_layout
-from tileir.conversions.tileas_to_llvm.patterns import (
-    TilePattern,
-    _token_placeholder,  # pyright: ignore[reportPrivateUsage]
-    representative,
-)
+from tileir.conversions.tileas_to_llvm.context import linear_layout, representative
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
 from tileir.conversions.tileas_to_llvm.reductions import (
     WARP_SIZE,
     load_shared_word,
@@ -243,7 +239,7 @@ class LowerAtomic(TilePattern):
             replacement.append(self.ctx.result_value(rewriter, [b.const(0, el)] * n, t))
         if op.result_token is not None:
             # Tokens a function kept (tileas-insert-barriers left them): ordering only.
-            replacement.append(_token_placeholder(rewriter, op))
+            replacement.append(token_placeholder(rewriter, op))
         rewriter.replace(op, [], replacement)
 
     def _broadcast_through_shared(

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -33,15 +32,13 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.shared_arena import SharedArena, SharedBudget
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
-from tileir.utils.bits import log2
-
-if TYPE_CHECKING:
-    from tileir.conversions.tileas_to_llvm.shared_arena import SharedArena, SharedBudget
+from tileir.utils.bits import log2, register_bits
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
@@ -242,3 +239,21 @@ class LoweringContext:
 
 def element_llvm_type(t: Attribute) -> Attribute:
     return llvm_scalar_type(element_type(t))
+
+
+def element_bits(t: Attribute) -> int:
+    """Bits of one element of a tile (or of a scalar) in its register."""
+    return register_bits(element_type(t))
+
+
+def is_representative(layout: LinearLayout, r: int) -> bool:
+    """False for registers that only repeat another (a set bit along a zero basis)."""
+    return not any(r >> i & 1 and not any(basis) for i, basis in enumerate(layout.registers))
+
+
+def representative(layout: LinearLayout, r: int) -> int:
+    """The register that register `r` repeats (itself when it repeats none)."""
+    for i, basis in enumerate(layout.registers):
+        if r >> i & 1 and not any(basis):
+            r &= ~(1 << i)
+    return r

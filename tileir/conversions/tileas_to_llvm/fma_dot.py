@@ -38,8 +38,7 @@ from xdsl.rewriter import InsertPoint
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
-from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
-from tileir.conversions.tileas_to_llvm.shared_memory import (
+from tileir.conversions.tileas_to_llvm.exchange import (
     ElementKind,
     Exchange,
     check_exchangeable,
@@ -47,6 +46,7 @@ from tileir.conversions.tileas_to_llvm.shared_memory import (
     load_vector,
     padded_strides,
 )
+from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileas import ops as tas

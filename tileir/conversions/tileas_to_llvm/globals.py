@@ -27,7 +27,7 @@ from xdsl.traits import SymbolTable
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, LoweringContext
-from tileir.conversions.tileas_to_llvm.patterns import TilePattern
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.utils.numeric import dense_to_numpy

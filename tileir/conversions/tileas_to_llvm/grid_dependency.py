@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
-from tileir.conversions.tileas_to_llvm.patterns import (
-    TilePattern,
-    _token_placeholder,  # pyright: ignore[reportPrivateUsage]
-)
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.targets import compute_capability
@@ -32,4 +29,4 @@ class LowerGridDependency(TilePattern):
         if compute_capability(self.ctx.arch) >= FIRST_ARCH_WITH_GRID_DEPENDENCY:
             kind = "wait" if isinstance(op, GdcWaitTkoOp) else "launch_dependents"
             self.builder(rewriter, op).op(nvvm.GriddepcontrolOp(kind))
-        rewriter.replace_op(op, [], [_token_placeholder(rewriter, op)])
+        rewriter.replace_op(op, [], [token_placeholder(rewriter, op)])

@@ -12,16 +12,19 @@ that should have converted it, rather than surfacing later as "cannot lower".
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.ir import Operation
 
-from tileir.diagnostics import error_at
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
 
 #: Dialects whose every op the lowering takes: the tileas stage's, and its own output
 #: dialects (already lowered ops pass through, as in a partial MLIR conversion).
 LEGAL_DIALECTS = ("nv_tileas", "scf", "arith", "func", "builtin", "llvm", "nvvm")
+
+#: Dialects allowed in the output.
+OUTPUT_DIALECTS = ("llvm.", "nvvm.", "builtin.module")
 
 #: The one stated exception: cuda_tile ops that compute per element on builtin
 #: carriers (laid-out `tensor`s and scalars).
@@ -89,3 +92,16 @@ def check_legal(module: ModuleOp) -> None:
             "is not legal in convert-tileas-to-llvm, which lowers only "
             f"nv_tileas, scf, arith and func ops and per-element cuda_tile ops{hint}",
         )
+
+
+def check_lowered(module: ModuleOp) -> None:
+    """Raise at the first op the lowering left behind: one still behind an unrealized
+    cast (its user has no code generation) or outside llvm/nvvm."""
+    for o in module.walk():
+        if o is module:
+            continue
+        if isinstance(o, UnrealizedConversionCastOp):
+            user = next(iter(o.results[0].uses)).operation
+            raise not_supported(user, "no code generation for this op")
+        if not o.name.startswith(OUTPUT_DIALECTS):
+            raise not_supported(o, "convert-tileas-to-llvm cannot lower it")

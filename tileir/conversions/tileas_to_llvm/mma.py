@@ -20,7 +20,7 @@ them.  The lowering, per `dot`:
 1. Every thread writes its elements of `a` (MxK) and `b` (KxN) into shared memory,
    row-major with rows padded by 16 bytes (row addresses stay 16-byte aligned, as
    `ldmatrix` needs, and the 8 rows one `ldmatrix` matrix reads fall into different
-   banks), and its elements of `acc` into a padded 32-bit buffer (`shared_memory`).
+   banks), and its elements of `acc` into a padded 32-bit buffer (`exchange.py`).
 2. After a barrier, each thread reads `acc` back in the *MMA accumulator layout*
    (`accumulator_layout`): the CTA's warps form a `wm x wn` grid over the tile, and
    within each 16x8 block lane `l` holds rows `l/4`, `l/4 + 8` and columns `2(l%4)`,
@@ -61,24 +61,24 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from tileir.conversions.tileas_to_llvm import wgmma
+import tileir.conversions.tileas_to_llvm.wgmma as wgmma
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     FunctionState,
     LoweringContext,
     linear_layout,
 )
-from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
-from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
-from tileir.conversions.tileas_to_llvm.patterns import TilePattern
-from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
-from tileir.conversions.tileas_to_llvm.shared_memory import (
+from tileir.conversions.tileas_to_llvm.exchange import (
     ElementKind,
     Exchange,
     check_exchangeable,
     element_kind,
     padded_strides,
 )
+from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
+from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.wgmma import Packer
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
@@ -474,7 +474,3 @@ def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool
     if count == 1:
         return [words]
     return [b.extract(words, i, i32) for i in range(count)]
-
-
-def mma_patterns(ctx: LoweringContext, exchange: Exchange) -> list[TilePattern]:
-    return [LowerDot(ctx, exchange)]

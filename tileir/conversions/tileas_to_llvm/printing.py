@@ -49,10 +49,7 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout
-from tileir.conversions.tileas_to_llvm.patterns import (
-    TilePattern,
-    _token_placeholder,  # pyright: ignore[reportPrivateUsage]
-)
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
 from tileir.diagnostics import location_of, not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas.layouts import LinearLayout
@@ -253,7 +250,7 @@ class LowerPrint(TilePattern):
                 for a, rs, kind in zip(args, regs, kinds, strict=False)
             ]
             b.asm(vprintf_asm(fmt, values, owner))
-        rewriter.replace(op, [], [_token_placeholder(rewriter, op)])
+        rewriter.replace(op, [], [token_placeholder(rewriter, op)])
 
 
 def assertfail_asm(

@@ -53,7 +53,7 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext, linear_layout
-from tileir.conversions.tileas_to_llvm.patterns import TilePattern
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.scalar import SCALAR_LOWERINGS
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import error_at, not_supported

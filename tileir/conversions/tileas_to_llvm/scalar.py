@@ -31,13 +31,14 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+import tileir.conversions.tileas_to_llvm.fp8 as fp8
+import tileir.conversions.tileas_to_llvm.math_functions as mf
+import tileir.conversions.tileas_to_llvm.math_functions_f64 as mf64
+import tileir.conversions.tileas_to_llvm.remainder_functions as rf
+import tileir.conversions.tileas_to_llvm.tf32 as tf32
+import tileir.conversions.tileas_to_llvm.trig_functions as tf
+import tileir.conversions.tileas_to_llvm.trig_functions_f64 as tf64
 from tileir.backend.ptx import asm_builder as ptx
-from tileir.conversions.tileas_to_llvm import fp8, tf32
-from tileir.conversions.tileas_to_llvm import math_functions as mf
-from tileir.conversions.tileas_to_llvm import math_functions_f64 as mf64
-from tileir.conversions.tileas_to_llvm import remainder_functions as rf
-from tileir.conversions.tileas_to_llvm import trig_functions as tf
-from tileir.conversions.tileas_to_llvm import trig_functions_f64 as tf64
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, element_llvm_type
 from tileir.diagnostics import not_supported

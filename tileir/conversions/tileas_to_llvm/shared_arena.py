@@ -1,7 +1,7 @@
 """The kernel's static shared memory: one arena that every op passing values
 between threads reuses, and one budget for the whole kernel.
 
-Users: the exchanges of `shared_memory.py` (layout conversions, transposes,
+Users: the exchanges of `exchange.py` (layout conversions, transposes,
 cat/extract, insert, pack/unpack, reshapes, the operand buffers of `dot`), the
 warp steps of a reduce and the carries of a scan that cross warps
 (`reductions.py`), and the broadcast of an atomic's old values to copies in other
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
@@ -47,7 +48,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from tileir.backend.ptx import asm_builder as ptx
-from tileir.conversions.tileas_to_llvm.context import FunctionState
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.targets import ARCHS
@@ -112,6 +113,19 @@ class SharedBudget:
         if self.mbarrier_bytes:
             where += f", less {_align(self.mbarrier_bytes)} for its mbarrier pool"
         return f"{self.available} are available: {where}"
+
+
+class FunctionState(Protocol):
+    """What the arena needs of a kernel's `context.FunctionState` (which holds the
+    arena; a protocol keeps this module below `context.py` in the import graph)."""
+
+    entry: Block
+    arch: str
+    index: int
+    shared_arena: SharedArena | None
+    shared_budget: SharedBudget | None
+
+    def prologue_builder(self, rewriter: PatternRewriter) -> LLBuilder: ...
 
 
 def kernel_budget(entry: Block, arch: str) -> SharedBudget:

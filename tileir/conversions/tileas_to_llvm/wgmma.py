@@ -66,7 +66,7 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
-from tileir.conversions.tileas_to_llvm.shared_memory import vector_conflict_ways
+from tileir.conversions.tileas_to_llvm.exchange import vector_conflict_ways
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import WARPGROUP, WARPGROUP_ROWS, MmaSpec

@@ -1,7 +1,7 @@
-"""Data movement between threads through shared memory: `nv_tileas.convert_layout`,
-`cuda_tile.permute` (transpose), `cuda_tile.cat`, `nv_tileas.extract_slice`,
-`cuda_tile.pack`/`unpack`, and the operand buffers of the tensor-core `dot`
-(`mma.py`).
+"""Data movement between threads through shared memory, for the lowerings that need it:
+`nv_tileas.convert_layout`, `shuffle` and `view` (`layout.py`), `extract_slice`,
+`insert`, `cuda_tile.cat`/`pack`/`unpack` (`slices.py`), and the operand buffers of
+`nv_tileas.dot` (`dot.py`, `mma.py`, `wgmma.py`, `fma_dot.py`).
 
 Each is one *exchange*: every thread writes the elements it holds (source layout)
 into a CTA-wide shared-memory buffer laid out as the result tile, waits at a CTA
@@ -31,10 +31,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, TensorType, i8, i32
+from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from tileir.backend.ptx import asm_builder as ptx
@@ -42,20 +41,18 @@ from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     FunctionState,
     LoweringContext,
+    element_bits,
     element_llvm_type,
+    is_representative,
     linear_layout,
 )
-from tileir.conversions.tileas_to_llvm.patterns import TilePattern, element_bits
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
-from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
-#: Register constraint and `ld`/`st` type suffix by element width.
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
 
 
@@ -113,10 +110,6 @@ def _disjoint(layout: LinearLayout) -> bool:
     return True
 
 
-def _is_representative(layout: LinearLayout, r: int) -> bool:
-    return not any(r >> i & 1 and not any(basis) for i, basis in enumerate(layout.registers))
-
-
 class Exchange:
     """Moves a tile between layouts (and permutes its dimensions) through shared
     memory."""
@@ -170,7 +163,7 @@ class Exchange:
         base = self._thread_offset(b, state, rewriter, layout, strides, smem)
         vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):
-            if not _is_representative(layout, r):
+            if not is_representative(layout, r):
                 continue
             coord = layout.register_coord(r)
             offset = sum(x * s for x, s in zip(coord, strides, strict=True))
@@ -329,218 +322,9 @@ def _pack(
     return group, kind.bits, _CONSTRAINT[kind.bits]
 
 
-def _replicated(layout: LinearLayout) -> bool:
+def replicated(layout: LinearLayout) -> bool:
     """Whether every thread holds every element (no lane or warp basis moves)."""
     return not any(any(c) for c in (*layout.lanes, *layout.warps))
-
-
-class LowerConvertLayout(TilePattern):
-    """`nv_tileas.convert_layout`: registers when both layouts place every element in
-    the same thread and register, otherwise an exchange through shared memory."""
-
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
-        super().__init__(ctx)
-        self.exchange = exchange
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tas.ConvertLayoutOp, rewriter: PatternRewriter) -> None:
-        values = self.ctx.registers_of(op, op.src)
-        src = linear_layout(op, op.src.type)
-        dst = linear_layout(op, op.result.type)
-        if src == dst:
-            rewriter.replace(op, [], [self.ctx.pack(rewriter, values, op.result.type)])
-            return
-        if _replicated(src) and _replicated(dst):
-            # Every thread holds the whole tile in both (a 1-element tile, typically):
-            # each result register is a source register holding the same element.
-            held = {src.register_coord(r): r for r in range(src.num_registers)}
-            picked = [values[held[dst.register_coord(r)]] for r in range(dst.num_registers)]
-            rewriter.replace(op, [], [self.ctx.pack(rewriter, picked, op.result.type)])
-            return
-        rank = len(src.shape)
-        results = self.exchange.run(
-            op, rewriter, values, op.src.type, op.result.type, tuple(range(rank))
-        )
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
-
-
-class LowerPermute(TilePattern):
-    """`nv_tileas.shuffle` (cuda_tile's `permute`) on distributed tiles: an exchange that
-    writes each element at its permuted coordinate."""
-
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
-        super().__init__(ctx)
-        self.exchange = exchange
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tas.ShuffleOp, rewriter: PatternRewriter) -> None:
-        if not isinstance(op.src.type, TensorType):
-            return
-        values = self.ctx.registers_of(op, op.src)
-        perm = op.perm
-        results = self.exchange.run(op, rewriter, values, op.src.type, op.result.type, perm)
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
-
-
-class LowerCat(TilePattern):
-    """`cuda_tile.cat`: both operands write into the result's buffer (the second one
-    shifted along the concatenated dimension), then each thread reads its result
-    registers."""
-
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
-        super().__init__(ctx)
-        self.exchange = exchange
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.CatOp, rewriter: PatternRewriter) -> None:
-        res_t = op.result.type
-        if not isinstance(res_t, TensorType):
-            return
-        lhs_t = op.lhs.type
-        assert isinstance(lhs_t, TensorType)
-        ex, ctx = self.exchange, self.ctx
-        layouts = [linear_layout(op, t) for t in (op.lhs.type, op.rhs.type, res_t)]
-        for layout in layouts:
-            check_exchangeable(op, layout)
-        kind = element_kind(op, res_t)
-        strides, size = padded_strides(res_t.get_shape(), kind.bits)
-        state = ctx.function_state(op)
-        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        shift = lhs_t.get_shape()[op.dimension] * strides[op.dimension]
-        rhs_base = b.add(smem, b.const(shift, i32))
-        ex.write(b, rewriter, state, ctx.registers_of(op, op.lhs), layouts[0], strides, smem, kind)
-        ex.write(
-            b,
-            rewriter,
-            state,
-            ctx.registers_of(op, op.rhs),
-            layouts[1],
-            strides,
-            rhs_base,
-            kind,
-            aligned_to=[shift],
-        )
-        b.op(nvvm.Barrier0Op())
-        results = ex.read(b, rewriter, state, layouts[2], strides, smem, kind)
-        b.op(nvvm.Barrier0Op())
-        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
-
-
-class LowerExtract(TilePattern):
-    """`nv_tileas.extract_slice` of a tile: the source goes into a buffer, and each thread
-    reads its result registers from the sub-tile at the offsets.  An offset is a multiple
-    of the slice's size (as `convert-tileaa-to-tileas` makes them from cuda_tile's tile
-    coordinates): static, or `index_cast(%i) * size`, and the buffer address adds the
-    tile coordinate (`offset / size`, or `%i`) times the sub-tile's step in the buffer.
-    Coordinates outside the source are undefined, as in cuda_tile."""
-
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
-        super().__init__(ctx)
-        self.exchange = exchange
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tas.ExtractSliceOp, rewriter: PatternRewriter) -> None:
-        src_t, res_t = op.source.type, op.result.type
-        if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
-            raise not_supported(op, "extract_slice of a tiled view")
-        shape = res_t.get_shape()
-        if op.mixed_sizes() != list(shape) or any(s != 1 for s in op.mixed_strides()):
-            raise not_supported(op, "extract_slice with sizes other than its result's, or strides")
-        ex, ctx = self.exchange, self.ctx
-        src, res = linear_layout(op, src_t), linear_layout(op, res_t)
-        check_exchangeable(op, src)
-        check_exchangeable(op, res)
-        kind = element_kind(op, src_t)
-        strides, size = padded_strides(src_t.get_shape(), kind.bits)
-        state = ctx.function_state(op)
-        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        ex.write(b, rewriter, state, ctx.registers_of(op, op.source), src, strides, smem, kind)
-        b.op(nvvm.Barrier0Op())
-        steps = [extent * stride for extent, stride in zip(shape, strides, strict=True)]
-        origin = smem
-        for offset, extent, step in zip(op.mixed_offsets(), shape, steps, strict=True):
-            coordinate = self.tile_coordinate(op, b, offset, extent)
-            origin = b.add(origin, b.mul(coordinate, b.const(step, i32)))
-        results = ex.read(b, rewriter, state, res, strides, origin, kind, aligned_to=steps)
-        b.op(nvvm.Barrier0Op())
-        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
-
-    def tile_coordinate(
-        self, op: Operation, b: LLBuilder, offset: int | SSAValue, extent: int
-    ) -> SSAValue:
-        """The i32 register of `offset / extent`."""
-        if isinstance(offset, int):
-            if offset % extent:
-                raise not_supported(
-                    op, f"extract_slice at offset {offset}, not a multiple of {extent}"
-                )
-            return b.const(offset // extent, i32)
-        mul = offset.owner
-        if isinstance(mul, arith.MuliOp) and isinstance(cast := mul.lhs.owner, arith.IndexCastOp):
-            step = mul.rhs.owner
-            if isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(
-                extent, IndexType()
-            ):
-                (coordinate,) = self.ctx.registers_of(op, cast.input)
-                return coordinate
-        raise not_supported(
-            op, "extract_slice at a dynamic offset other than index_cast(i32) * size"
-        )
-
-
-class LowerByteView(TilePattern):
-    """`cuda_tile.pack` / `unpack`: the rank-1 tile's elements go into a buffer
-    back to back and come out as elements of the other type (little-endian, as the
-    GPU stores them)."""
-
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
-        super().__init__(ctx)
-        self.exchange = exchange
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.PackOp | ct.UnpackOp, rewriter: PatternRewriter) -> None:
-        src_t, res_t = op.source.type, op.result.type
-        if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
-            return
-        ex, ctx = self.exchange, self.ctx
-        src, res = linear_layout(op, src_t), linear_layout(op, res_t)
-        check_exchangeable(op, src)
-        check_exchangeable(op, res)
-        src_kind, res_kind = element_kind(op, src_t), element_kind(op, res_t)
-        if src_kind.is_bool or res_kind.is_bool:
-            raise not_supported(op, f"{op.name} of i1 tiles")
-        size = src_t.get_shape()[0] * src_kind.bits // 8
-        state = ctx.function_state(op)
-        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        values = ctx.registers_of(op, op.source)
-        ex.write(b, rewriter, state, values, src, [src_kind.bits // 8], smem, src_kind)
-        b.op(nvvm.Barrier0Op())
-        results = ex.read(b, rewriter, state, res, [res_kind.bits // 8], smem, res_kind)
-        b.op(nvvm.Barrier0Op())
-        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
-
-
-def shared_memory_patterns(ctx: LoweringContext) -> list[TilePattern]:
-    """The patterns that move data through shared memory — this module's and the
-    tensor-core `dot` (`mma.py`) — sharing one allocator per run of the pass."""
-    from tileir.conversions.tileas_to_llvm.insert import LowerInsert
-    from tileir.conversions.tileas_to_llvm.mma import mma_patterns
-    from tileir.conversions.tileas_to_llvm.reshape import LowerReshape
-
-    exchange = Exchange(ctx, SharedAllocator())
-    return [
-        LowerConvertLayout(ctx, exchange),
-        LowerPermute(ctx, exchange),
-        LowerCat(ctx, exchange),
-        LowerExtract(ctx, exchange),
-        LowerByteView(ctx, exchange),
-        LowerInsert(ctx, exchange),
-        LowerReshape(ctx, exchange),
-        *mma_patterns(ctx, exchange),
-    ]
 
 
 def bank_conflict_ways(layout: LinearLayout, strides: Sequence[int]) -> int:

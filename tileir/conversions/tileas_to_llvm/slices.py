@@ -1,0 +1,283 @@
+"""Tensor slices: `nv_tileas.extract_slice`, `cuda_tile.insert`, and the cuda_tile
+`cat`/`pack`/`unpack` that still cross to this stage.  Each is an exchange through shared
+memory (`exchange.py`), or registers only where the layouts allow it (`insert`).
+
+`cuda_tile.insert` (13.4): the destination tile with its block `(i, ...)` (the
+destination cut into blocks of the source's shape) replaced by the source.
+
+In registers when the layouts allow it: when every thread holds, for each destination
+element, the source element at the same coordinate relative to the block that element
+lies in (the two layouts share their lane and warp bases, and a block is at least as
+large as the part of the tile one register index spans over the CTA), each destination
+register picks, with one `select`, the source register at its relative coordinate if
+its (static) block is the one indexed, and keeps its value otherwise.  This is checked
+for every register of every thread at compile time.
+
+Otherwise one exchange through shared memory (`exchange.py`): every thread writes the
+destination elements it holds into a buffer laid out as the destination, waits at a
+CTA barrier, writes the source elements it holds at the block's origin
+`Σ i_k · source_k · stride_k` (indices are dynamic), waits again, reads back its
+destination registers, and waits a last time so that the next exchange may reuse the
+arena.  The barrier between the two writes orders a destination element written by
+one thread before the source element another thread writes at the same address.
+Block indices outside the destination are undefined, as in cuda_tile (the source
+then lands outside the tile's part of the buffer)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, i32
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import (
+    LoweringContext,
+    linear_layout,
+)
+from tileir.conversions.tileas_to_llvm.exchange import (
+    Exchange,
+    check_exchangeable,
+    element_kind,
+    padded_strides,
+)
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.ops.newer import InsertOp
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
+
+
+class LowerCat(TilePattern):
+    """`cuda_tile.cat`: both operands write into the result's buffer (the second one
+    shifted along the concatenated dimension), then each thread reads its result
+    registers."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.CatOp, rewriter: PatternRewriter) -> None:
+        res_t = op.result.type
+        if not isinstance(res_t, TensorType):
+            return
+        lhs_t = op.lhs.type
+        assert isinstance(lhs_t, TensorType)
+        ex, ctx = self.exchange, self.ctx
+        layouts = [linear_layout(op, t) for t in (op.lhs.type, op.rhs.type, res_t)]
+        for layout in layouts:
+            check_exchangeable(op, layout)
+        kind = element_kind(op, res_t)
+        strides, size = padded_strides(res_t.get_shape(), kind.bits)
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        shift = lhs_t.get_shape()[op.dimension] * strides[op.dimension]
+        rhs_base = b.add(smem, b.const(shift, i32))
+        ex.write(b, rewriter, state, ctx.registers_of(op, op.lhs), layouts[0], strides, smem, kind)
+        ex.write(
+            b,
+            rewriter,
+            state,
+            ctx.registers_of(op, op.rhs),
+            layouts[1],
+            strides,
+            rhs_base,
+            kind,
+            aligned_to=[shift],
+        )
+        b.op(nvvm.Barrier0Op())
+        results = ex.read(b, rewriter, state, layouts[2], strides, smem, kind)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+
+class LowerExtract(TilePattern):
+    """`nv_tileas.extract_slice` of a tile: the source goes into a buffer, and each thread
+    reads its result registers from the sub-tile at the offsets.  An offset is a multiple
+    of the slice's size (as `convert-tileaa-to-tileas` makes them from cuda_tile's tile
+    coordinates): static, or `index_cast(%i) * size`, and the buffer address adds the
+    tile coordinate (`offset / size`, or `%i`) times the sub-tile's step in the buffer.
+    Coordinates outside the source are undefined, as in cuda_tile."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.ExtractSliceOp, rewriter: PatternRewriter) -> None:
+        src_t, res_t = op.source.type, op.result.type
+        if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
+            raise not_supported(op, "extract_slice of a tiled view")
+        shape = res_t.get_shape()
+        if op.mixed_sizes() != list(shape) or any(s != 1 for s in op.mixed_strides()):
+            raise not_supported(op, "extract_slice with sizes other than its result's, or strides")
+        ex, ctx = self.exchange, self.ctx
+        src, res = linear_layout(op, src_t), linear_layout(op, res_t)
+        check_exchangeable(op, src)
+        check_exchangeable(op, res)
+        kind = element_kind(op, src_t)
+        strides, size = padded_strides(src_t.get_shape(), kind.bits)
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        ex.write(b, rewriter, state, ctx.registers_of(op, op.source), src, strides, smem, kind)
+        b.op(nvvm.Barrier0Op())
+        steps = [extent * stride for extent, stride in zip(shape, strides, strict=True)]
+        origin = smem
+        for offset, extent, step in zip(op.mixed_offsets(), shape, steps, strict=True):
+            coordinate = self.tile_coordinate(op, b, offset, extent)
+            origin = b.add(origin, b.mul(coordinate, b.const(step, i32)))
+        results = ex.read(b, rewriter, state, res, strides, origin, kind, aligned_to=steps)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+    def tile_coordinate(
+        self, op: Operation, b: LLBuilder, offset: int | SSAValue, extent: int
+    ) -> SSAValue:
+        """The i32 register of `offset / extent`."""
+        if isinstance(offset, int):
+            if offset % extent:
+                raise not_supported(
+                    op, f"extract_slice at offset {offset}, not a multiple of {extent}"
+                )
+            return b.const(offset // extent, i32)
+        mul = offset.owner
+        if isinstance(mul, arith.MuliOp) and isinstance(cast := mul.lhs.owner, arith.IndexCastOp):
+            step = mul.rhs.owner
+            if isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(
+                extent, IndexType()
+            ):
+                (coordinate,) = self.ctx.registers_of(op, cast.input)
+                return coordinate
+        raise not_supported(
+            op, "extract_slice at a dynamic offset other than index_cast(i32) * size"
+        )
+
+
+class LowerByteView(TilePattern):
+    """`cuda_tile.pack` / `unpack`: the rank-1 tile's elements go into a buffer
+    back to back and come out as elements of the other type (little-endian, as the
+    GPU stores them)."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.PackOp | ct.UnpackOp, rewriter: PatternRewriter) -> None:
+        src_t, res_t = op.source.type, op.result.type
+        if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
+            return
+        ex, ctx = self.exchange, self.ctx
+        src, res = linear_layout(op, src_t), linear_layout(op, res_t)
+        check_exchangeable(op, src)
+        check_exchangeable(op, res)
+        src_kind, res_kind = element_kind(op, src_t), element_kind(op, res_t)
+        if src_kind.is_bool or res_kind.is_bool:
+            raise not_supported(op, f"{op.name} of i1 tiles")
+        size = src_t.get_shape()[0] * src_kind.bits // 8
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        values = ctx.registers_of(op, op.source)
+        ex.write(b, rewriter, state, values, src, [src_kind.bits // 8], smem, src_kind)
+        b.op(nvvm.Barrier0Op())
+        results = ex.read(b, rewriter, state, res, [res_kind.bits // 8], smem, res_kind)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+
+
+def register_plan(
+    src: LinearLayout, dst: LinearLayout, block_shape: Sequence[int]
+) -> list[tuple[tuple[int, ...], int]] | None:
+    """For each destination register, (its block, the source register at its relative
+    coordinate), when that holds in every thread; None when the tile must move between
+    threads."""
+    if src.lanes != dst.lanes or src.warps != dst.warps:
+        return None
+    by_coord: dict[tuple[int, ...], int] = {}
+    for r in range(src.num_registers):
+        by_coord.setdefault(src.register_coord(r), r)
+    plan: list[tuple[tuple[int, ...], int]] = []
+    for r in range(dst.num_registers):
+        d = dst.register_coord(r)
+        block = tuple(x // e for x, e in zip(d, block_shape, strict=True))
+        relative = tuple(x - k * e for x, k, e in zip(d, block, block_shape, strict=True))
+        s = by_coord.get(relative)
+        if s is None:
+            return None
+        plan.append((block, s))
+    for warp in range(dst.num_warps):
+        for lane in range(WARP_SIZE):
+            for r, (block, s) in enumerate(plan):
+                d = dst.coord(r, lane, warp)
+                c = src.coord(s, lane, warp)
+                if any(x - k * e != y for x, k, e, y in zip(d, block, block_shape, c, strict=True)):
+                    return None
+    return plan
+
+
+class LowerInsert(TilePattern):
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: InsertOp, rewriter: PatternRewriter) -> None:
+        src_t, dst_t = op.source.type, op.destination.type
+        if not isinstance(dst_t, TensorType):
+            # A rank-0 destination is one block: the source itself.
+            rewriter.replace(op, [], [op.source])
+            return
+        assert isinstance(src_t, TensorType)
+        ex, ctx = self.exchange, self.ctx
+        src, dst = linear_layout(op, src_t), linear_layout(op, dst_t)
+        plan = register_plan(src, dst, src_t.get_shape())
+        if plan is not None:
+            b = LLBuilder(rewriter, InsertPoint.before(op))
+            indices = [ctx.registers_of(op, i)[0] for i in op.indices]
+            sources = ctx.registers_of(op, op.source)
+            results = list(ctx.registers_of(op, op.destination))
+            taken: dict[tuple[int, ...], SSAValue] = {}
+            for r, (block, s) in enumerate(plan):
+                here = taken.get(block)
+                if here is None:
+                    conditions = [
+                        b.icmp("eq", i, b.const(k, i32))
+                        for i, k in zip(indices, block, strict=True)
+                    ]
+                    here = conditions[0]
+                    for c in conditions[1:]:
+                        here = b.and_(here, c)
+                    taken[block] = here
+                results[r] = b.select(here, sources[s], results[r])
+            rewriter.replace(op, [], [ctx.pack(rewriter, results, dst_t)])
+            return
+        check_exchangeable(op, src)
+        check_exchangeable(op, dst)
+        kind = element_kind(op, dst_t)
+        strides, size = padded_strides(dst_t.get_shape(), kind.bits)
+        state = ctx.function_state(op)
+        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        destination = ctx.registers_of(op, op.destination)
+        ex.write(b, rewriter, state, destination, dst, strides, smem, kind)
+        b.op(nvvm.Barrier0Op())
+        steps = [extent * stride for extent, stride in zip(src_t.get_shape(), strides, strict=True)]
+        origin = smem
+        for index, step in zip(op.indices, steps, strict=True):
+            (i,) = ctx.registers_of(op, index)
+            origin = b.add(origin, b.mul(i, b.const(step, i32)))
+        source = ctx.registers_of(op, op.source)
+        ex.write(b, rewriter, state, source, src, strides, origin, kind, aligned_to=steps)
+        b.op(nvvm.Barrier0Op())
+        results = ex.read(b, rewriter, state, dst, strides, smem, kind)
+        b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [ctx.pack(rewriter, results, dst_t)])

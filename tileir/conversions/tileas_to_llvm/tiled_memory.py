@@ -1,0 +1,177 @@
+"""Tiled memory ops: `nv_tileas.tiled_load` and `nv_tileas.tiled_store`.  Groups of
+contiguous registers move with one vector instruction of the atom's width (PTX from
+`backend/ptx/memory_asm.py`); masked groups fall back to per-element predicated
+accesses at the edges; the memory semantic and scope become `ld`/`st` qualifiers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    IntegerType,
+    i8,
+)
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.backend.ptx.memory_asm import Qualifiers, load_group, store_group
+from tileir.conversions.tileas_to_llvm.context import (
+    element_bits,
+    is_representative,
+    linear_layout,
+    llvm_scalar_type,
+    representative,
+)
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
+from tileir.diagnostics import not_supported
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
+from tileir.dialects.nv_tileas.layouts import LinearLayout
+from tileir.utils.numeric import numpy_dtype
+
+PTX_SCOPE = {
+    MemScope.TL_BLK: "cta",
+    MemScope.CLUSTER: "cluster",
+    MemScope.GPU: "gpu",
+    MemScope.SYS: "sys",
+}
+
+
+def qualifiers(op: tas.TiledMemoryOp) -> Qualifiers:
+    sem = op.semantic()
+    if sem is MemSemantic.WEAK:
+        return Qualifiers()
+    scope = op.properties.get("mem_scope")
+    ptx_scope = PTX_SCOPE[scope.data] if scope is not None else "gpu"  # pyright: ignore[reportAttributeAccessIssue]
+    name = {MemSemantic.ACQUIRE_RELEASE: "acq_rel"}.get(sem, sem.value)
+    return Qualifiers(name, ptx_scope)
+
+
+def vector_groups(
+    layout: LinearLayout, atom_bits: int, bits: int, vector_ok: bool
+) -> tuple[int, list[int]]:
+    """(elements per access, first register of each distinct group)."""
+    vec = max(1, atom_bits // bits) if vector_ok else 1
+    first = layout.registers[0] if layout.registers else None
+    if first is not None and sum(1 for x in first if x) == 1:
+        dim = next(i for i, x in enumerate(first) if x)
+        vec = min(vec, layout.contiguous_registers(dim))
+    else:
+        vec = 1
+    # Registers that only repeat another register (zero bases) are not accessed twice.
+    distinct = [r for r in range(0, layout.num_registers, vec) if is_representative(layout, r)]
+    return vec, distinct
+
+
+def padding_bits(op: tas.TiledLoadOp) -> int:
+    pad = op.properties.get("padding_value")
+    if pad is None:
+        return 0
+    import numpy as np
+    from xdsl.dialects.builtin import FloatAttr
+
+    el = element_type(op.result.type)
+    if isinstance(pad, FloatAttr):
+        raw = np.asarray(pad.value.data).astype(numpy_dtype(el)).tobytes()
+        return int.from_bytes(raw, "little")
+    if isinstance(pad, IntegerAttr):
+        return pad.value.data
+    return 0
+
+
+def one_predicate(preds: Sequence[SSAValue]) -> bool:
+    """Whether a group's element predicates are one value (then the group moves all or
+    nothing with one guarded vector access, `memory_asm`)."""
+    return bool(preds) and all(p is preds[0] for p in preds)
+
+
+class LowerTiledLoad(TilePattern):
+    """Groups of contiguous registers move with one vector instruction of the atom's
+    width; masked groups fall back to per-element predicated loads at the edges."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.TiledLoadOp, rewriter: PatternRewriter) -> None:
+        view = op.view.owner
+        if not isinstance(view, tas.ViewOp):
+            raise not_supported(op, "tiled loads from views other than global pointer tiles")
+        t = op.result.type
+        el = element_type(t)
+        is_bool = isinstance(el, IntegerType) and el.width.data == 1
+        storage = i8 if is_bool else llvm_scalar_type(el)
+        bits = element_bits(t)
+        ptrs = self.ctx.registers_of(op, view.src)
+        masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
+        quals = qualifiers(op)
+        layout = linear_layout(op, t) if shape_of(t) else None
+        if layout is not None:
+            vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
+        else:
+            # A scalar: every thread loads it (every thread holds the value).
+            vec, groups = 1, [0]
+        b = self.builder(rewriter, op)
+        values: dict[int, SSAValue] = {}
+        pad = padding_bits(op)
+        for g in groups:
+            regs = list(range(g, g + vec))
+            masked = masks is not None
+            preds = [masks[r] for r in regs] if masks is not None else []
+            uniform = one_predicate(preds)
+            if uniform:
+                preds = preds[:1]
+            addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
+            group = load_group(storage, bits, vec, addresses, preds, pad, quals)
+            outs = b.asm(group, side_effects=quals.semantic != "weak")
+            for r, v in zip(regs, outs, strict=True):
+                values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
+        if layout is None:
+            result = [values[0]]
+        else:
+            result = [values[representative(layout, r)] for r in range(layout.num_registers)]
+        replacement: list[SSAValue] = [self.ctx.pack(rewriter, result, t)]
+        if op.result_token is not None:
+            replacement.append(token_placeholder(rewriter, op))
+        rewriter.replace(op, [], replacement)
+
+
+class LowerTiledStore(TilePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.TiledStoreOp, rewriter: PatternRewriter) -> None:
+        view = op.view.owner
+        if not isinstance(view, tas.ViewOp):
+            raise not_supported(op, "tiled stores to views other than global pointer tiles")
+        t = op.value.type
+        el = element_type(t)
+        is_bool = isinstance(el, IntegerType) and el.width.data == 1
+        bits = element_bits(t)
+        ptrs = self.ctx.registers_of(op, view.src)
+        values = self.ctx.registers_of(op, op.value)
+        masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
+        quals = qualifiers(op)
+        if shape_of(t):
+            layout = linear_layout(op, t)
+            vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
+            owner = self.ctx.function_state(op).owner_predicate(rewriter, layout)
+        else:
+            # A scalar: every thread holds the same value; one thread stores it.
+            vec, groups = 1, [0]
+            owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
+        b = self.builder(rewriter, op)
+        for g in groups:
+            regs = list(range(g, g + vec))
+            masked = masks is not None or owner is not None
+            preds = [masks[r] for r in regs] if masks is not None else []
+            uniform = not preds or one_predicate(preds)
+            if preds and uniform:
+                preds = preds[:1]
+            if owner is not None:
+                preds = [b.and_(p, owner) for p in preds] if preds else [owner]
+            addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
+            data = [values[r] for r in regs]
+            if is_bool:
+                data = [b.zext(v, i8) for v in data]
+            b.asm(store_group(bits, data, addresses, preds, quals))
+        replacement = [token_placeholder(rewriter, op)] if op.result_token is not None else []
+        rewriter.replace(op, [], replacement)
