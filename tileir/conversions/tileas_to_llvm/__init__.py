@@ -7,6 +7,37 @@ predicated global accesses.  Memory order is already explicit: each
 `nv_tileas.cta_barrier` that `tileas-insert-barriers` placed becomes one
 `nvvm.barrier0`; tokens left in the IR (the unused results of ordering-only ops) only
 order and disappear.
+
+One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas op"):
+
+| op (family)                                            | file               | pattern                    |
+|--------------------------------------------------------|--------------------|----------------------------|
+| `func.func`/`func.return` (kernels)                    | `kernel.py`        | `LowerKernel`, `LowerReturn` |
+| per-element cuda_tile compute (the stated exception)   | `elementwise.py`   | `LowerElementwise`         |
+| `cuda_tile.constant`, `iota`, grid queries             | `elementwise.py`   | `LowerConstant`, `LowerIota`, `LowerGridQuery` |
+| `nv_tileas.addptr`, `assume` (pointer)                 | `pointer.py`       | `LowerAddPtr`, `LowerAssume` |
+| `nv_tileas.tiled_load`, `tiled_store` (tiled memops)   | `tiled_memory.py`  | `LowerTiledLoad`, `LowerTiledStore` |
+| `nv_tileas.splat`, `broadcast`, `expand_dims` (layout) | `layout.py`        | `LowerSplat`, `LowerBroadcast`, `LowerExpandDims` |
+| `nv_tileas.convert_layout`, `shuffle`, `view` (layout) | `layout.py`        | `LowerConvertLayout`, `LowerPermute`, `LowerReshape` |
+| `nv_tileas.extract_slice`, `cuda_tile.insert` (slices) | `slices.py`        | `LowerExtract`, `LowerInsert` |
+| `cuda_tile.cat`, `pack`/`unpack` (slices)              | `slices.py`        | `LowerCat`, `LowerByteView` |
+| `nv_tileas.dot` (compute)                              | `mma.py` (engines `wgmma.py`, `fma_dot.py`) | `LowerDot` |
+| `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
+| `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |
+| `nv_tileas.cta_barrier` (synchronization)              | `synchronization.py` | `LowerCtaBarrier`        |
+| grid dependency control (`gdc_wait`/`launch_dependents`) | `grid_dependency.py` | `LowerGridDependency`  |
+| `cuda_tile.print`, `assert`                            | `printing.py`      | `LowerPrint`, `LowerAssert` |
+| `cuda_tile.get_global` (and the globals themselves)    | `globals.py`       | `LowerGetGlobal`, `erase_globals` |
+| `scf.for`/`if`/`while` and their terminators           | `control_flow.py`  | `StructuredLowering.patterns()` |
+| tokens, dead views and casts left behind               | `cleanup.py`       | `EraseTokens`, `EraseDead` |
+
+What the patterns share: `pattern.py` (`TilePattern`, the base), `context.py` (registers
+of each value, per-kernel state), `builder.py` (`LLBuilder`, the one place llvm/nvvm ops
+and inline PTX are made), `exchange.py` (moving values between threads through shared
+memory), `shared_arena.py` (the kernel's one shared-memory arena), `scalar.py` and the
+`math_*`/`trig_*`/`remainder_functions.py`, `fp8.py`, `tf32.py` routines (one element);
+`legality.py` checks what comes in and what goes out.  No module of the package imports
+this one, and the package has no import cycle (tests/pytest/test_tileas_to_llvm_structure.py).
 """
 
 from __future__ import annotations
