@@ -82,11 +82,12 @@ class PassEvent:
 PassHook = Callable[[PassEvent], None]
 
 #: Passes `compile_module` does not verify after, unless they end a stage (every stage
-#: ends verified).  CSE creates and changes no op: it erases duplicates and dead ops
-#: and hands their uses to an identical op that dominates them, so the verification
-#: after the next pass of its stage (DCE) covers it.  Each verification walks the whole
-#: module and was half of a kernel's compile time, over nine passes.
-UNVERIFIED_UNLESS_LAST = frozenset({"cse"})
+#: ends verified).  CSE and DCE create and change no op: CSE erases duplicates and
+#: hands their uses to an identical op that dominates them, DCE erases ops without
+#: users, so the verification after the next pass of their stage covers them.  Each
+#: verification walks the whole module and was half of a kernel's compile time, over
+#: nine passes.
+UNVERIFIED_UNLESS_LAST = frozenset({"cse", "dce"})
 
 
 @dataclass
