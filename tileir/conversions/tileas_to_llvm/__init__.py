@@ -21,7 +21,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.convert_layout`, `shuffle`, `view` (layout) | `layout.py`        | `LowerConvertLayout`, `LowerPermute`, `LowerReshape` |
 | `nv_tileas.extract_slice`, `cuda_tile.insert` (slices) | `slices.py`        | `LowerExtract`, `LowerInsert` |
 | `cuda_tile.cat`, `pack`/`unpack` (slices)              | `slices.py`        | `LowerCat`, `LowerByteView` |
-| `nv_tileas.dot` (compute)                              | `mma.py` (engines `wgmma.py`, `fma_dot.py`) | `LowerDot` |
+| `nv_tileas.dot` (compute)                              | `dot.py` (engines `mma.py`, `wgmma.py`, `fma_dot.py`) | `LowerDot` |
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
 | `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |
 | `nv_tileas.cta_barrier` (synchronization)              | `synchronization.py` | `LowerCtaBarrier`        |
@@ -58,6 +58,7 @@ from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.cleanup import cleanup
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
+from tileir.conversions.tileas_to_llvm.dot import LowerDot
 from tileir.conversions.tileas_to_llvm.elementwise import (
     LowerConstant,
     LowerElementwise,
@@ -77,7 +78,6 @@ from tileir.conversions.tileas_to_llvm.layout import (
     LowerSplat,
 )
 from tileir.conversions.tileas_to_llvm.legality import check_legal, check_lowered
-from tileir.conversions.tileas_to_llvm.mma import LowerDot
 from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan

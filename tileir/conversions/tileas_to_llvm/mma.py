@@ -1,7 +1,8 @@
 """`nv_tileas.dot` with an `mma.sync` atom on tensor cores with `ldmatrix` + `mma.sync`.
 
 The atom (`tileas-select-dot-atoms` chose it, `transforms/tileas/dot_plan.py`) says
-which instruction runs the dot; this file carries it out.
+which instruction runs the dot; `dot.py` (`LowerDot`) does the steps below that every
+engine shares and calls this file's `mma_sync_dot` (or `wgmma.py`, `fma_dot.py`).
 
 `acc + a · b` with f16 or bf16 operands and an f32 accumulator, or f16 operands and
 an f16 accumulator (`mma.sync.aligned.m16n8k16`), tf32 operands and an f32
@@ -52,46 +53,17 @@ accumulator's type.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (
-    TensorType,
-    f16,
-    i32,
-)
+from xdsl.dialects.builtin import f16, i32
 from xdsl.ir import Attribute, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
-from xdsl.rewriter import InsertPoint
 
-import tileir.conversions.tileas_to_llvm.wgmma as wgmma
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import (
-    FunctionState,
-    LoweringContext,
-    linear_layout,
-)
-from tileir.conversions.tileas_to_llvm.exchange import (
-    ElementKind,
-    Exchange,
-    check_exchangeable,
-    element_kind,
-    padded_strides,
-)
-from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
-from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32, is_fp8
-from tileir.conversions.tileas_to_llvm.pattern import TilePattern
-from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
+from tileir.conversions.tileas_to_llvm.context import FunctionState
+from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32
 from tileir.conversions.tileas_to_llvm.wgmma import Packer
-from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
-from tileir.dialects.nv_tileas.mma_layout import (
-    effective_warps,
-    mma_linear,
-    mma_warp_grid,
-)
+from tileir.dialects.nv_tileas.mma_layout import mma_linear, mma_warp_grid
 from tileir.dialects.nv_tileas.mma_spec import K_STEP_BYTES, MmaSpec
-from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 from tileir.utils.bits import log2
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
@@ -111,349 +83,173 @@ def accumulator_layout(m: int, n: int, num_warps: int) -> LinearLayout:
     return mma_linear((m, n), wm, wn)
 
 
-class LowerDot(TilePattern):
-    """`nv_tileas.dot` -> shared memory, `ldmatrix`, `mma.sync` or `wgmma`, as its atom
-    says (module docstring); an `fma` atom -> `fma_dot.py`."""
+def ldmatrix_bases(
+    p: LLBuilder,
+    state: FunctionState,
+    spec: MmaSpec,
+    smem_a: SSAValue,
+    smem_b: SSAValue,
+    a_pitch: int,
+    b_pitch: int,
+    wm: int,
+    em: int,
+    en: int,
+) -> tuple[SSAValue, SSAValue]:
+    """Each thread's `ldmatrix` row addresses in the A and B buffers (computed once
+    per kernel, in its prologue)."""
+    assert state.lane is not None and state.warp is not None
+    lane16 = p.and_(state.lane, p.const(15, i32))
+    wi = p.and_(state.warp, p.const(em - 1, i32))
+    wj = p.and_(p.lshr(state.warp, p.const(log2(wm), i32)), p.const(en - 1, i32))
+    # A: lane l gives row 16*wi + l%16 at byte 16*(l/16) of the 16-row block.
+    row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
+    col_a = p.shl(p.lshr(state.lane, p.const(4, i32)), p.const(4, i32))
+    base_a = p.add(smem_a, p.add(p.mul(row_a, p.const(a_pitch, i32)), col_a))
+    if spec.k_major_b:
+        # B^T: lane l gives row (n) 8*wj + l%8 at byte 16*((l/8)%2).
+        row_b = p.add(p.shl(wj, p.const(3, i32)), p.and_(state.lane, p.const(7, i32)))
+        col_b = p.shl(p.and_(p.lshr(state.lane, p.const(3, i32)), p.const(1, i32)), p.const(4, i32))
+        return base_a, p.add(smem_b, p.add(p.mul(row_b, p.const(b_pitch, i32)), col_b))
+    # B: lane l gives row (k) l%16 at column 8*wj.
+    return base_a, p.add(
+        smem_b, p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32)))
+    )
 
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
-        super().__init__(ctx)
-        self.exchange = exchange
 
-    def _check(self, op: tas.DotOp) -> tuple[MmaSpec, int, int, int]:
-        """The instruction family of `op`'s atom, and M, N, K, checked against the
-        shapes the instruction takes."""
-        a_t, b_t = op.a.type, op.b.type
-        assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
-        info = op.atom.info
-        spec = info.mma_spec
-        if spec is None or info.engine not in ("mma.sync", "wgmma"):
-            raise not_supported(op, f"a dot on atom '{info.name}'")
-        a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
-        if len(a_shape) not in (2, 3):
-            raise not_supported(op, f"a rank-{len(a_shape)} dot")
-        (m, k), (_, n) = a_shape[-2:], b_shape[-2:]
-        k_unit = 16 if spec.integer else spec.k_step  # i8: m16n8k16 takes a 16-byte tail
-        if m % 16 or k % k_unit or n % 8:
-            raise not_supported(
-                op,
-                f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M a multiple of 16, "
-                f"K of {k_unit} and N of 8)",
-            )
-        return spec, m, n, k
-
-    def _check_wgmma(
-        self, op: tas.DotOp, spec: MmaSpec, mnk: tuple[int, int, int], grid: tuple[int, int]
-    ) -> int:
-        """The N of `op`'s `wgmma` atom, which must fit the dot on this target."""
-        shape = op.atom.info.mma_shape
-        assert shape is not None
-        rank = len(shape_of(op.acc.type))
-        why = wgmma_obstacle(self.ctx.arch, spec.integer, mnk, spec.k_step, grid, rank)
-        columns = mnk[1] // grid[1]
-        if why is None and columns % shape[1]:
-            why = f"its {columns} columns per warpgroup are no multiple of N = {shape[1]}"
-        if why is not None:
-            raise not_supported(op, f"a dot on atom '{op.atom.data}': {why}")
-        return shape[1]
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: tas.DotOp, rewriter: PatternRewriter) -> None:
-        if op.atom.info.engine == "fma":
-            lower_fma_dot(op, rewriter, self.ctx, self.exchange)
-            return
-        spec, m, n, k = self._check(op)
-        lhs_t = op.a.type
-        assert isinstance(lhs_t, TensorType)
-        batched = len(lhs_t.get_shape()) == 3
-        batch = lhs_t.get_shape()[0] if batched else 1
-        a_vals = self.ctx.registers_of(op, op.a)
-        b_vals = self.ctx.registers_of(op, op.b)
-        acc_vals = self.ctx.registers_of(op, op.acc)
-        a_layout = linear_layout(op, op.a.type)
-        b_layout = linear_layout(op, op.b.type)
-        acc_layout = linear_layout(op, op.acc.type)
-        for layout in (a_layout, b_layout, acc_layout):
-            check_exchangeable(op, layout)
-        state = self.ctx.function_state(op)
-        acc_t = op.acc.type
-        assert isinstance(acc_t, TensorType)
-        wm, wn = dot_warp_grid(op, acc_t)
-        em, en = effective_warps((m, n), wm, wn)
-        frag = mma_linear((m, n), wm, wn)
-        per_batch = frag.num_registers
-        if batched:
-            # The batch index is the highest register bits (registers of batch i are
-            # per_batch * i + the 2-D fragment's).
-            frag = _batched(frag, batch)
-        # An accumulator (and result) already in the MMA layout stays in registers.
-        acc_in_registers = acc_layout == frag
-        result_in_registers = linear_layout(op, op.result.type) == frag
-        if spec.a == "f16" and is_fp8(element_type(op.a.type)):
-            # An `mma_*_via_f16` atom (no 8-bit float tensor cores before sm_89): f16
-            # ones on the operands widened exactly.
-            widen = LLBuilder(rewriter, InsertPoint.before(op))
-            a_vals = _widened_to_f16(widen, a_vals, element_type(op.a.type))
-            b_vals = _widened_to_f16(widen, b_vals, element_type(op.b.type))
-            operand = ElementKind(16, False, f16)
-        else:
-            operand = element_kind(op, op.a.type)
-        accumulator = element_kind(op, op.acc.type)
-        size = spec.element_bytes
-
-        # A: M x K row-major.  B: K x N row-major for 16-bit elements (ldmatrix.trans
-        # gives the column fragments); N x K (transposed on the way in) for bytes and
-        # tf32 words, which ldmatrix cannot transpose.
-        a_pitch = size * k + OPERAND_ROW_PAD
-        b_pitch = size * (k if spec.k_major_b else n) + OPERAND_ROW_PAD
-        a_batch = m * a_pitch
-        b_batch = (n if spec.k_major_b else k) * b_pitch
-        a_strides = [a_pitch, size]
-        b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
-        # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
-        use_wgmma = op.atom.info.engine == "wgmma"
-        wgmma_n = self._check_wgmma(op, spec, (m, n, k), (wm, wn)) if use_wgmma else 0
-        acc_shape = [batch, m, n] if batched else [m, n]
-        c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
-        operand_buffers = None
-        if use_wgmma:
-            exchange_acc = not (acc_in_registers and result_in_registers)
-            limit = available_bytes(state, [c_size] if exchange_acc else [])
-            operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
-            a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
-        if batched:
-            a_strides, b_strides = [a_batch, *a_strides], [b_batch, *b_strides]
-        alloc = self.exchange.allocator
-        sizes = [batch * a_batch, batch * b_batch]
-        if not (acc_in_registers and result_in_registers):
-            sizes.append(c_size)
-        buffers = alloc.allocate(op, state, rewriter, sizes)
-        smem_a, smem_b = buffers[0], buffers[1]
-        smem_c = buffers[2] if len(buffers) > 2 else None
-
-        p = state.prologue_builder(rewriter)
-        descriptors: tuple[SSAValue, SSAValue] | None = None
-        base_a = base_b = smem_a
-        if operand_buffers is not None:
-            descriptors = wgmma.operand_descriptors(
-                p, state, (smem_a, smem_b), operand_buffers, (wm, wn)
-            )
-        else:
-            base_a, base_b = self._ldmatrix_bases(
-                p, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
-            )
-
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        ex = self.exchange
-        if operand_buffers is not None:
-            for vals, layout, smem, buffer, k_dim in (
-                (a_vals, a_layout, smem_a, operand_buffers[0], 1),
-                (b_vals, b_layout, smem_b, operand_buffers[1], 0),
-            ):
-                view, view_strides = buffer.view(layout, k_dim)
-                ex.write(b, rewriter, state, vals, view, view_strides, smem, operand)
-        else:
-            ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
-            ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
-        if smem_c is not None and not acc_in_registers:
-            ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
-        if use_wgmma:
-            # The st.shared above (generic proxy) must be visible to wgmma (async proxy).
-            b.op(nvvm.FenceProxyOp())
-        b.op(nvvm.Barrier0Op())
-        if acc_in_registers:
-            c = list(acc_vals)
-        else:
-            assert smem_c is not None
-            c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
-
-        # f16: two halves per 32-bit accumulator register, {f0, f1} and {f2, f3}.
-        word_type = i32 if spec.acc == "f16" else accumulator.register_type
-
-        def pack(block: list[SSAValue]) -> list[SSAValue]:
-            if spec.acc != "f16":
-                return block
-            return [b.pack_halves(block[i], block[i + 1]) for i in range(0, len(block), 2)]
-
-        def unpack(words: list[SSAValue]) -> list[SSAValue]:
-            if spec.acc != "f16":
-                return words
-            return [h for w in words for h in b.unpack_halves(w, accumulator.register_type)]
-
-        m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
-        # i8 K that is 16 past a multiple of 32: a last m16n8k16 step on 16 bytes.
-        tail = int(spec.integer and k % spec.k_step != 0)
-        if descriptors is not None and operand_buffers is not None:
-            wgmma.wgmma_dot(
-                b,
-                spec,
-                wgmma_n,
-                c,
-                descriptors,
-                operand_buffers,
-                (m, n),
-                (wm, wn),
-                word_type,
-                (pack, unpack),
-            )
-        else:
-            k_bytes = K_STEP_BYTES  # one K step of a row: 16 halves, 32 bytes, 8 tf32
-            # A: 16 x 32 bytes per step (.x4); the tail's 16 x 16 bytes (.x2).
-            a_frags = {
-                (bt, mr, ks): _ldmatrix(
-                    b,
-                    base_a,
-                    bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes,
-                    4 if ks < k_steps else 2,
-                    trans=False,
-                )
-                for bt in range(batch)
-                for mr in range(m_reps)
-                for ks in range(k_steps + tail)
-            }
-            b_frags = self._b_fragments(
-                b, spec, base_b, batch, b_batch, b_pitch, n_reps, en, (k_steps, tail)
-            )
-            self._mma_sync(
-                b,
-                spec,
-                c,
-                a_frags,
-                b_frags,
-                (batch, per_batch, m_reps, n_reps, k_steps + tail),
-                word_type,
-                (pack, unpack),
-            )
-        # Every warp is done reading the operand buffers (and the accumulator's)
-        # before anything writes them again.
-        b.op(nvvm.Barrier0Op())
-        if result_in_registers:
-            result = c
-        else:
-            assert smem_c is not None
-            ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
-            b.op(nvvm.Barrier0Op())
-            result_layout = linear_layout(op, op.result.type)
-            result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
-            b.op(nvvm.Barrier0Op())
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
-
-    @staticmethod
-    def _ldmatrix_bases(
-        p: LLBuilder,
-        state: FunctionState,
-        spec: MmaSpec,
-        smem_a: SSAValue,
-        smem_b: SSAValue,
-        a_pitch: int,
-        b_pitch: int,
-        wm: int,
-        em: int,
-        en: int,
-    ) -> tuple[SSAValue, SSAValue]:
-        """Each thread's `ldmatrix` row addresses in the A and B buffers (computed once
-        per kernel, in its prologue)."""
-        assert state.lane is not None and state.warp is not None
-        lane16 = p.and_(state.lane, p.const(15, i32))
-        wi = p.and_(state.warp, p.const(em - 1, i32))
-        wj = p.and_(p.lshr(state.warp, p.const(log2(wm), i32)), p.const(en - 1, i32))
-        # A: lane l gives row 16*wi + l%16 at byte 16*(l/16) of the 16-row block.
-        row_a = p.add(p.shl(wi, p.const(4, i32)), lane16)
-        col_a = p.shl(p.lshr(state.lane, p.const(4, i32)), p.const(4, i32))
-        base_a = p.add(smem_a, p.add(p.mul(row_a, p.const(a_pitch, i32)), col_a))
-        if spec.k_major_b:
-            # B^T: lane l gives row (n) 8*wj + l%8 at byte 16*((l/8)%2).
-            row_b = p.add(p.shl(wj, p.const(3, i32)), p.and_(state.lane, p.const(7, i32)))
-            col_b = p.shl(
-                p.and_(p.lshr(state.lane, p.const(3, i32)), p.const(1, i32)), p.const(4, i32)
-            )
-            return base_a, p.add(smem_b, p.add(p.mul(row_b, p.const(b_pitch, i32)), col_b))
-        # B: lane l gives row (k) l%16 at column 8*wj.
-        return base_a, p.add(
-            smem_b, p.add(p.mul(lane16, p.const(b_pitch, i32)), p.shl(wj, p.const(4, i32)))
-        )
-
-    @staticmethod
-    def _b_fragments(
-        b: LLBuilder,
-        spec: MmaSpec,
-        base_b: SSAValue,
-        batch: int,
-        b_batch: int,
-        b_pitch: int,
-        n_reps: int,
-        en: int,
-        steps: tuple[int, int],
-    ) -> dict[tuple[int, int, int], list[SSAValue]]:
-        """The `mma.sync` B fragments of every (batch, N block, K step): `steps` is the
-        number of full K steps and of 16-byte i8 tails (0 or 1, a `.x1` load).  A
-        K-major B (bytes, tf32) gives each step's fragment with one plain `.x2`: its
-        two 8x16-byte matrices are the step's two 16-byte halves of K."""
-        k_bytes = K_STEP_BYTES
-        k_steps, tail = steps
-        if spec.k_major_b:
-            return {
-                (bt, nr, ks): _ldmatrix(
-                    b,
-                    base_b,
-                    bt * b_batch + nr * 8 * en * b_pitch + ks * k_bytes,
-                    2 if ks < k_steps else 1,
-                    trans=False,
-                )
-                for bt in range(batch)
-                for nr in range(n_reps)
-                for ks in range(k_steps + tail)
-            }
+def _b_fragments(
+    b: LLBuilder,
+    spec: MmaSpec,
+    base_b: SSAValue,
+    batch: int,
+    b_batch: int,
+    b_pitch: int,
+    n_reps: int,
+    en: int,
+    steps: tuple[int, int],
+) -> dict[tuple[int, int, int], list[SSAValue]]:
+    """The `mma.sync` B fragments of every (batch, N block, K step): `steps` is the
+    number of full K steps and of 16-byte i8 tails (0 or 1, a `.x1` load).  A
+    K-major B (bytes, tf32) gives each step's fragment with one plain `.x2`: its
+    two 8x16-byte matrices are the step's two 16-byte halves of K."""
+    k_bytes = K_STEP_BYTES
+    k_steps, tail = steps
+    if spec.k_major_b:
         return {
             (bt, nr, ks): _ldmatrix(
-                b, base_b, bt * b_batch + ks * 16 * b_pitch + nr * 16 * en, 2, trans=True
+                b,
+                base_b,
+                bt * b_batch + nr * 8 * en * b_pitch + ks * k_bytes,
+                2 if ks < k_steps else 1,
+                trans=False,
             )
             for bt in range(batch)
             for nr in range(n_reps)
-            for ks in range(k_steps)
+            for ks in range(k_steps + tail)
         }
+    return {
+        (bt, nr, ks): _ldmatrix(
+            b, base_b, bt * b_batch + ks * 16 * b_pitch + nr * 16 * en, 2, trans=True
+        )
+        for bt in range(batch)
+        for nr in range(n_reps)
+        for ks in range(k_steps)
+    }
 
-    @staticmethod
-    def _mma_sync(
-        b: LLBuilder,
-        spec: MmaSpec,
-        c: list[SSAValue],
-        a_frags: dict[tuple[int, int, int], list[SSAValue]],
-        b_frags: dict[tuple[int, int, int], list[SSAValue]],
-        counts: tuple[int, int, int, int, int],
-        word_type: Attribute,
-        packing: tuple[Packer, Packer],
-    ) -> None:
-        """One `mma.sync` per 16x8 block of `c` and K step, updating `c` in place."""
-        batch, per_batch, m_reps, n_reps, k_steps = counts
-        pack, unpack = packing
-        words = 2 if spec.acc == "f16" else 4
 
-        for bt in range(batch):
-            for mr in range(m_reps):
-                for nr in range(n_reps):
-                    r = per_batch * bt + 4 * (nr + n_reps * mr)
-                    block = pack(c[r : r + 4])
-                    for ks in range(k_steps):
-                        a_regs, b_regs = a_frags[bt, mr, ks], b_frags[bt, nr, ks]
-                        # An i8 K tail's m16n8k16 takes 2 A and 1 B registers.
-                        k = spec.k_step if len(a_regs) == 4 else 16
-                        mma = b.op(
-                            nvvm.MmaSyncOp(
-                                a_regs, b_regs, block, (16, 8, k), (spec.a, spec.b, spec.acc)
-                            )
+def _mma_sync(
+    b: LLBuilder,
+    spec: MmaSpec,
+    c: list[SSAValue],
+    a_frags: dict[tuple[int, int, int], list[SSAValue]],
+    b_frags: dict[tuple[int, int, int], list[SSAValue]],
+    counts: tuple[int, int, int, int, int],
+    word_type: Attribute,
+    packing: tuple[Packer, Packer],
+) -> None:
+    """One `mma.sync` per 16x8 block of `c` and K step, updating `c` in place."""
+    batch, per_batch, m_reps, n_reps, k_steps = counts
+    pack, unpack = packing
+    words = 2 if spec.acc == "f16" else 4
+
+    for bt in range(batch):
+        for mr in range(m_reps):
+            for nr in range(n_reps):
+                r = per_batch * bt + 4 * (nr + n_reps * mr)
+                block = pack(c[r : r + 4])
+                for ks in range(k_steps):
+                    a_regs, b_regs = a_frags[bt, mr, ks], b_frags[bt, nr, ks]
+                    # An i8 K tail's m16n8k16 takes 2 A and 1 B registers.
+                    k = spec.k_step if len(a_regs) == 4 else 16
+                    mma = b.op(
+                        nvvm.MmaSyncOp(
+                            a_regs, b_regs, block, (16, 8, k), (spec.a, spec.b, spec.acc)
                         )
-                        block = [b.extract(mma.results[0], i, word_type) for i in range(words)]
-                    c[r : r + 4] = unpack(block)
+                    )
+                    block = [b.extract(mma.results[0], i, word_type) for i in range(words)]
+                c[r : r + 4] = unpack(block)
 
 
-def _widened_to_f16(b: LLBuilder, values: list[SSAValue], el: Attribute) -> list[SSAValue]:
+def mma_sync_dot(
+    b: LLBuilder,
+    spec: MmaSpec,
+    c: list[SSAValue],
+    bases: tuple[SSAValue, SSAValue],
+    batch_bytes: tuple[int, int],
+    pitches: tuple[int, int],
+    batches: tuple[int, int],
+    counts: tuple[int, int, int, int],
+    warps: tuple[int, int],
+    word_type: Attribute,
+    packing: tuple[Packer, Packer],
+) -> None:
+    """The `mma.sync` engine of a `dot` whose operands are in their row-major buffers
+    (step 3 of the module docstring): `ldmatrix` fragments of A and B from each
+    thread's `bases`, then one `mma.sync` per 16x8 block of `c` and K step, updating
+    the accumulator registers `c` in place.  `batch_bytes` and `pitches` are the A and
+    B buffers' bytes per batch matrix and per row, `batches` the batch count and the
+    accumulator registers per matrix, `counts` the 16x8 blocks along M and N per warp,
+    the full K steps and the i8 tail (0 or 1), `warps` the effective warp grid."""
+    base_a, base_b = bases
+    a_batch, b_batch = batch_bytes
+    a_pitch, b_pitch = pitches
+    batch, per_batch = batches
+    m_reps, n_reps, k_steps, tail = counts
+    em, en = warps
+    k_bytes = K_STEP_BYTES  # one K step of a row: 16 halves, 32 bytes, 8 tf32
+    # A: 16 x 32 bytes per step (.x4); the tail's 16 x 16 bytes (.x2).
+    a_frags = {
+        (bt, mr, ks): _ldmatrix(
+            b,
+            base_a,
+            bt * a_batch + mr * 16 * em * a_pitch + ks * k_bytes,
+            4 if ks < k_steps else 2,
+            trans=False,
+        )
+        for bt in range(batch)
+        for mr in range(m_reps)
+        for ks in range(k_steps + tail)
+    }
+    b_frags = _b_fragments(b, spec, base_b, batch, b_batch, b_pitch, n_reps, en, (k_steps, tail))
+    _mma_sync(
+        b,
+        spec,
+        c,
+        a_frags,
+        b_frags,
+        (batch, per_batch, m_reps, n_reps, k_steps + tail),
+        word_type,
+        packing,
+    )
+
+
+def widened_to_f16(b: LLBuilder, values: list[SSAValue], el: Attribute) -> list[SSAValue]:
     """8-bit float registers as f16 registers.  Exact: every f8E4M3FN value (at most 4
     significant bits, 2^-9 to 448) and every f8E5M2 value (f16 with its low 8 bits
     dropped) is an f16 value, so the f16 tensor cores form the same exact products."""
     return [b.fptrunc(decode_to_f32(b, v, el), f16) for v in values]
 
 
-def _batched(frag: LinearLayout, batch: int) -> LinearLayout:
+def batched_fragment(frag: LinearLayout, batch: int) -> LinearLayout:
     """A 2-D fragment layout with a leading batch dimension held in registers."""
 
     def lift(c: tuple[int, ...]) -> tuple[int, ...]:

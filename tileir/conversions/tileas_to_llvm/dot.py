@@ -1,0 +1,264 @@
+"""`nv_tileas.dot`: the steps every tensor-core engine shares, and the dispatch on the
+engine the atom names (`tileas-select-dot-atoms` chose it, `transforms/tileas/dot_plan.py`).
+
+An `fma` atom goes to `fma_dot.py` whole.  For `mma.sync` and `wgmma` atoms this file
+checks the shapes against the instruction, writes `a` and `b` (and `acc`, unless it
+already is in the `#nv_tileas.mma` layout) into shared memory through the pass's
+`Exchange` (row-major padded buffers for `ldmatrix`, core-matrix buffers for `wgmma`),
+runs the engine on the accumulator registers (`mma.mma_sync_dot`: `ldmatrix` +
+`mma.sync`; `wgmma.wgmma_dot`: matrix descriptors + `wgmma`), and brings the result
+into its layout.  The steps, the buffers and the layouts are described in `mma.py`.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import (
+    TensorType,
+    f16,
+    i32,
+)
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+import tileir.conversions.tileas_to_llvm.mma as mma
+import tileir.conversions.tileas_to_llvm.wgmma as wgmma
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import (
+    LoweringContext,
+    linear_layout,
+)
+from tileir.conversions.tileas_to_llvm.exchange import (
+    ElementKind,
+    Exchange,
+    check_exchangeable,
+    element_kind,
+    padded_strides,
+)
+from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
+from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.mma_layout import (
+    effective_warps,
+    mma_linear,
+)
+from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
+
+
+class LowerDot(TilePattern):
+    """`nv_tileas.dot` -> its operands through shared memory, then the engine its atom
+    names: `mma.sync` (`mma.py`), `wgmma` (`wgmma.py`) or FMAs (`fma_dot.py`)."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+        super().__init__(ctx)
+        self.exchange = exchange
+
+    def _check(self, op: tas.DotOp) -> tuple[MmaSpec, int, int, int]:
+        """The instruction family of `op`'s atom, and M, N, K, checked against the
+        shapes the instruction takes."""
+        a_t, b_t = op.a.type, op.b.type
+        assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+        info = op.atom.info
+        spec = info.mma_spec
+        if spec is None or info.engine not in ("mma.sync", "wgmma"):
+            raise not_supported(op, f"a dot on atom '{info.name}'")
+        a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
+        if len(a_shape) not in (2, 3):
+            raise not_supported(op, f"a rank-{len(a_shape)} dot")
+        (m, k), (_, n) = a_shape[-2:], b_shape[-2:]
+        k_unit = 16 if spec.integer else spec.k_step  # i8: m16n8k16 takes a 16-byte tail
+        if m % 16 or k % k_unit or n % 8:
+            raise not_supported(
+                op,
+                f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M a multiple of 16, "
+                f"K of {k_unit} and N of 8)",
+            )
+        return spec, m, n, k
+
+    def _check_wgmma(
+        self, op: tas.DotOp, spec: MmaSpec, mnk: tuple[int, int, int], grid: tuple[int, int]
+    ) -> int:
+        """The N of `op`'s `wgmma` atom, which must fit the dot on this target."""
+        shape = op.atom.info.mma_shape
+        assert shape is not None
+        rank = len(shape_of(op.acc.type))
+        why = wgmma_obstacle(self.ctx.arch, spec.integer, mnk, spec.k_step, grid, rank)
+        columns = mnk[1] // grid[1]
+        if why is None and columns % shape[1]:
+            why = f"its {columns} columns per warpgroup are no multiple of N = {shape[1]}"
+        if why is not None:
+            raise not_supported(op, f"a dot on atom '{op.atom.data}': {why}")
+        return shape[1]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.DotOp, rewriter: PatternRewriter) -> None:
+        if op.atom.info.engine == "fma":
+            lower_fma_dot(op, rewriter, self.ctx, self.exchange)
+            return
+        spec, m, n, k = self._check(op)
+        lhs_t = op.a.type
+        assert isinstance(lhs_t, TensorType)
+        batched = len(lhs_t.get_shape()) == 3
+        batch = lhs_t.get_shape()[0] if batched else 1
+        a_vals = self.ctx.registers_of(op, op.a)
+        b_vals = self.ctx.registers_of(op, op.b)
+        acc_vals = self.ctx.registers_of(op, op.acc)
+        a_layout = linear_layout(op, op.a.type)
+        b_layout = linear_layout(op, op.b.type)
+        acc_layout = linear_layout(op, op.acc.type)
+        for layout in (a_layout, b_layout, acc_layout):
+            check_exchangeable(op, layout)
+        state = self.ctx.function_state(op)
+        acc_t = op.acc.type
+        assert isinstance(acc_t, TensorType)
+        wm, wn = dot_warp_grid(op, acc_t)
+        em, en = effective_warps((m, n), wm, wn)
+        frag = mma_linear((m, n), wm, wn)
+        per_batch = frag.num_registers
+        if batched:
+            # The batch index is the highest register bits (registers of batch i are
+            # per_batch * i + the 2-D fragment's).
+            frag = mma.batched_fragment(frag, batch)
+        # An accumulator (and result) already in the MMA layout stays in registers.
+        acc_in_registers = acc_layout == frag
+        result_in_registers = linear_layout(op, op.result.type) == frag
+        if spec.a == "f16" and is_fp8(element_type(op.a.type)):
+            # An `mma_*_via_f16` atom (no 8-bit float tensor cores before sm_89): f16
+            # ones on the operands widened exactly.
+            widen = LLBuilder(rewriter, InsertPoint.before(op))
+            a_vals = mma.widened_to_f16(widen, a_vals, element_type(op.a.type))
+            b_vals = mma.widened_to_f16(widen, b_vals, element_type(op.b.type))
+            operand = ElementKind(16, False, f16)
+        else:
+            operand = element_kind(op, op.a.type)
+        accumulator = element_kind(op, op.acc.type)
+        size = spec.element_bytes
+
+        # A: M x K row-major.  B: K x N row-major for 16-bit elements (ldmatrix.trans
+        # gives the column fragments); N x K (transposed on the way in) for bytes and
+        # tf32 words, which ldmatrix cannot transpose.
+        a_pitch = size * k + mma.OPERAND_ROW_PAD
+        b_pitch = size * (k if spec.k_major_b else n) + mma.OPERAND_ROW_PAD
+        a_batch = m * a_pitch
+        b_batch = (n if spec.k_major_b else k) * b_pitch
+        a_strides = [a_pitch, size]
+        b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
+        # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
+        use_wgmma = op.atom.info.engine == "wgmma"
+        wgmma_n = self._check_wgmma(op, spec, (m, n, k), (wm, wn)) if use_wgmma else 0
+        acc_shape = [batch, m, n] if batched else [m, n]
+        c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
+        operand_buffers = None
+        if use_wgmma:
+            exchange_acc = not (acc_in_registers and result_in_registers)
+            limit = available_bytes(state, [c_size] if exchange_acc else [])
+            operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
+            a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
+        if batched:
+            a_strides, b_strides = [a_batch, *a_strides], [b_batch, *b_strides]
+        alloc = self.exchange.allocator
+        sizes = [batch * a_batch, batch * b_batch]
+        if not (acc_in_registers and result_in_registers):
+            sizes.append(c_size)
+        buffers = alloc.allocate(op, state, rewriter, sizes)
+        smem_a, smem_b = buffers[0], buffers[1]
+        smem_c = buffers[2] if len(buffers) > 2 else None
+
+        p = state.prologue_builder(rewriter)
+        descriptors: tuple[SSAValue, SSAValue] | None = None
+        base_a = base_b = smem_a
+        if operand_buffers is not None:
+            descriptors = wgmma.operand_descriptors(
+                p, state, (smem_a, smem_b), operand_buffers, (wm, wn)
+            )
+        else:
+            base_a, base_b = mma.ldmatrix_bases(
+                p, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
+            )
+
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        ex = self.exchange
+        if operand_buffers is not None:
+            for vals, layout, smem, buffer, k_dim in (
+                (a_vals, a_layout, smem_a, operand_buffers[0], 1),
+                (b_vals, b_layout, smem_b, operand_buffers[1], 0),
+            ):
+                view, view_strides = buffer.view(layout, k_dim)
+                ex.write(b, rewriter, state, vals, view, view_strides, smem, operand)
+        else:
+            ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
+            ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
+        if smem_c is not None and not acc_in_registers:
+            ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
+        if use_wgmma:
+            # The st.shared above (generic proxy) must be visible to wgmma (async proxy).
+            b.op(nvvm.FenceProxyOp())
+        b.op(nvvm.Barrier0Op())
+        if acc_in_registers:
+            c = list(acc_vals)
+        else:
+            assert smem_c is not None
+            c = ex.read(b, rewriter, state, frag, c_strides, smem_c, accumulator)
+
+        # f16: two halves per 32-bit accumulator register, {f0, f1} and {f2, f3}.
+        word_type = i32 if spec.acc == "f16" else accumulator.register_type
+
+        def pack(block: list[SSAValue]) -> list[SSAValue]:
+            if spec.acc != "f16":
+                return block
+            return [b.pack_halves(block[i], block[i + 1]) for i in range(0, len(block), 2)]
+
+        def unpack(words: list[SSAValue]) -> list[SSAValue]:
+            if spec.acc != "f16":
+                return words
+            return [h for w in words for h in b.unpack_halves(w, accumulator.register_type)]
+
+        m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
+        # i8 K that is 16 past a multiple of 32: a last m16n8k16 step on 16 bytes.
+        tail = int(spec.integer and k % spec.k_step != 0)
+        if descriptors is not None and operand_buffers is not None:
+            wgmma.wgmma_dot(
+                b,
+                spec,
+                wgmma_n,
+                c,
+                descriptors,
+                operand_buffers,
+                (m, n),
+                (wm, wn),
+                word_type,
+                (pack, unpack),
+            )
+        else:
+            mma.mma_sync_dot(
+                b,
+                spec,
+                c,
+                (base_a, base_b),
+                (a_batch, b_batch),
+                (a_pitch, b_pitch),
+                (batch, per_batch),
+                (m_reps, n_reps, k_steps, tail),
+                (em, en),
+                word_type,
+                (pack, unpack),
+            )
+        # Every warp is done reading the operand buffers (and the accumulator's)
+        # before anything writes them again.
+        b.op(nvvm.Barrier0Op())
+        if result_in_registers:
+            result = c
+        else:
+            assert smem_c is not None
+            ex.write(b, rewriter, state, c, frag, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
+            result_layout = linear_layout(op, op.result.type)
+            result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, result, op.result.type)])
