@@ -61,6 +61,7 @@ from tileir.testing.ptx_errors import ASYNC_RACE, INVALID, MISALIGNED, OUT_OF_BO
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_mbarrier import changed, lookup, mbarrier_addresses, settle
 from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_ops import check_access
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg
 from tileir.testing.ptx_races import check_async_read, describe_agent
 
@@ -285,32 +286,6 @@ def _shared_destination(
                 )
 
 
-def _check_range(
-    m: Machine, addresses: np.ndarray, n: int, lanes: np.ndarray, align: int, what: str
-) -> None:
-    """Each ``n``-byte range at ``addresses`` lies in one array and is ``align``-aligned."""
-    in_bounds = m.memory.check(addresses, n)[0]
-    if not in_bounds.all():
-        k = int(np.argmin(in_bounds))
-        address = int(addresses[k])
-        raise m.fail(
-            f"{what}: {n} bytes outside every array: {m.memory.describe(address)}",
-            int(lanes[k]),
-            address,
-            kind=OUT_OF_BOUNDS,
-        )
-    misaligned = addresses % align != 0
-    if misaligned.any():
-        k = int(np.argmax(misaligned))
-        address = int(addresses[k])
-        raise m.fail(
-            f"{what}: not {align}-byte aligned: {m.memory.describe(address)}",
-            int(lanes[k]),
-            address,
-            kind=MISALIGNED,
-        )
-
-
 def _global_source(
     m: Machine, src: np.ndarray, sizes: np.ndarray, lanes: np.ndarray, align: int, what: str
 ) -> np.ndarray:
@@ -322,7 +297,7 @@ def _global_source(
         at = np.flatnonzero(sizes == n)
         if n == 0:
             continue
-        _check_range(m, src[at], n, lanes[at], align, f"{what} source")
+        check_access(m, src[at], n, lanes[at], f"{what} source", align)
         data[at, :n] = m.memory.load(src[at], n)
     return data
 
@@ -574,7 +549,7 @@ def _decode_bulk_store(ins: Instruction, hint: bool) -> Exec:
             lane = int(lanes[k])
             n = int(sizes[k])
             one = np.array([lane])
-            _check_range(m, dst[k : k + 1], n, one, 16, "cp.async.bulk destination")
+            check_access(m, dst[k : k + 1], n, one, "cp.async.bulk destination", 16)
             _shared_destination(m, src[k : k + 1], n, one, 16, "cp.async.bulk source")
             source = src[k] + np.arange(n, dtype=np.int64)
             if m.check_races:

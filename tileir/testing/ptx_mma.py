@@ -98,14 +98,14 @@ def decode_ldmatrix(ins: Instruction) -> Exec:
     addr = a
 
     def run(m: Machine, act: np.ndarray) -> None:
-        from tileir.testing.ptx_ops import _check_access  # pyright: ignore[reportPrivateUsage]
+        from tileir.testing.ptx_ops import check_access
 
         warps = _warps(m, act)
         base = m.read(Reg(addr.base), TYPES["u32"], act).astype(np.uint64)
         rows = (base[warps] + np.uint64(addr.offset & 0xFFFFFFFF))[:, : 8 * count]
         flat_rows = rows.reshape(-1)
         row_lanes = warps[:, : 8 * count].reshape(-1)
-        _check_access(m, flat_rows, 16, row_lanes, "ldmatrix row read")
+        check_access(m, flat_rows, 16, row_lanes, "ldmatrix row read")
         if m.check_races:
             check_load(m, flat_rows, 16, row_lanes)
         data = m.memory.load(flat_rows, 16).view("<u2").reshape(len(warps), count, 8, 8)

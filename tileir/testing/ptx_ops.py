@@ -171,11 +171,21 @@ def _addresses(
     return base + np.uint64(addr.offset & (2**64 - 1))
 
 
-def _check_access(
-    m: Machine, addresses: np.ndarray, nbytes: int, lanes: np.ndarray, kind: str
+def check_access(
+    m: Machine,
+    addresses: np.ndarray,
+    nbytes: int,
+    lanes: np.ndarray,
+    kind: str,
+    align: int | None = None,
 ) -> None:
-    """Fail on the first access outside every array, or not aligned to its size."""
+    """Fail on the first access outside every array, or not aligned to `align` bytes
+    (its size where `align` is None)."""
     in_bounds, aligned = m.memory.check(addresses, nbytes)
+    if align is not None:
+        aligned = addresses % align == 0
+    else:
+        align = nbytes
     if not in_bounds.all():
         k = int(np.argmin(in_bounds))
         address = int(addresses[k])
@@ -189,7 +199,7 @@ def _check_access(
         k = int(np.argmin(aligned))
         address = int(addresses[k])
         raise m.fail(
-            f"{nbytes}-byte {kind} not {nbytes}-byte aligned: {m.memory.describe(address)}",
+            f"{nbytes}-byte {kind} not {align}-byte aligned: {m.memory.describe(address)}",
             int(lanes[k]),
             address,
             kind=MISALIGNED,
@@ -218,7 +228,7 @@ def decode_ld(ins: Instruction) -> Exec:
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
         addresses = _addresses(m, addr, act, lanes, space)
-        _check_access(m, addresses, nbytes, lanes, "load")
+        check_access(m, addresses, nbytes, lanes, "load")
         if shared and m.check_races:
             check_load(m, addresses, nbytes, lanes)
         words = m.memory.load(addresses, nbytes).view(f"<u{t.nbytes}")
@@ -247,7 +257,7 @@ def decode_st(ins: Instruction) -> Exec:
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
         addresses = _addresses(m, addr, act, lanes, space)
-        _check_access(m, addresses, nbytes, lanes, "store")
+        check_access(m, addresses, nbytes, lanes, "store")
         words = np.stack(
             [m.read_bits(src, t, act, widen=True)[lanes] for src in sources], axis=1
         ).astype(f"<u{t.nbytes}")
@@ -769,7 +779,7 @@ def decode_atomic(ins: Instruction) -> Exec:
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
         addresses = _addresses(m, addr, act, lanes)
-        _check_access(m, addresses, nbytes, lanes, "atomic")
+        check_access(m, addresses, nbytes, lanes, "atomic")
         bs = m.read_bits(b, t, act)[lanes]
         cs = m.read_bits(c, t, act)[lanes] if c is not None else None
         olds = np.zeros(len(lanes), dtype=bs.dtype)

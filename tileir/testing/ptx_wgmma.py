@@ -685,7 +685,7 @@ def _operand_bytes(
     """``(groups, rows, 32)`` bytes of the operand described by ``desc``: row ``r`` (of M
     for A, of N for B) holds its 32 bytes of K in order, whatever the layout.  The
     addresses read are appended to ``read[group]``."""
-    from tileir.testing.ptx_ops import _check_access  # pyright: ignore[reportPrivateUsage]
+    from tileir.testing.ptx_ops import check_access
 
     desc = desc.astype(np.uint64)
     start = ((desc & np.uint64(0x3FFF)) << np.uint64(4)).astype(np.int64)
@@ -716,7 +716,7 @@ def _operand_bytes(
         addresses = (base - s + linear).reshape(-1)
         chunks = np.unique(addresses & ~15).astype(np.uint64)
         lanes = np.full(len(chunks), lead)
-        _check_access(m, chunks, 16, lanes, f"wgmma {which} operand read")
+        check_access(m, chunks, 16, lanes, f"wgmma {which} operand read")
         _check_cta_shared(m, chunks, int(m.threads.cta[lead]), lead, which)
         _check_proxy_visible(m, addresses, lead, which)
         read[gi].append(addresses)
