@@ -63,6 +63,18 @@ same meaning (result dimension `k` is source dimension `permutation[k]`):
 
 The layout pass leaves both sides their own layouts, and the LLVM lowering exchanges
 the elements through shared memory (a transpose).
+
+    %b = cuda_tile.pack %x : tensor<64xf16> -> tensor<128xi8>
+    %h = cuda_tile.unpack %b : tensor<128xi8> -> tensor<64xf16>
+
+see the same bytes as a tile of another element type: the seed's `reinterpret` (seed 003
+layout family, the same bits seen as another tile type), with the same operand and type:
+
+    %b = nv_tileas.reinterpret %x : tensor<64xf16> -> tensor<128xi8>
+
+The layout pass leaves both sides their own layouts, as it did for pack/unpack, and the
+LLVM lowering moves the bytes through shared memory (little-endian, as the GPU stores
+them).
 """
 
 from __future__ import annotations
@@ -124,6 +136,12 @@ class ConvertPermute(RewritePattern):
         rewriter.replace(op, tas.ShuffleOp(op.source, op.perm, op.result.type))
 
 
+class ConvertByteView(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.PackOp | ct.UnpackOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, tas.ReinterpretOp(op.source, op.result.type))
+
+
 def shape_patterns() -> list[RewritePattern]:
     """The patterns `convert-tileaa-to-tileas` runs for shape ops."""
     return [
@@ -133,4 +151,5 @@ def shape_patterns() -> list[RewritePattern]:
         ConvertExtract(),
         ConvertView(),
         ConvertPermute(),
+        ConvertByteView(),
     ]

@@ -100,3 +100,20 @@ func.func @permute(%x: tensor<64x32xf16>, %y: tensor<4x8x16xf32>) -> (tensor<32x
   %p = cuda_tile.permute %y [2, 0, 1] : tensor<4x8x16xf32> -> tensor<16x4x8xf32>
   func.return %t, %p : tensor<32x64xf16>, tensor<16x4x8xf32>
 }
+
+// -----
+
+// `pack` / `unpack` (13.3) see the bytes of a rank-1 tile as another element type: the
+// seed's `reinterpret` (seed 003 layout family, the same bits seen as another tile type),
+// same operand and type.
+// CHECK-LABEL: func.func @pack_unpack
+// CHECK: %[[B:.*]] = nv_tileas.reinterpret %x : tensor<64xf16> -> tensor<128xi8>
+// CHECK: %[[H:.*]] = nv_tileas.reinterpret %[[B]] : tensor<128xi8> -> tensor<64xf16>
+// CHECK: func.return %[[H]]
+// CHECK-NOT: cuda_tile.pack
+// CHECK-NOT: cuda_tile.unpack
+func.func @pack_unpack(%x: tensor<64xf16>) -> tensor<64xf16> {
+  %b = cuda_tile.pack %x : tensor<64xf16> -> tensor<128xi8>
+  %h = cuda_tile.unpack %b : tensor<128xi8> -> tensor<64xf16>
+  func.return %h : tensor<64xf16>
+}

@@ -1,5 +1,6 @@
-"""Tensor slices: `nv_tileas.extract_slice`, `cuda_tile.insert`, and the cuda_tile
-`cat`/`pack`/`unpack` that still cross to this stage.  Each is an exchange through shared
+"""Tensor slices: `nv_tileas.extract_slice`, `nv_tileas.reinterpret` (cuda_tile's
+`pack`/`unpack`), `cuda_tile.insert`, and the cuda_tile `cat` that still crosses to this
+stage.  Each is an exchange through shared
 memory (`exchange.py`), or registers only where the layouts allow it (`insert`).
 
 `cuda_tile.insert` (13.4): the destination tile with its block `(i, ...)` (the
@@ -162,19 +163,21 @@ class LowerExtract(TilePattern):
 
 
 class LowerByteView(TilePattern):
-    """`cuda_tile.pack` / `unpack`: the rank-1 tile's elements go into a buffer
-    back to back and come out as elements of the other type (little-endian, as the
-    GPU stores them)."""
+    """`nv_tileas.reinterpret` of a rank-1 tile (cuda_tile's `pack` / `unpack`): the
+    tile's elements go into a buffer back to back and come out as elements of the
+    other type (little-endian, as the GPU stores them)."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
         self.exchange = exchange
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.PackOp | ct.UnpackOp, rewriter: PatternRewriter) -> None:
-        src_t, res_t = op.source.type, op.result.type
+    def match_and_rewrite(self, op: tas.ReinterpretOp, rewriter: PatternRewriter) -> None:
+        src_t, res_t = op.src.type, op.result.type
         if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
-            return
+            raise not_supported(op, "reinterpret of a tiled view")
+        if len(src_t.get_shape()) != 1 or len(res_t.get_shape()) != 1:
+            raise not_supported(op, "reinterpret of tiles of rank other than 1")
         ex, ctx = self.exchange, self.ctx
         src, res = linear_layout(op, src_t), linear_layout(op, res_t)
         check_exchangeable(op, src)
@@ -186,7 +189,7 @@ class LowerByteView(TilePattern):
         state = ctx.function_state(op)
         (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
         b = LLBuilder(rewriter, InsertPoint.before(op))
-        values = ctx.registers_of(op, op.source)
+        values = ctx.registers_of(op, op.src)
         ex.write(b, rewriter, state, values, src, [src_kind.bits // 8], smem, src_kind)
         b.op(nvvm.Barrier0Op())
         results = ex.read(b, rewriter, state, res, [res_kind.bits // 8], smem, res_kind)
