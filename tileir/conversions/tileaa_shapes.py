@@ -54,6 +54,19 @@ The layout pass leaves both sides of a value view their own layouts; the LLVM lo
 renames registers where the layouts agree on every linear index, and exchanges through
 shared memory where they do not.
 
+    %r = cuda_tile.insert %x, %d[%i, %c1] : tensor<16x32xf32>, tensor<64x64xf32>
+
+replaces the block at tile coordinates `(%i, 1)` of `%d` (cut into blocks of the
+source's shape): the seed's `insert_slice` (seed 003 slice family) at the element
+offsets `extract` gets, sizes the source's shape, strides 1:
+
+    %r = nv_tileas.insert_slice %x into %d[%off, %off2][16, 32][1, 1]
+        : tensor<16x32xf32> into tensor<64x64xf32>
+
+A rank-0 destination is a single block, the source itself.  `tileas-canonicalize` folds
+only extract_slice offsets, so the lowering reads the coordinates' registers as it did
+for `cuda_tile.insert`.
+
     %t = cuda_tile.permute %x [1, 0] : tensor<64x32xf16> -> tensor<32x64xf16>
 
 becomes the seed's `shuffle` (seed 003 layout family), whose `permutation` has the
@@ -79,8 +92,10 @@ them).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -108,19 +123,43 @@ class ConvertExpandDims(RewritePattern):
         rewriter.replace(op, tas.ExpandDimsOp(op.src, op.axis_value, op.result.type))
 
 
+def element_offsets(
+    rewriter: PatternRewriter, coordinates: Sequence[SSAValue], sizes: Sequence[int]
+) -> list[int | SSAValue]:
+    """The element offsets of the sub-tile at i32 tile `coordinates` (in units of
+    `sizes`): `index_cast(coordinate) * size` per dimension, inserted before the op."""
+    offsets: list[int | SSAValue] = []
+    for coordinate, size in zip(coordinates, sizes, strict=True):
+        cast = arith.IndexCastOp(coordinate, IndexType())
+        step = arith.ConstantOp(IntegerAttr(size, IndexType()))
+        offset = arith.MuliOp(cast, step)
+        rewriter.insert_op([cast, step, offset])
+        offsets.append(offset.result)
+    return offsets
+
+
 class ConvertExtract(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ExtractOp, rewriter: PatternRewriter) -> None:
         sizes = list(shape_of(op.result.type))
-        offsets: list[int | SSAValue] = []
-        for index, size in zip(op.indices, sizes, strict=True):
-            cast = arith.IndexCastOp(index, IndexType())
-            step = arith.ConstantOp(IntegerAttr(size, IndexType()))
-            offset = arith.MuliOp(cast, step)
-            rewriter.insert_op([cast, step, offset])
-            offsets.append(offset.result)
+        offsets = element_offsets(rewriter, op.indices, sizes)
         rewriter.replace(
             op, tas.ExtractSliceOp(op.source, offsets, sizes, [1] * len(sizes), op.result.type)
+        )
+
+
+class ConvertInsert(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.InsertOp, rewriter: PatternRewriter) -> None:
+        if not isinstance(op.destination.type, TensorType):
+            # A rank-0 destination is one block: the source itself.
+            rewriter.replace(op, [], [op.source])
+            return
+        sizes = list(shape_of(op.source.type))
+        offsets = element_offsets(rewriter, op.indices, sizes)
+        rewriter.replace(
+            op,
+            tas.InsertSliceOp(op.source, op.destination, offsets, sizes, [1] * len(sizes)),
         )
 
 
@@ -149,6 +188,7 @@ def shape_patterns() -> list[RewritePattern]:
         ConvertBroadcast(),
         ConvertExpandDims(),
         ConvertExtract(),
+        ConvertInsert(),
         ConvertView(),
         ConvertPermute(),
         ConvertByteView(),

@@ -117,3 +117,28 @@ func.func @pack_unpack(%x: tensor<64xf16>) -> tensor<64xf16> {
   %h = cuda_tile.unpack %b : tensor<128xi8> -> tensor<64xf16>
   func.return %h : tensor<64xf16>
 }
+
+// -----
+
+// `insert` (13.4) replaces a block of the destination named by tile coordinates (i32, in
+// units of the source's shape): the seed's `insert_slice` (seed 003 slice family) at
+// element offsets, as `extract` (coordinate times the source's extent, constant
+// coordinates included), the source's shape as sizes, strides 1.  A rank-0 destination
+// is one block: the source itself.
+// CHECK-LABEL: func.func @insert
+// CHECK: %[[C1:.*]] = cuda_tile.constant <i32: 1> : i32
+// CHECK: %[[I0:.*]] = arith.index_cast %i : i32 to index
+// CHECK: %[[S0:.*]] = arith.constant 16 : index
+// CHECK: %[[O0:.*]] = arith.muli %[[I0]], %[[S0]] : index
+// CHECK: %[[I1:.*]] = arith.index_cast %[[C1]] : i32 to index
+// CHECK: %[[S1:.*]] = arith.constant 32 : index
+// CHECK: %[[O1:.*]] = arith.muli %[[I1]], %[[S1]] : index
+// CHECK: %r = nv_tileas.insert_slice %x into %d[%[[O0]], %[[O1]]][16, 32][1, 1] : tensor<16x32xf32> into tensor<64x64xf32>
+// CHECK: func.return %r, %s : tensor<64x64xf32>, f32
+// CHECK-NOT: cuda_tile.insert
+func.func @insert(%x: tensor<16x32xf32>, %d: tensor<64x64xf32>, %i: i32, %s: f32, %e: f32) -> (tensor<64x64xf32>, f32) {
+  %c1 = cuda_tile.constant <i32: 1> : i32
+  %r = cuda_tile.insert %x, %d[%i, %c1] : tensor<16x32xf32>, tensor<64x64xf32>
+  %t = cuda_tile.insert %s, %e[] : f32, f32
+  func.return %r, %t : tensor<64x64xf32>, f32
+}

@@ -19,7 +19,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.tiled_load`, `tiled_store` (tiled memops)   | `tiled_memory.py`  | `LowerTiledLoad`, `LowerTiledStore` |
 | `nv_tileas.splat`, `broadcast`, `expand_dims` (layout) | `layout.py`        | `LowerSplat`, `LowerBroadcast`, `LowerExpandDims` |
 | `nv_tileas.convert_layout`, `shuffle`, `view` (layout) | `layout.py`        | `LowerConvertLayout`, `LowerPermute`, `LowerReshape` |
-| `nv_tileas.extract_slice`, `cuda_tile.insert` (slices) | `slices.py`        | `LowerExtract`, `LowerInsert` |
+| `nv_tileas.extract_slice`, `insert_slice` (slices)     | `slices.py`        | `LowerExtract`, `LowerInsert` |
 | `cuda_tile.cat`, `nv_tileas.reinterpret` (slices)      | `slices.py`        | `LowerCat`, `LowerByteView` |
 | `nv_tileas.dot` (compute)                              | `dot.py` (engines `mma.py`, `wgmma.py`, `fma_dot.py`) | `LowerDot` |
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |

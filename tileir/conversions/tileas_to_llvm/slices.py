@@ -49,7 +49,6 @@ from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
-from tileir.dialects.cuda_tile.ops.newer import InsertOp
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 
@@ -133,33 +132,30 @@ class LowerExtract(TilePattern):
         steps = [extent * stride for extent, stride in zip(shape, strides, strict=True)]
         origin = smem
         for offset, extent, step in zip(op.mixed_offsets(), shape, steps, strict=True):
-            coordinate = self.tile_coordinate(op, b, offset, extent)
+            coordinate = tile_coordinate(self.ctx, op, b, offset, extent)
             origin = b.add(origin, b.mul(coordinate, b.const(step, i32)))
         results = ex.read(b, rewriter, state, res, strides, origin, kind, aligned_to=steps)
         b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
 
-    def tile_coordinate(
-        self, op: Operation, b: LLBuilder, offset: int | SSAValue, extent: int
-    ) -> SSAValue:
-        """The i32 register of `offset / extent`."""
-        if isinstance(offset, int):
-            if offset % extent:
-                raise not_supported(
-                    op, f"extract_slice at offset {offset}, not a multiple of {extent}"
-                )
-            return b.const(offset // extent, i32)
-        mul = offset.owner
-        if isinstance(mul, arith.MuliOp) and isinstance(cast := mul.lhs.owner, arith.IndexCastOp):
-            step = mul.rhs.owner
-            if isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(
-                extent, IndexType()
-            ):
-                (coordinate,) = self.ctx.registers_of(op, cast.input)
-                return coordinate
-        raise not_supported(
-            op, "extract_slice at a dynamic offset other than index_cast(i32) * size"
-        )
+
+def tile_coordinate(
+    ctx: LoweringContext, op: Operation, b: LLBuilder, offset: int | SSAValue, extent: int
+) -> SSAValue:
+    """The i32 register of a slice's `offset / extent`: a static offset (a multiple of
+    the extent) as a constant, a dynamic one in the form `convert-tileaa-to-tileas` makes
+    from a cuda_tile tile coordinate, `index_cast(%i) * extent`, as `%i`'s own register."""
+    if isinstance(offset, int):
+        if offset % extent:
+            raise not_supported(op, f"{op.name} at offset {offset}, not a multiple of {extent}")
+        return b.const(offset // extent, i32)
+    mul = offset.owner
+    if isinstance(mul, arith.MuliOp) and isinstance(cast := mul.lhs.owner, arith.IndexCastOp):
+        step = mul.rhs.owner
+        if isinstance(step, arith.ConstantOp) and step.value == IntegerAttr(extent, IndexType()):
+            (coordinate,) = ctx.registers_of(op, cast.input)
+            return coordinate
+    raise not_supported(op, f"{op.name} at a dynamic offset other than index_cast(i32) * size")
 
 
 class LowerByteView(TilePattern):
@@ -228,26 +224,34 @@ def register_plan(
 
 
 class LowerInsert(TilePattern):
+    """`nv_tileas.insert_slice` of a tile (cuda_tile's `insert`, 13.4): sizes the
+    source's shape, strides 1, offsets multiples of the sizes (static, or
+    `index_cast(%i) * size` as `convert-tileaa-to-tileas` makes them from cuda_tile's
+    block indices).  In registers when the layouts allow it, otherwise one exchange
+    (the module docstring)."""
+
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
         self.exchange = exchange
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: InsertOp, rewriter: PatternRewriter) -> None:
-        src_t, dst_t = op.source.type, op.destination.type
-        if not isinstance(dst_t, TensorType):
-            # A rank-0 destination is one block: the source itself.
-            rewriter.replace(op, [], [op.source])
-            return
-        assert isinstance(src_t, TensorType)
+    def match_and_rewrite(self, op: tas.InsertSliceOp, rewriter: PatternRewriter) -> None:
+        src_t, dst_t = op.source.type, op.dest.type
+        assert isinstance(src_t, TensorType) and isinstance(dst_t, TensorType)
+        shape = src_t.get_shape()
+        if op.mixed_sizes() != list(shape) or any(s != 1 for s in op.mixed_strides()):
+            raise not_supported(op, "insert_slice with sizes other than its source's, or strides")
         ex, ctx = self.exchange, self.ctx
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        indices = [
+            tile_coordinate(ctx, op, b, offset, extent)
+            for offset, extent in zip(op.mixed_offsets(), shape, strict=True)
+        ]
         src, dst = linear_layout(op, src_t), linear_layout(op, dst_t)
         plan = register_plan(src, dst, src_t.get_shape())
         if plan is not None:
-            b = LLBuilder(rewriter, InsertPoint.before(op))
-            indices = [ctx.registers_of(op, i)[0] for i in op.indices]
             sources = ctx.registers_of(op, op.source)
-            results = list(ctx.registers_of(op, op.destination))
+            results = list(ctx.registers_of(op, op.dest))
             taken: dict[tuple[int, ...], SSAValue] = {}
             for r, (block, s) in enumerate(plan):
                 here = taken.get(block)
@@ -269,14 +273,12 @@ class LowerInsert(TilePattern):
         strides, size = padded_strides(dst_t.get_shape(), kind.bits)
         state = ctx.function_state(op)
         (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
-        b = LLBuilder(rewriter, InsertPoint.before(op))
-        destination = ctx.registers_of(op, op.destination)
+        destination = ctx.registers_of(op, op.dest)
         ex.write(b, rewriter, state, destination, dst, strides, smem, kind)
         b.op(nvvm.Barrier0Op())
         steps = [extent * stride for extent, stride in zip(src_t.get_shape(), strides, strict=True)]
         origin = smem
-        for index, step in zip(op.indices, steps, strict=True):
-            (i,) = ctx.registers_of(op, index)
+        for i, step in zip(indices, steps, strict=True):
             origin = b.add(origin, b.mul(i, b.const(step, i32)))
         source = ctx.registers_of(op, op.source)
         ex.write(b, rewriter, state, source, src, strides, origin, kind, aligned_to=steps)
