@@ -29,6 +29,7 @@ from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
+from tileir.dialects.nv_tileas.canonicalize import constant_int
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.utils.numeric import numpy_dtype
 
@@ -88,6 +89,18 @@ def one_predicate(preds: Sequence[SSAValue]) -> bool:
     return bool(preds) and all(p is preds[0] for p in preds)
 
 
+def check_at_origin(op: tas.TiledLoadOp | tas.TiledStoreOp) -> None:
+    """A view of global pointers addresses one element per pointer, so the access is
+    the whole view: its coordinates and offsets must be constant zeros.  Anything else
+    (a tile further along, as a pipelining pass would index) is refused rather than
+    silently read at the origin."""
+    for v in (*op.coords, *op.offsets):
+        if constant_int(v) != 0:
+            raise not_supported(
+                op, "a tiled access of a pointer view at a coordinate or offset other than 0"
+            )
+
+
 class LowerTiledLoad(TilePattern):
     """Groups of contiguous registers move with one vector instruction of the atom's
     width; masked groups fall back to per-element predicated loads at the edges."""
@@ -97,6 +110,7 @@ class LowerTiledLoad(TilePattern):
         view = op.view.owner
         if not isinstance(view, tas.ViewOp):
             raise not_supported(op, "tiled loads from views other than global pointer tiles")
+        check_at_origin(op)
         t = op.result.type
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
@@ -142,6 +156,7 @@ class LowerTiledStore(TilePattern):
         view = op.view.owner
         if not isinstance(view, tas.ViewOp):
             raise not_supported(op, "tiled stores to views other than global pointer tiles")
+        check_at_origin(op)
         t = op.value.type
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
