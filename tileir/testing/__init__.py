@@ -5,6 +5,8 @@ so tests can check compiled kernels against numpy references without a GPU.
 """
 
 from tileir.testing.ptx_errors import (
+    ASYNC_RACE,
+    DEADLOCK,
     INTERNAL,
     INVALID,
     MISALIGNED,
@@ -18,6 +20,8 @@ from tileir.testing.ptx_sim import APPROX_MODES, simulate
 
 __all__ = [
     "APPROX_MODES",
+    "ASYNC_RACE",
+    "DEADLOCK",
     "INTERNAL",
     "INVALID",
     "MISALIGNED",
