@@ -1,5 +1,5 @@
-"""Part of `convert-tileaa-to-tileas`: nv_tileaa shape ops (and cuda_tile's `permute`)
-become their nv_tileas forms.
+"""Part of `convert-tileaa-to-tileas`: nv_tileaa shape ops (and cuda_tile's `insert`,
+`cat`, `permute`, `pack` and `unpack`, which lifting keeps) become their nv_tileas forms.
 
     %s = nv_tileaa.splat %x : i32 -> tensor<64xi32>
     %b = nv_tileaa.broadcast %r : tensor<16x1xi32> -> tensor<16x64xi32>
@@ -66,6 +66,18 @@ offsets `extract` gets, sizes the source's shape, strides 1:
 A rank-0 destination is a single block, the source itself.  `tileas-canonicalize` folds
 only extract_slice offsets, so the lowering reads the coordinates' registers as it did
 for `cuda_tile.insert`.
+
+    %c = cuda_tile.cat %a, %b dim = 1 : tensor<16x32xf32>, tensor<16x16xf32> -> tensor<16x48xf32>
+
+has no seed op of its own; in the seed's vocabulary it is a fresh tile filled by an
+insertion chain, the second operand shifted along the dimension (static offsets):
+
+    %t = nv_tileas.alloc_tensor : tensor<16x48xf32>
+    %1 = nv_tileas.insert_slice %a into %t[0, 0][16, 32][1, 1] : ... into tensor<16x48xf32>
+    %c = nv_tileas.insert_slice %b into %1[0, 32][16, 16][1, 1] : ... into tensor<16x48xf32>
+
+The LLVM lowering takes the whole chain as one exchange (every source written into one
+buffer, one barrier, one read), as it lowered `cat`.
 
     %t = cuda_tile.permute %x [1, 0] : tensor<64x32xf16> -> tensor<32x64xf16>
 
@@ -163,6 +175,20 @@ class ConvertInsert(RewritePattern):
         )
 
 
+class ConvertCat(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.CatOp, rewriter: PatternRewriter) -> None:
+        result_type = op.result.type
+        assert isinstance(result_type, TensorType)
+        lhs_shape, rhs_shape = list(shape_of(op.lhs.type)), list(shape_of(op.rhs.type))
+        rank = len(lhs_shape)
+        shifted = [lhs_shape[d] if d == op.dimension else 0 for d in range(rank)]
+        alloc = tas.AllocTensorOp(result_type)
+        first = tas.InsertSliceOp(op.lhs, alloc.result, [0] * rank, lhs_shape, [1] * rank)
+        second = tas.InsertSliceOp(op.rhs, first.result, shifted, rhs_shape, [1] * rank)
+        rewriter.replace(op, [alloc, first, second])
+
+
 class ConvertView(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.ViewOp, rewriter: PatternRewriter) -> None:
@@ -189,6 +215,7 @@ def shape_patterns() -> list[RewritePattern]:
         ConvertExpandDims(),
         ConvertExtract(),
         ConvertInsert(),
+        ConvertCat(),
         ConvertView(),
         ConvertPermute(),
         ConvertByteView(),

@@ -142,3 +142,23 @@ func.func @insert(%x: tensor<16x32xf32>, %d: tensor<64x64xf32>, %i: i32, %s: f32
   %t = cuda_tile.insert %s, %e[] : f32, f32
   func.return %r, %t : tensor<64x64xf32>, f32
 }
+
+// -----
+
+// `cat` has no seed op: a fresh tile (`alloc_tensor`) filled by an insertion chain, the
+// first operand at the origin, the second shifted along the dimension (static offsets),
+// each operand's shape as sizes, strides 1.
+// CHECK-LABEL: func.func @cat
+// CHECK: %[[T:.*]] = nv_tileas.alloc_tensor : tensor<16x48xf32>
+// CHECK: %[[A:.*]] = nv_tileas.insert_slice %a into %[[T]][0, 0][16, 32][1, 1] : tensor<16x32xf32> into tensor<16x48xf32>
+// CHECK: %[[C:.*]] = nv_tileas.insert_slice %b into %[[A]][0, 32][16, 16][1, 1] : tensor<16x16xf32> into tensor<16x48xf32>
+// CHECK: %[[R:.*]] = nv_tileas.alloc_tensor : tensor<24x8xf32>
+// CHECK: %[[U:.*]] = nv_tileas.insert_slice %u into %[[R]][0, 0][8, 8][1, 1] : tensor<8x8xf32> into tensor<24x8xf32>
+// CHECK: %[[V:.*]] = nv_tileas.insert_slice %v into %[[U]][8, 0][16, 8][1, 1] : tensor<16x8xf32> into tensor<24x8xf32>
+// CHECK: func.return %[[C]], %[[V]]
+// CHECK-NOT: cuda_tile.cat
+func.func @cat(%a: tensor<16x32xf32>, %b: tensor<16x16xf32>, %u: tensor<8x8xf32>, %v: tensor<16x8xf32>) -> (tensor<16x48xf32>, tensor<24x8xf32>) {
+  %c = cuda_tile.cat %a, %b dim = 1 : tensor<16x32xf32>, tensor<16x16xf32> -> tensor<16x48xf32>
+  %r = cuda_tile.cat %u, %v dim = 0 : tensor<8x8xf32>, tensor<16x8xf32> -> tensor<24x8xf32>
+  func.return %c, %r : tensor<16x48xf32>, tensor<24x8xf32>
+}

@@ -20,7 +20,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.splat`, `broadcast`, `expand_dims` (layout) | `layout.py`        | `LowerSplat`, `LowerBroadcast`, `LowerExpandDims` |
 | `nv_tileas.convert_layout`, `shuffle`, `view` (layout) | `layout.py`        | `LowerConvertLayout`, `LowerPermute`, `LowerReshape` |
 | `nv_tileas.extract_slice`, `insert_slice` (slices)     | `slices.py`        | `LowerExtract`, `LowerInsert` |
-| `cuda_tile.cat`, `nv_tileas.reinterpret` (slices)      | `slices.py`        | `LowerCat`, `LowerByteView` |
+| `alloc_tensor` + `insert_slice`s, `reinterpret` (slices) | `slices.py`      | `LowerCat`, `LowerByteView` |
 | `nv_tileas.dot` (compute)                              | `dot.py` (engines `mma.py`, `wgmma.py`, `fma_dot.py`) | `LowerDot` |
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
 | `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |

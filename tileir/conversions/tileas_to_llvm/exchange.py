@@ -1,6 +1,6 @@
 """Data movement between threads through shared memory, for the lowerings that need it:
 `nv_tileas.convert_layout`, `shuffle` and `view` (`layout.py`), `extract_slice`,
-`insert_slice`, `reinterpret`, `cuda_tile.cat` (`slices.py`), and the operand buffers of
+`insert_slice` and insertion chains, `reinterpret` (`slices.py`), and the operand buffers of
 `nv_tileas.dot` (`dot.py`, `mma.py`, `wgmma.py`, `fma_dot.py`).
 
 Each is one *exchange*: every thread writes the elements it holds (source layout)

@@ -39,11 +39,9 @@ PER_ELEMENT_CUDA_TILE = (
 #: Structural ops that `convert-tileaa-to-tileas` does not convert yet (issue 14): the
 #: lowering still takes them, and docs/pipeline.md lists them.  None occurs in the
 #: corpus's kernels at the tileas stage (tests/pytest/test_tileas_boundary.py); they
-#: come from `ct.cat`, `print`, `assert`, globals and
-#: grid-dependency control, with the memory tokens the last ones thread.
+#: come from `print`, `assert`, globals and grid-dependency control, with the memory tokens the last ones thread.
 NOT_YET_CONVERTED = frozenset(
     {
-        "cuda_tile.cat",
         "cuda_tile.print_tko",
         "cuda_tile.assert",
         "cuda_tile.global",

@@ -1,10 +1,11 @@
-"""Tensor slices: `nv_tileas.extract_slice`, `nv_tileas.reinterpret` (cuda_tile's
-`pack`/`unpack`), `cuda_tile.insert`, and the cuda_tile `cat` that still crosses to this
-stage.  Each is an exchange through shared
-memory (`exchange.py`), or registers only where the layouts allow it (`insert`).
+"""Tensor slices: `nv_tileas.extract_slice`, `insert_slice` (cuda_tile's `insert`), an
+insertion chain into an `alloc_tensor` (cuda_tile's `cat`), and `reinterpret`
+(cuda_tile's `pack`/`unpack`).  Each is an exchange through shared memory
+(`exchange.py`), or registers only where the layouts allow it (`insert_slice`).
 
-`cuda_tile.insert` (13.4): the destination tile with its block `(i, ...)` (the
-destination cut into blocks of the source's shape) replaced by the source.
+`insert_slice` as cuda_tile's `insert` (13.4): the destination tile with its block
+`(i, ...)` (the destination cut into blocks of the source's shape) replaced by the
+source.
 
 In registers when the layouts allow it: when every thread holds, for each destination
 element, the source element at the same coordinate relative to the block that element
@@ -48,54 +49,107 @@ from tileir.conversions.tileas_to_llvm.exchange import (
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 
 
+def insertion_chain(op: tas.InsertSliceOp) -> list[tas.InsertSliceOp] | None:
+    """The `insert_slice`s from an `alloc_tensor` to `op`, first to last, each the only
+    user of the one before (as `convert-tileaa-to-tileas` makes a `cuda_tile.cat`); None
+    when `op`'s destination does not come from an `alloc_tensor` that way."""
+    chain = [op]
+    while not isinstance(chain[-1].dest.owner, tas.AllocTensorOp):
+        previous = chain[-1].dest.owner
+        if not isinstance(previous, tas.InsertSliceOp) or len(list(previous.result.uses)) != 1:
+            return None
+        chain.append(previous)
+    return chain[::-1]
+
+
+def continues_chain(op: tas.InsertSliceOp) -> bool:
+    """Whether `op`'s result is only the destination of another `insert_slice`."""
+    uses = list(op.result.uses)
+    return (
+        len(uses) == 1 and isinstance(uses[0].operation, tas.InsertSliceOp) and uses[0].index == 1
+    )
+
+
+def _disjoint(boxes: Sequence[tuple[Sequence[int], Sequence[int]]]) -> bool:
+    """Whether no two (offsets, sizes) boxes share an element."""
+    for i, (o1, s1) in enumerate(boxes):
+        for o2, s2 in boxes[i + 1 :]:
+            if all(a < b + m and b < a + n for a, n, b, m in zip(o1, s1, o2, s2, strict=True)):
+                return False
+    return True
+
+
 class LowerCat(TilePattern):
-    """`cuda_tile.cat`: both operands write into the result's buffer (the second one
-    shifted along the concatenated dimension), then each thread reads its result
-    registers."""
+    """An insertion chain into a fresh tile, `alloc_tensor` then `insert_slice`s at
+    static, disjoint offsets (`convert-tileaa-to-tileas`'s form of `cuda_tile.cat`),
+    lowered at its last insert: every source writes into the result's buffer at its
+    offset, then, after one barrier, each thread reads its result registers.  Elements
+    no insert writes are undefined, as the fresh tile's are.  The inserts before the
+    last and the `alloc_tensor` are left unused and erased."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
         self.exchange = exchange
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.CatOp, rewriter: PatternRewriter) -> None:
-        res_t = op.result.type
-        if not isinstance(res_t, TensorType):
+    def match_and_rewrite(self, op: tas.InsertSliceOp, rewriter: PatternRewriter) -> None:
+        chain = insertion_chain(op)
+        if chain is None or continues_chain(op):
             return
-        lhs_t = op.lhs.type
-        assert isinstance(lhs_t, TensorType)
+        res_t = op.result.type
+        assert isinstance(res_t, TensorType)
+        boxes: list[tuple[list[int], list[int]]] = []
+        for insert in chain:
+            offsets, sizes = insert.mixed_offsets(), insert.mixed_sizes()
+            source_t = insert.source.type
+            assert isinstance(source_t, TensorType)
+            if (
+                not all(isinstance(o, int) for o in offsets)
+                or sizes != list(source_t.get_shape())
+                or any(s != 1 for s in insert.mixed_strides())
+            ):
+                raise not_supported(
+                    insert,
+                    "insertion chain into alloc_tensor at dynamic offsets, or with sizes "
+                    "other than its sources' or strides",
+                )
+            boxes.append(([o for o in offsets if isinstance(o, int)], list(source_t.get_shape())))
+        if not _disjoint(boxes):
+            raise not_supported(op, "insertion chain into alloc_tensor at overlapping slices")
         ex, ctx = self.exchange, self.ctx
-        layouts = [linear_layout(op, t) for t in (op.lhs.type, op.rhs.type, res_t)]
-        for layout in layouts:
+        sources = [linear_layout(op, insert.source.type) for insert in chain]
+        result = linear_layout(op, res_t)
+        for layout in [*sources, result]:
             check_exchangeable(op, layout)
         kind = element_kind(op, res_t)
         strides, size = padded_strides(res_t.get_shape(), kind.bits)
         state = ctx.function_state(op)
         (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
         b = LLBuilder(rewriter, InsertPoint.before(op))
-        shift = lhs_t.get_shape()[op.dimension] * strides[op.dimension]
-        rhs_base = b.add(smem, b.const(shift, i32))
-        ex.write(b, rewriter, state, ctx.registers_of(op, op.lhs), layouts[0], strides, smem, kind)
-        ex.write(
-            b,
-            rewriter,
-            state,
-            ctx.registers_of(op, op.rhs),
-            layouts[1],
-            strides,
-            rhs_base,
-            kind,
-            aligned_to=[shift],
-        )
+        shifts = [
+            sum(o * stride for o, stride in zip(offsets, strides, strict=True))
+            for offsets, _ in boxes
+        ]
+        bases = [smem if shift == 0 else b.add(smem, b.const(shift, i32)) for shift in shifts]
+        for insert, layout, base, shift in zip(chain, sources, bases, shifts, strict=True):
+            registers = ctx.registers_of(op, insert.source)
+            aligned_to = [shift] if shift else []
+            ex.write(
+                b, rewriter, state, registers, layout, strides, base, kind, aligned_to=aligned_to
+            )
         b.op(nvvm.Barrier0Op())
-        results = ex.read(b, rewriter, state, layouts[2], strides, smem, kind)
+        results = ex.read(b, rewriter, state, result, strides, smem, kind)
         b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+        for insert in reversed(chain[:-1]):
+            rewriter.erase_op(insert)
+        alloc = chain[0].dest.owner
+        assert isinstance(alloc, tas.AllocTensorOp)
+        rewriter.erase_op(alloc)
 
 
 class LowerExtract(TilePattern):
@@ -236,6 +290,8 @@ class LowerInsert(TilePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.InsertSliceOp, rewriter: PatternRewriter) -> None:
+        if insertion_chain(op) is not None:
+            return  # `LowerCat`'s
         src_t, dst_t = op.source.type, op.dest.type
         assert isinstance(src_t, TensorType) and isinstance(dst_t, TensorType)
         shape = src_t.get_shape()
