@@ -89,16 +89,20 @@ def one_predicate(preds: Sequence[SSAValue]) -> bool:
     return bool(preds) and all(p is preds[0] for p in preds)
 
 
-def check_at_origin(op: tas.TiledLoadOp | tas.TiledStoreOp) -> None:
-    """A view of global pointers addresses one element per pointer, so the access is
-    the whole view: its coordinates and offsets must be constant zeros.  Anything else
-    (a tile further along, as a pipelining pass would index) is refused rather than
-    silently read at the origin."""
+def pointer_view(op: tas.TiledLoadOp | tas.TiledStoreOp, what: str) -> tas.ViewOp:
+    """The view of global pointers `op` accesses.  Such a view addresses one element per
+    pointer, so the access is the whole view: its coordinates and offsets must be
+    constant zeros.  Anything else (another kind of view, or a tile further along, as a
+    pipelining pass would index) is refused rather than silently read at the origin."""
+    view = op.view.owner
+    if not isinstance(view, tas.ViewOp):
+        raise not_supported(op, f"tiled {what} views other than global pointer tiles")
     for v in (*op.coords, *op.offsets):
         if constant_int(v) != 0:
             raise not_supported(
                 op, "a tiled access of a pointer view at a coordinate or offset other than 0"
             )
+    return view
 
 
 class LowerTiledLoad(TilePattern):
@@ -107,10 +111,7 @@ class LowerTiledLoad(TilePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.TiledLoadOp, rewriter: PatternRewriter) -> None:
-        view = op.view.owner
-        if not isinstance(view, tas.ViewOp):
-            raise not_supported(op, "tiled loads from views other than global pointer tiles")
-        check_at_origin(op)
+        view = pointer_view(op, "loads from")
         t = op.result.type
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
@@ -153,10 +154,7 @@ class LowerTiledLoad(TilePattern):
 class LowerTiledStore(TilePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.TiledStoreOp, rewriter: PatternRewriter) -> None:
-        view = op.view.owner
-        if not isinstance(view, tas.ViewOp):
-            raise not_supported(op, "tiled stores to views other than global pointer tiles")
-        check_at_origin(op)
+        view = pointer_view(op, "stores to")
         t = op.value.type
         el = element_type(t)
         is_bool = isinstance(el, IntegerType) and el.width.data == 1
