@@ -145,7 +145,7 @@ def element_offsets(
         cast = arith.IndexCastOp(coordinate, IndexType())
         step = arith.ConstantOp(IntegerAttr(size, IndexType()))
         offset = arith.MuliOp(cast, step)
-        rewriter.insert_op([cast, step, offset])
+        rewriter.insert([cast, step, offset])
         offsets.append(offset.result)
     return offsets
 

@@ -146,10 +146,10 @@ class LowerCat(TilePattern):
         b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
         for insert in reversed(chain[:-1]):
-            rewriter.erase_op(insert)
+            rewriter.erase(insert)
         alloc = chain[0].dest.owner
         assert isinstance(alloc, tas.AllocTensorOp)
-        rewriter.erase_op(alloc)
+        rewriter.erase(alloc)
 
 
 class LowerExtract(TilePattern):
