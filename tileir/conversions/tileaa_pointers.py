@@ -26,6 +26,13 @@ each global access, here and in `tileas-assign-layouts`.
 
 Seed 004's folds of both (`FuseAddPtrChain`, `PushAssumeThroughSplat`) ran on the
 nv_tileaa ops in `tileaa-canonicalize`, before this boundary.
+
+nv_tileaa's `select` (in the same family of seed 004) chooses per element, so it becomes
+cuda_tile's `select` on the same builtin carriers, one of the per-element ops the
+boundary rule lets through:
+
+    %r = nv_tileaa.select %c, %t, %f : tensor<64xi1>, tensor<64xf32>
+    %r = cuda_tile.select %c, %t, %f : tensor<64xi1>, tensor<64xf32>
 """
 
 from __future__ import annotations
@@ -49,6 +56,15 @@ class ConvertAssume(RewritePattern):
         rewriter.replace(op, tas.AssumeOp(op.value, op.predicate))
 
 
+class ConvertSelect(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: aa.SelectOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(
+            op, ct.SelectOp.build_op([op.cond, op.true_value, op.false_value], op.result.type)
+        )
+
+
 def pointer_patterns() -> list[RewritePattern]:
-    """The patterns `convert-tileaa-to-tileas` runs for pointer arithmetic and facts."""
-    return [ConvertAddPtr(), ConvertAssume()]
+    """The patterns `convert-tileaa-to-tileas` runs for pointer arithmetic and facts, and
+    nv_tileaa's per-element `select`."""
+    return [ConvertAddPtr(), ConvertAssume(), ConvertSelect()]

@@ -4,7 +4,7 @@ and Queue Contract"), the structural half of `convert-tileaa-to-tileas`.
 * `nv_tileaa.execute` -> `nv_tileas.async.pipeline.agent_switch`: the agent bodies move
   over unchanged, their `nv_tileaa.yield` becomes `async.pipeline.yield`; register
   budgets become `max_regs`, the agents per group `num_agents_per_group`, and the group
-  ids are kept as the discardable `nv_tileaa.agent_groups`.  Before that, the plugin
+  ids are kept as the discardable `nv_tileas.agent_groups`.  Before that, the plugin
   resources are checked against the target (`ResourceModel`): a budget `setmaxnreg`
   cannot grant, a register file, shared or tensor memory, or named-barrier count the
   CTA does not have is a diagnostic, never a silent clamp.
@@ -49,7 +49,7 @@ from tileir.dialects.nv_tileas.types import (
 )
 from tileir.targets import ARCHS, KIB, REGISTERS_PER_SM, compute_capability
 
-AGENT_GROUPS_ATTR = "nv_tileaa.agent_groups"
+AGENT_GROUPS_ATTR = "nv_tileas.agent_groups"
 
 
 # ---------------------------------------------------------------------------
@@ -467,7 +467,7 @@ def lower_execute(op: aa.ExecuteOp) -> tas.AgentSwitchOp:
     for key in ("input_layouts", "output_layouts"):
         value = op.properties.get(key)
         if value is not None:
-            switch.attributes[f"nv_tileaa.{key}"] = value
+            switch.attributes[f"nv_tileas.{key}"] = value
     switch.location = op.location
     parent = op.parent_block()
     assert parent is not None

@@ -10,7 +10,7 @@
 // CHECK: %[[P:.*]], %[[C:.*]] = nv_tileas.async.pipeline.create_pipeline %{{.*}} {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8, sharedMem = true, dynamic = false} : !nv_tileaa.tiled_view<2x64xf32>
 // CHECK: %[[PIT:.*]] = nv_tileas.async.pipeline.create_iterator %[[P]] : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2>
 // CHECK: %[[CIT:.*]] = nv_tileas.async.pipeline.create_iterator %[[C]] : !nv_tileas.async.pipeline.consumer_token
-// CHECK: nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false, nv_tileaa.agent_groups = array<i32: 0, 1>} {
+// CHECK: nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false, nv_tileas.agent_groups = array<i32: 0, 1>} {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %[[P]], %[[IT:.*]] = %[[PIT]]) -> (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2>)
 // CHECK: %[[NT:.*]] = nv_tileas.async.pipeline.produce_one %[[T]], %[[IT]] {producer_types = [tensor<64xf32>]}
 // CHECK-NEXT: ^{{.*}}(%[[SLOT:.*]]: tensor<64xf32>):
@@ -67,7 +67,7 @@ func.func @loop_pipeline(%buf: !nv_tileaa.tiled_view<2x64xf32>, %n: index) {
 // Two consumers of one group, a get whose results nobody reads (consume_one with the
 // handshake inside), and a put under scf.if: both arms yield the pipeline state.
 // CHECK-LABEL: func.func @two_consumers
-// CHECK: agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: 24, 24, 232, 232>, isolated = false, nv_tileaa.agent_groups = array<i32: 0, 0, 1, 1>}
+// CHECK: agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: 24, 24, 232, 232>, isolated = false, nv_tileas.agent_groups = array<i32: 0, 0, 1, 1>}
 // CHECK: %{{.*}}, %[[IFIT:.*]] = scf.if %{{.*}} -> (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tensor<16xf16>, count = 3>) {
 // CHECK: nv_tileas.async.pipeline.produce_one
 // CHECK: scf.yield %{{.*}}, %{{.*}} : !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tensor<16xf16>, count = 3>

@@ -62,3 +62,18 @@ func.func @vector_width(%p: !cuda_tile.ptr<f32>, %n: i32) {
   "test.op"(%x) : (tensor<256xf32>) -> ()
   func.return
 }
+
+// -----
+
+// nv_tileaa.select chooses per element: it becomes cuda_tile.select on the same
+// carriers (the per-element exception), on tiles and on scalars.
+// CHECK-LABEL: func.func @select
+// CHECK: %[[R:.*]] = cuda_tile.select %c, %t, %f : tensor<64xi1>, tensor<64xf32>
+// CHECK: %[[S:.*]] = cuda_tile.select %b, %x, %y : i1, i32
+// CHECK: func.return %[[R]], %[[S]]
+// CHECK-NOT: nv_tileaa.
+func.func @select(%c: tensor<64xi1>, %t: tensor<64xf32>, %f: tensor<64xf32>, %b: i1, %x: i32, %y: i32) -> (tensor<64xf32>, i32) attributes {nv_tileaa.kernel} {
+  %r = nv_tileaa.select %c, %t, %f : tensor<64xi1>, tensor<64xf32>
+  %s = nv_tileaa.select %b, %x, %y : i1, i32
+  func.return %r, %s : tensor<64xf32>, i32
+}
