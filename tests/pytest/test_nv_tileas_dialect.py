@@ -68,13 +68,18 @@ def test_every_roster_op_exists_in_its_family() -> None:
         # tileir's pointer atomics join seed 003's tiled memops.
         assert {op.name for op in FAMILIES[family]} - TILEIR_MEMOPS == expected, family
     assert {op.name for op in FAMILIES["tiled memops"]} >= TILEIR_MEMOPS
-    # Seed 003's 56, and tileir's synchronization family (nv_tileas.cta_barrier), shape
-    # family (nv_tileas.splat, nv_tileas.broadcast) and pointer family (nv_tileas.addptr,
-    # nv_tileas.assume).
-    assert {op.name for op in FAMILIES["synchronization"]} == {"nv_tileas.cta_barrier"}
+    # Seed 003's 56, and tileir's synchronization, shape, pointer, debug and globals
+    # families.
+    assert {op.name for op in FAMILIES["synchronization"]} == {
+        "nv_tileas.cta_barrier",
+        "nv_tileas.gdc_wait",
+        "nv_tileas.gdc_launch_dependents",
+    }
     assert {op.name for op in FAMILIES["shape"]} == {"nv_tileas.splat", "nv_tileas.broadcast"}
     assert {op.name for op in FAMILIES["pointer"]} == {"nv_tileas.addptr", "nv_tileas.assume"}
-    assert len(OPS) == 63 == len({op.name for op in OPS})
+    assert {op.name for op in FAMILIES["debug"]} == {"nv_tileas.print", "nv_tileas.assert"}
+    assert {op.name for op in FAMILIES["globals"]} == {"nv_tileas.global", "nv_tileas.get_global"}
+    assert len(OPS) == 69 == len({op.name for op in OPS})
     assert {op.name for op in NvTileAS.operations} == {op.name for op in OPS}
 
 

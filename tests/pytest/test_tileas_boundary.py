@@ -23,6 +23,15 @@ from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 KERNELS = sorted(CORPUS.glob("*.tileirbc"))
+_TESTS = Path(__file__).resolve().parents[1]
+#: Kernels with what no corpus kernel has: prints, assertions, grid-dependency control
+#: and globals (cuTile's own exports, and a FileCheck test's kernels).
+EFFECT_KERNELS = [
+    _TESTS / "pytest" / "bytecode_fixtures" / "cutile" / "printing.13.1.mlir",
+    _TESTS / "pytest" / "bytecode_fixtures" / "cutile" / "grid_dependency.13.4.mlir",
+    _TESTS / "filecheck" / "conversions" / "tileas_to_llvm_printing.mlir",
+    _TESTS / "filecheck" / "conversions" / "tileaa_to_tileas_effects.mlir",
+]
 
 _BOUNDARY_DIALECTS = ("nv_tileas.", "scf.", "arith.", "func.", "builtin.")
 _PER_ELEMENT = (ElementwiseOp, ct.ConstantOp, ct.IotaOp, ct.GetTileBlockIdOp, ct.GetNumTileBlocksOp)
@@ -77,7 +86,7 @@ def _earlier_types_and_attributes(module: ModuleOp) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize("kernel", KERNELS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("kernel", KERNELS + EFFECT_KERNELS, ids=lambda p: p.stem)
 def test_only_nv_tileas_and_the_per_element_exception_cross(kernel: Path) -> None:
     module = _tileas(kernel)
     left = sorted({op.name for op in module.walk() if _past_the_boundary(op)})
@@ -106,3 +115,18 @@ def test_the_converted_forms_reach_the_tileas_stage() -> None:
         assert seen[name] > 0, name
     transpose = [op for op in _tileas(CORPUS / "transpose_f32_2d.tileirbc").walk()]
     assert any(isinstance(op, tas.ShuffleOp) and op.perm == (1, 0) for op in transpose)
+
+
+def test_effects_reach_the_tileas_stage_as_nv_tileas_ops() -> None:
+    """Prints, assertions, grid-dependency control and globals cross as tileir's nv_tileas
+    forms, without the tokens that only ordered them."""
+    seen = Counter(op.name for kernel in EFFECT_KERNELS for op in _tileas(kernel).walk())
+    for name in (
+        "nv_tileas.print",
+        "nv_tileas.assert",
+        "nv_tileas.gdc_wait",
+        "nv_tileas.gdc_launch_dependents",
+        "nv_tileas.global",
+        "nv_tileas.get_global",
+    ):
+        assert seen[name] > 0, name

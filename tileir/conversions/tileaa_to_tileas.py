@@ -20,9 +20,12 @@ forms (`tileir/conversions/tileaa_shapes.py`: `splat`, `broadcast`, `expand_dims
 `extract` -> `extract_slice`, `view` -> value `view`, cuda_tile `permute` -> `shuffle`);
 pointer arithmetic and assumptions become tileir's nv_tileas pointer ops
 (`tileir/conversions/tileaa_pointers.py`: `addptr` and cuda_tile `offset` -> `addptr`,
-`assume` -> `assume` with its cuda_tile predicate).  Each kernel's `nv_tileaa.kernel`
-marker becomes `nv_tileas.kernel`.  Past this pass only the synchronous mem tokens are
-left of nv_tileaa on the corpus kernels, and `tileas-insert-barriers` drops them.
+`assume` -> `assume` with its cuda_tile predicate); prints, assertions, grid-dependency
+control and globals become tileir's nv_tileas `print`, `assert`, `gdc_wait` /
+`gdc_launch_dependents` and `global` / `get_global`
+(`tileir/conversions/tileaa_effects.py`).  Each kernel's `nv_tileaa.kernel` marker
+becomes `nv_tileas.kernel`.  Past this pass only the synchronous mem tokens are left of
+nv_tileaa, and `tileas-insert-barriers` drops them.
 
 Queues, puts, gets and execute regions become pipelines and agent switches first
 (`tileir/conversions/tileaa_queues.py`, seed 001 "Queue-to-Pipeline Lowering").
@@ -59,6 +62,7 @@ from xdsl.pattern_rewriter import (
 
 from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
 from tileir.conversions.cuda_tile_to_tileaa import KERNEL_ATTR as TILEAA_KERNEL_ATTR
+from tileir.conversions.tileaa_effects import effect_patterns
 from tileir.conversions.tileaa_pointers import pointer_patterns
 from tileir.conversions.tileaa_queues import lower_queues_and_agents
 from tileir.conversions.tileaa_reductions import reduction_patterns
@@ -302,8 +306,9 @@ def mark_kernels(module: ModuleOp) -> None:
 @dataclass(frozen=True)
 class ConvertTileAAToTileASPass(ModulePass):
     """nv_tileaa loads and stores -> nv_tileas views and tiled loads/stores with atoms;
-    atomics -> nv_tileas pointer atomics; shape, pointer and assume ops and the kernel
-    marker -> their nv_tileas forms."""
+    atomics -> nv_tileas pointer atomics; shape, pointer and assume ops, prints,
+    assertions, grid-dependency control, globals and the kernel marker -> their
+    nv_tileas forms."""
 
     name = "convert-tileaa-to-tileas"
 
@@ -324,6 +329,7 @@ class ConvertTileAAToTileASPass(ModulePass):
                     *reduction_patterns(),
                     *shape_patterns(),
                     *pointer_patterns(),
+                    *effect_patterns(),
                 ],
                 dce_enabled=False,
             ),

@@ -7,11 +7,11 @@
 // left alone.  Slots are counted per kernel.  The lowered kernels assemble for every
 // target.
 // RUN: tileir-opt %s -p convert-tileaa-to-tileas | filecheck %s
-// RUN: tileir-opt %s -p 'convert-tileaa-to-tileas,tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_80},cse,dce' -t 'ptx{arch=sm_80}' | tee %t.80.ptx | filecheck %s --check-prefix=PTX80
+// RUN: tileir-opt %s -p 'convert-tileaa-to-tileas,tileas-assign-layouts,tileas-insert-barriers,convert-tileas-to-llvm{arch=sm_80},cse,dce' -t 'ptx{arch=sm_80}' | tee %t.80.ptx | filecheck %s --check-prefix=PTX80
 // RUN: %ptxas -arch=sm_80 %t.80.ptx -o %t.80.cubin
-// RUN: tileir-opt %s -p 'convert-tileaa-to-tileas,tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_90a},cse,dce' -t 'ptx{arch=sm_90a}' | tee %t.90.ptx | filecheck %s --check-prefix=PTX90
+// RUN: tileir-opt %s -p 'convert-tileaa-to-tileas,tileas-assign-layouts,tileas-insert-barriers,convert-tileas-to-llvm{arch=sm_90a},cse,dce' -t 'ptx{arch=sm_90a}' | tee %t.90.ptx | filecheck %s --check-prefix=PTX90
 // RUN: %ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin
-// RUN: tileir-opt %s -p 'convert-tileaa-to-tileas,tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_100a},cse,dce' -t 'ptx{arch=sm_100a}' > %t.100.ptx
+// RUN: tileir-opt %s -p 'convert-tileaa-to-tileas,tileas-assign-layouts,tileas-insert-barriers,convert-tileas-to-llvm{arch=sm_100a},cse,dce' -t 'ptx{arch=sm_100a}' > %t.100.ptx
 // RUN: %ptxas -arch=sm_100a %t.100.ptx -o %t.100.cubin
 
 // CHECK-LABEL: func.func @hop_two

@@ -5,8 +5,7 @@ Every tile becomes the registers its layout gives each thread; elementwise ops a
 per register, shape ops reuse registers, tiled loads and stores become vectorized,
 predicated global accesses.  Memory order is already explicit: each
 `nv_tileas.cta_barrier` that `tileas-insert-barriers` placed becomes one
-`nvvm.barrier0`; tokens left in the IR (the unused results of ordering-only ops) only
-order and disappear.
+`nvvm.barrier0`, and no memory token is left (`legality.py` rejects one).
 
 One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas op"):
 
@@ -25,11 +24,11 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
 | `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |
 | `nv_tileas.cta_barrier` (synchronization)              | `synchronization.py` | `LowerCtaBarrier`        |
-| grid dependency control (`gdc_wait`/`launch_dependents`) | `grid_dependency.py` | `LowerGridDependency`  |
-| `cuda_tile.print`, `assert`                            | `printing.py`      | `LowerPrint`, `LowerAssert` |
-| `cuda_tile.get_global` (and the globals themselves)    | `globals.py`       | `LowerGetGlobal`, `erase_globals` |
+| `nv_tileas.gdc_wait`, `gdc_launch_dependents` (synchronization) | `grid_dependency.py` | `LowerGridDependency` |
+| `nv_tileas.print`, `assert` (debug)                    | `printing.py`      | `LowerPrint`, `LowerAssert` |
+| `nv_tileas.get_global`, `global` (globals)             | `globals.py`       | `LowerGetGlobal`, `erase_globals` |
 | `scf.for`/`if`/`while` and their terminators           | `control_flow.py`  | `StructuredLowering.patterns()` |
-| tokens, dead views and casts left behind               | `cleanup.py`       | `EraseTokens`, `EraseDead` |
+| dead views and casts left behind                       | `cleanup.py`       | `EraseDead`                |
 
 What the patterns share: `pattern.py` (`TilePattern`, the base), `context.py` (registers
 of each value, per-kernel state), `builder.py` (`LLBuilder`, the one place llvm/nvvm ops

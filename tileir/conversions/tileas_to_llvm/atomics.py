@@ -39,7 +39,7 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout, representative
-from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.reductions import (
     WARP_SIZE,
     load_shared_word,
@@ -237,9 +237,6 @@ class LowerAtomic(TilePattern):
             replacement.append(self.ctx.result_value(rewriter, regs, t))
         else:
             replacement.append(self.ctx.result_value(rewriter, [b.const(0, el)] * n, t))
-        if op.result_token is not None:
-            # Tokens a function kept (tileas-insert-barriers left them): ordering only.
-            replacement.append(token_placeholder(rewriter, op))
         rewriter.replace(op, [], replacement)
 
     def _broadcast_through_shared(

@@ -1,6 +1,5 @@
-"""What the patterns of `convert-tileas-to-llvm` leave without users: memory tokens
-(ordering only; barriers already carry it), views, index arithmetic and the
-unrealized casts between tiles and their registers.
+"""What the patterns of `convert-tileas-to-llvm` leave without users: views, index
+arithmetic and the unrealized casts between tiles and their registers.
 """
 
 from __future__ import annotations
@@ -17,20 +16,8 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.utils.rewriting import LocatedWalker
-
-
-class EraseTokens(RewritePattern):
-    """Memory tokens carry no data; once every user is lowered they disappear."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self, op: aa.CreateMemTokenOp | aa.JoinMemTokenOp, rewriter: PatternRewriter
-    ) -> None:
-        if not op.result.uses:
-            rewriter.erase(op)
 
 
 class EraseDead(RewritePattern):
@@ -47,9 +34,9 @@ class EraseDead(RewritePattern):
 
 
 def cleanup(module: ModuleOp) -> None:
-    """Remove what the patterns left without users: casts, views, tokens."""
+    """Remove what the patterns left without users: casts and views."""
     LocatedWalker(
-        GreedyRewritePatternApplier([EraseTokens(), EraseDead()]),
+        GreedyRewritePatternApplier([EraseDead()]),
         walk_reverse=True,
     ).rewrite_module(module)
     changed = True

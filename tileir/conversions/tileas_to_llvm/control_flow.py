@@ -52,17 +52,12 @@ from tileir.conversions.tileas_to_llvm.context import (
 from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
-from tileir.dialects.nv_tileaa import ops as aa
-from tileir.dialects.nv_tileaa.types import MemTokenType
 
 UNSIGNED_CMP_ATTR = "unsignedCmp"
 
 
 def register_types(t: Attribute, op: Operation | None = None) -> list[Attribute]:
-    """The LLVM types of the registers a value of type `t` occupies (none for a memory
-    token: ordering was resolved into barriers before this lowering)."""
-    if isinstance(t, MemTokenType):
-        return []
+    """The LLVM types of the registers a value of type `t` occupies."""
     if isinstance(t, TensorType):
         layout = linear_layout(op, t)  # pyright: ignore[reportArgumentType]
         return [llvm_scalar_type(element_type(t))] * layout.num_registers
@@ -90,11 +85,6 @@ def values_from_registers(
             cast = UnrealizedConversionCastOp.get(group, [t])
             casts.append(cast)
             values.append(cast.results[0])
-        elif isinstance(t, MemTokenType):
-            # A token carried through control flow: a placeholder the cleanup erases.
-            token = aa.CreateMemTokenOp()
-            casts.append(token)
-            values.append(token.result)
         else:
             values.append(group[0])
     return values, casts
@@ -133,9 +123,7 @@ def rebind_results(ctx: LoweringContext, op: Operation, block: Block) -> None:
 
 
 def registers(ctx: LoweringContext, op: Operation, values: Sequence[SSAValue]) -> list[SSAValue]:
-    return [
-        r for v in values if not isinstance(v.type, MemTokenType) for r in ctx.registers_of(op, v)
-    ]
+    return [r for v in values for r in ctx.registers_of(op, v)]
 
 
 def split_after(op: Operation, arg_types: Sequence[Attribute] = ()) -> tuple[Block, Block, Region]:

@@ -1,6 +1,7 @@
-"""Module-level variables: cuda_tile's `global` and `get_global`.
+"""Module-level variables: `nv_tileas.global` and `get_global` (cuda_tile's `global`
+and `get_global`).
 
-A `global @name <T: ...> : tile<NxT>` becomes a PTX `.global` byte array holding the
+A `global @name dense<...> : tensor<NxT>` becomes a PTX `.global` byte array holding the
 initializer's bytes (little-endian, as the GPU stores them), aligned to the global's
 `alignment` (at least its element size).  `get_global @name` is the array's address in
 the global state space, which is what every pointer holds at this stage (kernel
@@ -21,15 +22,15 @@ import re
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
-from xdsl.traits import SymbolTable
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.context import GLOBAL_PTR, LoweringContext
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import error_at, not_supported
-from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.ops.globals import referenced_global
 from tileir.utils.numeric import dense_to_numpy
 
 
@@ -38,7 +39,7 @@ def ptx_name(symbol: str) -> str:
     return "tileir_global_" + re.sub(r"[^A-Za-z0-9_]", "_", symbol)
 
 
-def declaration(op: ct.GlobalOp) -> ptx.PtxAsm:
+def declaration(op: tas.GlobalOp) -> ptx.PtxAsm:
     """The `.global` array of `op` (at function scope) and the `mov` of its address
     into the block's result."""
     data = np.ascontiguousarray(dense_to_numpy(op.value))
@@ -60,10 +61,10 @@ class LowerGetGlobal(TilePattern):
         self.owners: dict[str, Block] = {}
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.GetGlobalOp, rewriter: PatternRewriter) -> None:
-        symbol = op.name_.root_reference.data
-        target = SymbolTable.lookup_symbol(op, op.name_)
-        if not isinstance(target, ct.GlobalOp):
+    def match_and_rewrite(self, op: tas.GetGlobalOp, rewriter: PatternRewriter) -> None:
+        symbol = op.global_name.root_reference.data
+        target = referenced_global(op, op.global_name)
+        if target is None:
             raise error_at(op, f"'@{symbol}' does not name a global")
         state = self.ctx.function_state(op)
         key = (state.entry, symbol)
@@ -79,11 +80,9 @@ class LowerGetGlobal(TilePattern):
 
 
 def erase_globals(module: ModuleOp) -> None:
-    """Drop the cuda_tile `global`s once every `get_global` has its address."""
+    """Drop the `global`s once every `get_global` has its address."""
     for op in list(module.body.block.ops):
-        if isinstance(op, ct.GlobalOp):
+        if isinstance(op, tas.GlobalOp):
             op.detach()
             op.erase()
 
-
-_ = Operation

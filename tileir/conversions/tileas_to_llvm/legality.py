@@ -18,6 +18,7 @@ from xdsl.ir import Operation
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
+from tileir.dialects.nv_tileaa.types import MemTokenType
 
 #: Dialects whose every op the lowering takes: the tileas stage's, and its own output
 #: dialects (already lowered ops pass through, as in a partial MLIR conversion).
@@ -36,23 +37,6 @@ PER_ELEMENT_CUDA_TILE = (
     ct.GetNumTileBlocksOp,
 )
 
-#: Structural ops that `convert-tileaa-to-tileas` does not convert yet (issue 14): the
-#: lowering still takes them, and docs/pipeline.md lists them.  None occurs in the
-#: corpus's kernels at the tileas stage (tests/pytest/test_tileas_boundary.py); they
-#: come from `print`, `assert`, globals and grid-dependency control, with the memory tokens the last ones thread.
-NOT_YET_CONVERTED = frozenset(
-    {
-        "cuda_tile.print_tko",
-        "cuda_tile.assert",
-        "cuda_tile.global",
-        "cuda_tile.get_global",
-        "cuda_tile.gdc_wait_tko",
-        "cuda_tile.gdc_launch_dependents_tko",
-        "nv_tileaa.create_mem_token",
-        "nv_tileaa.join_mem_token",
-    }
-)
-
 #: The pass that makes each earlier dialect's ops legal here.
 _CONVERTED_BY = {
     "cuda_tile": "convert-cuda-tile-to-tileaa and convert-tileaa-to-tileas",
@@ -66,14 +50,34 @@ def is_legal(op: Operation) -> bool:
     return (
         dialect in LEGAL_DIALECTS
         or isinstance(op, PER_ELEMENT_CUDA_TILE)
-        or op.name in NOT_YET_CONVERTED
+    )
+
+
+def carries_token(op: Operation) -> bool:
+    """Whether `op` defines a memory token (a result or a block argument)."""
+    return any(isinstance(r.type, MemTokenType) for r in op.results) or any(
+        isinstance(a.type, MemTokenType)
+        for region in op.regions
+        for block in region.blocks
+        for a in block.args
     )
 
 
 def check_legal(module: ModuleOp) -> None:
-    """Raise a located `CompileError` at the first op the lowering does not take."""
+    """Raise a located `CompileError` at the first op the lowering does not take: one of
+    an earlier dialect, or one that still carries a memory token."""
     for op in module.walk():
-        if op is module or is_legal(op):
+        if op is module:
+            continue
+        if carries_token(op):
+            raise error_at(
+                op,
+                "still carries a memory token; convert-tileas-to-llvm takes the tileas "
+                "stage after tileas-insert-barriers, which makes memory order explicit and "
+                "drops synchronous tokens (ordering through async.token_to_async is not "
+                "supported yet)",
+            )
+        if is_legal(op):
             continue
         dialect = op.name.split(".", 1)[0]
         converter = _CONVERTED_BY.get(dialect)

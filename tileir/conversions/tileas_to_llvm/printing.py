@@ -1,6 +1,7 @@
-"""cuda_tile's debugging ops on the GPU: `print_tko` (printf) and `assert`.
+"""The debugging ops on the GPU: `nv_tileas.print` (printf) and `nv_tileas.assert`
+(cuda_tile's `print_tko` and `assert`).
 
-`print_tko` becomes what CUDA's `printf` compiles to: a call of the CUDA runtime's
+`print` becomes what CUDA's `printf` compiles to: a call of the CUDA runtime's
 device function `vprintf(format, arguments)`.  The format is a NUL-terminated byte
 array in `.global` memory; the arguments are packed into a `.local` buffer, each at an
 offset aligned to its own size (C's variadic promotions: integers of 32 bits or fewer
@@ -49,9 +50,9 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import linear_layout
-from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import location_of, not_supported
-from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 #: The conversions the interpreter understands (tileir/interpreter/control.py).
@@ -231,9 +232,9 @@ def _distinct_registers(layout: LinearLayout) -> list[int]:
 
 class LowerPrint(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.PrintTkoOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.PrintOp, rewriter: PatternRewriter) -> None:
         args = list(op.args)
-        fmt, kinds = rewrite_format(op, op.format, args)
+        fmt, kinds = rewrite_format(op, op.format.data, args)
         layout = _layout_of(op, args)
         state = self.ctx.function_state(op)
         if layout is None:
@@ -250,7 +251,7 @@ class LowerPrint(TilePattern):
                 for a, rs, kind in zip(args, regs, kinds, strict=False)
             ]
             b.asm(vprintf_asm(fmt, values, owner))
-        rewriter.replace(op, [], [token_placeholder(rewriter, op)])
+        rewriter.erase(op)
 
 
 def assertfail_asm(
@@ -281,7 +282,7 @@ def assertfail_asm(
 
 class LowerAssert(TilePattern):
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.AssertOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: tas.AssertOp, rewriter: PatternRewriter) -> None:
         where = location_of(op)
         fn = op.parent_op()
         while fn is not None and not isinstance(fn, llvm.FuncOp):

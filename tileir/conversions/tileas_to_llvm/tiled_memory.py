@@ -24,7 +24,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     llvm_scalar_type,
     representative,
 )
-from tileir.conversions.tileas_to_llvm.pattern import TilePattern, token_placeholder
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
@@ -145,10 +145,7 @@ class LowerTiledLoad(TilePattern):
             result = [values[0]]
         else:
             result = [values[representative(layout, r)] for r in range(layout.num_registers)]
-        replacement: list[SSAValue] = [self.ctx.pack(rewriter, result, t)]
-        if op.result_token is not None:
-            replacement.append(token_placeholder(rewriter, op))
-        rewriter.replace(op, [], replacement)
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, result, t)])
 
 
 class LowerTiledStore(TilePattern):
@@ -186,5 +183,4 @@ class LowerTiledStore(TilePattern):
             if is_bool:
                 data = [b.zext(v, i8) for v in data]
             b.asm(store_group(bits, data, addresses, preds, quals))
-        replacement = [token_placeholder(rewriter, op)] if op.result_token is not None else []
-        rewriter.replace(op, [], replacement)
+        rewriter.erase(op)

@@ -427,6 +427,35 @@ ASSUME_PREDICATE = _rule(
     "tileir (no seed op: cuda_tile's assume, seed 004 assume fold)",
 )
 
+# -- debug, globals and grid dependency (tileir's, no seed op) --------------------------------
+PRINT_ARGUMENTS = _rule(
+    "print-arguments",
+    "print's format has no unterminated conversion, and its arguments are integers, floats or "
+    "pointers, as scalars or tensors of one shape",
+    "tileir (no seed op: cuda_tile's print_tko)",
+)
+ASSERT_CONDITION = _rule(
+    "assert-condition",
+    "assert's condition is an i1 or a tensor of i1",
+    "tileir (no seed op: cuda_tile's assert)",
+)
+GLOBAL_VALUE = _rule(
+    "global-value",
+    "a global's initializer is a rank-1 dense literal and its alignment, if given, a power of two",
+    "tileir (no seed op: cuda_tile's global)",
+)
+GET_GLOBAL_SYMBOL = _rule(
+    "get-global-symbol",
+    "get_global names an nv_tileas.global of the enclosing module, and its result is a pointer "
+    "to that global's element type",
+    "tileir (no seed op: cuda_tile's get_global)",
+)
+GDC_PLACEMENT = _rule(
+    "gdc-placement",
+    "a grid-dependency op is not inside a region pure rewrites may move, duplicate or erase",
+    "tileir (no seed op: cuda_tile's gdc_wait_tko and gdc_launch_dependents_tko)",
+)
+
 
 # ---------------------------------------------------------------------------
 # Shared checks.
@@ -469,16 +498,25 @@ def check_ordered_placement(op: Operation) -> None:
     sem = semantic_of(op)
     if sem not in ORDERED:
         return
+    if (parent := pure_region_around(op)) is not None:
+        raise fail(
+            op,
+            f"with {sem.value} semantic must not sit inside '{parent.name}', whose region "
+            "pure rewrites may move, duplicate or erase (ordered accesses stay at their "
+            "synchronization boundary)",
+        )
+
+
+def pure_region_around(op: Operation) -> Operation | None:
+    """The nearest enclosing op whose region pure rewrites may move, duplicate or erase
+    wholesale (a pure op or a `PureRegionOp`), if any: an op that synchronizes or has a
+    visible effect must not sit there."""
     parent = op.parent_op()
     while parent is not None:
         if parent.has_trait(PureRegionOp) or parent.has_trait(Pure):
-            raise fail(
-                op,
-                f"with {sem.value} semantic must not sit inside '{parent.name}', whose region "
-                "pure rewrites may move, duplicate or erase (ordered accesses stay at their "
-                "synchronization boundary)",
-            )
+            return parent
         parent = parent.parent_op()
+    return None
 
 
 def check_padding(op: Operation, element: Attribute, *, in_bounds: DenseArrayBase | None) -> None:

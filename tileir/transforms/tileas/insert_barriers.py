@@ -9,9 +9,10 @@ Seed 004 turns asynchronous tokens into mbarriers (token hop two, run by
 carry no runtime value, and what they order becomes CTA barriers here:
 
 1. **Token history.**  Each token's chain is followed back through joins, tiled loads
-   (a read), tiled stores (a write), atomics (both), and the ordering-only ops
-   (`print_tko`, the grid-dependency ops) to the accesses it follows.  A block argument,
-   a branch result or a fresh `create_mem_token` starts with none.
+   (a read), tiled stores (a write) and atomics (both) to the accesses it follows.  A
+   block argument, a branch result or a fresh `create_mem_token` starts with none.
+   (Prints and grid-dependency ops only order; `convert-tileaa-to-tileas` already
+   passed their input token on to what followed them.)
 2. **Before.**  A tiled load whose token follows a write, a tiled store whose token
    follows any access, and an atomic whose token follows any access wait at a barrier
    first: the element may be another thread's.  So do release (and acq_rel) stores and
@@ -24,12 +25,11 @@ already there: an acquire load followed by an access that waits gets one barrier
 between them, not two, and running the pass again adds nothing.  Then, in each
 function whose tokens are only used by the ops above, joins and `scf` plumbing, the
 tokens go: tiled loads, tiled stores and atomics lose their token operand and result,
-the ordering-only ops their token operand, `scf.for`/`scf.if`/`scf.while` their token
-results, iter-args and yields, and joins and `create_mem_token`s are erased.  Program
-order and the barriers now say everything the tokens said.  The required token
-result of `print_tko` and the grid-dependency ops stays, unused.  (The atomics are
-tileir's `nv_tileas.atomic_rmw`/`atomic_cas` by now.)  A function with another token
-user (`async.token_to_async`) keeps its tokens.
+`scf.for`/`scf.if`/`scf.while` their token results, iter-args and yields, and joins and
+`create_mem_token`s are erased.  Program order and the barriers now say everything the
+tokens said.  (The atomics are tileir's `nv_tileas.atomic_rmw`/`atomic_cas` by now.)
+A function with another token user (`async.token_to_async`) keeps its tokens, and
+`convert-tileas-to-llvm` reports them as not supported yet.
 """
 
 from __future__ import annotations
@@ -45,19 +45,15 @@ from xdsl.irdl import IRDLOperation, OptOperandDef, OptResultDef, VarOperandDef,
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from tileir.dialects.cuda_tile import ops as ct
-from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.types import MemTokenType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemSemantic
 
-#: Ops that only order: their token follows their input token and adds no access.
-ORDERING_ONLY = GdcWaitTkoOp | GdcLaunchDependentsTkoOp | ct.PrintTkoOp
 ATOMICS = tas.AtomicRmwOp | tas.AtomicCasOp
 TILED = tas.TiledLoadOp | tas.TiledStoreOp
 #: The ops whose input token is dropped once the barriers are in place.
-TOKEN_CONSUMERS = TILED | ATOMICS | ORDERING_ONLY
+TOKEN_CONSUMERS = TILED | ATOMICS
 SCF_CARRIERS = scf.ForOp | scf.IfOp | scf.WhileOp
 #: What may define and use a token this pass drops.
 TOKEN_PRODUCERS = TOKEN_CONSUMERS | SCF_CARRIERS | aa.JoinMemTokenOp | aa.CreateMemTokenOp
@@ -90,8 +86,6 @@ def token_history(value: SSAValue, cache: dict[SSAValue, TokenHistory]) -> Token
         history = token_history(op.token, cache) | TokenHistory(read=True)
     elif isinstance(op, tas.TiledStoreOp) and op.token is not None:
         history = token_history(op.token, cache) | TokenHistory(write=True)
-    elif isinstance(op, ORDERING_ONLY) and op.token is not None:
-        history = token_history(op.token, cache)
     elif isinstance(op, ATOMICS):
         history = TokenHistory(read=True, write=True)
         if op.token is not None:
@@ -178,9 +172,8 @@ def _droppable(value: SSAValue) -> bool:
     return all(isinstance(use.operation, TOKEN_USERS) for use in value.uses)
 
 
-def _rebuild_without_tokens(op: IRDLOperation, drop_results: bool) -> IRDLOperation:
-    """`op` again without its optional token operand (and, if `drop_results`, its
-    optional token result), built through its IRDL definition so operand segment
+def _rebuild_without_tokens(op: IRDLOperation) -> IRDLOperation:
+    """`op` again without its optional token operand and result, built through its IRDL definition so operand segment
     sizes are recomputed."""
     op_def = type(op).get_irdl_definition()
     operands: list[SSAValue | list[SSAValue]] = []
@@ -196,7 +189,7 @@ def _rebuild_without_tokens(op: IRDLOperation, drop_results: bool) -> IRDLOperat
     for name, rdef in op_def.results:
         value = getattr(op, name)
         if isinstance(rdef, OptResultDef):
-            if value is None or (drop_results and is_token(value)):
+            if value is None or is_token(value):
                 result_types.append([])
             else:
                 result_types.append([value.type])
@@ -214,7 +207,7 @@ def _rebuild_without_tokens(op: IRDLOperation, drop_results: bool) -> IRDLOperat
     )
     new.location = op.location
     Rewriter.insert_op(new, InsertPoint.before(op))
-    kept = [r for r in op.results if not (drop_results and is_token(r))]
+    kept = _keep(op.results)
     for old, repl in zip(kept, new.results, strict=True):
         old.replace_all_uses_with(repl)
     Rewriter.erase_op(op)
@@ -283,9 +276,7 @@ def drop_tokens(fn: Operation) -> bool:
         v.replace_all_uses_with(placeholder.result)
     for op in list(fn.walk()):
         if isinstance(op, TILED | ATOMICS):
-            _rebuild_without_tokens(op, drop_results=True)
-        elif isinstance(op, ORDERING_ONLY) and op.token is not None:
-            _rebuild_without_tokens(op, drop_results=False)
+            _rebuild_without_tokens(op)
     for op in list(fn.walk(region_first=True)):
         if isinstance(op, SCF_CARRIERS) and (
             any(is_token(r) for r in op.results) or any(is_token(v) for v in op.operands)

@@ -30,3 +30,26 @@ func.func @barriers(%n: index, %c: i1) {
   nv_tileas.cta_barrier
   func.return
 }
+
+// The grid-dependency points of programmatic dependent launch, in the kernel body and in
+// a loop; like the barrier, CSE never merges them and DCE never drops them.
+// RULE: gdc-placement
+// CHECK-LABEL: func.func @grid_dependency
+// CHECK-NEXT: nv_tileas.gdc_wait
+// CHECK: scf.for
+// CHECK-NEXT: nv_tileas.gdc_launch_dependents
+// KEPT-LABEL: func.func @grid_dependency
+// KEPT-NEXT: nv_tileas.gdc_wait
+// KEPT-NEXT: nv_tileas.gdc_wait
+// KEPT: nv_tileas.gdc_launch_dependents
+func.func @grid_dependency(%n: index) {
+  nv_tileas.gdc_wait
+  nv_tileas.gdc_wait
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    nv_tileas.gdc_launch_dependents
+    scf.yield
+  }
+  func.return
+}

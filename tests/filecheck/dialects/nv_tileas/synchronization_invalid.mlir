@@ -52,3 +52,17 @@ func.func @in_generate() {
   }
   func.return
 }
+
+// -----
+
+// RULE: gdc-placement
+func.func @gdc_in_generate() {
+  %t = nv_tileas.generate : tensor<4xf32> {
+  ^bb0(%i: index):
+    // expected-error@+1 {{'nv_tileas.gdc_wait' op must not sit inside 'nv_tileas.generate', whose region pure rewrites may move, duplicate or erase}}
+    nv_tileas.gdc_wait
+    %x = arith.constant 0.0 : f32
+    nv_tileas.yield %x : f32
+  }
+  func.return
+}

@@ -13,6 +13,8 @@
 | synchronization (tileir's, not in the seed) | `synchronization` |
 | shape (tileir's, not in the seed) | `shape` |
 | pointer (tileir's, not in the seed) | `pointer` |
+| debug (tileir's, not in the seed) | `debug` |
+| globals (tileir's, not in the seed) | `globals` |
 """
 
 from tileir.dialects.nv_tileas.ops.base import TileASOp, bool_array
@@ -31,6 +33,8 @@ from tileir.dialects.nv_tileas.ops.control import (
     PragmaOp,
     YieldOp,
 )
+from tileir.dialects.nv_tileas.ops.debug import DEBUG_OPS, AssertOp, PrintOp
+from tileir.dialects.nv_tileas.ops.globals import GLOBAL_OPS, GetGlobalOp, GlobalOp
 from tileir.dialects.nv_tileas.ops.layout import (
     LAYOUT_OPS,
     ConvertLayoutOp,
@@ -88,7 +92,12 @@ from tileir.dialects.nv_tileas.ops.slices import (
     ExtractSliceOp,
     InsertSliceOp,
 )
-from tileir.dialects.nv_tileas.ops.synchronization import SYNCHRONIZATION_OPS, CtaBarrierOp
+from tileir.dialects.nv_tileas.ops.synchronization import (
+    SYNCHRONIZATION_OPS,
+    CtaBarrierOp,
+    GdcLaunchDependentsOp,
+    GdcWaitOp,
+)
 from tileir.dialects.nv_tileas.ops.tma import (
     TMA_OPS,
     AsyncGatherTmaLoadOp,
@@ -119,6 +128,8 @@ FAMILIES: dict[str, list[type[TileASOp]]] = {
     "synchronization": SYNCHRONIZATION_OPS,
     "shape": SHAPE_OPS,
     "pointer": POINTER_OPS,
+    "debug": DEBUG_OPS,
+    "globals": GLOBAL_OPS,
 }
 
 OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family]
@@ -129,6 +140,7 @@ __all__ = [
     "AddPtrOp",
     "AgentSwitchOp",
     "AllocTensorOp",
+    "AssertOp",
     "AssumeOp",
     "AsyncCancelNextProgramIdOp",
     "AsyncCopyOp",
@@ -164,7 +176,11 @@ __all__ = [
     "ExtractSliceOp",
     "FutureWaitOp",
     "GatherLoadOp",
+    "GdcLaunchDependentsOp",
+    "GdcWaitOp",
     "GenerateOp",
+    "GetGlobalOp",
+    "GlobalOp",
     "IncIterOp",
     "InsertSliceOp",
     "LoadOp",
@@ -173,6 +189,7 @@ __all__ = [
     "PipelineRegionOp",
     "PipelineYieldOp",
     "PragmaOp",
+    "PrintOp",
     "ProduceOneAsyncOp",
     "ProduceOneOp",
     "ProducerAcquireOp",

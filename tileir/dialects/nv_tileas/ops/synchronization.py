@@ -1,5 +1,6 @@
-"""Synchronization: the CTA barrier that makes memory order explicit (tileir's addition
-to seed 003's roster).
+"""Synchronization: the CTA barrier that makes memory order explicit, and the grid
+dependency points of programmatic dependent launch (tileir's additions to seed 003's
+roster).
 
 A tile is spread over the threads of a CTA, so two accesses ordered by a memory token
 (seed 004) may touch the same element from different threads: a load after a store, a
@@ -11,6 +12,13 @@ and places an `nv_tileas.cta_barrier` there, so the decision is made in nv_tilea
 shows in `--emit=tileas`; `convert-tileas-to-llvm` turns each into one `nvvm.barrier0`
 (`bar.sync 0`, which also orders the memory accesses of the threads it joins) and decides
 nothing.
+
+cuda_tile's `gdc_wait_tko` and `gdc_launch_dependents_tko` (13.4) order the grid against
+the grids it depends on and those that depend on it.  Their tokens only order (they add
+no memory access of the kernel's own), so `convert-tileaa-to-tileas` makes them
+`nv_tileas.gdc_wait` and `nv_tileas.gdc_launch_dependents` without tokens, in program
+order, and passes their input token on to whatever followed them.  Like the CTA barrier
+they read and write memory as far as effects go, so no access moves across them.
 """
 
 from __future__ import annotations
@@ -28,7 +36,11 @@ from tileir.dialects.nv_tileas.interfaces import (
     PureRegionOp,
 )
 from tileir.dialects.nv_tileas.ops.base import TileASOp
-from tileir.dialects.nv_tileas.verifiers import CTA_BARRIER_PLACEMENT
+from tileir.dialects.nv_tileas.verifiers import (
+    CTA_BARRIER_PLACEMENT,
+    GDC_PLACEMENT,
+    pure_region_around,
+)
 
 
 @irdl_op_definition
@@ -68,4 +80,45 @@ class CtaBarrierOp(TileASOp):
             parent = parent.parent_op()
 
 
-SYNCHRONIZATION_OPS: list[type[TileASOp]] = [CtaBarrierOp]
+class GridDependencyOp(TileASOp):
+    """A grid-dependency control point: an effect on the whole grid's schedule, so
+    it stays where program order put it."""
+
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+    RULES: ClassVar[tuple[str, ...]] = (GDC_PLACEMENT,)
+
+    def __init__(self):
+        super().__init__()
+
+    def verify_(self) -> None:
+        if (parent := pure_region_around(self)) is not None:
+            raise self.op_error(
+                f"must not sit inside '{parent.name}', whose region pure rewrites may "
+                "move, duplicate or erase"
+            )
+
+
+@irdl_op_definition
+class GdcWaitOp(GridDependencyOp):
+    """`nv_tileas.gdc_wait`
+
+    Waits until the grids this grid depends on have completed and their memory is
+    visible (PTX `griddepcontrol.wait`, sm_90 on; nothing to wait for before): a
+    memory-consistency op, like the CTA barrier."""
+
+    name = "nv_tileas.gdc_wait"
+    traits = traits_def(MemoryConsistencyOp(), MemoryReadEffect(), MemoryWriteEffect())
+
+
+@irdl_op_definition
+class GdcLaunchDependentsOp(GridDependencyOp):
+    """`nv_tileas.gdc_launch_dependents`
+
+    Lets the grids that depend on this one be launched before it ends (PTX
+    `griddepcontrol.launch_dependents`, sm_90 on; no early launch before)."""
+
+    name = "nv_tileas.gdc_launch_dependents"
+
+
+SYNCHRONIZATION_OPS: list[type[TileASOp]] = [CtaBarrierOp, GdcWaitOp, GdcLaunchDependentsOp]
