@@ -1,6 +1,6 @@
 """The compile-time savings of `tileir-as` (docs/performance.md) change no output:
 a single run freezes the compiler's imports for the garbage collector, callers of
-`run` keep their collector, and every stage still ends verified."""
+`run` keep their collector, and every stage ends verified."""
 
 from __future__ import annotations
 
@@ -47,24 +47,23 @@ def test_single_run_freezes_imports_and_output_is_unchanged(tmp_path: Path) -> N
 
 
 def test_every_stage_ends_verified(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Verification is skipped only after `UNVERIFIED_UNLESS_LAST` passes that do not
-    end their stage; every other pass is followed by one."""
+    """`compile_module` verifies once per stage, after the stage's last pass, and
+    after no other pass."""
     verified = [0]
 
     def verify(module: object) -> None:
         verified[0] += 1
 
     monkeypatch.setattr(compiler, "verify_module", verify)
-    seen: list[tuple[str, bool, int]] = []
+    seen: list[tuple[str, str, bool, int]] = []
 
     def on_pass(event: PassEvent) -> None:
-        seen.append((event.name, event.ends_stage, verified[0]))
+        seen.append((event.stage, event.name, event.ends_stage, verified[0]))
         verified[0] = 0
 
     compile_module(load_module(KERNEL), "sm_90a", stop_after="llvm", on_pass=on_pass)
     assert len(seen) >= 9
-    assert "cse" in {name for name, _, _ in seen}
-    for name, ends_stage, count in seen:
-        skipped = name in compiler.UNVERIFIED_UNLESS_LAST and not ends_stage
-        assert count == (0 if skipped else 1), name
-    assert seen[-1][1]
+    assert [stage for stage, _, ends_stage, _ in seen if ends_stage] == ["tileaa", "tileas", "llvm"]
+    for _, name, ends_stage, count in seen:
+        assert count == (1 if ends_stage else 0), name
+    assert seen[-1][2]
