@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import hashlib
 import os
 import shlex
 import stat
@@ -138,6 +137,8 @@ def tileir_version() -> str:
 def source_digest() -> str:
     """A digest of tileir's own sources: cuTile keys its cubin cache on `--version`, so
     a changed compiler must print a different version."""
+    import hashlib  # here: OpenSSL's start-up is a few ms of every compilation otherwise
+
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
@@ -283,6 +284,7 @@ def compile_file(args: argparse.Namespace) -> int:
         from tileir.compiler import PassEvent, compile_module, load_module
         from tileir.driver import remarks as rm
         from tileir.pipelines import check_num_warps
+        from tileir.registry import make_context
 
     arch = resolve_gpu_name(args.gpu_name)
     for features in args.preview:
@@ -314,7 +316,9 @@ def compile_file(args: argparse.Namespace) -> int:
         },
     )
 
-    module = load_module(args.input)
+    # One context for reading and lowering (each would otherwise make its own).
+    ctx = make_context()
+    module = load_module(args.input, ctx)
     check_num_warps(args.num_warps, module)
     collected: list[rm.Remark] = []
 
@@ -333,6 +337,7 @@ def compile_file(args: argparse.Namespace) -> int:
         num_warps=args.num_warps,
         stop_after=stop,
         keep_stages=args.emit is not None,
+        ctx=ctx,
         on_pass=on_pass if remark_filter.enabled else None,
         line_info=line_info,
         tile_kernels=tile_kernels,
