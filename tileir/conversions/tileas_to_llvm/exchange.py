@@ -11,11 +11,14 @@ to read).  A permutation only changes where an element is written: source elemen
 `c` lands at result coordinate `d` with `d[k] = c[perm[k]]`.
 
 The buffer is the result tile in row-major order with each row (the last dimension)
-padded by one 32-bit word (8 bytes for 64-bit elements).  A transpose writes the
-columns of the source into rows of the buffer: consecutive threads of a warp then hit
-addresses one padded row apart, which fall into different banks (a row of 32 words
-plus one word of padding shifts each row by one bank): at most two-way conflicts
-where each thread holds four consecutive elements, conflict-free reads.
+padded by one 32-bit word (8 bytes for 64-bit elements; a `convert_layout` pads by what
+costs the fewest access cycles, `conversion_strides`, so that an MMA accumulator staged
+for 16-byte global stores moves in `.v2`/`.v4` shared accesses without bank conflicts).
+A transpose writes the columns of the source into rows of the buffer: consecutive
+threads of a warp then hit addresses one padded row apart, which fall into different
+banks (a row of 32 words plus one word of padding shifts each row by one bank): at most
+two-way conflicts where each thread holds four consecutive elements, conflict-free
+reads.
 
 Registers adjacent in the buffer move together, up to 16 bytes per access, when the
 access is aligned for every thread (`vector_width`); copies of an element held by
@@ -28,7 +31,7 @@ exchange needing more is reported at its op.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
@@ -46,11 +49,16 @@ from tileir.conversions.tileas_to_llvm.context import (
     is_representative,
     linear_layout,
 )
-from tileir.conversions.tileas_to_llvm.shared_arena import allocate_shared
+from tileir.conversions.tileas_to_llvm.shared_arena import (
+    allocate_shared,
+    available_bytes,
+    becomes_dynamic,
+)
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
@@ -93,6 +101,51 @@ def padded_strides(
             stride += max(size, 4)
             stride = -(-stride // row_alignment) * row_alignment
     return strides, stride
+
+
+#: The most bytes `conversion_strides` pads a row by.
+MAX_ROW_PADDING = 128
+
+
+def conversion_strides(
+    src: LinearLayout, dst: LinearLayout, kind: ElementKind, fits: Callable[[int], bool]
+) -> tuple[list[int], int]:
+    """Byte strides and size of the buffer a conversion from `src` to `dst` goes
+    through: the result tile row-major, each row padded by the multiple of a word (of an
+    element, if wider), up to `MAX_ROW_PADDING` bytes, that costs the fewest
+    shared-memory access cycles (each thread's accesses, `vector_width` wide, times their
+    bank conflicts, `vector_conflict_ways`), writes and reads together; the smallest
+    padding of the cheapest, and only sizes `fits` accepts.  One word is the default of
+    every exchange (`padded_strides`); a wider padding lets both sides move whole vectors
+    where rows of one word more than the tile's would misalign them: an MMA accumulator
+    (two f32 a thread, rows four lanes wide) converted to 16-byte vectors of a 32-column
+    f32 tile costs 16 scalar writes (4-way conflicts) and 16 scalar reads with one word,
+    8 conflict-free `.v2` writes and 4 `.v4` reads with 32 bytes."""
+    shape = list(dst.shape)
+    strides, size = padded_strides(shape, kind.bits)
+    if len(shape) < 2 or kind.bits < 16:
+        return strides, size
+    element = kind.bits // 8
+    word = max(element, 4)
+    row = shape[-1] * element
+
+    def cycles(layout: LinearLayout, at: list[int]) -> int:
+        vec = vector_width(layout, at, kind)
+        return layout.num_registers // vec * vector_conflict_ways(layout, at, element)
+
+    best = (cycles(src, strides) + cycles(dst, strides), size, strides)
+    for padding in range(2 * word, MAX_ROW_PADDING + 1, word):
+        candidate = padded_strides(shape, kind.bits)[0]
+        candidate[-2] = row + padding
+        for d in reversed(range(len(shape) - 2)):
+            candidate[d] = candidate[d + 1] * shape[d + 1]
+        total = candidate[0] * shape[0]
+        if not fits(total):
+            continue
+        cost = cycles(src, candidate) + cycles(dst, candidate)
+        if cost < best[0]:
+            best = (cost, total, candidate)
+    return best[2], best[1]
 
 
 def _disjoint(layout: LinearLayout) -> bool:
@@ -227,8 +280,18 @@ class Exchange:
         check_exchangeable(op, dst)
         kind = element_kind(op, src_type)
         assert isinstance(dst_type, TensorType)
-        strides, size = padded_strides(dst_type.get_shape(), kind.bits)
         state = self.ctx.function_state(op)
+        if isinstance(op, tas.ConvertLayoutOp):
+            base = padded_strides(dst_type.get_shape(), kind.bits)[1]
+
+            def fits(total: int) -> bool:
+                return total <= available_bytes(state) and (
+                    total <= base or not becomes_dynamic(state, total)
+                )
+
+            strides, size = conversion_strides(src, dst, kind, fits)
+        else:
+            strides, size = padded_strides(dst_type.get_shape(), kind.bits)
         (smem,) = self.allocator.allocate(op, state, rewriter, [size])
         b = LLBuilder(rewriter, InsertPoint.before(op))
         # Source coordinate d_src lands at result dim k with perm[k] == d_src.

@@ -155,6 +155,12 @@ def available_bytes(state: FunctionState, beside: Sequence[int] = ()) -> int:
     return _budget(state).available - sum(_align(size) for size in beside)
 
 
+def becomes_dynamic(state: FunctionState, size: int) -> bool:
+    """Whether an arena of `size` bytes would be dynamic shared memory in the kernel
+    of `state` (more static shared memory than ptxas accepts for its target)."""
+    return _budget(state).is_dynamic(size)
+
+
 def _declaration(name: str, size: int, dynamic: bool) -> ptx.PtxAsm:
     """The arena's `.shared` array (at function scope) and the `mov` of its 32-bit
     address into the block's result; a dynamic arena is the module's one `.extern
