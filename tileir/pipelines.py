@@ -26,6 +26,7 @@ from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
+from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
 #: The stages `tileir-as --emit` can stop after, in order.
 STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
@@ -50,6 +51,7 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
                 ConvertTileAAToTileASPass(arch=arch),
                 AssignLayoutsPass(num_warps=num_warps),
                 SelectDotAtomsPass(arch=arch),
+                WidenStoresPass(arch=arch),
                 TileASCanonicalizePass(),
                 DeadCodeElimination(),
                 InsertBarriersPass(),

@@ -85,6 +85,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "tileir.transforms.tileas.select_dot_atoms", "SelectDotAtomsPass"
     ),
     "tileas-canonicalize": _pass("tileir.transforms.tileas.canonicalize", "TileASCanonicalizePass"),
+    "tileas-widen-stores": _pass("tileir.transforms.tileas.widen_stores", "WidenStoresPass"),
     "tileas-propagate-iterators": _pass(
         "tileir.transforms.tileas.propagate_iterators", "PropagateIteratorsPass"
     ),

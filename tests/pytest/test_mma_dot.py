@@ -278,21 +278,24 @@ def _check_mmai(ptx: str, signs: str, size: int, seed: int) -> None:
 def test_loop_carried_accumulator_stays_in_mma_registers() -> None:
     """tileas-assign-layouts gives the K loop's accumulator the MMA layout: each
     iteration exchanges only the operands (two buffers of the kernel's one shared
-    arena, two barriers), and the result is stored from the MMA registers (8-byte
-    vectors of two f32)."""
+    arena, two barriers).  The result then goes once through the same arena to a
+    layout of four f32 a thread (tileas-widen-stores; two more barriers) and is stored
+    in 16-byte vectors, no longer in the MMA registers' 8-byte ones."""
     from tileir.compiler import load_module
 
     ptx = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_80").ptx
     assert ptx is not None
-    # A: 64 rows of 32 halves + 16 bytes; B: 32 rows of 32 halves + 16 bytes.
-    assert ptx.count(".shared .align 16 .b8 tileir_xchg_0[7680];") == 1
-    assert ptx.count("bar.sync 0;") == 2
-    assert "st.global.v2.b32" in ptx
+    # The operands (A: 64 rows of 32 halves + 16 bytes; B: 32 rows of 32 halves + 16
+    # bytes, 7680 bytes) fit in the epilogue's 64 rows of 32 f32 + 32 bytes.
+    assert ptx.count(".shared .align 16 .b8 tileir_xchg_0[10240];") == 1
+    assert ptx.count("bar.sync 0;") == 4
+    assert "st.global.v4.b32" in ptx and "st.global.v2.b32" not in ptx
 
 
 def test_cutile_matmul_export_casts_and_stores_from_mma_registers() -> None:
     """cuTile's `matmul_f16` export: 64x64 accumulator over a K loop of 64x32 by
-    32x64 f16 tiles, cast to f16 and stored from the MMA layout; ragged M and N."""
+    32x64 f16 tiles, cast to f16 and stored (through shared memory, in 16-byte vectors:
+    tileas-widen-stores); ragged M and N."""
     text = (FIXTURES / "matmul_f16.13.4.mlir").read_text()
     ptx = compile_module(parse_module_text(text, "matmul_f16.mlir"), "sm_90a").ptx
     assert ptx is not None

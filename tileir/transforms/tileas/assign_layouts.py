@@ -663,6 +663,11 @@ class Rematerializer:
         Rewriter.insert_op(convert, at)
         return convert.result
 
+    def recomputes(self, value: SSAValue, layout: DistributedLayout) -> bool:
+        """Whether `value_in` gives `value` in `layout` without a `convert_layout`: it
+        has that layout, or its producer chain is cheap enough to clone."""
+        return self._chain_size(value, layout, 0) is not None
+
     def _chain_size(self, value: SSAValue, layout: DistributedLayout, budget: int) -> int | None:
         """Ops to clone to recompute `value` in `layout`, or None past the budget or at
         an op that cannot be recomputed."""
