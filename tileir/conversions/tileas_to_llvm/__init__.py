@@ -28,7 +28,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.print`, `assert` (debug)                    | `printing.py`      | `LowerPrint`, `LowerAssert` |
 | `nv_tileas.get_global`, `global` (globals)             | `globals.py`       | `LowerGetGlobal`, `erase_globals` |
 | `scf.for`/`if`/`while` and their terminators           | `control_flow.py`  | `StructuredLowering.patterns()` |
-| dead views and casts left behind                       | `cleanup.py`       | `EraseDead`                |
+| dead views, index arithmetic and casts left behind     | `cleanup.py`       | `cleanup` (no pattern)     |
 
 What the patterns share: `pattern.py` (`TilePattern`, the base), `context.py` (registers
 of each value, per-kernel state), `builder.py` (`LLBuilder`, the one place llvm/nvvm ops

@@ -9,41 +9,32 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     UnrealizedConversionCastOp,
 )
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    RewritePattern,
-    op_type_rewrite_pattern,
-)
 
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.utils.rewriting import LocatedWalker
 
-
-class EraseDead(RewritePattern):
-    """Views, index constants and casts left without users."""
-
-    @op_type_rewrite_pattern
-    def match_and_rewrite(
-        self,
-        op: tas.ViewOp | arith.ConstantOp | arith.IndexCastOp | arith.MuliOp,
-        rewriter: PatternRewriter,
-    ) -> None:
-        if not any(r.uses for r in op.results):
-            rewriter.erase(op)
+#: What a pattern may leave behind without users: views, the index arithmetic of their
+#: coordinates, and the casts between tiles and their registers.
+DEAD_KINDS = (
+    tas.ViewOp,
+    arith.ConstantOp,
+    arith.IndexCastOp,
+    arith.MuliOp,
+    UnrealizedConversionCastOp,
+)
 
 
 def cleanup(module: ModuleOp) -> None:
-    """Remove what the patterns left without users: casts and views."""
-    LocatedWalker(
-        GreedyRewritePatternApplier([EraseDead()]),
-        walk_reverse=True,
-    ).rewrite_module(module)
+    """Remove what the patterns left without users: casts, views, index arithmetic.
+
+    Plain walks, last op first, until one erases nothing: within a block an op's users
+    come after it, so one walk removes a whole dead chain there; a use in a block laid
+    out before its definition's takes another walk.  (A pattern walker did the same at
+    several times the cost: 9% of a GEMM's compile.)"""
     changed = True
     while changed:
         changed = False
-        for o in list(module.walk(reverse=True)):
-            if isinstance(o, UnrealizedConversionCastOp) and not o.results[0].uses:
-                o.detach()
-                o.erase()
+        for op in list(module.walk(reverse=True)):
+            if isinstance(op, DEAD_KINDS) and not any(r.uses for r in op.results):
+                op.detach()
+                op.erase()
                 changed = True

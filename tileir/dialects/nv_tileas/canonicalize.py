@@ -39,7 +39,6 @@ from typing import ClassVar, cast
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX as DYNAMIC_EXTENT
 from xdsl.dialects.builtin import IndexType, IntegerAttr, IntegerType, TensorType
-from xdsl.dialects.tensor import CastOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -155,6 +154,9 @@ def cast_to(
     for a, b in zip(source.get_shape(), target.get_shape(), strict=True):
         if a != DYNAMIC_EXTENT and b != DYNAMIC_EXTENT and a != b:
             return None
+    # Imported here: xdsl.dialects.tensor costs 4 ms at startup, for this one op.
+    from xdsl.dialects.tensor import CastOp
+
     cast = rewriter.insert(CastOp(value, target), InsertPoint.before(before))
     cast.dest.name_hint = value.name_hint
     return cast.dest
