@@ -811,6 +811,47 @@ class GriddepcontrolOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
 
+# ---------------------------------------------------------------------------
+# Asynchronous copies (PTX ISA "Data Movement and Conversion Instructions: cp.async").
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CpAsyncCommitGroupOp(IRDLOperation):
+    """`nvvm.cp.async.commit.group`: closes the thread's group of `cp.async` copies
+    issued since the last commit (`cp.async.commit_group`, sm_80).  Upstream MLIR's
+    name.  Orders memory: never dropped or moved."""
+
+    name = "nvvm.cp.async.commit.group"
+    assembly_format = "attr-dict"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self):
+        super().__init__()
+
+
+@irdl_op_definition
+class CpAsyncWaitGroupOp(IRDLOperation):
+    """`nvvm.cp.async.wait.group 1`: waits until at most `n` of the thread's committed
+    groups are still in flight (`cp.async.wait_group N`, sm_80; 0 waits for all).
+    Upstream MLIR's name and `n` attribute.  Orders memory: never dropped or moved."""
+
+    name = "nvvm.cp.async.wait.group"
+    n = prop_def(IntegerAttr[I32])
+    assembly_format = "$n attr-dict"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, n: int):
+        super().__init__(properties={"n": IntegerAttr(n, i32)})
+
+    def verify_(self) -> None:
+        if self.n.value.data < 0:
+            raise VerifyException(f"n must be at least 0, got {self.n.value.data}")
+
+
+CP_ASYNC_OPS = [CpAsyncCommitGroupOp, CpAsyncWaitGroupOp]
+
+
 NVVM = Dialect(
     "nvvm",
     [
@@ -822,6 +863,7 @@ NVVM = Dialect(
         MmaSyncOp,
         FenceProxyOp,
         *WGMMA_OPS,
+        *CP_ASYNC_OPS,
         GriddepcontrolOp,
     ],
     [],

@@ -1083,6 +1083,16 @@ def emit_wgmma_wait_group(ctx: PtxContext, op: Operation) -> None:
     ctx.line(f"wgmma.wait_group.sync.aligned {op.group.value.data};")
 
 
+def emit_cp_async_commit_group(ctx: PtxContext, op: Operation) -> None:
+    ctx.line("cp.async.commit_group;")
+
+
+def emit_cp_async_wait_group(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.CpAsyncWaitGroupOp)
+    n = op.n.value.data
+    ctx.line("cp.async.wait_all;" if n == 0 else f"cp.async.wait_group {n};")
+
+
 def emit_griddepcontrol(ctx: PtxContext, op: Operation) -> None:
     assert isinstance(op, nvvm.GriddepcontrolOp)
     ctx.line(f"griddepcontrol.{op.kind.data};")
@@ -1147,6 +1157,8 @@ EMITTERS: dict[type[Operation], Emitter] = {
     nvvm.WgmmaGroupSyncAlignedOp: emit_wgmma_commit_group,
     nvvm.WgmmaWaitGroupSyncOp: emit_wgmma_wait_group,
     nvvm.GriddepcontrolOp: emit_griddepcontrol,
+    nvvm.CpAsyncCommitGroupOp: emit_cp_async_commit_group,
+    nvvm.CpAsyncWaitGroupOp: emit_cp_async_wait_group,
     **{cls: emit_special_register for cls in nvvm.SPECIAL_REGISTERS},
 }
 
