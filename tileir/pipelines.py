@@ -25,6 +25,7 @@ from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
+from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
@@ -55,6 +56,7 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
                 TileASCanonicalizePass(),
                 DeadCodeElimination(),
                 InsertBarriersPass(),
+                PipelineDotOperandsPass(arch=arch),
             ],
         ),
         (

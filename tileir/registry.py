@@ -101,6 +101,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-unspecialized-pipeline": _pass(
         "tileir.transforms.tileas.unspecialized_pipeline", "UnspecializedPipelinePass"
     ),
+    "tileas-pipeline-dot-operands": _pass(
+        "tileir.transforms.tileas.pipeline_dot_operands", "PipelineDotOperandsPass"
+    ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
     # cuda_tile -> cuda_tile (tileir/transforms/cuda_tile/).

@@ -277,18 +277,19 @@ def _check_mmai(ptx: str, signs: str, size: int, seed: int) -> None:
 
 def test_loop_carried_accumulator_stays_in_mma_registers() -> None:
     """tileas-assign-layouts gives the K loop's accumulator the MMA layout: each
-    iteration exchanges only the operands (two buffers of the kernel's one shared
-    arena, two barriers).  The result then goes once through the same arena to a
-    layout of four f32 a thread (tileas-widen-stores; two more barriers) and is stored
-    in 16-byte vectors, no longer in the MMA registers' 8-byte ones."""
+    iteration only waits for its operands, which cp.async copies put in a ring of two
+    slots (tileas-pipeline-dot-operands; two barriers around the tensor cores, one
+    after the loop).  The result then goes once through the arena to a layout of four
+    f32 a thread (tileas-widen-stores; two more barriers) and is stored in 16-byte
+    vectors, no longer in the MMA registers' 8-byte ones."""
     from tileir.compiler import load_module
 
     ptx = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_80").ptx
     assert ptx is not None
-    # The operands (A: 64 rows of 32 halves + 16 bytes; B: 32 rows of 32 halves + 16
-    # bytes, 7680 bytes) fit in the epilogue's 64 rows of 32 f32 + 32 bytes.
-    assert ptx.count(".shared .align 16 .b8 tileir_xchg_0[10240];") == 1
-    assert ptx.count("bar.sync 0;") == 4
+    # The epilogue's 64 rows of 32 f32 + 32 bytes (10240), then the ring: two slots of
+    # A (64 rows of 32 halves + 16 bytes) and B (32 rows of 32 halves + 16 bytes).
+    assert ptx.count(".shared .align 16 .b8 tileir_xchg_0[25600];") == 1
+    assert ptx.count("bar.sync 0;") == 5
     assert "st.global.v4.b32" in ptx and "st.global.v2.b32" not in ptx
 
 

@@ -181,13 +181,18 @@ def test_gemm_operands_reach_shared_memory_in_16_byte_stores() -> None:
 
     ptx = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_80").ptx
     assert ptx is not None
-    stores = [line.strip() for line in ptx.splitlines() if "st.shared" in line]
-    # The f16 operands travel as words of two halves (%r); the f32 accumulator (%f),
-    # staged for 16-byte global stores (tileas-widen-stores), as the MMA fragment's
-    # pairs, into rows padded so that those are aligned too.
+    lines = [line.strip() for line in ptx.splitlines()]
+    stores = [s for s in lines if "st.shared" in s]
+    # The f16 operands go from global memory straight into their ring slots
+    # (tileas-pipeline-dot-operands): one 16-byte cp.async per group of 8 halves, and
+    # element by element only where the mask cuts a group (guarded by t_none).
+    copies = [s for s in lines if s.startswith("@t_all cp.async")]
+    assert copies and all(s.endswith(", 16;") and ".cg." in s for s in copies)
     operands = [s for s in stores if "%f" not in s]
+    assert operands and all(s.startswith("@t_none st.shared.b16") for s in operands)
+    # The f32 accumulator (%f), staged for 16-byte global stores (tileas-widen-stores),
+    # as the MMA fragment's pairs, into rows padded so that those are aligned too.
     epilogue = [s for s in stores if "%f" in s]
-    assert operands and all("st.shared.v4.b32" in s for s in operands)
     assert len(epilogue) == 8 and all("st.shared.v2.b32" in s for s in epilogue)
 
 

@@ -72,3 +72,31 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
     compile_module(module, arch, stop_after="tileas")
     passed = [r for r in tileas_remarks(module, arch) if r.name == "TensorCoreMma"]
     assert passed and all(r.message.endswith(f"on {instruction}") for r in passed)
+
+
+@pytest.mark.parametrize(
+    ("kernel", "arch", "name", "says"),
+    [
+        ("gemm_f16", "sm_90a", "DotPipelined", "operands through a 3-stage ring of cp.async copies"),
+        ("gemm_bf16_big_tile", "sm_90a", "DotPipelined", "a 2-stage ring"),
+        (
+            "gemm_bf16_big_tile",
+            "sm_100a",
+            "DotNotPipelined",
+            "its accumulator takes 64 registers a thread (mma.sync: at most 32",
+        ),
+        ("gemm_tf32", "sm_90a", "DotNotPipelined", "A: it is computed (a conversion"),
+    ],
+)
+def test_pipeline_remark_says_what_feeds_the_dot(
+    kernel: str, arch: str, name: str, says: str
+) -> None:
+    """tileas-pipeline-dot-operands records its decision on each tensor-core dot of a
+    loop; the TensorCore remarks report it, with the stages or the reason."""
+    module = load_module(CORPUS / f"{kernel}.tileirbc")
+    compile_module(module, arch, stop_after="tileas")
+    remarks = [r for r in tileas_remarks(module, arch) if r.category == "TensorCore"]
+    found = [r for r in remarks if r.name == name]
+    assert found and all(says in r.message for r in found), [r.message for r in remarks]
+    kind = "passed" if name == "DotPipelined" else "missed"
+    assert all(r.kind == kind for r in found)

@@ -103,7 +103,7 @@ def _pack_bytes(asm: PtxAsm, reg: Operand, word_bits: int, parts: Sequence[Opera
     asm.instr("cvt.u16.u32" if word_bits == 16 else "mov.b32", reg, "t_y")
 
 
-def _all_in_bounds(asm: PtxAsm, preds: Sequence[Operand]) -> None:
+def all_in_bounds(asm: PtxAsm, preds: Sequence[Operand]) -> None:
     """`t_all`: every element of the group is in bounds; `t_none`: its negation."""
     asm.register("pred", "t_all", "t_none", "t_p")
     asm.instr("and.pred", "t_all", preds[0], preds[1] if len(preds) > 1 else preds[0])
@@ -157,7 +157,7 @@ def load_group(
         for r in regs:
             asm.instr(opcode("mov", typed("b", reg_bits)), r, immediate(word_pad, reg_bits))
         if per_element:
-            _all_in_bounds(asm, pred)
+            all_in_bounds(asm, pred)
     op = quals.spell("ld")
     guard = ("t_all" if per_element else pred[0]) if masked else None
     lone_byte = bits == 8 and vec == 1
@@ -211,7 +211,7 @@ def store_group(
             else:
                 asm.instr(opcode("mov", typed("b", word_bits)), reg, vector(parts))
     if per_element:
-        _all_in_bounds(asm, pred)
+        all_in_bounds(asm, pred)
     op = quals.spell("st")
     guard = ("t_all" if per_element else pred[0]) if masked else None
     asm.instr(

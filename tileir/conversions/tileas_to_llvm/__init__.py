@@ -14,6 +14,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `func.func`/`func.return` (kernels)                    | `kernel.py`        | `LowerKernel`, `LowerReturn` |
 | per-element cuda_tile compute (the stated exception)   | `elementwise.py`   | `LowerElementwise`         |
 | `cuda_tile.constant`, `iota`, grid queries             | `elementwise.py`   | `LowerConstant`, `LowerIota`, `LowerGridQuery` |
+| scalar integer `arith.constant`, `addi`, `subi`, `muli` | `arith.py`        | `LowerArithConstant`, `LowerArithInteger` |
 | `nv_tileas.addptr`, `assume` (pointer)                 | `pointer.py`       | `LowerAddPtr`, `LowerAssume` |
 | `nv_tileas.tiled_load`, `tiled_store` (tiled memops)   | `tiled_memory.py`  | `LowerTiledLoad`, `LowerTiledStore` |
 | `nv_tileas.splat`, `broadcast`, `expand_dims` (layout) | `layout.py`        | `LowerSplat`, `LowerBroadcast`, `LowerExpandDims` |
@@ -21,6 +22,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.extract_slice`, `insert_slice` (slices)     | `slices.py`        | `LowerExtract`, `LowerInsert` |
 | `alloc_tensor` + `insert_slice`s, `reinterpret` (slices) | `slices.py`      | `LowerCat`, `LowerByteView` |
 | `nv_tileas.dot` (compute)                              | `dot.py` (engines `mma.py`, `wgmma.py`, `fma_dot.py`) | `LowerDot` |
+| `nv_tileas.async.tiled_load`, `future_wait`, `wait` (async) | `async_copy.py` | `LowerAsyncTiledLoad`, `LowerFutureWait`, `LowerAsyncWait` |
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
 | `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |
 | `nv_tileas.cta_barrier` (synchronization)              | `synchronization.py` | `LowerCtaBarrier`        |
@@ -53,6 +55,8 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
 )
 
+from tileir.conversions.tileas_to_llvm.arith import LowerArithConstant, LowerArithInteger
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, feed_patterns
 from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.cleanup import cleanup
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
@@ -80,6 +84,7 @@ from tileir.conversions.tileas_to_llvm.legality import check_legal, check_lowere
 from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
+from tileir.conversions.tileas_to_llvm.shared_arena import finalize_persistent
 from tileir.conversions.tileas_to_llvm.slices import (
     LowerByteView,
     LowerCat,
@@ -119,10 +124,15 @@ class ConvertTileASToLLVMPass(ModulePass):
         # One exchange (and allocator) per run, shared by every lowering that moves
         # values between threads through shared memory.
         exchange = Exchange(lowering, SharedAllocator())
+        # The rings of pipelined loops, planned while the loops and dots are there.
+        feeds = AsyncFeeds()
+        feeds.plan(op)
         LocatedWalker(
             GreedyRewritePatternApplier(
                 [
                     LowerElementwise(lowering),
+                    LowerArithConstant(lowering),
+                    LowerArithInteger(lowering),
                     LowerConstant(lowering),
                     LowerIota(lowering),
                     LowerGridQuery(lowering),
@@ -148,13 +158,16 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerByteView(lowering, exchange),
                     LowerInsert(lowering, exchange),
                     LowerReshape(lowering, exchange),
-                    LowerDot(lowering, exchange),
+                    LowerDot(lowering, exchange, feeds),
+                    *feed_patterns(lowering, exchange, feeds),
                     *structured.patterns(),
                 ],
                 dce_enabled=False,
             ),
             apply_recursively=False,
         ).rewrite_module(op)
+        for state in lowering.functions.values():
+            finalize_persistent(state)
         erase_globals(op)
         cleanup(op)
         op.attributes[ARCH_ATTR] = StringAttr(self.arch)

@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm, scf
-from xdsl.dialects.builtin import TensorType, UnrealizedConversionCastOp
+from xdsl.dialects.builtin import TensorType, UnrealizedConversionCastOp, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -52,12 +52,16 @@ from tileir.conversions.tileas_to_llvm.context import (
 from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
+from tileir.dialects.nv_tileas.foreign import AsyncValueType
 
 UNSIGNED_CMP_ATTR = "unsignedCmp"
 
 
 def register_types(t: Attribute, op: Operation | None = None) -> list[Attribute]:
-    """The LLVM types of the registers a value of type `t` occupies."""
+    """The LLVM types of the registers a value of type `t` occupies (a future of a tile:
+    the 32-bit shared-memory address of the buffer it lands in, `async_copy.py`)."""
+    if isinstance(t, AsyncValueType):
+        return [i32]
     if isinstance(t, TensorType):
         layout = linear_layout(op, t)  # pyright: ignore[reportArgumentType]
         return [llvm_scalar_type(element_type(t))] * layout.num_registers
@@ -81,7 +85,7 @@ def values_from_registers(
         n = len(register_types(t, op))
         group = list(regs[offset : offset + n])
         offset += n
-        if isinstance(t, TensorType | PointerType):
+        if isinstance(t, TensorType | PointerType | AsyncValueType):
             cast = UnrealizedConversionCastOp.get(group, [t])
             casts.append(cast)
             values.append(cast.results[0])

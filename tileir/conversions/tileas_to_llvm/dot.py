@@ -23,6 +23,7 @@ from xdsl.rewriter import InsertPoint
 
 import tileir.conversions.tileas_to_llvm.mma as mma
 import tileir.conversions.tileas_to_llvm.wgmma as wgmma
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
@@ -37,6 +38,7 @@ from tileir.conversions.tileas_to_llvm.exchange import (
 )
 from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
 from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
+from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.diagnostics import not_supported
@@ -55,9 +57,11 @@ class LowerDot(TilePattern):
     """`nv_tileas.dot` -> its operands through shared memory, then the engine its atom
     names: `mma.sync` (`mma.py`), `wgmma` (`wgmma.py`) or FMAs (`fma_dot.py`)."""
 
-    def __init__(self, ctx: LoweringContext, exchange: Exchange):
+    def __init__(self, ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds):
         super().__init__(ctx)
         self.exchange = exchange
+        self.feeds = feeds
+        feeds.placement = self.placement
 
     def _check(self, op: tas.DotOp) -> tuple[MmaSpec, int, int, int]:
         """The instruction family of `op`'s atom, and M, N, K, checked against the
@@ -96,16 +100,80 @@ class LowerDot(TilePattern):
             raise not_supported(op, f"a dot on atom '{op.atom.data}': {why}")
         return shape[1]
 
+    def placement(self, op: tas.DotOp) -> OperandPlacement:
+        """Where `op` reads A and B in shared memory (the same for the dot and for the
+        asynchronous copies that fill its rings, `async_copy.py`)."""
+        spec, m, n, k = self._check(op)
+        lhs_t, acc_t = op.a.type, op.acc.type
+        assert isinstance(lhs_t, TensorType) and isinstance(acc_t, TensorType)
+        batched = len(lhs_t.get_shape()) == 3
+        batch = lhs_t.get_shape()[0] if batched else 1
+        a_layout = linear_layout(op, op.a.type)
+        b_layout = linear_layout(op, op.b.type)
+        grid = dot_warp_grid(op, acc_t)
+        frag = mma_linear((m, n), *grid)
+        if batched:
+            # The batch index is the highest register bits (registers of batch i are
+            # per_batch * i + the 2-D fragment's).
+            frag = mma.batched_fragment(frag, batch)
+        exchange_acc = not (
+            linear_layout(op, acc_t) == frag and linear_layout(op, op.result.type) == frag
+        )
+        accumulator = element_kind(op, acc_t)
+        acc_shape = [batch, m, n] if batched else [m, n]
+        c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
+        size = spec.element_bytes
+        # A: M x K row-major.  B: K x N row-major for 16-bit elements (ldmatrix.trans
+        # gives the column fragments); N x K (transposed on the way in) for bytes and
+        # tf32 words, which ldmatrix cannot transpose.
+        a_pitch = size * k + mma.OPERAND_ROW_PAD
+        b_pitch = size * (k if spec.k_major_b else n) + mma.OPERAND_ROW_PAD
+        a_batch = m * a_pitch
+        b_batch = (n if spec.k_major_b else k) * b_pitch
+        a_strides = [a_pitch, size]
+        b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
+        views = [(a_layout, a_strides), (b_layout, b_strides)]
+        # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
+        operand_buffers = None
+        wgmma_n = 0
+        if op.atom.info.engine == "wgmma":
+            wgmma_n = self._check_wgmma(op, spec, (m, n, k), grid)
+            state = self.ctx.function_state(op)
+            limit = available_bytes(state, [c_size] if exchange_acc else [])
+            operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
+            a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
+            views = [
+                operand_buffers[0].view(a_layout, 1),
+                operand_buffers[1].view(b_layout, 0),
+            ]
+        elif batched:
+            views = [
+                (layout, [per_batch, *strides])
+                for (layout, strides), per_batch in zip(views, (a_batch, b_batch), strict=True)
+            ]
+        return OperandPlacement(
+            spec,
+            (m, n, k),
+            batch,
+            grid,
+            frag,
+            (a_pitch, b_pitch),
+            (a_batch, b_batch),
+            views,
+            operand_buffers,
+            wgmma_n,
+            (c_strides, c_size),
+        )
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.DotOp, rewriter: PatternRewriter) -> None:
         if op.atom.info.engine == "fma":
             lower_fma_dot(op, rewriter, self.ctx, self.exchange)
             return
-        spec, m, n, k = self._check(op)
-        lhs_t = op.a.type
-        assert isinstance(lhs_t, TensorType)
-        batched = len(lhs_t.get_shape()) == 3
-        batch = lhs_t.get_shape()[0] if batched else 1
+        place = self.feeds.placement_of(op) or self.placement(op)
+        spec = place.spec
+        m, n, k = place.mnk
+        batch = place.batch
         a_vals = self.ctx.registers_of(op, op.a)
         b_vals = self.ctx.registers_of(op, op.b)
         acc_vals = self.ctx.registers_of(op, op.acc)
@@ -115,16 +183,10 @@ class LowerDot(TilePattern):
         for layout in (a_layout, b_layout, acc_layout):
             check_exchangeable(op, layout)
         state = self.ctx.function_state(op)
-        acc_t = op.acc.type
-        assert isinstance(acc_t, TensorType)
-        wm, wn = dot_warp_grid(op, acc_t)
+        wm, wn = place.grid
         em, en = effective_warps((m, n), wm, wn)
-        frag = mma_linear((m, n), wm, wn)
-        per_batch = frag.num_registers
-        if batched:
-            # The batch index is the highest register bits (registers of batch i are
-            # per_batch * i + the 2-D fragment's).
-            frag = mma.batched_fragment(frag, batch)
+        frag = place.fragment
+        per_batch = mma_linear((m, n), wm, wn).num_registers
         # An accumulator (and result) already in the MMA layout stays in registers.
         acc_in_registers = acc_layout == frag
         result_in_registers = linear_layout(op, op.result.type) == frag
@@ -138,66 +200,49 @@ class LowerDot(TilePattern):
         else:
             operand = element_kind(op, op.a.type)
         accumulator = element_kind(op, op.acc.type)
-        size = spec.element_bytes
-
-        # A: M x K row-major.  B: K x N row-major for 16-bit elements (ldmatrix.trans
-        # gives the column fragments); N x K (transposed on the way in) for bytes and
-        # tf32 words, which ldmatrix cannot transpose.
-        a_pitch = size * k + mma.OPERAND_ROW_PAD
-        b_pitch = size * (k if spec.k_major_b else n) + mma.OPERAND_ROW_PAD
-        a_batch = m * a_pitch
-        b_batch = (n if spec.k_major_b else k) * b_pitch
-        a_strides = [a_pitch, size]
-        b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
-        # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
-        use_wgmma = op.atom.info.engine == "wgmma"
-        wgmma_n = self._check_wgmma(op, spec, (m, n, k), (wm, wn)) if use_wgmma else 0
-        acc_shape = [batch, m, n] if batched else [m, n]
-        c_strides, c_size = padded_strides(acc_shape, accumulator.bits)
-        operand_buffers = None
-        if use_wgmma:
-            exchange_acc = not (acc_in_registers and result_in_registers)
-            limit = available_bytes(state, [c_size] if exchange_acc else [])
-            operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
-            a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
-        if batched:
-            a_strides, b_strides = [a_batch, *a_strides], [b_batch, *b_strides]
+        a_batch, b_batch = place.batch_bytes
+        a_pitch, b_pitch = place.pitches
+        c_strides, c_size = place.accumulator
+        operand_buffers = place.operand_buffers
+        use_wgmma = operand_buffers is not None
+        # Operands an asynchronous pipeline already put in shared memory (a ring
+        # buffer's slot, `async_copy.py`) are read there; the others are written first.
+        fed = [self.feeds.ring_address(op, i) for i in (0, 1)]
         alloc = self.exchange.allocator
-        sizes = [batch * a_batch, batch * b_batch]
+        sizes = [batch * size for size, f in zip((a_batch, b_batch), fed, strict=True) if f is None]
         if not (acc_in_registers and result_in_registers):
             sizes.append(c_size)
-        buffers = alloc.allocate(op, state, rewriter, sizes)
-        smem_a, smem_b = buffers[0], buffers[1]
-        smem_c = buffers[2] if len(buffers) > 2 else None
+        buffers = iter(alloc.allocate(op, state, rewriter, sizes) if sizes else [])
+        smem_a = fed[0] if fed[0] is not None else next(buffers)
+        smem_b = fed[1] if fed[1] is not None else next(buffers)
+        smem_c = next(buffers, None)
 
-        p = state.prologue_builder(rewriter)
+        # The thread's addresses in the operand buffers: once, in the kernel's prologue,
+        # for the arena's fixed buffers; per use for a ring's slot.
+        at = self.builder(rewriter, op) if any(fed) else state.prologue_builder(rewriter)
         descriptors: tuple[SSAValue, SSAValue] | None = None
         base_a = base_b = smem_a
         if operand_buffers is not None:
             descriptors = wgmma.operand_descriptors(
-                p, state, (smem_a, smem_b), operand_buffers, (wm, wn)
+                at, state, (smem_a, smem_b), operand_buffers, (wm, wn)
             )
         else:
             base_a, base_b = mma.ldmatrix_bases(
-                p, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
+                at, state, spec, smem_a, smem_b, a_pitch, b_pitch, wm, em, en
             )
 
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex = self.exchange
-        if operand_buffers is not None:
-            for vals, layout, smem, buffer, k_dim in (
-                (a_vals, a_layout, smem_a, operand_buffers[0], 1),
-                (b_vals, b_layout, smem_b, operand_buffers[1], 0),
-            ):
-                view, view_strides = buffer.view(layout, k_dim)
-                ex.write(b, rewriter, state, vals, view, view_strides, smem, operand)
-        else:
-            ex.write(b, rewriter, state, a_vals, a_layout, a_strides, smem_a, operand)
-            ex.write(b, rewriter, state, b_vals, b_layout, b_strides, smem_b, operand)
+        for vals, (layout, strides), smem, ring in zip(
+            (a_vals, b_vals), place.views, (smem_a, smem_b), fed, strict=True
+        ):
+            if ring is None:
+                ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
         if use_wgmma:
-            # The st.shared above (generic proxy) must be visible to wgmma (async proxy).
+            # The writes above and the copies into the rings (generic proxy) must be
+            # visible to wgmma (async proxy).
             b.op(nvvm.FenceProxyOp())
         b.op(nvvm.Barrier0Op())
         if acc_in_registers:
@@ -226,7 +271,7 @@ class LowerDot(TilePattern):
             wgmma.wgmma_dot(
                 b,
                 spec,
-                wgmma_n,
+                place.wgmma_n,
                 c,
                 descriptors,
                 operand_buffers,

@@ -81,6 +81,19 @@ class SharedArena:
     address: SSAValue
     size: int = 0
     offsets: dict[int, SSAValue] = field(default_factory=dict)
+    #: Buffers live across uses (`allocate_persistent`), placed after the largest use.
+    persistent: list[PersistentBuffer] = field(default_factory=list)
+    persistent_size: int = 0
+
+
+@dataclass(frozen=True)
+class PersistentBuffer:
+    """A buffer that outlives the uses around it: its offset from the arena's start
+    (a constant set by `finalize_persistent`) and its place among the persistent ones."""
+
+    offset: llvm.ConstantOp
+    start: int
+    size: int
 
 
 @dataclass(frozen=True)
@@ -209,16 +222,9 @@ def allocate_shared(
         raise not_supported(
             op, f"{what} needing {total} bytes of shared memory ({budget.explain()})"
         )
-    arena = state.shared_arena
     b = state.prologue_builder(rewriter)
-    if arena is None:
-        name = f"tileir_xchg_{state.index}"
-        (address,) = b.asm(_declaration(name, total, False))
-        declaration = address.owner
-        assert isinstance(declaration, llvm.InlineAsmOp)
-        arena = state.shared_arena = SharedArena(name, declaration, address, total)
-        _declare(state, arena)
-    elif total > arena.size:
+    arena = _arena(state, b)
+    if total > arena.size:
         arena.size = total
         _declare(state, arena)
     out: list[SSAValue] = []
@@ -230,3 +236,49 @@ def allocate_shared(
             arena.offsets[offset] = b.add(arena.address, b.const(offset, i32))
         out.append(arena.offsets[offset])
     return out
+
+
+def _arena(state: FunctionState, b: LLBuilder) -> SharedArena:
+    """The kernel's arena, declared (empty) in its prologue on first use."""
+    if state.shared_arena is None:
+        name = f"tileir_xchg_{state.index}"
+        (address,) = b.asm(_declaration(name, 0, False))
+        declaration = address.owner
+        assert isinstance(declaration, llvm.InlineAsmOp)
+        state.shared_arena = SharedArena(name, declaration, address)
+    return state.shared_arena
+
+
+def allocate_persistent(state: FunctionState, rewriter: PatternRewriter, size: int) -> SSAValue:
+    """The 32-bit shared address of a 16-byte aligned buffer of `size` bytes that stays
+    live across the other uses (the ring of a pipelined loop, `async_copy.py`): every
+    persistent buffer goes after the largest transient use, so none overlaps another,
+    at an offset `finalize_persistent` sets once the kernel is lowered."""
+    b = state.prologue_builder(rewriter)
+    arena = _arena(state, b)
+    offset = llvm.ConstantOp(IntegerAttr(0, i32), i32)
+    b.op(offset)
+    arena.persistent.append(PersistentBuffer(offset, arena.persistent_size, size))
+    arena.persistent_size += _align(size)
+    return b.add(arena.address, offset.result)
+
+
+def finalize_persistent(state: FunctionState) -> None:
+    """Place the persistent buffers of the kernel of `state` after its largest transient
+    use, and size the arena for both; a diagnostic when they do not fit the budget."""
+    arena = state.shared_arena
+    if arena is None or not arena.persistent:
+        return
+    transient = _align(arena.size)
+    for buffer in arena.persistent:
+        buffer.offset.value = IntegerAttr(transient + buffer.start, i32)
+    total = transient + arena.persistent_size
+    budget = _budget(state)
+    if total > budget.available:
+        raise not_supported(
+            arena.persistent[0].offset,
+            f"ring buffers of {arena.persistent_size} bytes beside {transient} bytes of "
+            f"exchanges in shared memory ({budget.explain()})",
+        )
+    arena.size = total
+    _declare(state, arena)

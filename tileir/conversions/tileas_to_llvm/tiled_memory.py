@@ -89,7 +89,9 @@ def one_predicate(preds: Sequence[SSAValue]) -> bool:
     return bool(preds) and all(p is preds[0] for p in preds)
 
 
-def pointer_view(op: tas.TiledLoadOp | tas.TiledStoreOp, what: str) -> tas.ViewOp:
+def pointer_view(
+    op: tas.TiledLoadOp | tas.AsyncTiledLoadOp | tas.TiledStoreOp, what: str
+) -> tas.ViewOp:
     """The view of global pointers `op` accesses.  Such a view addresses one element per
     pointer, so the access is the whole view: its coordinates and offsets must be
     constant zeros.  Anything else (another kind of view, or a tile further along, as a

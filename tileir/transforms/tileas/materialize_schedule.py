@@ -80,6 +80,7 @@ from tileir.dialects.nv_tileas.builders import add, build_index_expr
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.interfaces import is_memory_consistency_op
 from tileir.dialects.nv_tileas.ops import TiledLoadOp
+from tileir.dialects.nv_tileas.ops.memory import TiledLoadBase
 from tileir.dialects.nv_tileas.types import AsyncTokenType, TiledViewType
 
 SCHEDULE_ATTR = "nv_tileas.schedule"
@@ -276,13 +277,13 @@ def stage_iv(base: SSAValue, step: SSAValue, k: int, at: InsertPoint) -> SSAValu
 
 def clone_for_stage(
     rewriter: Rewriter,
-    op: TiledLoadOp,
+    op: TiledLoadBase,
     sources: Sequence[Operation],
     iv: SSAValue,
     stage_value: SSAValue,
     stage: int,
     at: InsertPoint,
-) -> TiledLoadOp:
+) -> TiledLoadBase:
     """One replica of `op` (and of its operand sources) for the iteration whose induction
     variable is `stage_value`: seed 003's replica map (source op -> replica) and operand
     source map (operand -> source op) rewire every replica's operands within its stage."""
@@ -304,23 +305,29 @@ def clone_for_stage(
         at = InsertPoint.after(replica)
         replicas[id(source)] = replica
     load = replicas[id(op)]
-    assert isinstance(load, TiledLoadOp)
+    assert isinstance(load, TiledLoadBase)
     load.attributes[STAGE_ATTR] = IntegerAttr(stage, i32)
     return load
 
 
 def expand_pending_load(
-    rewriter: Rewriter, loop: scf.ForOp, op: TiledLoadOp, sources: Sequence[Operation], stages: int
+    rewriter: Rewriter,
+    loop: scf.ForOp,
+    op: TiledLoadBase,
+    sources: Sequence[Operation],
+    stages: int,
 ) -> scf.ForOp:
     """Seed 003 `expand_single_tiled_op`: `op` becomes `stages - 1` prologue replicas,
-    carried through new iter-args, and one replica for the iteration `stages - 1` ahead."""
+    carried through new iter-args, and one replica for the iteration `stages - 1` ahead.
+    `op` is a tiled load, or an asynchronous one whose futures the loop then carries
+    (`tileas-pipeline-dot-operands`)."""
     block = loop.body.block
     iv = block.args[0]
     before = InsertPoint.before(loop)
     prologue: list[SSAValue] = []
     for k in range(stages - 1):
         value = stage_iv(loop.lb, loop.step, k, before)
-        prologue.append(clone_for_stage(rewriter, op, sources, iv, value, k, before).result)
+        prologue.append(clone_for_stage(rewriter, op, sources, iv, value, k, before).results[0])
     # The replica for the iteration stages - 1 ahead, at the end of the body.
     terminator = block.last_op
     assert isinstance(terminator, scf.YieldOp)
@@ -329,14 +336,14 @@ def expand_pending_load(
     ahead = clone_for_stage(rewriter, op, sources, iv, ahead_iv, stages - 1, at)
     carried = [block.insert_arg(v.type, len(block.args)) for v in prologue]
     for arg, value in zip(carried, prologue, strict=True):
-        arg.name_hint = value.name_hint or op.result.name_hint
-    op.result.replace_all_uses_with(carried[0])
+        arg.name_hint = value.name_hint or op.results[0].name_hint
+    op.results[0].replace_all_uses_with(carried[0])
     rewriter.erase_op(op)
     # The original operand sources now feed nothing but each other: erase them.
     for source in reversed(sources):
         if not any(r.uses for r in source.results):
             rewriter.erase_op(source)
-    new_yield = scf.YieldOp(*terminator.arguments, *carried[1:], ahead.result)
+    new_yield = scf.YieldOp(*terminator.arguments, *carried[1:], ahead.results[0])
     rewriter.replace_op(terminator, new_yield)
     body = Region()
     loop.body.move_blocks(body)

@@ -70,11 +70,11 @@
 // SM100: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_f16_f16_f32>} : tensor<2x32x16xf16
 
 // CORPUS80-NOT: nv_tileaa.dot
-// CORPUS80: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_f16_f16_f32>}
+// CORPUS80: nv_tileas.dot {{.*}}atom = #nv_tileas<atom mma_f16_f16_f32>}
 // CORPUS90-NOT: nv_tileaa.dot
-// CORPUS90: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom wgmma_m64n32k16_f16_f16_f32>}
+// CORPUS90: nv_tileas.dot {{.*}}atom = #nv_tileas<atom wgmma_m64n32k16_f16_f16_f32>}
 // CORPUS100-NOT: nv_tileaa.dot
-// CORPUS100: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_f16_f16_f32>}
+// CORPUS100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom mma_f16_f16_f32>}
 
 cuda_tile.module @dots {
   entry @gemm_f16(%a0: tile<ptr<f16>>, %b0: tile<ptr<f16>>, %c0: tile<ptr<f32>>) {

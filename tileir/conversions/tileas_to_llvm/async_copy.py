@@ -1,0 +1,316 @@
+"""Asynchronous tiled loads into the rings of a pipelined K loop:
+`nv_tileas.async.tiled_load`, `nv_tileas.async.future_wait` and `nv_tileas.async.wait`
+as `tileas-pipeline-dot-operands` writes them (docs/codegen.md, "The K loop as a
+pipeline").
+
+A future of a tile is the 32-bit shared-memory address of the buffer the tile lands in:
+one register, carried through the loop like any other.  The buffers of one operand of
+one dot form a ring of `N - 1` slots (N the pipeline's stages), laid out exactly as the
+dot reads that operand (`operand_placement.py`: `ldmatrix` rows or `wgmma` core
+matrices), persistent across the kernel's other shared-memory uses
+(`shared_arena.allocate_persistent`).
+
+* **Copies.**  The replica of stage `k < N - 1`, issued before the loop, fills slot `k`.
+  The replica issued in the body (stage `N - 1`) fills the slot the dot has just read:
+  the one whose address the body's `future_wait` of the same operand returned (the
+  dot ends with a CTA barrier, so every warp is done with it).  Each group of
+  contiguous elements a thread loads becomes one `cp.async` of 4, 8 or 16 bytes
+  (`.cg` for 16) straight into its place in the buffer; a masked group is copied when
+  every element is in bounds, and otherwise element by element through registers with
+  zeros for the masked-off ones (synchronous `ld.global` + `st.shared`: `cp.async`
+  cannot copy fewer than 4 bytes).  Of a replicated tile only the owner of each
+  element writes it.  Each load ends its copies with `cp.async.commit_group`.
+* **Waits.**  A `future_wait` in the loop body is `cp.async.wait_group (N - 2) · L` (L:
+  the asynchronous loads of the body, one group each, issued after the waits): only
+  the groups of the later stages stay in flight.  The CTA barrier the dot places before
+  its tensor-core instructions (with `fence.proxy.async` for `wgmma`) makes every
+  thread's copies visible.  `async.wait` after the loop is `cp.async.wait_all` and a CTA
+  barrier: no copy outlives the pipeline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.ir import BlockArgument, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.backend.ptx import asm_builder as ptx
+from tileir.backend.ptx.memory_asm import all_in_bounds
+from tileir.conversions.tileas_to_llvm.context import (
+    LoweringContext,
+    element_bits,
+    linear_layout,
+)
+from tileir.conversions.tileas_to_llvm.exchange import Exchange
+from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
+from tileir.conversions.tileas_to_llvm.tiled_memory import pointer_view, vector_groups
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
+
+
+@dataclass
+class Ring:
+    """The slots of one operand of one dot, and what the lowering knows of them."""
+
+    dot: tas.DotOp
+    #: 0: A, 1: B.
+    index: int
+    #: Slots: the pipeline's stages less one.
+    slots: int = 0
+    placement: OperandPlacement | None = None
+    #: The address of slot 0 (computed in the kernel's prologue).
+    base: SSAValue | None = None
+    #: The slot the body's `future_wait` returned in the iteration being lowered.
+    current: SSAValue | None = None
+
+
+@dataclass
+class AsyncFeeds:
+    """Which ring each asynchronous load and future wait of a run belongs to (planned
+    before anything is rewritten, while the loops and dots are still there)."""
+
+    #: Where a dot reads its operands; `LowerDot` sets it (`dot.LowerDot.placement`).
+    placement: Callable[[tas.DotOp], OperandPlacement] | None = None
+    rings: dict[int, Ring] = field(default_factory=dict)
+    by_dot: dict[tuple[int, int], Ring] = field(default_factory=dict)
+    #: `cp.async.wait_group` count of each `future_wait`.
+    pending: dict[int, int] = field(default_factory=dict)
+
+    def plan(self, module: ModuleOp) -> None:
+        for op in module.walk():
+            if isinstance(op, tas.AsyncTiledLoadOp):
+                consumer = _consumer(op.result, set())
+                if consumer is None:
+                    continue
+                ring = self.by_dot.setdefault(
+                    (id(consumer[0]), consumer[1]), Ring(consumer[0], consumer[1])
+                )
+                self.rings[id(op)] = ring
+                stage = op.attributes.get(STAGE_ATTR)
+                if isinstance(stage, IntegerAttr):
+                    ring.slots = max(ring.slots, stage.value.data)
+            elif isinstance(op, tas.FutureWaitOp):
+                consumer = _dot_of(op)
+                if consumer is None:
+                    continue
+                ring = self.by_dot.setdefault(
+                    (id(consumer[0]), consumer[1]), Ring(consumer[0], consumer[1])
+                )
+                self.rings[id(op)] = ring
+        for op in module.walk():
+            if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
+                self.pending[id(op)] = _groups_in_flight(op, self.rings[id(op)])
+
+    def placement_of(self, dot: tas.DotOp) -> OperandPlacement | None:
+        """The placement the rings of `dot` were laid out for, if it has any."""
+        for index in (0, 1):
+            ring = self.by_dot.get((id(dot), index))
+            if ring is not None and ring.placement is not None:
+                return ring.placement
+        return None
+
+    def ring_address(self, dot: tas.DotOp, index: int) -> SSAValue | None:
+        """The slot operand `index` of `dot` reads in this iteration, when a ring feeds it."""
+        ring = self.by_dot.get((id(dot), index))
+        return None if ring is None else ring.current
+
+    def ring_placement(self, ring: Ring) -> OperandPlacement:
+        if ring.placement is None:
+            assert self.placement is not None
+            ring.placement = self.placement(ring.dot)
+        return ring.placement
+
+
+def _consumer(value: SSAValue, seen: set[int]) -> tuple[tas.DotOp, int] | None:
+    """The dot operand a future ends up feeding, through the loops that carry it."""
+    if id(value) in seen:
+        return None
+    seen.add(id(value))
+    for use in value.uses:
+        user = use.operation
+        found: tuple[tas.DotOp, int] | None = None
+        if isinstance(user, scf.ForOp) and use.index >= 3:
+            found = _consumer(user.body.block.args[use.index - 2], seen)
+        elif isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp):
+            loop = user.parent_op()
+            assert isinstance(loop, scf.ForOp)
+            found = _consumer(loop.body.block.args[use.index + 1], seen)
+        elif isinstance(user, tas.FutureWaitOp):
+            found = _dot_of(user)
+        if found is not None:
+            return found
+    return None
+
+
+def _dot_of(wait: tas.FutureWaitOp) -> tuple[tas.DotOp, int] | None:
+    uses = list(wait.result.uses)
+    if len(uses) == 1 and isinstance(uses[0].operation, tas.DotOp) and uses[0].index in (0, 1):
+        return uses[0].operation, uses[0].index
+    return None
+
+
+def _groups_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
+    """How many committed groups may still be in flight once `wait`'s tile has landed:
+    those of the later stages (module doc)."""
+    future = wait.future
+    if not isinstance(future, BlockArgument) or not isinstance(future.block.parent_op(), scf.ForOp):
+        return 0
+    body = future.block
+    loads = [op for op in body.ops if isinstance(op, tas.AsyncTiledLoadOp)]
+    index = body.get_operation_index
+    if any(index(load) < index(wait) for load in loads):
+        raise not_supported(wait, "a future wait after an asynchronous load of the same iteration")
+    return max(ring.slots - 1, 0) * len(loads)
+
+
+class LowerAsyncTiledLoad(TilePattern):
+    """`cp.async` copies of a tile into its ring slot (module doc)."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds):
+        super().__init__(ctx)
+        self.exchange = exchange
+        self.feeds = feeds
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.AsyncTiledLoadOp, rewriter: PatternRewriter) -> None:
+        ring = self.feeds.rings.get(id(op))
+        if ring is None:
+            raise not_supported(op, "an asynchronous tiled load that feeds no tensor-core dot")
+        place = self.feeds.ring_placement(ring)
+        state = self.ctx.function_state(op)
+        size = place.operand_bytes(ring.index)
+        if ring.base is None:
+            ring.base = allocate_persistent(state, rewriter, ring.slots * size)
+        stage = op.attributes.get(STAGE_ATTR)
+        k = stage.value.data if isinstance(stage, IntegerAttr) else 0
+        b = self.builder(rewriter, op)
+        if k < ring.slots:
+            slot = b.add(ring.base, b.const(k * size, i32)) if k else ring.base
+        elif ring.current is not None:
+            slot = ring.current
+        else:
+            raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
+        view = pointer_view(op, "loads from")
+        t = op.loaded_type()
+        layout = linear_layout(op, t)
+        bits = element_bits(t)
+        buffer_layout, strides = place.views[ring.index]
+        thread = self.exchange._thread_offset(b, state, rewriter, buffer_layout, strides, slot)  # pyright: ignore[reportPrivateUsage]
+        ptrs = self.ctx.registers_of(op, view.src)
+        masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
+        vec, groups = vector_groups(layout, op.atom.info.bits, bits, True)
+        # A replicated tile: only the owner of an element writes it into the slot.
+        owner = state.owner_predicate(rewriter, layout)
+        nbytes = bits // 8
+        for g in groups:
+            offsets = [
+                sum(x * s for x, s in zip(buffer_layout.register_coord(r), strides, strict=True))
+                for r in range(g, g + vec)
+            ]
+            if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
+                raise not_supported(
+                    op, "an asynchronous copy whose elements are not contiguous in the ring"
+                )
+            dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
+            preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
+            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits))
+        b.op(nvvm.CpAsyncCommitGroupOp())
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
+
+
+def _copy(
+    dst: SSAValue,
+    address: SSAValue,
+    preds: list[SSAValue],
+    owner: SSAValue | None,
+    vec: int,
+    bits: int,
+) -> ptx.PtxAsm:
+    """One group: a `cp.async` of `vec` elements when every predicate holds (or there
+    are none), else element by element through registers, zeros where masked off; only
+    in the thread that owns the elements (`owner`, when copies of them are replicated).
+    The group's elements are contiguous in global memory (its atom was chosen so), so
+    each is addressed from the first: one address register per group, not one per
+    element, which matters at the register limit."""
+    asm = ptx.PtxAsm()
+    nbytes = vec * bits // 8
+    d = asm.input(dst, "r")
+    src = asm.input(address, "l")
+    mine = asm.input(owner, "b") if owner is not None else None
+    kind = "cg" if nbytes == 16 else "ca"
+    copy = ptx.opcode("cp.async", kind, "shared", "global")
+    if not preds:
+        asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), guard=mine)
+        return asm
+    pred = [asm.input(p, "b") for p in preds]
+    all_in_bounds(asm, pred)
+    if mine is not None:
+        asm.instr("and.pred", "t_all", "t_all", mine)
+        asm.instr("and.pred", "t_none", "t_none", mine)
+    asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), guard="t_all")
+    reg_bits = max(bits, 16)
+    (value,) = asm.register(ptx.typed("b", reg_bits), "t_v")
+    for i in range(vec):
+        asm.instr(ptx.opcode("mov", ptx.typed("b", reg_bits)), value, ptx.immediate(0, reg_bits))
+        asm.instr("and.pred", "t_p", pred[i], "t_none")
+        asm.instr(
+            ptx.opcode("ld", "global", ptx.typed("b", bits)),
+            value,
+            ptx.address(src, i * bits // 8),
+            guard="t_p",
+        )
+        asm.instr(
+            ptx.opcode("st", "shared", ptx.typed("b", bits)),
+            ptx.address(d, i * bits // 8),
+            value,
+            guard="t_none",
+        )
+    return asm
+
+
+class LowerFutureWait(TilePattern):
+    """`cp.async.wait_group`: the tile of the oldest stage has landed (module doc)."""
+
+    def __init__(self, ctx: LoweringContext, feeds: AsyncFeeds):
+        super().__init__(ctx)
+        self.feeds = feeds
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.FutureWaitOp, rewriter: PatternRewriter) -> None:
+        ring = self.feeds.rings.get(id(op))
+        if ring is None:
+            raise not_supported(op, "a future wait whose tile feeds no tensor-core dot operand")
+        (slot,) = self.ctx.registers_of(op, op.future)
+        ring.current = slot
+        b = self.builder(rewriter, op)
+        b.op(nvvm.CpAsyncWaitGroupOp(self.feeds.pending[id(op)]))
+        # The dot reads the tile from its slot: no registers stand for it.
+        cast = UnrealizedConversionCastOp.get([], [op.result.type])
+        rewriter.replace(op, cast)
+
+
+class LowerAsyncWait(TilePattern):
+    """`cp.async.wait_all` and a CTA barrier: every copy has landed everywhere."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.AsyncWaitOp, rewriter: PatternRewriter) -> None:
+        b = self.builder(rewriter, op)
+        b.op(nvvm.CpAsyncWaitGroupOp(0))
+        b.op(nvvm.Barrier0Op())
+        rewriter.erase(op)
+
+
+def feed_patterns(ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds) -> list[TilePattern]:
+    return [
+        LowerAsyncTiledLoad(ctx, exchange, feeds),
+        LowerFutureWait(ctx, feeds),
+        LowerAsyncWait(ctx),
+    ]

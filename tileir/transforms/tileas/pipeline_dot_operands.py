@@ -1,0 +1,365 @@
+"""`tileas-pipeline-dot-operands{arch=sm_90a num-stages=3}`: the K loop of a GEMM as an
+N-stage asynchronous pipeline (seed 003's schedule materialization, the unspecialized
+pipeline, on the loads that feed tensor cores).
+
+A tensor-core `nv_tileas.dot` reads its operands from shared memory, so a K loop that
+loads each operand tile into registers waits twice per step: for global memory, then
+for the copy into shared memory, with no overlap between loads and tensor cores.  Here
+each such load becomes an `nv_tileas.async.tiled_load` of the `cp.async` atom of its
+width, stage-expanded as `tileas-materialize-schedule` expands pending loads: stages
+`0 .. N-2` are issued before the loop, the body issues the load of the iteration
+`N - 1` ahead, and the loop carries the `N - 1` futures in flight.  The dot waits for
+the oldest future (`nv_tileas.async.future_wait`) and the futures still in flight when
+the loop ends are waited for after it (`nv_tileas.async.wait`), so no copy outlives the
+loop.
+
+    scf.for %k ... iter_args(%acc = %z) {
+      %a = nv_tileas.tiled_load %va[...] mask %ma {atom = ldg_128b, padding_value = 0}
+      %b = nv_tileas.tiled_load %vb[...] mask %mb {atom = ldg_128b, padding_value = 0}
+      %d = nv_tileas.dot %a, %b, %acc
+      scf.yield %d
+    }
+
+becomes (N = 3)
+
+    %fa0 = nv_tileas.async.tiled_load ... {atom = cp_async_128b, nv_tileas.stage = 0}
+    %fa1 = nv_tileas.async.tiled_load ... {atom = cp_async_128b, nv_tileas.stage = 1}
+    (the same for b)
+    %r:5 = scf.for %k ... iter_args(%acc = %z, %fa = %fa0, %fa' = %fa1, %fb = ..., %fb' = ...) {
+      %a = nv_tileas.async.future_wait %fa
+      %b = nv_tileas.async.future_wait %fb
+      %d = nv_tileas.dot %a, %b, %acc
+      %fa2 = nv_tileas.async.tiled_load ... (iteration %k + 2 * step, stage 2)
+      %fb2 = ...
+      scf.yield %d, %fa', %fa2, %fb', %fb2
+    }
+    nv_tileas.async.wait %r#1, %r#2, %r#3, %r#4
+
+`convert-tileas-to-llvm` places each future in a ring of N shared-memory buffers laid
+out as its dot reads the operand (`cp.async` writes straight into them, the masked-off
+elements zero-filled), waits with `cp.async.wait_group` and a CTA barrier, and the dot
+reads the buffer of the oldest stage instead of writing its operand first
+(docs/codegen.md, "The K loop as a pipeline").
+
+A load qualifies when `tileas-materialize-schedule` could move it (weak, no token, no
+`in_bounds` dimension, nothing in the body writes memory, its operands computed from
+the induction variable by pure ops), it reads global memory with a 4-, 8- or 16-byte
+atom (a `cp.async` size), its padding is zero (`cp.async` fills with zeros), and its
+only users are the A or B operands of tensor-core dots (`mma.sync`, `wgmma`) of the same
+loop body that keep its rows contiguous in shared memory (not B of 8-bit or tf32 dots,
+stored transposed; not 8-bit floats widened to f16 before sm_89), and those dots run on
+`wgmma` or hold at most `ACCUMULATOR_REGISTER_LIMIT` accumulator registers per thread
+(`mma.sync`).  N is the option, lowered until the ring of every qualifying load fits half
+the shared memory a CTA may statically take on the target (the other half stays for the
+kernel's exchanges); a loop whose ring does not fit two stages is left as it is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import (
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    FloatAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileir.diagnostics import CompileError
+from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG, AtomAttr, Residency
+from tileir.dialects.nv_tileas.foreign import AsyncValueType
+from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr
+from tileir.dialects.nv_tileas.types import TiledViewType
+from tileir.targets import ARCHS
+from tileir.transforms.tileas.materialize_schedule import (
+    STAGE_ATTR,
+    ScheduleAnalysis,
+    analyze_loop,
+    expand_pending_load,
+    movable_load,
+    operand_sources,
+)
+from tileir.utils.bits import mlir_bit_width
+
+#: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks).
+FEED_ATTR = "nv_tileas.operand_feed"
+
+#: The `cp.async` copy sizes, in bits.
+CP_ASYNC_BITS = (32, 64, 128)
+
+#: 8-bit float element types (widened to f16 for the tensor cores before sm_89).
+FLOAT8_TYPES = (Float8E4M3FNType, Float8E5M2Type)
+
+#: The most accumulator registers per thread of an `mma.sync` dot whose loop is
+#: pipelined.  `mma.sync` loads its operand fragments into registers anyway, so a ring
+#: saves it no registers, and the copies in flight need some for their addresses and
+#: predicates: with 64 (`gemm_bf16_big_tile`, `gemm_e4m3_scaled`, NVIDIA's 128x128
+#: matmul samples on sm_100a) the kernel spills.  A `wgmma` dot reads both operands from
+#: shared memory, and without a ring its operand tiles pass through registers on the way
+#: there, so the ring only frees registers: no limit (sm_90a, ptxas 13: NVIDIA's
+#: 128x64 by 64x256 f16 matmul sample goes from 152 bytes of spills to none, a 128x128
+#: bf16 one from 188 registers to 132).
+ACCUMULATOR_REGISTER_LIMIT = 32
+
+#: Engines whose dots read their operands from shared memory.
+SHARED_OPERAND_ENGINES = ("mma.sync", "wgmma")
+
+
+def feeds_only_dots(op: tas.TiledLoadOp) -> bool:
+    """Whether every use of `op`'s tile is the A or B operand of a tensor-core dot that
+    keeps the operand's rows contiguous in shared memory as they are in the load."""
+    uses = list(op.result.uses)
+    return bool(uses) and all(
+        isinstance(u.operation, tas.DotOp)
+        and u.index in (0, 1)
+        and u.operation.atom.info.engine in SHARED_OPERAND_ENGINES
+        and u.operation.parent_block() is op.parent_block()
+        and copies_rows(op, u.operation, u.index)
+        for u in uses
+    )
+
+
+def copies_rows(op: tas.TiledLoadOp, dot: tas.DotOp, index: int) -> bool:
+    """Whether the dot keeps operand `index` in shared memory with the load's
+    contiguous dimension (the last: K of A, N of B) contiguous, so that each thread's
+    vector lands in one piece: not for B of 8-bit or tf32 dots (stored transposed, N x
+    K), nor for 8-bit floats widened to f16 on the way in (no 8-bit float tensor cores
+    before sm_89)."""
+    spec = dot.atom.info.mma_spec
+    t = op.result.type
+    if spec is None or not isinstance(t, TensorType):
+        return False
+    if index == 1 and spec.k_major_b:
+        return False
+    if spec.a == "f16" and isinstance(t.element_type, FLOAT8_TYPES):
+        return False
+    layout = t.encoding
+    rank = len(t.get_shape())
+    return isinstance(layout, BlockedLayoutAttr) and layout.dim_order[0] == rank - 1
+
+
+def zero_padding(op: tas.TiledLoadOp) -> bool:
+    pad = op.padding_value
+    if pad is None:
+        return True
+    if isinstance(pad, FloatAttr):
+        # cp.async fills with +0.0: a -0.0 padding differs in its sign bit.
+        return pad.value.data == 0.0 and math.copysign(1.0, pad.value.data) > 0
+    return isinstance(pad, IntegerAttr) and pad.value.data == 0
+
+
+def async_atom(op: tas.TiledLoadOp) -> AtomAttr | None:
+    """The `cp.async` atom that moves what `op`'s atom moves per access, if any."""
+    view = op.view.type
+    if not isinstance(view, TiledViewType) or view.residency_kind is not Residency.GMEM:
+        return None
+    bits = op.atom.info.bits
+    name = f"cp_async_{bits}b"
+    if bits not in CP_ASYNC_BITS or name not in ATOM_CATALOG:
+        return None
+    if element_bits(op) is None:
+        return None
+    return AtomAttr(name)
+
+
+def element_bits(op: tas.TiledLoadOp) -> int | None:
+    """Bits of one element of `op`'s tile in memory, for the whole-byte types `cp.async`
+    copies (not bools, sub-byte or tf32 elements)."""
+    bits = mlir_bit_width(element_type(op.result.type))
+    return bits if bits in (8, 16, 32, 64) else None
+
+
+def tile_bytes(op: tas.TiledLoadOp) -> int:
+    t = op.result.type
+    assert isinstance(t, TensorType)
+    count = 1
+    for extent in t.get_shape():
+        count *= extent
+    bits = element_bits(op)
+    assert bits is not None
+    return count * bits // 8
+
+
+def accumulator_registers(dot: tas.DotOp) -> int:
+    """32-bit registers a thread holds of `dot`'s accumulator."""
+    t = dot.acc.type
+    assert isinstance(t, TensorType)
+    fn = dot.parent_op()
+    while fn is not None and "nv_tileas.num_warps" not in fn.attributes:
+        fn = fn.parent_op()
+    warps = fn.attributes["nv_tileas.num_warps"] if fn is not None else None
+    threads = 32 * (warps.value.data if isinstance(warps, IntegerAttr) else 4)
+    count = 1
+    for extent in t.get_shape():
+        count *= extent
+    return max(1, count * (mlir_bit_width(t.element_type) or 32) // 32 // threads)
+
+
+def _to_async(op: tas.TiledLoadOp, atom: AtomAttr) -> tas.AsyncTiledLoadOp:
+    """`op` as an `async.tiled_load` of `atom` whose future a `future_wait` unwraps for
+    `op`'s users."""
+    props = dict(op.properties)
+    props["atom"] = atom
+    props.pop("operandSegmentSizes", None)
+    new = tas.AsyncTiledLoadOp.build(
+        operands=[op.view, list(op.coords), list(op.offsets), [], [op.mask] if op.mask else []],
+        result_types=[AsyncValueType(op.result.type), []],
+        properties=props,
+        attributes=dict(op.attributes),
+    )
+    new.location = op.location
+    Rewriter.insert_op(new, InsertPoint.before(op))
+    wait = tas.FutureWaitOp(new.result)
+    wait.location = op.location
+    Rewriter.insert_op(wait, InsertPoint.after(new))
+    op.result.replace_all_uses_with(wait.result)
+    Rewriter.erase_op(op)
+    return new
+
+
+def why_not_fed(
+    value: SSAValue, analysis: ScheduleAnalysis, loop: scf.ForOp
+) -> tuple[tas.TiledLoadOp, AtomAttr, list[Operation]] | str:
+    """The load that feeds a dot operand and its `cp.async` atom and operand sources
+    when it qualifies (module doc), else why not."""
+    op = value.owner
+    if not isinstance(op, tas.TiledLoadOp):
+        return "it is computed (a conversion or rearrangement of a load), not loaded"
+    if op.parent_block() is not loop.body.block:
+        return "it is not loaded in the loop body"
+    if op not in analysis.pending_loads:
+        return "it is loaded once for the whole loop"
+    if movable_load(op, analysis) is None:
+        return (
+            "its load cannot move to an earlier iteration (an ordered, tokened or "
+            "in-bounds load, or a loop that writes memory)"
+        )
+    if not feeds_only_dots(op):
+        return (
+            "its tile has users besides tensor-core dot operands, or the dot stores it "
+            "transposed in shared memory"
+        )
+    if not zero_padding(op):
+        return "its padding value is not zero (cp.async fills with zeros)"
+    atom = async_atom(op)
+    if atom is None:
+        return f"no cp.async copies its {op.atom.info.bits}-bit accesses of global memory"
+    sources = operand_sources(op, loop)
+    if sources is None:
+        return "its coordinates depend on more than the induction variable"
+    return op, atom, sources
+
+
+def _record(dot: tas.DotOp, text: str) -> None:
+    dot.attributes[FEED_ATTR] = StringAttr(text)
+
+
+def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.ForOp:
+    """Turn the dot-feeding loads of `loop` into an asynchronous pipeline (module doc);
+    record on each tensor-core dot of the loop what feeds it, or why not a ring."""
+    dots = [
+        op
+        for op in loop.body.block.ops
+        if isinstance(op, tas.DotOp) and op.atom.info.engine in SHARED_OPERAND_ENGINES
+    ]
+    if not dots:
+        return loop
+    analysis = analyze_loop(loop, num_stages)
+    chosen: dict[int, tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]] = {}
+    #: Per dot, the operands that stay synchronous and why.
+    direct: dict[int, list[str]] = {}
+    blockers: list[str] = []
+    for dot in dots:
+        for name, value in (("A", dot.a), ("B", dot.b)):
+            fed = why_not_fed(value, analysis, loop)
+            if isinstance(fed, str):
+                direct.setdefault(id(dot), []).append(f"{name}: {fed}")
+            else:
+                chosen[id(fed[0])] = fed
+        registers = accumulator_registers(dot)
+        if dot.atom.info.engine == "mma.sync" and registers > ACCUMULATOR_REGISTER_LIMIT:
+            blockers.append(
+                f"its accumulator takes {registers} registers a thread (mma.sync: at most "
+                f"{ACCUMULATOR_REGISTER_LIMIT} leave room for the copies in flight)"
+            )
+    per_stage = sum(tile_bytes(load) for load, _, _ in chosen.values())
+    stages = min(num_stages, ring_budget // per_stage) if per_stage else 0
+    if chosen and stages < 2:
+        blockers.append(
+            f"two stages of its operands ({2 * per_stage} bytes) do not fit half the "
+            f"static shared memory ({ring_budget} bytes)"
+        )
+    if blockers or not chosen:
+        for dot in dots:
+            _record(dot, "operands not pipelined: " + "; ".join(blockers or direct[id(dot)]))
+        return loop
+    for dot in dots:
+        text = f"operands through a {stages}-stage ring of cp.async copies"
+        if id(dot) in direct:
+            text += " (not " + "; ".join(direct[id(dot)]) + ")"
+        _record(dot, text)
+    rewriter = Rewriter()
+    loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
+    old_count = len(loop.results)
+    for load, sources in loads:
+        loop = expand_pending_load(rewriter, loop, load, sources, stages)
+    _stage_major(loop)
+    in_flight = list(loop.results[old_count:])
+    drain = tas.AsyncWaitOp(in_flight)
+    drain.location = loop.location
+    Rewriter.insert_op(drain, InsertPoint.after(loop))
+    return loop
+
+
+def _stage_major(loop: scf.ForOp) -> None:
+    """Issue the prologue's loads stage by stage (A0, B0, A1, B1, ...), as the body
+    issues them: a wait then only has to count the groups of the later stages.  (Each
+    expansion put its own stages together; moving a load later keeps its operands,
+    all defined before it, in front of it.)"""
+    prologue = [
+        op
+        for op in loop.parent_block().ops  # pyright: ignore[reportOptionalMemberAccess]
+        if isinstance(op, tas.AsyncTiledLoadOp) and any(u.operation is loop for u in op.result.uses)
+    ]
+
+    def stage(op: tas.AsyncTiledLoadOp) -> int:
+        attr = op.attributes.get(STAGE_ATTR)
+        return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+    for op in sorted(prologue, key=stage):
+        op.detach()
+        Rewriter.insert_op(op, InsertPoint.before(loop))
+
+
+@dataclass(frozen=True)
+class PipelineDotOperandsPass(ModulePass):
+    """The loads that feed tensor-core dots in a loop become an `num-stages`-deep ring
+    of asynchronous copies (`cp.async`), issued `num-stages - 1` iterations ahead."""
+
+    name = "tileas-pipeline-dot-operands"
+
+    #: The target, whose static shared memory bounds the rings.
+    arch: str = "sm_90a"
+    num_stages: int = 3
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.num_stages < 1:
+            raise CompileError(
+                f"{self.name}: option num-stages must be at least 1, got {self.num_stages}"
+            )
+        ring_budget = ARCHS[self.arch].static_shared // 2
+        loops = [o for o in op.walk(region_first=True) if isinstance(o, scf.ForOp)]
+        for loop in loops:
+            if not any(isinstance(o, scf.ForOp) for o in loop.body.walk()):
+                pipeline_loop(loop, self.num_stages, ring_budget)
