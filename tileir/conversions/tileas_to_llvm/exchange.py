@@ -418,12 +418,17 @@ def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int
     access = vec * size
     lanes_per_phase = 32 if access <= 4 else 128 // access
     worst = 1
+    # Coordinates combine by XOR: each lane's and each register's part once (a
+    # padding search calls this for every candidate).
+    lanes = [layout.lane_coord(lane) for lane in range(32)]
     for r in range(0, layout.num_registers, vec):
+        reg = layout.register_coord(r)
         for phase in range(0, 32, lanes_per_phase):
             banks: dict[int, set[int]] = {}
             for lane in range(phase, phase + lanes_per_phase):
-                coord = layout.coord(r, lane, 0)
-                address = sum(x * s for x, s in zip(coord, strides, strict=True))
+                address = sum(
+                    (x ^ y) * s for x, y, s in zip(reg, lanes[lane], strides, strict=True)
+                )
                 for word in range(address // 4, (address + access + 3) // 4):
                     banks.setdefault(word % 32, set()).add(word)
             worst = max(worst, *(len(words) for words in banks.values()))
