@@ -268,6 +268,41 @@ def test_vector_loads_stores_and_register_packing() -> None:
     np.testing.assert_array_equal(dst, expect.reshape(-1))
 
 
+def test_labels_are_local_to_their_scope() -> None:
+    """Two `{ }` blocks may each have a label of the same name (inline PTX blocks
+    do: `tileas_to_llvm/async_copy.py` branches over its edge path to `tileir_copied`
+    in every copy): a branch goes to its own block's label, as ptxas takes it; a
+    second label of one name in one scope is still an error."""
+    body = """
+    .reg .pred %p1;
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [x];
+    mul.wide.u32 %rd2, %r1, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    setp.lt.u32 %p1, %r1, 16;
+    {
+    @%p1 bra done;
+    st.global.b32 [%rd3], %r1;
+    done:
+    }
+    {
+    @!%p1 bra done;
+    st.global.b32 [%rd3+4], %r1;
+    done:
+    }
+    """
+    x = np.zeros(64, dtype=np.int32)
+    simulate(kernel(body, [".u64 x"], (32,)), (1, 1, 1), [x])
+    tid = np.arange(32)
+    np.testing.assert_array_equal(x[0::2], np.where(tid < 16, 0, tid))
+    np.testing.assert_array_equal(x[1::2], np.where(tid < 16, tid, 0))
+    twice = body.replace("    }\n    {\n", "")
+    with pytest.raises(SimulationError, match="label done defined twice"):
+        simulate(kernel(twice, [".u64 x"], (32,)), (1, 1, 1), [np.zeros(64, dtype=np.int32)])
+
+
 def test_guards_mask_stores_and_scoped_registers() -> None:
     """The load and store only run where ``i < n``; inside ``{ }`` a scoped
     register shadows nothing outside and can be redeclared in the next block."""

@@ -58,17 +58,23 @@ class Program:
 
 
 def build_program(kernel: Kernel) -> Program:
-    program = Program(labels=_label_positions(kernel))
+    labels, scope_labels = _label_positions(kernel)
+    program = Program(labels=labels)
     scopes: list[dict[str, str]] = [{}]
+    # The labels visible in each open scope (a label is local to its `{ }` block, as
+    # ptxas takes it: two inline blocks may each have their own `$done`).
+    label_scopes: list[dict[str, str]] = [scope_labels.get(0, {})]
     serial = 0
     for s in kernel.body:
         if isinstance(s, ScopeOpen):
             scopes.append({})
             serial += 1
+            label_scopes.append(scope_labels.get(serial, {}))
         elif isinstance(s, ScopeClose):
             if len(scopes) == 1:
                 raise SimulationError("'}' without '{'", line=s.line)
             scopes.pop()
+            label_scopes.pop()
         elif isinstance(s, RegDecl):
             _declare(program, scopes, s, serial)
         elif isinstance(s, SharedDecl):
@@ -87,23 +93,37 @@ def build_program(kernel: Kernel) -> Program:
         elif isinstance(s, ExternDecl):
             continue
         elif isinstance(s, Instruction):
-            program.instructions.append(_resolve(s, scopes, program.labels))
+            program.instructions.append(_resolve(s, scopes, label_scopes, program.labels))
     if len(scopes) != 1:
         raise SimulationError(f"{len(scopes) - 1} unclosed '{{' in kernel {kernel.name}")
     return program
 
 
-def _label_positions(kernel: Kernel) -> dict[str, int]:
+def _label_positions(kernel: Kernel) -> tuple[dict[str, int], dict[int, dict[str, str]]]:
+    """Each label's instruction index, under a key unique in the kernel, and the labels
+    each scope (by its serial number, 0 the kernel's body) declares: name -> key."""
     labels: dict[str, int] = {}
+    scope_labels: dict[int, dict[str, str]] = {}
+    open_scopes = [0]
+    serial = 0
     count = 0
     for s in kernel.body:
-        if isinstance(s, Label):
-            if s.name in labels:
+        if isinstance(s, ScopeOpen):
+            serial += 1
+            open_scopes.append(serial)
+        elif isinstance(s, ScopeClose):
+            if len(open_scopes) > 1:
+                open_scopes.pop()
+        elif isinstance(s, Label):
+            here = scope_labels.setdefault(open_scopes[-1], {})
+            if s.name in here:
                 raise SimulationError(f"label {s.name} defined twice", line=s.line)
-            labels[s.name] = count
+            key = s.name if open_scopes[-1] == 0 else f"{s.name}#{open_scopes[-1]}"
+            here[s.name] = key
+            labels[key] = count
         elif isinstance(s, Instruction):
             count += 1
-    return labels
+    return labels, scope_labels
 
 
 def _declare(program: Program, scopes: list[dict[str, str]], decl: RegDecl, serial: int) -> None:
@@ -116,11 +136,23 @@ def _declare(program: Program, scopes: list[dict[str, str]], decl: RegDecl, seri
         program.registers[key] = RegisterSlot(name, decl.type_name, decl.line)
 
 
-def _resolve(ins: Instruction, scopes: list[dict[str, str]], labels: dict[str, int]) -> Instruction:
-    """``ins`` with register names replaced by their keys and labels by targets."""
+def _resolve(
+    ins: Instruction,
+    scopes: list[dict[str, str]],
+    label_scopes: list[dict[str, str]],
+    labels: dict[str, int],
+) -> Instruction:
+    """``ins`` with register names replaced by their keys and labels by targets (the
+    innermost scope's label of that name)."""
 
     def key_of(name: str) -> str | None:
         for scope in reversed(scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def label_of(name: str) -> str | None:
+        for scope in reversed(label_scopes):
             if name in scope:
                 return scope[name]
         return None
@@ -132,8 +164,9 @@ def _resolve(ins: Instruction, scopes: list[dict[str, str]], labels: dict[str, i
             key = key_of(op.name)
             if key is not None:
                 return replace(op, name=key)
-            if ins.opcode == "bra" and op.name in labels:
-                return Target(op.name, labels[op.name])
+            label = label_of(op.name) if ins.opcode == "bra" else None
+            if label is not None:
+                return Target(op.name, labels[label])
             raise SimulationError(
                 f"{op.name} is not a declared register"
                 + (" or a label" if ins.opcode == "bra" else ""),
