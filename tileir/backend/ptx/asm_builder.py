@@ -171,6 +171,13 @@ class PtxAsm:
         body = f"{name} {', '.join(operands)}" if operands else name
         self._lines.append(f"{prefix}{body};")
 
+    def label(self, name: str) -> str:
+        """`name:` here, for a branch within the block (a scoped block's labels are its
+        own, as ptxas takes them: every copy of the block may use the same name)."""
+        assert self.scoped, "a label outside a scoped block would clash with its copies"
+        self._lines.append(f"{name}:")
+        return name
+
     # -- the inline asm ---------------------------------------------------------------------
     @property
     def arguments(self) -> list[SSAValue]:

@@ -18,7 +18,8 @@ matrices), persistent across the kernel's other shared-memory uses
   (`.cg` for 16) straight into its place in the buffer; a masked group is copied when
   every element is in bounds, and otherwise element by element through registers with
   zeros for the masked-off ones (synchronous `ld.global` + `st.shared`: `cp.async`
-  cannot copy fewer than 4 bytes).  Of a replicated tile only the owner of each
+  cannot copy fewer than 4 bytes), which a thread with nothing to do there branches
+  over.  Of a replicated tile only the owner of each
   element writes it.  Each load ends its copies with `cp.async.commit_group`.
 * **Waits.**  A `future_wait` in the loop body is `cp.async.wait_group (N - 2) · L` (L:
   the asynchronous loads of the body, one group each, issued after the waits): only
@@ -256,6 +257,9 @@ def _copy(
         asm.instr("and.pred", "t_all", "t_all", mine)
         asm.instr("and.pred", "t_none", "t_none", mine)
     asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), guard="t_all")
+    # Inside the tile (and in the threads that do not own the group) the element path
+    # has nothing to do: jump over it rather than issue it predicated off.
+    asm.instr("bra", "tileir_copied", guard="t_none", negate=True)
     reg_bits = max(bits, 16)
     (value,) = asm.register(ptx.typed("b", reg_bits), "t_v")
     for i in range(vec):
@@ -273,6 +277,7 @@ def _copy(
             value,
             guard="t_none",
         )
+    asm.label("tileir_copied")
     return asm
 
 
