@@ -79,7 +79,7 @@ from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG, AtomAttr, Residency
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
-from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr
+from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, DistributedLayout
 from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.targets import ARCHS
 from tileir.transforms.tileas.materialize_schedule import (
@@ -183,27 +183,18 @@ def element_bits(op: tas.TiledLoadOp) -> int | None:
 def tile_bytes(op: tas.TiledLoadOp) -> int:
     t = op.result.type
     assert isinstance(t, TensorType)
-    count = 1
-    for extent in t.get_shape():
-        count *= extent
     bits = element_bits(op)
     assert bits is not None
-    return count * bits // 8
+    return math.prod(t.get_shape()) * bits // 8
 
 
 def accumulator_registers(dot: tas.DotOp) -> int:
-    """32-bit registers a thread holds of `dot`'s accumulator."""
+    """32-bit registers a thread holds of `dot`'s accumulator (its layout says how many
+    elements)."""
     t = dot.acc.type
-    assert isinstance(t, TensorType)
-    fn = dot.parent_op()
-    while fn is not None and "nv_tileas.num_warps" not in fn.attributes:
-        fn = fn.parent_op()
-    warps = fn.attributes["nv_tileas.num_warps"] if fn is not None else None
-    threads = 32 * (warps.value.data if isinstance(warps, IntegerAttr) else 4)
-    count = 1
-    for extent in t.get_shape():
-        count *= extent
-    return max(1, count * (mlir_bit_width(t.element_type) or 32) // 32 // threads)
+    assert isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout)
+    elements = t.encoding.linear(t.get_shape()).num_registers
+    return max(1, elements * (mlir_bit_width(t.element_type) or 32) // 32)
 
 
 def _to_async(op: tas.TiledLoadOp, atom: AtomAttr) -> tas.AsyncTiledLoadOp:
