@@ -36,22 +36,18 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from tileir.conversions.tileaa_tokens import fresh_token
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import SymbolVisibility
 from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp
 from tileir.dialects.cuda_tile.types import PointerType
-from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 
 
 def _passed_on(token: SSAValue | None, rewriter: PatternRewriter) -> SSAValue:
     """What an ordering-only op's result token stands for: its input token, or a fresh
     token when it had none."""
-    if token is not None:
-        return token
-    fresh = aa.CreateMemTokenOp()
-    rewriter.insert(fresh)
-    return fresh.result
+    return token if token is not None else fresh_token(rewriter)
 
 
 class ConvertPrint(RewritePattern):

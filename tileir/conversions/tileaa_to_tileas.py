@@ -67,7 +67,7 @@ from tileir.conversions.tileaa_pointers import pointer_patterns
 from tileir.conversions.tileaa_queues import lower_queues_and_agents
 from tileir.conversions.tileaa_reductions import reduction_patterns
 from tileir.conversions.tileaa_shapes import shape_patterns
-from tileir.conversions.tileaa_tokens import lower_mem_tokens
+from tileir.conversions.tileaa_tokens import fresh_token, lower_mem_tokens
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
     AtomicRMWMode,
@@ -200,7 +200,7 @@ class LowerLoad(RewritePattern):
             rewriter.insert(select)
             result = select.results[0]
         token: SSAValue = (
-            load.result_token if load.result_token is not None else _fresh_token(rewriter)
+            load.result_token if load.result_token is not None else fresh_token(rewriter)
         )
         rewriter.replace(op, [], [result, token])
 
@@ -222,7 +222,7 @@ class LowerStore(RewritePattern):
             properties=props,
         )
         rewriter.insert(store)
-        token = store.result_token if store.result_token is not None else _fresh_token(rewriter)
+        token = store.result_token if store.result_token is not None else fresh_token(rewriter)
         rewriter.replace(op, [], [token])
 
 
@@ -243,7 +243,7 @@ def _atomic_token(op: aa.AtomicRmwOp | aa.AtomicCasOp, rewriter: PatternRewriter
     there is none but the old token result is used (a token result needs an operand)."""
     if op.token is not None:
         return [op.token]
-    return [_fresh_token(rewriter)] if op.result_token.uses else []
+    return [fresh_token(rewriter)] if op.result_token.uses else []
 
 
 def _replace_atomic(
@@ -253,7 +253,7 @@ def _replace_atomic(
 ) -> None:
     new.location = op.location
     rewriter.insert(new)
-    token = new.result_token if new.result_token is not None else _fresh_token(rewriter)
+    token = new.result_token if new.result_token is not None else fresh_token(rewriter)
     rewriter.replace(op, [], [new.result, token])
 
 
@@ -281,12 +281,6 @@ class LowerAtomicCas(RewritePattern):
             properties=atomic_properties(op),
         )
         _replace_atomic(op, new, rewriter)
-
-
-def _fresh_token(rewriter: PatternRewriter) -> SSAValue:
-    op = aa.CreateMemTokenOp()
-    rewriter.insert(op)
-    return op.result
 
 
 def _opt(v: SSAValue | None) -> list[SSAValue]:

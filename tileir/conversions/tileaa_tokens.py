@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileir.diagnostics import error_at, not_supported
@@ -218,3 +219,12 @@ def _lower_access(access: Operation, barriers: dict[SSAValue, Barrier], phase: S
     fresh = aa.CreateMemTokenOp(0, infer_mem_token_type(access))
     Rewriter.insert_op(fresh, InsertPoint.before(access))
     access.operands = [fresh.result if operand is token else operand for operand in access.operands]
+
+
+def fresh_token(rewriter: PatternRewriter) -> SSAValue:
+    """A synchronous mem token that follows nothing, at the rewriter's insertion point:
+    what stands for a token an op no longer produces (or never had) until
+    `tileas-insert-barriers` drops the tokens."""
+    op = aa.CreateMemTokenOp()
+    rewriter.insert(op)
+    return op.result
