@@ -89,23 +89,18 @@ class AsyncFeeds:
         for op in module.walk():
             if isinstance(op, tas.AsyncTiledLoadOp):
                 consumer = _consumer(op.result, set())
-                if consumer is None:
-                    continue
-                ring = self.by_dot.setdefault(
-                    (id(consumer[0]), consumer[1]), Ring(consumer[0], consumer[1])
-                )
-                self.rings[id(op)] = ring
-                stage = op.attributes.get(STAGE_ATTR)
-                if isinstance(stage, IntegerAttr):
-                    ring.slots = max(ring.slots, stage.value.data)
             elif isinstance(op, tas.FutureWaitOp):
                 consumer = _dot_of(op)
-                if consumer is None:
-                    continue
-                ring = self.by_dot.setdefault(
-                    (id(consumer[0]), consumer[1]), Ring(consumer[0], consumer[1])
-                )
-                self.rings[id(op)] = ring
+            else:
+                continue
+            if consumer is None:
+                continue
+            dot, index = consumer
+            ring = self.by_dot.setdefault((id(dot), index), Ring(dot, index))
+            self.rings[id(op)] = ring
+            stage = op.attributes.get(STAGE_ATTR)
+            if isinstance(stage, IntegerAttr):
+                ring.slots = max(ring.slots, stage.value.data)
         for op in module.walk():
             if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
                 self.pending[id(op)] = _groups_in_flight(op, self.rings[id(op)])
@@ -204,7 +199,7 @@ class LowerAsyncTiledLoad(TilePattern):
         layout = linear_layout(op, t)
         bits = element_bits(t)
         buffer_layout, strides = place.views[ring.index]
-        thread = self.exchange._thread_offset(b, state, rewriter, buffer_layout, strides, slot)  # pyright: ignore[reportPrivateUsage]
+        thread = self.exchange.thread_offset(b, state, rewriter, buffer_layout, strides, slot)
         ptrs = self.ctx.registers_of(op, view.src)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         vec, groups = vector_groups(layout, op.atom.info.bits, bits, True)

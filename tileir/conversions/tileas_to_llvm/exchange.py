@@ -171,7 +171,7 @@ class Exchange:
         self.ctx = ctx
         self.allocator = allocator
 
-    def _thread_offset(
+    def thread_offset(
         self,
         b: LLBuilder,
         state: FunctionState,
@@ -213,7 +213,7 @@ class Exchange:
         owner = state.owner_predicate(rewriter, layout)
         if guard is not None:
             owner = guard if owner is None else b.and_(owner, guard)
-        base = self._thread_offset(b, state, rewriter, layout, strides, smem)
+        base = self.thread_offset(b, state, rewriter, layout, strides, smem)
         vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):
             if not is_representative(layout, r):
@@ -249,7 +249,7 @@ class Exchange:
     ) -> list[SSAValue]:
         """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`,
         up to 16 bytes per `ld.shared`."""
-        base = self._thread_offset(b, state, rewriter, layout, strides, smem)
+        base = self.thread_offset(b, state, rewriter, layout, strides, smem)
         results: list[SSAValue] = []
         vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):

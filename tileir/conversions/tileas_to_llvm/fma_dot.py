@@ -98,8 +98,8 @@ def lower_fma_dot(
     a_by_acc = [a_strides[0], a_strides[1], 0] if batched else [a_strides[0], 0]
     b_by_acc = [b_strides[0], 0, b_strides[2]] if batched else [0, b_strides[1]]
     a_k, b_k = a_strides[-1], b_strides[-2]
-    base_a = ex._thread_offset(b, state, rewriter, acc_layout, a_by_acc, smem_a)  # pyright: ignore[reportPrivateUsage]
-    base_b = ex._thread_offset(b, state, rewriter, acc_layout, b_by_acc, smem_b)  # pyright: ignore[reportPrivateUsage]
+    base_a = ex.thread_offset(b, state, rewriter, acc_layout, a_by_acc, smem_a)
+    base_b = ex.thread_offset(b, state, rewriter, acc_layout, b_by_acc, smem_b)
     a_align = _thread_alignment(acc_layout, a_by_acc)
     b_align = _thread_alignment(acc_layout, b_by_acc)
 
