@@ -121,9 +121,10 @@ def test_a_use_over_the_targets_budget_is_reported_at_its_op() -> None:
         with pytest.raises(CompileError) as e:
             compile_module(parse_module_text(_kernel(256, 256), "budget.mlir"), arch)
         assert e.value.message == (
-            "'nv_tileas.shuffle' op is not supported by tileir yet: an exchange needing "
-            f"263168 bytes of shared memory ({limit} are available: a CTA may use {limit} "
-            f"bytes of shared memory on {arch})"
+            "'nv_tileas.shuffle' op needs 263168 bytes of shared memory for an exchange, "
+            f"over the limit ({limit} are available: a CTA may use {limit} bytes of shared memory "
+            f"on {arch}); make the tile smaller, or compile for a target with more shared "
+            "memory per CTA"
         )
         assert e.value.location is not None and e.value.location.line == 8
 

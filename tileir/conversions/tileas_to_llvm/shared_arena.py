@@ -49,7 +49,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.diagnostics import not_supported
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import nvvm
 from tileir.targets import ARCHS
 
@@ -219,8 +219,11 @@ def allocate_shared(
         total += _align(size)
     budget = _budget(state)
     if total > budget.available:
-        raise not_supported(
-            op, f"{what} needing {total} bytes of shared memory ({budget.explain()})"
+        raise error_at(
+            op,
+            f"needs {total} bytes of shared memory for {what}, over the limit "
+            f"({budget.explain()}); "
+            "make the tile smaller, or compile for a target with more shared memory per CTA",
         )
     b = state.prologue_builder(rewriter)
     arena = _arena(state, b)
