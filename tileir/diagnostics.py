@@ -1,14 +1,30 @@
 """Diagnostics: located errors for users, never tracebacks.
 
 Passes raise `CompileError` for input they cannot handle (an unsupported op, an invalid
-combination of attributes); the drivers catch it and print one line per diagnostic,
-located at the op's source position, in MLIR's form (`file:line:col: error: msg`) or in
-tileiras's (`loc("file":line:col): error: msg`).
+combination of attributes); the drivers catch it and print it located at the op's source
+position, in MLIR's form (`file:line:col: error: msg`) or in tileiras's
+(`loc("file":line:col): error: msg`).
+
+`str()` of a `CompileError` (what Python and Jupyter show) and the drivers' output are
+its `render()`: the located line, the source line with a caret under the column, as
+clang and MLIR print them, then its notes (`prior use here`, the op that needs a
+resource) rendered the same way.  Types are shown in cuda_tile's own spelling
+(`tile<4xf32>`, not `!cuda_tile.tile<4xf32>`) there; `message` keeps MLIR's spelling,
+which `--verify-diagnostics` matches as NVIDIA's tests expect.
+
+The source line comes from the text the parser read (`remember_source`, for input
+that is no file: `tileir.load(text)`) or else from the file itself (a `.mlir` file, or
+the Python file of a cuTile kernel whose bytecode points there).
 """
 
 from __future__ import annotations
 
+import difflib
+import re
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from xdsl.dialects.builtin import ArrayAttr, CallSiteLoc, FileLineColLoc, LocationAttr, UnknownLoc
 from xdsl.ir import Operation
@@ -28,18 +44,130 @@ class SourceLocation:
 
 
 class CompileError(Exception):
-    """A user-facing error, optionally located."""
+    """A user-facing error, optionally located, with notes (further located messages
+    that explain it: MLIR's `prior use here`)."""
 
-    def __init__(self, message: str, location: SourceLocation | None = None):
+    def __init__(
+        self,
+        message: str,
+        location: SourceLocation | None = None,
+        notes: Sequence[CompileError] = (),
+    ):
         super().__init__(message)
         self.message = message
         self.location = location
+        self.notes: list[CompileError] = list(notes)
 
     def format(self, style: str = "mlir") -> str:
-        if self.location is None:
-            return f"error: {self.message}"
-        where = self.location.tileiras() if style == "tileiras" else self.location.mlir()
-        return f"{where}: error: {self.message}"
+        """The one located line (`file:line:col: error: message`), message as written."""
+        return _header(self.location, "error", self.message, style)
+
+    def render(self, style: str = "mlir", *, source: bool = True) -> str:
+        """The diagnostic as a user reads it: each error (several for an error that
+        holds `errors`), its source line and caret (with `source`), and its notes, types
+        in cuda_tile's spelling.  `style` is `mlir` or `tileiras` (the location form)."""
+        several: Sequence[object] = getattr(self, "errors", None) or ()
+        errors = [e for e in several if isinstance(e, CompileError)] or [self]
+        parts: list[str] = []
+        for error in errors:
+            # A subclass may say where it is in its own way (bytecode: the file alone).
+            header = (
+                _header(error.location, "error", error.message, style)
+                if type(error).format is CompileError.format
+                else error.format(style)
+            )
+            parts.append(cuda_tile_spelling(header) + (excerpt(error.location) if source else ""))
+            for note in error.notes:
+                text = cuda_tile_spelling(note.message)
+                parts.append(
+                    _header(note.location, "note", text, style)
+                    + (excerpt(note.location) if source else "")
+                )
+        return "\n".join(parts)
+
+    def __str__(self) -> str:
+        if self.location is None and not self.notes and not getattr(self, "errors", None):
+            return cuda_tile_spelling(self.message)
+        return self.render()
+
+
+def _header(location: SourceLocation | None, severity: str, message: str, style: str) -> str:
+    if location is None:
+        return f"{severity}: {message}"
+    where = location.tileiras() if style == "tileiras" else location.mlir()
+    return f"{where}: {severity}: {message}"
+
+
+# ---------------------------------------------------------------------------- sources
+
+#: Texts parsed from memory, by the name diagnostics give them (the last few only).
+_SOURCES: OrderedDict[str, str] = OrderedDict()
+_SOURCES_KEPT = 16
+
+
+def remember_source(name: str, text: str) -> None:
+    """Keep `text` as the source of `name` for the excerpts of later diagnostics."""
+    _SOURCES[name] = text
+    _SOURCES.move_to_end(name)
+    while len(_SOURCES) > _SOURCES_KEPT:
+        _SOURCES.popitem(last=False)
+
+
+def source_line(file: str, line: int) -> str | None:
+    """Line `line` (1-based) of `file`: of a remembered text, else of the file on disk;
+    None where neither can be read."""
+    text = _SOURCES.get(file)
+    if text is None:
+        try:
+            path = Path(file)
+            if not path.is_file() or path.stat().st_size > 64 << 20:
+                return None
+            text = path.read_text(errors="replace")
+        except (OSError, ValueError):
+            return None
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def excerpt(location: SourceLocation | None) -> str:
+    """A newline, the source line of `location` and a caret under its column (tabs kept, so the
+    caret lines up), or nothing where the line cannot be read."""
+    if location is None:
+        return ""
+    text = source_line(location.file, location.line)
+    if text is None:
+        return ""
+    # MLIR's columns count from 1; cuTile writes Python's `col_offset`, from 0.
+    before = location.column if location.file.endswith(".py") else location.column - 1
+    if before < 0:
+        return ""
+    pad = "".join(c if c == "\t" else " " for c in text[:before])
+    return f"\n{text}\n{pad}^"
+
+
+# ---------------------------------------------------------------------------- wording
+
+_CUDA_TILE_TYPE = re.compile(r"!cuda_tile\.(?=[A-Za-z_])")
+
+
+def cuda_tile_spelling(message: str) -> str:
+    """`message` with cuda_tile types as cuda_tile text writes them: `tile<4xf32>` for
+    MLIR's `!cuda_tile.tile<4xf32>` (the generic spelling diagnostics are made in)."""
+    return _CUDA_TILE_TYPE.sub("", message)
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """`; did you mean 'x'?` (or `'x' or 'y'`) for the registered names closest to
+    `word`, or "" where none is close."""
+    scored = sorted(
+        ((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in set(candidates)),
+        reverse=True,
+    )
+    # The best match, and a second one only where it is as close (`exp2f`: exp2, exp).
+    close = [c for ratio, c in scored[:2] if ratio >= 0.75 and ratio >= scored[0][0] - 0.05]
+    if not close or word in close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
 
 
 #: Where the files of a Python DSL's own package lie (cuTile: `.../cuda/tile/_stub.py`).

@@ -27,7 +27,9 @@ and whose `errors` keeps them apart.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -47,7 +49,18 @@ from xdsl.utils.exceptions import MultipleSpansParseError, ParseError, VerifyExc
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
-from tileir.diagnostics import CompileError, SourceLocation
+from tileir.diagnostics import CompileError, SourceLocation, did_you_mean, remember_source
+
+#: The names a parse error offers choices among (`one of: 'approx', 'full'`).
+_QUOTED = re.compile(r"'([\w.]+)'")
+#: xDSL's errors for a misspelled type or attribute name.
+_UNKNOWN_TYPE = re.compile(r"^unknown type: ([\w.]+)")
+_NOT_REGISTERED = re.compile(r"'(\w+\.[\w.]+)' is not registered")
+#: Element types written without a dialect prefix.
+_BUILTIN_TYPE_NAMES = (
+    "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "tf32", "index",
+    "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "f4E2M1FN",
+)  # fmt: skip
 
 #: Top-level op names that mark the bare (tileirdisasm) form.
 BARE_TOP_LEVEL = ("entry", "global", "testing$func")
@@ -137,7 +150,42 @@ class TileirParser(Parser):
         if wording != msg and at_current:
             # A wrong-token error ("expected ','"): reported where MLIR reports it.
             at_position = end_position = self._wrong_token_position()
-        super().raise_error(wording, at_position, end_position)  # pyright: ignore[reportArgumentType, reportCallIssue]
+        try:
+            super().raise_error(wording, at_position, end_position)  # pyright: ignore[reportArgumentType, reportCallIssue]
+        except ParseError as e:
+            e.msg += self._suggestion(e.msg, _written_word(e.span))
+            raise
+
+    def _suggestion(self, message: str, written: str) -> str:
+        """`; did you mean 'x'?` for a misspelled name: a keyword outside the choices
+        a message lists (`expected rounding mode to be one of: 'approx', 'full'`), an
+        unknown type (`unknown type: f3`), an unregistered attribute or type
+        (`'cuda_tile.tilee' is not registered`)."""
+        if " one of" in message and (choices := _QUOTED.findall(message.split(" one of", 1)[1])):
+            return did_you_mean(written, choices)
+        if (found := _UNKNOWN_TYPE.search(message)) is not None:
+            return did_you_mean(found.group(1), self._type_names())
+        if (found := _NOT_REGISTERED.search(message)) is not None:
+            dialect, _, _ = found.group(1).partition(".")
+            names = self._dialect_names(dialect, False)
+            return did_you_mean(found.group(1), names)
+        return ""
+
+    def _dialect_names(self, dialect: str, operations: bool) -> list[str]:
+        """The qualified names of `dialect`'s ops (or of its attributes and types)."""
+        loaded = self.ctx.get_optional_dialect(dialect)
+        if loaded is None:
+            return []
+        members = loaded.operations if operations else loaded.attributes
+        return [member.name for member in members]
+
+    def _type_names(self) -> list[str]:
+        """The type names a bare type may be (the default dialects' types without their
+        prefix, builtin element types)."""
+        names: list[str] = list(_BUILTIN_TYPE_NAMES)
+        for dialect in self._parser_state.dialect_stack:
+            names += [n.partition(".")[2] for n in self._dialect_names(dialect, False)]
+        return names
 
     def _wrong_token_position(self) -> int:
         """MLIR reports a missing token at the end of the previous token when the
@@ -349,12 +397,18 @@ class TileirParser(Parser):
 
     def _parse_located_operation(self) -> Operation:
         start = self._current_token.span
+        name = None
         try:
             results = self._parse_op_result_list()
+            name = self._current_token.text
             op = self._parse_operation_body()
         except VerifyException as e:
-            # An attribute or type that fails its own verifier while being parsed.
-            raise ParseError(start, str(e).split("\n")[0]) from None
+            # An attribute or type that fails its own verifier while being parsed: the
+            # message names the op it was written in, as an op's own parser errors do.
+            message = str(e).split("\n")[0]
+            if name is not None:
+                message = f"custom op '{self._qualified_op_name(name)}' {message}"
+            raise ParseError(start, message) from None
         if not self._ended_with_location():
             position = start.get_location()
             op.location = FileLineColLoc(
@@ -386,7 +440,7 @@ class TileirParser(Parser):
                 self._parser_state.dialect_stack.pop()
             _take_inherent_attributes(op)
             return op
-        op_type = self._get_op_by_name(name_token.text)
+        op_type = self._get_op_by_name(name_token.text, name_token.span)
         self._parser_state.dialect_stack.append(op_type.dialect_name())
         try:
             op = op_type.parse(self)
@@ -418,16 +472,39 @@ class TileirParser(Parser):
         """Whether the op just parsed ended with an explicit `loc(...)`."""
         return self._after_location == self._current_token.span.start
 
-    def _get_op_by_name(self, name: str) -> type[Operation]:
+    def _qualified_op_name(self, written: str) -> str:
+        """The registered name of the op written `written` (bare, or a quoted generic
+        name) in the current dialect scope; `written` itself if none."""
+        name = written.strip('"')
+        op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
+        return op_type.name if op_type is not None else name
+
+    def _get_op_by_name(self, name: str, written: Span | None = None) -> type[Operation]:
+        """The op class of `name`; an unknown name is reported at `written` (where the
+        name stands; by default, where the parser is), with the closest known names."""
         op_type = self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack)
         if op_type is not None:
             return op_type
+        self._unknown_op(name, written)
+
+    def _unknown_op(self, name: str, at: Span | None) -> NoReturn:
         if "." in name:
-            self.raise_error(
-                f"Dialect `{name.split('.', 1)[0]}' not found for custom op '{name}' "
-                f"(operation {name} is not registered)"
-            )
-        self.raise_error(f"custom op '{name}' is unknown (operation {name} is not registered)")
+            dialect = name.split(".", 1)[0]
+            names = self._dialect_names(dialect, True)
+            if not names:
+                self.raise_error(
+                    f"Dialect `{dialect}' not found for custom op '{name}' "
+                    f"(operation {name} is not registered)",
+                    at,
+                )
+        else:
+            stack = self._parser_state.dialect_stack
+            names = [n.partition(".")[2] for d in stack for n in self._dialect_names(d, True)]
+        self.raise_error(
+            f"custom op '{name}' is unknown (operation {name} is not registered)"
+            + did_you_mean(name, names),
+            at,
+        )
 
     # -- dense literals ---------------------------------------------------------
     def _parse_tensor_literal_element(self):
@@ -448,6 +525,24 @@ class TileirParser(Parser):
         if hex_elements and isinstance(attr.get_element_type(), AnyFloat):
             attr = _with_float_bit_patterns(attr, hex_elements)
         return attr
+
+
+def _written_word(span: Span[str] | Span[bytes]) -> str:
+    """The name an error at `span` is about: the identifier there, or else the last one
+    before it on its line (a keyword parser reports a bad `rounding<aprox>` after the
+    `>`)."""
+    text = span.input.content
+    if isinstance(text, bytes):
+        return ""
+    written = text[span.start : span.end].strip()
+    if _IDENTIFIER.fullmatch(written):
+        return written
+    line_start = text.rfind("\n", 0, span.start) + 1
+    words = _IDENTIFIER.findall(text[line_start : span.start])
+    return words[-1] if words else written
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.]*")
 
 
 def _take_inherent_attributes(op: Operation) -> None:
@@ -493,6 +588,7 @@ def parse_text(
             raise CompileError(
                 f"{filename} is not UTF-8 text (byte {e.start}); bytecode files need a .tileirbc name"
             ) from None
+    remember_source(filename, text)
     parser = TileirParser(ctx, text, filename)
     bare = _starts_bare(parser)
     if bare:
@@ -530,7 +626,20 @@ def wrap_bare_kernels(module: ModuleOp) -> None:
 
 
 def parse_error(e: ParseError) -> CompileError:
-    """A located diagnostic from xDSL's parse error."""
+    """A located diagnostic from xDSL's parse error; its other spans (xDSL's
+    `MultipleSpansParseError`: `prior use here`) become notes, and each error of a
+    `ParseErrors` one of `errors`."""
+    several = e.errors if isinstance(e, ParseErrors) else []
+    if len(several) > 1:
+        located = [parse_error(inner) for inner in several]
+        error = CompileError(located[0].message, located[0].location, located[0].notes)
+        error.errors = located  # pyright: ignore[reportAttributeAccessIssue]
+        return error
+    notes: list[CompileError] = []
+    if isinstance(e, MultipleSpansParseError):
+        for span, text in e.refs:
+            where = span.get_location()
+            text = text or (e.ref_text or "").rstrip().rstrip(":") or "see here"
+            notes.append(CompileError(text, SourceLocation(where.file, where.line, int(where.col))))
     where = e.span.get_location()
-    message = e.msg
-    return CompileError(message, SourceLocation(where.file, where.line, int(where.col)))
+    return CompileError(e.msg, SourceLocation(where.file, where.line, int(where.col)), notes)

@@ -446,7 +446,7 @@ def run_unguarded(argv: list[str]) -> int:
     try:
         return compile_file(args)
     except CompileError as e:
-        print(e.format(error_format()), file=sys.stderr)
+        print(e.render(error_format()), file=sys.stderr)
         return 1
     except FileNotFoundError as e:
         print(f"error: {e}", file=sys.stderr)

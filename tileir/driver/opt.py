@@ -7,7 +7,9 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
   SSA names) and parses in both forms, including tileirdisasm's bare `entry`;
 * ops remember their source position, so errors from any pass are located; with
   `--split-input-file` lines are those of the whole file, as MLIR reports them;
-* bad input gives `file:line:col: error: ...` and exit code 1, not a traceback;
+* bad input gives `file:line:col: error: ...` with the source line, a caret under the
+  column and the diagnostic's notes (`tileir.diagnostics`), and exit code 1, not a
+  traceback;
 * `--verify-diagnostics` is MLIR's: each chunk's diagnostics are checked against its
   `expected-*` annotations (`tileir.driver.verify_diagnostics`), mismatches are
   reported on stderr and make the exit code 1;
@@ -48,7 +50,13 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from tileir.bytecode.cli import BytecodeOptMixin
-from tileir.diagnostics import CompileError, SourceLocation, verify_module
+from tileir.diagnostics import (
+    CompileError,
+    SourceLocation,
+    cuda_tile_spelling,
+    excerpt,
+    verify_module,
+)
 from tileir.dialects.cuda_tile.hints import HINT_POLICY
 from tileir.dialects.cuda_tile.warnings import collecting_warnings, format_warning
 from tileir.driver.verify_diagnostics import (
@@ -333,11 +341,13 @@ class ChunksFailed(Exception):
 
 
 def _format_diagnostic(diagnostic: Diagnostic) -> str:
-    """MLIR's `file:line:col: severity: message`, then its notes on their own lines."""
+    """MLIR's `file:line:col: severity: message` with the source line and a caret, then
+    its notes the same way, types in cuda_tile's spelling (`CompileError.render`)."""
     lines: list[str] = []
     for part in diagnostic.flattened():
         where = part.location.mlir() + ": " if part.location is not None else ""
-        lines.append(f"{where}{part.severity}: {part.message}")
+        message = cuda_tile_spelling(part.message)
+        lines.append(f"{where}{part.severity}: {message}{excerpt(part.location)}")
     return "\n".join(lines)
 
 
@@ -385,10 +395,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     except (DiagnosticsMismatch, ChunksFailed):
         return 1
     except ParseError as e:
-        print(parse_error(e).format(), file=sys.stderr)
+        print(parse_error(e).render(), file=sys.stderr)
         return 1
     except CompileError as e:
-        print(e.format(), file=sys.stderr)
+        print(e.render(), file=sys.stderr)
         return 1
     except (DiagnosticException, VerifyException) as e:
         print(f"error: {e}", file=sys.stderr)

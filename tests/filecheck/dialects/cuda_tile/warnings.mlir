@@ -5,8 +5,10 @@
 // RUN: tileir-opt %s --split-input-file 2>&1 >/dev/null | filecheck %s --check-prefix=SILENT
 // RUN: not tileir-opt %s --split-input-file --Wunsupported-hints --Werr-hints 2>&1 >/dev/null | filecheck %s --check-prefix=ERR
 
-// SILENT: warnings.mlir:15:5: warning: extract index 0 value 2 may be out of bounds (max valid index: 1)
-// SILENT-NEXT: warnings.mlir:18:5: warning: extract index 0 has negative value -3, which may cause undefined behavior
+// SILENT: warnings.mlir:17:5: warning: extract index 0 value 2 may be out of bounds (max valid index: 1)
+// SILENT-NEXT: {{^}}    %x = extract %a[%c2] : tile<8xf32> -> tile<4xf32>
+// SILENT-NEXT: {{^}}    ^
+// SILENT-NEXT: warnings.mlir:20:5: warning: extract index 0 has negative value -3, which may cause undefined behavior
 // SILENT-NOT: hint
 cuda_tile.module @extract_out_of_range {
   testing$func @f(%a: tile<8xf32>) {
@@ -24,8 +26,10 @@ cuda_tile.module @extract_out_of_range {
 
 // -----
 
-// ERR: warnings.mlir:31:3: warning: unknown hint key sm_100a
-// ERR-NEXT: warnings.mlir:31:3: error: 'cuda_tile.entry' op Optimization hints verification failed
+// ERR: warnings.mlir:35:3: warning: unknown hint key sm_100a
+// ERR-NEXT: {{^}}  entry @e() optimization_hints=<sm_100a={num_cta_in_cga=2}> {
+// ERR-NEXT: {{^}}  ^
+// ERR-NEXT: warnings.mlir:35:3: error: 'cuda_tile.entry' op Optimization hints verification failed
 cuda_tile.module @bad_hint {
   // expected-warning @below {{unknown hint key sm_100a}}
   entry @e() optimization_hints=<sm_100a={num_cta_in_cga=2}> {
@@ -36,7 +40,7 @@ cuda_tile.module @bad_hint {
 // -----
 
 // A chunk after a failing one is still processed.
-// ERR: warnings.mlir:42:3: warning: expected power-of-two ≤ 32 for sm_90.num_worker_warps_per_cta
+// ERR: warnings.mlir:46:3: warning: expected power-of-two ≤ 32 for sm_90.num_worker_warps_per_cta
 cuda_tile.module @bad_warps {
   // expected-warning @below {{expected power-of-two ≤ 32 for sm_90.num_worker_warps_per_cta}}
   entry @e() optimization_hints=<sm_90={num_worker_warps_per_cta=3}> {
