@@ -29,6 +29,10 @@ demo: install
 # Notebooks before pytest, so that pytest's summary stays the last line.
 test: install filecheck notebooks pytest
 
+# The tests start no compile server (tests/conftest.py and docs/cli.md say why; the
+# server's own tests start theirs, privately, and stop it).
+test filecheck pytest notebooks gpu fuzz cutile-shim: export TILEIR_SERVER = 0
+
 filecheck: install
 	$(BIN)/lit -sv tests/filecheck
 

@@ -122,6 +122,16 @@ def make_parser() -> argparse.ArgumentParser:
         help="stop after this stage and print it (to -o if given, else stdout)",
     )
     p.add_argument("--num-warps", type=int, default=4, help="warps per CTA (default 4)")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="neither read nor write the result cache (also TILEIR_NO_CACHE=1; docs/cli.md)",
+    )
+    p.add_argument(
+        "--server",
+        choices=("status", "stop", "start"),
+        help="manage the warm compile server (TILEIR_SERVER=0 disables it; docs/cli.md)",
+    )
     return p
 
 
@@ -195,7 +205,7 @@ def make_tileiras_shim(directory: str) -> Path:
         + f"# location it parsed); {ERROR_FORMAT_ENV}=tileiras gives tileiras's loc(...) form.\n"
         + f': "${{{ERROR_FORMAT_ENV}:=mlir}}"\n'
         + f"export {ERROR_FORMAT_ENV}\n"
-        + f'exec {python} -m tileir.driver.assembler "$@"\n'
+        + f'exec {python} -m tileir.driver.client "$@"\n'
     )
     disasm = target / "tileirdisasm"
     disasm.write_text(
@@ -219,11 +229,30 @@ def check_output_path(output: str) -> None:
         raise CompileError(f"cannot write output file '{output}': it is a directory")
 
 
+#: What this run wrote, while the client (tileir/driver/client.py) records a run for
+#: its result cache: {"outputs": {path: bytes or None}, "log": "arch=... kernels=..."}.
+#: None otherwise (nothing recorded).
+RECORD: dict | None = None
+
+
+def record_output(path: str) -> None:
+    """Note that this run wrote the file `path`, with the bytes it has now (None: not a
+    regular file, e.g. /dev/null, which no cache entry may stand for)."""
+    if RECORD is None:
+        return
+    try:
+        data = Path(path).read_bytes() if Path(path).is_file() else None
+    except OSError:
+        data = None
+    RECORD["outputs"][path] = data
+
+
 def write_output(output: str, text: str) -> None:
     try:
         Path(output).write_text(text)
     except OSError as e:
         raise CompileError(f"cannot write output file '{output}': {e.strerror}") from None
+    record_output(output)
 
 
 def check_input(path: str) -> None:
@@ -242,12 +271,13 @@ def log_compilation(args: argparse.Namespace, arch: str, kernels: list[str]) -> 
     log = os.environ.get(LOG_ENV)
     if not log:
         return
+    # The client writes this line itself for a result it takes from the cache.
+    tail = f"arch={arch} kernels={','.join(kernels) or '-'}"
+    if RECORD is not None:
+        RECORD["log"] = tail
     try:
         with open(log, "a") as f:
-            f.write(
-                f"tileir-as {args.input} -> {args.output} arch={arch} "
-                f"kernels={','.join(kernels) or '-'}\n"
-            )
+            f.write(f"tileir-as {args.input} -> {args.output} {tail}\n")
     except OSError:
         pass
 
@@ -373,6 +403,8 @@ def compile_file(args: argparse.Namespace) -> int:
     if to_stdout and report.ok:
         sys.stdout.buffer.write(Path(cubin_path).read_bytes())
         sys.stdout.buffer.flush()
+    elif report.ok:
+        record_output(cubin_path)
     if not report.ok:
         raise CompileError(
             f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n"
@@ -393,6 +425,7 @@ def compile_file(args: argparse.Namespace) -> int:
                 raise CompileError(
                     f"cannot write remarks file '{args.remarks_output_file}': {e.strerror}"
                 ) from None
+            record_output(args.remarks_output_file)
         else:
             rm.print_remarks(shown)
     log_compilation(args, arch, kernels)
@@ -423,6 +456,10 @@ def run_unguarded(argv: list[str]) -> int:
     except ArgumentError as e:
         print(f"tileir-as: error: {e}", file=sys.stderr)
         return 1
+    if args.server is not None:
+        from tileir.driver.client import server_command
+
+        return server_command(args.server)
     if args.version:
         sys.stdout.write(version_text())
         return 0

@@ -1,0 +1,397 @@
+"""tileir-as's warm compile server (tileir/driver/server.py, docs/cli.md): its answers
+are byte-identical to a compilation in the client's own process; a stale socket, a
+worker or server killed mid-compile, and `TILEIR_SERVER=0` all still compile, in-process;
+two clients compile at once; only its own user is served; and no test leaves a server
+running (each has a private XDG_RUNTIME_DIR and stops its server in teardown).
+
+The suite runs with TILEIR_SERVER=0 (tests/conftest.py); these tests turn it on for
+their own subprocesses only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tileir.driver import client, server
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+BIN = Path(sys.executable).parent
+
+
+class Env:
+    """A private runtime directory (short: a socket path holds 108 bytes) and cache."""
+
+    def __init__(self, work: Path) -> None:
+        self.runtime = Path(tempfile.mkdtemp(prefix="tsrv"))
+        self.runtime.chmod(0o700)
+        self.work = work
+        self.environ = dict(os.environ)
+        self.environ.update(
+            {
+                "XDG_RUNTIME_DIR": str(self.runtime),
+                "TILEIR_SERVER": "1",
+                "TILEIR_NO_CACHE": "1",
+                "TILEIR_CACHE_DIR": str(work / "cache"),
+                "TILEIR_SERVER_IDLE_TIMEOUT": "120",
+            }
+        )
+        self.environ.pop("TILEIR_CLIENT_DEBUG", None)
+
+    def paths(self) -> client.ServerPaths:
+        return client.ServerPaths(str(self.runtime / "tileir"))
+
+    def run(
+        self, args: list[str], timeout: float = 300, **env: str
+    ) -> subprocess.CompletedProcess[bytes]:
+        environ = {**self.environ, **env}
+        return subprocess.run(
+            [str(BIN / "tileir-as"), *args],
+            capture_output=True,
+            cwd=self.work,
+            env=environ,
+            timeout=timeout,
+        )
+
+    def popen(self, args: list[str], **env: str) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            [str(BIN / "tileir-as"), *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self.work,
+            env={**self.environ, **env},
+        )
+
+    def server_pid(self) -> int | None:
+        try:
+            text = Path(self.paths().lock).read_text().strip()
+        except OSError:
+            return None
+        return int(text) if text else None
+
+    def status(self) -> dict | None:
+        return client.server_request(self.paths(), "status")
+
+    def start(self) -> dict:
+        proc = self.run(["--server", "start"], timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        info = self.status()
+        assert info is not None
+        return info
+
+    def stop(self) -> None:
+        """Stop the server, and make sure of it: no test leaves one behind."""
+        self.run(["--server", "stop"], timeout=60)
+        pid = self.server_pid()
+        if pid and client.server_alive(self.paths()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        deadline = time.monotonic() + 10
+        while client.server_alive(self.paths()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not client.server_alive(self.paths())
+        shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[Env]:
+    e = Env(tmp_path)
+    try:
+        yield e
+    finally:
+        e.stop()
+
+
+def in_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    environ = {**os.environ, "TILEIR_SERVER": "0", "TILEIR_NO_CACHE": "1"}
+    return subprocess.run(
+        [str(BIN / "tileir-as"), *args], capture_output=True, cwd=cwd, env=environ, timeout=300
+    )
+
+
+CASES = [
+    # (name, args): every output of each is compared
+    ("cubin", [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "{d}/k.cubin"]),
+    ("ptx", [str(CORPUS / "saxpy_f32.tileirbc"), "--gpu-name", "sm_90", "-o", "{d}/k.ptx"]),
+    ("stdout", [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_90", "--emit=tileaa"]),
+    (
+        "remarks",
+        [
+            str(CORPUS / "vadd_f32.tileirbc"),
+            "--gpu-name",
+            "sm_80",
+            "-o",
+            "{d}/k.cubin",
+            "--remarks=all",
+        ],
+    ),
+    (
+        "error",
+        [
+            str(ROOT / "tests/pytest/bytecode_fixtures/invalid/truncated_in_section.tileirbc"),
+            "-o",
+            "{d}/k.ptx",
+        ],
+    ),
+    ("bad flag", ["--no-such-flag"]),
+    ("version", ["--version"]),
+]
+
+
+def outcome(proc: subprocess.CompletedProcess[bytes], out: Path) -> tuple:
+    files = {p.name: p.read_bytes() for p in sorted(out.iterdir())}
+    return proc.returncode, proc.stdout, proc.stderr, files
+
+
+def test_server_answers_are_byte_identical(env: Env) -> None:
+    env.start()
+    for name, template in CASES:
+        results = []
+        for how in ("server", "in-process"):
+            out = env.work / f"{name}-{how}".replace(" ", "_")
+            out.mkdir()
+            args = [a.replace("{d}", str(out)) for a in template]
+            proc = env.run(args) if how == "server" else in_process(args, env.work)
+            results.append(outcome(proc, out))
+        assert results[0] == results[1], name
+    info = env.status()
+    assert info is not None and info["served"] == len(CASES)
+
+
+def test_two_clients_at_once(env: Env) -> None:
+    env.start()
+    kernels = ["gemm_f16", "vadd_f32"]
+    procs = [
+        env.popen([str(CORPUS / f"{k}.tileirbc"), "--gpu-name", "sm_90", "-o", f"{k}.cubin"])
+        for k in kernels
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+    for k in kernels:
+        ref = env.work / f"{k}-ref.cubin"
+        args = [str(CORPUS / f"{k}.tileirbc"), "--gpu-name", "sm_90", "-o", str(ref)]
+        assert in_process(args, env.work).returncode == 0
+        assert (env.work / f"{k}.cubin").read_bytes() == ref.read_bytes()
+    info = env.status()
+    assert info is not None and info["served"] == 2
+
+
+def test_first_call_starts_the_server_and_compiles_meanwhile(env: Env) -> None:
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.ptx"]
+    assert env.run(args).returncode == 0
+    assert (env.work / "k.ptx").is_file()
+    deadline = time.monotonic() + 120
+    while env.status() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert env.status() is not None
+    assert Path(env.paths().directory).stat().st_mode & 0o777 == 0o700
+    assert Path(env.paths().socket).stat().st_mode & 0o077 == 0
+
+
+def test_server_off(env: Env) -> None:
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.ptx"]
+    proc = env.run(args, TILEIR_SERVER="0")
+    assert proc.returncode == 0, proc.stderr
+    time.sleep(0.5)
+    assert not client.server_alive(env.paths())
+    assert not Path(env.paths().socket).exists()
+    assert env.run(["--server", "status"], TILEIR_SERVER="0").returncode == 1
+
+
+def test_stale_socket(env: Env) -> None:
+    """A socket file nobody listens on (a killed server's): the call compiles in-process
+    and a new server replaces the socket."""
+    paths = env.paths()
+    Path(paths.directory).mkdir(mode=0o700, parents=True, exist_ok=True)
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(paths.socket)
+    stale.close()
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.ptx"]
+    proc = env.run(args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == b""
+    deadline = time.monotonic() + 120
+    while env.status() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert env.status() is not None
+
+
+def test_worker_killed_mid_compile(env: Env) -> None:
+    """The worker dies before it answers: the client compiles in-process, and its
+    output (rewritten) is the right one."""
+    info = env.start()
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.cubin"]
+    proc = env.popen(args, TILEIR_SERVER_TEST_DELAY="60")
+    worker = _wait_for_worker(info["pid"])
+    os.kill(worker, signal.SIGKILL)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert err == b"" and out == b""
+    ref = env.work / "ref.cubin"
+    assert in_process([*args[:-1], str(ref)], env.work).returncode == 0
+    assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
+
+
+def test_server_killed_mid_compile(env: Env) -> None:
+    """The server dies while its worker compiles: the worker still answers; the next
+    call finds a dead socket and compiles in-process."""
+    info = env.start()
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.cubin"]
+    proc = env.popen(args, TILEIR_SERVER_TEST_DELAY="1")
+    _wait_for_worker(info["pid"])
+    os.kill(info["pid"], signal.SIGKILL)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    ref = env.work / "ref.cubin"
+    assert in_process([*args[:-1], str(ref)], env.work).returncode == 0
+    assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
+    (env.work / "k.cubin").unlink()
+    again = env.run(args)
+    assert again.returncode == 0 and again.stderr == b""
+    assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
+
+
+def _wait_for_worker(server_pid: int) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == server_pid:
+                return int(entry.name)
+        time.sleep(0.02)
+    raise AssertionError("no worker appeared")
+
+
+def test_changed_sources_retire_the_server(env: Env) -> None:
+    """A client whose tileir differs (another source fingerprint) is told the server is
+    stale, and the server exits to make way for one of the new sources."""
+    info = env.start()
+    sock = client.connect(env.paths())
+    assert sock is not None
+    request = {"op": "compile", "protocol": client.PROTOCOL, "fingerprint": "changed"}
+    client.send_frame(sock, json.dumps(request).encode())
+    assert json.loads(client.recv_frame(sock)) == {"error": "stale"}
+    sock.close()
+    deadline = time.monotonic() + 30
+    while client.server_alive(env.paths()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not client.server_alive(env.paths())
+    assert not _running(info["pid"])
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` runs (a zombie nobody reaped yet does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_idle_timeout(env: Env) -> None:
+    env.environ["TILEIR_SERVER_IDLE_TIMEOUT"] = "1"
+    env.start()
+    deadline = time.monotonic() + 30
+    while client.server_alive(env.paths()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not client.server_alive(env.paths())
+    assert not Path(env.paths().socket).exists()
+
+
+def test_status_and_stop(env: Env) -> None:
+    proc = env.run(["--server", "status"])
+    assert proc.returncode == 1 and b"not running" in proc.stdout
+    env.start()
+    proc = env.run(["--server", "status"])
+    assert proc.returncode == 0 and b"running, pid" in proc.stdout
+    proc = env.run(["--server", "stop"])
+    assert proc.returncode == 0 and b"stopped" in proc.stdout
+    assert not client.server_alive(env.paths())
+
+
+def test_other_users_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SO_PEERCRED: the server drops a connection of another user unanswered, and the
+    client uses no socket another user's process listens on."""
+    runtime = Path(tempfile.mkdtemp(prefix="tsrv"))
+    try:
+        paths = client.ServerPaths(str(runtime))
+        srv = server.Server(paths, idle_timeout=10, workers=1)
+        srv.listen()
+        peer = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        peer.settimeout(5)
+        peer.connect(paths.socket)
+        monkeypatch.setattr(client, "peer_uid", lambda sock: os.getuid() + 1)
+        client.send_frame(peer, json.dumps({"op": "status", "protocol": 1}).encode())
+        srv.accept()
+        try:
+            answer = peer.recv(1)
+        except ConnectionResetError:
+            answer = b""
+        assert answer == b""  # closed, no answer
+        peer.close()
+        assert client.connect(paths) is None
+        srv.close_listener()
+    finally:
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def test_client_imports_only_the_standard_library() -> None:
+    code = (
+        "import sys; before = set(sys.modules); import tileir.driver.client; "
+        "print(sorted(m for m in set(sys.modules) - before))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    loaded = eval(proc.stdout)
+    ours = {m for m in loaded if m.split(".")[0] == "tileir"}
+    assert ours == {"tileir", "tileir.driver", "tileir.driver.client", "tileir.driver.cache"}
+    stdlib = set(sys.stdlib_module_names)
+    foreign = [m for m in loaded if m.split(".")[0] not in stdlib and m not in ours]
+    assert not foreign, foreign
+
+
+def test_a_cache_hit_does_not_import_the_compiler(tmp_path: Path) -> None:
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.ptx"]
+    code = (
+        "import sys, atexit\n"
+        "atexit.register(lambda: print('xdsl' in sys.modules))\n"
+        "from tileir.driver.client import main\n"
+        f"sys.argv = ['tileir-as', *{args!r}]\n"
+        "main()\n"
+    )
+    environ = {**os.environ, "TILEIR_SERVER": "0", "TILEIR_CACHE_DIR": str(tmp_path / "c")}
+    environ.pop("TILEIR_NO_CACHE", None)
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=environ
+        )
+        for _ in range(2)
+    ]
+    assert [r.stdout.strip() for r in runs] == ["True", "False"], [r.stderr for r in runs]
+
+
+def test_the_tileiras_shim_goes_through_the_client(tmp_path: Path) -> None:
+    from tileir.driver.assembler import make_tileiras_shim
+
+    shim = make_tileiras_shim(str(tmp_path))
+    assert "-m tileir.driver.client" in shim.read_text()

@@ -1,0 +1,365 @@
+"""The warm compile server behind `tileir-as` (docs/cli.md, "The compile server").
+
+    python -m tileir.driver.server --dir DIR      # what the client starts, detached
+
+One per user and installation (tileir/driver/client.py names its socket, lock and log
+in a private 0700 directory).  It imports the compiler and compiles a small kernel
+once, freezes what that built for the garbage collector, and then, for each request
+(a command line, a directory, an environment), forks a worker that runs
+`tileir.driver.assembler` in the client's directory and environment and sends back the
+exit status, stdout, stderr and the files it wrote: a fresh process's run without the
+start-up.  Workers run in parallel, as many as there are cores (`TILEIR_SERVER_WORKERS`);
+further requests wait their turn.
+
+It serves only its own user (SO_PEERCRED on every connection; a unix socket, never
+TCP), refuses requests from a client whose tileir sources differ from its own (and
+then exits, so that the next call starts a server of the new sources), and exits after
+`TILEIR_SERVER_IDLE_TIMEOUT` seconds (600) without a request, or on
+`tileir-as --server stop` or SIGTERM.  One server holds the lock file for its lifetime;
+a second one started meanwhile exits at once, and a socket left by a killed server is
+replaced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import fcntl
+import gc
+import json
+import os
+import select
+import signal
+import socket
+import sys
+import tempfile
+import time
+import traceback
+
+from tileir.driver import client
+
+#: A small kernel compiled once at start-up: it imports what the compiler imports lazily
+#: and fills its caches before the first request forks a worker.
+WARM_UP_KERNEL = """\
+entry @warm_up(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<ptr<f32>>) {
+  %0 = make_token : token
+  %assume = assume div_by<16>, %arg0 : tile<ptr<f32>>
+  %assume_0 = assume div_by<16>, %arg2 : tile<ptr<f32>>
+  %n = assume bounded<0, ?>, %arg1 : tile<i32>
+  %tview = make_tensor_view %assume, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %tview_1 = make_tensor_view %assume_0, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+  %x, %y, %z = get_tile_block_id : tile<i32>
+  %pview = make_partition_view %tview : partition_view<tile=(128), padding_value = zero, tensor_view<?xf32, strides=[1]>>
+  %tile, %token = load_view_tko weak %pview[%x] token = %0 : partition_view<tile=(128), padding_value = zero, tensor_view<?xf32, strides=[1]>>, tile<i32> -> tile<128xf32>, token
+  %1 = addf %tile, %tile : tile<128xf32>
+  %pview_2 = make_partition_view %tview_1 : partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>
+  %2 = store_view_tko weak %1, %pview_2[%x] token = %0 : tile<128xf32>, partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+  return
+}
+"""
+
+
+class Server:
+    def __init__(self, paths: client.ServerPaths, idle_timeout: float, workers: int) -> None:
+        self.paths = paths
+        self.idle_timeout = idle_timeout
+        self.max_workers = max(1, workers)
+        self.fingerprint = client.source_fingerprint(fresh=True)
+        self.started = time.monotonic()
+        self.last_activity = self.started
+        self.children: dict[int, float] = {}
+        self.queue: list[tuple[socket.socket, dict]] = []
+        self.served = 0
+        self.stopping = False
+        self.listener: socket.socket | None = None
+        self.lock_fd = -1
+        self.wake_r, self.wake_w = -1, -1
+
+    # -- life ------------------------------------------------------------------------
+    def acquire_lock(self) -> bool:
+        self.lock_fd = os.open(self.paths.lock, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self.lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self.lock_fd)
+            return False
+        os.ftruncate(self.lock_fd, 0)
+        os.write(self.lock_fd, f"{os.getpid()}\n".encode())
+        return True
+
+    def warm_up(self) -> None:
+        """Import the compiler and compile a small kernel to PTX (not to a cubin: no
+        ptxas run) for two targets, so that workers start warm."""
+        from tileir.backend.ptx import ptxas
+        from tileir.driver import assembler
+
+        _memoize_ptxas_release(ptxas)
+        with tempfile.TemporaryDirectory(prefix="tileir-server-") as tmp:
+            source = os.path.join(tmp, "warm_up.mlir")
+            with open(source, "w") as f:
+                f.write(WARM_UP_KERNEL)
+            for arch in ("sm_80", "sm_90"):
+                out = os.path.join(tmp, f"warm_up_{arch}.ptx")
+                status = assembler.run([source, "--gpu-name", arch, "-o", out])
+                if status != 0:
+                    print(f"warm-up compile for {arch} failed ({status})", file=sys.stderr)
+        ptxas.find_ptxas()
+        gc.collect()
+        gc.freeze()  # the workers' collections leave the warm heap alone (and unshared pages)
+
+    def listen(self) -> None:
+        try:
+            os.unlink(self.paths.socket)  # a socket left by a killed server
+        except FileNotFoundError:
+            pass
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            listener.bind(self.paths.socket)
+        finally:
+            os.umask(old)
+        listener.listen(128)
+        listener.setblocking(False)
+        self.listener = listener
+        self.socket_ino = os.stat(self.paths.socket).st_ino
+
+    def close_listener(self) -> None:
+        if self.listener is None:
+            return
+        self.listener.close()
+        self.listener = None
+        try:  # remove the socket if it is still ours
+            if os.stat(self.paths.socket).st_ino == self.socket_ino:
+                os.unlink(self.paths.socket)
+        except OSError:
+            pass
+
+    def serve(self) -> int:
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_r, False)
+        os.set_blocking(self.wake_w, False)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda *_: None)
+        signal.signal(signal.SIGTERM, self._on_term)
+        signal.signal(signal.SIGINT, self._on_term)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        print(f"serving on {self.paths.socket}, pid {os.getpid()}", file=sys.stderr, flush=True)
+        while True:
+            self.reap()
+            while self.queue and len(self.children) < self.max_workers:
+                conn, request = self.queue.pop(0)
+                self.fork_worker(conn, request)
+            busy = bool(self.children or self.queue)
+            if busy:
+                self.last_activity = time.monotonic()
+            if self.stopping and not busy:
+                break
+            idle = time.monotonic() - self.last_activity
+            if not busy and idle >= self.idle_timeout:
+                print("idle timeout: exiting", file=sys.stderr, flush=True)
+                break
+            readable = [self.wake_r]
+            if self.listener is not None:
+                readable.append(self.listener.fileno())
+            wait = 1.0 if busy else max(0.01, min(5.0, self.idle_timeout - idle))
+            try:
+                ready, _, _ = select.select(readable, [], [], wait)
+            except InterruptedError:
+                continue
+            if self.wake_r in ready:
+                try:
+                    while os.read(self.wake_r, 512):
+                        pass
+                except BlockingIOError:
+                    pass
+            if self.listener is not None and self.listener.fileno() in ready:
+                self.accept()
+        self.close_listener()
+        return 0
+
+    def _on_term(self, *_: object) -> None:
+        self.stopping = True
+        self.close_listener()
+
+    def reap(self) -> None:
+        while self.children:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                self.children.clear()
+                return
+            if pid == 0:
+                return
+            self.children.pop(pid, None)
+
+    # -- requests --------------------------------------------------------------------
+    def accept(self) -> None:
+        assert self.listener is not None
+        try:
+            conn, _ = self.listener.accept()
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as e:
+            print(f"accept: {e}", file=sys.stderr, flush=True)
+            return
+        self.last_activity = time.monotonic()
+        conn.setblocking(True)
+        conn.settimeout(5.0)
+        try:
+            if client.peer_uid(conn) != os.getuid():
+                print("refused a connection from another user", file=sys.stderr, flush=True)
+                conn.close()
+                return
+            request = json.loads(client.recv_frame(conn, 16 << 20))
+            op = request.get("op")
+            if request.get("protocol") != client.PROTOCOL:
+                self.reply(conn, {"error": "protocol"})
+            elif op == "status":
+                self.reply(conn, self.status())
+            elif op == "stop":
+                self.stopping = True
+                self.reply(conn, {"stopping": True, "pid": os.getpid()})
+                self.close_listener()
+            elif op == "compile":
+                if request.get("fingerprint") != self.fingerprint:
+                    # tileir changed since this server started: make way for a new one.
+                    print("sources changed: exiting", file=sys.stderr, flush=True)
+                    self.reply(conn, {"error": "stale"})
+                    self.stopping = True
+                    self.close_listener()
+                elif self.stopping:
+                    self.reply(conn, {"error": "stopping"})
+                else:
+                    self.queue.append((conn, request))
+                    return  # the worker answers
+            else:
+                self.reply(conn, {"error": f"unknown op {op!r}"})
+        except (OSError, ValueError, ConnectionError) as e:
+            print(f"bad request: {e}", file=sys.stderr, flush=True)
+        conn.close()
+
+    def reply(self, conn: socket.socket, message: dict) -> None:
+        try:
+            client.send_frame(conn, json.dumps(message).encode())
+        except OSError:
+            pass
+
+    def status(self) -> dict:
+        return {
+            "pid": os.getpid(),
+            "uptime": time.monotonic() - self.started,
+            "served": self.served,
+            "busy": len(self.children),
+            "queued": len(self.queue),
+            "workers": self.max_workers,
+            "idle_timeout": self.idle_timeout,
+            "fingerprint": self.fingerprint,
+        }
+
+    def fork_worker(self, conn: socket.socket, request: dict) -> None:
+        self.served += 1
+        try:
+            pid = os.fork()
+        except OSError as e:
+            print(f"fork: {e}", file=sys.stderr, flush=True)
+            self.reply(conn, {"error": "fork failed"})
+            conn.close()
+            return
+        if pid == 0:
+            code = 1
+            try:
+                self._become_worker()
+                code = worker(conn, request)
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(code)
+        self.children[pid] = time.monotonic()
+        conn.close()
+
+    def _become_worker(self) -> None:
+        signal.set_wakeup_fd(-1)
+        for sig in (signal.SIGCHLD, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, signal.SIG_DFL)
+        for fd in (self.wake_r, self.wake_w, self.lock_fd):
+            os.close(fd)  # the lock must go with the server, not outlive it in a worker
+        if self.listener is not None:
+            self.listener.close()
+        for other, _ in self.queue:
+            other.close()
+
+
+def worker(conn: socket.socket, request: dict) -> int:
+    """Run one command line as the client's process would and send the answer."""
+    conn.settimeout(60.0)
+    client.send_frame(conn, json.dumps({"worker": os.getpid()}).encode())
+    os.chdir(request["cwd"])
+    os.umask(int(request["umask"]))
+    os.environ.clear()
+    os.environ.update(request["env"])
+    sys.argv = ["tileir-as", *request["argv"]]
+    delay = os.environ.get(client.TEST_DELAY_ENV)
+    if delay:
+        time.sleep(float(delay))
+    recorded = client.run_captured(list(request["argv"]), list(request["streams"]))
+    client.send_frame(conn, json.dumps({"irregular": recorded.irregular}).encode())
+    client.send_frame(conn, recorded.result.encode())
+    conn.close()
+    return 0
+
+
+def _memoize_ptxas_release(ptxas: object) -> None:
+    """`ptxas --version` runs in every compilation (does this ptxas take `.language`?);
+    the server asks once per ptxas binary (path, size and modification time)."""
+    original = ptxas.ptxas_release  # type: ignore[attr-defined]
+    known: dict[tuple[str, int, int], str | None] = {}
+
+    def ptxas_release(path: str) -> str | None:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return original(path)
+        key = (path, st.st_size, st.st_mtime_ns)
+        if key not in known:
+            known[key] = original(path)
+        return known[key]
+
+    ptxas.ptxas_release = ptxas_release  # type: ignore[attr-defined]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tileir.driver.server")
+    parser.add_argument("--dir", required=True, help="the private directory of the socket")
+    args = parser.parse_args(argv)
+    paths = client.ServerPaths(args.dir)
+    try:
+        idle = float(os.environ.get(client.IDLE_ENV, client.DEFAULT_IDLE_TIMEOUT))
+    except ValueError:
+        idle = client.DEFAULT_IDLE_TIMEOUT
+    try:
+        workers = int(os.environ.get(client.WORKERS_ENV, "0")) or (os.cpu_count() or 1)
+    except ValueError:
+        workers = os.cpu_count() or 1
+    server = Server(paths, idle, workers)
+    if not server.acquire_lock():
+        return 0  # another server runs (or is starting)
+    # stderr (and stdout) to the log: the client started this with both on /dev/null.
+    try:
+        log = os.open(paths.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        os.close(log)
+    except OSError:
+        pass
+    try:
+        server.warm_up()
+        server.listen()
+    except OSError as e:
+        if e.errno != errno.EADDRINUSE:
+            raise
+        return 1
+    return server.serve()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
