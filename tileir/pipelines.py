@@ -98,9 +98,21 @@ class CudaTileToPtxPipeline(ModulePass):
     num_warps: int = 4
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for _, p in self.steps(op):
+            p.apply(ctx, op)
+
+    def steps(self, op: ModuleOp) -> list[tuple[str, ModulePass]]:
+        """The passes this pipeline runs on `op`, each with the stage it produces (its
+        options checked first): what `--print-ir-after-all` and `--time-passes` show."""
         arch = resolve_gpu_name(self.arch, "cuda-tile-to-ptx target")
         check_num_warps(self.num_warps, op)
-        run_stages(ctx, op, arch, self.num_warps)
+        return [(stage, p) for stage, passes in stage_passes(arch, self.num_warps) for p in passes]
+
+
+def expand(p: ModulePass, op: ModuleOp) -> list[tuple[str, ModulePass]] | None:
+    """The (stage, pass) steps a named pipeline stands for on `op`; None for a pass that
+    is not a pipeline."""
+    return p.steps(op) if isinstance(p, CudaTileToPtxPipeline) else None
 
 
 #: The warps per CTA the layouts support.

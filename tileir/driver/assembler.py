@@ -32,6 +32,7 @@ from pathlib import Path
 
 from tileir.diagnostics import CompileError, SourceLocation
 from tileir.driver.errors import guarded
+from tileir.driver.pass_trace import add_arguments as add_trace_arguments
 from tileir.targets import GPU_NAMES, resolve_gpu_name
 
 #: The stages `--emit` can stop after (tileir.pipelines.STAGES, kept here so that
@@ -122,6 +123,10 @@ def make_parser() -> argparse.ArgumentParser:
         help="stop after this stage and print it (to -o if given, else stdout)",
     )
     p.add_argument("--num-warps", type=int, default=4, help="warps per CTA (default 4)")
+    add_trace_arguments(p)
+    p.add_argument(
+        "--time-passes", action="store_true", help="print each pass's time on stderr at the end"
+    )
     p.add_argument(
         "--no-cache",
         action="store_true",
@@ -313,6 +318,7 @@ def compile_file(args: argparse.Namespace) -> int:
         from tileir.backend.ptx.ptxas import find_ptxas, ptxas_supports_tile_language, run_ptxas
         from tileir.compiler import PassEvent, compile_module, load_module
         from tileir.driver import remarks as rm
+        from tileir.driver.pass_trace import both, compile_tracer
         from tileir.pipelines import check_num_warps
         from tileir.registry import make_context
 
@@ -361,6 +367,7 @@ def compile_file(args: argparse.Namespace) -> int:
     ptxas = None if wants_ptx_only or args.emit is not None else find_ptxas()
     tile_kernels = ptxas is not None and ptxas_supports_tile_language(ptxas)
     stop = args.emit or "ptx"
+    tracer = compile_tracer(args, module, arch, args.num_warps, stop)
     result = compile_module(
         module,
         arch,
@@ -368,11 +375,13 @@ def compile_file(args: argparse.Namespace) -> int:
         stop_after=stop,
         keep_stages=args.emit is not None,
         ctx=ctx,
-        on_pass=on_pass if remark_filter.enabled else None,
+        on_pass=both(on_pass if remark_filter.enabled else None, tracer),
         line_info=line_info,
         tile_kernels=tile_kernels,
         allow_empty=True,
     )
+    if tracer is not None:
+        tracer.finish()
     if args.emit is not None:
         text = result.stages[args.emit]
         if output and not to_stdout:

@@ -25,7 +25,10 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
 * `--bytecode-roundtrip` writes the result as bytecode and reads it back before printing
   (cuda-tile-translate's `--test-cudatile-roundtrip`);
 * `--test-debuginfo-update-symbol-name="symbol-to-rename=... new-name=..."` runs that
-  test pass, with cuda-tile-opt's option syntax.
+  test pass, with cuda-tile-opt's option syntax;
+* `--print-ir-after-all`, `--print-ir-after=PASS`, `--dump-dir DIR` and `--time-passes`
+  show every pass, named pipelines (`cuda-tile-to-ptx`) pass by pass
+  (`tileir.driver.pass_trace`); so does xDSL's `--print-between-passes`.
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ from tileir.diagnostics import (
 )
 from tileir.dialects.cuda_tile.hints import HINT_POLICY
 from tileir.dialects.cuda_tile.warnings import collecting_warnings, format_warning
+from tileir.driver.pass_trace import PassTracer, TraceOptions, traced_pipeline
+from tileir.driver.pass_trace import add_arguments as add_trace_arguments
 from tileir.driver.verify_diagnostics import (
     Diagnostic,
     check_diagnostics,
@@ -68,6 +73,7 @@ from tileir.driver.verify_diagnostics import (
     parse_expectations,
 )
 from tileir.frontend import parse_error, parse_text
+from tileir.pipelines import expand
 from tileir.printing import TileirPrinter
 from tileir.registry import DIALECTS, PASSES, TARGETS
 
@@ -131,6 +137,7 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
+        add_trace_arguments(arg_parser)
         arg_parser.add_argument(
             "--Wunsupported-hints",
             dest="warn_unsupported_hints",
@@ -273,6 +280,22 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
             return None, [Diagnostic("error", _first_line(e))]
         except DiagnosticException as e:
             return None, [Diagnostic("error", _first_line(e))]
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        """The `-p` passes; with `--print-ir-after-all`, `--print-ir-after`, `--dump-dir`,
+        `--time-passes` or `--print-between-passes`, the named pipelines expanded pass by
+        pass and each pass reported (`tileir.driver.pass_trace`)."""
+        options = TraceOptions.from_args(self.args)
+        between = bool(self.args.print_between_passes)
+        if not (options.enabled or between):
+            super().apply_passes(prog)
+            return
+        tracer = PassTracer(options)
+        if between:
+            tracer.between = sys.stdout
+        verify = None if self.args.disable_verify else verify_module
+        traced_pipeline(self.pipeline.passes, prog, tracer, expand, verify).apply(self.ctx, prog)
+        tracer.finish()
 
     def setup_pipeline(self) -> None:
         options = self.args.test_update_symbol_name
