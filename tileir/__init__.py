@@ -6,6 +6,8 @@ The Python API (`tileir.api`, documented in docs/user-guide.md):
 
     module = tileir.load("kernel.tileirbc")          # bytecode or cuda_tile text
     result = tileir.compile(module, arch="sm_90a")   # .cuda_tile .tileaa .tileas .llvm .ptx
+    result = tileir.compile(ct_kernel, signature, arch="sm_90")  # a cuTile @ct.kernel
+    result.asm["tileas"], result.remarks             # stage texts; the compiler's decisions
     after = tileir.run_pass(result.tileas.module, "tileas-canonicalize")
     tileir.diff(result.tileas.module, after)
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
         launch,
         launcher,
         load,
+        load_cutile,
         run_pass,
     )
     from tileir.compiler import print_ir
@@ -49,6 +52,7 @@ _EXPORTS = {
     "launch": "tileir.api",
     "launcher": "tileir.api",
     "load": "tileir.api",
+    "load_cutile": "tileir.api",
     "run_pass": "tileir.api",
     "print_ir": "tileir.compiler",
     "CompileError": "tileir.diagnostics",
@@ -70,6 +74,7 @@ __all__ = [
     "launch",
     "launcher",
     "load",
+    "load_cutile",
     "print_ir",
     "run_pass",
     "show",

@@ -4,7 +4,10 @@
 
     module = tileir.load("tests/corpus/vadd_f32.tileirbc")   # bytecode or text
     result = tileir.compile(module, arch="sm_90a")           # every stage, timed
+    result = tileir.compile(ct_kernel, signature, arch="sm_90")  # a cuTile @ct.kernel
     result.tileas                                             # a Stage: .module, .text
+    result.asm["tileas"]                                      # the text, as Triton's kernel.asm
+    result.remarks                                            # the compiler's decisions
     result.ptx.ptxas()                                        # registers and spills
     result.diff("tileas")                                     # what lowering to nv_tileas changed
     after = tileir.run_pass(result.tileas.module, "tileas-canonicalize")
@@ -23,10 +26,10 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -55,6 +58,9 @@ from tileir.display import (
 from tileir.pipelines import STAGES
 from tileir.registry import PASSES, make_context
 
+if TYPE_CHECKING:
+    from tileir.driver.remarks import Remark
+
 __all__ = [
     "Compilation",
     "LaunchUnavailable",
@@ -66,6 +72,7 @@ __all__ = [
     "emit_ptx",
     "launch",
     "load",
+    "load_cutile",
     "run_pass",
 ]
 
@@ -106,6 +113,56 @@ def load(source: str | bytes | Path, *, name: str | None = None) -> ModuleOp:
             return load_module(source)
         return parse_module_text(source, name or "<text>")
     raise TypeError(f"load() takes a path, text or bytecode bytes, not {type(source).__name__}")
+
+
+def load_cutile(kernel: Any, signature: Any, arch: str = "sm_90a") -> ModuleOp:
+    """The module cuTile Python exports for `kernel` (a `@ct.kernel`) and `signature`:
+    a `cuda.tile.compilation.KernelSignature`, a list of them, or the list of parameters
+    one signature holds (`ArrayConstraint`s, `ScalarConstraint`s, ints for constants),
+    with cuTile's calling convention.  cuTile writes Tile IR bytecode for `arch` (no GPU
+    needed) and tileir reads it back, with the kernel's Python lines as locations."""
+    import io
+
+    try:
+        from cuda.tile.compilation import CallingConvention, KernelSignature, export_kernel
+    except ImportError as e:
+        raise CompileError(
+            f"compiling a cuTile kernel needs cuTile Python (pip install cuda-tile): {e}"
+        ) from None
+    from tileir.bytecode import read_bytecode
+    from tileir.bytecode.version import SUPPORTED_VERSIONS
+
+    if isinstance(signature, KernelSignature):
+        signatures = [signature]
+    elif isinstance(signature, Sequence) and all(isinstance(s, KernelSignature) for s in signature):
+        signatures = list(signature)  # pyright: ignore[reportUnknownArgumentType]
+    elif isinstance(signature, Sequence):
+        signatures = [KernelSignature(list(signature), CallingConvention.cutile_python_v1())]  # pyright: ignore[reportUnknownArgumentType]
+    else:
+        raise TypeError(
+            "signature: a cuda.tile.compilation.KernelSignature, a list of them, or the "
+            f"list of a signature's parameters, not {type(signature).__name__}"
+        )
+    gpu = resolve_gpu_name(arch).removesuffix("a")
+    out = io.BytesIO()
+    try:
+        export_kernel(
+            kernel,
+            signatures,
+            out,
+            output_format="tileir_bytecode",
+            gpu_code=gpu,
+            bytecode_version=str(SUPPORTED_VERSIONS[-1]),
+        )
+    except Exception as e:  # cuTile's own errors (a type error in the kernel, ...)
+        raise CompileError(f"cuTile could not export the kernel: {e}") from e
+    name = getattr(getattr(kernel, "_pyfunc", None), "__name__", None) or "kernel"
+    return read_bytecode(out.getvalue(), f"<cuTile {name}>", make_context())
+
+
+def _is_cutile_kernel(value: object) -> bool:
+    """A `@ct.kernel` object (without importing cuTile where it is not in use)."""
+    return type(value).__module__.startswith("cuda.tile") and hasattr(value, "_pyfunc")
 
 
 def _as_module(module: ModuleOp | str | bytes | Path) -> ModuleOp:
@@ -226,6 +283,28 @@ class Stage:
         )
 
 
+class StageTexts(Mapping[str, str]):
+    """`Compilation.asm`: stage name -> the stage's text, printed when first read."""
+
+    def __init__(self, stages: Mapping[str, Stage]):
+        self._stages = stages
+
+    def __getitem__(self, name: str) -> str:
+        if name not in self._stages:
+            produced = ", ".join(self._stages)
+            raise KeyError(f"no stage '{name}' in this compilation; it has {produced}")
+        return self._stages[name].text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._stages)
+
+    def __len__(self) -> int:
+        return len(self._stages)
+
+    def __repr__(self) -> str:
+        return f"<asm: {', '.join(self._stages)}>"
+
+
 class StageNotProduced(AttributeError):
     """A stage after `stop_after` was asked for."""
 
@@ -239,6 +318,38 @@ class Compilation:
     options: dict[str, Any]
     stages: dict[str, Stage]
     passes: list[PassRecord]
+    _remarks: list[Remark] | None = None
+
+    @property
+    def asm(self) -> StageTexts:
+        """The text of every stage produced, by stage name (`asm["tileas"]`,
+        `asm["ptx"]`), as Triton's `kernel.asm` maps its stages; printed on first use."""
+        return StageTexts(self.stages)
+
+    @property
+    def remarks(self) -> list[Remark]:
+        """The decisions the compiler recorded in the IR, as `tileir-as --remarks=all`
+        reports them (`tileir.driver.remarks`): the copy atom of each global load and
+        store (and what kept it narrow), each layout conversion, the warps per CTA, the
+        tensor-core instruction of each dot and how its operands are fed.  Each is a
+        `Remark` (`kind`, `category`, `name`, `message`, `function`, `location`).
+        ptxas's registers and spills are `ptx.ptxas()`.  Empty when compilation stopped
+        before `tileas`."""
+        if self._remarks is None:
+            from tileir.driver.remarks import tileas_remarks
+
+            tileas = self.stages.get("tileas")
+            module = tileas.module if tileas is not None else None
+            self._remarks = tileas_remarks(module, self.arch) if module is not None else []
+        return self._remarks
+
+    def remark_rows(self) -> list[tuple[str, str, str, str, str]]:
+        """(kind, category, name, where, message) for each remark, for tables."""
+        rows = []
+        for r in self.remarks:
+            where = r.location.mlir() if r.location is not None else r.function
+            rows.append((r.kind, r.category, r.name, where, r.message))
+        return rows
 
     def stage(self, name: str) -> Stage:
         if name not in STAGES:
@@ -354,6 +465,13 @@ class Compilation:
 
         parts = [f"<b>{_html.escape(self._header())}</b>"]
         parts.append(_html_table(("stage", "pass", "time", "ops changed"), self.timing_rows()))
+        if self.remarks:
+            parts.append(
+                f"<details><summary><b>remarks</b> ({len(self.remarks)}: the compiler's "
+                "decisions)</summary>"
+                + _html_table(("kind", "category", "name", "where", "remark"), self.remark_rows())
+                + "</details>"
+            )
         for name, stage in self.stages.items():
             more = f" (result.{name} shows all)"
             body = highlight_html(preview(stage.text, more=more), stage.language)
@@ -371,6 +489,11 @@ class Compilation:
             f"**{self._header()}**\n",
             _md_table(("stage", "pass", "time", "ops changed"), self.timing_rows()),
         ]
+        if self.remarks:
+            parts.append(f"**remarks** ({len(self.remarks)})\n")
+            parts.append(
+                _md_table(("kind", "category", "name", "where", "remark"), self.remark_rows())
+            )
         for name, stage in self.stages.items():
             text = preview(stage.text, more=f" (result.{name} shows all)")
             parts.append(f"**stage {name}** ({stage._summary()})\n")
@@ -430,23 +553,45 @@ class _Recorder:
 
 
 def compile(
-    module: ModuleOp | str | bytes | Path,
-    arch: str = "sm_90a",
+    module: ModuleOp | str | bytes | Path | Any,
+    arch_or_signature: Any = None,
     stop_after: str | None = None,
     *,
+    arch: str | None = None,
+    signature: Any = None,
     trace_passes: bool = False,
     **pipeline_options: Any,
 ) -> Compilation:
-    """Compile `module` (a module, or anything `load` takes) for `arch` (`sm_80` ...
-    `sm_100a`; `sm_90` means `sm_90a` as with tileiras), keeping every stage up to
-    `stop_after` (default: all of them, through `ptx`).
+    """Compile `module` (a module, anything `load` takes, or a cuTile `@ct.kernel`) for
+    `arch` (`sm_80` ... `sm_100a`; `sm_90` means `sm_90a` as with tileiras; default
+    `sm_90a`), keeping every stage up to `stop_after` (default: all of them, through
+    `ptx`).  The second positional argument is the arch, or for a cuTile kernel its
+    signature (`load_cutile`): `compile(kernel, signature, arch="sm_90")`.
 
     Pipeline options are those of `tileir-as` (`num_warps=4`).  With
     `trace_passes=True` the IR around every pass is kept too, for `result.diff(pass)`
     (this prints the IR after each pass, so it roughly doubles the compile time).
     The input module is not changed."""
-    source = _as_module(module)
-    arch = resolve_gpu_name(arch)
+    if _is_cutile_kernel(module):
+        if arch_or_signature is not None and not isinstance(arch_or_signature, str):
+            if signature is not None:
+                raise TypeError("compile() got the signature twice")
+            signature = arch_or_signature
+        elif arch_or_signature is not None:
+            arch = _one_arch(arch_or_signature, arch)
+        if signature is None:
+            raise TypeError(
+                "compiling a cuTile kernel needs its signature: compile(kernel, signature)"
+            )
+        arch = resolve_gpu_name(arch or "sm_90a")
+        source = load_cutile(module, signature, arch)
+    else:
+        if signature is not None:
+            raise TypeError("signature= is for cuTile kernels; this is a module")
+        if arch_or_signature is not None and not isinstance(arch_or_signature, str):
+            raise TypeError(f"arch must be a string such as 'sm_90a', not {arch_or_signature!r}")
+        arch = resolve_gpu_name(_one_arch(arch_or_signature, arch) or "sm_90a")
+        source = _as_module(module)
     stop = stop_after or "ptx"
     if stop not in STAGES:
         raise CompileError(f"unknown stage '{stop}'; expected one of {', '.join(STAGES)}")
@@ -460,6 +605,12 @@ def compile(
         recorder.stages["ptx"] = Stage("ptx", None, arch, [recorder.records[-1]], result.ptx)
     shown = {"num_warps": inspect.signature(compile_module).parameters["num_warps"].default}
     return Compilation(arch, shown | options, recorder.stages, recorder.records)
+
+
+def _one_arch(positional: str | None, keyword: str | None) -> str | None:
+    if positional is not None and keyword is not None:
+        raise TypeError("compile() got the arch twice (positional and arch=)")
+    return positional or keyword
 
 
 def emit_ptx(module: ModuleOp, arch: str = "sm_90a") -> Stage:
