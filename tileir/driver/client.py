@@ -28,13 +28,15 @@ from __future__ import annotations
 import io
 import json
 import os
-import socket
 import stat
-import struct
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from tileir.driver import cache as _cache
+
+if TYPE_CHECKING:  # socket and struct load when the server is asked (a cache hit: never)
+    import socket
 
 #: `TILEIR_SERVER=0` (or `off`, `no`, `false`): no server, compile in this process.
 SERVER_ENV = "TILEIR_SERVER"
@@ -233,6 +235,7 @@ def source_fingerprint(fresh: bool = False) -> str:
 def _sources() -> list[tuple[str, os.stat_result]]:
     found: list[tuple[str, os.stat_result]] = []
     stack = [PACKAGE_DIR]
+    skip = len(PACKAGE_DIR) + 1
     while stack:
         directory = stack.pop()
         try:
@@ -245,7 +248,7 @@ def _sources() -> list[tuple[str, os.stat_result]]:
                     stack.append(entry.path)
             elif entry.name.endswith(".py"):
                 try:
-                    found.append((os.path.relpath(entry.path, PACKAGE_DIR), entry.stat()))
+                    found.append((entry.path[skip:], entry.stat()))
                 except OSError:
                     continue
     found.sort()
@@ -539,6 +542,9 @@ def server_paths() -> ServerPaths | None:
 
 def peer_uid(sock: socket.socket) -> int | None:
     """The user id of the process at the other end of a unix socket (SO_PEERCRED)."""
+    import socket
+    import struct
+
     try:
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
     except (OSError, AttributeError):
@@ -548,6 +554,8 @@ def peer_uid(sock: socket.socket) -> int | None:
 
 
 def send_frame(sock: socket.socket, payload: bytes) -> None:
+    import struct
+
     sock.sendall(struct.pack("<I", len(payload)) + payload)
 
 
@@ -563,6 +571,8 @@ def recv_exact(sock: socket.socket, n: int) -> bytes:
 
 
 def recv_frame(sock: socket.socket, limit: int = 1 << 31) -> bytes:
+    import struct
+
     (n,) = struct.unpack("<I", recv_exact(sock, 4))
     if n > limit:
         raise ConnectionError("oversized frame")
@@ -571,6 +581,8 @@ def recv_frame(sock: socket.socket, limit: int = 1 << 31) -> bytes:
 
 def connect(paths: ServerPaths, timeout: float = CONNECT_TIMEOUT) -> socket.socket | None:
     """A connection to this user's server, or None (none listening, or not ours)."""
+    import socket
+
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(timeout)
     try:
