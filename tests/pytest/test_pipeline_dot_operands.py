@@ -67,6 +67,45 @@ def test_pipelined_gemm_matches_numpy(name: str, arch: str) -> None:
     _run(name, ptx)
 
 
+def test_wgmma_leaves_one_group_in_flight() -> None:
+    """sm_90a: the ring keeps a slot for the `wgmma` still running, each iteration waits
+    only for the group before it, and the loop's exit waits for the last one before the
+    epilogue reads the accumulator."""
+    ptx = _ptx("gemm_f16", "sm_90a")
+    loop = ptx[ptx.index("wgmma.fence") : ptx.index("wgmma.wait_group.sync.aligned 0;")]
+    assert loop.count("wgmma.wait_group.sync.aligned 1;") == 1
+    # The accumulator stays in the loop's registers: no move touches it in flight.
+    mma = re.search(r"wgmma\.mma_async\S* \{([^}]*)\}", loop)
+    assert mma is not None
+    accumulator = {r.strip() for r in mma.group(1).split(",")}
+    moves = re.findall(r"mov\.b32 (%f\d+), (%f\d+);", loop)
+    assert not any(src in accumulator or dst in accumulator for dst, src in moves)
+    _run("gemm_f16", ptx)
+
+
+def _wgmma_group_too_many_in_flight(ptx: str) -> str:
+    return ptx.replace("wgmma.wait_group.sync.aligned 1;", "wgmma.wait_group.sync.aligned 3;")
+
+
+def _wgmma_not_drained(ptx: str) -> str:
+    return ptx.replace("wgmma.wait_group.sync.aligned 0;", "")
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [_wgmma_group_too_many_in_flight, _wgmma_not_drained],
+    ids=["slot-refilled-while-read", "accumulator-read-in-flight"],
+)
+def test_broken_wgmma_pipelines_are_caught(breakage: Callable[[str], str]) -> None:
+    """A copy into a slot a `wgmma` group still reads, and an epilogue that reads the
+    accumulator before the last group completes."""
+    ptx = _ptx("gemm_f16", "sm_90a")
+    broken = breakage(ptx)
+    assert broken != ptx
+    with pytest.raises(SimulationError, match=r"unfinished wgmma|has not completed"):
+        _run("gemm_f16", broken)
+
+
 def _ptx_with_stages(name: str, arch: str, stages: int) -> str:
     """The named pipeline with `tileas-pipeline-dot-operands{num-stages=stages}`."""
     module = load_module(CORPUS / f"{name}.mlir")

@@ -78,7 +78,20 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
     ("kernel", "arch", "name", "says"),
     [
         ("gemm_f16", "sm_90a", "DotPipelined", "operands through a 3-stage ring of cp.async copies"),
+        ("gemm_f16", "sm_90a", "DotPipelined", "ring of cp.async copies, 1 wgmma group in flight"),
         ("gemm_bf16_big_tile", "sm_90a", "DotPipelined", "a 2-stage ring"),
+        (
+            "gemm_bf16_big_tile",
+            "sm_90a",
+            "DotPipelined",
+            "wgmma waited for each iteration (its ring has no room for the slots they read)",
+        ),
+        (
+            "gemm_e4m3_scaled",
+            "sm_90a",
+            "DotPipelined",
+            "wgmma waited for each iteration (an operand is not fed by a ring)",
+        ),
         (
             "gemm_bf16_big_tile",
             "sm_100a",

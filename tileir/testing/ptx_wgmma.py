@@ -122,7 +122,9 @@ what makes the real asynchronous instruction's results undefined:
   synchronization after it; likewise bytes an asynchronous copy has not yet written,
   or wrote with no wait ordering its completion before the ``wgmma`` (``async-race``);
 * a store to shared memory that an unfinished ``wgmma.mma_async`` reads (the
-  operands must stay unchanged until the ``wgmma.wait_group`` that completes it).
+  operands must stay unchanged until the ``wgmma.wait_group`` that completes it), and
+  an asynchronous copy *issued* into such bytes (``async-race``: it may land at any
+  time after it is issued, ``check_copy_unread``).
 
 To see these events, the first ``wgmma`` instruction a machine executes wraps that
 machine's ``read_bits`` / ``write_bits`` and its memory's ``store`` (on the instances,
@@ -140,7 +142,7 @@ import ml_dtypes
 import numpy as np
 
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, unsupported
-from tileir.testing.ptx_errors import OUT_OF_BOUNDS, UNSUPPORTED
+from tileir.testing.ptx_errors import ASYNC_RACE, INVALID, OUT_OF_BOUNDS, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_parse import Imm, Instruction, Operand, Reg, Vec
@@ -729,17 +731,40 @@ def _check_no_pending_read(
 ) -> None:
     """A store must not change shared bytes that an unfinished mma_async reads."""
     written = (addresses.astype(np.int64)[:, None] + np.arange(nbytes)).reshape(-1)
+    _check_unread(
+        m, state, written, np.repeat(writers, nbytes), "a store to shared memory", INVALID
+    )
+
+
+def check_copy_unread(m: Machine, addresses: np.ndarray, writers: np.ndarray) -> None:
+    """An asynchronous copy must not be issued into shared bytes (``addresses``, one
+    issuing thread each) that an unfinished mma_async reads: the copy may land at any
+    time after it is issued (``ptx_async``)."""
+    state = vars(m).get("_wgmma_state")
+    if isinstance(state, _State) and state.pending_reads:
+        _check_unread(
+            m, state, addresses, writers, "an asynchronous copy into shared memory", ASYNC_RACE
+        )
+
+
+def _check_unread(
+    m: Machine,
+    state: _State,
+    written: np.ndarray,
+    writers: np.ndarray,
+    what: str,
+    kind: str,
+) -> None:
     for _, _, reading in state.pending_reads:
         hit = np.isin(written, reading)
         if hit.any():
             k = int(np.argmax(hit))
-            raise m.fail(
-                "a store to shared memory that an unfinished wgmma.mma_async reads (wait for "
-                "it with wgmma.commit_group and wgmma.wait_group before overwriting its "
-                "operands)",
-                int(writers[k // nbytes]) if writers[k // nbytes] >= 0 else None,
-                int(written[k]),
+            message = (
+                f"{what} that an unfinished wgmma.mma_async reads (wait for it with "
+                "wgmma.commit_group and wgmma.wait_group before overwriting its operands)"
             )
+            writer = int(writers[k]) if writers[k] >= 0 else None
+            raise m.fail(message, writer, int(written[k]), kind=kind)
 
 
 def _check_proxy_visible(m: Machine, addresses: np.ndarray, lead: int, which: str) -> None:

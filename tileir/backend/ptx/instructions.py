@@ -857,26 +857,43 @@ def emit_undef(ctx: PtxContext, op: Operation) -> None:
     """Nothing: an undefined value takes whatever its registers hold."""
 
 
+#: On an `llvm.insertvalue`: the member takes the inserted value's register instead of
+#: a copy of it.  The lowering that sets it promises that the value's register is not
+#: read again before it is written anew: a loop-carried `wgmma` accumulator, whose
+#: asynchronous chain then accumulates in the loop's own registers, and whose words go
+#: back to the loop in them, with no move that would touch them while it is in flight
+#: (`conversions/tileas_to_llvm/wgmma.py`).
+IN_PLACE_ATTR = "tileir.in_place"
+
+
 def emit_insertvalue(ctx: PtxContext, op: Operation) -> None:
     """A move into the member's register of the struct, which reuses the container's
     registers when it dies here (a chain of inserts that builds a struct moves each
-    member once)."""
+    member once); or, with `IN_PLACE_ATTR`, the value's register as the member's."""
     assert isinstance(op, llvm.InsertValueOp)
     (index,) = op.position.get_values()
     registers = struct_result_registers(ctx, op, op.container)
+    if IN_PLACE_ATTR in op.attributes:
+        registers[index] = ctx.r(op.value)
+        return
     move(ctx, registers[index], ctx.r(op.value), op.value.type)
 
 
 def _edge_moves(ctx: PtxContext, target: Block, values: list[SSAValue]) -> None:
     """Block arguments are registers; an edge copies its values into them.  The copy
-    goes through fresh registers so that a permutation of the arguments is safe."""
+    goes through fresh registers so that a permutation of the arguments is safe.  A
+    value already in its argument's register (a loop-carried value passed on
+    unchanged, or accumulated in place, `IN_PLACE_ATTR`) is not copied: no other
+    argument's copy writes that register."""
     temps = []
-    for v in values:
+    for arg, v in zip(target.args, values, strict=True):
+        if ctx.r(v) == ctx.r(arg):
+            continue
         tmp = ctx.regs.new(register_class(v.type))
         kind = "pred" if register_class(v.type) is PRED else f"b{register_class(v.type).bits}"
         ctx.line(f"mov.{kind} {tmp}, {ctx.r(v)};")
-        temps.append((tmp, kind))
-    for arg, (tmp, kind) in zip(target.args, temps, strict=True):
+        temps.append((arg, tmp, kind))
+    for arg, tmp, kind in temps:
         ctx.line(f"mov.{kind} {ctx.r(arg)}, {tmp};")
 
 

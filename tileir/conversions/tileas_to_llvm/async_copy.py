@@ -41,6 +41,7 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.backend.ptx.memory_asm import all_in_bounds
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
     element_bits,
@@ -55,6 +56,7 @@ from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
+from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, ring_slots
 
 
 @dataclass
@@ -64,13 +66,19 @@ class Ring:
     dot: tas.DotOp
     #: 0: A, 1: B.
     index: int
-    #: Slots: the pipeline's stages less one.
-    slots: int = 0
+    #: The stage of the loads in the loop body: the pipeline's stages less one.
+    last_stage: int = 0
+    #: `wgmma` groups of the dot left in flight (`tileas-pipeline-dot-operands`).
+    in_flight: int = 0
     placement: OperandPlacement | None = None
     #: The address of slot 0 (computed in the kernel's prologue).
     base: SSAValue | None = None
     #: The slot the body's `future_wait` returned in the iteration being lowered.
     current: SSAValue | None = None
+
+    @property
+    def slots(self) -> int:
+        return ring_slots(self.last_stage + 1, self.in_flight)
 
 
 @dataclass
@@ -84,6 +92,8 @@ class AsyncFeeds:
     by_dot: dict[tuple[int, int], Ring] = field(default_factory=dict)
     #: `cp.async.wait_group` count of each `future_wait`.
     pending: dict[int, int] = field(default_factory=dict)
+    #: The `async.wait`s after loops whose dots leave `wgmma` groups in flight.
+    drains_wgmma: set[int] = field(default_factory=set)
 
     def plan(self, module: ModuleOp) -> None:
         for op in module.walk():
@@ -100,10 +110,13 @@ class AsyncFeeds:
             self.rings[id(op)] = ring
             stage = op.attributes.get(STAGE_ATTR)
             if isinstance(stage, IntegerAttr):
-                ring.slots = max(ring.slots, stage.value.data)
+                ring.last_stage = max(ring.last_stage, stage.value.data)
+            ring.in_flight = groups_in_flight(dot)
         for op in module.walk():
             if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
-                self.pending[id(op)] = _groups_in_flight(op, self.rings[id(op)])
+                self.pending[id(op)] = _copies_in_flight(op, self.rings[id(op)])
+            elif isinstance(op, tas.AsyncWaitOp) and _drains_wgmma(op):
+                self.drains_wgmma.add(id(op))
 
     def placement_of(self, dot: tas.DotOp) -> OperandPlacement | None:
         """The placement the rings of `dot` were laid out for, if it has any."""
@@ -123,6 +136,16 @@ class AsyncFeeds:
             assert self.placement is not None
             ring.placement = self.placement(ring.dot)
         return ring.placement
+
+
+def _drains_wgmma(wait: tas.AsyncWaitOp) -> bool:
+    """Whether `wait` follows a loop with a dot that leaves `wgmma` groups in flight."""
+    loops = {id(v.owner): v.owner for v in wait.operands if isinstance(v.owner, scf.ForOp)}
+    return any(
+        isinstance(op, tas.DotOp) and groups_in_flight(op)
+        for loop in loops.values()
+        for op in loop.body.block.ops
+    )
 
 
 def _consumer(value: SSAValue, seen: set[int]) -> tuple[tas.DotOp, int] | None:
@@ -153,7 +176,7 @@ def _dot_of(wait: tas.FutureWaitOp) -> tuple[tas.DotOp, int] | None:
     return None
 
 
-def _groups_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
+def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
     """How many committed groups may still be in flight once `wait`'s tile has landed:
     those of the later stages (module doc)."""
     future = wait.future
@@ -164,7 +187,7 @@ def _groups_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
     index = body.get_operation_index
     if any(index(load) < index(wait) for load in loads):
         raise not_supported(wait, "a future wait after an asynchronous load of the same iteration")
-    return max(ring.slots - 1, 0) * len(loads)
+    return max(ring.last_stage - 1, 0) * len(loads)
 
 
 class LowerAsyncTiledLoad(TilePattern):
@@ -188,12 +211,14 @@ class LowerAsyncTiledLoad(TilePattern):
         stage = op.attributes.get(STAGE_ATTR)
         k = stage.value.data if isinstance(stage, IntegerAttr) else 0
         b = self.builder(rewriter, op)
-        if k < ring.slots:
+        if k < ring.last_stage:
             slot = b.add(ring.base, b.const(k * size, i32)) if k else ring.base
-        elif ring.current is not None:
-            slot = ring.current
-        else:
+        elif ring.current is None:
             raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
+        elif ring.in_flight:
+            slot = _slot_ahead(b, ring, size)
+        else:
+            slot = ring.current
         view = pointer_view(op, "loads from")
         t = op.loaded_type()
         layout = linear_layout(op, t)
@@ -220,6 +245,18 @@ class LowerAsyncTiledLoad(TilePattern):
             b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits))
         b.op(nvvm.CpAsyncCommitGroupOp())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
+
+
+def _slot_ahead(b: LLBuilder, ring: Ring, size: int) -> SSAValue:
+    """The slot of the tile `last_stage` iterations after the current one, around the
+    ring: with `wgmma` groups in flight the slot just read is still being read, and the
+    body's load takes the oldest free one (the slot of the iteration `in_flight + 1`
+    back, which every warp's `wgmma.wait_group` before the loop's barrier freed)."""
+    assert ring.current is not None and ring.base is not None
+    ahead = b.add(ring.current, b.const(ring.last_stage * size, i32))
+    end = b.add(ring.base, b.const(ring.slots * size, i32))
+    wrapped = b.sub(ahead, b.const(ring.slots * size, i32))
+    return b.select(b.icmp("uge", ahead, end, signed=False), wrapped, ahead)
 
 
 def _copy(
@@ -298,11 +335,19 @@ class LowerFutureWait(TilePattern):
 
 
 class LowerAsyncWait(TilePattern):
-    """`cp.async.wait_all` and a CTA barrier: every copy has landed everywhere."""
+    """`cp.async.wait_all` and a CTA barrier: every copy has landed everywhere; and
+    `wgmma.wait_group 0` first where the loop left `wgmma` groups in flight, before
+    anything reads their accumulators."""
+
+    def __init__(self, ctx: LoweringContext, feeds: AsyncFeeds):
+        super().__init__(ctx)
+        self.feeds = feeds
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.AsyncWaitOp, rewriter: PatternRewriter) -> None:
         b = self.builder(rewriter, op)
+        if id(op) in self.feeds.drains_wgmma:
+            b.op(nvvm.WgmmaWaitGroupSyncOp(0))
         b.op(nvvm.CpAsyncWaitGroupOp(0))
         b.op(nvvm.Barrier0Op())
         rewriter.erase(op)
@@ -312,5 +357,5 @@ def feed_patterns(ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds) -
     return [
         LowerAsyncTiledLoad(ctx, exchange, feeds),
         LowerFutureWait(ctx, feeds),
-        LowerAsyncWait(ctx),
+        LowerAsyncWait(ctx, feeds),
     ]

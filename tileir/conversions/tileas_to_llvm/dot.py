@@ -51,6 +51,7 @@ from tileir.dialects.nv_tileas.mma_layout import (
 )
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
+from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 
 
 class LowerDot(TilePattern):
@@ -264,6 +265,18 @@ class LowerDot(TilePattern):
                 return words
             return [h for w in words for h in b.unpack_halves(w, accumulator.register_type)]
 
+        # `wgmma` groups left in flight (`tileas-pipeline-dot-operands` chose it): both
+        # operands in rings that keep the slots they read, the accumulator loop-carried
+        # in registers as the instruction writes it, a word per element.
+        in_flight = 0
+        if (
+            use_wgmma
+            and all(f is not None for f in fed)
+            and acc_in_registers
+            and result_in_registers
+            and word_type == accumulator.register_type
+        ):
+            in_flight = groups_in_flight(op)
         m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
         # i8 K that is 16 past a multiple of 32: a last m16n8k16 step on 16 bytes.
         tail = int(spec.integer and k % spec.k_step != 0)
@@ -279,6 +292,7 @@ class LowerDot(TilePattern):
                 (wm, wn),
                 word_type,
                 (pack, unpack),
+                in_flight,
             )
         else:
             mma.mma_sync_dot(
@@ -295,8 +309,10 @@ class LowerDot(TilePattern):
                 (pack, unpack),
             )
         # Every warp is done reading the operand buffers (and the accumulator's)
-        # before anything writes them again.
-        b.op(nvvm.Barrier0Op())
+        # before anything writes them again; with groups in flight, the ring keeps the
+        # slots they read, and the next iteration's barrier frees the older ones.
+        if not in_flight:
+            b.op(nvvm.Barrier0Op())
         if result_in_registers:
             result = c
         else:

@@ -14,8 +14,10 @@ blocks `j, j + V, ...` for N position `j`, which B's descriptor reaches with a
 stride of V row groups).  So a loop-carried accumulator needs no conversion, and
 the choice between the two instructions is only the atom's.
 
-The form used is the synchronous one the issue allows (the asynchronous,
-TMA-fed and warp-specialized form is later work):
+Each chain is waited for before the dot ends, except where
+`tileas-pipeline-dot-operands` left the dot's groups in flight (`wgmma_dot`'s
+`in_flight`; docs/codegen.md, "`wgmma` groups in flight"); TMA feeds and warp
+specialization are later work:
 
 * Both operands come from shared memory through *matrix descriptors*, in the
   no-swizzle canonical layouts (`OperandBuffer`): *core matrices* of 8 lines of 16
@@ -61,9 +63,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import DenseArrayBase, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32, i64
 from xdsl.ir import Attribute, SSAValue
 
+from tileir.backend.ptx.instructions import IN_PLACE_ATTR
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.conversions.tileas_to_llvm.exchange import vector_conflict_ways
@@ -226,10 +229,13 @@ def wgmma_dot(
     grid: tuple[int, int],
     word_type: Attribute,
     packing: tuple[Packer, Packer],
+    in_flight: int = 0,
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
-    layout) in place: one synchronous chain per 64-row slab and `chunk` (the atom's
-    N) of the warpgroup's columns."""
+    layout) in place: one chain per 64-row slab and `chunk` (the atom's N) of the
+    warpgroup's columns, each waited for; or, with `in_flight` groups left in flight,
+    all chains committed as one group and only the groups older than the last
+    `in_flight` waited for (docs/codegen.md, "`wgmma` groups in flight")."""
     m, n = mn
     a_buf, b_buf = buffers
     wm, wn = grid
@@ -260,8 +266,12 @@ def wgmma_dot(
                 pack(c[r : r + chunk // 2]),
                 (a_descs, b_descs),
                 word_type,
+                in_flight > 0,
             )
             c[r : r + chunk // 2] = unpack(words)
+    if in_flight:
+        b.op(nvvm.WgmmaGroupSyncAlignedOp())
+        b.op(nvvm.WgmmaWaitGroupSyncOp(in_flight))
 
 
 def _chain(
@@ -272,19 +282,30 @@ def _chain(
     acc: list[SSAValue],
     descs: tuple[Sequence[SSAValue], Sequence[SSAValue]],
     word_type: Attribute,
+    asynchronous: bool = False,
 ) -> list[SSAValue]:
-    """One synchronous chain: the accumulator words as a struct, `wgmma.fence`, one
+    """One chain: the accumulator words as a struct, `wgmma.fence`, one
     `wgmma.mma_async` per K step, commit and wait for the group; then its words.  The
     struct is built before the fence, so that the `ptx` target's moves into its
-    registers precede it, and the K steps accumulate in those registers."""
+    registers precede it, and the K steps accumulate in those registers.
+
+    An `asynchronous` chain is neither committed nor waited for here, and its struct
+    takes the accumulator's own registers (`IN_PLACE_ATTR` on the inserts): the
+    accumulator is carried by a loop, and the words the chain returns go back to the
+    loop in the same registers, so no instruction touches them while the chain runs
+    on (docs/codegen.md, "`wgmma` groups in flight")."""
     a_descs, b_descs = descs
     struct = llvm.LLVMStructType.from_type_list([word_type] * len(acc))
     d = b.v(llvm.UndefOp(struct))
     for i, word in enumerate(acc):
-        d = b.v(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), d, word))
+        insert = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), d, word)
+        if asynchronous:
+            insert.attributes[IN_PLACE_ATTR] = UnitAttr()
+        d = b.v(insert)
     b.op(nvvm.WgmmaFenceAlignedOp())
     for a_desc, b_desc in zip(a_descs, b_descs, strict=True):
         d = b.v(nvvm.WgmmaMmaAsyncOp(a_desc, b_desc, d, shape, types, layouts))
-    b.op(nvvm.WgmmaGroupSyncAlignedOp())
-    b.op(nvvm.WgmmaWaitGroupSyncOp(0))
+    if not asynchronous:
+        b.op(nvvm.WgmmaGroupSyncAlignedOp())
+        b.op(nvvm.WgmmaWaitGroupSyncOp(0))
     return [b.extract(d, i, word_type) for i in range(len(acc))]

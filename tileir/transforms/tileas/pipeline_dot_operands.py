@@ -69,8 +69,9 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     TensorType,
+    i32,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -80,8 +81,10 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG, AtomAttr, Residency
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, DistributedLayout
+from tileir.dialects.nv_tileas.mma_layout import mma_linear
 from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.targets import ARCHS
+from tileir.transforms.tileas.dot_plan import dot_warp_grid
 from tileir.transforms.tileas.materialize_schedule import (
     STAGE_ATTR,
     ScheduleAnalysis,
@@ -94,6 +97,14 @@ from tileir.utils.bits import mlir_bit_width
 
 #: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks).
 FEED_ATTR = "nv_tileas.operand_feed"
+
+#: On a `wgmma` dot whose operands come from rings: how many of its `wgmma` groups stay
+#: in flight while the loop goes on (`IN_FLIGHT`; module doc).
+GROUPS_IN_FLIGHT_ATTR = "nv_tileas.groups_in_flight"
+
+#: The `wgmma` groups a loop keeps in flight: one, as tileiras's sm_90 GEMMs do
+#: (`WARPGROUP.DEPBAR.LE gsb0, 0x1`).
+IN_FLIGHT = 1
 
 #: The `cp.async` copy sizes, in bits.
 CP_ASYNC_BITS = (32, 64, 128)
@@ -197,6 +208,53 @@ def accumulator_registers(dot: tas.DotOp) -> int:
     return max(1, elements * (mlir_bit_width(t.element_type) or 32) // 32)
 
 
+def ring_slots(stages: int, in_flight: int) -> int:
+    """Slots of the ring of one operand: the `stages - 1` tiles the loop loads ahead
+    less the one a synchronous dot has just read (refilled once it is done: `stages -
+    1` in all), or, with `in_flight` groups of `wgmma` still reading theirs, those tiles,
+    the one being read and the `in_flight` still read (`stages + in_flight`)."""
+    return stages + in_flight if in_flight else stages - 1
+
+
+def groups_in_flight(dot: tas.DotOp) -> int:
+    """The `wgmma` groups `dot` leaves in flight (0: it waits for its own)."""
+    attr = dot.attributes.get(GROUPS_IN_FLIGHT_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+def why_not_in_flight(dot: tas.DotOp, loop: scf.ForOp) -> str | None:
+    """Why `dot` cannot leave its `wgmma` groups in flight across iterations of `loop`
+    (None when it can): its accumulator must be a loop-carried value that only it uses
+    and whose next value it alone yields, in 32-bit registers laid out as the
+    instruction writes them, so that the asynchronous instruction is the only thing
+    that touches those registers until the loop ends."""
+    if dot.atom.info.engine != "wgmma":
+        return "it does not run on wgmma"
+    acc, result = dot.acc, dot.result
+    body = loop.body.block
+    if not (isinstance(acc, BlockArgument) and acc.block is body and acc.index >= 1):
+        return "its accumulator is not carried by the loop"
+    uses = list(result.uses)
+    if (
+        not acc.has_one_use()
+        or len(uses) != 1
+        or not isinstance(uses[0].operation, scf.YieldOp)
+        or uses[0].index != acc.index - 1
+    ):
+        return "its accumulator has other users than the dot and the loop's yield"
+    t = acc.type
+    assert isinstance(t, TensorType)
+    if len(t.get_shape()) != 2 or mlir_bit_width(t.element_type) != 32:
+        return "its accumulator is not a 2-D tile of 32-bit elements"
+    fragment = mma_linear(t.get_shape(), *dot_warp_grid(dot, t))
+    for v in (acc, result):
+        vt = v.type
+        assert isinstance(vt, TensorType) and isinstance(vt.encoding, DistributedLayout)
+        if vt.encoding.linear(vt.get_shape()) != fragment:
+            return "its accumulator is not in the layout wgmma writes"
+    return None
+
+
 def _to_async(op: tas.TiledLoadOp, atom: AtomAttr) -> tas.AsyncTiledLoadOp:
     """`op` as an `async.tiled_load` of `atom` whose future a `future_wait` unwraps for
     `op`'s users."""
@@ -286,6 +344,20 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.For
             )
     per_stage = sum(tile_bytes(load) for load, _, _ in chosen.values())
     stages = min(num_stages, ring_budget // per_stage) if per_stage else 0
+    # wgmma groups in flight need both operands in rings, and slots for what they read:
+    # for every dot of the loop, or for none (the loop's rings share one stage count).
+    in_flight = {
+        id(dot): why_not_in_flight(dot, loop)
+        or ("an operand is not fed by a ring" if id(dot) in direct else None)
+        for dot in dots
+    }
+    flight_stages = min(num_stages, ring_budget // per_stage - IN_FLIGHT) if per_stage else 0
+    if any(why is not None for why in in_flight.values()):
+        in_flight = {k: why or "another dot of the loop waits" for k, why in in_flight.items()}
+    elif flight_stages < 2:
+        in_flight = dict.fromkeys(in_flight, "its ring has no room for the slots they read")
+    else:
+        stages = flight_stages
     if chosen and stages < 2:
         blockers.append(
             f"two stages of its operands ({2 * per_stage} bytes) do not fit half the "
@@ -299,6 +371,12 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.For
         text = f"operands through a {stages}-stage ring of cp.async copies"
         if id(dot) in direct:
             text += " (not " + "; ".join(direct[id(dot)]) + ")"
+        why = in_flight[id(dot)]
+        if why is None:
+            dot.attributes[GROUPS_IN_FLIGHT_ATTR] = IntegerAttr(IN_FLIGHT, i32)
+            text += f", {IN_FLIGHT} wgmma group in flight"
+        elif dot.atom.info.engine == "wgmma":
+            text += f", wgmma waited for each iteration ({why})"
         _record(dot, text)
     rewriter = Rewriter()
     loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
@@ -306,8 +384,7 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.For
     for load, sources in loads:
         loop = expand_pending_load(rewriter, loop, load, sources, stages)
     _stage_major(loop)
-    in_flight = list(loop.results[old_count:])
-    drain = tas.AsyncWaitOp(in_flight)
+    drain = tas.AsyncWaitOp(list(loop.results[old_count:]))
     drain.location = loop.location
     Rewriter.insert_op(drain, InsertPoint.after(loop))
     return loop
