@@ -1,31 +1,51 @@
 #!/usr/bin/env python3
-"""Compile time per corpus kernel, whole process: `tileir-as` against NVIDIA's
-`tileiras` on the same bytecode, to a cubin (`make bench`).
+"""Compile time per corpus kernel, whole process, as a user pays it: `tileir-as`
+against NVIDIA's `tileiras` on the same bytecode, to a cubin (`make bench`).
 
-Each tool runs as a fresh process (`TOOL KERNEL.tileirbc -o OUT.cubin --gpu-name G`),
-so the times include interpreter start-up and imports for tileir-as and everything
-for tileiras, as a user (or cuTile's JIT) pays them.  The best of `--repeat` runs is
-reported; the ratio is tileir-as / tileiras (above 1: tileir-as is slower).
+Every corpus kernel (`tests/corpus/*.tileirbc`) is compiled by four commands, each a
+fresh process, `TOOL KERNEL.tileirbc -o OUT.cubin --gpu-name G`, interleaved (one run
+of each in turn, `--repeat` rounds) so that the machine's load falls on all alike:
+
+    tileiras   NVIDIA's assembler
+    cold       tileir-as with neither server nor cache (TILEIR_SERVER=0 TILEIR_NO_CACHE=1):
+               Python's start-up, the imports and the compilation
+    warm       tileir-as with the compile server running (TILEIR_NO_CACHE=1): the client's
+               start-up and a compilation in a worker forked from the warm server
+    cached     tileir-as answered by the result cache (TILEIR_SERVER=0, the entry made
+               by a run before the timed ones)
+
+Each time is the best of the rounds; a ratio is tileir-as's time over tileiras's (below
+1: tileir-as is faster).  The last column says whether cold, warm and cached gave the
+same bytes (cubin, stdout, stderr, exit status).  Then the autotuning case: 16
+configurations of one GEMM (benchmarks/autotune_gemm.py, exported with cuTile), all
+compiled at once by parallel processes, the wall time of the batch for each command.
+
+The server and the cache live in private temporary directories (XDG_RUNTIME_DIR,
+TILEIR_CACHE_DIR); the server is stopped at the end.
 
     python benchmarks/bench_compile.py [--repeat 3] [--gpu-name sm_90] [--markdown]
+        [--only KERNEL ...] [--no-autotune] [--jobs 16]
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "corpus"
+MODES = ("tileiras", "cold", "warm", "cached")
 
 
 def find_tool(name: str) -> str | None:
@@ -46,25 +66,141 @@ def find_tool(name: str) -> str | None:
     return shutil.which(name)
 
 
-def time_tool(tool: str, kernel: Path, gpu: str, repeat: int) -> float | str:
-    """Best wall time of `repeat` runs, or the first line of the tool's error."""
-    best = math.inf
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "kernel.cubin"
-        for _ in range(repeat):
-            start = time.perf_counter()
+class Bench:
+    def __init__(self, ours: str, theirs: str | None, gpu: str, work: Path) -> None:
+        self.ours = ours
+        self.theirs = theirs
+        self.gpu = gpu
+        self.work = work
+        runtime = Path(tempfile.mkdtemp(prefix="tbench"))  # short: the socket's path
+        runtime.chmod(0o700)
+        self.runtime = runtime
+        base = dict(os.environ)
+        for var in ("TILEIR_SERVER", "TILEIR_NO_CACHE", "TILEIR_CLIENT_DEBUG"):
+            base.pop(var, None)
+        base["XDG_RUNTIME_DIR"] = str(runtime)
+        base["TILEIR_CACHE_DIR"] = str(work / "cache")
+        self.env = {
+            "tileiras": base,
+            "cold": {**base, "TILEIR_SERVER": "0", "TILEIR_NO_CACHE": "1"},
+            "warm": {**base, "TILEIR_NO_CACHE": "1"},
+            "cached": {**base, "TILEIR_SERVER": "0"},
+        }
+
+    def command(self, mode: str, kernel: Path, out: Path) -> list[str]:
+        tool = self.theirs if mode == "tileiras" else self.ours
+        assert tool is not None
+        return [tool, str(kernel), "-o", str(out), "--gpu-name", self.gpu]
+
+    def run(self, mode: str, kernel: Path, out: Path) -> tuple[float, tuple]:
+        start = time.perf_counter()
+        proc = subprocess.run(
+            self.command(mode, kernel, out), capture_output=True, env=self.env[mode], timeout=600
+        )
+        elapsed = time.perf_counter() - start
+        produced = out.read_bytes() if out.exists() else None
+        return elapsed, (proc.returncode, proc.stdout, proc.stderr, produced)
+
+    def start_server(self) -> None:
+        proc = subprocess.run(
+            [self.ours, "--server", "start"], capture_output=True, text=True, env=self.env["warm"]
+        )
+        if proc.returncode != 0:
+            raise SystemExit(f"error: the compile server did not start: {proc.stderr}")
+
+    def server_status(self) -> str:
+        proc = subprocess.run(
+            [self.ours, "--server", "status"], capture_output=True, text=True, env=self.env["warm"]
+        )
+        return proc.stdout.splitlines()[0] if proc.stdout else proc.stderr.strip()
+
+    def stop_server(self) -> None:
+        subprocess.run(
+            [self.ours, "--server", "stop"], capture_output=True, env=self.env["warm"], timeout=60
+        )
+        shutil.rmtree(self.runtime, ignore_errors=True)
+
+
+def time_kernel(bench: Bench, kernel: Path, repeat: int) -> dict[str, float | str] | None:
+    """Best time per mode (or "error"), and whether cold, warm and cached agree."""
+    modes = [m for m in MODES if m != "tileiras" or bench.theirs]
+    out = bench.work / "out"
+    out.mkdir(exist_ok=True)
+    # The cache entry the cached runs hit (not timed).
+    bench.run("cached", kernel, out / f"{kernel.stem}.prime.cubin")
+    times: dict[str, list[float]] = {m: [] for m in modes}
+    results: dict[str, tuple] = {}
+    for r in range(repeat):
+        order = modes[r % len(modes) :] + modes[: r % len(modes)]  # rotate who goes first
+        for mode in order:
+            target = out / f"{kernel.stem}.{mode}.cubin"
+            target.unlink(missing_ok=True)
+            elapsed, result = bench.run(mode, kernel, target)
+            times[mode].append(elapsed)
+            results.setdefault(mode, result)
+            if result[0] != 0:
+                lines = result[2].decode(errors="replace").strip().splitlines()
+                detail = lines[-1] if lines else f"exit status {result[0]}"
+                print(f"{mode} {kernel.name}: {detail}", file=sys.stderr)
+    row: dict[str, float | str] = {}
+    for mode in modes:
+        row[mode] = min(times[mode]) if results[mode][0] == 0 else "error"
+    ours = [results[m] for m in ("cold", "warm", "cached")]
+    row["same"] = "yes" if all(r == ours[0] for r in ours) else "NO"
+    return row
+
+
+def time_batch(run_one: Callable[[Path], int], kernels: list[Path], jobs: int) -> float | str:
+    """Wall time of compiling all `kernels` with `jobs` processes at a time."""
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        statuses = list(pool.map(run_one, kernels))
+    elapsed = time.perf_counter() - start
+    return elapsed if all(s == 0 for s in statuses) else "error"
+
+
+def autotune(bench: Bench, jobs: int, repeat: int) -> dict[str, float | str] | str:
+    """The 16 GEMM configurations, each batch compiled by `jobs` parallel processes."""
+    variants_dir = bench.work / "autotune"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "autotune_gemm.py"), str(variants_dir)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return f"skipped (exporting the variants with cuTile failed: {last})"
+    variants = sorted(variants_dir.glob("*.tileirbc"))
+    out = bench.work / "autotune-out"
+    out.mkdir(exist_ok=True)
+    modes = [m for m in MODES if m != "tileiras" or bench.theirs]
+
+    def runner(mode: str) -> Callable[[Path], int]:
+        def run_one(kernel: Path) -> int:
+            target = out / f"{kernel.stem}.{mode}.cubin"
             proc = subprocess.run(
-                [tool, str(kernel), "-o", str(out), "--gpu-name", gpu],
+                bench.command(mode, kernel, target),
                 capture_output=True,
-                text=True,
+                env=bench.env[mode],
+                timeout=600,
             )
-            elapsed = time.perf_counter() - start
-            if proc.returncode != 0:
-                lines = (proc.stderr or proc.stdout).strip().splitlines()
-                detail = lines[-1] if lines else f"exit status {proc.returncode}"
-                print(f"{Path(tool).name} {kernel.name}: {detail}", file=sys.stderr)
-                return "error"
-            best = min(best, elapsed)
+            return proc.returncode
+
+        return run_one
+
+    time_batch(runner("cached"), variants, jobs)  # the entries the cached batch hits
+    best: dict[str, float | str] = {}
+    for r in range(repeat):
+        order = modes[r % len(modes) :] + modes[: r % len(modes)]
+        for mode in order:
+            elapsed = time_batch(runner(mode), variants, jobs)
+            previous = best.get(mode)
+            if elapsed == "error" or previous == "error":
+                best[mode] = "error"
+            elif previous is None or elapsed < previous:  # type: ignore[operator]
+                best[mode] = elapsed
+    best["variants"] = float(len(variants))
     return best
 
 
@@ -80,16 +216,30 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def cell(value: float | str) -> str:
-    return f"{value:.2f}" if isinstance(value, float) else str(value)
+def cell(value: float | str | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def ratio(a: float | str | None, b: float | str | None) -> float | None:
+    if isinstance(a, float) and isinstance(b, float) and b > 0:
+        return a / b
+    return None
+
+
+def fmt_ratio(r: float | None) -> str:
+    return "-" if r is None else f"{r:.2f}x"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="runs per tool and kernel")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds per kernel")
     parser.add_argument("--gpu-name", default="sm_90", help="target of both tools")
     parser.add_argument("--only", action="append", help="kernel name (repeatable)")
-    parser.add_argument("--markdown", action="store_true", help="a markdown table")
+    parser.add_argument("--markdown", action="store_true", help="markdown tables")
+    parser.add_argument("--no-autotune", action="store_true", help="skip the autotuning case")
+    parser.add_argument("--jobs", type=int, default=16, help="parallel processes, autotuning")
     args = parser.parse_args(argv)
 
     ours = find_tool("tileir-as")
@@ -100,40 +250,92 @@ def main(argv: list[str] | None = None) -> int:
     kernels = sorted(CORPUS.glob("*.tileirbc"))
     if args.only:
         kernels = [k for k in kernels if k.stem in args.only]
-    rows: list[tuple[str, float | str, float | str, str]] = []
-    for kernel in kernels:
-        a = time_tool(ours, kernel, args.gpu_name, args.repeat)
-        b = time_tool(theirs, kernel, args.gpu_name, args.repeat) if theirs else "not installed"
-        ratio = f"{a / b:.1f}x" if isinstance(a, float) and isinstance(b, float) else "-"
-        rows.append((kernel.stem, a, b, ratio))
-        print(f"{kernel.stem}: {cell(a)} s / {cell(b)} s", file=sys.stderr, flush=True)
 
-    pairs = [(a, b) for _, a, b, _ in rows if isinstance(a, float) and isinstance(b, float)]
-    geo = math.exp(sum(math.log(a / b) for a, b in pairs) / len(pairs)) if pairs else None
+    with tempfile.TemporaryDirectory(prefix="bench-compile-") as tmp:
+        bench = Bench(ours, theirs, args.gpu_name, Path(tmp))
+        try:
+            bench.start_server()
+            rows: list[tuple[str, dict[str, float | str]]] = []
+            for kernel in kernels:
+                row = time_kernel(bench, kernel, args.repeat)
+                assert row is not None
+                rows.append((kernel.stem, row))
+                print(
+                    f"{kernel.stem}: "
+                    + ", ".join(f"{m} {cell(row.get(m))}" for m in MODES)
+                    + f", same {row['same']}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            tuned = None if args.no_autotune else autotune(bench, args.jobs, args.repeat)
+            status = bench.server_status()
+        finally:
+            bench.stop_server()
+
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    header = (
-        f"compile time to a cubin, whole process, best of {args.repeat}, --gpu-name "
-        f"{args.gpu_name}; {stamp}; {machine()}"
+    print(
+        f"compile time to a cubin, whole process, best of {args.repeat} interleaved rounds, "
+        f"--gpu-name {args.gpu_name}; {stamp}; {machine()}; server after the runs: {status}"
     )
-    if args.markdown:
-        print(header)
+    print()
+    header = ["kernel", "tileiras (s)", "cold (s)", "cold/tileiras", "warm (s)", "warm/tileiras"]
+    header += ["cached (s)", "cached/tileiras", "same bytes"]
+    lines = []
+    ratios: dict[str, list[float]] = {"cold": [], "warm": [], "cached": []}
+    for name, row in rows:
+        cells = [f"`{name}`" if args.markdown else name, cell(row.get("tileiras"))]
+        for mode in ("cold", "warm", "cached"):
+            r = ratio(row.get(mode), row.get("tileiras"))
+            if r is not None:
+                ratios[mode].append(r)
+            cells += [cell(row.get(mode)), fmt_ratio(r)]
+        cells.append(str(row["same"]))
+        lines.append(cells)
+    summary = [f"median ({len(ratios['cold'])} kernels)", ""]
+    for mode in ("cold", "warm", "cached"):
+        med = statistics.median(ratios[mode]) if ratios[mode] else None
+        summary += ["", fmt_ratio(med)]
+    summary.append(f"{sum(r['same'] == 'yes' for _, r in rows)}/{len(rows)}")
+    worst = ["max", ""]
+    for mode in ("cold", "warm", "cached"):
+        worst += ["", fmt_ratio(max(ratios[mode]) if ratios[mode] else None)]
+    worst.append("")
+    lines += [summary, worst]
+    _table(header, lines, args.markdown)
+
+    if isinstance(tuned, dict):
         print()
-        print("| kernel | tileir-as (s) | tileiras (s) | ratio |")
-        print("|---|---:|---:|---:|")
-        for name, a, b, ratio in rows:
-            print(f"| `{name}` | {cell(a)} | {cell(b)} | {ratio} |")
-        if geo is not None:
-            print(f"| geometric mean ({len(pairs)} kernels) | | | {geo:.1f}x |")
-    else:
-        print(header)
-        print(f"{'kernel':24} {'tileir-as (s)':>14} {'tileiras (s)':>13} {'ratio':>8}")
-        for name, a, b, ratio in rows:
-            print(f"{name:24} {cell(a):>14} {cell(b):>13} {ratio:>8}")
-        if geo is not None:
-            print(f"{f'geometric mean ({len(pairs)})':24} {'':>14} {'':>13} {geo:>7.1f}x")
-    # A kernel tileir-as cannot compile yet shows as "error" (its diagnostic is on
-    # stderr); the tests, not the benchmark, judge correctness.
+        n = int(tuned.pop("variants"))  # type: ignore[arg-type]
+        print(
+            f"autotuning: {n} configurations of one f16 GEMM (benchmarks/autotune_gemm.py), "
+            f"{args.jobs} processes at a time, wall time of the batch, best of {args.repeat}"
+        )
+        print()
+        t_lines = []
+        for mode in MODES:
+            if mode not in tuned:
+                continue
+            t_lines.append([mode, cell(tuned[mode]), fmt_ratio(ratio(tuned[mode], tuned.get("tileiras")))])
+        _table(["command", "wall time (s)", "/ tileiras"], t_lines, args.markdown)
+    elif tuned is not None:
+        print()
+        print(f"autotuning: {tuned}")
+    # A kernel tileir-as cannot compile shows as "error" (its diagnostic is on stderr);
+    # the tests, not the benchmark, judge correctness.
     return 0
+
+
+def _table(header: list[str], lines: list[list[str]], markdown: bool) -> None:
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|")
+        for cells in lines:
+            print("| " + " | ".join(cells) + " |")
+        return
+    widths = [max(len(h), *(len(c[i]) for c in lines)) for i, h in enumerate(header)]
+    print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths))))
+    for cells in lines:
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))))
 
 
 if __name__ == "__main__":
