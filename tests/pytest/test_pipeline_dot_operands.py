@@ -59,6 +59,8 @@ def _run(name: str, ptx: str) -> None:
         # wgmma dots with 64 accumulator registers a thread: the ring frees registers.
         ("gemm_bf16_big_tile", "sm_90a"),
         ("gemm_e4m3_scaled", "sm_90a"),
+        # Operands reshaped from 1 x M x K (sm_80: two stages do not fit 24 KiB).
+        ("batched_matmul_2d_f16", "sm_100a"),
     ],
 )
 def test_pipelined_gemm_matches_numpy(name: str, arch: str) -> None:
@@ -81,6 +83,16 @@ def test_wgmma_leaves_one_group_in_flight() -> None:
     moves = re.findall(r"mov\.b32 (%f\d+), (%f\d+);", loop)
     assert not any(src in accumulator or dst in accumulator for dst, src in moves)
     _run("gemm_f16", ptx)
+
+
+def test_unit_dimension_reshape_of_a_load_feeds_a_ring() -> None:
+    """A batched matmul's `1 x M x K -> M x K` reshape of each operand (a register
+    renaming) no longer hides the load: the pointers and the mask are viewed in the
+    dot's shape, the load becomes a ring, and the dot keeps a group in flight."""
+    ptx = _ptx("batched_matmul_2d_f16", "sm_90a")
+    assert "cp.async.cg.shared.global" in ptx
+    assert "wgmma.wait_group.sync.aligned 1;" in ptx
+    _run("batched_matmul_2d_f16", ptx)
 
 
 def _wgmma_group_too_many_in_flight(ptx: str) -> str:

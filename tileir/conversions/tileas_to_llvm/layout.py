@@ -22,7 +22,6 @@ register of every thread — the reshape renames registers and moves nothing.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     TensorType,
@@ -47,7 +46,7 @@ from tileir.diagnostics import CompileError, error_at, location_of
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import LinearLayout
+from tileir.dialects.nv_tileas.layouts import LinearLayout, row_major_strides, same_registers
 
 # ---------------------------------------------------------------------------
 # Shape ops: registers are reused, never moved between threads.
@@ -170,44 +169,6 @@ class LowerPermute(TilePattern):
         perm = op.perm
         results = self.exchange.run(op, rewriter, values, op.src.type, op.result.type, perm)
         rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
-
-
-def row_major_strides(shape: Sequence[int], size: int = 1) -> list[int]:
-    """Strides (in units of `size`) of a dense row-major tile of `shape`."""
-    strides = [0] * len(shape)
-    stride = size
-    for d in reversed(range(len(shape))):
-        strides[d] = stride
-        stride *= shape[d]
-    return strides
-
-
-def _linear(coord: Sequence[int], strides: Sequence[int]) -> int:
-    return sum(x * s for x, s in zip(coord, strides, strict=True))
-
-
-def same_registers(src: LinearLayout, dst: LinearLayout) -> bool:
-    """Whether every thread holds, in each register, the element of the same linear
-    index under both layouts (a reshape is then a renaming of registers)."""
-    if not all(n & (n - 1) == 0 for n in (*src.shape, *dst.shape)):
-        return False
-    if (len(src.registers), len(src.lanes), len(src.warps)) != (
-        len(dst.registers),
-        len(dst.lanes),
-        len(dst.warps),
-    ):
-        return False
-    s, d = row_major_strides(src.shape), row_major_strides(dst.shape)
-    pairs = (
-        (src.registers, dst.registers),
-        (src.lanes, dst.lanes),
-        (src.warps, dst.warps),
-    )
-    return all(
-        _linear(a, s) == _linear(b, d)
-        for bases_src, bases_dst in pairs
-        for a, b in zip(bases_src, bases_dst, strict=True)
-    )
 
 
 def reshape_error(op: Operation, src_t: Attribute, dst_t: Attribute, why: str) -> CompileError:

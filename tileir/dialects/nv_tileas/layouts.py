@@ -441,3 +441,41 @@ def default_blocked(
         warps_left //= take
     wpc[order[-1]] *= warps_left
     return BlockedLayoutAttr(spt, tpw, wpc, order)
+
+
+def row_major_strides(shape: Sequence[int], size: int = 1) -> list[int]:
+    """Strides (in units of `size`) of a dense row-major tile of `shape`."""
+    strides = [0] * len(shape)
+    stride = size
+    for d in reversed(range(len(shape))):
+        strides[d] = stride
+        stride *= shape[d]
+    return strides
+
+
+def _linear(coord: Sequence[int], strides: Sequence[int]) -> int:
+    return sum(x * s for x, s in zip(coord, strides, strict=True))
+
+
+def same_registers(src: LinearLayout, dst: LinearLayout) -> bool:
+    """Whether every thread holds, in each register, the element of the same linear
+    index under both layouts (a reshape is then a renaming of registers)."""
+    if not all(n & (n - 1) == 0 for n in (*src.shape, *dst.shape)):
+        return False
+    if (len(src.registers), len(src.lanes), len(src.warps)) != (
+        len(dst.registers),
+        len(dst.lanes),
+        len(dst.warps),
+    ):
+        return False
+    s, d = row_major_strides(src.shape), row_major_strides(dst.shape)
+    pairs = (
+        (src.registers, dst.registers),
+        (src.lanes, dst.lanes),
+        (src.warps, dst.warps),
+    )
+    return all(
+        _linear(a, s) == _linear(b, d)
+        for bases_src, bases_dst in pairs
+        for a, b in zip(bases_src, bases_dst, strict=True)
+    )

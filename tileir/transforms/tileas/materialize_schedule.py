@@ -51,13 +51,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
 
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
-    DenseArrayBase,
     DictionaryAttr,
     IndexType,
     IntegerAttr,
@@ -209,9 +207,7 @@ def movable_load(op: Operation, analysis: ScheduleAnalysis) -> TiledLoadOp | Non
         return None
     if op.semantic() is not MemSemantic.WEAK:
         return None
-    if op.in_bounds is not None and any(
-        cast(DenseArrayBase[IntegerType], op.in_bounds).get_values()
-    ):
+    if any(op.in_bounds_flags()):
         return None
     return op
 

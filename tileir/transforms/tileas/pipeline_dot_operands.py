@@ -41,6 +41,10 @@ elements zero-filled), waits with `cp.async.wait_group` and a CTA barrier, and t
 reads the buffer of the oldest stage instead of writing its operand first
 (docs/codegen.md, "The K loop as a pipeline").
 
+An operand that is a unit-dimension reshape of a load (`1 x M x K -> M x K`, as batched
+matmuls write it) is first loaded in the dot's shape, its pointers and mask reshaped
+instead, where every reshape is a register renaming (`load_in_dot_shape`).
+
 A load qualifies when `tileas-materialize-schedule` could move it (weak, no token, no
 `in_bounds` dimension, nothing in the body writes memory, its operands computed from
 the induction variable by pure ops), it reads global memory with a 4-, 8- or 16-byte
@@ -49,7 +53,10 @@ only users are the A or B operands of tensor-core dots (`mma.sync`, `wgmma`) of 
 loop body that keep its rows contiguous in shared memory (not B of 8-bit or tf32 dots,
 stored transposed; not 8-bit floats widened to f16 before sm_89), and those dots run on
 `wgmma` or hold at most `ACCUMULATOR_REGISTER_LIMIT` accumulator registers per thread
-(`mma.sync`).  N is the option, lowered until the ring of every qualifying load fits half
+(`mma.sync`).  A loop whose dots all run on `wgmma` with both operands on rings and a
+loop-carried accumulator they alone use leaves one `wgmma` group in flight
+(`nv_tileas.groups_in_flight`; its rings take `N + 1` slots instead of `N - 1`, within
+the same budget).  N is the option, lowered until the ring of every qualifying load fits half
 the shared memory a CTA may statically take on the target (the other half stays for the
 kernel's exchanges); a loop whose ring does not fit two stages is left as it is.
 """
@@ -57,18 +64,22 @@ kernel's exchanges); a loop whose ring does not fit two stages is left as it is.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (
+    DenseArrayBase,
     Float8E4M3FNType,
     Float8E5M2Type,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
+    NoneAttr,
     StringAttr,
     TensorType,
+    i1,
     i32,
 )
 from xdsl.ir import BlockArgument, Operation, SSAValue
@@ -80,7 +91,11 @@ from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG, AtomAttr, Residency
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
-from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, DistributedLayout
+from tileir.dialects.nv_tileas.layouts import (
+    BlockedLayoutAttr,
+    DistributedLayout,
+    same_registers,
+)
 from tileir.dialects.nv_tileas.mma_layout import mma_linear
 from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.targets import ARCHS
@@ -255,6 +270,102 @@ def why_not_in_flight(dot: tas.DotOp, loop: scf.ForOp) -> str | None:
     return None
 
 
+def _squeezed(shape: Sequence[int]) -> list[int]:
+    return [d for d in shape if d != 1]
+
+
+def _zero_index(value: SSAValue) -> bool:
+    owner = value.owner
+    return (
+        isinstance(owner, arith.ConstantOp)
+        and isinstance(owner.value, IntegerAttr)
+        and owner.value.value.data == 0
+    )
+
+
+def load_in_dot_shape(view: tas.ViewOp, loop: scf.ForOp) -> tas.TiledLoadOp | None:
+    """A load of the shape its dot reads, for an operand that is a unit-dimension
+    reshape (`nv_tileas.view`, a register renaming) of a load from a view of pointers,
+    as batched matmuls write it (`1 x M x K -> M x K`): the pointers and the mask are
+    viewed in the dot's shape instead, and the load is of that shape (what
+    `tileas-pipeline-dot-operands` can turn into a ring).  None, and nothing changed,
+    when the operand is anything else.  Every view is a renaming: the pointers and the
+    mask have the load's layout, and the reshape keeps each element in its register."""
+    load = view.src.owner
+    result = view.result.type
+    if (
+        view.indices
+        or not isinstance(load, tas.TiledLoadOp)
+        or load.parent_block() is not loop.body.block
+        or not load.result.has_one_use()
+        or load.token is not None
+        or load.offsets
+        or not all(_zero_index(c) for c in load.coords)
+        or not isinstance(result, TensorType)
+    ):
+        return None
+    loaded = load.result.type
+    pointers = load.view.owner
+    storage = load.view.type
+    if (
+        not isinstance(loaded, TensorType)
+        or not isinstance(pointers, tas.ViewOp)
+        or pointers.indices
+        or not load.view.has_one_use()
+        or not isinstance(storage, TiledViewType)
+        or storage.strides.data
+        or not isinstance(storage.layout, NoneAttr)
+        or _squeezed(loaded.get_shape()) != _squeezed(result.get_shape())
+        or loaded.get_shape() == result.get_shape()
+    ):
+        return None
+    sources = [pointers.src] + ([load.mask] if load.mask is not None else [])
+    if any(
+        not isinstance(v.type, TensorType) or v.type.encoding != loaded.encoding for v in sources
+    ):
+        return None
+    if not (
+        isinstance(loaded.encoding, DistributedLayout)
+        and isinstance(result.encoding, DistributedLayout)
+        and same_registers(
+            loaded.encoding.linear(loaded.get_shape()), result.encoding.linear(result.get_shape())
+        )
+    ):
+        return None
+    shape = result.get_shape()
+
+    def reshaped(value: SSAValue) -> SSAValue:
+        t = value.type
+        assert isinstance(t, TensorType)
+        new = tas.ViewOp(value, TensorType(t.element_type, shape, result.encoding))
+        Rewriter.insert_op(new, InsertPoint.before(load))
+        return new.result
+
+    addresses = tas.ViewOp(
+        reshaped(pointers.src), TiledViewType(shape, storage.element_type, storage.residency_kind)
+    )
+    Rewriter.insert_op(addresses, InsertPoint.before(load))
+    mask = reshaped(load.mask) if load.mask is not None else None
+    props = dict(load.properties)
+    props.pop("operandSegmentSizes", None)
+    flags = load.in_bounds_flags()
+    if flags:
+        kept = [int(f) for f, d in zip(flags, loaded.get_shape(), strict=True) if d != 1]
+        props["in_bounds"] = DenseArrayBase.from_list(i1, kept)
+    new = tas.TiledLoadOp.build(
+        operands=[addresses.result, [load.coords[0]] * len(shape), [], [], [mask] if mask else []],
+        result_types=[result, []],
+        properties=props,
+        attributes=dict(load.attributes),
+    )
+    new.location = load.location
+    Rewriter.insert_op(new, InsertPoint.before(load))
+    view.result.replace_all_uses_with(new.result)
+    for old in (view, load, pointers):
+        Rewriter.erase_op(old)
+    return new
+
+
 def _to_async(op: tas.TiledLoadOp, atom: AtomAttr) -> tas.AsyncTiledLoadOp:
     """`op` as an `async.tiled_load` of `atom` whose future a `future_wait` unwraps for
     `op`'s users."""
@@ -324,6 +435,10 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.For
     ]
     if not dots:
         return loop
+    for dot in dots:
+        for value in (dot.a, dot.b):
+            if isinstance(value.owner, tas.ViewOp):
+                load_in_dot_shape(value.owner, loop)
     analysis = analyze_loop(loop, num_stages)
     chosen: dict[int, tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]] = {}
     #: Per dot, the operands that stay synchronous and why.

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -350,6 +350,13 @@ class TiledLoadBase(TiledMemoryOp):
 
     def loaded_type(self) -> Attribute:
         raise NotImplementedError
+
+    def in_bounds_flags(self) -> tuple[bool, ...]:
+        """Per dimension, whether the access is promised in bounds (none when absent)."""
+        if self.in_bounds is None:
+            return ()
+        values = cast(DenseArrayBase[IntegerType], self.in_bounds).get_values()
+        return tuple(bool(v) for v in values)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
