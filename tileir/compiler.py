@@ -102,6 +102,7 @@ def compile_module(
     line_info: bool = False,
     tile_kernels: bool = False,
     allow_empty: bool = False,
+    verify_each: bool = False,
 ) -> CompileResult:
     """Lower `module` (in place) to `stop_after`; returns the requested artifacts.
     `on_pass`, when given, sees every pass as it finishes (the Python API times and
@@ -114,7 +115,8 @@ def compile_module(
     cost as much as the passes themselves when it followed every pass (45% of
     `compile_module` with 11 of the 14 passes verified).  A pass that breaks the IR is a
     tileir bug, still reported at the end of its stage; `tileir-opt -p`, which verifies
-    after every pass, tells which pass it was."""
+    after every pass, tells which pass it was, and so does `verify_each=True`
+    (`tileir-as --verify-each`), which verifies after every pass here too."""
     if stop_after not in STAGES:
         raise CompileError(f"unknown stage '{stop_after}'; expected one of {', '.join(STAGES)}")
     ctx = ctx or make_context()
@@ -129,7 +131,7 @@ def compile_module(
             ends_stage = i == len(passes) - 1
             start = time.perf_counter()
             _apply(ctx, p, module)
-            if ends_stage:
+            if ends_stage or verify_each:
                 verify_module(module)
             if on_pass is not None:
                 seconds = time.perf_counter() - start

@@ -128,6 +128,11 @@ def make_parser() -> argparse.ArgumentParser:
         "--time-passes", action="store_true", help="print each pass's time on stderr at the end"
     )
     p.add_argument(
+        "--verify-each",
+        action="store_true",
+        help="verify the IR after every pass, not only at each stage's end (which pass broke it)",
+    )
+    p.add_argument(
         "--no-cache",
         action="store_true",
         help="neither read nor write the result cache (also TILEIR_NO_CACHE=1; docs/cli.md)",
@@ -379,6 +384,7 @@ def compile_file(args: argparse.Namespace) -> int:
         line_info=line_info,
         tile_kernels=tile_kernels,
         allow_empty=True,
+        verify_each=args.verify_each,
     )
     if tracer is not None:
         tracer.finish()

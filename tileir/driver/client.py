@@ -103,7 +103,17 @@ VALUE_OPTIONS = frozenset(
     }
 )
 FLAG_OPTIONS = frozenset(
-    {"--version", "--list-versions", "--lineinfo", "--device-debug", "-g", "--no-cache", "-h", "--help"}
+    {
+        "--version",
+        "--list-versions",
+        "--lineinfo",
+        "--device-debug",
+        "-g",
+        "--verify-each",
+        "--no-cache",
+        "-h",
+        "--help",
+    }
 )
 #: Options whose run is not a compilation (or must not be cached).
 UNCACHED_OPTIONS = frozenset(
