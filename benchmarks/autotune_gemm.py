@@ -19,7 +19,9 @@ CONFIGS = list(itertools.product((32, 64, 128, 256), (64, 128), (32, 64)))
 
 
 @ct.kernel
-def gemm_tuned(a, b, c, k_tiles: int, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]):
+def gemm_tuned(
+    a, b, c, k_tiles: int, tm: ct.Constant[int], tn: ct.Constant[int], tk: ct.Constant[int]
+):
     i = ct.bid(0)
     j = ct.bid(1)
     acc = ct.full((tm, tn), 0.0, dtype=ct.float32)
@@ -56,7 +58,15 @@ def export(out_dir: Path, gpu: str = "sm_90", bytecode_version: str = "13.4") ->
     for tm, tn, tk in CONFIGS:
         path = out_dir / f"gemm_{tm}x{tn}x{tk}.tileirbc"
         signature = KernelSignature(
-            [array(ct.float16), array(ct.float16), array(ct.float16), ScalarConstraint(ct.int32), tm, tn, tk],
+            [
+                array(ct.float16),
+                array(ct.float16),
+                array(ct.float16),
+                ScalarConstraint(ct.int32),
+                tm,
+                tn,
+                tk,
+            ],
             CallingConvention.cutile_python_v1(),
         )
         from cuda.tile.compilation import export_kernel

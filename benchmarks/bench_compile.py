@@ -315,7 +315,9 @@ def main(argv: list[str] | None = None) -> int:
         for mode in MODES:
             if mode not in tuned:
                 continue
-            t_lines.append([mode, cell(tuned[mode]), fmt_ratio(ratio(tuned[mode], tuned.get("tileiras")))])
+            t_lines.append(
+                [mode, cell(tuned[mode]), fmt_ratio(ratio(tuned[mode], tuned.get("tileiras")))]
+            )
         _table(["command", "wall time (s)", "/ tileiras"], t_lines, args.markdown)
     elif tuned is not None:
         print()
@@ -333,9 +335,19 @@ def _table(header: list[str], lines: list[list[str]], markdown: bool) -> None:
             print("| " + " | ".join(cells) + " |")
         return
     widths = [max(len(h), *(len(c[i]) for c in lines)) for i, h in enumerate(header)]
-    print("  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in enumerate(zip(header, widths))))
+    print(
+        "  ".join(
+            h.ljust(w) if i == 0 else h.rjust(w)
+            for i, (h, w) in enumerate(zip(header, widths, strict=False))
+        )
+    )
     for cells in lines:
-        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))))
+        print(
+            "  ".join(
+                c.ljust(w) if i == 0 else c.rjust(w)
+                for i, (c, w) in enumerate(zip(cells, widths, strict=False))
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -46,7 +46,9 @@ def without_debug(stderr: bytes) -> bytes:
     return b"".join(
         line
         for line in lines
-        if not (line.startswith(b"tileir-as: ") and b" error" not in line and b"warning" not in line)
+        if not (
+            line.startswith(b"tileir-as: ") and b" error" not in line and b"warning" not in line
+        )
     )
 
 
@@ -209,7 +211,9 @@ def test_the_log_line_of_a_hit(tmp_path: Path) -> None:
     for _ in range(2):
         assert tileir_as(args, store, tmp_path, TILEIR_AS_LOG=str(log)).returncode == 0
     first, second = log.read_text().splitlines()
-    assert first == second and first.endswith("kernels=vadd_f32_Kt1_A1f32_1t1_p16_A1f32_1t1_p16_A1f32_1t1_p16")
+    assert first == second and first.endswith(
+        "kernels=vadd_f32_Kt1_A1f32_1t1_p16_A1f32_1t1_p16_A1f32_1t1_p16"
+    )
 
 
 def test_an_unwritable_cache_costs_nothing_but_time(tmp_path: Path) -> None:
@@ -241,7 +245,7 @@ def test_a_full_disk_leaves_no_partial_entry(
 
 def _writer(root: str, key: str, n: int, payload: bytes) -> None:
     store = cache.ResultCache(root, limit=1 << 30)
-    for i in range(n):
+    for _ in range(n):
         assert store.put(key, cache.Result(0, b"", b"", {"output": payload}))
         got = store.get(key)
         assert got is not None and got.outputs["output"] == payload
@@ -307,7 +311,12 @@ def test_client_options_match_the_parser() -> None:
     request = client.Request(["k.tileirbc", "-o", "a/b.cubin", "--gpu-name=sm_80", "-O2"])
     assert request.cacheable and request.input == "k.tileirbc"
     assert request.outputs == {"output": "a/b.cubin", "remarks": "tileir_remarks.yaml"}
-    assert request.key_argv(True) == ["<input.tileirbc>", "-o <output.cubin>", "--gpu-name=sm_80", "-O2"]
+    assert request.key_argv(True) == [
+        "<input.tileirbc>",
+        "-o <output.cubin>",
+        "--gpu-name=sm_80",
+        "-O2",
+    ]
     for argv in (
         ["k.tileirbc", "--version"],
         ["k.tileirbc", "-o", "-x"],

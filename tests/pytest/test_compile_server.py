@@ -10,6 +10,7 @@ their own subprocesses only.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -46,6 +47,7 @@ class Env:
                 "TILEIR_NO_CACHE": "1",
                 "TILEIR_CACHE_DIR": str(work / "cache"),
                 "TILEIR_SERVER_IDLE_TIMEOUT": "120",
+                "TILEIR_SERVER_TIMEOUT": "120",  # a hung worker fails a test, not hangs it
             }
         )
         self.environ.pop("TILEIR_CLIENT_DEBUG", None)
@@ -96,10 +98,8 @@ class Env:
         self.run(["--server", "stop"], timeout=60)
         pid = self.server_pid()
         if pid and client.server_alive(self.paths()):
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
         deadline = time.monotonic() + 10
         while client.server_alive(self.paths()) and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -255,7 +255,7 @@ def test_server_killed_mid_compile(env: Env) -> None:
     proc = env.popen(args, TILEIR_SERVER_TEST_DELAY="1")
     _wait_for_worker(info["pid"])
     os.kill(info["pid"], signal.SIGKILL)
-    out, err = proc.communicate(timeout=300)
+    _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
     ref = env.work / "ref.cubin"
     assert in_process([*args[:-1], str(ref)], env.work).returncode == 0

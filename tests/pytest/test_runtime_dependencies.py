@@ -63,7 +63,10 @@ def test_ptxas_is_found_in_the_wheel(tmp_path: Path) -> None:
         "print(p)\n"
     )
     proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=_bare_environment(tmp_path)
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=_bare_environment(tmp_path),
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip().endswith("bin/ptxas")

@@ -31,7 +31,9 @@ def test_verify_each_verifies_after_every_pass(monkeypatch: pytest.MonkeyPatch) 
         seen.append(verified[0])
         verified[0] = 0
 
-    compile_module(load_module(KERNEL), "sm_90a", stop_after="llvm", on_pass=on_pass, verify_each=True)
+    compile_module(
+        load_module(KERNEL), "sm_90a", stop_after="llvm", on_pass=on_pass, verify_each=True
+    )
     assert len(seen) >= 9 and seen == [1] * len(seen)
 
 
@@ -40,8 +42,17 @@ def test_verify_each_flag_changes_no_output(tmp_path: Path) -> None:
     for extra in ([], ["--verify-each"]):
         out = tmp_path / f"k{len(extra)}.ptx"
         proc = subprocess.run(
-            [sys.executable, "-m", "tileir.driver.assembler", str(KERNEL), "--gpu-name", "sm_90",
-             "-o", str(out), *extra],
+            [
+                sys.executable,
+                "-m",
+                "tileir.driver.assembler",
+                str(KERNEL),
+                "--gpu-name",
+                "sm_90",
+                "-o",
+                str(out),
+                *extra,
+            ],
             capture_output=True,
             text=True,
         )

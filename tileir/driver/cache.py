@@ -26,6 +26,7 @@ only ever saves time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import struct
@@ -178,15 +179,11 @@ class ResultCache:
         if result is None:
             # Truncated or corrupted: drop it, the compilation rewrites it.
             _debug(f"corrupt cache entry {path}: removed")
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(path)
-            except OSError:
-                pass
             return None
-        try:
+        with contextlib.suppress(OSError):
             os.utime(path)  # least recently used goes first
-        except OSError:
-            pass
         return result
 
     def put(self, key: str, result: Result) -> bool:
@@ -197,10 +194,8 @@ class ResultCache:
         except OSError as e:
             _debug(f"cache store failed: {e}")
             return False
-        try:
+        with contextlib.suppress(OSError):
             self.evict()
-        except OSError:
-            pass
         return True
 
     def write_atomic(self, path: str, data: bytes) -> None:
@@ -216,10 +211,8 @@ class ResultCache:
                 os.close(fd)
             os.replace(tmp, path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise
 
     def entries(self) -> list[tuple[float, int, str]]:

@@ -25,6 +25,7 @@ command line; the cache keeps what one of them produced.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -117,7 +118,15 @@ FLAG_OPTIONS = frozenset(
 )
 #: Options whose run is not a compilation (or must not be cached).
 UNCACHED_OPTIONS = frozenset(
-    {"--version", "--list-versions", "--make-tileiras-shim", "--server", "--no-cache", "-h", "--help"}
+    {
+        "--version",
+        "--list-versions",
+        "--make-tileiras-shim",
+        "--server",
+        "--no-cache",
+        "-h",
+        "--help",
+    }
 )
 #: Options naming a file the compilation writes, and the role the cache keys it by.
 OUTPUT_ROLES = {"-o": "output", "--output-file": "output", "--remarks-output-file": "remarks"}
@@ -234,12 +243,13 @@ def source_fingerprint(fresh: bool = False) -> str:
     """A digest of the names, sizes and modification times of tileir's sources (cheap:
     one stat per file, once per process); the server restarts when it changes."""
     global _fingerprint
-    if _fingerprint is None or fresh:
+    known = _fingerprint
+    if known is None or fresh:
         h = _cache.sha256()
         for rel, st in _sources():
             h.update(f"{rel}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-        _fingerprint = h.hexdigest()[:32]
-    return _fingerprint
+        known = _fingerprint = h.hexdigest()[:32]
+    return known
 
 
 def _sources() -> list[tuple[str, os.stat_result]]:
@@ -388,7 +398,7 @@ def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Re
 
     assembler._SINGLE_RUN = True
     assembler.RECORD = {"outputs": {}, "log": None}
-    captured = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+    captured = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]  # noqa: SIM115 (closed by _read_all)
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
             stream.flush()
@@ -439,10 +449,8 @@ def emit(result: _cache.Result) -> None:
     for fd, data in ((1, result.stdout), (2, result.stderr)):
         stream = sys.stdout if fd == 1 else sys.stderr
         if stream is not None:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 stream.flush()
-            except (OSError, ValueError):
-                pass
         view = memoryview(data)
         try:
             while view:
@@ -708,10 +716,8 @@ def _kill(pid: int | None) -> None:
     if pid:
         import signal
 
-        try:
+        with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-        except OSError:
-            pass
 
 
 def server_request(paths: ServerPaths, op: str) -> dict | None:

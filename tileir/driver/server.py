@@ -23,6 +23,7 @@ replaced.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import fcntl
 import gc
@@ -108,10 +109,8 @@ class Server:
         gc.freeze()  # the workers' collections leave the warm heap alone (and unshared pages)
 
     def listen(self) -> None:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(self.paths.socket)  # a socket left by a killed server
-        except FileNotFoundError:
-            pass
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         old = os.umask(0o177)
         try:
@@ -144,6 +143,7 @@ class Server:
         signal.signal(signal.SIGINT, self._on_term)
         signal.signal(signal.SIGHUP, signal.SIG_IGN)
         print(f"serving on {self.paths.socket}, pid {os.getpid()}", file=sys.stderr, flush=True)
+        self.last_activity = time.monotonic()  # idle from now, not from before the warm-up
         while True:
             self.reap()
             while self.queue and len(self.children) < self.max_workers:
@@ -239,10 +239,8 @@ class Server:
         conn.close()
 
     def reply(self, conn: socket.socket, message: dict) -> None:
-        try:
+        with contextlib.suppress(OSError):
             client.send_frame(conn, json.dumps(message).encode())
-        except OSError:
-            pass
 
     def status(self) -> dict:
         return {
