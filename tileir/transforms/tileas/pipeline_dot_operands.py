@@ -68,7 +68,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, scf
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     Float8E4M3FNType,
@@ -99,6 +99,7 @@ from tileir.dialects.nv_tileas.layouts import (
 from tileir.dialects.nv_tileas.mma_layout import mma_linear
 from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.targets import ARCHS
+from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.dot_plan import dot_warp_grid
 from tileir.transforms.tileas.materialize_schedule import (
     STAGE_ATTR,
@@ -422,7 +423,21 @@ def why_not_fed(
 
 
 def _record(dot: tas.DotOp, text: str) -> None:
-    dot.attributes[FEED_ATTR] = StringAttr(text)
+    """Record what feeds `dot`, with the agents that run it and the accumulator
+    registers each of their threads holds (for the remarks)."""
+    fn = dot.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    warps = fn.attributes.get(NUM_WARPS_ATTR) if fn is not None else None
+    agents = (
+        f"one agent of {warps.value.data} warps (no warp specialization yet)"
+        if isinstance(warps, IntegerAttr)
+        else "one agent (no warp specialization yet)"
+    )
+    registers = accumulator_registers(dot)
+    dot.attributes[FEED_ATTR] = StringAttr(
+        f"{text}; {agents}, {registers} accumulator registers a thread"
+    )
 
 
 def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.ForOp:
