@@ -753,17 +753,19 @@ def server_command(command: str) -> int:
         )
         return 0
     if command == "stop":
-        info = server_request(paths, "stop")
+        # A server still warming up holds its lock but does not listen yet: ask again
+        # until it answers, or has gone.
+        was_running = server_alive(paths)
+        asked = False
         deadline = time.monotonic() + 30
         while server_alive(paths) and time.monotonic() < deadline:
+            if not asked:
+                asked = server_request(paths, "stop") is not None
             time.sleep(0.02)
-        if info is None and not server_alive(paths):
-            print("tileir-as server: not running")
-            return 0
         if server_alive(paths):
             print("tileir-as server: did not stop within 30 s", file=sys.stderr)
             return 1
-        print("tileir-as server: stopped")
+        print("tileir-as server: stopped" if was_running else "tileir-as server: not running")
         return 0
     if command == "start":
         spawn_server(paths)
