@@ -85,6 +85,17 @@ def test_wgmma_leaves_one_group_in_flight() -> None:
     _run("gemm_f16", ptx)
 
 
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_two_warpgroups_share_the_ring(arch: str) -> None:
+    """8 warps: on sm_90a two warpgroups of `wgmma` each keep a group in flight, and the
+    slot refilled in an iteration must be free in both (the CTA barrier before the
+    tensor cores orders every warp's `wgmma.wait_group` before the copy); ragged edges."""
+    ptx = _ptx("gemm_bf16_two_warpgroups", arch)
+    assert ".reqntid 256" in ptx
+    assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (arch == "sm_90a")
+    _run("gemm_bf16_two_warpgroups", ptx)
+
+
 def test_unit_dimension_reshape_of_a_load_feeds_a_ring() -> None:
     """A batched matmul's `1 x M x K -> M x K` reshape of each operand (a register
     renaming) no longer hides the load: the pointers and the mask are viewed in the
