@@ -147,6 +147,8 @@ class Request:
         self.cacheable = True
         self.no_cache = False
         self.server: str | None = None
+        #: `--help`: argparse fits it to the terminal, which a server's worker has not.
+        self.local = False
         #: The command line for the cache key, the outputs already replaced by their
         #: roles; ("input", path) where the input goes (see `key_argv`).
         self._tokens: list[tuple[str, str]] = []
@@ -184,6 +186,7 @@ class Request:
                 if value is not None or name in UNCACHED_OPTIONS:
                     self.cacheable = False
                 self.no_cache = self.no_cache or name == "--no-cache"
+                self.local = self.local or name in ("-h", "--help")
                 self._literal(token)
                 continue
             if name not in VALUE_OPTIONS:
@@ -792,7 +795,7 @@ def run(argv: list[str]) -> int:
     request = Request(argv)
     if request.server is not None:
         return server_command(request.server)
-    use_server = server_enabled()
+    use_server = server_enabled() and not request.local
     store = key = None
     if request.cacheable and not request.no_cache and cache_enabled():
         data = _read_input(request.input)
