@@ -50,6 +50,7 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.diagnostics import CompileError, SourceLocation, did_you_mean, remember_source
+from tileir.printing import PINNED
 
 #: The names a parse error offers choices among (`one of: 'approx', 'full'`).
 _QUOTED = re.compile(r"'([\w.]+)'")
@@ -61,6 +62,9 @@ _BUILTIN_TYPE_NAMES = (
     "i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64", "tf32", "index",
     "f8E4M3FN", "f8E5M2", "f8E8M0FNU", "f4E2M1FN",
 )  # fmt: skip
+
+#: A value name that ends in `_N`, which xDSL's name hints drop.
+_NUMBERED_NAME = re.compile(r"_\d+$")
 
 #: Top-level op names that mark the bare (tileirdisasm) form.
 BARE_TOP_LEVEL = ("entry", "global", "testing$func")
@@ -241,6 +245,10 @@ class TileirParser(Parser):
             self.raise_error("use of undeclared SSA value name", self.value_spans.get(name))
         self.value_spans[name] = span
         super()._register_ssa_definition(name, values, span)
+        if len(values) == 1 and _NUMBERED_NAME.search(name) and SSAValue.is_valid_name(name):
+            # xDSL keeps `reduce` of `%reduce_10`; tileir's printer prints the value as
+            # written (`tileir.printing`, item 4), so text reads back to itself.
+            values[0].name_hint = name + PINNED
 
     #: Region nesting while parsing, and the nesting of each value's first use.
     _depth: int = 0

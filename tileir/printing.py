@@ -15,14 +15,29 @@
    Outside, xDSL's naming (which keeps name hints) applies unchanged.
 3. *Aliases.*  As MLIR, attributes that have an alias name are printed once, as
    `#name = ...` definitions, and referred to by name: the debug-info attributes
-   (`#di_file`, `#di_compile_unit`, `#di_subprogram`, `#di_lexical_block`) and, when
-   locations are printed, every location (`#loc`, `#loc1`, ...; an op then ends in
-   `loc(#loc3)`).  Aliases only used by locations are printed after the op, the others
-   before it; they are numbered in order of nesting depth, then name.
+   (`#di_file`, `#di_compile_unit`, `#di_subprogram`, `#di_lexical_block`), the
+   nv_tileas layouts in tensor types, as Triton prints its layouts (`#blocked`,
+   `#blocked1`, `#slice`, `#mma`, `#shared`: a tensor reads `tensor<16x64xf32,
+   #blocked>`), and, when locations are printed, every location (`#loc`, `#loc1`, ...;
+   an op then ends in `loc(#loc3)`).  Aliases only used by locations are printed after
+   the op, the others before it; they are numbered in order of nesting depth, then
+   name.  The parser reads them back.  `local_scope=True` (tileir-opt's
+   `--print-local-scope`, MLIR's `--mlir-print-local-scope`) prints every attribute in
+   place instead.
+4. *One name per value in every stage.*  `convert-cuda-tile-to-tileaa` pins each value's
+   cuda_tile name (the one item 2 gives it: `%reduce_10`, `%tile`, `%blockId_x`) as its
+   name hint (`pin_source_names`), the rewrites carry hints to the values that replace
+   it, and outside cuda_tile modules this printer prints a pinned value under that very
+   name (xDSL's own naming would keep only `reduce` and count again).  All pinned names
+   of the module are reserved first, so a value named from an ordinary hint never takes
+   one; where two values carry the same pinned name (one op became two), the second is
+   suffixed.  A value followed from `cuda_tile` to `tileaa`, `tileas` and `llvm` keeps its
+   name, in `tileir-as --emit`, `tileir-opt` and the Python API alike.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -47,6 +62,7 @@ from xdsl.ir import (
     SSAValue,
 )
 from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove
 
 CUDA_TILE = "cuda_tile"
 
@@ -96,6 +112,34 @@ def source_base_name(value: SSAValue) -> str | None:
     return None
 
 
+#: Ends the name hint of a value pinned to its cuda_tile name: xDSL strips a trailing
+#: `_N` from hints (`reduce_10` would become `reduce`), and keeps one that ends so.
+PINNED = "$"
+
+
+def pin_source_names(root: Operation) -> None:
+    """Pin every value of the cuda_tile modules under `root` to the name the cuda_tile
+    text shows for it.  Numbered values and members of a result group keep none, and
+    so does a value whose text gave it a name of its own (`%src` where the cuda_tile
+    printer, as MLIR's, says `%arg0`): later stages show the name the user wrote."""
+    names: dict[SSAValue, str] = {}
+    for op in root.walk():
+        if op.name == "cuda_tile.module":
+            _MlirNumbering(names, {}).number_root(op)
+    for value, name in names.items():
+        if "#" in name or name[0].isdigit():
+            continue
+        hint = value.name_hint
+        if hint is None or hint == type(value).extract_valid_name(name):
+            value.name_hint = name + PINNED
+
+
+def pinned_name(value: SSAValue) -> str | None:
+    """The cuda_tile name `value` was pinned to, if any."""
+    hint = value.name_hint
+    return hint[: -len(PINNED)] if hint is not None and hint.endswith(PINNED) else None
+
+
 def _is_location(attr: Attribute) -> bool:
     from tileir.dialects.cuda_tile.debug_info import DILocAttr
 
@@ -108,7 +152,25 @@ def alias_name(attr: Attribute) -> str | None:
 
     if _is_location(attr):
         return "loc"
-    return ALIAS_NAMES.get(type(attr))
+    return ALIAS_NAMES.get(type(attr)) or _layout_alias_names().get(type(attr))
+
+
+@functools.cache
+def _layout_alias_names() -> dict[type[Attribute], str]:
+    """nv_tileas's layouts, aliased by kind as Triton's printer aliases its own."""
+    from tileir.dialects.nv_tileas.layouts import (
+        BlockedLayoutAttr,
+        SharedLayoutAttr,
+        SliceLayoutAttr,
+    )
+    from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
+
+    return {
+        BlockedLayoutAttr: "blocked",
+        SliceLayoutAttr: "slice",
+        MmaLayoutAttr: "mma",
+        SharedLayoutAttr: "shared",
+    }
 
 
 def _sub_attributes(attr: Attribute) -> Iterator[Attribute]:
@@ -249,6 +311,8 @@ class _MlirNumbering:
 
 @dataclass(eq=False, repr=False)
 class TileirPrinter(Printer):
+    #: Print every attribute in place, without alias definitions.
+    local_scope: bool = field(default=False, kw_only=True)
     _mlir_names: dict[SSAValue, str] = field(default_factory=dict, init=False)
     _mlir_groups: dict[Operation, list[int]] = field(default_factory=dict, init=False)
     _op_depth: int = field(default=0, init=False)
@@ -256,6 +320,10 @@ class TileirPrinter(Printer):
     _aliases: dict[Attribute, str] = field(default_factory=dict, init=False)
     _alias_order: list[tuple[Attribute, bool]] = field(default_factory=list, init=False)
     _defining: Attribute | None = field(default=None, init=False)
+    #: Outside cuda_tile modules, per scope (an op isolated from above, as xDSL's
+    #: naming): the pinned names of the scope (never given to another value), the names
+    #: given so far, and the next suffix of each base name.
+    _name_scopes: list[_StableNames] = field(default_factory=list, init=False)
 
     # -- ops --------------------------------------------------------------
     def print_op(self, op: Operation) -> None:
@@ -263,11 +331,17 @@ class TileirPrinter(Printer):
         if root:
             self._collect_aliases(op)
             self._print_alias_definitions(deferred=False)
+        scoped = root or bool(op.get_traits_of_type(IsolatedFromAbove))
+        if scoped:
+            outer = self._name_scopes[-1] if self._name_scopes else _StableNames()
+            self._name_scopes.append(outer.nested(op))
         self._op_depth += 1
         try:
             self._print_op(op)
         finally:
             self._op_depth -= 1
+            if scoped:
+                self._name_scopes.pop()
         if root:
             self._print_alias_definitions(deferred=True)
 
@@ -332,9 +406,14 @@ class TileirPrinter(Printer):
     def print_ssa_value(self, value: SSAValue) -> str:
         name = self._mlir_names.get(value)
         if name is None:
+            if value not in self._ssa_values and value.name_hint:
+                self._ssa_values[value] = self._stable_name(value)
             return super().print_ssa_value(value)
         self.print_string(f"%{name}")
         return name
+
+    def _stable_name(self, value: SSAValue) -> str:
+        return self._name_scopes[-1].name(value)
 
     # -- attributes and aliases ---------------------------------------------
     def print_attribute(self, attribute: Attribute) -> None:
@@ -394,11 +473,21 @@ class TileirPrinter(Printer):
             info.depth = depth
             return depth
 
+        if self.local_scope:
+            return
         for op in root.walk():
             if self.print_debuginfo:
                 visit(op.location, True)
             for attr in (*op.attributes.values(), *op.properties.values()):
                 visit(attr, False)
+            # Types hold the layouts (`tensor<128xf32, #blocked>`); operands are the
+            # results and block arguments visited here.
+            for result in op.results:
+                visit(result.type, False)
+            for region in op.regions:
+                for block in region.blocks:
+                    for arg in block.args:
+                        visit(arg.type, False)
         named = [(a, i) for a, i in infos.items() if i.name is not None]
         # Locations only get aliases when they are printed.
         named = [(a, i) for a, i in named if self.print_debuginfo or not _is_location(a)]
@@ -428,6 +517,45 @@ class TileirPrinter(Printer):
                 self._defining = None
             if not deferred:
                 self._print_new_line(indent=0)
+
+
+@dataclass
+class _StableNames:
+    """Names of hinted values in one scope outside cuda_tile modules (`TileirPrinter`)."""
+
+    reserved: set[str] = field(default_factory=set[str])
+    taken: set[str] = field(default_factory=set[str])
+    next_suffix: dict[str, int] = field(default_factory=dict[str, int])
+
+    def nested(self, op: Operation) -> _StableNames:
+        """The scope of `op`'s regions: this one's names, and the pinned names of `op`."""
+        reserved = set(self.reserved)
+        for inner in op.walk():
+            values: list[SSAValue] = [*inner.results]
+            for region in inner.regions:
+                for block in region.blocks:
+                    values += block.args
+            reserved.update(name for v in values if (name := pinned_name(v)) is not None)
+        return _StableNames(reserved, set(self.taken), dict(self.next_suffix))
+
+    def name(self, value: SSAValue) -> str:
+        """A hinted value's name: its pinned name when no value took it yet, else its
+        hint (or pinned name) with the next suffix that neither a given name nor a
+        pinned one has."""
+        pinned = pinned_name(value)
+        if pinned is not None and pinned not in self.taken:
+            self.taken.add(pinned)
+            return pinned
+        base = pinned or value.name_hint or ""
+        index = self.next_suffix.get(base, 0)
+        while True:
+            candidate = f"{base}_{index}" if index or pinned else base
+            index += 1
+            if candidate not in self.taken and candidate not in self.reserved:
+                break
+        self.next_suffix[base] = index
+        self.taken.add(candidate)
+        return candidate
 
 
 class _GenericNumbering(_MlirNumbering):

@@ -95,6 +95,7 @@ from tileir.dialects.cuda_tile.types import (
 )
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.types import MemTokenType
+from tileir.printing import pin_source_names
 from tileir.utils.rewriting import LocatedWalker
 from tileir.utils.tile_builder import TileBuilder
 
@@ -829,6 +830,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
     name = "convert-cuda-tile-to-tileaa"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pin_source_names(op)  # every later stage prints a value under its cuda_tile name
         decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + bf16 mmaf (scaled_mma.py)
         LocatedWalker(TileToCarrier()).rewrite_module(op)
         lower_early_exits(op)

@@ -125,6 +125,11 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--num-warps", type=int, default=4, help="warps per CTA (default 4)")
     add_trace_arguments(p)
     p.add_argument(
+        "--print-local-scope",
+        action="store_true",
+        help="with --emit: print layouts in place, without #alias definitions",
+    )
+    p.add_argument(
         "--time-passes", action="store_true", help="print each pass's time on stderr at the end"
     )
     p.add_argument(
@@ -390,6 +395,10 @@ def compile_file(args: argparse.Namespace) -> int:
         tracer.finish()
     if args.emit is not None:
         text = result.stages[args.emit]
+        if args.print_local_scope and args.emit != "ptx":
+            from tileir.display import ir_text
+
+            text = ir_text(result.module, local_scope=True)
         if output and not to_stdout:
             write_output(output, text)
         else:

@@ -26,6 +26,8 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
   (cuda-tile-translate's `--test-cudatile-roundtrip`);
 * `--test-debuginfo-update-symbol-name="symbol-to-rename=... new-name=..."` runs that
   test pass, with cuda-tile-opt's option syntax;
+* layouts print as `#blocked = ...` aliases (`tileir.printing`); `--print-local-scope`
+  prints every attribute in place, as MLIR's `--mlir-print-local-scope`;
 * `--print-ir-after-all`, `--print-ir-after=PASS`, `--dump-dir DIR` and `--time-passes`
   show every pass, named pipelines (`cuda-tile-to-ptx`) pass by pass
   (`tileir.driver.pass_trace`); so does xDSL's `--print-between-passes`.
@@ -82,16 +84,27 @@ from tileir.registry import DIALECTS, PASSES, TARGETS
 class TileirMLIRTarget(MLIRTarget):
     """The `mlir` target, printing through tileir's printer."""
 
+    #: Every attribute in place, no `#alias = ...` definitions (`--print-local-scope`).
+    local_scope: bool = False
+
     def emit(self, ctx: Context, module: ModuleOp, output: IO[str]) -> None:
         printer = TileirPrinter(
             stream=output,
             print_generic_format=self.print_generic_format,
             print_properties_as_attributes=self.print_properties_as_attributes,
             print_debuginfo=self.print_debuginfo,
+            local_scope=self.local_scope,
         )
         printer.print_op(module)
         printer.print_metadata(ctx.loaded_dialects)
         print("\n", file=output)
+
+
+@dataclass(frozen=True)
+class LocalScopeMLIRTarget(TileirMLIRTarget):
+    """The `mlir` target under `--print-local-scope`."""
+
+    local_scope: bool = True
 
 
 class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
@@ -138,6 +151,12 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
         add_trace_arguments(arg_parser)
+        arg_parser.add_argument(
+            "--print-local-scope",
+            action="store_true",
+            help="print attributes in place, without #alias definitions "
+            "(MLIR's --mlir-print-local-scope)",
+        )
         arg_parser.add_argument(
             "--Wunsupported-hints",
             dest="warn_unsupported_hints",
@@ -304,13 +323,6 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
             self.args.passes = f"{self.args.passes},{spec}" if self.args.passes else spec
         super().setup_pipeline()
 
-    def output_resulting_program(self, prog: ModuleOp) -> str:
-        if self.args.bytecode_roundtrip:
-            from tileir.bytecode import read_bytecode, write_bytecode
-
-            prog = read_bytecode(write_bytecode(prog), self.get_input_name(), self.ctx)
-        return super().output_resulting_program(prog)
-
     def register_all_passes(self) -> None:
         super().register_all_passes()
         for name, factory in PASSES.items():
@@ -318,7 +330,11 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
                 self.register_pass(name, factory)
 
     def register_all_targets(self) -> None:
-        self.available_targets["mlir"] = lambda: TileirMLIRTarget
+        def mlir_target() -> type[TileirMLIRTarget]:
+            local = bool(getattr(self.args, "print_local_scope", False))
+            return LocalScopeMLIRTarget if local else TileirMLIRTarget
+
+        self.available_targets["mlir"] = mlir_target
         super().register_all_targets()
         for name, factory in TARGETS.items():
             self.available_targets.setdefault(name, factory)  # pyright: ignore[reportArgumentType]

@@ -1,8 +1,8 @@
 // Debug: print and assert (tileir's ops, not in seed 003's roster; see
 // tileir/dialects/nv_tileas/ops/debug.py).
-// RUN: tileir-opt %s | tileir-opt | filecheck %s
-// RUN: tileir-opt %s --print-op-generic | tileir-opt | filecheck %s
-// RUN: tileir-opt %s -p cse,dce | filecheck %s --check-prefix=KEPT
+// RUN: tileir-opt %s | tileir-opt --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --print-op-generic | tileir-opt --print-local-scope | filecheck %s
+// RUN: tileir-opt %s -p cse,dce --print-local-scope | filecheck %s --check-prefix=KEPT
 
 // A print of scalars, of a laid-out tensor with a scalar, of pointers and of nothing;
 // an assertion on a tensor and on a scalar.

@@ -1,6 +1,6 @@
 // The layout family: convert_layout, view, expand_dims, reinterpret, shuffle, generate.
-// RUN: tileir-opt %s --split-input-file | tileir-opt --split-input-file | filecheck %s
-// RUN: tileir-opt %s --split-input-file --print-op-generic | tileir-opt --split-input-file | filecheck %s
+// RUN: tileir-opt %s --split-input-file | tileir-opt --split-input-file --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --split-input-file --print-op-generic | tileir-opt --split-input-file --print-local-scope | filecheck %s
 
 // RULE: convert-layout
 // RULE: view-pointers

@@ -1,7 +1,7 @@
 // Pointer: addptr and assume (tileir's ops, not in seed 003's roster; see
 // tileir/dialects/nv_tileas/ops/pointer.py).
-// RUN: tileir-opt %s | tileir-opt | filecheck %s
-// RUN: tileir-opt %s --print-op-generic | tileir-opt | filecheck %s
+// RUN: tileir-opt %s | tileir-opt --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --print-op-generic | tileir-opt --print-local-scope | filecheck %s
 
 // A base pointer with an alignment fact, advanced by a bounded offset, then a tile of
 // pointers advanced element by element (64-bit offsets, as cuda_tile's `offset` takes

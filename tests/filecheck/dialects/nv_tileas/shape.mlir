@@ -1,7 +1,7 @@
 // Shape: splat and broadcast (tileir's ops, not in seed 003's roster; see
 // tileir/dialects/nv_tileas/ops/shape.py).
-// RUN: tileir-opt %s | tileir-opt | filecheck %s
-// RUN: tileir-opt %s --print-op-generic | tileir-opt | filecheck %s
+// RUN: tileir-opt %s | tileir-opt --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --print-op-generic | tileir-opt --print-local-scope | filecheck %s
 
 // A scalar (and a pointer) made a tile, rows and columns of an index tile broadcast.
 // RULE: splat-element

@@ -1,7 +1,7 @@
 // The TMA family (seed 003 "TMA Op Operand/Result Tables"): descriptors and the four
 // async transfers; each TMA rule has its valid case here (invalid ones in tma_invalid.mlir).
-// RUN: tileir-opt %s --split-input-file | tileir-opt --split-input-file | filecheck %s
-// RUN: tileir-opt %s --split-input-file --print-op-generic | tileir-opt --split-input-file | filecheck %s
+// RUN: tileir-opt %s --split-input-file | tileir-opt --split-input-file --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --split-input-file --print-op-generic | tileir-opt --split-input-file --print-local-scope | filecheck %s
 
 // RULE: tma-atom-kind
 // RULE: tma-box-rank

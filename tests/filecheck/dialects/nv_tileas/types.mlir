@@ -1,7 +1,7 @@
 // nv_tileas types (seed 002) and the two foreign types the seeds write: each spelling
 // prints and parses back; fields equal to their default are not printed.
-// RUN: tileir-opt %s | tileir-opt | filecheck %s
-// RUN: tileir-opt %s --print-op-generic | tileir-opt | filecheck %s
+// RUN: tileir-opt %s | tileir-opt --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --print-op-generic | tileir-opt --print-local-scope | filecheck %s
 
 // CHECK-LABEL: func.func @tokens
 // CHECK-SAME: %p: !nv_tileas.async.pipeline.producer_token, %c: !nv_tileas.async.pipeline.consumer_token, %t: !nv_tileas.async.token, %d: !nv_tileas.tma_desc

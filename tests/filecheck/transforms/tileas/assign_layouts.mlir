@@ -2,7 +2,7 @@
 // stores anchor a coalesced blocked layout whose threads hold as many contiguous
 // elements as the atom moves; expand_dims sources become slices of their result's
 // layout, so broadcasting never moves data between threads.
-// RUN: tileir-opt %s --split-input-file -p tileas-assign-layouts | filecheck %s
+// RUN: tileir-opt %s --split-input-file -p tileas-assign-layouts --print-local-scope | filecheck %s
 
 // 1-D f32, 128-bit atom: four contiguous elements per thread; 256 elements fill
 // two warps exactly, so the kernel runs two warps instead of four.

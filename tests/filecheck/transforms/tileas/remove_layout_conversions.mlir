@@ -2,10 +2,10 @@
 // convert_layout(convert_layout(x : A -> B) : B -> C) is trimmed only when A and C lie in
 // compatible storage classes and the atom catalog has a direct atom from A to C; the inner
 // conversion is left for DCE (second RUN line).
-// RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions | filecheck %s
-// RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions,dce | filecheck %s --check-prefix=DCE
+// RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions --print-local-scope | filecheck %s
+// RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions,dce --print-local-scope | filecheck %s --check-prefix=DCE
 // The pass takes no options: any is a diagnostic, not a traceback.
-// RUN: not tileir-opt %s -p 'tileas-remove-layout-conversions{num-stages=2}' 2>&1 | filecheck %s --check-prefix=OPTION
+// RUN: not tileir-opt %s -p 'tileas-remove-layout-conversions{num-stages=2}' --print-local-scope 2>&1 | filecheck %s --check-prefix=OPTION
 // OPTION: error: Provided arguments ["num_stages"] not found in expected arguments []
 // OPTION-NOT: Traceback
 

@@ -1,18 +1,18 @@
 // tileas-select-dot-atoms: every nv_tileaa.dot leaves the tileas stage as an
 // nv_tileas.dot whose atom names the engine and the instruction, chosen once for the
 // target (transforms/tileas/dot_plan.py); convert-tileas-to-llvm follows the atom.
-// RUN: tileir-as %s --gpu-name sm_80 --emit=tileas | filecheck %s --check-prefix=SM80
-// RUN: tileir-as %s --gpu-name sm_90a --emit=tileas | filecheck %s --check-prefix=SM90
-// RUN: tileir-as %s --gpu-name sm_100a --emit=tileas | filecheck %s --check-prefix=SM100
+// RUN: tileir-as %s --gpu-name sm_80 --emit=tileas --print-local-scope | filecheck %s --check-prefix=SM80
+// RUN: tileir-as %s --gpu-name sm_90a --emit=tileas --print-local-scope | filecheck %s --check-prefix=SM90
+// RUN: tileir-as %s --gpu-name sm_100a --emit=tileas --print-local-scope | filecheck %s --check-prefix=SM100
 // RUN: tileir-as %s --gpu-name sm_80 -o %t80.ptx && %ptxas -arch=sm_80 %t80.ptx -o %t80.cubin
 // RUN: tileir-as %s --gpu-name sm_90a -o %t90.ptx && %ptxas -arch=sm_90a %t90.ptx -o %t90.cubin
 // RUN: tileir-as %s --gpu-name sm_100a -o %t100.ptx && %ptxas -arch=sm_100a %t100.ptx -o %t100.cubin
 // The pass on its own, after the layouts (its default target is sm_90a):
-// RUN: tileir-opt %s -p 'convert-cuda-tile-to-tileaa,tileaa-canonicalize,convert-tileaa-to-tileas,tileas-assign-layouts,tileas-select-dot-atoms' | filecheck %s --check-prefix=SM90
+// RUN: tileir-opt %s -p 'convert-cuda-tile-to-tileaa,tileaa-canonicalize,convert-tileaa-to-tileas,tileas-assign-layouts,tileas-select-dot-atoms' --print-local-scope | filecheck %s --check-prefix=SM90
 // A corpus GEMM (cuTile's 64x32x32 f16 tile; on sm_90a its 4 warps are one warpgroup: N = 32):
-// RUN: tileir-as %corpus/gemm_f16.tileirbc --gpu-name sm_80 --emit=tileas | filecheck %s --check-prefix=CORPUS80
-// RUN: tileir-as %corpus/gemm_f16.tileirbc --gpu-name sm_90a --emit=tileas | filecheck %s --check-prefix=CORPUS90
-// RUN: tileir-as %corpus/gemm_f16.tileirbc --gpu-name sm_100a --emit=tileas | filecheck %s --check-prefix=CORPUS100
+// RUN: tileir-as %corpus/gemm_f16.tileirbc --gpu-name sm_80 --emit=tileas --print-local-scope | filecheck %s --check-prefix=CORPUS80
+// RUN: tileir-as %corpus/gemm_f16.tileirbc --gpu-name sm_90a --emit=tileas --print-local-scope | filecheck %s --check-prefix=CORPUS90
+// RUN: tileir-as %corpus/gemm_f16.tileirbc --gpu-name sm_100a --emit=tileas --print-local-scope | filecheck %s --check-prefix=CORPUS100
 
 // No nv_tileaa.dot is left, on any target.
 // SM80-NOT: nv_tileaa.dot

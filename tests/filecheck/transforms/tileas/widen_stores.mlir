@@ -3,7 +3,7 @@
 // the axis analysis allow 16 gets a convert_layout to a blocked layout with 16-byte
 // vectors; pointers and mask are recomputed in that layout (never exchanged).
 // `convert-tileas-to-llvm` lowers the conversion through shared memory.
-// RUN: tileir-opt %s --split-input-file -p 'tileas-widen-stores{arch=sm_90a},dce' | filecheck %s
+// RUN: tileir-opt %s --split-input-file -p 'tileas-widen-stores{arch=sm_90a},dce' --print-local-scope | filecheck %s
 
 // The epilogue of a 64x32 f32 GEMM tile with a ragged column mask: the value is
 // converted, the pointer and mask chains are rebuilt in the blocked layout (the mma
