@@ -127,7 +127,7 @@ def test_a_resource_limit_says_what_to_change() -> None:
         compile_module(parse_module_text(text, "transpose.mlir"), "sm_86")
     first, quoted, caret = str(e.value).splitlines()
     assert first.startswith("transpose.mlir:")
-    assert "needs 132096 bytes of shared memory for an exchange, over the limit" in first
+    assert "exceeds the shared memory limit: an exchange needs 132096 bytes" in first
     assert first.endswith(
         "make the tile smaller, or compile for a target with more shared memory per CTA"
     )

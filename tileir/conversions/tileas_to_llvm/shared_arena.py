@@ -221,7 +221,7 @@ def allocate_shared(
     if total > budget.available:
         raise error_at(
             op,
-            f"needs {total} bytes of shared memory for {what}, over the limit "
+            f"exceeds the shared memory limit: {what} needs {total} bytes "
             f"({budget.explain()}); "
             "make the tile smaller, or compile for a target with more shared memory per CTA",
         )
