@@ -51,6 +51,7 @@ from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.diagnostics import CompileError, SourceLocation, did_you_mean, remember_source
 from tileir.printing import PINNED
+from tileir.dialects.cuda_tile.ops.base import MAX_REGION_DEPTH
 
 #: The names a parse error offers choices among (`one of: 'approx', 'full'`).
 _QUOTED = re.compile(r"'([\w.]+)'")
@@ -256,6 +257,13 @@ class TileirParser(Parser):
 
     def parse_optional_region(self, arguments=None):  # pyright: ignore[reportMissingParameterType]
         self._depth += 1
+        # The module, the cuda_tile.module and the function's body are around the
+        # nesting that the limit counts (the bytecode reader's, from the function in).
+        if self._depth > MAX_REGION_DEPTH + 3:
+            self.raise_error(
+                f"regions nested deeper than {MAX_REGION_DEPTH} inside a function "
+                "(tileir's limit)"
+            )
         try:
             return super().parse_optional_region(arguments)
         finally:
@@ -601,7 +609,14 @@ def parse_text(
     bare = _starts_bare(parser)
     if bare:
         parser._parser_state.dialect_stack.append("cuda_tile")  # pyright: ignore[reportPrivateUsage]
-    module = parser.parse_module(implicit_module)
+    try:
+        module = parser.parse_module(implicit_module)
+    except RecursionError:
+        # Types, attributes, locations and literals nest without a bound in the syntax;
+        # the parser recurses on each level.  Past Python's stack: a located error.
+        module = None
+    if module is None:
+        parser.raise_error("the input nests too deeply for tileir's parser")
     if bare:
         wrap_bare_kernels(module)
     return module

@@ -8,7 +8,8 @@ driver itself only names it:
   unregistered ops (and can be written back);
 * `-t tileirbc` writes bytes: the output stream, a file or stdout, takes the Latin-1
   text the target produces back to bytes one for one;
-* `--bytecode-version V` sets the target's `bytecode-version`.
+* `--bytecode-version V` sets the target's `bytecode-version`, and the version
+  `--bytecode-roundtrip` writes and reads back.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.arg_spec import parse_spec
 
 from tileir.bytecode.target import BINARY_ENCODING, TileirbcTarget
-from tileir.bytecode.version import SUPPORTED_VERSIONS
+from tileir.bytecode.version import NEWEST, SUPPORTED_VERSIONS, parse_version
 from tileir.diagnostics import CompileError
+from tileir.utils.output import STDOUT, ReportingStream
 
 
 class _KeepOpen(io.TextIOWrapper):
@@ -32,8 +34,10 @@ class _KeepOpen(io.TextIOWrapper):
 
     def close(self) -> None:
         if not self.closed:
-            self.flush()
-            self.detach()
+            try:
+                self.flush()
+            finally:
+                self.detach()
 
 
 class BytecodeOptMixin:
@@ -81,26 +85,38 @@ class BytecodeOptMixin:
 
     def prepare_output(self) -> IO[str]:
         """Standard output for no `-o` or `-o -` (as mlir-opt does); bytes go through
-        unchanged for a binary target; an unwritable path is a diagnostic."""
+        unchanged for a binary target; an unwritable path, and a write that fails (a
+        full disk, a closed pipe), is a diagnostic (`tileir/utils/output.py`)."""
         binary = self._binary_target()
         path = self.args.output_file
-        if path is None or path == "-":
+        if path is None or path == STDOUT:
             if binary:
-                return _KeepOpen(sys.stdout.buffer, encoding=BINARY_ENCODING, newline="")
-            return sys.stdout
+                stream = _KeepOpen(sys.stdout.buffer, encoding=BINARY_ENCODING, newline="")
+                return ReportingStream(stream, STDOUT)
+            return ReportingStream(sys.stdout, STDOUT)
         try:
             if binary:
-                return open(path, "w", encoding=BINARY_ENCODING, newline="")
-            return open(path, "w")
+                return ReportingStream(open(path, "w", encoding=BINARY_ENCODING, newline=""), path)
+            return ReportingStream(open(path, "w"), path)
         except OSError as e:
             raise CompileError(f"cannot write output file '{path}': {e.strerror}") from None
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         spec = parse_spec(self.args.target)
         version = self.args.bytecode_version
+        roundtrip = bool(getattr(self.args, "bytecode_roundtrip", False))
+        if roundtrip:
+            # cuda-tile-translate --test-cudatile-roundtrip [-bytecode-version=V]: write
+            # the module in version V (the newest by default), print what reads back.
+            from tileir.bytecode import read_bytecode, write_bytecode
+
+            data = write_bytecode(prog, parse_version(version or str(NEWEST)))
+            prog = read_bytecode(data, self.get_input_name(), self.ctx)  # pyright: ignore[reportAttributeAccessIssue]
         if spec.name != TileirbcTarget.name:
-            if version is not None:
-                raise ValueError("--bytecode-version applies only to -t tileirbc")
+            if version is not None and not roundtrip:
+                raise ValueError(
+                    "--bytecode-version applies only to -t tileirbc and --bytecode-roundtrip"
+                )
             return super().output_resulting_program(prog)  # pyright: ignore[reportAttributeAccessIssue]
         target = TileirbcTarget.from_spec(spec)
         if version is not None:

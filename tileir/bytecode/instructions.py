@@ -38,9 +38,8 @@ from tileir.bytecode.stream import BytecodeError, ByteReader, ByteWriter, Encode
 from tileir.bytecode.types import SCALARS
 from tileir.bytecode.version import MAX_OPCODE, BytecodeVersion
 from tileir.diagnostics import location_of
+from tileir.dialects.cuda_tile.ops.base import MAX_REGION_DEPTH
 
-#: Regions may nest this deep (a bound on recursion, far beyond real kernels).
-MAX_REGION_DEPTH = 64
 
 PREFIX = "cuda_tile."
 
@@ -411,7 +410,8 @@ def _field(op: Operation, name: str) -> Attribute | None:
 
 
 def _located(e: EncodeError, op: Operation) -> EncodeError:
-    if e.location is None:
+    """`e`, located at `op` unless it is located already or meant to be unlocated."""
+    if e.location is None and not getattr(e, "unlocated", False):
         e.location = location_of(op)
     return e
 
@@ -425,6 +425,8 @@ class BodyWriter:
         self.debug = debug
         self.index: dict[SSAValue, int] = {}
         self.order: list[SSAValue] = []
+        #: Regions around the op being written, from the function's body in.
+        self.depth = 0
 
     def define(self, values: Sequence[SSAValue]) -> None:
         for v in values:
@@ -556,6 +558,12 @@ class BodyWriter:
 
         # 5. Regions.
         if row.regions:
+            if self.depth >= MAX_REGION_DEPTH:
+                raise EncodeError(
+                    f"regions nested deeper than {MAX_REGION_DEPTH} inside a function "
+                    "(tileir's limit: a reader would reject the file)"
+                )
+            self.depth += 1
             w.varint(len(op.regions))
             for region in op.regions:
                 w.varint(len(region.blocks))
@@ -569,6 +577,7 @@ class BodyWriter:
                     w.varint(len(ops))
                     self.write_ops(w, ops)
                     self.forget_after(saved)
+            self.depth -= 1
         self.define(written)
 
     def default_value(self, op: Operation, name: str) -> Attribute | None:

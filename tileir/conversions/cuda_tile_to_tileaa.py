@@ -170,6 +170,24 @@ class LowerReturn(RewritePattern):
         rewriter.replace(op, func.ReturnOp(*op.operands))
 
 
+def _check_kernel_parameters(module: ModuleOp) -> None:
+    """A kernel's parameters are scalar tiles (integers, floats, pointers: what a
+    launcher passes by value).  cuda_tile's verifier also lets a parameter be a view or
+    a token, which tileir cannot pass to a kernel: reported at the kernel, before any
+    pattern changes the types, rather than where the LLVM function's verifier would
+    trip over it."""
+    for entry in module.walk():
+        if not isinstance(entry, ct.EntryOp):
+            continue
+        for index, arg in enumerate(entry.body.block.args):
+            if not isinstance(arg.type, TileType):
+                raise not_supported(
+                    entry,
+                    f"kernel parameter #{index} has type {arg.type}; a kernel takes scalar "
+                    "tiles (integers, floats and pointers)",
+                )
+
+
 def inline_cuda_tile_modules(module: ModuleOp) -> None:
     """Move the kernels of every `cuda_tile.module` into the enclosing module."""
     for op in list(module.body.block.ops):
@@ -831,6 +849,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pin_source_names(op)  # every later stage prints a value under its cuda_tile name
+        _check_kernel_parameters(op)
         decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + bf16 mmaf (scaled_mma.py)
         LocatedWalker(TileToCarrier()).rewrite_module(op)
         lower_early_exits(op)

@@ -25,7 +25,6 @@ import os
 import shlex
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -262,12 +261,13 @@ def record_output(path: str) -> None:
     RECORD["outputs"][path] = data
 
 
-def write_output(output: str, text: str) -> None:
-    try:
-        Path(output).write_text(text)
-    except OSError as e:
-        raise CompileError(f"cannot write output file '{output}': {e.strerror}") from None
-    record_output(output)
+def write_output(output: str, data: str | bytes) -> None:
+    """Write `data` to `output` (`-`: standard output); a failed write is a diagnostic."""
+    from tileir.utils.output import STDOUT, write_file
+
+    write_file(output, data)
+    if output != STDOUT:
+        record_output(output)
 
 
 def check_input(path: str) -> None:
@@ -399,10 +399,7 @@ def compile_file(args: argparse.Namespace) -> int:
             from tileir.display import ir_text
 
             text = ir_text(result.module, local_scope=True)
-        if output and not to_stdout:
-            write_output(output, text)
-        else:
-            sys.stdout.write(text)
+        write_output(output if output and not to_stdout else "-", text)
         return 0
     assert result.ptx is not None and output is not None
     kernels = _kernel_names(result.ptx)
@@ -413,27 +410,14 @@ def compile_file(args: argparse.Namespace) -> int:
     if ptxas is None:
         raise CompileError("ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME")
     extra = ["-lineinfo"] if line_info else []
-    cubin_path = output
-    if to_stdout:
-        cubin_dir = tempfile.TemporaryDirectory(prefix="tileir-as-")
-        cubin_path = str(Path(cubin_dir.name) / "out.cubin")
+    # ptxas writes into a temporary file and tileir-as writes the output: a full disk
+    # or an unwritable path is then reported as such, not as PTX ptxas rejected.
     report = run_ptxas(
-        result.ptx,
-        arch,
-        cubin_path,
-        opt_level=0 if args.device_debug else args.opt_level,
-        extra=extra,
+        result.ptx, arch, opt_level=0 if args.device_debug else args.opt_level, extra=extra
     )
-    if to_stdout and report.ok:
-        sys.stdout.buffer.write(Path(cubin_path).read_bytes())
-        sys.stdout.buffer.flush()
-    elif report.ok:
-        record_output(cubin_path)
-    if not report.ok:
-        raise CompileError(
-            f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n"
-            f"{report.output.strip()}"
-        )
+    if not report.ok or report.cubin is None:
+        raise CompileError(report.failure())
+    write_output(output, report.cubin)
     if remark_filter.enabled:
         locations = _kernel_locations(module)
         shared = rm.shared_memory_of(report.output)

@@ -34,6 +34,8 @@ from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import MultipleSpansParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
+from tileir.diagnostics import SourceLocation
+
 _INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64, 4: np.int8}
 
 
@@ -94,8 +96,7 @@ def numpy_to_dense(
         return DenseIntOrFPElementsAttr.from_list(TensorType(el, list(shape)), ints)
     if not isinstance(el, AnyFloat):
         raise ValueError(f"no dense elements of type {el}")
-    dt = numpy_dtype(el)
-    floats = [float(np.asarray(float(v)).astype(dt)) for v in flat]
+    floats = [round_to_float_type(float(v), el) for v in flat]
     return DenseIntOrFPElementsAttr.from_list(TensorType(el, list(shape)), floats)
 
 
@@ -265,5 +266,24 @@ def parse_element(parser: AttrParser, el: Attribute) -> int | float:
     number = parser.parse_optional_number()
     if number is None:
         parser.raise_error("expected floating point literal")
-    value = float(number)
-    return -value if negative else value
+    value = -float(number) if negative else float(number)
+    rounded = round_to_float_type(value, el)
+    if math.isfinite(value) and not math.isfinite(rounded):
+        # MLIR and NVIDIA's tools round such a literal to inf (NaN where the type has no
+        # inf) without a word; tileir says so, at the literal.
+        from tileir.dialects.cuda_tile.warnings import emit_warning_at
+
+        where = token.span.get_location()
+        emit_warning_at(
+            SourceLocation(where.file, where.line, where.col),
+            f"floating point constant {value:g} is out of the range of {el} and becomes "
+            f"{rounded:g}",
+        )
+    return value
+
+
+def round_to_float_type(value: float, el: AnyFloat) -> float:
+    """`value` rounded to the nearest `el` (an overflow becomes inf, or NaN where `el`
+    has no inf, as IEEE rounding gives it, without numpy's overflow warning)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.asarray(value).astype(numpy_dtype(el)))

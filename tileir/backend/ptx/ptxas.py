@@ -32,12 +32,33 @@ def find_ptxas() -> str | None:
     return shutil.which("ptxas")
 
 
+#: ptxas's words when it cannot write its output (a full disk, an unwritable path).
+_WRITE_FAILURES = re.compile(
+    r"Failed to write|Could not open output file|cannot open output|error: writing file"
+)
+
+
 @dataclass
 class PtxasResult:
     ok: bool
     output: str
     registers: dict[str, int]
     spills: dict[str, int]
+    #: The cubin's bytes, when `run_ptxas` was not given an output path.
+    cubin: bytes | None = None
+
+    @property
+    def could_not_write(self) -> bool:
+        """ptxas failed writing the cubin, not reading the PTX."""
+        return not self.ok and _WRITE_FAILURES.search(self.output) is not None
+
+    def failure(self) -> str:
+        """What went wrong, for a diagnostic: a cubin ptxas could not write is an I/O
+        error of the machine; PTX it rejected is a tileir bug."""
+        report = self.output.strip()
+        if self.could_not_write:
+            return f"ptxas could not write the cubin:\n{report}"
+        return f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n{report}"
 
 
 def run_ptxas(
@@ -47,8 +68,10 @@ def run_ptxas(
     opt_level: int = 3,
     extra: list[str] | None = None,
 ) -> PtxasResult:
-    """Assemble `ptx` for `arch` (to `output` if given) with `-v`; the result carries
-    ptxas's report and the register count of each kernel."""
+    """Assemble `ptx` for `arch` with `-v`: to `output` if given, else into a temporary
+    file whose bytes the result carries (`cubin`, so that the caller writes its output
+    itself and reports its own write errors); the result also carries ptxas's report
+    and the register count of each kernel."""
     ptxas = find_ptxas()
     if ptxas is None:
         raise FileNotFoundError(
@@ -60,6 +83,7 @@ def run_ptxas(
         out = output or str(Path(tmp) / "kernel.cubin")
         cmd = [ptxas, f"-arch={arch}", f"-O{opt_level}", "-v", str(src), "-o", out, *(extra or [])]
         proc = subprocess.run(cmd, capture_output=True, text=True)
+        cubin = Path(out).read_bytes() if output is None and proc.returncode == 0 else None
     text = proc.stdout + proc.stderr
     registers: dict[str, int] = {}
     spills: dict[str, int] = {}
@@ -74,7 +98,7 @@ def run_ptxas(
         m = re.search(r"(\d+) bytes spill stores", line)
         if m and current:
             spills[current] = int(m.group(1))
-    return PtxasResult(proc.returncode == 0, text, registers, spills)
+    return PtxasResult(proc.returncode == 0, text, registers, spills, cubin)
 
 
 def ptxas_release(ptxas: str) -> str | None:

@@ -15,6 +15,7 @@ check at entry that traps when `%dynamic_smem_size` is smaller.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import IO
 
@@ -93,11 +94,48 @@ class LineTable:
 
 
 def _ptx_string(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+    """`text` as the inside of a PTX string literal.  ptxas takes printable ASCII, `\\\\`
+    and octal escapes, but neither `\\"` nor any byte outside ASCII: a quote, a control
+    character and every byte of a non-ASCII character (a file name's UTF-8) are octal."""
+    out: list[str] = []
+    for byte in text.encode("utf-8", errors="surrogateescape"):
+        if byte == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= byte < 0x7F and byte != 0x22:
+            out.append(chr(byte))
+        else:
+            out.append(f"\\{byte:03o}")
+    return "".join(out)
 
 
 #: `.language` of a Tile IR kernel: ptxas records it as `EIATTR_LANGUAGE: TILEIR`.
 TILE_LANGUAGE = "tile ir"
+
+
+#: A PTX identifier (PTX ISA, "Identifiers"): a letter then letters, digits, `_` and
+#: `$`; or `_` or `$` then at least one of those.  (`%` starts the names PTX reserves.)
+PTX_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_$]*|[_$][A-Za-z0-9_$]+")
+
+#: Identifiers PTX predefines, which ptxas does not take as a kernel's name.
+PTX_PREDEFINED_IDENTIFIERS = frozenset({"WARP_SZ"})
+
+
+def kernel_name(fn: llvm.FuncOp) -> str:
+    """The `.entry` name of kernel `fn`: its symbol, which must be a PTX identifier.
+
+    A launcher finds a kernel in the cubin by the name it was given (cuTile looks up the
+    name it wrote into the bytecode), so tileir does not rename one that PTX cannot
+    spell (`k?x`, `my-kernel`, a name from a corrupted string table): it rejects it at
+    the kernel, as tileiras does, rather than print PTX that ptxas refuses."""
+    name = fn.sym_name.data
+    if PTX_IDENTIFIER.fullmatch(name) is None or name in PTX_PREDEFINED_IDENTIFIERS:
+        raise CompileError(
+            f"kernel name {name!r} is not a valid PTX identifier: a kernel name must be a "
+            "letter followed by letters, digits, '_' or '$' (or start with '_' or '$' "
+            "followed by at least one of them), and not a name PTX predefines",
+            location_of(fn),
+        )
+    return name
 
 
 def kernel_to_ptx(
@@ -106,7 +144,7 @@ def kernel_to_ptx(
     language: str | None = None,
     arch: str = "sm_90a",
 ) -> list[str]:
-    name = fn.sym_name.data
+    name = kernel_name(fn)
     regs = RegisterAllocator()
     ctx = PtxContext(regs, arch=arch)
     block = fn.body.blocks.first

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from xdsl.dialects.builtin import DictionaryAttr
+from xdsl.dialects.builtin import DictionaryAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -261,6 +261,18 @@ def resolve_operands(
 
 def parse_optional_attr_dict(parser: Parser) -> dict[str, Attribute]:
     return parser.parse_optional_attr_dict()
+
+
+def parse_integer_of(parser: AttrParser, t: IntegerType) -> int:
+    """An integer literal for a property of type `t` (a `dim`, a permutation entry, an
+    alignment): one that does not fit `t` is a parse error at the literal, not the
+    ValueError xDSL raises when the attribute is built."""
+    start = parser.pos
+    value = parser.parse_integer(allow_boolean=False)
+    low, high = t.value_range()
+    if not low <= value < high:
+        parser.raise_error(f"integer value {value} is out of range for {t}", start, parser.pos)
+    return value
 
 
 def parse_keyword_enum(parser: Parser, choices: Sequence[str], message: str) -> str:

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 
 from xdsl.ir import Operation
 
-from tileir.diagnostics import CompileError, location_of
+from tileir.diagnostics import CompileError, SourceLocation, location_of
 
 WarningSink = Callable[[CompileError], None]
 
@@ -29,7 +29,12 @@ _PRINTED: set[tuple[str, str]] = set()
 def make_warning(op: Operation, message: str) -> CompileError:
     """A located diagnostic of severity `warning` (read by the driver's
     `diagnostic_of`)."""
-    warning = CompileError(message, location_of(op))
+    return warning_at(location_of(op), message)
+
+
+def warning_at(location: SourceLocation | None, message: str) -> CompileError:
+    """A diagnostic of severity `warning` at `location`."""
+    warning = CompileError(message, location)
     object.__setattr__(warning, "severity", "warning")
     return warning
 
@@ -43,7 +48,16 @@ def format_warning(warning: CompileError) -> str:
 
 def emit_warning(op: Operation, message: str) -> None:
     """Report a warning about `op` to the current sink (see the module doc)."""
-    warning = make_warning(op, message)
+    _report(make_warning(op, message), message)
+
+
+def emit_warning_at(location: SourceLocation, message: str) -> None:
+    """Report a warning at a source position (a literal the parser read, before its op
+    exists) to the current sink."""
+    _report(warning_at(location, message), message)
+
+
+def _report(warning: CompileError, message: str) -> None:
     if _SINKS:
         _SINKS[-1](warning)
         return

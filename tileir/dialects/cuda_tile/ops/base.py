@@ -53,6 +53,12 @@ from tileir.dialects.cuda_tile.types import PointerType, TileType
 # The base op.
 # ---------------------------------------------------------------------------
 
+#: Regions may nest this deep inside a function (`if` in `for` in `loop` ...): far
+#: beyond real kernels, and a bound on the recursion of the parsers, the verifier, the
+#: printer and the passes.  The text parser and the bytecode reader both reject deeper
+#: nesting with a located error.
+MAX_REGION_DEPTH = 64
+
 
 @dataclass(frozen=True)
 class CudaTileCanonicalization(HasCanonicalizationPatternsTrait):

@@ -318,6 +318,22 @@ class FunctionOp(CudaTileOp):
             # Reported after the body verified, at the offending op.
             op, message = problem
             raise VerifyDiagnostics([op_diagnostic(op, message)])
+        self.verify_dominance()
+
+    def verify_dominance(self) -> None:
+        """Every operand in the body is defined before its use (MLIR's dominance check,
+        `tileir/dialects/cuda_tile/dominance.py`), reported at the use, after the ops of
+        the body verified, as MLIR reports it."""
+        from tileir.dialects.cuda_tile.dominance import first_use_before_definition
+
+        use = first_use_before_definition(self.body.block)
+        if use is None or not nested_ops_verify(self):
+            return
+        definition = use.definition
+        notes = [(definition, "operand defined here")] if definition is not None else []
+        raise VerifyDiagnostics(
+            [op_diagnostic(use.user, f"operand #{use.index} does not dominate this use", notes)]
+        )
 
     def verify_signature(self) -> None:
         """Per-op rules on the signature."""

@@ -30,7 +30,12 @@ from tileir.dialects.cuda_tile.attributes import SymbolVisibility, SymbolVisibil
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.ops.base import POINTER, CudaTileOp, check_tile_of
 from tileir.dialects.cuda_tile.ops.core import dense_literal_text, parse_dense_literal, parse_symbol
-from tileir.dialects.cuda_tile.syntax import AsmFormat, parse_cuda_tile_type, print_cuda_tile_type
+from tileir.dialects.cuda_tile.syntax import (
+    AsmFormat,
+    parse_cuda_tile_type,
+    parse_integer_of,
+    print_cuda_tile_type,
+)
 from tileir.dialects.cuda_tile.types import PointerType, TileType
 
 
@@ -98,7 +103,7 @@ class GlobalOp(CudaTileOp):
         props["sym_name"] = parse_symbol(parser)
         if parser.parse_optional_keyword("alignment") is not None:
             parser.parse_punctuation("=")
-            props["alignment"] = IntegerAttr(parser.parse_integer(), i64)
+            props["alignment"] = IntegerAttr(parse_integer_of(parser, i64), i64)
         attrs = parser.parse_optional_attr_dict()
         value, _ = parse_dense_literal(parser)
         props["value"] = value

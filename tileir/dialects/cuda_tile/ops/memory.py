@@ -54,6 +54,7 @@ from tileir.dialects.cuda_tile.ops.base import (
 from tileir.dialects.cuda_tile.syntax import (
     AsmFormat,
     parse_cuda_tile_type,
+    parse_integer_of,
     parse_operand_list,
 )
 from tileir.dialects.cuda_tile.types import PointerType, TileType, TokenType
@@ -340,11 +341,11 @@ class AllocaOp(CudaTileOp):
         props: dict[str, Attribute] = {}
         parser.parse_keyword("num_elem")
         parser.parse_punctuation("=")
-        props["num_elem"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        props["num_elem"] = IntegerAttr(parse_integer_of(parser, i64), i64)
         parser.parse_punctuation(",")
         parser.parse_keyword("alignment")
         parser.parse_punctuation("=")
-        props["alignment"] = IntegerAttr(parser.parse_integer(allow_boolean=False), i64)
+        props["alignment"] = IntegerAttr(parse_integer_of(parser, i64), i64)
         if parser.parse_optional_keyword("global") is not None:
             props["global"] = UnitAttr()
         attrs = parser.parse_optional_attr_dict()

@@ -59,6 +59,7 @@ from tileir.dialects.cuda_tile.syntax import (
     AsmFormat,
     parse_cuda_tile_type,
     parse_cuda_tile_types,
+    parse_integer_of,
     parse_operand_list,
     print_cuda_tile_type,
     resolve_operands,
@@ -155,7 +156,7 @@ class AggregateOp(CudaTileOp):
         props: dict[str, Attribute] = {}
         parser.parse_keyword("dim")
         parser.parse_punctuation("=")
-        props["dim"] = IntegerAttr(parser.parse_integer(), i32)
+        props["dim"] = IntegerAttr(parse_integer_of(parser, i32), i32)
         cls.parse_extra(parser, props)
         parser.parse_keyword("identities")
         parser.parse_punctuation("=")

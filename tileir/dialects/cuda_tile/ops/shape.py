@@ -46,6 +46,7 @@ from tileir.dialects.cuda_tile.ops.base import (
 from tileir.dialects.cuda_tile.syntax import (
     AsmFormat,
     parse_cuda_tile_type,
+    parse_integer_of,
     parse_operand_list,
 )
 from tileir.dialects.cuda_tile.types import TileType
@@ -110,7 +111,7 @@ class CatOp(ReshapingOp):
         rhs = parser.parse_unresolved_operand()
         parser.parse_keyword("dim")
         parser.parse_punctuation("=")
-        dim = parser.parse_integer()
+        dim = parse_integer_of(parser, i32)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         lhs_type = parse_cuda_tile_type(parser)
@@ -276,7 +277,9 @@ class PermuteOp(ReshapingOp):
     @classmethod
     def parse(cls, parser: Parser) -> PermuteOp:
         source = parser.parse_unresolved_operand()
-        perm = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        perm = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parse_integer_of(parser, i32)
+        )
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         source_type = parse_cuda_tile_type(parser)
