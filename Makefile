@@ -1,6 +1,7 @@
 # tileir — an open, inspectable compiler for CUDA Tile IR.
 #
-#   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, show every stage
+#   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, follow its load
+#                through every stage
 #   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU) + notebooks
 #   make docs    regenerate the pass/op reference and the generated dialect pages
 #   make bench   bytecode and compile times (vs tileiras);  make fuzz   the bytecode fuzz test, long
@@ -13,7 +14,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 export PATH := $(abspath $(BIN)):$(PATH)
 
-.PHONY: install demo test filecheck pytest notebooks gpu lint corpus bench fuzz docs clean
+.PHONY: install demo test filecheck pytest notebooks gpu lint corpus bench fuzz docs docs-test clean
 
 install: $(STAMP)
 
@@ -38,6 +39,10 @@ filecheck: install
 
 pytest: install
 	$(BIN)/python -m pytest -q tests/pytest tests/gpu
+
+# Every shell block of README.md and docs/*.md, the slow ones too (make test runs the others).
+docs-test: install
+	TILEIR_DOCS_SLOW=1 $(BIN)/python -m pytest -q tests/pytest/test_docs_commands.py -rs
 
 # Every notebook of docs/notebooks, executed top to bottom (no GPU needed).
 notebooks: install

@@ -773,7 +773,15 @@ def launch(*args: Any, backend: str = "interpreter", **kwargs: Any) -> Any:
     try:
         return fn(*args, **kwargs)
     except unavailable as e:
-        raise LaunchUnavailable(f"the GPU runtime cannot run here: {e}") from None
+        raise LaunchUnavailable(f"the GPU runtime cannot run here: {e}. {GPU_NEEDS}") from None
+
+
+#: What `launch(backend="gpu")` needs, said when it cannot run.
+GPU_NEEDS = (
+    "It needs an NVIDIA GPU with its driver, and CuPy (pip install -e '.[gpu]', or "
+    "`make gpu`) or cuda-python's driver bindings (pip install cuda-python); "
+    'backend="interpreter" runs the kernel without a GPU'
+)
 
 
 register_ipython_formatters()

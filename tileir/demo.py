@@ -1,5 +1,8 @@
 """`make demo`: compile a real cuTile kernel to PTX with `tileir-as`, check it with
-ptxas, and show a short view of every stage.
+ptxas, then follow the kernel's load and store through every stage: what each stage did
+to them (a partition-view load becomes pointer arithmetic and a masked `nv_tileaa.load`,
+then a `tiled_load` with a 16-byte copy atom on a `#blocked` layout, then
+`ld.global.v4`), under the same value name throughout, and the compiler's remarks.
 
     python -m tileir.demo [KERNEL.mlir] [--gpu-name sm_90a]
 """
@@ -7,26 +10,48 @@ ptxas, and show a short view of every stage.
 from __future__ import annotations
 
 import argparse
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import tileir
 from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
-from tileir.compiler import compile_module, load_module, resolve_gpu_name
+from tileir.compiler import resolve_gpu_name
 from tileir.diagnostics import CompileError
-from tileir.pipelines import STAGES
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_KERNEL = REPO / "tests" / "corpus" / "tanh_exp_f16_2d.mlir"
-LINES_PER_STAGE = 14
+#: Per stage: what it did to the kernel's memory accesses and dots, and the lines that
+#: show it (layout aliases, loads, stores, dots).
+FOCUS: dict[str, tuple[str, str]] = {
+    "cuda_tile": (
+        "the kernel as cuTile exported it: tiles loaded from and stored to partition views",
+        r"\b(load_view_tko|store_view_tko|mmaf|mmai)\b",
+    ),
+    "tileaa": (
+        "views became pointer arithmetic and bounds masks; loads and stores are masked",
+        r"nv_tileaa\.(load|store|dot)\b",
+    ),
+    "tileas": (
+        "every tile has a layout (#blocked: which thread holds which element); loads and "
+        "stores became tiled_load/tiled_store with a copy atom, dots got their engine",
+        r"^#\w+ = |nv_tileas\.(tiled_load|tiled_store|dot)\b",
+    ),
+    "ptx": (
+        "the atoms as instructions: 16-byte vector loads and stores",
+        r"^\s*(@\S+\s+)?(ld|st)\.global\.v\d|wgmma\.mma_async|mma\.sync",
+    ),
+}
+LINES_PER_STAGE = 6
+WIDTH = 150
 
 
-def _excerpt(text: str, n: int) -> str:
-    lines = [line for line in text.splitlines() if line.strip()]
-    shown = [(line[:150] + " ...") if len(line) > 150 else line for line in lines[:n]]
-    more = len(lines) - len(shown)
-    if more > 0:
-        shown.append(f"    ... ({more} more lines)")
+def _focus(text: str, pattern: str) -> str:
+    found = [line.rstrip().expandtabs(4) for line in text.splitlines() if re.search(pattern, line)]
+    shown = [(line[:WIDTH] + " ...") if len(line) > WIDTH else line for line in found]
+    more = len(shown) - LINES_PER_STAGE
+    shown = shown[:LINES_PER_STAGE] + ([f"    ... ({more} more)"] if more > 0 else [])
     return "\n".join(shown)
 
 
@@ -79,18 +104,26 @@ def main(argv: list[str] | None = None) -> int:
     for name, regs in report.registers.items():
         print(f"\n   kernel {name}: {regs} registers, {report.spills.get(name, 0)} bytes spilled")
 
-    # 3. Every stage, briefly.
+    # 3. What each stage did to the loads and stores (the same value names throughout).
     try:
-        result = compile_module(load_module(kernel), arch, keep_stages=True)
+        result = tileir.compile(kernel, arch)
     except CompileError as e:
-        print(e.format(), file=sys.stderr)
+        print(e, file=sys.stderr)
         return 1
-    for stage in STAGES:
-        print(f"\n-- stage {stage} " + "-" * (60 - len(stage)))
-        print(_excerpt(result.stages[stage], LINES_PER_STAGE))
+    for stage, (what, pattern) in FOCUS.items():
+        print(f"\n-- stage {stage}: {what}")
+        print(_focus(result.asm[stage], pattern))
+
+    # 4. The decisions, as `tileir-as --remarks=all` reports them.
+    print("\n-- remarks: what the compiler decided, and where")
+    for r in result.remarks:
+        where = f"{Path(r.location.file).name}:{r.location.line}" if r.location else r.function
+        print(f"   {r.kind:8} {r.name:24} {where:28} {r.message}")
+
     print(f"\nPTX: {ptx_path}\ncubin: {cubin_path}")
+    print("Every stage in full: tileir-as KERNEL --emit=cuda_tile|tileaa|tileas|llvm|ptx")
     print(
-        "Every stage in full: tileir-as KERNEL --gpu-name ARCH --emit=cuda_tile|tileaa|tileas|llvm|ptx"
+        "The IR after every pass: tileir-as KERNEL -o k.ptx --dump-dir DIR (or --print-ir-after-all)"
     )
     return 0
 

@@ -86,3 +86,16 @@ def test_remarks_are_structured_and_shown() -> None:
     assert "**remarks**" in result._repr_markdown_()  # pyright: ignore[reportPrivateUsage]
     # stopped before nv_tileas: nothing decided yet
     assert tileir.compile(CORPUS / "gemm_f16.tileirbc", stop_after="tileaa").remarks == []
+
+
+def test_without_a_gpu_the_launch_says_what_to_install() -> None:
+    import numpy as np
+
+    a = np.zeros(1024, np.float32)
+    args = (a, 1024, 1, a, 1024, 1, a, 1024, 1)
+    try:
+        tileir.launch(CORPUS / "vadd_f32.mlir", (1, 1, 1), *args, backend="gpu")
+    except tileir.LaunchUnavailable as e:
+        assert "pip install -e '.[gpu]'" in str(e) and 'backend="interpreter"' in str(e)
+    else:
+        pytest.skip("a GPU ran the kernel")

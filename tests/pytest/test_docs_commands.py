@@ -1,0 +1,179 @@
+"""Every documented command runs as documented (issue 19, item 6): each shell code block
+(```sh, ```shell, ```bash) of README.md and docs/*.md runs as one bash script, `set -e`,
+in a scratch directory that holds the files the examples name (`kernel.mlir`, `k.mlir`,
+`k.tileirbc`, `as.mlir`, `bad.mlir`, `module.mlir`) and links to the repository's
+`tests/`, `benchmarks/` and `tools/`; every command must succeed.
+
+A block that cannot run here says so in an HTML comment on the line before its fence,
+which the rendered page hides:
+
+    <!-- docs-test: gpu -->     needs a GPU: skipped without one
+    <!-- docs-test: slow -->    takes more than a few seconds (the whole pipeline, cuTile):
+                                run with TILEIR_DOCS_SLOW=1 (`make docs-test`)
+    <!-- docs-test: skip REASON -->   never run here (REASON: what it needs)
+
+Blocks run with `HOME` in the scratch directory (the shim example writes into
+`~/.tileir/bin`) and without the compile server (`TILEIR_SERVER=0`: no process outlives
+the test).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+FENCE = re.compile(r"^```(sh|shell|bash)\s*$")
+MARKER = re.compile(r"^<!--\s*docs-test:\s*(gpu|slow|skip)\b\s*(.*?)\s*-->\s*$")
+
+#: Set to run the blocks marked slow too.
+SLOW_ENV = "TILEIR_DOCS_SLOW"
+
+#: A file with one expected error, for `tileir-opt bad.mlir --verify-diagnostics`.
+BAD = """\
+cuda_tile.module @m {
+  entry @k() {
+    %c = constant <i32: 1> : tile<i32>
+    // expected-error @below {{extending to smaller or identical integer}}
+    %e = exti %c signed : tile<i32> -> tile<i16>
+    return
+  }
+}
+"""
+
+
+@dataclass(frozen=True)
+class Block:
+    page: Path
+    line: int
+    script: str
+    marker: str | None
+    reason: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.page.relative_to(ROOT)}:{self.line}"
+
+
+def shell_blocks() -> list[Block]:
+    blocks: list[Block] = []
+    for page in PAGES:
+        lines = page.read_text().splitlines()
+        i = 0
+        while i < len(lines):
+            if FENCE.match(lines[i]):
+                start = i
+                body: list[str] = []
+                i += 1
+                while i < len(lines) and not lines[i].startswith("```"):
+                    body.append(lines[i])
+                    i += 1
+                marker = MARKER.match(lines[start - 1]) if start else None
+                blocks.append(
+                    Block(
+                        page,
+                        start + 1,
+                        "\n".join(body),
+                        marker.group(1) if marker else None,
+                        marker.group(2) if marker else "",
+                    )
+                )
+            i += 1
+    return blocks
+
+
+BLOCKS = shell_blocks()
+
+
+def has_gpu() -> bool:
+    return shutil.which("nvidia-smi") is not None and (
+        subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    )
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The files the documented commands name, and links to the repository's folders."""
+    import tileir
+
+    where = tmp_path_factory.mktemp("docs")
+    bare = (CORPUS / "vadd_f32.mlir").read_text()
+    (where / "kernel.mlir").write_text(bare)
+    (where / "k.mlir").write_text(bare)
+    (where / "module.mlir").write_text(tileir.print_ir(tileir.load(bare)))
+    shutil.copy(CORPUS / "vadd_f32.tileirbc", where / "k.tileirbc")
+    shutil.copy(CORPUS / "vadd_f32.tileirbc", where / "kernel.tileirbc")
+    result = tileir.compile(bare, "sm_90a", stop_after="tileas")
+    (where / "as.mlir").write_text(result.tileas.text)
+    (where / "bad.mlir").write_text(BAD)
+    for folder in ("tests", "benchmarks", "tools"):
+        (where / folder).symlink_to(ROOT / folder)
+    return where
+
+
+def test_the_pages_have_shell_blocks() -> None:
+    assert len(BLOCKS) >= 10
+    assert all(b.marker != "skip" or b.reason for b in BLOCKS), "a skip says why"
+
+
+def why_not_run(block: Block) -> str | None:
+    if block.marker == "skip":
+        return f"{block.id}: {block.reason}"
+    if block.marker == "gpu" and not has_gpu():
+        return f"{block.id}: needs a GPU"
+    if block.marker == "slow" and os.environ.get(SLOW_ENV, "") in ("", "0"):
+        return f"{block.id}: slow (run with {SLOW_ENV}=1)"
+    return None
+
+
+def run_block(block: Block, scratch: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    bin_dir = str(Path(sys.executable).parent)
+    env.update(
+        HOME=str(scratch),
+        PATH=os.pathsep.join([bin_dir, env.get("PATH", "")]),
+        TILEIR_SERVER="0",
+        TILEIR_NO_CACHE="1",
+    )
+    return subprocess.run(
+        ["bash", "-e", "-c", block.script],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def results(scratch: Path) -> dict[str, subprocess.CompletedProcess[str]]:
+    """Every block that runs here, run side by side (each is mostly Python starting up)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    runnable = [b for b in BLOCKS if why_not_run(b) is None]
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        done = pool.map(lambda b: run_block(b, scratch), runnable)
+        return {b.id: proc for b, proc in zip(runnable, done, strict=True)}
+
+
+@pytest.mark.parametrize("block", BLOCKS, ids=[b.id for b in BLOCKS])
+def test_documented_commands_run(
+    block: Block, results: dict[str, subprocess.CompletedProcess[str]]
+) -> None:
+    if (reason := why_not_run(block)) is not None:
+        pytest.skip(reason)
+    proc = results[block.id]
+    assert proc.returncode == 0, (
+        f"{block.id}: a documented command failed (exit {proc.returncode})\n"
+        f"{block.script}\n--- stderr ---\n{proc.stderr[-3000:]}"
+    )
