@@ -290,19 +290,102 @@ class IRDiff:
     def _op_rows(self) -> list[tuple[str, int, int, str]]:
         return [(n, b, a, f"{a - b:+d}") for n, (b, a) in self.changed_ops.items()]
 
+    def _head(self) -> str:
+        """The title and the changed lines; op counts go in the table below it (not both)."""
+        if not self:
+            return "no change"
+        removed, added = self.changed_lines
+        ops = len(self.changed_ops)
+        kinds = f", {ops} op kind{'s' if ops != 1 else ''} changed in number" if ops else ""
+        return f"-{removed}/+{added} lines{kinds}"
+
     def _repr_html_(self) -> str:
-        head = f"<b>{html.escape(self.title)}</b>: {html.escape(self.summary())}"
+        head = f"<b>{html.escape(self.title)}</b>: {html.escape(self._head())}"
         if not self:
             return head
         table = _html_table(("op", "before", "after", "change"), self._op_rows())
-        return head + table + highlight_html(self.unified, "diff")
+        return head + (table if self.changed_ops else "") + word_diff_html(self.unified)
 
     def _repr_markdown_(self) -> str:
-        head = f"**{self.title}**: {self.summary()}\n\n"
+        head = f"**{self.title}**: {self._head()}\n\n"
         if not self:
             return head
         table = _md_table(("op", "before", "after", "change"), self._op_rows())
-        return head + table + "\n" + _markdown_block(self.unified, "diff")
+        body = (table + "\n") if self.changed_ops else ""
+        return head + body + _markdown_block(self.unified, "diff")
+
+
+#: Words of a line for the word-level diff: identifiers and numbers (`ldg_128b`,
+#: `%tile`, `#blocked1`) whole, everything else one character at a time.
+_WORD = re.compile(r"[%#@!^]?[\w.$-]+|\s+|.")
+
+_DIFF_STYLES = {
+    "-": ("#ffeef0", "#fdb8c0"),  # line background, changed-word background
+    "+": ("#e6ffed", "#acf2bd"),
+    " ": ("", ""),
+}
+
+
+def word_diff_html(unified: str) -> str:
+    """A unified diff as HTML in which each removed line that was rewritten as an added
+    one (paired in order within a run of `-` then `+` lines) has its changed words
+    highlighted, as code review tools show them: an `ldg_128b -> ldg_64b` change stands
+    out of a 300-character line."""
+    lines = unified.splitlines()
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith(("---", "+++")) or not line or line[0] not in "-+":
+            out.append(_diff_line(line))
+            i += 1
+            continue
+        removed: list[str] = []
+        while i < len(lines) and lines[i].startswith("-") and not lines[i].startswith("---"):
+            removed.append(lines[i][1:])
+            i += 1
+        added: list[str] = []
+        while i < len(lines) and lines[i].startswith("+") and not lines[i].startswith("+++"):
+            added.append(lines[i][1:])
+            i += 1
+        paired = min(len(removed), len(added))
+        marked = [_mark_words(removed[k], added[k]) for k in range(paired)]
+        out += [_styled("-", m[0]) for m in marked]
+        out += [_diff_line("-" + text) for text in removed[paired:]]
+        out += [_styled("+", m[1]) for m in marked]
+        out += [_diff_line("+" + text) for text in added[paired:]]
+    body = "".join(out)
+    return f"<pre style='white-space:pre;overflow-x:auto;line-height:1.3'>{body}</pre>"
+
+
+def _mark_words(before: str, after: str) -> tuple[str, str]:
+    """The two lines as HTML, the words that differ between them highlighted."""
+    a, b = _WORD.findall(before), _WORD.findall(after)
+    old: list[str] = []
+    new: list[str] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        left, right = html.escape("".join(a[i1:i2])), html.escape("".join(b[j1:j2]))
+        if tag == "equal":
+            old.append(left)
+            new.append(right)
+            continue
+        if left:
+            old.append(f"<span style='background:{_DIFF_STYLES['-'][1]}'>{left}</span>")
+        if right:
+            new.append(f"<span style='background:{_DIFF_STYLES['+'][1]}'>{right}</span>")
+    return "".join(old), "".join(new)
+
+
+def _styled(sign: str, marked: str) -> str:
+    background = _DIFF_STYLES[sign][0]
+    return f"<div style='background:{background}'>{sign}{marked}</div>"
+
+
+def _diff_line(line: str) -> str:
+    sign = line[0] if line and line[0] in "-+" and not line.startswith(("---", "+++")) else " "
+    background = _DIFF_STYLES[sign][0]
+    style = f" style='background:{background}'" if background else ""
+    return f"<div{style}>{html.escape(line) or '&nbsp;'}</div>"
 
 
 def diff_texts(
