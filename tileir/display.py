@@ -704,8 +704,23 @@ class LayoutView:
             grid[i, j] = owners[0][index]
         if ax is None:
             _, ax = plt.subplots(figsize=(min(12, 1 + cols * 0.35), min(8, 1 + rows * 0.35)))
-        cmap = "tab10" if color_by == "warp" else "viridis"
-        ax.imshow(grid, cmap=cmap, aspect="equal")
+        # One distinct colour per warp, lane or register (32 lanes must be told apart),
+        # with a colour bar that names them.
+        from matplotlib.colors import BoundaryNorm, ListedColormap
+
+        count = int(grid.max()) + 1
+        palette = [*plt.get_cmap("tab20").colors, *plt.get_cmap("tab20b").colors]  # pyright: ignore[reportAttributeAccessIssue]
+        cmap = (
+            ListedColormap(palette[:count])
+            if count <= len(palette)
+            else plt.get_cmap("viridis", count)
+        )
+        norm = BoundaryNorm(np.arange(-0.5, count + 0.5), cmap.N)
+        image = ax.imshow(grid, cmap=cmap, norm=norm, aspect="equal")
+        step = 1 if count <= 16 else 2 if count <= 32 else 4
+        ax.figure.colorbar(
+            image, ax=ax, ticks=range(0, count, step), label=color_by, fraction=0.046, pad=0.04
+        )
         if annotate is None:
             annotate = rows * cols <= 256  # each label costs a few ms to draw
         if annotate:
