@@ -9,11 +9,21 @@ all of them, so this wrapper fills the two tables in and runs the harness unchan
         --tool .venv/bin/tileir-opt --checkout . --diag-mode tool
 
 `--harness PATH` points at another copy of the harness (default: ../shared/tools/).
+
+Without `--filecheck`, LLVM's FileCheck is used where one is installed (`FileCheck` on
+PATH, else the newest `/usr/lib/llvm-*/bin/FileCheck`: Debian's `llvm-NN-tools`): the
+Python clone the harness defaults to scopes a `CHECK-NOT` up to the end of the next
+match's line instead of its start, so `CHECK-NOT: if` before
+`CHECK: cuda_tile.module @supported_split_inner_if` fails on the module's own name
+(test/Transforms/loop_split.mlir), where LLVM's FileCheck, which the tests are written
+for, passes.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -34,6 +44,18 @@ FLAG_MAP: dict[str, list[str] | None] = {
 }
 
 
+def llvm_filecheck() -> str | None:
+    """LLVM's FileCheck: on PATH, else the newest Debian llvm-NN-tools one."""
+    found = shutil.which("FileCheck")
+    if found:
+        return found
+    versions = sorted(
+        Path("/usr/lib").glob("llvm-*/bin/FileCheck"),
+        key=lambda p: int(m.group(1)) if (m := re.search(r"llvm-(\d+)", str(p))) else 0,
+    )
+    return str(versions[-1]) if versions else None
+
+
 def main(argv: list[str]) -> int:
     harness = DEFAULT_HARNESS
     if "--harness" in argv:
@@ -51,6 +73,10 @@ def main(argv: list[str]) -> int:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
+    if not any(a == "--filecheck" or a.startswith("--filecheck=") for a in argv):
+        filecheck = llvm_filecheck()
+        if filecheck is not None:
+            argv = [*argv, "--filecheck", filecheck]
     module.BYTECODE_MAP.update(BYTECODE_MAP)
     module.FLAG_MAP.update(FLAG_MAP)
     return int(module.main(argv))

@@ -390,7 +390,15 @@ class DebugInfoWriter:
         return len(self.lists)
 
     def add(self, loc: Attribute) -> None:
-        """The location of the next op written (of the current function)."""
+        """The location of the next op written (of the current function).  An op's
+        location must be one the section can hold as NVIDIA's writer takes it: a
+        `di_loc`, a file position, unknown, or a call site of those; a named or fused
+        location is an error (`unsupported location, got FusedLoc, ...`)."""
+        kind = unsupported_op_location(loc)
+        if kind is not None:
+            raise EncodeError(
+                f"unsupported location, got {kind}, expected DILocAttr or CallSiteLoc"
+            )
         if self.current is not None:
             self.current.append(self._location(loc))
 
@@ -472,6 +480,23 @@ class DebugInfoWriter:
                 w.le(index, 8)
         write_table(w, self.items, 4)
         return bytes(w.buf)
+
+
+def unsupported_op_location(loc: Attribute) -> str | None:
+    """The kind of the first part of `loc` that an op's location in bytecode cannot be
+    (`NameLoc`, `FusedLoc`, `OpaqueLoc`), looking through call sites; None if none."""
+    pending = [loc]
+    while pending:
+        part = pending.pop()
+        if isinstance(part, CallSiteLoc):
+            pending += [part.callee, part.caller]
+        elif isinstance(part, NameLoc):
+            return "NameLoc"
+        elif isinstance(part, FusedLoc):
+            return "FusedLoc"
+        elif not isinstance(part, DILocAttr | FileLineColLoc | UnknownLoc):
+            return "OpaqueLoc" if type(part).__name__ == "OpaqueLoc" else "Unknown Attribute"
+    return None
 
 
 def _unsigned(a: Attribute) -> int:

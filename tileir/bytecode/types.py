@@ -85,6 +85,14 @@ SCALARS: dict[int, tuple[str, BytecodeVersion, Callable[[], Attribute]]] = {
     22: ("i4", V13_3, lambda: IntegerType(4)),
 }
 
+def mlir_type_name(name: str) -> str:
+    """A scalar type's name as NVIDIA's version diagnostics spell it: MLIR's type class
+    (`f4E2M1FN` -> `Float4E2M1FN`, `f8E8M0FNU` -> `Float8E8M0FNU`); others unchanged."""
+    if name[:2] in ("f4", "f8"):
+        return "Float" + name[1:]
+    return name
+
+
 TAG_POINTER = 12
 TAG_TILE = 13
 TAG_TENSOR_VIEW = 14
@@ -268,7 +276,13 @@ class TypeTableReader:
         scalar = SCALARS.get(tag)
         if scalar is not None:
             name, since, build = scalar
-            self._check_since(since, f"type {name}", at)
+            if self.version < since:
+                raise BytecodeError(
+                    at,
+                    f"type '{mlir_type_name(name)}' requires bytecode version {since}+, "
+                    f"file version is {self.version}",
+                    f"a file of version {since} or newer",
+                )
             return build()
         if tag in UNSUPPORTED_TAGS:
             name, since = UNSUPPORTED_TAGS[tag]
@@ -416,9 +430,13 @@ class TypeTableWriter:
 
     def _check_since(self, since: BytecodeVersion, what: str) -> None:
         if self.version < since:
-            raise EncodeError(
-                f"type {what} requires bytecode version {since}+, but targeting {self.version}"
+            # Unlocated, as NVIDIA's writer reports it (the type table is not an op's).
+            error = EncodeError(
+                f"type '{mlir_type_name(what)}' requires bytecode version {since}+, "
+                f"targeting {self.version}"
             )
+            error.unlocated = True  # pyright: ignore[reportAttributeAccessIssue]
+            raise error
 
     def _encode(self, t: Attribute) -> bytes:
         w = ByteWriter()
@@ -498,7 +516,7 @@ class TypeTableWriter:
             if padding is not None:
                 w.varint(padding)
         else:
-            raise EncodeError(f"type {t} cannot be written to bytecode")
+            raise EncodeError(f"unsupported type in bytecode writer: {t}")
         return bytes(w.buf)
 
 

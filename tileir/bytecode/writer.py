@@ -28,6 +28,7 @@ from tileir.bytecode.instructions import BodyWriter, _located
 from tileir.bytecode.stream import ByteWriter, EncodeError
 from tileir.bytecode.types import TypeTableWriter
 from tileir.bytecode.version import NEWEST, V13_3, BytecodeVersion
+from tileir.diagnostics import CompileError, location_of
 from tileir.dialects.cuda_tile.attributes import (
     OptimizationHintsAttr,
     SymbolVisibility,
@@ -58,10 +59,40 @@ def find_kernels_module(module: Operation) -> Operation:
     raise EncodeError(f"'{module.name}' cannot be written as bytecode; give a cuda_tile.module")
 
 
+#: The ops a `cuda_tile.module` may hold in bytecode (NVIDIA's writer: functions and
+#: globals).
+MODULE_BODY_OPS = ("cuda_tile.entry", "cuda_tile.global", "cuda_tile.testing$func")
+
+
+def check_self_contained(kernels: Operation) -> None:
+    """What NVIDIA's writer checks before it writes a byte, worded as it words it: the
+    module holds only functions and globals, and every op inside is a cuda_tile op.
+    The error is at the module, after a remark at the op in the way (`invalid op:`)."""
+    for op in (op for region in kernels.regions for block in region.blocks for op in block.ops):
+        if op_name(op) not in MODULE_BODY_OPS:
+            raise _module_error(kernels, op, "only function and global ops are allowed in the body")
+    pending = [op for region in kernels.regions for block in region.blocks for op in block.ops]
+    while pending:
+        op = pending.pop()
+        if not op_name(op).startswith("cuda_tile."):
+            raise _module_error(kernels, op, "only ops from the 'cuda_tile' dialect are allowed")
+        pending.extend(inner for region in op.regions for block in region.blocks for inner in block.ops)
+
+
+def _module_error(kernels: Operation, op: Operation, message: str) -> EncodeError:
+    error = EncodeError(f"'{kernels.name}' op {message}", location_of(kernels))
+    remark = CompileError(f"invalid op: {op_name(op)}", location_of(op))
+    object.__setattr__(remark, "severity", "remark")
+    # The diagnostics in MLIR's order (`--verify-diagnostics` reads `errors`).
+    error.errors = [remark, EncodeError(error.message, error.location)]  # pyright: ignore[reportAttributeAccessIssue]
+    return error
+
+
 def write_bytecode(module: Operation, version: BytecodeVersion = NEWEST) -> bytes:
     """Encode `module` (a builtin module holding one `cuda_tile.module`, or that
     module itself)."""
     kernels = find_kernels_module(module)
+    check_self_contained(kernels)
     strings = StringInterner()
     types = TypeTableWriter(version)
     constants = ConstantTableWriter()

@@ -244,7 +244,7 @@ def _cases() -> dict[str, Case]:
     f4 = [*BASE_TYPES, varint(19)]
     cases["type_newer_than_version"] = Case(
         module(types=f4, body=bytes([0x10, 0x05, 0x00]) + RETURN),
-        "type f4E2M1FN is not available in bytecode version 13.1",
+        "type 'Float4E2M1FN' requires bytecode version 13.3+, file version is 13.1",
     )
     odd_tile = [*BASE_TYPES, varint(13) + varint(0) + arr([3], 8)]
     cases["tile_not_power_of_two"] = Case(
