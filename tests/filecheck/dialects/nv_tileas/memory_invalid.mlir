@@ -68,8 +68,17 @@ func.func @element_type(%v: !nv_tileas.tiled_view<128xf32, gmem>, %i: index) {
 
 // RULE: memop-semantics
 func.func @semantics(%v: !nv_tileas.tiled_view<128xf32, gmem>, %i: index) {
-  // expected-error@+1 {{'nv_tileas.tiled_load' op rejects release semantic (accepted: weak, relaxed, acquire)}}
+  // expected-error@+1 {{tiled_load rejects release semantic}}
   %x = nv_tileas.tiled_load %v[%i] {atom = #nv_tileas<atom ldg_32b>, mem_semantic = #nv_tileas<mem_semantic release>, mem_scope = #nv_tileas<mem_scope gpu>} : !nv_tileas.tiled_view<128xf32, gmem> -> tensor<128xf32>
+  func.return
+}
+
+// -----
+
+// RULE: memop-semantics (seed 003's own wording, verify_tiled_load)
+func.func @acquire_release_load(%v: !nv_tileas.tiled_view<128xf32, gmem>, %i: index) {
+  // expected-error@+1 {{tiled_load rejects acquire_release semantic}}
+  %x = nv_tileas.tiled_load %v[%i] {atom = #nv_tileas<atom ldg_32b>, mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : !nv_tileas.tiled_view<128xf32, gmem> -> tensor<128xf32>
   func.return
 }
 
@@ -77,7 +86,7 @@ func.func @semantics(%v: !nv_tileas.tiled_view<128xf32, gmem>, %i: index) {
 
 // RULE: memop-semantics
 func.func @store_semantics(%v: !nv_tileas.tiled_view<128xf32, gmem>, %x: tensor<128xf32>, %i: index) {
-  // expected-error@+1 {{'nv_tileas.tiled_store' op rejects acquire_release semantic (accepted: weak, relaxed, release)}}
+  // expected-error@+1 {{tiled_store rejects acquire_release semantic}}
   nv_tileas.tiled_store %x, %v[%i] {atom = #nv_tileas<atom stg_32b>, mem_semantic = #nv_tileas<mem_semantic acquire_release>, mem_scope = #nv_tileas<mem_scope gpu>} : tensor<128xf32>, !nv_tileas.tiled_view<128xf32, gmem>
   func.return
 }
