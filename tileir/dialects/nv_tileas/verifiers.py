@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.traits import Pure
+from xdsl.traits import OpTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -654,3 +654,50 @@ def tile_shape(t: Attribute) -> tuple[int, ...]:
 
 def tile_element(t: Attribute) -> Attribute:
     return element_type(t)
+
+
+# ---------------------------------------------------------------------------
+# scf.if merging pipeline iterators.
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IteratorBranchAgreement(OpTrait):
+    """ITERATOR_BRANCH_AGREEMENT on `scf.if` itself: a result of pipeline-iterator type
+    is yielded with that very type by both arms (seed 001 invariant 6: the propagation
+    asserts `then_type == else_type`; seed 002: branches agree on all four fields).
+
+    xDSL's scf.if does not compare its yields with its results (MLIR's does, for every
+    type); so that an if whose merged iterator no pipeline op uses yet is rejected too,
+    nv_tileas adds this trait to scf.if when it is loaded, for iterator results only."""
+
+    def verify(self, op: Operation) -> None:
+        from tileir.dialects.nv_tileas.types import PipelineIteratorType
+
+        arms = ("then", "else")
+        for index, result in enumerate(op.results):
+            if not isinstance(result.type, PipelineIteratorType):
+                continue
+            for arm, region in zip(arms, op.regions, strict=False):
+                block = region.blocks.first
+                last = block.last_op if block is not None else None
+                if last is None or index >= len(last.operands):
+                    continue
+                yielded = last.operands[index].type
+                if yielded != result.type:
+                    raise fail(
+                        op,
+                        f"result #{index} is the pipeline iterator {result.type}, but the "
+                        f"{arm} arm yields {yielded}; both arms must yield the result's "
+                        "iterator type (element type, count, stride and space agree)",
+                    )
+
+
+def _install_iterator_branch_agreement() -> None:
+    from xdsl.dialects import scf
+
+    if not any(isinstance(t, IteratorBranchAgreement) for t in scf.IfOp.traits):
+        scf.IfOp.traits.add_trait(IteratorBranchAgreement())
+
+
+_install_iterator_branch_agreement()

@@ -57,15 +57,29 @@ func.func @consumer_idx(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_t
 
 // -----
 
-// RULE: iterator-branch-agreement
+// RULE: iterator-branch-agreement (the scf.if itself is rejected, before any user)
 func.func @iterator_branches(%cond: i1, %a: !nv_tileas.async.pipeline.iterator<i32, count = 2>, %b: !nv_tileas.async.pipeline.iterator<i32, count = 3>) {
+  // expected-error@+1 {{'scf.if' op result #0 is the pipeline iterator !nv_tileas.async.pipeline.iterator<i32, count = 2>, but the else arm yields !nv_tileas.async.pipeline.iterator<i32, count = 3>; both arms must yield the result's iterator type}}
   %it = scf.if %cond -> (!nv_tileas.async.pipeline.iterator<i32, count = 2>) {
     scf.yield %a : !nv_tileas.async.pipeline.iterator<i32, count = 2>
   } else {
     scf.yield %b : !nv_tileas.async.pipeline.iterator<i32, count = 3>
   }
-  // expected-error@+1 {{'nv_tileas.async.pipeline.inc_iter' op takes a pipeline iterator merged by scf.if whose arms disagree: !nv_tileas.async.pipeline.iterator<i32, count = 2> (result) vs !nv_tileas.async.pipeline.iterator<i32, count = 3> (yielded)}}
   %next = nv_tileas.async.pipeline.inc_iter %it : !nv_tileas.async.pipeline.iterator<i32, count = 2>
+  func.return
+}
+
+// -----
+
+// RULE: iterator-branch-agreement (seed 001 invariant 6: also when no pipeline op uses the
+// merged iterator; the arms differ in their space)
+func.func @iterator_branches_unused(%cond: i1, %a: !nv_tileas.async.pipeline.iterator<i32, count = 2>, %b: !nv_tileas.async.pipeline.iterator<i32, count = 2, space = rmem>) {
+  // expected-error@+1 {{'scf.if' op result #0 is the pipeline iterator !nv_tileas.async.pipeline.iterator<i32, count = 2>, but the then arm yields !nv_tileas.async.pipeline.iterator<i32, count = 2, space = rmem>}}
+  %it = scf.if %cond -> (!nv_tileas.async.pipeline.iterator<i32, count = 2>) {
+    scf.yield %b : !nv_tileas.async.pipeline.iterator<i32, count = 2, space = rmem>
+  } else {
+    scf.yield %a : !nv_tileas.async.pipeline.iterator<i32, count = 2>
+  }
   func.return
 }
 
