@@ -50,8 +50,8 @@ from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.diagnostics import CompileError, SourceLocation, did_you_mean, remember_source
-from tileir.printing import PINNED
 from tileir.dialects.cuda_tile.ops.base import MAX_REGION_DEPTH
+from tileir.printing import PINNED
 
 #: The names a parse error offers choices among (`one of: 'approx', 'full'`).
 _QUOTED = re.compile(r"'([\w.]+)'")

@@ -60,7 +60,9 @@ def test_zigzag_decodes_alternating_signs(raw: int, value: int) -> None:
     assert reader(bytes(w.buf)).svarint("v") == value
 
 
-@pytest.mark.parametrize("value", [0, 1, -1, -3, 5, -(1 << 63), (1 << 63) - 1, 123456789, -987654321])
+@pytest.mark.parametrize(
+    "value", [0, 1, -1, -3, 5, -(1 << 63), (1 << 63) - 1, 123456789, -987654321]
+)
 def test_zigzag_round_trips(value: int) -> None:
     w = ByteWriter()
     w.svarint(value)

@@ -15,7 +15,7 @@ from tileir.driver.verify_diagnostics import diagnostics_of
 from tileir.registry import make_context
 
 
-def module(text: str):  # noqa: ANN201
+def module(text: str):
     ctx = make_context()
     ctx.allow_unregistered = True
     return parse_module_text(text, "w.mlir", ctx)

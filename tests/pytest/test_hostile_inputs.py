@@ -284,7 +284,9 @@ def test_run_ptxas_to_an_unwritable_cubin_says_so() -> None:
 def test_a_float_constant_out_of_range_rounds_to_inf_with_a_warning(
     literal: str, element: str, becomes: str
 ) -> None:
-    text = f"entry @k() {{\n  %c = constant <{element}: {literal}> : tile<{element}>\n  return\n}}\n"
+    text = (
+        f"entry @k() {{\n  %c = constant <{element}: {literal}> : tile<{element}>\n  return\n}}\n"
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's overflow warning would fail here
         with collecting_warnings() as said:

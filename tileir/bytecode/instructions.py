@@ -40,7 +40,6 @@ from tileir.bytecode.version import MAX_OPCODE, BytecodeVersion
 from tileir.diagnostics import location_of
 from tileir.dialects.cuda_tile.ops.base import MAX_REGION_DEPTH
 
-
 PREFIX = "cuda_tile."
 
 _IMPLIED_TYPES = {"token": SCALARS[17][2]}

@@ -85,6 +85,7 @@ SCALARS: dict[int, tuple[str, BytecodeVersion, Callable[[], Attribute]]] = {
     22: ("i4", V13_3, lambda: IntegerType(4)),
 }
 
+
 def mlir_type_name(name: str) -> str:
     """A scalar type's name as NVIDIA's version diagnostics spell it: MLIR's type class
     (`f4E2M1FN` -> `Float4E2M1FN`, `f8E8M0FNU` -> `Float8E8M0FNU`); others unchanged."""

@@ -76,7 +76,9 @@ def check_self_contained(kernels: Operation) -> None:
         op = pending.pop()
         if not op_name(op).startswith("cuda_tile."):
             raise _module_error(kernels, op, "only ops from the 'cuda_tile' dialect are allowed")
-        pending.extend(inner for region in op.regions for block in region.blocks for inner in block.ops)
+        pending.extend(
+            inner for region in op.regions for block in region.blocks for inner in block.ops
+        )
 
 
 def _module_error(kernels: Operation, op: Operation, message: str) -> EncodeError:

@@ -58,7 +58,9 @@ class PtxasResult:
         report = self.output.strip()
         if self.could_not_write:
             return f"ptxas could not write the cubin:\n{report}"
-        return f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n{report}"
+        return (
+            f"internal compiler error: ptxas rejected the generated PTX (a tileir bug):\n{report}"
+        )
 
 
 def run_ptxas(

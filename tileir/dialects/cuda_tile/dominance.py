@@ -64,7 +64,9 @@ def first_use_before_definition(body: Block) -> UseBeforeDefinition | None:
             if following is not None:
                 visible.update(following.args)
                 scopes.append(
-                    _Scope(iter(following.ops), list(following.args), scope.owner, scope.next_blocks)
+                    _Scope(
+                        iter(following.ops), list(following.args), scope.owner, scope.next_blocks
+                    )
                 )
             elif scope.owner is not None:
                 # The owner's results become visible after its regions, in its block.
