@@ -331,3 +331,28 @@ def test_client_finds_the_ptxas_the_compiler_uses() -> None:
     from tileir.backend.ptx.ptxas import find_ptxas
 
     assert client.find_ptxas() == find_ptxas()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_full_standard_output_fails_with_or_without_a_hit(tmp_path: Path) -> None:
+    """Exit 0 means the output is there: a PTX on standard output that cannot be written
+    (a full disk) is exit 1 with the compiler's own message, whether the client compiled
+    it or replayed it from the cache."""
+    store = tmp_path / "cache"
+    args = [str(KERNEL), "--gpu-name", "sm_90", "--emit=ptx"]
+    for expect_hit in (False, True):
+        with open("/dev/full", "wb") as full:
+            environ = dict(os.environ, TILEIR_SERVER="0", TILEIR_CACHE_DIR=str(store))
+            environ.pop("TILEIR_NO_CACHE", None)
+            environ["TILEIR_CLIENT_DEBUG"] = "1"
+            run = subprocess.run(
+                [sys.executable, "-m", "tileir.driver.client", *args],
+                stdout=full,
+                stderr=subprocess.PIPE,
+                cwd=tmp_path,
+                env=environ,
+                timeout=300,
+            )
+        assert (HIT.encode() in run.stderr) == expect_hit, run.stderr
+        assert run.returncode == 1
+        assert b"cannot write to standard output: No space left on device" in run.stderr

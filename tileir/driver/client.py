@@ -447,8 +447,12 @@ def _read_all(f: io.BufferedRandom) -> bytes:
     return data
 
 
-def emit(result: _cache.Result) -> None:
-    """Write a result's stdout and stderr to this process's."""
+def emit(result: _cache.Result) -> int:
+    """Write a result's stdout and stderr to this process's; the exit status: the
+    result's, or 1 when its standard output cannot be written (a full disk, a closed
+    pipe), reported as the compiler in this process reports it (`tileir/utils/output.py`),
+    so that exit 0 always means the output is there."""
+    status = result.status
     for fd, data in ((1, result.stdout), (2, result.stderr)):
         stream = sys.stdout if fd == 1 else sys.stderr
         if stream is not None:
@@ -458,8 +462,13 @@ def emit(result: _cache.Result) -> None:
         try:
             while view:
                 view = view[os.write(fd, view) :]
-        except OSError:
-            pass
+        except OSError as e:
+            if fd == 1 and status == 0:
+                status = 1
+                message = f"error: cannot write to standard output: {e.strerror or e}\n"
+                with contextlib.suppress(OSError):
+                    os.write(2, message.encode())
+    return status
 
 
 def cacheable_result(request: Request, recorded: Recorded) -> _cache.Result | None:
@@ -492,7 +501,8 @@ def cacheable_result(request: Request, recorded: Recorded) -> _cache.Result | No
 
 def materialize(request: Request, result: _cache.Result) -> bool:
     """Write a cached result's files where this command line wants them; False if it
-    could not (then the compilation runs and reports whatever the problem is)."""
+    could not (then the compilation runs and reports whatever the problem is).  Its
+    stdout and stderr are the caller's to `emit`."""
     if not set(result.outputs) <= set(request.outputs):
         return False
     try:
@@ -508,7 +518,6 @@ def materialize(request: Request, result: _cache.Result) -> bool:
                 f.write(f"tileir-as {request.input} -> {request.output_arg} {result.log}\n")
         except OSError:
             pass
-    emit(result)
     return True
 
 
@@ -810,21 +819,21 @@ def run(argv: list[str]) -> int:
                 hit = store.get(key)
                 if hit is not None and materialize(request, hit):
                     _debug("cache hit")
-                    return hit.status
+                    return emit(hit)
     paths = server_paths() if use_server else None
     recorded = compile_on_server(argv, paths) if paths is not None else None
     if recorded is not None:
-        emit(recorded.result)
+        status = emit(recorded.result)
     elif key is None:
         return _in_process(argv)  # exactly tileir-as without client, server or cache
     else:
         recorded = run_captured(argv)
-        emit(recorded.result)
+        status = emit(recorded.result)
     if store is not None and key is not None:
         kept = cacheable_result(request, recorded)
         if kept is not None:
             store.put(key, kept)
-    return recorded.result.status
+    return status
 
 
 def _read_input(path: str | None) -> bytes | None:
