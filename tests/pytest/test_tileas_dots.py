@@ -77,7 +77,12 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
 @pytest.mark.parametrize(
     ("kernel", "arch", "name", "says"),
     [
-        ("gemm_f16", "sm_90a", "DotPipelined", "operands through a 3-stage ring of cp.async copies"),
+        (
+            "gemm_f16",
+            "sm_90a",
+            "DotPipelined",
+            "operands through a 3-stage ring of cp.async copies",
+        ),
         ("gemm_f16", "sm_90a", "DotPipelined", "ring of cp.async copies, 1 wgmma group in flight"),
         ("gemm_bf16_big_tile", "sm_90a", "DotPipelined", "a 2-stage ring"),
         (
@@ -113,3 +118,16 @@ def test_pipeline_remark_says_what_feeds_the_dot(
     assert found and all(says in r.message for r in found), [r.message for r in remarks]
     kind = "passed" if name == "DotPipelined" else "missed"
     assert all(r.kind == kind for r in found)
+
+
+@pytest.mark.parametrize(
+    ("arch", "missed"), [("sm_100a", True), ("sm_103a", True), ("sm_120", False), ("sm_90a", False)]
+)
+def test_blackwell_remarks_say_tcgen05_is_not_used(arch: str, missed: bool) -> None:
+    """On data-center Blackwell a tensor-core dot says it keeps mma.sync and that tileir
+    lacks tcgen05 (issue 16 is where it comes); consumer Blackwell has no tcgen05."""
+    module = load_module(CORPUS / "gemm_f16.tileirbc")
+    compile_module(module, arch, stop_after="tileas")
+    found = [r for r in tileas_remarks(module, arch) if r.name == "Tcgen05NotUsed"]
+    assert bool(found) == missed
+    assert all("uses mma.sync, not tcgen05" in r.message and arch in r.message for r in found)
