@@ -4,7 +4,7 @@
 #                through every stage
 #   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU) + notebooks
 #   make docs    regenerate the pass/op reference and the generated dialect pages
-#   make bench   bytecode and compile times (vs tileiras);  make fuzz   the bytecode fuzz test, long
+#   make bench   bytecode and compile times (vs tileiras);  make fuzz   the fuzzers, long
 #
 # Both create .venv and install what they need on first use.
 
@@ -68,10 +68,18 @@ bench: install
 	$(BIN)/python benchmarks/bench_compile.py
 	$(BIN)/python benchmarks/bench_gpu.py
 
-# The bytecode fuzz test, long (make test runs 500 examples): FUZZ_EXAMPLES=N to change.
+# The fuzzers, long (docs/testing.md): the bytecode reader's hypothesis test (make test runs
+# 500 examples; FUZZ_EXAMPLES=N to change), then the compiler's campaign over mutated
+# corpus kernels (make test runs 1,500), resumed from .fuzz/ until it has run FUZZ_MUTANTS
+# mutants (FUZZ_SEED, FUZZ_DIR and FUZZ_JOBS to change); it lists what it found.
 FUZZ_EXAMPLES ?= 20000
+FUZZ_MUTANTS ?= 100000
+FUZZ_SEED ?= 1
+FUZZ_DIR ?= .fuzz
+FUZZ_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 fuzz: install
 	TILEIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/pytest/test_bytecode_fuzz.py
+	$(BIN)/python -m tileir.testing.fuzz --dir $(FUZZ_DIR) --seed $(FUZZ_SEED) --until $(FUZZ_MUTANTS) --jobs $(FUZZ_JOBS)
 
 # cuTile Python's export_kernel compiling every corpus kernel through the tileir-as shim, for
 # sm_80 and sm_90 (make test does sm_80; needs cuda-tile, no GPU): docs/cutile.md.
