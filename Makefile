@@ -70,7 +70,7 @@ bench: install
 
 # The fuzzers, long (docs/testing.md): the bytecode reader's hypothesis test (make test runs
 # 500 examples; FUZZ_EXAMPLES=N to change), then the compiler's campaign over mutated
-# corpus kernels (make test runs 1,500), resumed from .fuzz/ until it has run FUZZ_MUTANTS
+# corpus kernels (make test runs 1,000), resumed from .fuzz/ until it has run FUZZ_MUTANTS
 # mutants (FUZZ_SEED, FUZZ_DIR and FUZZ_JOBS to change); it lists what it found.
 FUZZ_EXAMPLES ?= 20000
 FUZZ_MUTANTS ?= 100000

@@ -25,10 +25,16 @@ from tileir.testing import fuzz
 from tileir.testing.fuzz import DIAGNOSED, FINDING, OK, Campaign, corpus_seeds
 
 SEED = int(os.environ.get("TILEIR_FUZZ_SEED", "18"))
-#: About 20 s on two cores.
-MUTANTS = int(os.environ.get("TILEIR_FUZZ_MUTANTS", "1500"))
+#: About 15 s on two idle cores, 25 s on two busy ones.
+MUTANTS = int(os.environ.get("TILEIR_FUZZ_MUTANTS", "1000"))
 SEEDS = corpus_seeds()
 BYTECODE_SEED = next(s for s in SEEDS if s.name == "vadd_f32.tileirbc")
+#: Signatures of findings not fixed yet: each has an input in fuzz_regressions/ whose
+#: `.xfail` names it on its first line (a strict xfail there, so the fix shows).
+KNOWN = {
+    p.read_text().splitlines()[0]
+    for p in (Path(__file__).parent / "fuzz_regressions").glob("*.xfail")
+}
 
 
 def test_short_campaign_finds_nothing() -> None:
@@ -37,12 +43,13 @@ def test_short_campaign_finds_nothing() -> None:
     seconds = time.monotonic() - start
     assert state.next_index == MUTANTS
     print(f"\n{fuzz.report(state)}\n({seconds:.1f} s)")
+    new = {sig: s for sig, s in state.signatures.items() if sig not in KNOWN}
     found = "\n".join(
         f"{s.count} x {sig} (mutant {s.first_index} of seed {SEED}, from {s.first_seed}):\n"
         f"{s.detail}"
-        for sig, s in state.signatures.items()
+        for sig, s in new.items()
     )
-    assert not state.signatures, f"the fuzzer found:\n{found}"
+    assert not new, f"the fuzzer found (add each to fuzz_regressions/):\n{found}"
     # Not vacuous: mutants reach the compiler and ptxas, and mutants are rejected.
     assert state.outcomes.get(OK, 0) > MUTANTS // 100
     assert state.outcomes.get(DIAGNOSED, 0) > MUTANTS // 2
@@ -54,7 +61,7 @@ def test_mutants_depend_on_the_seed_and_index_alone() -> None:
     assert a == b
     assert {m.seed for m in a} & {s.name for s in SEEDS if s.is_bytecode}
     assert {m.seed for m in a} & {s.name for s in SEEDS if not s.is_bytecode}
-    assert all(m.data != next(s.data for s in SEEDS if s.name == m.seed) for m in a[:20])
+    assert all(m.data != next(s.data for s in SEEDS if s.name == m.seed) for m in a)
 
 
 def test_a_campaign_resumes_where_it_stopped(tmp_path: Path) -> None:

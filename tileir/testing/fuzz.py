@@ -66,6 +66,9 @@ FINDING = "finding"
 class Seed:
     name: str
     data: bytes
+    #: A bytecode file's section payloads, `(start, end)`: edits aimed inside one reach
+    #: the section's decoder, where uniformly placed edits mostly break the container.
+    sections: tuple[tuple[int, int], ...] = ()
 
     @property
     def is_bytecode(self) -> bool:
@@ -74,8 +77,17 @@ class Seed:
 
 def corpus_seeds(corpus: Path = CORPUS) -> list[Seed]:
     """Every bytecode and text kernel of the corpus, in a stable order."""
-    files = sorted([*corpus.glob("*.tileirbc"), *corpus.glob("*.mlir")])
-    return [Seed(p.name, p.read_bytes()) for p in files]
+    from tileir.bytecode.container import read_container
+
+    seeds: list[Seed] = []
+    for p in sorted([*corpus.glob("*.tileirbc"), *corpus.glob("*.mlir")]):
+        data = p.read_bytes()
+        sections: tuple[tuple[int, int], ...] = ()
+        if p.suffix == ".tileirbc":
+            readers = read_container(data).sections.values()
+            sections = tuple((r.pos, r.end) for r in readers if r.end > r.pos)
+        seeds.append(Seed(p.name, data, sections))
+    return seeds
 
 
 def _varint(value: int) -> bytes:
@@ -94,13 +106,19 @@ ODD_VARINTS = (b"\x80" * 10 + b"\x01", b"\xff" * 9 + b"\x7f", b"\x80\x00", b"\xf
 BYTE_VALUES = (0x00, 0x01, 0x7F, 0x80, 0xFE, 0xFF)
 
 
-def mutate_bytes(data: bytes, seeds: Sequence[Seed], rng: random.Random) -> bytes:
-    out = bytearray(data)
+def mutate_bytes(seed: Seed, seeds: Sequence[Seed], rng: random.Random) -> bytes:
+    out = bytearray(seed.data)
     for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
         if not out:
             break
         at = rng.randrange(len(out))
-        kind = rng.randrange(8)
+        if seed.sections and rng.random() < 0.5:
+            start, end = rng.choice(seed.sections)
+            at = min(rng.randrange(start, end), len(out) - 1)
+        # Edits in place (flips, bytes, varints, chunks copied over) keep the sections
+        # where they were; insertions and deletions shift them, and mostly test the
+        # container, so they are rarer.
+        kind = rng.choices(range(9), weights=(3, 3, 1, 1, 1, 1, 2, 1, 2))[0]
         if kind == 0:
             out[at] ^= 1 << rng.randrange(8)
         elif kind == 1:
@@ -120,18 +138,26 @@ def mutate_bytes(data: bytes, seeds: Sequence[Seed], rng: random.Random) -> byte
         elif kind == 6:
             encoded = _varint(rng.choice(VARINT_VALUES))
             out[at : at + len(encoded)] = encoded
-        else:
+        elif kind == 7:
             odd = rng.choice(ODD_VARINTS)
             out[at : at + len(odd)] = odd
+        else:
+            start = rng.randrange(len(out))
+            chunk = out[start : start + rng.randint(1, 16)][: len(out) - at]
+            out[at : at + len(chunk)] = chunk
     return bytes(out)
 
 
 #: Tokens of the cuda_tile text form: SSA values, symbols, strings, numbers (hex, float,
-#: integer), words, and single punctuation characters.
+#: integer), the `x` between a shape's dimensions (so that `64x64xf32` is five tokens:
+#: dimensions to change, and an element type), words, and single punctuation characters.
 TOKEN = re.compile(
     r"%[\w.$#-]+|@[\w.$-]+|@\"[^\"\n]*\"|\"[^\"\n]*\"|0x[0-9A-Fa-f]+"
-    r"|-?\d+\.\d*(?:[eE][+-]?\d+)?|-?\d+|\^[\w.$-]+|#[\w.$-]+|!?[A-Za-z_][\w.$]*|[^\s\w]"
+    r"|-?\d+\.\d*(?:[eE][+-]?\d+)?|-?\d+|(?<=\d)x|\^[\w.$-]+|#[\w.$-]+"
+    r"|!?[A-Za-z_][\w.$]*|[^\s\w]"
 )
+#: Words that name types: replaced by one another, not by an op or keyword.
+TYPE_WORD = re.compile(r"[iuf]\d+|bf16|tf32|f8E\w+|ptr|tile|token|index")
 NUMBERS = ("0", "1", "-1", "2", "3", "7", "64", "65536", "2147483647", "2147483648")
 NUMBERS += ("-2147483649", "4294967296", "9223372036854775808", "18446744073709551616")
 NUMBERS += ("1.0e10", "-0.0", "1.5", "0x7FC00000", "0xFFFFFFFFFFFFFFFF", "99999999999999999999")
@@ -144,16 +170,20 @@ def _kind_of(token: str) -> str:
         return "number"
     if token[0] == '"':
         return "string"
+    if token == "x":
+        return "punct"
+    if TYPE_WORD.fullmatch(token):
+        return "type"
     if token[0].isalpha() or token[0] in "_!":
         return "word"
     return "punct"
 
 
-def mutate_text(data: bytes, seeds: Sequence[Seed], rng: random.Random) -> bytes:
+def mutate_text(seed: Seed, seeds: Sequence[Seed], rng: random.Random) -> bytes:
     """Token edits, weighted towards those that keep the text parseable (a number for a
     number, a value or word for another of its kind), so that most mutants reach the
     verifiers and the lowering, not only the parser."""
-    text = data.decode("utf-8", errors="replace")
+    text = seed.data.decode("utf-8", errors="replace")
     for _ in range(rng.choice((1, 1, 1, 1, 2, 2, 3))):
         tokens = [(m.start(), m.end()) for m in TOKEN.finditer(text)]
         if not tokens:
@@ -162,7 +192,7 @@ def mutate_text(data: bytes, seeds: Sequence[Seed], rng: random.Random) -> bytes
         if kind == 3:
             tokens = [t for t in tokens if _kind_of(text[t[0] : t[1]]) == "number"] or tokens
         elif kind >= 4:
-            names = ("%", "@", "word")
+            names = ("%", "@", "word", "type")
             tokens = [t for t in tokens if _kind_of(text[t[0] : t[1]]) in names] or tokens
         start, end = rng.choice(tokens)
         token = text[start:end]
@@ -211,7 +241,14 @@ def make_mutant(campaign_seed: int, index: int, seeds: Sequence[Seed]) -> Mutant
     rng = random.Random(f"{campaign_seed}:{index}")
     seed = rng.choice(seeds)
     mutate = mutate_bytes if seed.is_bytecode else mutate_text
-    return Mutant(index, seed.name, mutate(seed.data, seeds, rng))
+    data = mutate(seed, seeds, rng)
+    # An edit can undo itself (a chunk copied onto itself, a name replaced by itself):
+    # mutate again rather than recompile the seed.
+    for _ in range(8):
+        if data != seed.data:
+            break
+        data = mutate(seed, seeds, rng)
+    return Mutant(index, seed.name, data)
 
 
 # ---------------------------------------------------------------------------
