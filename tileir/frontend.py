@@ -261,8 +261,7 @@ class TileirParser(Parser):
         # nesting that the limit counts (the bytecode reader's, from the function in).
         if self._depth > MAX_REGION_DEPTH + 3:
             self.raise_error(
-                f"regions nested deeper than {MAX_REGION_DEPTH} inside a function "
-                "(tileir's limit)"
+                f"regions nested deeper than {MAX_REGION_DEPTH} inside a function (tileir's limit)"
             )
         try:
             return super().parse_optional_region(arguments)
