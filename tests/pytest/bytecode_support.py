@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import atexit
+import functools
 import io
 import os
 import re
 import shutil
 import subprocess
+import tarfile
+import tempfile
 from pathlib import Path
 
+import pytest
 from xdsl.ir import Operation
 
 from tileir.bytecode import BytecodeError, parse_version, read_bytecode
@@ -21,13 +26,60 @@ CORPUS = ROOT / "tests" / "corpus"
 FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures"
 CUTILE = FIXTURES / "cutile"
 INVALID = FIXTURES / "invalid"
-NVIDIA_TREE = Path("/tmp/cuda-tile")
+#: NVIDIA's cuda-tile repository, for the tests that compare with its own files: the
+#: variable's value, else a copy fetched to `build/cuda-tile` (docs/testing.md).
+CUDA_TILE_VARIABLE = "TILEIR_CUDA_TILE"
+FETCHED_CUDA_TILE = ROOT / "build" / "cuda-tile"
 
 CORPUS_FILES = sorted(CORPUS.glob("*.tileirbc"))
 CUTILE_FILES = sorted(CUTILE.glob("*.tileirbc"))
 ALL_FILES = CORPUS_FILES + CUTILE_FILES
 
 CTX = make_context()
+
+
+@functools.cache
+def _cuda_tile_tree() -> Path | None:
+    """A directory holding NVIDIA's cuda-tile files: the checkout itself, or, for a git
+    directory (a bare mirror), its `HEAD`'s `include/` and `test/` extracted once into
+    a temporary directory.  None when neither the variable nor the fetched copy is
+    there; a variable naming something else is an error, not a skip."""
+    named = os.environ.get(CUDA_TILE_VARIABLE)
+    where = Path(named) if named else FETCHED_CUDA_TILE
+    if not where.exists():
+        if named:
+            raise FileNotFoundError(f"{CUDA_TILE_VARIABLE}={named}: no such directory")
+        return None
+    if (where / "include").is_dir() and (where / "test").is_dir():
+        return where
+    git = shutil.which("git")
+    if git is None or not (where / "HEAD").is_file():
+        raise FileNotFoundError(f"{where} is neither a cuda-tile checkout nor a git directory")
+    archive = subprocess.run(
+        [git, "--git-dir", str(where), "archive", "--format=tar", "HEAD", "include", "test"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    out = Path(tempfile.mkdtemp(prefix="tileir-cuda-tile-"))
+    atexit.register(shutil.rmtree, out, ignore_errors=True)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(out, filter="data")
+    return out
+
+
+def nvidia_path(relative: str) -> Path:
+    """`relative` in NVIDIA's cuda-tile tree; skips the test when no tree is given (set
+    TILEIR_CUDA_TILE to a checkout or git directory, or fetch one to build/cuda-tile),
+    fails it when the tree lacks the file."""
+    tree = _cuda_tile_tree()
+    if tree is None:
+        pytest.skip(
+            f"NVIDIA's cuda-tile tree: set {CUDA_TILE_VARIABLE} or fetch it to "
+            f"{FETCHED_CUDA_TILE.relative_to(ROOT)} (docs/testing.md)"
+        )
+    path = tree / relative
+    assert path.exists(), f"{relative} is not in NVIDIA's cuda-tile tree at {tree}"
+    return path
 
 
 def file_id(path: Path) -> str:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bytecode_support import CORPUS, CTX, FIXTURES, INVALID, NVIDIA_TREE
+from bytecode_support import CORPUS, CTX, FIXTURES, INVALID, nvidia_path
 
 from tileir.bytecode import BytecodeError, read_bytecode
 from tileir.bytecode.stream import BytecodeInternalError
@@ -105,15 +105,10 @@ def test_tileir_opt_and_tileir_as_exit_1(name: str, tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr
 
 
-NVIDIA_INVALID = NVIDIA_TREE / "test" / "Bytecode" / "invalid"
-
-
-@pytest.mark.skipif(
-    not NVIDIA_INVALID.is_dir(), reason="NVIDIA's cuda-tile tree is not at /tmp/cuda-tile"
-)
 def test_nvidia_invalid_fixtures() -> None:
     """Each of NVIDIA's malformed files gets a diagnostic and exit code 1."""
-    files = sorted(p for p in NVIDIA_INVALID.iterdir() if p.suffix in (".tileirbc", ".bc"))
+    invalid = nvidia_path("test/Bytecode/invalid")
+    files = sorted(p for p in invalid.iterdir() if p.suffix in (".tileirbc", ".bc"))
     assert files
     # NVIDIA's expected messages, where ours say the same thing.
     same = {

@@ -13,11 +13,11 @@ from bytecode_support import (
     CTX,
     CUTILE,
     CUTILE_FILES,
-    NVIDIA_TREE,
     entry_lines,
     file_id,
     file_version,
     ir_shape,
+    nvidia_path,
     printed,
     read_any,
 )
@@ -109,22 +109,17 @@ def test_unregistered_mode_reads_ops_tileir_lacks() -> None:
         assert names and all(n.startswith("cuda_tile.") for n in names)
 
 
-NVIDIA_INPUTS = NVIDIA_TREE / "test" / "Bytecode" / "versioning" / "Inputs" / "13.1"
-
-
-@pytest.mark.skipif(
-    not NVIDIA_INPUTS.is_dir(), reason="NVIDIA's cuda-tile tree is not at /tmp/cuda-tile"
-)
 def test_nvidia_written_13_1_files() -> None:
     """The three 13.1 files NVIDIA's own writer made for its tests."""
-    negi = read_bytecode((NVIDIA_INPUTS / "negi-op-13.1.tileirbc").read_bytes(), "negi", CTX)
+    inputs = nvidia_path("test/Bytecode/versioning/Inputs/13.1")
+    negi = read_bytecode((inputs / "negi-op-13.1.tileirbc").read_bytes(), "negi", CTX)
     assert sum(op.name == "cuda_tile.negi" for op in negi.walk()) == 2
     with pytest.raises(
         BytecodeError,
         match=r"type 'Float4E2M1FN' requires bytecode version 13\.3\+, file version is 13\.1",
     ):
-        read_bytecode((NVIDIA_INPUTS / "f4e2m1fn-in-13.1.tileirbc").read_bytes(), "f4", CTX)
-    module, _ = read_any((NVIDIA_INPUTS / "print-op-13.1.tileirbc").read_bytes(), "print")
+        read_bytecode((inputs / "f4e2m1fn-in-13.1.tileirbc").read_bytes(), "f4", CTX)
+    module, _ = read_any((inputs / "print-op-13.1.tileirbc").read_bytes(), "print")
     assert "print_tko" in printed(module)
 
 

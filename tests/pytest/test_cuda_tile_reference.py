@@ -4,9 +4,8 @@ table of docs/dialects/cuda_tile.md against the definitions."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
+from bytecode_support import nvidia_path
 
 from tileir.dialects.cuda_tile.ops import ALL_OPS, PUBLIC_OPS
 from tileir.dialects.cuda_tile.reference import DOC, GROUP_ORDER, generated_section, op_table
@@ -22,7 +21,7 @@ OPS_13_3 = {
     "pack",
     "unpack",
 }
-NVIDIA_OPS_TD = Path("/tmp/cuda-tile/include/cuda_tile/Dialect/CudaTile/IR/Ops.td")
+NVIDIA_OPS_TD = "include/cuda_tile/Dialect/CudaTile/IR/Ops.td"
 
 
 def short(name: str) -> str:
@@ -52,11 +51,8 @@ def test_release_of_each_op() -> None:
         assert expected == op.SINCE, name
 
 
-@pytest.mark.skipif(
-    not NVIDIA_OPS_TD.is_file(), reason="NVIDIA's cuda-tile tree is not at /tmp/cuda-tile"
-)
 def test_ops_releases_and_groups_match_nvidia_ops_td() -> None:
-    text = NVIDIA_OPS_TD.read_text()
+    text = nvidia_path(NVIDIA_OPS_TD).read_text()
     defs = re.findall(r'^def CudaTile_\w+\s*:\s*(\w+)<"([^"]+)",\s*"([^"]+)"', text, re.M)
     groups = {
         "CudaTileFloatingPointOpDef": "Floating Point",
