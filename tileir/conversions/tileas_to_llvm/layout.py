@@ -171,15 +171,27 @@ class LowerPermute(TilePattern):
         rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
 
 
-def reshape_error(op: Operation, src_t: Attribute, dst_t: Attribute, why: str) -> CompileError:
+#: How `shared_arena` words a buffer over the CTA's shared memory (a limit, not a gap).
+SHARED_LIMIT = "exceeds the shared memory limit: "
+
+
+def reshape_error(
+    op: Operation, src_t: Attribute, dst_t: Attribute, error: CompileError
+) -> CompileError:
+    """`error` (from the exchange a reshape needs) reworded to name the reshape: a
+    shared-memory limit as a limit, anything else as what tileir does not do yet."""
+
     def shape(t: Attribute) -> str:
         assert isinstance(t, TensorType)
         return "x".join(str(n) for n in t.get_shape()) or "scalar"
 
-    return CompileError(
-        f"reshape of a {shape(src_t)} tile to {shape(dst_t)} is not supported by tileir yet: {why}",
-        location_of(op),
-    )
+    what = f"reshape of a {shape(src_t)} tile to {shape(dst_t)}"
+    message = error.message
+    if SHARED_LIMIT in message:
+        text = f"{what} {SHARED_LIMIT}{message.split(SHARED_LIMIT, 1)[1]}"
+    else:
+        text = f"{what} is not supported by tileir yet: {message.split(': ', 1)[-1]}"
+    return CompileError(text, location_of(op))
 
 
 class LowerReshape(TilePattern):
@@ -218,7 +230,7 @@ class LowerReshape(TilePattern):
                 op, state, rewriter, [math.prod(src_t.get_shape()) * size]
             )
         except CompileError as e:
-            raise reshape_error(op, src_t, dst_t, e.message.split(": ", 1)[-1]) from None
+            raise reshape_error(op, src_t, dst_t, e) from None
         b = LLBuilder(rewriter, InsertPoint.before(op))
         src_strides = row_major_strides(src_t.get_shape(), size)
         dst_strides = row_major_strides(dst_t.get_shape(), size)

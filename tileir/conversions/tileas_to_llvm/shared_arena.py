@@ -49,7 +49,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.diagnostics import error_at, not_supported
+from tileir.diagnostics import error_at
 from tileir.dialects import nvvm
 from tileir.targets import ARCHS
 
@@ -278,10 +278,12 @@ def finalize_persistent(state: FunctionState) -> None:
     total = transient + arena.persistent_size
     budget = _budget(state)
     if total > budget.available:
-        raise not_supported(
+        raise error_at(
             arena.persistent[0].offset,
-            f"ring buffers of {arena.persistent_size} bytes beside {transient} bytes of "
-            f"exchanges in shared memory ({budget.explain()})",
+            f"exceeds the shared memory limit: ring buffers of {arena.persistent_size} bytes "
+            f"beside {transient} bytes of exchanges ({budget.explain()}); compile with "
+            "fewer pipeline stages (tileas-pipeline-dot-operands{num-stages=2}) or smaller "
+            "tiles, or for a target with more shared memory per CTA",
         )
     arena.size = total
     _declare(state, arena)
