@@ -222,3 +222,52 @@ def test_gather_view_rows_out_of_bounds(arch: str, tmp_path: Path) -> None:
     want_y = np.full((ROWS, COLS), -7.0, np.float32)
     want_y[rows[inside]] = values[inside]
     np.testing.assert_array_equal(y, want_y)
+
+
+#: More rows than an i16 counts: a negative i16 row zero-extended would land inside.
+TALL = 2**16 + 4
+TALL_ROWS = [-1, 0, 5, -32768, 32767, -2, 7, 1, -100, 3, 4, 2, 6, 8, 9, 10]
+
+
+def tall_kernel() -> str:
+    """Gather the i16 rows `%r` of a `TALL`x2 `%x` (padding -inf) into `%o`."""
+    x = f"tensor_view<{TALL}x2xf32, strides=[2,1]>"
+    gs = f"gather_scatter_view<tile=({GATHERED}x2), padding_value = neg_inf, {x}, sparse_dim=0>"
+    o = f"tensor_view<{GATHERED}x2xf32, strides=[2,1]>"
+    op = f"partition_view<tile=({GATHERED}x2), {o}>"
+    r = f"tensor_view<{GATHERED}xi16, strides=[1]>"
+    rp = f"partition_view<tile=({GATHERED}), {r}>"
+    t = f"tile<{GATHERED}x2xf32>"
+    return f"""
+entry @k(%x: tile<ptr<f32>>, %r: tile<ptr<i16>>, %o: tile<ptr<f32>>) {{
+  %z = constant <i32: 0> : tile<i32>
+  %tr = make_tensor_view %r, shape = [{GATHERED}], strides = [1] : {r}
+  %pr = make_partition_view %tr : {rp}
+  %rows, %t0 = load_view_tko weak %pr[%z] : {rp}, tile<i32> -> tile<{GATHERED}xi16>, token
+  %tx = make_tensor_view %x, shape = [{TALL}, 2], strides = [2, 1] : {x}
+  %gx = make_gather_scatter_view %tx : {gs}
+  %g, %t1 = load_view_tko weak %gx[%rows, %z] : {gs}, tile<{GATHERED}xi16>, tile<i32> -> {t}, token
+  %to = make_tensor_view %o, shape = [{GATHERED}, 2], strides = [2, 1] : {o}
+  %po = make_partition_view %to : {op}
+  %t2 = store_view_tko weak %g, %po[%z, %z] : {t}, {op}, tile<i32> -> token
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize("arch", ARCHES)
+def test_gather_view_negative_i16_rows_of_a_tall_tensor(arch: str, tmp_path: Path) -> None:
+    """An i16 row -1 is row -1 (out of bounds), not row 65535 (inside this tensor)."""
+    text = tall_kernel()
+    path = tmp_path / "tall.mlir"
+    path.write_text(text)
+    ptx = compile_module(parse_module_text(text, str(path)), arch).ptx
+    assert ptx is not None
+    x = np.arange(TALL * 2, dtype=np.float32).reshape(TALL, 2)
+    rows = np.array(TALL_ROWS, np.int16)
+    got, interpreted = (np.full((GATHERED, 2), np.nan, np.float32) for _ in range(2))
+    simulate(ptx, (1, 1, 1), [x, rows, got])
+    launch(path, (1, 1, 1), x, rows, interpreted)
+    assert got.tobytes() == interpreted.tobytes()
+    want = np.where((rows >= 0)[:, None], x[np.maximum(rows, 0)], np.float32(-np.inf))
+    np.testing.assert_array_equal(got, want)
