@@ -34,6 +34,14 @@ BASE = 128
 INTS = {"i16": np.int16, "i32": np.int32, "i64": np.int64}
 
 
+def compiled(text: str, arch: str, path: Path) -> str:
+    """The PTX of `text`, which is also written to `path` for the interpreter."""
+    path.write_text(text)
+    ptx = compile_module(parse_module_text(text, str(path)), arch).ptx
+    assert ptx is not None
+    return ptx
+
+
 def pointer_kernel(it: str) -> str:
     """From `%x + %base`: an unmasked gather at offsets `%a` (in bounds), a gather at
     offsets `%b` masked to `0 <= base + b < n` (padding -1), an unmasked scatter of `%v`
@@ -137,11 +145,8 @@ def pointer_reference(args: list[object]) -> list[np.ndarray]:
 @pytest.mark.parametrize("arch", ARCHES)
 @pytest.mark.parametrize("it", ["i16", "i32", "i64"])
 def test_pointer_gather_scatter_at_negative_offsets(it: str, arch: str, tmp_path: Path) -> None:
-    text = pointer_kernel(it)
     path = tmp_path / "gather.mlir"
-    path.write_text(text)
-    ptx = compile_module(parse_module_text(text, str(path)), arch).ptx
-    assert ptx is not None
+    ptx = compiled(pointer_kernel(it), arch, path)
     by_ptx, by_interpreter = pointer_inputs(it), pointer_inputs(it)
     simulate(ptx, (1, 1, 1), by_ptx)
     launch(path, (1, 1, 1), *by_interpreter)
@@ -158,39 +163,43 @@ ROWS, COLS, GATHERED = 64, 32, 16
 ROW_INDEX = [5, -1, 0, 63, -64, 64, 17, -2147483648, 2, 1000, -5, 40, 2147483647, 9, -33, 31]
 
 
-def view_kernel() -> str:
-    """Gather rows `%r` of `%x` (64x32, padding -inf) into `%o`; scatter `%o`'s rows
-    `%s` (a tile of 16 rows of ones) to the same rows of `%y`."""
-    x = f"tensor_view<{ROWS}x{COLS}xf32, strides=[{COLS},1]>"
+def view_kernel(rows: int = ROWS, cols: int = COLS, it: str = "i32", scatter: bool = True) -> str:
+    """Gather rows `%r` (of type `it`) of a `rows`x`cols` `%x` (padding -inf) into
+    `%o`; with `scatter`, also store the tile `%s` to the same rows of `%y`."""
+    x = f"tensor_view<{rows}x{cols}xf32, strides=[{cols},1]>"
     gs = (
-        f"gather_scatter_view<tile=({GATHERED}x{COLS}), padding_value = neg_inf, {x}, sparse_dim=0>"
+        f"gather_scatter_view<tile=({GATHERED}x{cols}), padding_value = neg_inf, {x}, sparse_dim=0>"
     )
-    o = f"tensor_view<{GATHERED}x{COLS}xf32, strides=[{COLS},1]>"
-    op = f"partition_view<tile=({GATHERED}x{COLS}), {o}>"
-    r = f"tensor_view<{GATHERED}xi32, strides=[1]>"
+    o = f"tensor_view<{GATHERED}x{cols}xf32, strides=[{cols},1]>"
+    op = f"partition_view<tile=({GATHERED}x{cols}), {o}>"
+    r = f"tensor_view<{GATHERED}x{it}, strides=[1]>"
     rp = f"partition_view<tile=({GATHERED}), {r}>"
-    t = f"tile<{GATHERED}x{COLS}xf32>"
-    return f"""
-entry @k(%x: tile<ptr<f32>>, %r: tile<ptr<i32>>, %o: tile<ptr<f32>>, %s: tile<ptr<f32>>, %y: tile<ptr<f32>>) {{
-  %z = constant <i32: 0> : tile<i32>
-  %tr = make_tensor_view %r, shape = [{GATHERED}], strides = [1] : {r}
-  %pr = make_partition_view %tr : {rp}
-  %rows, %t0 = load_view_tko weak %pr[%z] : {rp}, tile<i32> -> tile<{GATHERED}xi32>, token
-  %tx = make_tensor_view %x, shape = [{ROWS}, {COLS}], strides = [{COLS}, 1] : {x}
-  %gx = make_gather_scatter_view %tx : {gs}
-  %g, %t1 = load_view_tko weak %gx[%rows, %z] : {gs}, tile<{GATHERED}xi32>, tile<i32> -> {t}, token
-  %to = make_tensor_view %o, shape = [{GATHERED}, {COLS}], strides = [{COLS}, 1] : {o}
-  %po = make_partition_view %to : {op}
-  %t2 = store_view_tko weak %g, %po[%z, %z] : {t}, {op}, tile<i32> -> token
-  %ts = make_tensor_view %s, shape = [{GATHERED}, {COLS}], strides = [{COLS}, 1] : {o}
-  %ps = make_partition_view %ts : {op}
-  %v, %t3 = load_view_tko weak %ps[%z, %z] : {op}, tile<i32> -> {t}, token
-  %ty = make_tensor_view %y, shape = [{ROWS}, {COLS}], strides = [{COLS}, 1] : {x}
-  %gy = make_gather_scatter_view %ty : {gs}
-  %t4 = store_view_tko weak %v, %gy[%rows, %z] : {t}, {gs}, tile<{GATHERED}xi32>, tile<i32> -> token
-  return
-}}
-"""
+    t = f"tile<{GATHERED}x{cols}xf32>"
+    ri = f"tile<{GATHERED}x{it}>"
+    lines = [
+        f"entry @k(%x: tile<ptr<f32>>, %r: tile<ptr<{it}>>, %o: tile<ptr<f32>>"
+        + (", %s: tile<ptr<f32>>, %y: tile<ptr<f32>>) {" if scatter else ") {"),
+        "  %z = constant <i32: 0> : tile<i32>",
+        f"  %tr = make_tensor_view %r, shape = [{GATHERED}], strides = [1] : {r}",
+        f"  %pr = make_partition_view %tr : {rp}",
+        f"  %rows, %t0 = load_view_tko weak %pr[%z] : {rp}, tile<i32> -> {ri}, token",
+        f"  %tx = make_tensor_view %x, shape = [{rows}, {cols}], strides = [{cols}, 1] : {x}",
+        f"  %gx = make_gather_scatter_view %tx : {gs}",
+        f"  %g, %t1 = load_view_tko weak %gx[%rows, %z] : {gs}, {ri}, tile<i32> -> {t}, token",
+        f"  %to = make_tensor_view %o, shape = [{GATHERED}, {cols}], strides = [{cols}, 1] : {o}",
+        f"  %po = make_partition_view %to : {op}",
+        f"  %t2 = store_view_tko weak %g, %po[%z, %z] : {t}, {op}, tile<i32> -> token",
+    ]
+    if scatter:
+        lines += [
+            f"  %ts = make_tensor_view %s, shape = [{GATHERED}, {cols}], strides = [{cols}, 1] : {o}",
+            f"  %ps = make_partition_view %ts : {op}",
+            f"  %v, %t3 = load_view_tko weak %ps[%z, %z] : {op}, tile<i32> -> {t}, token",
+            f"  %ty = make_tensor_view %y, shape = [{rows}, {cols}], strides = [{cols}, 1] : {x}",
+            f"  %gy = make_gather_scatter_view %ty : {gs}",
+            f"  %t4 = store_view_tko weak %v, %gy[%rows, %z] : {t}, {gs}, {ri}, tile<i32> -> token",
+        ]
+    return "\n".join([*lines, "  return", "}"])
 
 
 def view_inputs() -> list[np.ndarray]:
@@ -204,11 +213,8 @@ def view_inputs() -> list[np.ndarray]:
 
 @pytest.mark.parametrize("arch", ARCHES)
 def test_gather_view_rows_out_of_bounds(arch: str, tmp_path: Path) -> None:
-    text = view_kernel()
     path = tmp_path / "gather_view.mlir"
-    path.write_text(text)
-    ptx = compile_module(parse_module_text(text, str(path)), arch).ptx
-    assert ptx is not None
+    ptx = compiled(view_kernel(), arch, path)
     by_ptx, by_interpreter = view_inputs(), view_inputs()
     simulate(ptx, (1, 1, 1), list(by_ptx))
     launch(path, (1, 1, 1), *by_interpreter)
@@ -229,40 +235,11 @@ TALL = 2**16 + 4
 TALL_ROWS = [-1, 0, 5, -32768, 32767, -2, 7, 1, -100, 3, 4, 2, 6, 8, 9, 10]
 
 
-def tall_kernel() -> str:
-    """Gather the i16 rows `%r` of a `TALL`x2 `%x` (padding -inf) into `%o`."""
-    x = f"tensor_view<{TALL}x2xf32, strides=[2,1]>"
-    gs = f"gather_scatter_view<tile=({GATHERED}x2), padding_value = neg_inf, {x}, sparse_dim=0>"
-    o = f"tensor_view<{GATHERED}x2xf32, strides=[2,1]>"
-    op = f"partition_view<tile=({GATHERED}x2), {o}>"
-    r = f"tensor_view<{GATHERED}xi16, strides=[1]>"
-    rp = f"partition_view<tile=({GATHERED}), {r}>"
-    t = f"tile<{GATHERED}x2xf32>"
-    return f"""
-entry @k(%x: tile<ptr<f32>>, %r: tile<ptr<i16>>, %o: tile<ptr<f32>>) {{
-  %z = constant <i32: 0> : tile<i32>
-  %tr = make_tensor_view %r, shape = [{GATHERED}], strides = [1] : {r}
-  %pr = make_partition_view %tr : {rp}
-  %rows, %t0 = load_view_tko weak %pr[%z] : {rp}, tile<i32> -> tile<{GATHERED}xi16>, token
-  %tx = make_tensor_view %x, shape = [{TALL}, 2], strides = [2, 1] : {x}
-  %gx = make_gather_scatter_view %tx : {gs}
-  %g, %t1 = load_view_tko weak %gx[%rows, %z] : {gs}, tile<{GATHERED}xi16>, tile<i32> -> {t}, token
-  %to = make_tensor_view %o, shape = [{GATHERED}, 2], strides = [2, 1] : {o}
-  %po = make_partition_view %to : {op}
-  %t2 = store_view_tko weak %g, %po[%z, %z] : {t}, {op}, tile<i32> -> token
-  return
-}}
-"""
-
-
 @pytest.mark.parametrize("arch", ARCHES)
 def test_gather_view_negative_i16_rows_of_a_tall_tensor(arch: str, tmp_path: Path) -> None:
     """An i16 row -1 is row -1 (out of bounds), not row 65535 (inside this tensor)."""
-    text = tall_kernel()
     path = tmp_path / "tall.mlir"
-    path.write_text(text)
-    ptx = compile_module(parse_module_text(text, str(path)), arch).ptx
-    assert ptx is not None
+    ptx = compiled(view_kernel(TALL, 2, "i16", scatter=False), arch, path)
     x = np.arange(TALL * 2, dtype=np.float32).reshape(TALL, 2)
     rows = np.array(TALL_ROWS, np.int16)
     got, interpreted = (np.full((GATHERED, 2), np.nan, np.float32) for _ in range(2))
