@@ -17,6 +17,11 @@ bodies here can:
 * `mix`: `element * c + accumulator` (wrapping), neither commutative nor associative,
   so every combine of the tree shows in the result.
 
+(With more ties, the tree does not give the lowest index to such a body: of ties at 1
+and 2 in four elements, 2 wins, as the last combine pairs 0 and 2 against 1 and 3; the
+winner is the tie whose bit-reversed index is least.  Those rows are compared with the
+interpreter only.)
+
 Each bit of the reduced dimension decides the tie of one row, so a swap at a register,
 a lane (`shfl.sync.bfly`) or a warp (through shared memory) step changes some row; the
 other rows hold random ties.  cuTile's argmax body must give numpy's `argmax` (the
