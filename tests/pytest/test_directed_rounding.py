@@ -312,12 +312,6 @@ def test_exact_zero_sum_is_negative_under_rm_in_ptx(
         assert (np.signbit(r) == (mode == "negative_inf")).all(), mode
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="interpreter bug: a directed rounding moves the round-to-nearest result by "
-    "ulps (tileir/interpreter/numerics.py) and keeps its +0 for an exact zero sum, "
-    "where IEEE 754 and the PTX give -0 under rounding<negative_inf>",
-)
 @pytest.mark.parametrize(("op", "t"), ZERO_CASES)
 def test_exact_zero_sum_is_negative_under_rm_in_interpreter(
     op: str, t: str, tmp_path: Path

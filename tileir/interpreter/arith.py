@@ -36,6 +36,7 @@ from tileir.interpreter.numerics import (
     flush_subnormals,
     from_unsigned,
     int_range,
+    negative_zero_sums,
     round_to_tf32,
     to_float,
     widen,
@@ -131,6 +132,13 @@ _EXACT: dict[type[Operation], Callable[[tuple[Fraction, ...]], Fraction | None]]
     ct.MulFOp: lambda v: v[0] * v[1],
     ct.DivFOp: lambda v: v[0] / v[1] if v[1] != 0 else None,
     ct.FmaOp: lambda v: v[0] * v[1] + v[2],
+}
+
+#: The terms a sum adds, per element (`numerics.negative_zero_sums`).
+_ADDENDS: dict[type[Operation], Callable[[list[np.floating[Any]]], list[np.floating[Any]]]] = {
+    ct.AddFOp: lambda v: [v[0], v[1]],
+    ct.SubFOp: lambda v: [v[0], -v[1]],
+    ct.FmaOp: lambda v: [v[0] * v[1], v[2]],
 }
 
 _NUMPY_BINARY: dict[type[Operation], Callable[..., np.ndarray]] = {
@@ -449,6 +457,9 @@ class CudaTileArithFunctions(InterpreterFunctions):
             nearest = float_op(_NUMPY_BINARY[type(op)], args, ftz=do_ftz)
         ins = [flush_subnormals(a) if do_ftz else np.asarray(a) for a in args]
         r = directed(nearest, _EXACT[type(op)], ins, mode)
+        addends = _ADDENDS.get(type(op))
+        if mode is RoundingMode.NEGATIVE_INF and addends is not None:
+            r = negative_zero_sums(r, ins, _EXACT[type(op)], addends)
         return flush_subnormals(r) if do_ftz else r
 
     @impl(ct.AddFOp)

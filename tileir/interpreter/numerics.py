@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -244,6 +245,34 @@ def directed(
             while above(c) < 0:
                 c = np.nextafter(c, dt.type(np.inf))
         flat[i] = c
+    return out
+
+
+def negative_zero_sums(
+    result: np.ndarray,
+    args: Sequence[np.ndarray],
+    exact: Callable[[tuple[Fraction, ...]], Fraction | None],
+    addends: Callable[[list[np.floating[Any]]], list[np.floating[Any]]],
+) -> np.ndarray:
+    """`result` of a sum under rounding toward negative infinity, with IEEE 754's zero
+    sign (section 6.3): an exact zero sum is -0 unless every addend is +0 (x + x keeps
+    the sign of x).  Moving the round-to-nearest result (`directed`) keeps its +0, and a
+    zero that is a rounded tiny positive sum stays +0.  `addends(element operands)` are
+    the terms summed: `a, b` for `addf`, `a, -b` for `subf`, `a * b, c` for `fma`."""
+    out = np.array(result, copy=True)
+    flat = out.reshape(-1)
+    flat_args = [np.broadcast_to(np.asarray(a), out.shape).reshape(-1) for a in args]
+    for i in np.flatnonzero(flat == 0):
+        values = [a[i] for a in flat_args]
+        fractions = [_fraction(v) for v in values]
+        if any(f is None for f in fractions):
+            continue
+        if exact(tuple(f for f in fractions if f is not None)) != 0:
+            continue
+        terms = addends(values)
+        if all(t == 0 and not np.signbit(t) for t in terms):
+            continue
+        flat[i] = -flat.dtype.type(0)
     return out
 
 
