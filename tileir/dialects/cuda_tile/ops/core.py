@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
     BFloat16Type,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
     Float16Type,
@@ -22,6 +23,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     SymbolNameConstraint,
+    TensorType,
 )
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.irdl import (
@@ -671,7 +673,11 @@ def parse_dense_literal(parser: Parser) -> tuple[DenseIntOrFPElementsAttr, Attri
 
     flatten(items)
     if not inferred:
-        flat = flat * max(1, math.prod(dims))
+        # A splat: its value converted once and repeated (converting each of a large
+        # tile's millions of copies took half a minute; found by the fuzzer).
+        one = numpy_to_dense(flat, (1,), prefix)
+        data = BytesAttr(one.data.data * max(1, math.prod(dims)))
+        return DenseIntOrFPElementsAttr(TensorType(prefix, list(dims)), data), t
     return numpy_to_dense(flat, dims, prefix), t
 
 
