@@ -272,7 +272,8 @@ def _tileir_frame(tb: traceback.StackSummary) -> str:
     for frame in reversed(tb):
         path = Path(frame.filename)
         if "tileir" in path.parts and "site-packages" not in path.parts:
-            parts = path.parts[path.parts.index("tileir") :]
+            # The package's directory: the last `tileir` (a checkout may be one too).
+            parts = path.parts[len(path.parts) - path.parts[::-1].index("tileir") - 1 :]
             return f"{'/'.join(parts)}:{frame.name}"
     return "?"
 
