@@ -50,6 +50,7 @@ from tileir.bytecode.optable import BY_NAME
 from tileir.bytecode.stream import BytecodeError, BytecodeInternalError, ByteReader
 from tileir.bytecode.types import TypeTableReader
 from tileir.bytecode.version import V13_3
+from tileir.diagnostics import CompileError
 from tileir.dialects.cuda_tile.attributes import (
     OptimizationHintsAttr,
     SymbolVisibility,
@@ -297,6 +298,8 @@ class _Reader:
             except VerifyException as e:
                 message = str(e).split("\n")[0].removeprefix("Operation does not verify: ")
                 raise BytecodeError(self.offsets.get(op, 0), f"invalid IR: {message}") from None
+            except CompileError as e:  # a verifier's diagnostics (VerifyDiagnostics), not a bug
+                raise BytecodeError(self.offsets.get(op, 0), f"invalid IR: {e.message}") from None
             except Exception as e:  # a verifier bug
                 raise BytecodeInternalError(
                     self.offsets.get(op, 0),
