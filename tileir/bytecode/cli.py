@@ -18,7 +18,7 @@ import argparse
 import io
 import sys
 from dataclasses import replace
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.arg_spec import parse_spec
@@ -92,12 +92,12 @@ class BytecodeOptMixin:
         if path is None or path == STDOUT:
             if binary:
                 stream = _KeepOpen(sys.stdout.buffer, encoding=BINARY_ENCODING, newline="")
-                return ReportingStream(stream, STDOUT)
-            return ReportingStream(sys.stdout, STDOUT)
+                return _reporting(stream, STDOUT)
+            return _reporting(sys.stdout, STDOUT)
         try:
             if binary:
-                return ReportingStream(open(path, "w", encoding=BINARY_ENCODING, newline=""), path)
-            return ReportingStream(open(path, "w"), path)
+                return _reporting(open(path, "w", encoding=BINARY_ENCODING, newline=""), path)
+            return _reporting(open(path, "w"), path)
         except OSError as e:
             raise CompileError(f"cannot write output file '{path}': {e.strerror}") from None
 
@@ -132,3 +132,9 @@ class BytecodeOptMixin:
         out = io.StringIO()
         target.emit(self.ctx, prog, out)
         return out.getvalue()
+
+
+def _reporting(stream: IO[str], path: str) -> IO[str]:
+    """`stream` behind a `ReportingStream` (a text stream, typed as xDSL's drivers take
+    their output)."""
+    return cast(IO[str], ReportingStream(stream, path))
