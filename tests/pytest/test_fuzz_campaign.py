@@ -65,12 +65,12 @@ def test_mutants_depend_on_the_seed_and_index_alone() -> None:
 
 
 def test_a_campaign_resumes_where_it_stopped(tmp_path: Path) -> None:
-    first = Campaign(SEED, SEEDS, tmp_path, jobs=2).run(30)
-    assert first.next_index == 30
+    first = Campaign(SEED, SEEDS, tmp_path, jobs=2).run(20)
+    assert first.next_index == 20
     resumed = Campaign(SEED, SEEDS, tmp_path, jobs=2)
-    assert resumed.state.next_index == 30
-    assert resumed.run(30).next_index == 60
-    once = Campaign(SEED, SEEDS, jobs=2).run(60)
+    assert resumed.state.next_index == 20
+    assert resumed.run(20).next_index == 40
+    once = Campaign(SEED, SEEDS, jobs=2).run(40)
     assert once.outcomes == resumed.state.outcomes
     with pytest.raises(SystemExit, match="seeded"):
         Campaign(SEED + 1, SEEDS, tmp_path)

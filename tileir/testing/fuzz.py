@@ -33,6 +33,7 @@ import multiprocessing
 import multiprocessing.connection
 import random
 import re
+import signal
 import sys
 import time
 import traceback
@@ -612,6 +613,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush=True,
         )
 
+    # Ctrl-C or a TERM stops the campaign where it is, its progress saved (a shell
+    # starting it in the background may have set SIGINT to be ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         state = campaign.run(count, args.seconds, progress)
     except KeyboardInterrupt:
