@@ -529,6 +529,19 @@ class TileirParser(Parser):
         self._element_count += 1
         return super()._parse_tensor_literal_element()
 
+    def parse_optional_builtin_int_or_float_attr(self):  # pyright: ignore[reportIncompatibleMethodOverride]
+        """xDSL's, with a hexadecimal float literal wider than its type (`0xFFFFFFFFF :
+        f32`) an error at the literal instead of an `OverflowError`."""
+        token = self._current_token
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:
+            self.raise_error(
+                f"hexadecimal float literal {token.text} has more bits than its type",
+                token.span.start,
+                token.span.end,
+            )
+
     def parse_dense_int_or_fp_elements_attr(self, type):  # pyright: ignore[reportMissingParameterType]
         saved = (self._hex_elements, self._element_count)
         self._hex_elements, self._element_count = [], 0
