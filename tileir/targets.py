@@ -39,6 +39,16 @@ class GpuArch:
     #: sm_100a and their relatives); more than that must be dynamic shared memory.
     static_shared: int = 48 * KIB
 
+    @property
+    def tcgen05(self) -> bool:
+        """Whether the tensor cores take Blackwell's `tcgen05.mma` (tensor memory): the
+        architecture-specific data-center targets (PTX ISA, `tcgen05` instructions);
+        sm_12x's consumer parts have `mma.sync` only."""
+        return self.name in TCGEN05_TARGETS
+
+
+#: The targets whose tensor cores take `tcgen05.mma` (`GpuArch.tcgen05`).
+TCGEN05_TARGETS = frozenset({"sm_100a", "sm_103a"})
 
 #: Shared memory the system reserves per resident CTA (bytes).
 RESERVED_SHARED_PER_CTA = 1 * KIB

@@ -45,6 +45,7 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation
 
 from tileir.diagnostics import SourceLocation, location_of
+from tileir.targets import ARCHS
 
 if TYPE_CHECKING:
     from tileir.dialects.nv_tileas import ops as tas
@@ -265,18 +266,13 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
-    if plan.engine == "mma.sync" and arch in TCGEN05_ARCHS:
+    if plan.engine == "mma.sync" and arch in ARCHS and ARCHS[arch].tcgen05:
         message = (
             f"{what} uses mma.sync, not tcgen05: tileir does not generate {arch}'s "
             "tensor-memory MMA (tcgen05) yet"
         )
         out.append(Remark("missed", "TensorCore", "Tcgen05NotUsed", message, fn, where))
     return out
-
-
-#: The targets whose tensor cores take `tcgen05.mma` (data-center Blackwell; sm_120's
-#: consumer parts have `mma.sync` only).
-TCGEN05_ARCHS = ("sm_100a", "sm_103a")
 
 
 def shared_memory_of(ptxas_output: str) -> dict[str, int]:

@@ -422,25 +422,25 @@ def why_not_fed(
     return op, atom, sources
 
 
-def _record(dot: tas.DotOp, text: str) -> None:
+def _record(dot: tas.DotOp, text: str, agents: str) -> None:
     """Record what feeds `dot`, with the agents that run it and the accumulator
     registers each of their threads holds (for the remarks)."""
-    fn = dot.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
-    warps = fn.attributes.get(NUM_WARPS_ATTR) if fn is not None else None
-    agents = (
-        f"one agent of {warps.value.data} warps (no warp specialization yet)"
-        if isinstance(warps, IntegerAttr)
-        else "one agent (no warp specialization yet)"
-    )
     registers = accumulator_registers(dot)
     dot.attributes[FEED_ATTR] = StringAttr(
         f"{text}; {agents}, {registers} accumulator registers a thread"
     )
 
 
-def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.ForOp:
+def agents_of(fn: func.FuncOp) -> str:
+    """The agents that run `fn`'s dots, as the remarks say it: one, until warp
+    specialization, of the warps `tileas-assign-layouts` chose."""
+    warps = fn.attributes.get(NUM_WARPS_ATTR)
+    if isinstance(warps, IntegerAttr):
+        return f"one agent of {warps.value.data} warps (no warp specialization yet)"
+    return "one agent (no warp specialization yet)"
+
+
+def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int, agents: str) -> scf.ForOp:
     """Turn the dot-feeding loads of `loop` into an asynchronous pipeline (module doc);
     record on each tensor-core dot of the loop what feeds it, or why not a ring."""
     dots = [
@@ -495,7 +495,9 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.For
         )
     if blockers or not chosen:
         for dot in dots:
-            _record(dot, "operands not pipelined: " + "; ".join(blockers or direct[id(dot)]))
+            _record(
+                dot, "operands not pipelined: " + "; ".join(blockers or direct[id(dot)]), agents
+            )
         return loop
     for dot in dots:
         text = f"operands through a {stages}-stage ring of cp.async copies"
@@ -507,7 +509,7 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int) -> scf.For
             text += f", {IN_FLIGHT} wgmma group in flight"
         elif dot.atom.info.engine == "wgmma":
             text += f", wgmma waited for each iteration ({why})"
-        _record(dot, text)
+        _record(dot, text, agents)
     rewriter = Rewriter()
     loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
     old_count = len(loop.results)
@@ -557,7 +559,9 @@ class PipelineDotOperandsPass(ModulePass):
                 f"{self.name}: option num-stages must be at least 1, got {self.num_stages}"
             )
         ring_budget = ARCHS[self.arch].static_shared // 2
-        loops = [o for o in op.walk(region_first=True) if isinstance(o, scf.ForOp)]
-        for loop in loops:
-            if not any(isinstance(o, scf.ForOp) for o in loop.body.walk()):
-                pipeline_loop(loop, self.num_stages, ring_budget)
+        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            agents = agents_of(fn)
+            loops = [o for o in fn.walk(region_first=True) if isinstance(o, scf.ForOp)]
+            for loop in loops:
+                if not any(isinstance(o, scf.ForOp) for o in loop.body.walk()):
+                    pipeline_loop(loop, self.num_stages, ring_budget, agents)
