@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tileir.backend.ptx.ptxas import find_ptxas, run_ptxas
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, load_module
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -25,7 +25,6 @@ def test_corpus_is_not_empty() -> None:
     assert len(KERNELS) >= 6
 
 
-@pytest.mark.skipif(find_ptxas() is None, reason="ptxas (nvidia-cuda-nvcc) is not installed")
 @pytest.mark.parametrize("arch", ARCHS)
 @pytest.mark.parametrize("kernel", KERNELS, ids=lambda p: p.stem)
 def test_compiles_and_assembles(kernel: Path, arch: str) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tileir.backend.ptx.ptxas import PtxasResult, find_ptxas, run_ptxas
+from tileir.backend.ptx.ptxas import PtxasResult, run_ptxas
 from tileir.backend.ptx.target import PTX_IDENTIFIER
 from tileir.compiler import compile_module, parse_module_text
 from tileir.diagnostics import CompileError
@@ -37,7 +37,6 @@ from tileir.testing import simulate
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "corpus"
 BIN = Path(sys.executable).parent
-needs_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="needs ptxas")
 
 
 def compile_text(text: str, name: str = "k.mlir", arch: str = "sm_80", **options: object) -> str:
@@ -74,7 +73,6 @@ def test_a_kernel_name_ptx_cannot_spell_is_rejected_at_the_kernel(name: str) -> 
     assert e.location is not None and e.location.line == 2
 
 
-@needs_ptxas
 @pytest.mark.parametrize("name", ["k", "k$x", "_k", "$k", "__k_1", "Ret"])
 def test_kernel_names_ptx_can_spell_assemble(name: str) -> None:
     assert PTX_IDENTIFIER.fullmatch(name)
@@ -214,8 +212,6 @@ needs_dev_full = pytest.mark.skipif(not Path(FULL).exists(), reason="needs /dev/
 def test_tileir_as_reports_an_output_it_cannot_write(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    if "--emit=ptx" not in argv and find_ptxas() is None:
-        pytest.skip("needs ptxas")
     assert assembler.run([str(CORPUS / "vadd_f32.mlir"), *argv]) == 1
     err = capsys.readouterr().err
     assert f"cannot write output file '{FULL}': No space left on device" in err
@@ -264,7 +260,6 @@ def test_ptxas_failing_to_write_the_cubin_is_not_called_a_tileir_bug() -> None:
     assert "a tileir bug" in rejected.failure()
 
 
-@needs_ptxas
 @needs_dev_full
 def test_run_ptxas_to_an_unwritable_cubin_says_so() -> None:
     ptx = compile_text((CORPUS / "vadd_f32.mlir").read_text())
@@ -345,7 +340,6 @@ entry @k(%x: tile<ptr<f32>>, %s: tile<f32>, %y: tile<ptr<f32>>) {
 """
 
 
-@needs_ptxas
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
 def test_reduce_and_scan_bodies_yielding_and_combining_with_outer_values(arch: str) -> None:
     ptx = compile_text(REDUCE_YIELDS_OUTER, arch=arch)
@@ -367,7 +361,6 @@ def test_reduce_and_scan_bodies_yielding_and_combining_with_outer_values(arch: s
 # ---------------------------------------------------------------------------
 
 
-@needs_ptxas
 @pytest.mark.parametrize("name", ['my "kernel".py', "caf\u00e9/k.py", "back\\slash.py"])
 def test_source_file_names_ptx_strings_cannot_hold_verbatim_assemble(name: str) -> None:
     text = (
