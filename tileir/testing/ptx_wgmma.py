@@ -228,10 +228,15 @@ class _State:
         return arr
 
 
+def _existing_state(m: Machine) -> _State | None:
+    """The machine's `wgmma` state, if it has executed a `wgmma` instruction."""
+    state = vars(m).get("_wgmma_state")
+    return state if isinstance(state, _State) else None
+
+
 def _state(m: Machine) -> _State:
-    attrs = vars(m)
-    state = attrs.get("_wgmma_state")
-    if isinstance(state, _State):
+    state = _existing_state(m)
+    if state is not None:
         return state
     state = _State(m.read_bits, m.write_bits, m.count, np.zeros(m.count, dtype=np.int64))
     read_bits, write_bits = m.read_bits, m.write_bits
@@ -268,6 +273,7 @@ def _state(m: Machine) -> _State:
             touch(name, active)
         write_bits(op, bits, t, active, widen)
 
+    attrs = vars(m)
     attrs["read_bits"] = checked_read
     attrs["write_bits"] = checked_write
     attrs["_wgmma_state"] = state
@@ -740,8 +746,8 @@ def check_copy_unread(m: Machine, addresses: np.ndarray, writers: np.ndarray) ->
     """An asynchronous copy must not be issued into shared bytes (``addresses``, one
     issuing thread each) that an unfinished mma_async reads: the copy may land at any
     time after it is issued (``ptx_async``)."""
-    state = vars(m).get("_wgmma_state")
-    if isinstance(state, _State) and state.pending_reads:
+    state = _existing_state(m)
+    if state is not None and state.pending_reads:
         _check_unread(
             m, state, addresses, writers, "an asynchronous copy into shared memory", ASYNC_RACE
         )

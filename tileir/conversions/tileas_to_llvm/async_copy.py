@@ -5,15 +5,17 @@ pipeline").
 
 A future of a tile is the 32-bit shared-memory address of the buffer the tile lands in:
 one register, carried through the loop like any other.  The buffers of one operand of
-one dot form a ring of `N - 1` slots (N the pipeline's stages), laid out exactly as the
-dot reads that operand (`operand_placement.py`: `ldmatrix` rows or `wgmma` core
-matrices), persistent across the kernel's other shared-memory uses
-(`shared_arena.allocate_persistent`).
+one dot form a ring of `N - 1` slots (N the pipeline's stages; `N + 1` when the dot
+leaves a `wgmma` group in flight, `ring_slots`), laid out exactly as the dot reads that
+operand (`operand_placement.py`: `ldmatrix` rows or `wgmma` core matrices), persistent
+across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`).
 
 * **Copies.**  The replica of stage `k < N - 1`, issued before the loop, fills slot `k`.
   The replica issued in the body (stage `N - 1`) fills the slot the dot has just read:
   the one whose address the body's `future_wait` of the same operand returned (the
-  dot ends with a CTA barrier, so every warp is done with it).  Each group of
+  dot ends with a CTA barrier, so every warp is done with it); with a group in flight,
+  the slot of the iteration two back (`_slot_ahead`: this iteration's barrier came
+  after every warp's `wgmma.wait_group 1` of the last one).  Each group of
   contiguous elements a thread loads becomes one `cp.async` of 4, 8 or 16 bytes
   (`.cg` for 16) straight into its place in the buffer; a masked group is copied when
   every element is in bounds, and otherwise element by element through registers with
@@ -26,7 +28,8 @@ matrices), persistent across the kernel's other shared-memory uses
   the groups of the later stages stay in flight.  The CTA barrier the dot places before
   its tensor-core instructions (with `fence.proxy.async` for `wgmma`) makes every
   thread's copies visible.  `async.wait` after the loop is `cp.async.wait_all` and a CTA
-  barrier: no copy outlives the pipeline.
+  barrier (after `wgmma.wait_group 0` where a group is in flight): no copy, and no
+  `wgmma`, outlives the pipeline.
 """
 
 from __future__ import annotations
@@ -106,12 +109,14 @@ class AsyncFeeds:
             if consumer is None:
                 continue
             dot, index = consumer
-            ring = self.by_dot.setdefault((id(dot), index), Ring(dot, index))
+            ring = self.by_dot.get((id(dot), index))
+            if ring is None:
+                ring = Ring(dot, index, in_flight=groups_in_flight(dot))
+                self.by_dot[(id(dot), index)] = ring
             self.rings[id(op)] = ring
             stage = op.attributes.get(STAGE_ATTR)
             if isinstance(stage, IntegerAttr):
                 ring.last_stage = max(ring.last_stage, stage.value.data)
-            ring.in_flight = groups_in_flight(dot)
         for op in module.walk():
             if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
                 self.pending[id(op)] = _copies_in_flight(op, self.rings[id(op)])
