@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ml_dtypes
-import numpy as np
-from _common import KernelInputs, cdiv, empty_output, flatten_args, make_kernel_inputs
+from _common import flatten_args
+
+from cases._gemm import GemmCase
 
 __all__ = [
     "TILE_K",
@@ -26,24 +27,7 @@ M, N, K = 100, 72, 80
 TOLERANCE = {"c": (1e-5, 1e-4)}
 
 
-def make_inputs(rng: np.random.Generator) -> KernelInputs:
-    a = rng.uniform(-1.0, 1.0, (M, K)).astype(ml_dtypes.bfloat16)
-    b = rng.uniform(-1.0, 1.0, (K, N)).astype(ml_dtypes.bfloat16)
-    return make_kernel_inputs(
-        params=("a", "b", "c", "k_tiles"),
-        arrays={"a": a, "b": b, "c": empty_output((M, N), np.float32)},
-        scalars={"k_tiles": cdiv(K, TILE_K)},
-        outputs=("c",),
-        grid=(cdiv(M, TILE_M), cdiv(N, TILE_N), 1),
-    )
-
-
-def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
-    a = inputs["arrays"]["a"].astype(np.float64)
-    b = inputs["arrays"]["b"].astype(np.float64)
-    return {"c": (a @ b).astype(np.float32)}
-
-
-def flops(inputs: KernelInputs) -> int:
-    """The multiply-adds of the product, counted as 2 FLOPs each (benchmarks/bench_gpu.py)."""
-    return 2 * M * N * K
+_CASE = GemmCase((M, N, K), (TILE_M, TILE_N, TILE_K), ml_dtypes.bfloat16)
+make_inputs = _CASE.make_inputs
+reference = _CASE.reference
+flops = _CASE.flops
