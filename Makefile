@@ -3,7 +3,8 @@
 #   make demo    compile a bundled cuTile kernel to PTX, check it with ptxas, follow its load
 #                through every stage
 #   make test    FileCheck suites (lit) + pytest (+ GPU tests, skipped without a GPU) + notebooks
-#   make docs    regenerate the pass/op reference and the generated dialect pages
+#   make docs    regenerate the pass/op reference, the generated dialect pages and the
+#                notebooks' stored outputs, and build the notebooks as HTML (docs/_build/html)
 #   make bench   bytecode and compile times (vs tileiras);  make fuzz   the fuzzers, long
 #
 # Both create .venv and install what they need on first use.
@@ -44,7 +45,8 @@ pytest: install
 docs-test: install
 	TILEIR_DOCS_SLOW=1 $(BIN)/python -m pytest -q tests/pytest/test_docs_commands.py -rs
 
-# Every notebook of docs/notebooks, executed top to bottom (no GPU needed).
+# Every notebook of docs/notebooks, executed top to bottom (no GPU needed); fails when the
+# outputs a notebook is stored with are not what it prints now (`make docs` stores them).
 notebooks: install
 	$(BIN)/python docs/notebooks/run.py
 
@@ -87,11 +89,16 @@ fuzz: install
 cutile-shim: install
 	TILEIR_CUTILE_ARCHS=sm_80,sm_90 $(BIN)/python -m pytest -q -p no:cacheprovider tests/pytest/test_cutile_shim.py
 
-# The pass/op reference (docs/reference.md) and the generated dialect pages, from the code.
+# The pass/op reference (docs/reference.md) and the generated dialect pages, from the code;
+# the notebooks executed and stored with their outputs (what a code host shows), then
+# rendered as HTML pages in docs/_build/html/notebooks/ (nbconvert: the docs extra).
 docs: install
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	$(BIN)/python -m tileir.reference docs/reference.md
 	$(BIN)/python -m tileir.dialects.nv_tileas.docs docs/dialects/nv_tileas.md
 	$(BIN)/python -m tileir.dialects.cuda_tile.reference --write
+	TILEIR_SERVER=0 $(BIN)/python docs/notebooks/run.py --write
+	$(BIN)/python docs/notebooks/run.py --html docs/_build/html/notebooks
 
 clean:
 	rm -rf $(VENV) build *.egg-info

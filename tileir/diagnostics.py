@@ -39,6 +39,9 @@ class SourceLocation:
     def mlir(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    def __str__(self) -> str:  # `file:line:col`, as diagnostics print it
+        return self.mlir()
+
     def tileiras(self) -> str:
         return f'loc("{self.file}":{self.line}:{self.column})'
 

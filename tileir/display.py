@@ -728,9 +728,16 @@ class LayoutView:
             for (i, j), owners in self.owners.items():
                 _, ln, r = owners[0]
                 ax.text(j, i, f"{ln}\n{r}", ha="center", va="center", fontsize=size)
-        ax.set_title(f"{self.title}\n(colour: {color_by}; text: lane / register)", fontsize=9)
+        legend = f"colour: {color_by}; text: lane / register" if annotate else f"colour: {color_by}"
+        ax.set_title(f"{self.title}\n({legend})", fontsize=9)
+        from matplotlib.ticker import MaxNLocator
+
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # element indices, not 2.5
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("column")
-        ax.set_ylabel("row")
+        ax.set_ylabel("row" if rows > 1 else "")
+        if rows == 1:
+            ax.set_yticks([])
         return ax
 
 
@@ -770,10 +777,18 @@ def _op_markdown(op: Operation) -> str | None:
     return None if text is None else IRView(text, "mlir")._repr_markdown_()
 
 
+def _op_plain(op: Operation, printer: Any, cycle: bool) -> None:
+    """The plain-text form (a terminal IPython, a notebook's text/plain output): the IR,
+    not xDSL's object repr with its memory address."""
+    text = _printable(op)
+    printer.text(repr(op) if text is None or cycle else text.rstrip("\n"))
+
+
 def register_ipython_formatters(formatter: Any = None) -> bool:
     """Show xDSL ops highlighted in IPython: registers HTML and markdown formatters
     for `Operation` on `formatter` (an IPython `DisplayFormatter`; the running
-    shell's when omitted).  Returns False outside IPython."""
+    shell's when omitted), and the IR text as their plain form.  Returns False outside
+    IPython."""
     if formatter is None:
         try:
             from IPython.core.getipython import get_ipython
@@ -785,4 +800,5 @@ def register_ipython_formatters(formatter: Any = None) -> bool:
         formatter = shell.display_formatter  # pyright: ignore[reportAttributeAccessIssue]
     formatter.formatters["text/html"].for_type(Operation, _op_html)
     formatter.formatters["text/markdown"].for_type(Operation, _op_markdown)
+    formatter.formatters["text/plain"].for_type(Operation, _op_plain)
     return True

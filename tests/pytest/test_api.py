@@ -276,6 +276,10 @@ def test_ops_render_through_ipython_formatters(module: ModuleOp) -> None:
     entry = next(op for op in module.walk() if op.name == "cuda_tile.entry")
     data, _ = formatter.format(entry)
     assert "vadd_f32" in data["text/html"]
+    # The plain form (a terminal, a stored notebook's text/plain) is the IR, not xDSL's
+    # repr with the object's address.
+    assert "entry @vadd_f32" in data["text/plain"]
+    assert "ModuleOp" not in formatter.format(module)[0]["text/plain"]
 
 
 def test_unprintable_ops_fall_back_to_the_plain_repr(
@@ -286,6 +290,10 @@ def test_unprintable_ops_fall_back_to_the_plain_repr(
 
     monkeypatch.setattr(display, "ir_text", broken)
     assert display._op_html(module) is None  # pyright: ignore[reportPrivateUsage]
+    formatters = pytest.importorskip("IPython.core.formatters")
+    plain = formatters.DisplayFormatter()
+    assert display.register_ipython_formatters(plain)
+    assert plain.format(module)[0]["text/plain"].startswith("<ModuleOp")
     assert display._op_markdown(module) is None  # pyright: ignore[reportPrivateUsage]
 
 
@@ -333,6 +341,13 @@ def test_layout_drawing() -> None:
     layout = default_blocked((8, 16), num_warps=2, vector=2).linear((8, 16))
     ax = display.LayoutView(layout).draw(color_by="lane")
     assert ax.get_xlabel() == "column"
+    assert ax.get_title().endswith("(colour: lane; text: lane / register)")  # 128 labels
+    big = default_blocked((32, 32), num_warps=4, vector=2).linear((32, 32))
+    ax = display.LayoutView(big).draw(color_by="warp")
+    assert ax.get_title().endswith("(colour: warp)")  # too many elements to label
+    # A 1-D layout (a reduction's result) is one row: no row axis to label.
+    row = display.LayoutView(default_blocked((64,), num_warps=2, vector=1).linear((64,)))
+    assert row.draw().get_ylabel() == ""
     table = tileir.compare({"c": np.ones(2)}, {"gpu": {"c": np.ones(2)}}, times={"gpu": 1e-3})
     assert table.plot().get_xlabel() == "time (ms)"
 
