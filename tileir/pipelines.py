@@ -50,7 +50,7 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
             "tileas",
             [
                 ConvertTileAAToTileASPass(arch=arch),
-                AssignLayoutsPass(num_warps=num_warps),
+                AssignLayoutsPass(num_warps=num_warps, arch=arch),
                 SelectDotAtomsPass(arch=arch),
                 WidenStoresPass(arch=arch),
                 TileASCanonicalizePass(),

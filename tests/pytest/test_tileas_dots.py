@@ -38,16 +38,17 @@ def test_no_nv_tileaa_dot_after_tileas(kernel: Path, arch: str) -> None:
     assert bool(mmas) == bool(dots), f"{kernel.stem}: {len(mmas)} mma ops, {len(dots)} dots"
     for dot in dots:
         info = dot.atom.info
-        assert info.engine in ("mma.sync", "wgmma", "fma"), info.name
-        # wgmma is sm_90a's; nothing else gets it.
+        assert info.engine in ("mma.sync", "wgmma", "tcgen05", "fma"), info.name
+        # wgmma is sm_90a's, tcgen05 sm_100a's; nothing else gets them.
         assert (info.engine == "wgmma") <= (arch == "sm_90a"), info.name
+        assert (info.engine == "tcgen05") <= (arch == "sm_100a"), info.name
         # Only sm_80 lacks 8-bit float mma.sync and widens to f16.
         assert info.name.endswith("_via_f16") <= (arch == "sm_80"), info.name
 
 
 def test_the_corpus_uses_every_engine() -> None:
-    """The corpus reaches wgmma (sm_90a), mma.sync, the widened fp8 mma.sync (sm_80) and
-    the CUDA cores."""
+    """The corpus reaches wgmma (sm_90a), tcgen05 (sm_100a: bf16 and e4m3), mma.sync, the
+    widened fp8 mma.sync (sm_80) and the CUDA cores."""
     atoms: dict[str, set[str]] = {arch: set() for arch in ARCHS}
     for kernel in KERNELS:
         if not any(w in kernel.stem for w in ("gemm", "matmul", "attention", "mm_")):
@@ -58,6 +59,7 @@ def test_the_corpus_uses_every_engine() -> None:
     assert any(a.endswith("_via_f16") for a in atoms["sm_80"])
     assert "mma_f16_f16_f32" in atoms["sm_80"] and "mma_f16_f16_f32" in atoms["sm_100a"]
     assert any(a.startswith("mma_e") and not a.endswith("_via_f16") for a in atoms["sm_100a"])
+    assert {"tcgen05_mma_bf16_bf16_f32", "tcgen05_mma_e4m3_e4m3_f32"} <= atoms["sm_100a"]
 
 
 @pytest.mark.parametrize(
@@ -99,7 +101,7 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
         ),
         (
             "gemm_bf16_big_tile",
-            "sm_100a",
+            "sm_80",
             "DotNotPipelined",
             "its accumulator takes 64 registers a thread (mma.sync: at most 32",
         ),
@@ -123,11 +125,24 @@ def test_pipeline_remark_says_what_feeds_the_dot(
 @pytest.mark.parametrize(
     ("arch", "missed"), [("sm_100a", True), ("sm_103a", True), ("sm_120", False), ("sm_90a", False)]
 )
-def test_blackwell_remarks_say_tcgen05_is_not_used(arch: str, missed: bool) -> None:
-    """On data-center Blackwell a tensor-core dot says it keeps mma.sync and that tileir
-    lacks tcgen05 (issue 16 is where it comes); consumer Blackwell has no tcgen05."""
+def test_blackwell_remarks_say_why_tcgen05_is_not_used(arch: str, missed: bool) -> None:
+    """On data-center Blackwell a 64-row dot keeps mma.sync, and the remark says why (the
+    M = 64 data-path layout is not generated); consumer Blackwell has no tcgen05."""
     module = load_module(CORPUS / "gemm_f16.tileirbc")
     compile_module(module, arch, stop_after="tileas")
     found = [r for r in tileas_remarks(module, arch) if r.name == "Tcgen05NotUsed"]
     assert bool(found) == missed
-    assert all("uses mma.sync, not tcgen05" in r.message and arch in r.message for r in found)
+    assert all("uses mma.sync, not tcgen05: M = 64" in r.message for r in found)
+
+
+@pytest.mark.parametrize("arch", ["sm_100a", "sm_103a"])
+def test_blackwell_remarks_say_tcgen05_is_used(arch: str) -> None:
+    """A 128-row dot on data-center Blackwell runs on tcgen05, and says so."""
+    module = load_module(CORPUS / "gemm_bf16_big_tile.tileirbc")
+    compile_module(module, arch, stop_after="tileas")
+    remarks = tileas_remarks(module, arch)
+    used = [r for r in remarks if r.name == "Tcgen05Used"]
+    mma = [r for r in remarks if r.name == "TensorCoreMma"]
+    assert used and all(r.kind == "passed" for r in used)
+    assert mma and all("tcgen05.mma.cta_group::1.kind::f16" in r.message for r in mma)
+    assert not [r for r in remarks if r.name == "Tcgen05NotUsed"]

@@ -266,11 +266,15 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
-    if plan.engine == "mma.sync" and arch in ARCHS and ARCHS[arch].tcgen05:
+    if plan.engine == "tcgen05":
         message = (
-            f"{what} uses mma.sync, not tcgen05: tileir does not generate {arch}'s "
-            "tensor-memory MMA (tcgen05) yet"
+            f"{what} runs on tcgen05 ({arch}'s tensor-memory MMA): a rank-2 dot whose M is a "
+            "multiple of 128 and N of 16, its 32-bit accumulator in tensor memory"
         )
+        out.append(Remark("passed", "TensorCore", "Tcgen05Used", message, fn, where))
+    if plan.engine == "mma.sync" and arch in ARCHS and ARCHS[arch].tcgen05:
+        why = plan.why_not_tcgen05 or "tileir does not generate tcgen05 for it"
+        message = f"{what} uses mma.sync, not tcgen05: {why}"
         out.append(Remark("missed", "TensorCore", "Tcgen05NotUsed", message, fn, where))
     return out
 

@@ -108,6 +108,7 @@ from tileir.testing import (
     ptx_barriers,  # noqa: F401  (registers bar and barrier)
     ptx_mbarrier,  # noqa: F401  (registers mbarrier)
     ptx_mma,  # noqa: F401  (registers ldmatrix and mma.sync)
+    ptx_tcgen05,  # noqa: F401  (registers tcgen05: tensor memory, sm_100a)
     ptx_warpctl,  # noqa: F401  (registers setmaxnreg and elect)
     ptx_wgmma,  # noqa: F401  (registers wgmma)
 )

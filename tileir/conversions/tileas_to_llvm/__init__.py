@@ -85,6 +85,7 @@ from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
 from tileir.conversions.tileas_to_llvm.shared_arena import finalize_persistent
+from tileir.conversions.tileas_to_llvm.tcgen05 import finalize_tensor_memory
 from tileir.conversions.tileas_to_llvm.slices import (
     LowerByteView,
     LowerCat,
@@ -168,6 +169,7 @@ class ConvertTileASToLLVMPass(ModulePass):
         ).rewrite_module(op)
         for state in lowering.functions.values():
             finalize_persistent(state)
+            finalize_tensor_memory(state)
         erase_globals(op)
         cleanup(op)
         op.attributes[ARCH_ATTR] = StringAttr(self.arch)

@@ -94,6 +94,8 @@ class FunctionState:
     #: The kernel's shared-memory arena and its budget (`shared_arena.py`).
     shared_arena: SharedArena | None = None
     shared_budget: SharedBudget | None = None
+    #: The kernel's tensor memory (sm_100a `tcgen05` dots: `tcgen05.TensorMemory`).
+    tensor_memory: object | None = None
 
     def prologue_builder(self, rewriter: PatternRewriter) -> PrologueBuilder:
         if self.prologue is None:

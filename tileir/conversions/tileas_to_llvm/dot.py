@@ -41,6 +41,7 @@ from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
+from tileir.conversions.tileas_to_llvm.tcgen05 import lower_tcgen05_dot
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -170,6 +171,9 @@ class LowerDot(TilePattern):
     def match_and_rewrite(self, op: tas.DotOp, rewriter: PatternRewriter) -> None:
         if op.atom.info.engine == "fma":
             lower_fma_dot(op, rewriter, self.ctx, self.exchange)
+            return
+        if op.atom.info.engine == "tcgen05":
+            lower_tcgen05_dot(op, rewriter, self.ctx, self.exchange)
             return
         place = self.feeds.placement_of(op) or self.placement(op)
         spec = place.spec

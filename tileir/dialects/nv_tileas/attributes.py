@@ -214,7 +214,7 @@ class AtomInfo:
     destination_memory: str | None = None
     #: TMA addressing mode: "tile" or "gather4"/"scatter4".
     tma_mode: str = "tile"
-    #: Dots: the engine ("mma.sync", "wgmma" or "fma": the CUDA cores).
+    #: Dots: the engine ("mma.sync", "wgmma", "tcgen05" or "fma": the CUDA cores).
     engine: str = ""
     #: Tensor-core dots: the instruction's A, B and accumulator kinds as PTX spells
     #: them (`s8`/`u8` carry the signedness an i8 type does not), and its M x N x K.
@@ -427,6 +427,17 @@ def wgmma_atom(spec: MmaSpec, n: int) -> str:
     return f"wgmma_m64n{n}k{spec.k_step}_{spec.a}_{spec.b}_{spec.acc}"
 
 
+def tcgen05_atom(spec: MmaSpec) -> str:
+    """The name of the `tcgen05.mma` atom of `spec` (sm_100a; N and the number of
+    instructions are the dot's, `transforms/tileas/tcgen05_plan.py`)."""
+    return f"tcgen05_mma_{spec.a}_{spec.b}_{spec.acc}"
+
+
+#: The instruction families `tcgen05.mma` takes in tileir: 32-bit accumulators
+#: (`kind::f16`, `kind::tf32`, `kind::i8`, `kind::f8f6f4`).
+TCGEN05_FAMILIES = tuple(spec for spec in MMA_FAMILIES if spec.acc != "f16")
+
+
 def fma_atom(kinds: tuple[str, str] | None = None) -> str:
     """The name of the CUDA-core dot atom: floats (`kinds` None) or i8 operands of the
     signedness `kinds` (`s8`/`u8`)."""
@@ -497,6 +508,20 @@ def _mma() -> list[AtomInfo]:
                     mma_shape=(WARPGROUP_ROWS, n, spec.k_step),
                 )
             )
+    for spec in TCGEN05_FAMILIES:
+        atoms.append(
+            AtomInfo(
+                tcgen05_atom(spec),
+                AtomKind.MMA,
+                None,
+                None,
+                operands=_operand_types(spec),
+                is_async=True,
+                ptx="tcgen05.mma.cta_group::1",
+                engine="tcgen05",
+                mma_kinds=(spec.a, spec.b, spec.acc),
+            )
+        )
     atoms.append(AtomInfo(fma_atom(), AtomKind.MMA, None, None, ptx="fma.rn", engine="fma"))
     for a in ("s8", "u8"):
         for b in ("s8", "u8"):

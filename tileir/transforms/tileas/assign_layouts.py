@@ -479,6 +479,9 @@ class AssignLayoutsPass(ModulePass):
     name = "tileas-assign-layouts"
 
     num_warps: int = 4
+    #: The target; on a tcgen05 one (sm_100a) the accumulators of `tcgen05.mma` dots
+    #: take the layout `tcgen05.ld` reads them into.  Empty: the MMA layout.
+    arch: str = ""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in op.walk():
@@ -496,7 +499,7 @@ class AssignLayoutsPass(ModulePass):
         state = LayoutAssignment(warps)
         # Tensor-core dots first: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).
-        for dot, layout in tensor_core_dots(fn, warps):
+        for dot, layout in tensor_core_dots(fn, warps, self.arch):
             state.require(dot.result, layout, None)
             state.require(dot.acc, layout, (dot, 2))
         self.propagate(fn, state)

@@ -50,12 +50,14 @@ from tileir.dialects.nv_tileas.attributes import (
     AtomInfo,
     fma_atom,
     mma_sync_atom,
+    tcgen05_atom,
     wgmma_atom,
 )
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, MAX_WGMMA_N, WARPGROUP, MmaSpec
-from tileir.targets import compute_capability
+from tileir.targets import ARCHS, compute_capability
+from tileir.transforms.tileas.tcgen05_plan import tcgen05_kind, tcgen05_n, tcgen05_obstacle
 
 #: The first compute capability with `mma.sync.aligned.m16n8k32` on e4m3/e5m2 (Ada; also
 #: sm_90a beside `wgmma`, sm_100a and sm_12x).
@@ -242,7 +244,7 @@ class DotPlan:
     """How a dot is computed on a target: the atom `tileas-select-dot-atoms` records
     (the lowering follows it; the `TensorCore` remarks report it)."""
 
-    #: "wgmma", "mma.sync" or "fma".
+    #: "tcgen05", "wgmma", "mma.sync" or "fma".
     engine: str
     #: The instruction, or why the dot runs on FMAs.
     detail: str
@@ -250,6 +252,21 @@ class DotPlan:
     atom: str
     #: Why a tensor-core dot does not run on `wgmma` (None when it does, or on FMAs).
     why_not_wgmma: str | None = None
+    #: On a tcgen05 target: why a tensor-core dot does not run on `tcgen05.mma`.
+    why_not_tcgen05: str | None = None
+
+
+def tcgen05_detail(spec: MmaSpec, n: int) -> str:
+    """The `tcgen05.mma` a dot with `n` accumulator columns reports."""
+    return (
+        f"tcgen05.mma.cta_group::1.kind::{tcgen05_kind(spec)} (M = 128, N = {tcgen05_n(n)}, "
+        f"K = {spec.k_step}; {spec.a} x {spec.b} -> {spec.acc} in tensor memory)"
+    )
+
+
+def _num_warps(op: Operation, acc: TensorType) -> int:
+    wm, wn = dot_warp_grid(op, acc)
+    return wm * wn
 
 
 def fma_reason(t: DotTypes) -> str:
@@ -290,6 +307,11 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
         return None
     m, n, k = t.mnk
     grid = dot_warp_grid(op, t.acc)
+    not_tcgen05 = None
+    if arch in ARCHS and ARCHS[arch].tcgen05:
+        not_tcgen05 = tcgen05_obstacle(arch, spec, (m, n, k), t.rank, grid[0] * grid[1])
+        if not_tcgen05 is None:
+            return DotPlan("tcgen05", tcgen05_detail(spec, n), tcgen05_atom(spec))
     obstacle = wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, t.rank)
     if obstacle is None:
         chunk = min(n // grid[1], MAX_WGMMA_N)
@@ -297,7 +319,8 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
     # No 8-bit float tensor cores before sm_89: f16 ones, operands widened exactly.
     widened = spec.float8 and compute_capability(arch) < FLOAT8_MMA_SYNC_CC
     atom = mma_sync_atom(spec, widened)
-    return DotPlan("mma.sync", mma_sync_detail(ATOM_CATALOG[atom], k), atom, obstacle)
+    detail = mma_sync_detail(ATOM_CATALOG[atom], k)
+    return DotPlan("mma.sync", detail, atom, obstacle, not_tcgen05)
 
 
 def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
@@ -313,8 +336,12 @@ def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
         return DotPlan("wgmma", info.ptx, info.name)
     spec = mma_spec(t)
     m, n, k = t.mnk
-    obstacle = None
+    if info.engine == "tcgen05" and spec is not None:
+        return DotPlan("tcgen05", tcgen05_detail(spec, n), info.name)
+    obstacle = not_tcgen05 = None
     if spec is not None:
         grid = dot_warp_grid(op, t.acc)
         obstacle = wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, t.rank)
-    return DotPlan("mma.sync", mma_sync_detail(info, k), info.name, obstacle)
+        if arch in ARCHS and ARCHS[arch].tcgen05:
+            not_tcgen05 = tcgen05_obstacle(arch, spec, (m, n, k), t.rank, _num_warps(op, t.acc))
+    return DotPlan("mma.sync", mma_sync_detail(info, k), info.name, obstacle, not_tcgen05)

@@ -19,7 +19,8 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
-from tileir.transforms.tileas.dot_plan import DotTypes, tensor_core_k_step
+from tileir.transforms.tileas.dot_plan import DotTypes, mma_spec, tensor_core_k_step
+from tileir.transforms.tileas.tcgen05_plan import tcgen05_accumulator_layout, tcgen05_obstacle
 
 
 def runs_on_tensor_cores(op: aa.DotOp | tas.DotOp) -> bool:
@@ -31,26 +32,36 @@ def runs_on_tensor_cores(op: aa.DotOp | tas.DotOp) -> bool:
     return types is not None and tensor_core_k_step(types) is not None
 
 
-def mma_layout_for(op: aa.DotOp | tas.DotOp, num_warps: int) -> DistributedLayout | None:
+def mma_layout_for(
+    op: aa.DotOp | tas.DotOp, num_warps: int, arch: str = ""
+) -> DistributedLayout | None:
     """The MMA layout of a rank-2 tensor-core dot's accumulator (batched dots keep a
-    blocked one: `#nv_tileas.mma` is rank 2)."""
+    blocked one: `#nv_tileas.mma` is rank 2); on a tcgen05 target, for a dot that runs
+    on `tcgen05.mma`, the layout `tcgen05.ld` reads it into (`tcgen05_plan.py`)."""
     acc_t = op.acc.type
     if not isinstance(acc_t, TensorType) or not runs_on_tensor_cores(op):
         return None
     if len(acc_t.get_shape()) != 2:
         return None
     m, n = acc_t.get_shape()
+    types = DotTypes.of(op)
+    spec = mma_spec(types) if types is not None and arch else None
+    obstacle = "no tensor-core spec"
+    if types is not None and spec is not None:
+        obstacle = tcgen05_obstacle(arch, spec, types.mnk, 2, num_warps)
+    if obstacle is None:
+        return tcgen05_accumulator_layout((m, n), num_warps)
     return MmaLayoutAttr(*mma_warp_grid(m, n, num_warps))
 
 
 def tensor_core_dots(
-    fn: func.FuncOp, num_warps: int
+    fn: func.FuncOp, num_warps: int, arch: str = ""
 ) -> list[tuple[aa.DotOp | tas.DotOp, DistributedLayout]]:
     """The dots of `fn` that run on tensor cores, with their accumulator layout."""
     out: list[tuple[aa.DotOp | tas.DotOp, DistributedLayout]] = []
     for op in fn.walk():
         if isinstance(op, aa.DotOp | tas.DotOp):
-            layout = mma_layout_for(op, num_warps)
+            layout = mma_layout_for(op, num_warps, arch)
             if layout is not None:
                 out.append((op, layout))
     return out

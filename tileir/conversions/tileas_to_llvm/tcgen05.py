@@ -1,0 +1,433 @@
+"""Blackwell's tensor-memory MMA (`tcgen05.mma`) for `nv_tileas.dot` on sm_100a.
+
+`tileas-select-dot-atoms` gives a `tcgen05_mma_{a}_{b}_{acc}` atom to the dots
+`transforms/tileas/tcgen05_plan.py` accepts, and `tileas-assign-layouts` gives their
+accumulators the layout `tcgen05.ld` reads them into (`tcgen05_accumulator_layout`).
+This file only carries that out (PTX ISA 8.6, section 9.7.16, "TensorCore 5th
+Generation Family Instructions"); the instructions are written by the one PTX builder
+(`backend/ptx/asm_builder.py`):
+
+* Tensor memory, once per kernel (section 9.7.16.7.1, "Tensor Memory Allocation and
+  Management"): warp 0 runs `tcgen05.alloc.cta_group::1` into a shared-memory slot
+  (columns a power of two from 32 to 512, the most any of the kernel's dots needs,
+  known when the kernel is lowered: `finalize_tensor_memory`) and
+  `tcgen05.relinquish_alloc_permit`; thread 0 initializes the mbarrier the commits
+  arrive on; every thread clears its own phase word; then `tcgen05.fence` around a
+  CTA barrier (section 9.7.16.6.4, "tcgen05.fence") and every thread reads the base
+  address.  Before each `ret`, after a CTA barrier, warp 0 runs `tcgen05.dealloc`.
+* Per dot: A and B are written to shared memory in the no-swizzle canonical layouts
+  (`wgmma.OperandBuffer`: A K-major, B MN-major for 16-bit types, K-major otherwise),
+  made visible to the tensor cores (`fence.proxy.async`); an accumulator that is not
+  the constant zero is written to tensor memory by each warp's lane quarter
+  (`tcgen05.st.32x32b`, `tcgen05.wait::st`); after `tcgen05.fence::before_thread_sync`,
+  a CTA barrier and `tcgen05.fence::after_thread_sync`, thread 0 issues one
+  `tcgen05.mma` per 128-row block, N chunk (at most 256) and K step (32 bytes of K),
+  A and B given by sm_100 shared-memory descriptors (section 9.7.16.4.1, "Shared
+  Memory Descriptor": the Hopper fields plus the fixed value 1 in bits 46-48) and the
+  instruction descriptor (section 9.7.16.4.2, "Instruction descriptor"), the first
+  step without the old D where the accumulator is zero; then
+  `tcgen05.commit.mbarrier::arrive::one` (section 9.7.16.6.3).  Every thread waits for
+  the mbarrier's phase (its parity kept in the thread's phase word), fences, and reads
+  its lane quarter of D with `tcgen05.ld.32x32b` and `tcgen05.wait::ld` (section
+  9.7.16.8.3, "Access restrictions": warp `w` reaches lanes `32 (w % 4) ..`).
+
+The accumulator lives in tensor memory only during the dot: a loop-carried
+accumulator is stored and loaded each iteration (keeping it in tensor memory across
+a K loop is not done yet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType, i32, i64
+from xdsl.ir import Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+import tileir.conversions.tileas_to_llvm.wgmma as wgmma
+from tileir.backend.ptx import asm_builder as ptx
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import (
+    FunctionState,
+    LoweringContext,
+    linear_layout,
+)
+from tileir.conversions.tileas_to_llvm.exchange import (
+    Exchange,
+    check_exchangeable,
+    element_kind,
+    padded_strides,
+)
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent, available_bytes
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+from tileir.transforms.tileas.tcgen05_plan import (
+    LANE_QUARTERS,
+    TCGEN05_M,
+    tcgen05_accumulator_layout,
+    tcgen05_kind,
+    tcgen05_n,
+    tcgen05_obstacle,
+    tmem_allocation,
+    tmem_columns,
+)
+
+#: The PTX ISA of every `tcgen05` instruction (sm_100a).
+TCGEN05_PTX_ISA = "8.6"
+#: Bits 46-48 of an sm_100 shared-memory descriptor: the fixed value 0b001.
+SM100_DESCRIPTOR_VERSION = 1 << 46
+#: Columns one `tcgen05.ld`/`st` `32x32b` moves at most (`.x128`).
+MAX_COLUMNS_PER_ACCESS = 128
+#: Instruction-descriptor codes of D's type (bits 4-5) and of A's and B's (bits 7-9,
+#: 10-12), per kind (section 9.7.16.4.2).
+D_TYPE = {"f16": 0, "f32": 1, "s32": 2}
+AB_TYPE = {
+    "f16": {"f16": 0, "bf16": 1},
+    "tf32": {"tf32": 2},
+    "f8f6f4": {"e4m3": 0, "e5m2": 1},
+    "i8": {"u8": 0, "s8": 1},
+}
+#: Bytes of the kernel's tensor-memory bookkeeping before the phase words: the
+#: mbarrier (8 bytes) and the slot `tcgen05.alloc` writes the base address to.
+_MBARRIER_OFFSET = 0
+_SLOT_OFFSET = 8
+_PHASES_OFFSET = 16
+
+
+def instruction_descriptor(spec: MmaSpec, n: int, b_mn_major: bool) -> int:
+    """The 32-bit instruction descriptor of a dense `tcgen05.mma` (kinds f16, tf32,
+    f8f6f4, i8) of M = 128 and N = `n`: D's type in bits 4-5, A's in 7-9, B's in 10-12,
+    A K-major (bit 15 clear), B MN-major in bit 16, N >> 3 in bits 17-22, M >> 4 in
+    bits 24-28."""
+    kind = tcgen05_kind(spec)
+    assert kind is not None
+    types = AB_TYPE[kind]
+    return (
+        (D_TYPE[spec.acc] << 4)
+        | (types[spec.a] << 7)
+        | (types[spec.b] << 10)
+        | (int(b_mn_major) << 16)
+        | ((n >> 3) << 17)
+        | ((TCGEN05_M >> 4) << 24)
+    )
+
+
+def smem_descriptor(b: LLBuilder, smem: SSAValue, lbo: int, sbo: int) -> SSAValue:
+    """The sm_100 shared-memory descriptor of a no-swizzle canonical buffer at `smem`:
+    Hopper's fields (`wgmma.descriptor`) with the version bits 46-48 set to 1, base
+    offset 0, the absolute LBO mode (bit 52 clear) and no swizzle (bits 61-63 zero)."""
+    return b.or_(wgmma.descriptor(b, smem, lbo, sbo), b.const(SM100_DESCRIPTOR_VERSION, i64))
+
+
+@dataclass
+class TensorMemory:
+    """A kernel's tensor memory: its base address, the columns its dots need, and the
+    mbarrier their commits arrive on."""
+
+    #: The base address `tcgen05.alloc` wrote (lane 0, first column).
+    base: SSAValue
+    #: The column count `tcgen05.alloc` and `tcgen05.dealloc` take (set at the end).
+    columns: llvm.ConstantOp
+    mbarrier: SSAValue
+    #: This thread's word holding the parity of the mbarrier phase it waits for next.
+    phase: SSAValue
+    #: Warp 0's threads (which allocate and deallocate).
+    first_warp: SSAValue
+    needed: int = 0
+    dots: list[Operation] = field(default_factory=list)
+
+
+def tensor_memory(state: FunctionState, rewriter: PatternRewriter) -> TensorMemory:
+    """The kernel's tensor memory, allocated in its prologue on first use."""
+    if isinstance(state.tensor_memory, TensorMemory):
+        return state.tensor_memory
+    threads = state.num_warps * WARP_SIZE
+    area = allocate_persistent(state, rewriter, _PHASES_OFFSET + 4 * threads)
+    b = state.prologue_builder(rewriter)
+    assert state.lane is not None and state.warp is not None
+    columns = llvm.ConstantOp(IntegerAttr(0, i32), i32)
+    b.op(columns)
+    first_warp = b.icmp("eq", state.warp, b.const(0, i32))
+    first_thread = state.owner_predicate_all(rewriter)
+    thread = b.add(b.shl(state.warp, b.const(5, i32)), state.lane)
+    mbarrier = b.add(area, b.const(_MBARRIER_OFFSET, i32))
+    slot = b.add(area, b.const(_SLOT_OFFSET, i32))
+    phase = b.add(b.add(area, b.const(_PHASES_OFFSET, i32)), b.shl(thread, b.const(2, i32)))
+    asm = ptx.PtxAsm()
+    base = asm.output(i32)
+    warp0, thread0 = asm.input(first_warp), asm.input(first_thread)
+    slot_in, ncols, bar, word = (asm.input(v) for v in (slot, columns.result, mbarrier, phase))
+    asm.instr(
+        "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32",
+        ptx.address(slot_in),
+        ncols,
+        guard=warp0,
+    )
+    asm.instr("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", guard=warp0)
+    asm.instr("mbarrier.init.shared::cta.b64", ptx.address(bar), "1", guard=thread0)
+    asm.instr("fence.mbarrier_init.release.cluster", guard=thread0)
+    asm.instr("st.shared.b32", ptx.address(word), "0")
+    _thread_sync(asm)
+    asm.instr("ld.shared.b32", base, ptx.address(slot_in))
+    (base_value,) = b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    memory = TensorMemory(base_value, columns, mbarrier, phase, first_warp)
+    state.tensor_memory = memory
+    return memory
+
+
+def _thread_sync(asm: ptx.PtxAsm) -> None:
+    """A CTA barrier that orders `tcgen05` operations across threads (section
+    9.7.16.6.4: `tcgen05.fence::before_thread_sync` before it,
+    `tcgen05.fence::after_thread_sync` after it)."""
+    asm.instr("tcgen05.fence::before_thread_sync")
+    asm.instr("bar.sync", "0")
+    asm.instr("tcgen05.fence::after_thread_sync")
+
+
+def finalize_tensor_memory(state: FunctionState) -> None:
+    """Size the tensor memory of a lowered kernel to its dots, and free it before
+    every `ret`: a CTA barrier after every warp's last access, then warp 0's
+    `tcgen05.dealloc`."""
+    memory = state.tensor_memory
+    fn = state.entry.parent_op()
+    if not isinstance(memory, TensorMemory) or fn is None:
+        return
+    memory.columns.value = IntegerAttr(tmem_allocation(memory.needed), i32)
+    for ret in [op for op in fn.walk() if isinstance(op, llvm.ReturnOp)]:
+        asm = ptx.PtxAsm()
+        warp0 = asm.input(memory.first_warp)
+        base, ncols = asm.input(memory.base), asm.input(memory.columns.result)
+        _thread_sync(asm)
+        asm.instr("tcgen05.dealloc.cta_group::1.sync.aligned.b32", base, ncols, guard=warp0)
+        LLBuilder(PatternRewriter(ret), InsertPoint.before(ret)).asm(
+            asm, min_ptx_isa=TCGEN05_PTX_ISA
+        )
+
+
+def _is_zero(values: Sequence[SSAValue]) -> bool:
+    """Whether every register is the constant +0 (a fresh accumulator)."""
+    for v in values:
+        owner = v.owner
+        if not isinstance(owner, llvm.ConstantOp):
+            return False
+        attr = owner.value
+        if isinstance(attr, FloatAttr):
+            if attr.value.data != 0.0 or str(attr.value.data).startswith("-"):
+                return False
+        elif not (isinstance(attr, IntegerAttr) and attr.value.data == 0):
+            return False
+    return True
+
+
+def _tmem_address(
+    b: LLBuilder, memory: TensorMemory, state: FunctionState, column: int
+) -> SSAValue:
+    """The tensor-memory address of this warp's lane quarter at `column`: lane in bits
+    16-31 (`32 (warp % 4)`), column in bits 0-15."""
+    assert state.warp is not None
+    quarter = b.and_(state.warp, b.const(LANE_QUARTERS - 1, i32))
+    lanes = b.shl(quarter, b.const(16 + 5, i32))
+    return b.add(b.add(memory.base, lanes), b.const(column, i32))
+
+
+def _column_runs(mn: tuple[int, int], num_warps: int) -> list[tuple[int, int, int]]:
+    """`(first register, first column, count)` of each `tcgen05.ld`/`st` of a thread:
+    per 128-row block, its column group's run in pieces of at most 128 columns (the
+    registers of `tcgen05_accumulator_layout` in order)."""
+    m, n = mn
+    per_thread = n // (num_warps // LANE_QUARTERS)
+    step = min(per_thread, MAX_COLUMNS_PER_ACCESS)
+    return [
+        (block * per_thread + j, block * n + j, step)
+        for block in range(m // TCGEN05_M)
+        for j in range(0, per_thread, step)
+    ]
+
+
+def _group_column(b: LLBuilder, state: FunctionState, per_thread: int) -> SSAValue:
+    """The first column of this warp's column group (`warp / 4` runs of `per_thread`)."""
+    assert state.warp is not None
+    return b.mul(b.lshr(state.warp, b.const(2, i32)), b.const(per_thread, i32))
+
+
+def lower_tcgen05_dot(
+    op: tas.DotOp, rewriter: PatternRewriter, ctx: LoweringContext, ex: Exchange
+) -> None:
+    """`op` on `tcgen05.mma` (module docstring)."""
+    info = op.atom.info
+    spec = info.mma_spec
+    a_t, b_t, acc_t = op.a.type, op.b.type, op.acc.type
+    assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+    assert isinstance(acc_t, TensorType) and spec is not None
+    (m, k), n = a_t.get_shape()[-2:], b_t.get_shape()[-1]
+    state = ctx.function_state(op)
+    why = tcgen05_obstacle(ctx.arch, spec, (m, n, k), len(acc_t.get_shape()), state.num_warps)
+    if why is not None:
+        raise not_supported(op, f"a dot on atom '{info.name}': {why}")
+    a_layout, b_layout = linear_layout(op, a_t), linear_layout(op, b_t)
+    acc_layout = linear_layout(op, acc_t)
+    result_layout = linear_layout(op, op.result.type)
+    for layout in (a_layout, b_layout, acc_layout):
+        check_exchangeable(op, layout)
+    tmem_layout = tcgen05_accumulator_layout((m, n), state.num_warps).linear((m, n))
+    a_vals = ctx.registers_of(op, op.a)
+    b_vals = ctx.registers_of(op, op.b)
+    acc_vals = ctx.registers_of(op, op.acc)
+    operand = element_kind(op, a_t)
+    accumulator = element_kind(op, acc_t)
+    c_strides, c_size = padded_strides([m, n], accumulator.bits)
+    exchange_c = acc_layout != tmem_layout or result_layout != tmem_layout
+    limit = available_bytes(state, [c_size] if exchange_c else [])
+    size = spec.element_bytes
+    buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
+    a_buf, b_buf = buffers
+    sizes = [a_buf.bytes, b_buf.bytes] + ([c_size] if exchange_c else [])
+    smem_a, smem_b, *rest = ex.allocator.allocate(op, state, rewriter, sizes)
+    smem_c = rest[0] if rest else None
+
+    memory = tensor_memory(state, rewriter)
+    memory.needed = max(memory.needed, tmem_columns((m, n)))
+    memory.dots.append(op)
+    b = LLBuilder(rewriter, InsertPoint.before(op))
+    zero_acc = _is_zero(acc_vals)
+
+    # -- A and B into shared memory, visible to the tensor cores (the async proxy).
+    views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
+    for vals, (layout, strides), smem in zip(
+        (a_vals, b_vals), views, (smem_a, smem_b), strict=True
+    ):
+        ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
+    b.op(nvvm.FenceProxyOp())
+    runs = _column_runs((m, n), state.num_warps)
+    per_thread = n // (state.num_warps // LANE_QUARTERS)
+    group = _group_column(b, state, per_thread)
+    # -- the accumulator into tensor memory, unless it is zero.
+    if not zero_acc:
+        c = acc_vals
+        if acc_layout != tmem_layout:
+            assert smem_c is not None
+            ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
+            b.op(nvvm.Barrier0Op())
+            c = ex.read(b, rewriter, state, tmem_layout, c_strides, smem_c, accumulator)
+        for first, column, count in runs:
+            asm = ptx.PtxAsm()
+            address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
+            words = [asm.input(v) for v in c[first : first + count]]
+            asm.instr(
+                f"tcgen05.st.sync.aligned.32x32b.x{count}.b32",
+                ptx.address(address),
+                ptx.vector(words),
+            )
+            b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+        wait = ptx.PtxAsm()
+        wait.instr("tcgen05.wait::st.sync.aligned")
+        b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
+
+    # -- thread 0 issues the MMAs and commits them to the mbarrier.
+    a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo)
+    b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo)
+    chunk = tcgen05_n(n)
+    idesc = instruction_descriptor(spec, chunk, b_buf.mn_major)
+    issuer = state.owner_predicate_all(rewriter)
+    asm = ptx.PtxAsm()
+    thread0 = asm.input(issuer)
+    bar = asm.input(memory.mbarrier)
+    descriptor = asm.input(b.const(idesc, i32))
+    kept, fresh = asm.register("pred", "%tc_keep", "%tc_fresh")
+    asm.instr("setp.ne.b32", kept, "1", "0")
+    asm.instr("setp.ne.b32", fresh, "0", "0")
+    _thread_sync(asm)
+    kind = tcgen05_kind(spec)
+    for block in range(m // TCGEN05_M):
+        for c0 in range(0, n, chunk):
+            d = asm.input(b.add(memory.base, b.const(block * n + c0, i32)))
+            for step in range(k // spec.k_step):
+                a_off = block * TCGEN05_M // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
+                b_off = c0 // 8 * b_buf.sbo + b_buf.k_offset(step * spec.k_step)
+                a_in = asm.input(_offset(b, a_desc, a_off))
+                b_in = asm.input(_offset(b, b_desc, b_off))
+                enable = fresh if step == 0 and zero_acc else kept
+                asm.instr(
+                    f"tcgen05.mma.cta_group::1.kind::{kind}",
+                    ptx.address(d),
+                    a_in,
+                    b_in,
+                    descriptor,
+                    enable,
+                    guard=thread0,
+                )
+    asm.instr(
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64",
+        ptx.address(bar),
+        guard=thread0,
+    )
+    b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+
+    # -- every thread waits for the commit's phase, then reads its lane quarter.
+    _wait_phase(b, memory)
+    d_vals: list[SSAValue] = [memory.base] * tmem_layout.num_registers
+    register_type = accumulator.register_type
+    for first, column, count in runs:
+        asm = ptx.PtxAsm()
+        outs = [asm.output(register_type) for _ in range(count)]
+        address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
+        asm.instr(
+            f"tcgen05.ld.sync.aligned.32x32b.x{count}.b32",
+            ptx.vector(outs),
+            ptx.address(address),
+        )
+        d_vals[first : first + count] = b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    wait = ptx.PtxAsm()
+    wait.instr("tcgen05.wait::ld.sync.aligned")
+    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
+    result = d_vals
+    # Every warp is done with the operand buffers (the commit's phase covers the
+    # MMAs' reads) and with tensor memory before anything rewrites either.
+    end = ptx.PtxAsm()
+    _thread_sync(end)
+    b.asm(end, min_ptx_isa=TCGEN05_PTX_ISA)
+    if result_layout != tmem_layout:
+        assert smem_c is not None
+        ex.write(b, rewriter, state, result, tmem_layout, c_strides, smem_c, accumulator)
+        b.op(nvvm.Barrier0Op())
+        result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
+        b.op(nvvm.Barrier0Op())
+    rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
+    """A descriptor `offset` bytes further (the start address counts 16-byte units)."""
+    return b.add(desc, b.const(offset >> 4, i64)) if offset else desc
+
+
+def _wait_phase(b: LLBuilder, memory: TensorMemory) -> None:
+    """Wait for the mbarrier phase whose parity is in this thread's phase word, flip
+    the word, and fence (`tcgen05.fence::after_thread_sync`) before reading D."""
+    asm = ptx.PtxAsm()
+    bar, word = asm.input(memory.mbarrier), asm.input(memory.phase)
+    (parity,) = asm.register("b32", "%tc_parity")
+    (done,) = asm.register("pred", "%tc_done")
+    asm.instr("ld.shared.b32", parity, ptx.address(word))
+    asm.label("$L_tc_wait")
+    asm.instr("mbarrier.try_wait.parity.shared::cta.b64", done, ptx.address(bar), parity)
+    asm.instr("bra.uni", "$L_tc_wait", guard=done, negate=True)
+    asm.instr("xor.b32", parity, parity, "1")
+    asm.instr("st.shared.b32", ptx.address(word), parity)
+    asm.instr("tcgen05.fence::after_thread_sync")
+    b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+
+
+__all__ = [
+    "TensorMemory",
+    "finalize_tensor_memory",
+    "instruction_descriptor",
+    "lower_tcgen05_dot",
+    "smem_descriptor",
+    "tensor_memory",
+]

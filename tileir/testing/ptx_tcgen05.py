@@ -1,0 +1,573 @@
+"""Blackwell's tensor memory and `tcgen05` instructions in the PTX simulator (sm_100a).
+
+Written from the PTX ISA 8.6+ section 9.7.16, "TensorCore 5th Generation Family
+Instructions" (no Blackwell GPU was at hand: this reading of the ISA, and ptxas, are
+the judges).  What is modelled:
+
+* *Tensor memory* (9.7.16.2): per CTA 128 lanes x 512 columns of 32-bit cells.
+* *Allocation* (9.7.16.7.1): `tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32
+  [slot], ncols` by a whole warp, `ncols` a power of two from 32 to 512; the base
+  address (lane 0 in bits 16-31, the first column in bits 0-15) is written to the
+  shared-memory `slot` by the warp's first thread; `tcgen05.dealloc` of exactly an
+  allocation; `tcgen05.relinquish_alloc_permit` (an `alloc` after it is an error).
+  Columns are allocated first-fit on multiples of 32; when none are free the real
+  instruction blocks, here it is reported (`deadlock`).  An allocation a CTA has not
+  freed when its last thread exits is reported (a *leaked allocation*).
+* `tcgen05.mma.cta_group::1.kind::{f16,tf32,f8f6f4,i8} [d], a-desc, b-desc, idesc,
+  enable-input-d` (9.7.16.10.9), issued by each thread that executes it (it is not
+  warp-collective), A and B from shared memory: the *instruction descriptor*
+  (9.7.16.4.2) decoded bit by bit (sparsity bits 0-2, saturate 3, D type 4-5, A type
+  7-9, B type 10-12, negations 13-14, transposes 15-16, N >> 3 in 17-22, M >> 4 in
+  24-28, reserved bits 6, 23, 29 and the `.ws` shift 30-31 zero), every field checked
+  against the kind; the *shared-memory descriptors* (9.7.16.4.1): the fields of the
+  Hopper matrix descriptor (`ptx_wgmma`) with the fixed value 0b001 in bits 46-48,
+  base offset in 49-51, the leading-dimension mode in bit 52 (only the absolute mode
+  is supported), reserved bits 53-60 zero, the swizzle mode in 61-63 (0 none, 2 128-,
+  4 64-, 6 32-byte; 1, the 128-byte swizzle with 32-byte atoms, is not supported);
+  a wrong fixed value or reserved bit is a *bad descriptor*.  Only M = 128 is
+  supported, data-path layout D (9.7.16.10.5): row `i` of D is lane `i`, column `j`
+  is column `j` (M = 64's layouts E and F are `unsupported`).  D's columns must lie in
+  one of the CTA's allocations.  The product is exact (float64, int64) and rounded
+  once, as in `ptx_wgmma`; `enable-input-d` false ignores the old D.
+* `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar]`
+  (9.7.16.6.3): the thread's MMAs since its last commit complete, and the mbarrier
+  gets one arrival (a release by the committing thread).  The MMA is computed at
+  issue; its D columns may be read only by a thread that the commit's arrival is
+  ordered before (a wait on the mbarrier's phase, then a CTA barrier for the others):
+  reading them with `tcgen05.ld` earlier, or before any commit, is an error.
+* `tcgen05.ld.sync.aligned.32x32b.xN.b32` / `tcgen05.st...32x32b.xN.b32` (9.7.16.8):
+  warp-collective; the address's lane field must be the warp's *lane quarter*,
+  `32 (w % 4)` for warp `w` of the CTA (9.7.16.8.3, "Access restrictions"); thread
+  `l` moves lane `quarter + l`, columns `col .. col+N-1` in register order; the
+  columns must be allocated.  Other shapes are `unsupported`.
+* `tcgen05.wait::{ld,st}.sync.aligned` and `tcgen05.fence::{before,after}_thread_sync`
+  are accepted (loads and stores complete at issue here).
+
+Not checked: operands in shared memory overwritten before the commit completes, a
+`tcgen05.st` racing with an MMA on the same columns, the fences themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, lanes_of, operands, unsupported
+from tileir.testing.ptx_errors import DEADLOCK, INVALID, UNSUPPORTED
+from tileir.testing.ptx_machine import Machine
+from tileir.testing.ptx_mbarrier import arrive, lookup, mbarrier_addresses
+from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Vec
+from tileir.testing.ptx_wgmma import (
+    _decode_elements,  # pyright: ignore[reportPrivateUsage]
+    _operand_bytes,  # pyright: ignore[reportPrivateUsage]
+)
+
+LANES = 128
+COLUMNS = 512
+#: Bits 46-48 of an sm_100 shared-memory descriptor.
+DESCRIPTOR_VERSION = 1
+#: sm_100 swizzle field (bits 61-63) -> the Hopper field (bits 62-63) of the same mode.
+_SWIZZLE = {0: 0, 2: 1, 4: 2, 6: 3}
+#: Per kind: A/B type codes (instruction descriptor) -> the element kinds, and D types.
+_AB = {
+    "f16": {0: "f16", 1: "bf16"},
+    "tf32": {2: "tf32"},
+    "f8f6f4": {0: "e4m3", 1: "e5m2"},
+    "i8": {0: "u8", 1: "s8"},
+}
+_D = {"f16": {1: "f32"}, "tf32": {1: "f32"}, "f8f6f4": {1: "f32"}, "i8": {2: "s32"}}
+_K_BYTES = 32
+
+
+@dataclass
+class _Region:
+    """D columns an MMA wrote: readable once its commit is ordered before the reader."""
+
+    cta: int
+    lo: int
+    hi: int
+    issuer: int
+    #: The committing thread's time at the commit (-1: not committed yet).
+    time: int = -1
+
+
+@dataclass
+class _State:
+    tmem: dict[int, np.ndarray] = field(default_factory=dict)
+    #: Per CTA: allocations, first column -> columns.
+    allocations: dict[int, dict[int, int]] = field(default_factory=dict)
+    relinquished: set[int] = field(default_factory=set)
+    regions: list[_Region] = field(default_factory=list)
+    hooked: bool = False
+
+    def memory(self, cta: int) -> np.ndarray:
+        if cta not in self.tmem:
+            self.tmem[cta] = np.zeros((LANES, COLUMNS), dtype=np.uint32)
+        return self.tmem[cta]
+
+
+def _state(m: Machine) -> _State:
+    state = m.extensions.get(__name__)
+    if isinstance(state, _State):
+        return state
+    state = _State()
+    m.extensions[__name__] = state
+    m.exit_hooks.append(_check_freed)
+    return state
+
+
+def _check_freed(m: Machine, threads: np.ndarray) -> None:
+    """A CTA whose last thread exits must have freed its tensor memory."""
+    state = _state(m)
+    for cta in np.unique(m.threads.cta[np.flatnonzero(threads)]).tolist():
+        alive = m.alive & (m.threads.cta == cta)
+        left = state.allocations.get(int(cta))
+        if not alive.any() and left:
+            start, cols = next(iter(left.items()))
+            raise m.fail(
+                f"CTA {cta} exits with tensor memory still allocated (columns {start} .. "
+                f"{start + cols - 1}): a leaked allocation (tcgen05.dealloc it before exit)",
+                int(np.argmax(threads)),
+            )
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _warps(m: Machine, act: np.ndarray, what: str) -> np.ndarray:
+    """Active threads as ``(warps, 32)``; every active warp must be whole."""
+    lanes = lanes_of(act)
+    key = lanes // 32
+    ids, counts = np.unique(key, return_counts=True)
+    if (counts != 32).any() or m.threads.per_cta % 32:
+        bad = ids[counts != 32][0] if (counts != 32).any() else ids[0]
+        raise m.fail(
+            f"{what} is warp-collective (.sync.aligned) and was executed by part of a warp",
+            int(lanes[key == bad][0]),
+        )
+    return lanes.reshape(-1, 32)
+
+
+def _uniform(m: Machine, values: np.ndarray, warps: np.ndarray, what: str) -> np.ndarray:
+    per = values[warps]
+    differs = (per != per[:, :1]).any(axis=1)
+    if differs.any():
+        raise m.fail(f"{what} differs between the threads of a warp", int(warps[differs][0, 0]))
+    return per[:, 0]
+
+
+def _value(m: Machine, op: Operand, t: str, act: np.ndarray) -> np.ndarray:
+    if isinstance(op, Imm):
+        return np.full(m.count, int(op.value), dtype=np.uint64)
+    return m.read_bits(op, TYPES[t], act).astype(np.uint64)
+
+
+def _check_columns(m: Machine, state: _State, cta: int, lo: int, hi: int, lane: int, what: str):
+    for start, cols in state.allocations.get(cta, {}).items():
+        if start <= lo and hi <= start + cols:
+            return
+    raise m.fail(
+        f"{what} columns {lo} .. {hi - 1} of tensor memory that CTA {cta} has not allocated",
+        lane,
+    )
+
+
+# ------------------------------------------------------------------ decoders
+
+
+@decoder("tcgen05")
+def decode_tcgen05(ins: Instruction) -> Exec:
+    mods = Mods(ins)
+    if mods.flag("fence::before_thread_sync") or mods.flag("fence::after_thread_sync"):
+        mods.done()
+        operands(ins, 0)
+        return lambda m, act: None
+    wait = mods.one_of(("wait::ld", "wait::st"))
+    if wait is not None:
+        if not (mods.flag("sync") and mods.flag("aligned")):
+            raise invalid(ins, f"tcgen05.{wait} without .sync.aligned")
+        mods.done()
+        operands(ins, 0)
+        return lambda m, act: None
+    kind = mods.one_of(("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit", "ld", "st"))
+    if kind is None:
+        raise unsupported(ins, "this tcgen05 instruction")
+    grouped = ("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit")
+    if kind in grouped and not mods.flag("cta_group::1"):
+        raise unsupported(ins, f"tcgen05.{kind} without .cta_group::1 (CTA pairs)")
+    if kind == "alloc":
+        return _decode_alloc(ins, mods)
+    if kind == "dealloc":
+        return _decode_dealloc(ins, mods)
+    if kind == "relinquish_alloc_permit":
+        if not (mods.flag("sync") and mods.flag("aligned")):
+            raise invalid(ins, "tcgen05.relinquish_alloc_permit without .sync.aligned")
+        mods.done()
+        operands(ins, 0)
+        return _relinquish
+    if kind == "mma":
+        return _decode_mma(ins, mods)
+    if kind == "commit":
+        return _decode_commit(ins, mods)
+    return _decode_ld_st(ins, mods, kind == "st")
+
+
+def _relinquish(m: Machine, act: np.ndarray) -> None:
+    warps = _warps(m, act, "tcgen05.relinquish_alloc_permit")
+    state = _state(m)
+    for w in warps:
+        state.relinquished.add(int(m.threads.cta[w[0]]))
+
+
+def _ncols(m: Machine, op: Operand, act: np.ndarray, warps: np.ndarray) -> np.ndarray:
+    cols = _uniform(m, _value(m, op, "u32", act), warps, "the column count")
+    for i, c in enumerate(cols.tolist()):
+        if c < 32 or c > COLUMNS or c & (c - 1):
+            raise m.fail(
+                f"a tcgen05 column count of {c} (a power of two from 32 to 512)",
+                int(warps[i, 0]),
+            )
+    return cols.astype(np.int64)
+
+
+def _decode_alloc(ins: Instruction, mods: Mods) -> Exec:
+    if not (mods.flag("sync") and mods.flag("aligned") and mods.flag("shared::cta")):
+        raise invalid(ins, "tcgen05.alloc needs .sync.aligned.shared::cta")
+    if mods.type("b") != TYPES["b32"]:
+        raise invalid(ins, "tcgen05.alloc is .b32")
+    mods.done()
+    slot, ncols = operands(ins, 2)
+    if not isinstance(slot, Mem):
+        raise invalid(ins, f"tcgen05.alloc's destination is a shared address, got {slot}")
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        from tileir.testing.ptx_ops import (
+            _addresses,  # pyright: ignore[reportPrivateUsage]
+            check_access,
+        )
+        from tileir.testing.ptx_races import check_store
+
+        warps = _warps(m, act, "tcgen05.alloc")
+        state = _state(m)
+        cols = _ncols(m, ncols, act, warps)
+        lanes = warps[:, 0]
+        addresses = _addresses(m, slot, act, lanes, "shared")
+        check_access(m, addresses, 4, lanes, "tcgen05.alloc slot store")
+        for i, lead in enumerate(lanes.tolist()):
+            cta = int(m.threads.cta[lead])
+            if cta in state.relinquished:
+                raise m.fail("tcgen05.alloc after the CTA relinquished its allocation permit", lead)
+            taken = state.allocations.setdefault(cta, {})
+            want = int(cols[i])
+            start = next(
+                (
+                    s
+                    for s in range(0, COLUMNS - want + 1, 32)
+                    if all(s + want <= t or t + c <= s for t, c in taken.items())
+                ),
+                None,
+            )
+            if start is None:
+                raise m.fail(
+                    f"tcgen05.alloc of {want} columns blocks forever: CTA {cta} holds "
+                    f"{sum(taken.values())} of the 512 columns",
+                    lead,
+                    kind=DEADLOCK,
+                )
+            taken[start] = want
+            data = np.array([start], dtype="<u4").view(np.uint8).reshape(1, 4)
+            at = addresses[i : i + 1]
+            who = np.array([lead])
+            if m.check_races:
+                check_store(m, at, 4, who, True)
+            m.memory.store(at, data, who)
+
+    return run
+
+
+def _decode_dealloc(ins: Instruction, mods: Mods) -> Exec:
+    if not (mods.flag("sync") and mods.flag("aligned")) or mods.type("b") != TYPES["b32"]:
+        raise invalid(ins, "tcgen05.dealloc needs .sync.aligned.b32")
+    mods.done()
+    taddr, ncols = operands(ins, 2)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        warps = _warps(m, act, "tcgen05.dealloc")
+        state = _state(m)
+        cols = _ncols(m, ncols, act, warps)
+        addr = _uniform(m, _value(m, taddr, "u32", act), warps, "the tensor-memory address")
+        for i, w in enumerate(warps):
+            cta, a = int(m.threads.cta[w[0]]), int(addr[i])
+            taken = state.allocations.get(cta, {})
+            if a >> 16 or taken.get(a & 0xFFFF) != int(cols[i]):
+                raise m.fail(
+                    f"tcgen05.dealloc of {int(cols[i])} columns at 0x{a:x}, which is no "
+                    f"allocation of CTA {cta} ({taken or 'none'})",
+                    int(w[0]),
+                )
+            del taken[a & 0xFFFF]
+
+    return run
+
+
+# ------------------------------------------------------------------ mma
+
+
+@dataclass(frozen=True)
+class _Idesc:
+    kind: str
+    d: str
+    a: str
+    b: str
+    neg_a: bool
+    neg_b: bool
+    mn_major_a: bool
+    mn_major_b: bool
+    n: int
+    m: int
+
+
+def decode_instruction_descriptor(word: int, kind: str) -> _Idesc | str:
+    """The fields of a dense instruction descriptor of `kind`, or what is wrong."""
+    bits = lambda lo, n: (word >> lo) & ((1 << n) - 1)  # noqa: E731
+    if bits(0, 3):
+        return f"sparsity bits 0-2 are {bits(0, 3)} (dense: 0)"
+    if bits(3, 1) and kind != "i8":
+        return "the saturate bit 3 is set on a floating-point kind"
+    for lo, n in ((6, 1), (23, 1), (29, 1), (30, 2)):
+        if bits(lo, n):
+            return f"reserved bit(s) {lo}..{lo + n - 1} are set"
+    d = _D[kind].get(bits(4, 2))
+    a, b = _AB[kind].get(bits(7, 3)), _AB[kind].get(bits(10, 3))
+    if d is None or a is None or b is None:
+        return (
+            f"D/A/B type codes {bits(4, 2)}/{bits(7, 3)}/{bits(10, 3)} are not valid for "
+            f"kind::{kind}"
+        )
+    if kind == "f16" and a != b:
+        return "kind::f16 takes A and B of one type"
+    if kind == "i8" and (bits(13, 1) or bits(14, 1)):
+        return "negation bits 13-14 on kind::i8"
+    n, mm = bits(17, 6) << 3, bits(24, 5) << 4
+    return _Idesc(kind, d, a, b, bool(bits(13, 1)), bool(bits(14, 1)), bool(bits(15, 1)),
+                  bool(bits(16, 1)), n, mm)  # fmt: skip
+
+
+def _sm100_to_hopper(m: Machine, desc: int, lead: int, which: str) -> int:
+    """A Hopper-layout descriptor for ``ptx_wgmma``'s operand reader, after checking the
+    sm_100 fields."""
+    if (desc >> 46) & 7 != DESCRIPTOR_VERSION:
+        raise m.fail(
+            f"bad {which} shared-memory descriptor 0x{desc:016x}: bits 46-48 are "
+            f"{(desc >> 46) & 7:#05b}, the sm_100 descriptor's fixed value is 0b001",
+            lead,
+        )
+    # Bits 14-15 are not checked: the simulator's shared arrays sit at flat addresses
+    # whose 18-bit window can carry a start address past 14 bits (ptx_wgmma matches
+    # the start modulo the window, as the hardware's address arithmetic would).
+    if (desc >> 53) & 0xFF or (desc >> 30) & 3:
+        raise m.fail(f"bad {which} shared-memory descriptor 0x{desc:016x}: reserved bits set", lead)
+    if (desc >> 52) & 1:
+        raise m.fail(
+            f"{which} descriptor: the relative leading-dimension mode (bit 52)",
+            lead,
+            kind=UNSUPPORTED,
+        )
+    swizzle = (desc >> 61) & 7
+    if swizzle not in _SWIZZLE:
+        what = "128-byte swizzle with 32-byte atoms" if swizzle == 1 else "no such mode"
+        raise m.fail(f"{which} descriptor: swizzle mode {swizzle} ({what})", lead, kind=UNSUPPORTED)
+    return (desc & ((1 << 46) - 1)) | (((desc >> 49) & 7) << 49) | (_SWIZZLE[swizzle] << 62)
+
+
+def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
+    kind = mods.one_of(tuple(f"kind::{k}" for k in _AB))
+    if kind is None:
+        raise unsupported(ins, "tcgen05.mma kinds other than f16, tf32, f8f6f4 and i8")
+    kind = kind.removeprefix("kind::")
+    mods.done()
+    ops = list(ins.operands)
+    if len(ops) != 5:
+        raise unsupported(ins, "tcgen05.mma forms other than [d], a-desc, b-desc, idesc, enable")
+    d, a_desc, b_desc, idesc, enable = ops
+    if not isinstance(d, Mem) or isinstance(a_desc, Mem | Vec):
+        raise unsupported(ins, "tcgen05.mma with A in tensor memory")
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        state = _state(m)
+        taddr = _value(m, Reg(d.base), "u32", act) + np.uint64(d.offset)
+        adesc, bdesc = _value(m, a_desc, "b64", act), _value(m, b_desc, "b64", act)
+        words = _value(m, idesc, "b32", act)
+        if isinstance(enable, Imm):
+            keep = np.full(m.count, bool(enable.value))
+        else:
+            assert isinstance(enable, Reg)
+            p = m.read_bits(Reg(enable.name), TYPES["pred"], act).astype(bool)
+            keep = ~p if enable.negated else p
+        for lane in lanes_of(act).tolist():
+            form = decode_instruction_descriptor(int(words[lane]), kind)
+            if isinstance(form, str):
+                raise m.fail(f"bad tcgen05.mma instruction descriptor: {form}", lane)
+            if form.m != 128:
+                raise m.fail(
+                    f"tcgen05.mma with M = {form.m} (the simulator models M = 128, "
+                    "data-path layout D)",
+                    lane,
+                    kind=UNSUPPORTED if form.m == 64 else INVALID,
+                )
+            if form.n % 16 or not 16 <= form.n <= 256:
+                raise m.fail(f"tcgen05.mma with M = 128 and N = {form.n}", lane)
+            size = {"f16": 2, "bf16": 2, "tf32": 4}.get(form.a, 1)
+            if size != 2 and (form.mn_major_a or form.mn_major_b):
+                raise m.fail("MN-major operands of 32- or 8-bit types", lane, kind=UNSUPPORTED)
+            cta = int(m.threads.cta[lane])
+            t = int(taddr[lane])
+            lo = t & 0xFFFF
+            if t >> 16:
+                raise m.fail(f"tcgen05.mma's D at lane {t >> 16} (M = 128 starts at lane 0)", lane)
+            _check_columns(m, state, cta, lo, lo + form.n, lane, "tcgen05.mma writes")
+            group = np.array([[lane]])
+            read: list[list[np.ndarray]] = [[]]
+            hop_a = _sm100_to_hopper(m, int(adesc[lane]), lane, "A")
+            hop_b = _sm100_to_hopper(m, int(bdesc[lane]), lane, "B")
+            raw_a = _operand_bytes(
+                m, np.array([hop_a], dtype=np.uint64), group, 128, "A", form.mn_major_a, read
+            )
+            raw_b = _operand_bytes(
+                m, np.array([hop_b], dtype=np.uint64), group, form.n, "B", form.mn_major_b, read
+            )
+            k = _K_BYTES // size
+            A = _decode_elements(raw_a, form.a).reshape(128, k)
+            Bt = _decode_elements(raw_b, form.b).reshape(form.n, k)
+            if form.neg_a:
+                A = -A
+            if form.neg_b:
+                Bt = -Bt
+            product = A @ Bt.T
+            cells = state.memory(cta)[:, lo : lo + form.n]
+            if keep[lane]:
+                old = cells.view(np.int32) if form.d == "s32" else cells.view(np.float32)
+                product = product + old.astype(product.dtype)
+            if form.d == "s32":
+                bits = (product.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
+            else:
+                bits = product.astype(np.float32).view(np.uint32)
+            state.memory(cta)[:, lo : lo + form.n] = bits
+            state.regions = [
+                r
+                for r in state.regions
+                if not (r.cta == cta and r.lo >= lo and r.hi <= lo + form.n)
+            ]
+            state.regions.append(_Region(cta, lo, lo + form.n, lane))
+
+    return run
+
+
+def _decode_commit(ins: Instruction, mods: Mods) -> Exec:
+    if not (
+        mods.flag("mbarrier::arrive::one")
+        and mods.one_of(("shared::cluster", "shared::cta")) is not None
+        and mods.type("b") == TYPES["b64"]
+    ):
+        raise unsupported(ins, "tcgen05.commit forms other than .mbarrier::arrive::one.b64")
+    mods.done()
+    (a,) = operands(ins, 1)
+    if not isinstance(a, Mem):
+        raise invalid(ins, f"an mbarrier address operand, got {a}")
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        state = _state(m)
+        lanes = lanes_of(act)
+        addresses = mbarrier_addresses(m, a, act, lanes)
+        for k, lane in enumerate(lanes.tolist()):
+            bar = lookup(m, int(addresses[k]), lane)
+            now = int(m.order.now(np.array([lane]))[0]) if m.check_races else 0
+            for region in state.regions:
+                if region.issuer == lane and region.time < 0:
+                    region.time = now
+            arrive(m, bar, np.array([lane]), np.array([1]), None, release=True)
+
+    return run
+
+
+# ------------------------------------------------------------------ ld / st
+
+
+def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
+    what = "tcgen05.st" if store else "tcgen05.ld"
+    if not (mods.flag("sync") and mods.flag("aligned")):
+        raise invalid(ins, f"{what} without .sync.aligned")
+    if not mods.flag("32x32b"):
+        raise unsupported(ins, f"{what} shapes other than .32x32b")
+    reps = [r for r in mods.rest if r.startswith("x") and r[1:].isdigit()]
+    if len(reps) != 1:
+        raise invalid(ins, f"{what} needs one .xN")
+    mods.rest.remove(reps[0])
+    count = int(reps[0][1:])
+    if count not in (1, 2, 4, 8, 16, 32, 64, 128):
+        raise invalid(ins, f"{what}.32x32b.x{count}")
+    if mods.type("b") != TYPES["b32"]:
+        raise invalid(ins, f"{what} is .b32")
+    mods.done()
+    regs_op, addr_op = (ins.operands[1], ins.operands[0]) if store else ins.operands[:2]
+    operands(ins, 2)
+    items = regs_op.items if isinstance(regs_op, Vec) else (regs_op,)
+    if len(items) != count or not isinstance(addr_op, Mem):
+        raise invalid(ins, f"{what}.x{count} takes {count} registers and a [taddr]")
+    b32 = TYPES["b32"]
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        warps = _warps(m, act, what)
+        state = _state(m)
+        taddr = _value(m, Reg(addr_op.base), "u32", act) + np.uint64(addr_op.offset)
+        addr = _uniform(m, taddr, warps, "the tensor-memory address")
+        for i, w in enumerate(warps):
+            lead = int(w[0])
+            cta = int(m.threads.cta[lead])
+            quarter = 32 * (((lead % m.threads.per_cta) // 32) % 4)
+            lane0, col = int(addr[i]) >> 16, int(addr[i]) & 0xFFFF
+            if lane0 != quarter:
+                raise m.fail(
+                    f"{what} at lane {lane0}: warp {(lead % m.threads.per_cta) // 32} may "
+                    f"only access lanes {quarter} .. {quarter + 31} (its lane quarter)",
+                    lead,
+                )
+            _check_columns(m, state, cta, col, col + count, lead, f"{what} accesses")
+            cells = state.memory(cta)
+            if store:
+                sub = np.zeros(m.count, dtype=bool)
+                sub[w] = True
+                words = np.stack([m.read_bits(r, b32, sub)[w] for r in items], axis=1)
+                cells[quarter : quarter + 32, col : col + count] = words.astype(np.uint32)
+                continue
+            for region in state.regions:
+                if region.cta != cta or region.hi <= col or col + count <= region.lo:
+                    continue
+                if region.time < 0:
+                    raise m.fail(
+                        f"{what} reads tensor memory columns {region.lo} .. {region.hi - 1} "
+                        "that a tcgen05.mma writes before any tcgen05.commit covers it",
+                        lead,
+                    )
+                if m.check_races:
+                    ok = m.order.ordered(
+                        np.array([region.issuer]), np.array([region.time]), w.astype(np.int64)
+                    )
+                    if not ok.all():
+                        raise m.fail(
+                            f"{what} reads tensor memory columns {region.lo} .. "
+                            f"{region.hi - 1} before the tcgen05.commit's mbarrier phase "
+                            "completed for this thread (wait on the mbarrier first)",
+                            int(w[int(np.argmin(ok))]),
+                        )
+            values = cells[quarter : quarter + 32, col : col + count]
+            sub = np.zeros(m.count, dtype=bool)
+            sub[w] = True
+            for j, r in enumerate(items):
+                full = np.zeros(m.count, dtype=np.uint32)
+                full[w] = values[:, j]
+                m.write_bits(r, full, b32, sub)
+
+    return run

@@ -1,0 +1,122 @@
+"""Which dots run on Blackwell's `tcgen05.mma` (sm_100a, sm_103a), and the register
+layout their accumulators are read back into.
+
+`dot_plan.plan_dot` asks `tcgen05_obstacle` first on a `GpuArch.tcgen05` target; a
+dot it accepts gets a `tcgen05_mma_{a}_{b}_{acc}` atom
+(`attributes.tcgen05_atom`), which `convert-tileas-to-llvm` carries out in
+`conversions/tileas_to_llvm/tcgen05.py`.  `tileas-assign-layouts` (given the target)
+gives the accumulator of such a dot `tcgen05_accumulator_layout`, so that the
+epilogue works on the registers `tcgen05.ld` fills.
+
+What tileir generates (PTX ISA 8.6+, "TensorCore 5th Generation Family Instructions",
+section 9.7.16): one CTA (`.cta_group::1`), `M = 128` per instruction (the data-path
+layout D of section 9.7.16.10.5, "Data path layout organization": accumulator row `i`
+is tensor-memory lane `i`, column `j` is column `j`, one 32-bit column per element),
+`N` a multiple of 16 from 16 to 256 per instruction (section 9.7.16.10.1, "Matrix
+shape"), the kinds `kind::f16` (f16/bf16 into f32), `kind::tf32`, `kind::i8` (s8/u8
+into s32) and `kind::f8f6f4` (e4m3/e5m2 into f32).  Everything else keeps `mma.sync`,
+with the reason this module gives (the `Tcgen05NotUsed` remark):
+
+* `M = 64` tiles (data-path layout F: half the lanes, 16 rows per warp quarter) and
+  smaller are not generated yet;
+* 16-bit accumulators (f16 into f16, 8-bit floats into f16) pack two elements per
+  column, not generated yet;
+* batched (rank-3) dots, and i8 dots with a 16-byte K tail, are not generated yet;
+* an accumulator wider than the 512 columns of tensor memory.
+"""
+
+from __future__ import annotations
+
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, BlockedLayoutAttr
+from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+from tileir.targets import ARCHS
+
+#: Rows of one `tcgen05.mma` with `.cta_group::1` that tileir issues (layout D).
+TCGEN05_M = 128
+#: The widest N of one `tcgen05.mma` (`.cta_group::1`, M = 128).
+TCGEN05_MAX_N = 256
+#: Columns of a CTA's tensor memory (each 128 lanes of 32 bits).
+TMEM_COLUMNS = 512
+#: The fewest columns `tcgen05.alloc` takes (a power of two from 32 to 512).
+TMEM_MIN_ALLOC = 32
+#: Warps that together reach all 128 lanes: warp `w` reads lanes `32 (w % 4) ..`.
+LANE_QUARTERS = 4
+
+
+def tcgen05_kind(spec: MmaSpec) -> str | None:
+    """The `.kind` of `tcgen05.mma` for `spec`'s operands, or None."""
+    if spec.a in ("f16", "bf16"):
+        return "f16"
+    if spec.tf32:
+        return "tf32"
+    if spec.integer:
+        return "i8"
+    if spec.float8:
+        return "f8f6f4"
+    return None
+
+
+def tcgen05_n(n: int) -> int:
+    """The N of each `tcgen05.mma` covering `n` accumulator columns."""
+    return min(n, TCGEN05_MAX_N)
+
+
+def tmem_columns(mn: tuple[int, int]) -> int:
+    """Tensor-memory columns an `m x n` 32-bit accumulator takes: one block of `n`
+    columns per 128 rows."""
+    m, n = mn
+    return m // TCGEN05_M * n
+
+
+def tmem_allocation(columns: int) -> int:
+    """The columns `tcgen05.alloc` allocates for `columns`: a power of two, at least 32."""
+    alloc = TMEM_MIN_ALLOC
+    while alloc < columns:
+        alloc *= 2
+    return alloc
+
+
+def tcgen05_obstacle(
+    arch: str, spec: MmaSpec, mnk: tuple[int, int, int], rank: int, num_warps: int
+) -> str | None:
+    """Why a tensor-core dot of `spec` over `mnk` does not run on `tcgen05.mma` on
+    `arch` with `num_warps` warps; None when it does."""
+    target = ARCHS.get(arch)
+    if target is None or not target.tcgen05:
+        return f"tcgen05 is sm_100a's and sm_103a's, not {arch}'s"
+    m, n, k = mnk
+    if tcgen05_kind(spec) is None:
+        return f"{spec.a} operands have no tcgen05 kind"
+    if spec.acc == "f16":
+        return "f16 accumulators (two per tensor-memory column) are not generated yet"
+    if rank != 2:
+        return "batched dots on tcgen05 are not generated yet"
+    if m % TCGEN05_M:
+        return (
+            f"M = {m}: tileir generates tcgen05 for M = 128 only (the M = 64 data-path "
+            "layout is not generated yet)"
+        )
+    chunk = tcgen05_n(n)
+    if n % 16 or n % chunk:
+        return f"N = {n} is no multiple of tcgen05's N (multiples of 16 up to 256)"
+    if k % spec.k_step:
+        return f"K = {k}, and tcgen05's K for these operands is {spec.k_step}"
+    if tmem_columns((m, n)) > TMEM_COLUMNS:
+        return (
+            f"its {m}x{n} accumulator takes {tmem_columns((m, n))} tensor-memory columns "
+            f"(at most {TMEM_COLUMNS})"
+        )
+    if num_warps % LANE_QUARTERS or n % (num_warps // LANE_QUARTERS):
+        return f"{num_warps} warps do not split its {n} columns over the four lane quarters"
+    return None
+
+
+def tcgen05_accumulator_layout(mn: tuple[int, int], num_warps: int) -> BlockedLayoutAttr:
+    """The registers `tcgen05.ld.32x32b` fills from an `m x n` accumulator in layout D:
+    warp `w` may read only lanes `32 (w % 4) .. +31` (its lane quarter), so its lane `l`
+    holds row `32 (w % 4) + l` (and `+128`, `+256`, ... of the next row blocks) and
+    warps `w / 4` split the columns, each thread a run of `n / (num_warps / 4)`
+    consecutive columns.  A blocked layout: every pass already handles it."""
+    _, n = mn
+    groups = num_warps // LANE_QUARTERS
+    return BlockedLayoutAttr([1, n // groups], [WARP_SIZE, 1], [LANE_QUARTERS, groups], [0, 1])
