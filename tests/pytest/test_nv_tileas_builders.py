@@ -6,22 +6,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import pytest
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.arith import FastMathFlagsAttr, IntegerOverflowAttr, IntegerOverflowFlag
 from xdsl.dialects.builtin import IndexType, ModuleOp, TensorType, f16, f32, i1, i32
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
+from xdsl.utils.exceptions import VerifyException
 
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import builders as B
-from tileir.dialects.nv_tileas.attributes import AtomAttr, MemScope, MemSemantic, Residency
+from tileir.dialects.nv_tileas.attributes import (
+    AtomAttr,
+    IteratorKind,
+    MemScope,
+    MemSemantic,
+    Residency,
+)
 from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr
 from tileir.dialects.nv_tileas.ops import (
     AgentSwitchOp,
     AllocTensorOp,
     ConsumeOneOp,
     ConvertLayoutOp,
+    CreateIteratorOp,
+    CreatePipelineOp,
     DotOp,
     GenerateOp,
     InsertSliceOp,
@@ -58,6 +68,7 @@ def ops_of(module: ModuleOp, cls: type[Operation]) -> list[Operation]:
 
 
 ITER = PipelineIteratorType(f32)
+CONSUMER_ITER = PipelineIteratorType(f32, kind=IteratorKind.CONSUMER)
 
 
 def test_produce_one_gets_a_yield_when_the_body_returns_values() -> None:
@@ -87,11 +98,47 @@ def test_consume_one_without_a_body_still_yields() -> None:
     def body(b: Builder, args: tuple[BlockArgument, ...]) -> None:
         B.build_consume_one(b, args[0], args[1], 0, [])
 
-    module = build([PipelineConsumerTokenType(), ITER], body)
+    module = build([PipelineConsumerTokenType(), CONSUMER_ITER], body)
     (op,) = ops_of(module, ConsumeOneOp)
     assert isinstance(op, ConsumeOneOp)
     assert op.consumer_idx.value.data == 0
     assert isinstance(op.body.block.last_op, PipelineYieldOp)
+
+
+def pipeline_sides(b: Builder, buffer: SSAValue) -> tuple[SSAValue, SSAValue, SSAValue, SSAValue]:
+    """A two-stage pipeline and one iterator per side, both built from the same
+    element-only iterator type: CreateIteratorOp takes the side from its token."""
+    pipe = b.insert(CreatePipelineOp(buffer, 2, 0, 1))
+    prod_it = b.insert(CreateIteratorOp(pipe.producer_token, ITER))
+    cons_it = b.insert(CreateIteratorOp(pipe.consumer_token, ITER))
+    return pipe.producer_token, prod_it.result, pipe.consumer_token, cons_it.result
+
+
+STAGES = TiledViewType([2, 64], f32, Residency.SMEM)
+
+
+def test_create_iterator_takes_its_side_from_the_token() -> None:
+    def body(b: Builder, args: tuple[BlockArgument, ...]) -> None:
+        p, p_it, c, c_it = pipeline_sides(b, args[0])
+        assert p_it.type == ITER
+        assert c_it.type == CONSUMER_ITER and c_it.type != p_it.type
+        B.build_produce_one(b, p, p_it, [f32], lambda _, a: [a[0]])
+        B.build_consume_one(b, c, c_it, 0, [f32], lambda _, a: [a[0]])
+
+    build([STAGES], body)
+
+
+@pytest.mark.parametrize("side", ["produce", "consume"])
+def test_a_builder_given_the_other_sides_iterator_fails_verification(side: str) -> None:
+    def body(b: Builder, args: tuple[BlockArgument, ...]) -> None:
+        p, p_it, c, c_it = pipeline_sides(b, args[0])
+        if side == "produce":
+            B.build_produce_one(b, p, c_it, [])
+        else:
+            B.build_consume_one(b, c, p_it, 0, [])
+
+    with pytest.raises(VerifyException, match="distinct types"):
+        build([STAGES], body)
 
 
 def test_agent_switch_keeps_bodies_and_budgets_together() -> None:

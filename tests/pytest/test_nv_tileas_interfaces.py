@@ -199,11 +199,12 @@ def test_quantize_agent_warps_is_seed_002() -> None:
 
 PIPELINE = """
 func.func @p(%p: !nv_tileas.async.pipeline.producer_token, %c: !nv_tileas.async.pipeline.consumer_token,
-             %it: !nv_tileas.async.pipeline.iterator<i32>, %v: i32) {
+             %it: !nv_tileas.async.pipeline.iterator<i32>,
+             %cit: !nv_tileas.async.pipeline.iterator<i32, kind = consumer>, %v: i32) {
   %p1 = nv_tileas.async.pipeline.produce_one %p, %it {producer_types = []} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.producer_token {
     nv_tileas.async.pipeline.yield
   }
-  %c1 = nv_tileas.async.pipeline.consume_one %c, %it {consumer_idx = 0 : i32, consumer_types = []} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.consumer_token {
+  %c1 = nv_tileas.async.pipeline.consume_one %c, %cit {consumer_idx = 0 : i32, consumer_types = []} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) -> !nv_tileas.async.pipeline.consumer_token {
     nv_tileas.async.pipeline.yield
   }
   nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, -1>, isolated = false} {

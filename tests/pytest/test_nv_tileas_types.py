@@ -11,7 +11,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from tileir.dialects.cuda_tile.types import TileType
-from tileir.dialects.nv_tileas.attributes import Residency, SwizzleMode
+from tileir.dialects.nv_tileas.attributes import IteratorKind, Residency, SwizzleMode
 from tileir.dialects.nv_tileas.foreign import AsyncValueType, TmaDescriptorTiledType
 from tileir.dialects.nv_tileas.layouts import SharedLayoutAttr, tma_incompatibility
 from tileir.dialects.nv_tileas.types import (
@@ -65,6 +65,7 @@ def test_iterator_element_only_spelling_has_documented_defaults() -> None:
     assert t.count.data == UNKNOWN_COUNT and t.stage_count is None
     assert t.stride.data == 1
     assert t.space is Residency.SMEM
+    assert t.kind is IteratorKind.PRODUCER
     assert t == PipelineIteratorType(TileType([128, 128], f16))
     assert printed(t) == "!nv_tileas.async.pipeline.iterator<tile<128x128xf16>>"
 
@@ -81,10 +82,28 @@ def test_iterator_fields_print_parse_and_unique() -> None:
         base.with_fields(count=2),
         base.with_fields(stride=2),
         base.with_fields(address_space=Residency.TMEM),
+        base.with_fields(kind=IteratorKind.CONSUMER),
     ]
     assert all(v != base for v in variants)
     assert base.with_fields() == base
     assert unwrap_iterator(base) == f32 and unwrap_iterator(f16) == f16
+
+
+def test_producer_and_consumer_iterators_are_distinct_types() -> None:
+    """Seed 002: the sides take part in different handshakes; both unwrap to the payload."""
+    producer = PipelineIteratorType(f32, count=2)
+    consumer = producer.with_fields(kind=IteratorKind.CONSUMER)
+    assert producer != consumer and hash(producer) != hash(consumer)
+    assert unwrap_iterator(producer) == unwrap_iterator(consumer) == f32
+    text = printed(consumer)
+    assert text == "!nv_tileas.async.pipeline.iterator<f32, count = 2, kind = consumer>"
+    assert parse_type(text) == consumer
+    assert (
+        parse_type("!nv_tileas.async.pipeline.iterator<f32, count = 2, kind = producer>")
+        == producer
+    )
+    with pytest.raises(ParseError, match="unexpected iterator field 'kind'"):
+        parse_type("!nv_tileas.async.pipeline.iterator<f32, kind = consumer, kind = producer>")
 
 
 def test_iterator_fields_are_verified() -> None:

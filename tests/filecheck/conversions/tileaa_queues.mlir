@@ -9,7 +9,7 @@
 // CHECK-LABEL: func.func @loop_pipeline
 // CHECK: %[[P:.*]], %[[C:.*]] = nv_tileas.async.pipeline.create_pipeline %{{.*}} {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8, sharedMem = true, dynamic = false} : !nv_tileaa.tiled_view<2x64xf32>
 // CHECK: %[[PIT:.*]] = nv_tileas.async.pipeline.create_iterator %[[P]] : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2>
-// CHECK: %[[CIT:.*]] = nv_tileas.async.pipeline.create_iterator %[[C]] : !nv_tileas.async.pipeline.consumer_token
+// CHECK: %[[CIT:.*]] = nv_tileas.async.pipeline.create_iterator %[[C]] : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2, kind = consumer>
 // CHECK: nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false, nv_tileas.agent_groups = array<i32: 0, 1>} {
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %[[P]], %[[IT:.*]] = %[[PIT]]) -> (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2>)
 // CHECK: %[[NT:.*]] = nv_tileas.async.pipeline.produce_one %[[T]], %[[IT]] {producer_types = [tensor<64xf32>]}
@@ -23,7 +23,7 @@
 // CHECK-NEXT: scf.yield %[[NT]], %[[NIT]]
 // CHECK: nv_tileas.async.pipeline.yield
 // CHECK-NEXT: }, {
-// CHECK: scf.for {{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[CT:.*]] = %[[C]], %[[CI:.*]] = %[[CIT]]) -> (tensor<64xf32>, !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2>)
+// CHECK: scf.for {{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[CT:.*]] = %[[C]], %[[CI:.*]] = %[[CIT]]) -> (tensor<64xf32>, !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tensor<64xf32>, count = 2, kind = consumer>)
 // CHECK-NEXT: %[[WAIT:.*]] = nv_tileas.async.pipeline.consumer_wait %[[CT]], %[[CI]] {consumer_idx = 0 : i32}
 // CHECK-NEXT: %[[RT:.*]], %[[R:.*]] = nv_tileas.async.pipeline.consumer_read %[[WAIT]], %[[CI]] {consumer_idx = 0 : i32}
 // CHECK: cuda_tile.addf %[[A]]

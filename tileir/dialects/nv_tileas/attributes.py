@@ -43,6 +43,22 @@ class ResidencyAttr(EnumAttribute[Residency], SpacedOpaqueSyntaxAttribute):
     name = "nv_tileas.residency"
 
 
+class IteratorKind(StrEnum):
+    """Which side of a pipeline an iterator walks (seed 002 `IteratorKind`)."""
+
+    PRODUCER = "producer"
+    CONSUMER = "consumer"
+
+
+@irdl_attr_definition
+class IteratorKindAttr(EnumAttribute[IteratorKind], SpacedOpaqueSyntaxAttribute):
+    """`#nv_tileas<iterator_kind consumer>`: the side of a pipeline iterator (producer or
+    consumer); a parameter of `!nv_tileas.async.pipeline.iterator`, printed there as
+    `kind = consumer`."""
+
+    name = "nv_tileas.iterator_kind"
+
+
 class MemSemantic(StrEnum):
     WEAK = "weak"
     RELAXED = "relaxed"
@@ -587,6 +603,7 @@ class AtomAttr(Data[str], SpacedOpaqueSyntaxAttribute):
 
 ATTRIBUTES: list[type[Attribute]] = [
     ResidencyAttr,
+    IteratorKindAttr,
     MemSemanticAttr,
     MemScopeAttr,
     AtomAttr,

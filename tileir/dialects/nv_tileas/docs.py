@@ -147,6 +147,20 @@ DISAGREEMENTS: tuple[Disagreement, ...] = (
         "`numStages` (rule `iterator-count`).",
     ),
     Disagreement(
+        "Producer-side and consumer-side iterators (seed 002) vs seed 003's worked example",
+        "Seed 002 keeps the two sides distinct (its `PipelineIterator` has an `IteratorKind`; "
+        "the sides take part in different handshakes) while its uniquer table keys the "
+        "iterator on the element type alone, and seed 003's worked example passes one "
+        "iterator, made from the producer token, to `produce_one`, `consume_one` and "
+        "`consumer_wait`.  tileir follows seed 002: the side is a fifth type parameter, "
+        "`kind = producer | consumer`; the seeds' spelling `iterator<T>` is the producer "
+        "side, the default.  `create_iterator` of the consumer token gives the consumer side, "
+        "and each handshake op takes only its own side (rule `iterator-side`); the worked "
+        "example as written parses and is rejected at `consume_one`, and the seed test gives "
+        "its consumer side an iterator of its own.  The builder `CreateIteratorOp(token, "
+        "type)` takes the side from the token.",
+    ),
+    Disagreement(
         "Agent budgets: `quantize_agent_warps` and the launch budget (seed 002)",
         "`max_regs` entries are resolved with seed 002's function verbatim "
         "(`8 * ceil_div(r + 7, 8)`, -1 inherits).  Agents of each consecutive group of "

@@ -5,12 +5,15 @@
 | `PipelineProducerTokenType` | `!nv_tileas.async.pipeline.producer_token` |
 | `PipelineConsumerTokenType` | `!nv_tileas.async.pipeline.consumer_token` |
 | `AsyncTokenType` | `!nv_tileas.async.token` |
-| `PipelineIteratorType` | `!nv_tileas.async.pipeline.iterator<tile<128x128xf16>, count = 2, stride = 1, space = smem>` |
+| `PipelineIteratorType` | `!nv_tileas.async.pipeline.iterator<tile<128x128xf16>, count = 2, stride = 1, space = smem, kind = consumer>` |
 | `TiledViewType` | `!nv_tileas.tiled_view<128x64xf16, smem, layout = #nv_tileas.shared<...>>` |
 | `TmaDescType` | `!nv_tileas.tma_desc` |
 
 The three tokens are parameterless: one canonical instance each, distinct from one
-another.  The iterator carries four fields; only the element type is required.
+another.  The iterator carries four fields and its side (seed 002's `IteratorKind`);
+only the element type is required.  A producer-side and a consumer-side iterator are
+distinct types: they take part in different handshakes, so neither can stand for the
+other (the pipeline ops' verifiers check the side, rule `iterator-side`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,12 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from tileir.dialects.nv_tileas.attributes import Residency, ResidencyAttr
+from tileir.dialects.nv_tileas.attributes import (
+    IteratorKind,
+    IteratorKindAttr,
+    Residency,
+    ResidencyAttr,
+)
 from tileir.dialects.nv_tileas.syntax import parse_type_bare, print_type_bare
 
 #: A dynamic extent or stride in a tiled view (`?`), as in builtin shaped types.
@@ -184,17 +192,24 @@ class AsyncTokenType(ParametrizedAttribute, TypeAttribute):
 
 @irdl_attr_definition
 class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
-    """`!nv_tileas.async.pipeline.iterator<T, count = N, stride = S, space = smem>`: the
-    rotating stage iterator of a pipeline.
+    """`!nv_tileas.async.pipeline.iterator<T, count = N, stride = S, space = smem, kind = consumer>`:
+    the rotating stage iterator of one side of a pipeline.
 
     * `T` (required): the payload type (typically the tile the producer region yields);
     * `count`: the number of stages it rotates through (`numStages` of its pipeline);
       default `?`, not fixed yet;
     * `stride`: the advance step of `inc_iter`; default 1 (always 1 in current TileAS);
-    * `space`: the memory its payload references (rmem, smem, tmem, gmem); default smem.
+    * `space`: the memory its payload references (rmem, smem, tmem, gmem); default smem;
+    * `kind`: the side it walks, `producer` (default) or `consumer` (seed 002's
+      `IteratorKind`).  The two sides are distinct types because they take part in
+      different handshakes: `create_iterator` of the producer token gives the producer
+      side, of the consumer token the consumer side, and the producer ops
+      (`produce_one`, `producer_acquire`, `producer_write`) take only the first, the
+      consumer ops only the second.  Both unwrap to the same payload type.
 
-    Fields equal to their default are not printed, so `iterator<tile<128x128xf16>>` is
-    the iterator with an unfixed count, stride 1, in shared memory."""
+    Fields equal to their default are not printed, so `iterator<tile<128x128xf16>>` (the
+    spelling of the seeds) is the producer-side iterator with an unfixed count, stride 1,
+    in shared memory."""
 
     name = "nv_tileas.async.pipeline.iterator"
 
@@ -202,6 +217,7 @@ class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
     count: IntAttr
     stride: IntAttr
     address_space: ResidencyAttr
+    iterator_kind: IteratorKindAttr
 
     def __init__(
         self,
@@ -209,9 +225,14 @@ class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
         count: int = UNKNOWN_COUNT,
         stride: int = 1,
         address_space: Residency = Residency.SMEM,
+        kind: IteratorKind = IteratorKind.PRODUCER,
     ):
         super().__init__(
-            element_type, IntAttr(count), IntAttr(stride), ResidencyAttr(address_space)
+            element_type,
+            IntAttr(count),
+            IntAttr(stride),
+            ResidencyAttr(address_space),
+            IteratorKindAttr(kind),
         )
 
     @property
@@ -222,6 +243,10 @@ class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
     def space(self) -> Residency:
         return self.address_space.data
 
+    @property
+    def kind(self) -> IteratorKind:
+        return self.iterator_kind.data
+
     def with_fields(
         self,
         *,
@@ -229,26 +254,29 @@ class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
         count: int | None = None,
         stride: int | None = None,
         address_space: Residency | None = None,
+        kind: IteratorKind | None = None,
     ) -> PipelineIteratorType:
         return PipelineIteratorType(
             element_type if element_type is not None else self.element_type,
             count if count is not None else self.count.data,
             stride if stride is not None else self.stride.data,
             address_space if address_space is not None else self.space,
+            kind if kind is not None else self.kind,
         )
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         parser.parse_punctuation("<")
         element = parse_type_bare(parser)
-        count, stride, space = UNKNOWN_COUNT, 1, Residency.SMEM
+        count, stride, space, kind = UNKNOWN_COUNT, 1, Residency.SMEM, IteratorKind.PRODUCER
         seen: list[str] = []
         while parser.parse_optional_punctuation(","):
             pos = parser.pos
             key = parser.parse_identifier()
-            if key in seen or key not in ("count", "stride", "space"):
+            if key in seen or key not in ("count", "stride", "space", "kind"):
                 parser.raise_error(
-                    f"unexpected iterator field '{key}' (expected count, stride, space, once each)",
+                    f"unexpected iterator field '{key}' (expected count, stride, space, kind, "
+                    "once each)",
                     pos,
                     parser.pos,
                 )
@@ -259,10 +287,18 @@ class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
                     count = parser.parse_integer(allow_boolean=False)
             elif key == "stride":
                 stride = parser.parse_integer(allow_boolean=False)
-            else:
+            elif key == "space":
                 space = Residency(parser.parse_str_enum(Residency))
+            else:
+                kind = IteratorKind(parser.parse_str_enum(IteratorKind))
         parser.parse_punctuation(">")
-        return (element, IntAttr(count), IntAttr(stride), ResidencyAttr(space))
+        return (
+            element,
+            IntAttr(count),
+            IntAttr(stride),
+            ResidencyAttr(space),
+            IteratorKindAttr(kind),
+        )
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string("<")
@@ -273,6 +309,8 @@ class PipelineIteratorType(ParametrizedAttribute, TypeAttribute):
             printer.print_string(f", stride = {self.stride.data}")
         if self.space is not Residency.SMEM:
             printer.print_string(f", space = {self.space.value}")
+        if self.kind is not IteratorKind.PRODUCER:
+            printer.print_string(f", kind = {self.kind.value}")
         printer.print_string(">")
 
     def verify(self) -> None:

@@ -90,6 +90,15 @@ ITERATOR_BRANCH_AGREEMENT = _rule(
     "space) in both arms and as the result",
     "seed 001 invariant 6; seed 002 Iterator Propagation",
 )
+ITERATOR_SIDE = _rule(
+    "iterator-side",
+    "producer-side and consumer-side iterators are distinct types: `create_iterator` of a "
+    "producer (consumer) token gives a `kind = producer` (`kind = consumer`) iterator, the "
+    "producer ops (`produce_one[_async]`, `producer_acquire`, `producer_write`) take only "
+    "producer-side iterators and the consumer ops (`consume_one[_async]`, `consumer_wait`, "
+    "`consumer_read`) only consumer-side ones, including iterator-typed region arguments",
+    "seed 002 Pipeline Types (IteratorKind; the sides take part in different handshakes)",
+)
 ITERATOR_REDUCTION_FACTOR = _rule(
     "iterator-reduction-factor",
     "a reduce/scan over a stage iterator divides its count by `reduction_factor`, which must "

@@ -8,15 +8,21 @@
 // RULE: pipeline-group-ids
 // RULE: pipeline-shared-mem
 // RULE: iterator-count
+// RULE: iterator-side
 // CHECK-LABEL: func.func @create
 // CHECK: nv_tileas.async.pipeline.create_pipeline %{{.*}} {numStages = 3 : i32, producerGroupId = 0 : ui8, consumerGroupId = 200 : ui8, sharedMem = true} : !nv_tileas.tiled_view<3x64x64xf16, smem> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
-// CHECK: nv_tileas.async.pipeline.create_iterator %{{.*}} : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3>
-// CHECK: nv_tileas.async.pipeline.inc_iter %{{.*}} : !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3>
+// CHECK: nv_tileas.async.pipeline.create_iterator %{{.*}} : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3, kind = consumer>
+// CHECK: nv_tileas.async.pipeline.inc_iter %{{.*}} : !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3, kind = consumer>
+// CHECK: nv_tileas.async.pipeline.create_iterator %{{.*}} : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3>
+// CHECK: nv_tileas.async.pipeline.create_iterator %{{.*}} : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>>
 // CHECK: nv_tileas.async.pipeline.create_pipeline %{{.*}} {numStages = 1 : i32, producerGroupId = 0 : i8, consumerGroupId = 0 : i8, dynamic = true} : !nv_tileaa.tiled_view<64xf32>
 func.func @create(%buf: !nv_tileas.tiled_view<3x64x64xf16, smem>, %flat: !nv_tileaa.tiled_view<64xf32>) {
   %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 3 : i32, producerGroupId = 0 : ui8, consumerGroupId = 200 : ui8, sharedMem = true} : !nv_tileas.tiled_view<3x64x64xf16, smem> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
-  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3>
-  %next = nv_tileas.async.pipeline.inc_iter %it : !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3>
+  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3, kind = consumer>
+  %next = nv_tileas.async.pipeline.inc_iter %it : !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3, kind = consumer>
+  // The producer side: the default kind, written or not.
+  %pit = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>, count = 3, kind = producer>
+  %pit2 = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tile<64x64xf16>>
   // A one-stage pipeline between the agents of one group (an unspecialized pipeline).
   %p1, %c1 = nv_tileas.async.pipeline.create_pipeline %flat {numStages = 1 : i32, producerGroupId = 0 : i8, consumerGroupId = 0 : i8, dynamic = true} : !nv_tileaa.tiled_view<64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
   func.return
@@ -24,7 +30,8 @@ func.func @create(%buf: !nv_tileas.tiled_view<3x64x64xf16, smem>, %flat: !nv_til
 
 // -----
 
-// Region arguments may be the iterator itself: it is unwrapped to its payload.
+// Region arguments may be the iterator itself: it is unwrapped to its payload.  Each side
+// takes its own iterator (the producer one, the consumer one: distinct types).
 // RULE: pipeline-region-yield
 // RULE: producer-region-args
 // RULE: consumer-region-args
@@ -33,10 +40,12 @@ func.func @create(%buf: !nv_tileas.tiled_view<3x64x64xf16, smem>, %flat: !nv_til
 // CHECK: nv_tileas.async.pipeline.produce_one %{{.*}}, %{{.*}} {producer_types = [tile<64xf32>, i32]} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> !nv_tileas.async.pipeline.producer_token {
 // CHECK-NEXT: ^bb0(%{{.*}}: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %{{.*}}: i32):
 // CHECK: nv_tileas.async.pipeline.produce_one_async {{.*}} -> (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.token)
-// CHECK: nv_tileas.async.pipeline.consume_one {{.*}} {consumer_idx = 0 : i32, consumer_types = [tile<64xf32>]}
+// CHECK: nv_tileas.async.pipeline.consume_one {{.*}} {consumer_idx = 0 : i32, consumer_types = [tile<64xf32>]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) -> !nv_tileas.async.pipeline.consumer_token {
+// CHECK-NEXT: ^bb0(%{{.*}}: !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>):
 // CHECK: nv_tileas.async.pipeline.consume_one_async {{.*}} -> (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.token)
 func.func @regions(%p: !nv_tileas.async.pipeline.producer_token, %c: !nv_tileas.async.pipeline.consumer_token,
-                   %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %v: !cuda_tile.tile<64xf32>, %n: i32) {
+                   %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %cit: !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>,
+                   %v: !cuda_tile.tile<64xf32>, %n: i32) {
   %p1 = nv_tileas.async.pipeline.produce_one %p, %it {producer_types = [tile<64xf32>, i32]} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> !nv_tileas.async.pipeline.producer_token {
   ^bb0(%stage: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %count: i32):
     nv_tileas.async.pipeline.yield %v, %count : tile<64xf32>, i32
@@ -45,11 +54,11 @@ func.func @regions(%p: !nv_tileas.async.pipeline.producer_token, %c: !nv_tileas.
   ^bb0(%stage: tile<64xf32>):
     nv_tileas.async.pipeline.yield %stage : tile<64xf32>
   }
-  %c1 = nv_tileas.async.pipeline.consume_one %c, %it {consumer_idx = 0 : i32, consumer_types = [tile<64xf32>]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> !nv_tileas.async.pipeline.consumer_token {
-  ^bb0(%x: tile<64xf32>):
-    nv_tileas.async.pipeline.yield %x : tile<64xf32>
+  %c1 = nv_tileas.async.pipeline.consume_one %c, %cit {consumer_idx = 0 : i32, consumer_types = [tile<64xf32>]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) -> !nv_tileas.async.pipeline.consumer_token {
+  ^bb0(%x: !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>):
+    nv_tileas.async.pipeline.yield %v : tile<64xf32>
   }
-  %c2, %cdone = nv_tileas.async.pipeline.consume_one_async %c1, %it {consumer_idx = 0 : i32, consumer_types = []} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.token) {
+  %c2, %cdone = nv_tileas.async.pipeline.consume_one_async %c1, %cit {consumer_idx = 0 : i32, consumer_types = []} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) -> (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.token) {
     nv_tileas.async.pipeline.yield
   }
   func.return
@@ -62,18 +71,19 @@ func.func @regions(%p: !nv_tileas.async.pipeline.producer_token, %c: !nv_tileas.
 // CHECK: %[[A:.*]] = nv_tileas.async.pipeline.producer_acquire %{{.*}}, %{{.*}} : !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>> -> !nv_tileas.async.pipeline.producer_token
 // CHECK: %[[W:.*]], %{{.*}} = nv_tileas.async.pipeline.producer_write %[[A]], %{{.*}} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.producer_token, tile<64xf32>) {
 // CHECK: nv_tileas.async.pipeline.producer_commit %[[W]] : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.producer_token
-// CHECK: %[[CW:.*]] = nv_tileas.async.pipeline.consumer_wait %{{.*}}, %{{.*}} {consumer_idx = 0 : i32}
-// CHECK: %[[R:.*]], %{{.*}} = nv_tileas.async.pipeline.consumer_read %[[CW]], %{{.*}} {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.consumer_token, tile<64xf32>) {
+// CHECK: %[[CW:.*]] = nv_tileas.async.pipeline.consumer_wait %{{.*}}, %{{.*}} {consumer_idx = 0 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer> -> !nv_tileas.async.pipeline.consumer_token
+// CHECK: %[[R:.*]], %{{.*}} = nv_tileas.async.pipeline.consumer_read %[[CW]], %{{.*}} {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) -> (!nv_tileas.async.pipeline.consumer_token, tile<64xf32>) {
 // CHECK: nv_tileas.async.pipeline.consumer_release %[[R]] : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.consumer_token
 func.func @handshake(%p: !nv_tileas.async.pipeline.producer_token, %c: !nv_tileas.async.pipeline.consumer_token,
-                     %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %v: !cuda_tile.tile<64xf32>) {
+                     %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %cit: !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>,
+                     %v: !cuda_tile.tile<64xf32>) {
   %ready = nv_tileas.async.pipeline.producer_acquire %p, %it : !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>> -> !nv_tileas.async.pipeline.producer_token
   %written, %val = nv_tileas.async.pipeline.producer_write %ready, %it : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.producer_token, tile<64xf32>) {
     nv_tileas.async.pipeline.yield %v : tile<64xf32>
   }
   %committed = nv_tileas.async.pipeline.producer_commit %written : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.producer_token
-  %waited = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 0 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>> -> !nv_tileas.async.pipeline.consumer_token
-  %read, %got = nv_tileas.async.pipeline.consumer_read %waited, %it {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.consumer_token, tile<64xf32>) {
+  %waited = nv_tileas.async.pipeline.consumer_wait %c, %cit {consumer_idx = 0 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer> -> !nv_tileas.async.pipeline.consumer_token
+  %read, %got = nv_tileas.async.pipeline.consumer_read %waited, %cit {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) -> (!nv_tileas.async.pipeline.consumer_token, tile<64xf32>) {
     nv_tileas.async.pipeline.yield %v : tile<64xf32>
   }
   %released = nv_tileas.async.pipeline.consumer_release %read : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.consumer_token
@@ -114,7 +124,7 @@ func.func @iterator_branches(%cond: i1, %a: !nv_tileas.async.pipeline.iterator<t
 // CHECK: nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: 228, 232>, isolated = false}
 // CHECK-NEXT: nv_tileas.async.pipeline.consumer_wait %{{.*}}, %{{.*}} {consumer_idx = 1 : i32}
 // CHECK: nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: -1, 232>, isolated = false}
-func.func @agents(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>) attributes {nv_tileas.launch_budget = 512 : i32} {
+func.func @agents(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) attributes {nv_tileas.launch_budget = 512 : i32} {
   nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 24, 232, 228>, isolated = false} {
     nv_tileas.async.pipeline.yield
   }, {
@@ -123,7 +133,7 @@ func.func @agents(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.
     nv_tileas.async.pipeline.yield
   }
   nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 2 : i32, max_regs = array<i32: 228, 232>, isolated = false} {
-    %w = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 1 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>> -> !nv_tileas.async.pipeline.consumer_token
+    %w = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 1 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer> -> !nv_tileas.async.pipeline.consumer_token
     nv_tileas.async.pipeline.yield
   }, {
     nv_tileas.async.pipeline.yield

@@ -26,9 +26,9 @@ func.func @producer_args(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_
 // -----
 
 // RULE: consumer-region-args
-func.func @consumer_args(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32>) {
+func.func @consumer_args(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) {
   // expected-error@+1 {{'nv_tileas.async.pipeline.consume_one' op region arguments () do not match consumer_types [i32]}}
-  %c1 = nv_tileas.async.pipeline.consume_one %c, %it {consumer_idx = 0 : i32, consumer_types = [i32]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32>) -> !nv_tileas.async.pipeline.consumer_token {
+  %c1 = nv_tileas.async.pipeline.consume_one %c, %it {consumer_idx = 0 : i32, consumer_types = [i32]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) -> !nv_tileas.async.pipeline.consumer_token {
     nv_tileas.async.pipeline.yield
   }
   func.return
@@ -49,9 +49,9 @@ func.func @yield_types(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_ti
 // -----
 
 // RULE: consumer-idx
-func.func @consumer_idx(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32>) {
+func.func @consumer_idx(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) {
   // expected-error@+1 {{'nv_tileas.async.pipeline.consumer_wait' op consumer_idx 1 is not a valid consumer of the group (outside an agent_switch the consumer group has one consumer)}}
-  %w = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 1 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32> -> !nv_tileas.async.pipeline.consumer_token
+  %w = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 1 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32, kind = consumer> -> !nv_tileas.async.pipeline.consumer_token
   func.return
 }
 
@@ -90,6 +90,165 @@ func.func @iterator_count(%buf: !nv_tileaa.tiled_view<2x64xf32>) {
   %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8} : !nv_tileaa.tiled_view<2x64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
   // expected-error@+1 {{'nv_tileas.async.pipeline.create_iterator' op iterator count 4 differs from the pipeline's numStages 2}}
   %it = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<i32, count = 4>
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side (the consumer token makes the consumer-side iterator)
+func.func @side_create(%buf: !nv_tileaa.tiled_view<2x64xf32>) {
+  %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8} : !nv_tileaa.tiled_view<2x64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+  // expected-error@+1 {{'nv_tileas.async.pipeline.create_iterator' op result !nv_tileas.async.pipeline.iterator<i32> is a producer-side iterator, but the consumer token makes the consumer-side one (kind = consumer): producer and consumer iterators are distinct types}}
+  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<i32>
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side (the producer token makes the producer-side iterator)
+func.func @side_create_producer(%buf: !nv_tileaa.tiled_view<2x64xf32>) {
+  %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8} : !nv_tileaa.tiled_view<2x64xf32> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+  // expected-error@+1 {{'nv_tileas.async.pipeline.create_iterator' op result !nv_tileas.async.pipeline.iterator<i32, kind = consumer> is a consumer-side iterator, but the producer token makes the producer-side one (kind = producer)}}
+  %it = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<i32, kind = consumer>
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side
+// Seed 003's worked example as the seed writes it (with seeds.mlir's fill-ins for its
+// free values and TMA operands): one iterator, made from the producer token, on both
+// sides.  It parses; the verifier rejects the consumer side's use of it.
+func.func @worked_example(%buf_view: !nv_tileaa.tiled_view<2x128x128xf16>, %tma_desc: !cute_nvgpu.tma_descriptor_tiled,
+    %k_outer: index, %c0: index, %barrier: !nv_tileaa.mem_token,
+    %b_tile: !cuda_tile.tile<128x128xf16>, %acc: !cuda_tile.tile<128x128xf32>) {
+// Build the pipeline. numStages=2, one producer, one consumer.
+%prod_tok, %cons_tok = nv_tileas.async.pipeline.create_pipeline %buf_view
+{ numStages = 2 : i32,
+producerGroupId = 0 : i8,
+consumerGroupId = 1 : i8,
+sharedMem = true,
+dynamic = false }
+: !nv_tileaa.tiled_view<2x128x128xf16>
+-> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
+// Stage iterator
+%iter = nv_tileas.async.pipeline.create_iterator %prod_tok
+: !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tile<128x128xf16>>
+// Producer region — TMA loads, one per stage
+%prod_tok2 = nv_tileas.async.pipeline.produce_one %prod_tok, %iter
+{ producer_types = [tile<128x128xf16>] } : (
+!nv_tileas.async.pipeline.producer_token,
+!nv_tileas.async.pipeline.iterator<tile<128x128xf16>>
+) -> !nv_tileas.async.pipeline.producer_token {
+^bb0(%stage_buf : tile<128x128xf16>):
+%async_tok = nv_tileas.async.tiled_tma_load
+%tma_desc, %stage_buf[%k_outer, %c0], %barrier
+{ atom = #nv_tileas<atom tma_load_2d>,
+operandSegmentSizes = array<i32: 1, 1, 2, 1> }
+: !cute_nvgpu.tma_descriptor_tiled, tile<128x128xf16>,
+index, index, !nv_tileaa.mem_token
+-> !async.value<tile<128x128xf16>>
+nv_tileas.async.pipeline.yield %stage_buf : tile<128x128xf16>
+}
+// Consumer region — wait for stage, dot, release
+// expected-error@+1 {{'nv_tileas.async.pipeline.consume_one' op takes a producer-side pipeline iterator !nv_tileas.async.pipeline.iterator<tile<128x128xf16>> where its consumer token needs a consumer-side one: producer and consumer iterators are distinct types (create_iterator of the consumer token makes it)}}
+%cons_tok2 = nv_tileas.async.pipeline.consume_one %cons_tok, %iter
+{ consumer_idx = 0 : i32,
+consumer_types = [tile<128x128xf16>] } : (
+!nv_tileas.async.pipeline.consumer_token,
+!nv_tileas.async.pipeline.iterator<tile<128x128xf16>>
+) -> !nv_tileas.async.pipeline.consumer_token {
+^bb0(%a_tile : tile<128x128xf16>):
+%waited = nv_tileas.async.pipeline.consumer_wait %cons_tok, %iter
+{ consumer_idx = 0 : i32 }
+: !nv_tileas.async.pipeline.consumer_token,
+!nv_tileas.async.pipeline.iterator<tile<128x128xf16>>
+-> !nv_tileas.async.pipeline.consumer_token
+%d = nv_tileas.dot %a_tile, %b_tile, %acc
+{ atom = #nv_tileas<atom mma_f16_f16_f32> }
+: tile<128x128xf16>, tile<128x128xf16>, tile<128x128xf32>
+-> tile<128x128xf32>
+%released = nv_tileas.async.pipeline.consumer_release %waited
+: !nv_tileas.async.pipeline.consumer_token
+-> !nv_tileas.async.pipeline.consumer_token
+nv_tileas.async.pipeline.yield %a_tile : tile<128x128xf16>
+}
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side
+func.func @side_produce_one_async(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.produce_one_async' op takes a consumer-side pipeline iterator !nv_tileas.async.pipeline.iterator<i32, kind = consumer> where its producer token needs a producer-side one}}
+  %p1, %done = nv_tileas.async.pipeline.produce_one_async %p, %it {producer_types = []} : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) -> (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.token) {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side
+func.func @side_producer_acquire(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<i32, count = 2, kind = consumer>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.producer_acquire' op takes a consumer-side pipeline iterator !nv_tileas.async.pipeline.iterator<i32, count = 2, kind = consumer> where its producer token needs a producer-side one}}
+  %a = nv_tileas.async.pipeline.producer_acquire %p, %it : !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32, count = 2, kind = consumer> -> !nv_tileas.async.pipeline.producer_token
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side
+func.func @side_producer_write(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<i32, kind = consumer>, %v: i32) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.producer_write' op takes a consumer-side pipeline iterator}}
+  %w, %x = nv_tileas.async.pipeline.producer_write %p, %it : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) -> (!nv_tileas.async.pipeline.producer_token, i32) {
+    nv_tileas.async.pipeline.yield %v : i32
+  }
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side
+func.func @side_consumer_wait(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32, space = rmem>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.consumer_wait' op takes a producer-side pipeline iterator !nv_tileas.async.pipeline.iterator<i32, space = rmem> where its consumer token needs a consumer-side one}}
+  %w = nv_tileas.async.pipeline.consumer_wait %c, %it {consumer_idx = 0 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32, space = rmem> -> !nv_tileas.async.pipeline.consumer_token
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side
+func.func @side_consumer_read(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32>, %v: i32) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.consumer_read' op takes a producer-side pipeline iterator}}
+  %r, %x = nv_tileas.async.pipeline.consumer_read %c, %it {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32>) -> (!nv_tileas.async.pipeline.consumer_token, i32) {
+    nv_tileas.async.pipeline.yield %v : i32
+  }
+  func.return
+}
+
+// -----
+
+// RULE: iterator-side (an iterator-typed region argument is of the op's side too)
+func.func @side_region_argument(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) {
+  // expected-error@+1 {{'nv_tileas.async.pipeline.consume_one' op takes a producer-side pipeline iterator !nv_tileas.async.pipeline.iterator<i32> where its consumer token needs a consumer-side one}}
+  %c1 = nv_tileas.async.pipeline.consume_one %c, %it {consumer_idx = 0 : i32, consumer_types = [i32]} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<i32, kind = consumer>) -> !nv_tileas.async.pipeline.consumer_token {
+  ^bb0(%stage: !nv_tileas.async.pipeline.iterator<i32>):
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: iterator-branch-agreement (the arms yield the two sides: distinct types)
+func.func @side_branches(%cond: i1, %a: !nv_tileas.async.pipeline.iterator<i32, count = 2>, %b: !nv_tileas.async.pipeline.iterator<i32, count = 2, kind = consumer>) {
+  // expected-error@+1 {{'scf.if' op result #0 is the pipeline iterator !nv_tileas.async.pipeline.iterator<i32, count = 2>, but the else arm yields !nv_tileas.async.pipeline.iterator<i32, count = 2, kind = consumer>}}
+  %it = scf.if %cond -> (!nv_tileas.async.pipeline.iterator<i32, count = 2>) {
+    scf.yield %a : !nv_tileas.async.pipeline.iterator<i32, count = 2>
+  } else {
+    scf.yield %b : !nv_tileas.async.pipeline.iterator<i32, count = 2, kind = consumer>
+  }
   func.return
 }
 

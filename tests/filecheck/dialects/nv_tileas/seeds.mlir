@@ -7,7 +7,12 @@
 //     written as a loop without iter_args and without `%out =`;
 //   * the worked example's TMA load gets its barrier operand and a second coordinate
 //     (its table: one coordinate per box dimension, then the barrier), and lists the
-//     destination's type as the tile it is.
+//     destination's type as the tile it is;
+//   * the worked example's consumer side (consume_one, consumer_wait) takes its own
+//     iterator, made from the consumer token (`kind = consumer`): seed 002 keeps the
+//     producer-side and consumer-side iterators distinct.  As written, with the producer
+//     iterator on both sides, it parses and is rejected by the verifier (rule
+//     iterator-side, pipeline_invalid.mlir).
 // RUN: tileir-opt %s --split-input-file --allow-unregistered-dialect | tileir-opt --split-input-file --allow-unregistered-dialect | filecheck %s
 // RUN: tileir-opt %s --split-input-file --allow-unregistered-dialect --print-op-generic | tileir-opt --split-input-file --allow-unregistered-dialect | filecheck %s
 
@@ -153,9 +158,10 @@ func.func @extract_from_insert_input(%x: tensor<?x?xf32>, %dst: tensor<64x64xf32
 // CHECK-NEXT: ^bb0(%[[BUF:.*]]: tile<128x128xf16>):
 // CHECK-NEXT: nv_tileas.async.tiled_tma_load %{{.*}}, %[[BUF]][%{{.*}}, %{{.*}}], %{{.*}} {atom = #nv_tileas<atom tma_load_2d>} : !cute_nvgpu.tma_descriptor_tiled, tile<128x128xf16>, index, index, !nv_tileaa.mem_token -> !async.value<tile<128x128xf16>>
 // CHECK-NEXT: nv_tileas.async.pipeline.yield %[[BUF]] : tile<128x128xf16>
-// CHECK: nv_tileas.async.pipeline.consume_one %[[C]], %[[IT]] {consumer_idx = 0 : i32, consumer_types = [tile<128x128xf16>]}
+// CHECK: %[[CIT:.*]] = nv_tileas.async.pipeline.create_iterator %[[C]] : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tile<128x128xf16>, kind = consumer>
+// CHECK: nv_tileas.async.pipeline.consume_one %[[C]], %[[CIT]] {consumer_idx = 0 : i32, consumer_types = [tile<128x128xf16>]}
 // CHECK-NEXT: ^bb0(%[[A:.*]]: tile<128x128xf16>):
-// CHECK-NEXT: %[[W:.*]] = nv_tileas.async.pipeline.consumer_wait %[[C]], %[[IT]] {consumer_idx = 0 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<128x128xf16>> -> !nv_tileas.async.pipeline.consumer_token
+// CHECK-NEXT: %[[W:.*]] = nv_tileas.async.pipeline.consumer_wait %[[C]], %[[CIT]] {consumer_idx = 0 : i32} : !nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<128x128xf16>, kind = consumer> -> !nv_tileas.async.pipeline.consumer_token
 // CHECK-NEXT: nv_tileas.dot %[[A]], %{{.*}}, %{{.*}} {atom = #nv_tileas<atom mma_f16_f16_f32>} : tile<128x128xf16>, tile<128x128xf16>, tile<128x128xf32> -> tile<128x128xf32>
 // CHECK-NEXT: nv_tileas.async.pipeline.consumer_release %[[W]] : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.consumer_token
 // CHECK-NEXT: nv_tileas.async.pipeline.yield %[[A]] : tile<128x128xf16>
@@ -190,18 +196,20 @@ index, index, !nv_tileaa.mem_token
 -> !async.value<tile<128x128xf16>>
 nv_tileas.async.pipeline.yield %stage_buf : tile<128x128xf16>
 }
+%cons_iter = nv_tileas.async.pipeline.create_iterator %cons_tok
+: !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tile<128x128xf16>, kind = consumer>
 // Consumer region — wait for stage, dot, release
-%cons_tok2 = nv_tileas.async.pipeline.consume_one %cons_tok, %iter
+%cons_tok2 = nv_tileas.async.pipeline.consume_one %cons_tok, %cons_iter
 { consumer_idx = 0 : i32,
 consumer_types = [tile<128x128xf16>] } : (
 !nv_tileas.async.pipeline.consumer_token,
-!nv_tileas.async.pipeline.iterator<tile<128x128xf16>>
+!nv_tileas.async.pipeline.iterator<tile<128x128xf16>, kind = consumer>
 ) -> !nv_tileas.async.pipeline.consumer_token {
 ^bb0(%a_tile : tile<128x128xf16>):
-%waited = nv_tileas.async.pipeline.consumer_wait %cons_tok, %iter
+%waited = nv_tileas.async.pipeline.consumer_wait %cons_tok, %cons_iter
 { consumer_idx = 0 : i32 }
 : !nv_tileas.async.pipeline.consumer_token,
-!nv_tileas.async.pipeline.iterator<tile<128x128xf16>>
+!nv_tileas.async.pipeline.iterator<tile<128x128xf16>, kind = consumer>
 -> !nv_tileas.async.pipeline.consumer_token
 %d = nv_tileas.dot %a_tile, %b_tile, %acc
 { atom = #nv_tileas<atom mma_f16_f16_f32> }

@@ -29,8 +29,8 @@ func.func @in_producer_region(%p: !nv_tileas.async.pipeline.producer_token, %it:
 // -----
 
 // RULE: cta-barrier-placement
-func.func @in_consumer_region(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %v: !cuda_tile.tile<64xf32>) {
-  %read, %got = nv_tileas.async.pipeline.consumer_read %c, %it {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.consumer_token, tile<64xf32>) {
+func.func @in_consumer_region(%c: !nv_tileas.async.pipeline.consumer_token, %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>, %v: !cuda_tile.tile<64xf32>) {
+  %read, %got = nv_tileas.async.pipeline.consumer_read %c, %it {consumer_idx = 0 : i32} : (!nv_tileas.async.pipeline.consumer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>, kind = consumer>) -> (!nv_tileas.async.pipeline.consumer_token, tile<64xf32>) {
     // expected-error@+1 {{'nv_tileas.cta_barrier' op must not sit inside 'nv_tileas.async.pipeline.consumer_read': only some warps run its region, and the barrier waits for every thread of the CTA}}
     nv_tileas.cta_barrier
     nv_tileas.async.pipeline.yield %v : tile<64xf32>

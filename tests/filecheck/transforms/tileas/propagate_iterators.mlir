@@ -29,26 +29,26 @@ func.func @loop(%buf: !nv_tileas.tiled_view<3x64x64xf16, smem>, %lb: index, %ub:
 // the same iterator type, so the result is wrapped into it.  Nested in a loop that
 // carries the iterator too.
 // CHECK-LABEL: func.func @branch_in_loop
-// CHECK: scf.for {{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>)
-// CHECK: %[[B:.*]] = scf.if %{{.*}} -> (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>) {
-// CHECK-NEXT: %[[N:.*]] = nv_tileas.async.pipeline.inc_iter %[[X]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>
-// CHECK-NEXT: scf.yield %[[N]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>
+// CHECK: scf.for {{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>)
+// CHECK: %[[B:.*]] = scf.if %{{.*}} -> (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>) {
+// CHECK-NEXT: %[[N:.*]] = nv_tileas.async.pipeline.inc_iter %[[X]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>
+// CHECK-NEXT: scf.yield %[[N]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>
 // CHECK-NEXT: } else {
-// CHECK-NEXT: scf.yield %[[X]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>
-// CHECK: "test.op"(%[[B]]) : (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>) -> ()
-// CHECK: scf.yield %[[X]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2>
+// CHECK-NEXT: scf.yield %[[X]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>
+// CHECK: "test.op"(%[[B]]) : (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>) -> ()
+// CHECK: scf.yield %[[X]] : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, count = 2, kind = consumer>
 func.func @branch_in_loop(%buf: !nv_tileas.tiled_view<2x16xf32, smem>, %lb: index, %ub: index, %st: index, %cond: i1) {
   %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 2 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8, sharedMem = true} : !nv_tileas.tiled_view<2x16xf32, smem> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
-  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tensor<16xf32>>
-  %r = scf.for %k = %lb to %ub step %st iter_args(%x = %it) -> (!nv_tileas.async.pipeline.iterator<tensor<16xf32>>) {
+  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tensor<16xf32>, kind = consumer>
+  %r = scf.for %k = %lb to %ub step %st iter_args(%x = %it) -> (!nv_tileas.async.pipeline.iterator<tensor<16xf32>, kind = consumer>) {
     %b = scf.if %cond -> (tensor<16xf32>) {
-      %n = nv_tileas.async.pipeline.inc_iter %x : !nv_tileas.async.pipeline.iterator<tensor<16xf32>>
-      scf.yield %n : !nv_tileas.async.pipeline.iterator<tensor<16xf32>>
+      %n = nv_tileas.async.pipeline.inc_iter %x : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, kind = consumer>
+      scf.yield %n : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, kind = consumer>
     } else {
-      scf.yield %x : !nv_tileas.async.pipeline.iterator<tensor<16xf32>>
+      scf.yield %x : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, kind = consumer>
     }
     "test.op"(%b) : (tensor<16xf32>) -> ()
-    scf.yield %x : !nv_tileas.async.pipeline.iterator<tensor<16xf32>>
+    scf.yield %x : !nv_tileas.async.pipeline.iterator<tensor<16xf32>, kind = consumer>
   }
   func.return
 }
@@ -76,7 +76,7 @@ func.func @space_from_buffer(%buf: !nv_tileas.tiled_view<4x16xf32, gmem>) {
 // CHECK: nv_tileas.scan %{{.*}} {axis = 0 : i32} : !nv_tileas.async.pipeline.iterator<tensor<8xf32>, count = 2> -> !nv_tileas.async.pipeline.iterator<tensor<8xf32>, count = 2>
 func.func @reduction(%buf: !nv_tileas.tiled_view<4x4x8xf32, smem>, %lb: index, %ub: index, %st: index) {
   %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 4 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8, sharedMem = true} : !nv_tileas.tiled_view<4x4x8xf32, smem> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
-  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tensor<4x8xf32>>
+  %it = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tensor<4x8xf32>>
   %r = nv_tileas.reduce %it {axis = 0 : i32, reduction_factor = 2 : i32} : !nv_tileas.async.pipeline.iterator<tensor<4x8xf32>> -> !nv_tileas.async.pipeline.iterator<tensor<8xf32>> {
   ^bb0(%a: f32, %b: f32):
     %s = arith.addf %a, %b : f32

@@ -39,7 +39,7 @@ func.func @iterator_and_payload(%b2: !nv_tileas.tiled_view<2x16xf32, smem>, %v: 
 // Seed 002: a reduction whose factor does not divide the iterator's count.
 func.func @reduction_factor(%buf: !nv_tileas.tiled_view<4x4x8xf32, smem>) {
   %p, %c = nv_tileas.async.pipeline.create_pipeline %buf {numStages = 4 : i32, producerGroupId = 0 : i8, consumerGroupId = 1 : i8, sharedMem = true} : !nv_tileas.tiled_view<4x4x8xf32, smem> -> !nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.consumer_token
-  %it = nv_tileas.async.pipeline.create_iterator %c : !nv_tileas.async.pipeline.consumer_token -> !nv_tileas.async.pipeline.iterator<tensor<4x8xf32>>
+  %it = nv_tileas.async.pipeline.create_iterator %p : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tensor<4x8xf32>>
   // expected-error@+1 {{'nv_tileas.reduce' op reduction factor 3 does not divide the iterator count 4}}
   %r = nv_tileas.reduce %it {axis = 0 : i32, reduction_factor = 3 : i32} : !nv_tileas.async.pipeline.iterator<tensor<4x8xf32>> -> !nv_tileas.async.pipeline.iterator<tensor<8xf32>> {
   ^bb0(%a: f32, %b: f32):

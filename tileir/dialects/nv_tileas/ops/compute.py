@@ -232,13 +232,15 @@ class AxisRegionOp(TileASOp):
                         f"reduction factor {factor} does not divide the iterator count {count}"
                     )
                 want_count = operand_t.count.data if count is None else count // factor
-                if (result_t.count.data, result_t.stride, result_t.address_space) != (
-                    want_count,
-                    operand_t.stride,
-                    operand_t.address_space,
-                ):
+                if (
+                    result_t.count.data,
+                    result_t.stride,
+                    result_t.address_space,
+                    result_t.kind,
+                ) != (want_count, operand_t.stride, operand_t.address_space, operand_t.kind):
                     raise self.op_error(
-                        f"result iterator {result_t} must have count {want_count} and the operand's stride and space"
+                        f"result iterator {result_t} must have count {want_count} and the "
+                        "operand's stride, space and side"
                     )
             shape = list(shape_of(_payload(operand_t)))
             if not 0 <= axis < len(shape):

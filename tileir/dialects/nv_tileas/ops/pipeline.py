@@ -65,7 +65,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator
 
 from tileir.dialects.nv_tileaa.types import TiledViewType as AATiledViewType
-from tileir.dialects.nv_tileas.attributes import Residency
+from tileir.dialects.nv_tileas.attributes import IteratorKind, Residency
 from tileir.dialects.nv_tileas.interfaces import (
     INHERIT_REGISTER_BUDGET,
     AgentLikeOp,
@@ -99,6 +99,7 @@ from tileir.dialects.nv_tileas.verifiers import (
     CONSUMER_REGION_ARGS,
     ITERATOR_BRANCH_AGREEMENT,
     ITERATOR_COUNT,
+    ITERATOR_SIDE,
     PIPELINE_GROUP_IDS,
     PIPELINE_REGION_YIELD,
     PIPELINE_SHARED_MEM,
@@ -142,6 +143,27 @@ def check_iterator_operand(op: Operation, value: SSAValue) -> None:
             )
 
 
+def token_side(token_type: Attribute) -> IteratorKind:
+    """The side of a pipeline a token belongs to (and so the kind of its iterator)."""
+    if isinstance(token_type, PipelineConsumerTokenType):
+        return IteratorKind.CONSUMER
+    return IteratorKind.PRODUCER
+
+
+def check_iterator_side(op: Operation, iterator_type: Attribute, side: IteratorKind) -> None:
+    """ITERATOR_SIDE: a producer-side op takes the producer-side iterator and a
+    consumer-side op the consumer-side one (seed 002: distinct types, different
+    handshakes)."""
+    if not isinstance(iterator_type, PipelineIteratorType) or iterator_type.kind is side:
+        return
+    raise fail(
+        op,
+        f"takes a {iterator_type.kind.value}-side pipeline iterator {iterator_type} where its "
+        f"{side.value} token needs a {side.value}-side one: producer and consumer iterators "
+        f"are distinct types (create_iterator of the {side.value} token makes it)",
+    )
+
+
 def enclosing_agent_switch(op: Operation) -> AgentSwitchOp | None:
     parent = op.parent_op()
     while parent is not None:
@@ -177,7 +199,9 @@ def check_region_terminator(op: Operation, region: Region, what: str = "region")
 
 def check_region_args(op: Operation, block: Block, payload: Sequence[Attribute], attr: str) -> None:
     """PRODUCER_REGION_ARGS / CONSUMER_REGION_ARGS: iterator arguments are unwrapped to
-    their payload before comparing (seed 002)."""
+    their payload before comparing (seed 002), after ITERATOR_SIDE checked their side."""
+    for a in block.args:
+        check_iterator_side(op, a.type, token_side(op.operands[0].type))
     args = [unwrap_iterator(a.type) for a in block.args]
     if args != list(payload):
         shown = ", ".join(str(t) for t in payload)
@@ -297,21 +321,32 @@ class CreatePipelineOp(TileASOp):
 class CreateIteratorOp(TileASOp):
     """`%it = nv_tileas.async.pipeline.create_iterator %prod : !nv_tileas.async.pipeline.producer_token -> !nv_tileas.async.pipeline.iterator<tile<128x128xf16>>`
 
-    The stage iterator of a pipeline (given by either of its tokens), starting at stage
-    0.  A fixed `count` must be the pipeline's `numStages`."""
+    The stage iterator of one side of a pipeline, starting at stage 0: the producer
+    token gives the producer-side iterator, the consumer token the consumer-side one
+    (`kind = consumer`); the two are distinct types.  A fixed `count` must be the
+    pipeline's `numStages`.  The builder takes the side from the token: the kind of the
+    `iterator_type` it is given is replaced by the token's side."""
 
     name = "nv_tileas.async.pipeline.create_iterator"
     pipeline = operand_def(PipelineTokenConstraint)
     result = result_def(PipelineIteratorType)
     assembly_format = "$pipeline attr-dict `:` type($pipeline) `->` type($result)"
-    RULES: ClassVar[tuple[str, ...]] = (ITERATOR_COUNT,)
+    RULES: ClassVar[tuple[str, ...]] = (ITERATOR_COUNT, ITERATOR_SIDE)
 
     def __init__(self, pipeline: SSAValue, iterator_type: PipelineIteratorType):
-        super().__init__(operands=[pipeline], result_types=[iterator_type])
+        side = token_side(pipeline.type)
+        super().__init__(operands=[pipeline], result_types=[iterator_type.with_fields(kind=side)])
 
     def verify_(self) -> None:
         t = self.result.type
         assert isinstance(t, PipelineIteratorType)
+        side = token_side(self.pipeline.type)
+        if t.kind is not side:
+            raise self.op_error(
+                f"result {t} is a {t.kind.value}-side iterator, but the {side.value} token "
+                f"makes the {side.value}-side one (kind = {side.value}): producer and consumer "
+                "iterators are distinct types"
+            )
         source = self.pipeline.owner
         if (
             t.stage_count is not None
@@ -363,6 +398,7 @@ class PipelineRegionOp(TileASOp):
         return None
 
     def verify_region(self) -> None:
+        check_iterator_side(self, self.operands[1].type, token_side(self.operands[0].type))
         check_iterator_operand(self, self.operands[1])
         yield_op = check_region_terminator(self, self.body_region())
         block = self.body_region().blocks.first
@@ -388,6 +424,7 @@ class ProduceOneBase(PipelineRegionOp):
         PRODUCER_REGION_ARGS,
         REGION_YIELD_TYPES,
         ITERATOR_BRANCH_AGREEMENT,
+        ITERATOR_SIDE,
     )
 
     def declared_payload(self) -> tuple[list[Attribute], str, str]:
@@ -447,6 +484,7 @@ class ConsumeOneBase(PipelineRegionOp):
         REGION_YIELD_TYPES,
         CONSUMER_IDX,
         ITERATOR_BRANCH_AGREEMENT,
+        ITERATOR_SIDE,
     )
 
     def declared_payload(self) -> tuple[list[Attribute], str, str]:
@@ -510,6 +548,7 @@ class ProducerWriteOp(PipelineRegionOp):
         PIPELINE_REGION_YIELD,
         REGION_YIELD_TYPES,
         ITERATOR_BRANCH_AGREEMENT,
+        ITERATOR_SIDE,
     )
 
     def expected_yield(self) -> tuple[list[Attribute], str]:
@@ -542,6 +581,7 @@ class ConsumerReadOp(PipelineRegionOp):
         REGION_YIELD_TYPES,
         CONSUMER_IDX,
         ITERATOR_BRANCH_AGREEMENT,
+        ITERATOR_SIDE,
     )
 
     def expected_yield(self) -> tuple[list[Attribute], str]:
@@ -572,12 +612,13 @@ class ProducerAcquireOp(TileASOp):
     assembly_format = (
         "$token `,` $iterator attr-dict `:` type($token) `,` type($iterator) `->` type($result)"
     )
-    RULES: ClassVar[tuple[str, ...]] = (ITERATOR_BRANCH_AGREEMENT,)
+    RULES: ClassVar[tuple[str, ...]] = (ITERATOR_BRANCH_AGREEMENT, ITERATOR_SIDE)
 
     def __init__(self, token: SSAValue, iterator: SSAValue):
         super().__init__(operands=[token, iterator], result_types=[PipelineProducerTokenType()])
 
     def verify_(self) -> None:
+        check_iterator_side(self, self.iterator.type, IteratorKind.PRODUCER)
         check_iterator_operand(self, self.iterator)
 
 
@@ -614,7 +655,7 @@ class ConsumerWaitOp(TileASOp):
     assembly_format = (
         "$token `,` $iterator attr-dict `:` type($token) `,` type($iterator) `->` type($result)"
     )
-    RULES: ClassVar[tuple[str, ...]] = (CONSUMER_IDX, ITERATOR_BRANCH_AGREEMENT)
+    RULES: ClassVar[tuple[str, ...]] = (CONSUMER_IDX, ITERATOR_BRANCH_AGREEMENT, ITERATOR_SIDE)
 
     def __init__(self, token: SSAValue, iterator: SSAValue, consumer_idx: int):
         super().__init__(
@@ -625,6 +666,7 @@ class ConsumerWaitOp(TileASOp):
 
     def verify_(self) -> None:
         check_consumer_idx(self, self.consumer_idx.value.data)
+        check_iterator_side(self, self.iterator.type, IteratorKind.CONSUMER)
         check_iterator_operand(self, self.iterator)
 
 
