@@ -103,8 +103,11 @@ def compile_module(
     tile_kernels: bool = False,
     allow_empty: bool = False,
     verify_each: bool = False,
+    warp_specialize: bool = True,
 ) -> CompileResult:
     """Lower `module` (in place) to `stop_after`; returns the requested artifacts.
+    `warp_specialize=False` keeps every K loop in one agent (`tileas-specialize-agents`
+    builds a producer and a consumer agent where the target takes them).
     `on_pass`, when given, sees every pass as it finishes (the Python API times and
     snapshots the stages with it).  `line_info`, `tile_kernels` and `allow_empty` are
     `module_to_ptx`'s options (`.loc` lines, Tile IR kernel marking, empty modules).
@@ -126,7 +129,7 @@ def compile_module(
     if stop_after == "cuda_tile":
         return result
 
-    for stage, passes in stage_passes(arch, num_warps):
+    for stage, passes in stage_passes(arch, num_warps, warp_specialize):
         for i, p in enumerate(passes):
             ends_stage = i == len(passes) - 1
             start = time.perf_counter()

@@ -26,6 +26,7 @@ from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
+from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
@@ -33,8 +34,11 @@ from tileir.transforms.tileas.widen_stores import WidenStoresPass
 STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
 
 
-def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]]:
-    """The passes that produce each stage after `cuda_tile`."""
+def stage_passes(
+    arch: str, num_warps: int, warp_specialize: bool = True
+) -> list[tuple[str, list[ModulePass]]]:
+    """The passes that produce each stage after `cuda_tile` (`warp_specialize=False`
+    keeps every K loop in one agent)."""
     return [
         (
             "tileaa",
@@ -56,7 +60,8 @@ def stage_passes(arch: str, num_warps: int) -> list[tuple[str, list[ModulePass]]
                 TileASCanonicalizePass(),
                 DeadCodeElimination(),
                 InsertBarriersPass(),
-                PipelineDotOperandsPass(arch=arch),
+                PipelineDotOperandsPass(arch=arch, warp_specialize=warp_specialize),
+                SpecializeAgentsPass(),
             ],
         ),
         (
@@ -96,6 +101,8 @@ class CudaTileToPtxPipeline(ModulePass):
 
     arch: str = "sm_90a"
     num_warps: int = 4
+    #: Whether `wgmma` K loops become producer and consumer agents (sm_90a).
+    warp_specialize: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for _, p in self.steps(op):
@@ -106,7 +113,8 @@ class CudaTileToPtxPipeline(ModulePass):
         options checked first): what `--print-ir-after-all` and `--time-passes` show."""
         arch = resolve_gpu_name(self.arch, "cuda-tile-to-ptx target")
         check_num_warps(self.num_warps, op)
-        return [(stage, p) for stage, passes in stage_passes(arch, self.num_warps) for p in passes]
+        stages = stage_passes(arch, self.num_warps, self.warp_specialize)
+        return [(stage, p) for stage, passes in stages for p in passes]
 
 
 def expand(p: ModulePass, op: ModuleOp) -> list[tuple[str, ModulePass]] | None:

@@ -104,6 +104,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-pipeline-dot-operands": _pass(
         "tileir.transforms.tileas.pipeline_dot_operands", "PipelineDotOperandsPass"
     ),
+    "tileas-specialize-agents": _pass(
+        "tileir.transforms.tileas.specialize_agents", "SpecializeAgentsPass"
+    ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
     # cuda_tile -> cuda_tile (tileir/transforms/cuda_tile/).

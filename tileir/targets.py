@@ -46,9 +46,18 @@ class GpuArch:
         sm_12x's consumer parts have `mma.sync` only."""
         return self.name in TCGEN05_TARGETS
 
+    @property
+    def warp_specialization(self) -> bool:
+        """Whether a `wgmma` K loop becomes a producer and a consumer agent: the
+        targets with `wgmma` and `setmaxnreg` (sm_90a, PTX ISA `setmaxnreg`)."""
+        return self.name in WARP_SPECIALIZED_TARGETS
+
 
 #: The targets whose tensor cores take `tcgen05.mma` (`GpuArch.tcgen05`).
 TCGEN05_TARGETS = frozenset({"sm_100a", "sm_103a"})
+
+#: The targets whose `wgmma` K loops are warp-specialized (`GpuArch.warp_specialization`).
+WARP_SPECIALIZED_TARGETS = frozenset({"sm_90a"})
 
 #: Shared memory the system reserves per resident CTA (bytes).
 RESERVED_SHARED_PER_CTA = 1 * KIB

@@ -88,10 +88,12 @@ def test_wgmma_leaves_one_group_in_flight() -> None:
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 def test_two_warpgroups_share_the_ring(arch: str) -> None:
     """8 warps: on sm_90a two warpgroups of `wgmma` each keep a group in flight, and the
-    slot refilled in an iteration must be free in both (the CTA barrier before the
-    tensor cores orders every warp's `wgmma.wait_group` before the copy); ragged edges."""
+    stage refilled must be free in both (every consumer thread's release arrives on the
+    stage's empty mbarrier; sm_100a: the CTA barrier before the tensor cores orders
+    every warp's reads before the copy); ragged edges."""
     ptx = _ptx("gemm_bf16_two_warpgroups", arch)
-    assert ".reqntid 256" in ptx
+    # sm_90a: a producer and a consumer agent of 8 warps each (test_specialize_agents.py).
+    assert (".reqntid 512" if arch == "sm_90a" else ".reqntid 256") in ptx
     assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (arch == "sm_90a")
     _run("gemm_bf16_two_warpgroups", ptx)
 
@@ -121,8 +123,11 @@ def _wgmma_not_drained(ptx: str) -> str:
 )
 def test_broken_wgmma_pipelines_are_caught(breakage: Callable[[str], str]) -> None:
     """A copy into a slot a `wgmma` group still reads, and an epilogue that reads the
-    accumulator before the last group completes."""
-    ptx = _ptx("gemm_f16", "sm_90a")
+    accumulator before the last group completes (one agent: the warp-specialized
+    pipeline's broken variants are in test_specialize_agents.py)."""
+    result = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_90a", warp_specialize=False)
+    assert result.ptx is not None
+    ptx = result.ptx
     broken = breakage(ptx)
     assert broken != ptx
     with pytest.raises(SimulationError, match=r"unfinished wgmma|has not completed"):

@@ -57,6 +57,7 @@ from xdsl.pattern_rewriter import (
 
 from tileir.conversions.tileas_to_llvm.arith import LowerArithConstant, LowerArithInteger
 from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, feed_patterns
+from tileir.conversions.tileas_to_llvm.agents import Agents, agent_patterns
 from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.cleanup import cleanup
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
@@ -128,9 +129,13 @@ class ConvertTileASToLLVMPass(ModulePass):
         # The rings of pipelined loops, planned while the loops and dots are there.
         feeds = AsyncFeeds()
         feeds.plan(op)
+        # Warp-specialized agents and the pipelines between them (their rings are feeds).
+        agents = Agents(feeds)
+        agents.plan(op)
         LocatedWalker(
             GreedyRewritePatternApplier(
                 [
+                    *agent_patterns(lowering, agents),
                     LowerElementwise(lowering),
                     LowerArithConstant(lowering),
                     LowerArithInteger(lowering),
@@ -167,6 +172,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             ),
             apply_recursively=False,
         ).rewrite_module(op)
+        agents.name_barriers()
         for state in lowering.functions.values():
             finalize_persistent(state)
             finalize_tensor_memory(state)

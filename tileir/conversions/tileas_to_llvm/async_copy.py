@@ -78,9 +78,15 @@ class Ring:
     base: SSAValue | None = None
     #: The slot the body's `future_wait` returned in the iteration being lowered.
     current: SSAValue | None = None
+    #: The stages of the mbarrier pipeline whose payload the ring is (0: none; then
+    #: `producer_write` sets the slot its copies fill in `write_slot`, `agents.py`).
+    stages: int = 0
+    write_slot: SSAValue | None = None
 
     @property
     def slots(self) -> int:
+        if self.stages:
+            return self.stages
         return ring_slots(self.last_stage + 1, self.in_flight)
 
 
@@ -136,6 +142,12 @@ class AsyncFeeds:
         ring = self.by_dot.get((id(dot), index))
         return None if ring is None else ring.current
 
+    def pipelined(self, dot: tas.DotOp) -> bool:
+        """Whether both operands of `dot` come from the stages of an mbarrier pipeline
+        (whose waits order the copies before the dot: no CTA barrier is needed)."""
+        rings = [self.by_dot.get((id(dot), i)) for i in (0, 1)]
+        return all(r is not None and r.stages for r in rings)
+
     def ring_placement(self, ring: Ring) -> OperandPlacement:
         if ring.placement is None:
             assert self.placement is not None
@@ -144,8 +156,12 @@ class AsyncFeeds:
 
 
 def _drains_wgmma(wait: tas.AsyncWaitOp) -> bool:
-    """Whether `wait` follows a loop with a dot that leaves `wgmma` groups in flight."""
+    """Whether `wait` follows a loop with a dot that leaves `wgmma` groups in flight:
+    a loop whose futures it waits for, or (a warp-specialized consumer's) the loop
+    right before it."""
     loops = {id(v.owner): v.owner for v in wait.operands if isinstance(v.owner, scf.ForOp)}
+    if not wait.operands and isinstance(wait.prev_op, scf.ForOp):
+        loops[id(wait.prev_op)] = wait.prev_op
     return any(
         isinstance(op, tas.DotOp) and groups_in_flight(op)
         for loop in loops.values()
@@ -216,7 +232,13 @@ class LowerAsyncTiledLoad(TilePattern):
         stage = op.attributes.get(STAGE_ATTR)
         k = stage.value.data if isinstance(stage, IntegerAttr) else 0
         b = self.builder(rewriter, op)
-        if k < ring.last_stage:
+        if ring.stages:
+            if ring.write_slot is None:
+                raise not_supported(
+                    op, "an asynchronous load into a pipeline outside producer_write"
+                )
+            slot = ring.write_slot
+        elif k < ring.last_stage:
             slot = b.add(ring.base, b.const(k * size, i32)) if k else ring.base
         elif ring.current is None:
             raise not_supported(op, "an asynchronous load ahead of a loop without its wait")

@@ -53,14 +53,24 @@ from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
+from tileir.dialects.nv_tileas.types import (
+    PipelineConsumerTokenType,
+    PipelineIteratorType,
+    PipelineProducerTokenType,
+)
 
 UNSIGNED_CMP_ATTR = "unsignedCmp"
 
 
+#: Pipeline tokens and iterators: one 32-bit register each (`agents.py`).
+PIPELINE_HANDLE_TYPES = PipelineProducerTokenType | PipelineConsumerTokenType | PipelineIteratorType
+
+
 def register_types(t: Attribute, op: Operation | None = None) -> list[Attribute]:
     """The LLVM types of the registers a value of type `t` occupies (a future of a tile:
-    the 32-bit shared-memory address of the buffer it lands in, `async_copy.py`)."""
-    if isinstance(t, AsyncValueType):
+    the 32-bit shared-memory address of the buffer it lands in, `async_copy.py`; a
+    pipeline token or iterator: a word, `agents.py`)."""
+    if isinstance(t, AsyncValueType | PIPELINE_HANDLE_TYPES):
         return [i32]
     if isinstance(t, TensorType):
         layout = linear_layout(op, t)  # pyright: ignore[reportArgumentType]

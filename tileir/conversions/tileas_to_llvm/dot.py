@@ -245,11 +245,14 @@ class LowerDot(TilePattern):
                 ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
-        if use_wgmma:
-            # The writes above and the copies into the rings (generic proxy) must be
-            # visible to wgmma (async proxy).
-            b.op(nvvm.FenceProxyOp())
-        b.op(nvvm.Barrier0Op())
+        if not self.feeds.pipelined(op):
+            # (A pipeline's consumer_wait has ordered its stage before the dot, fence
+            # included.)
+            if use_wgmma:
+                # The writes above and the copies into the rings (generic proxy) must
+                # be visible to wgmma (async proxy).
+                b.op(nvvm.FenceProxyOp())
+            b.op(nvvm.Barrier0Op())
         if acc_in_registers:
             c = list(acc_vals)
         else:

@@ -20,15 +20,18 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from tileir.conversions.cuda_tile_to_tileaa import HINTS_ATTR
 from tileir.conversions.tileas_to_llvm.context import (
+    AGENT_WARPS_ATTR,
     LoweringContext,
     llvm_scalar_type,
 )
-from tileir.diagnostics import error_at
+from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
 from tileir.dialects.cuda_tile.hints import OCCUPANCY
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.targets import hint_target, register_budget
+from tileir.transforms.tileas.specialize_agents import agent_warps
 
 
 def occupancy_hint(fn: func.FuncOp, arch: str) -> int:
@@ -51,6 +54,7 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     it ptxas picks a budget by its own heuristics, and for some large kernels picks 32
     registers and spills tens of KiB (a 128x256 f16 GEMM on sm_80: 32 registers,
     13 KB of spill stores; with `.maxnreg 255`: 255 registers, 2.6 KB)."""
+    switch = next((o for o in fn.walk() if isinstance(o, tas.AgentSwitchOp)), None)
     body = rewriter.move_region_contents_to_new_regions(fn.body)
     block = body.block
     arg_types: list[Attribute] = []
@@ -80,10 +84,18 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     )
     ll.attributes["nvvm.kernel"] = UnitAttr()
     threads = num_warps * WARP_SIZE
+    budget = register_budget(threads, occupancy_hint(fn, arch))
+    if switch is not None:
+        # Warp-specialized: every agent's warps, each starting at the largest budget of
+        # an agent (`setmaxnreg` moves the others from there, `agents.py`).
+        warps = agent_warps(switch)
+        if len(set(warps)) != 1:
+            raise not_supported(switch, "agents of different warp counts")
+        threads = sum(warps) * WARP_SIZE
+        budget = min(register_budget(threads, occupancy_hint(fn, arch)), max(switch.budgets))
+        ll.attributes[AGENT_WARPS_ATTR] = IntegerAttr(warps[0], i32)
     ll.attributes["nvvm.reqntid"] = DenseArrayBase.from_list(i32, [threads, 1, 1])
-    ll.attributes["nvvm.maxnreg"] = IntegerAttr(
-        register_budget(threads, occupancy_hint(fn, arch)), i32
-    )
+    ll.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
     ll.attributes["nv_tileas.num_warps"] = fn.attributes.get(
         "nv_tileas.num_warps"
     ) or DenseArrayBase.from_list(i32, [4])

@@ -109,6 +109,12 @@ from tileir.transforms.tileas.materialize_schedule import (
     movable_load,
     operand_sources,
 )
+from tileir.transforms.tileas.specialize_agents import (
+    PRODUCER_REGISTERS,
+    SPECIALIZE_ATTR,
+    consumer_registers,
+    why_not_specialized,
+)
 from tileir.utils.bits import mlir_bit_width
 
 #: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks).
@@ -440,7 +446,13 @@ def agents_of(fn: func.FuncOp) -> str:
     return "one agent (no warp specialization yet)"
 
 
-def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int, agents: str) -> scf.ForOp:
+def pipeline_loop(
+    loop: scf.ForOp,
+    num_stages: int,
+    ring_budget: int,
+    agents: str,
+    warp_specialize: bool = False,
+) -> scf.ForOp:
     """Turn the dot-feeding loads of `loop` into an asynchronous pipeline (module doc);
     record on each tensor-core dot of the loop what feeds it, or why not a ring."""
     dots = [
@@ -510,6 +522,14 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int, agents: st
         elif dot.atom.info.engine == "wgmma":
             text += f", wgmma waited for each iteration ({why})"
         _record(dot, text, agents)
+    if warp_specialize and all(why is None for why in in_flight.values()):
+        why_not = why_not_specialized(loop, [load for load, _, _ in chosen.values()])
+        if why_not is None:
+            return _specialize(loop, dots, chosen, stages + IN_FLIGHT)
+        for dot in dots:
+            dot.attributes[FEED_ATTR] = StringAttr(
+                f"{dot.attributes[FEED_ATTR].data}; not warp-specialized: {why_not}"  # pyright: ignore[reportAttributeAccessIssue]
+            )
     rewriter = Rewriter()
     loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
     old_count = len(loop.results)
@@ -519,6 +539,37 @@ def pipeline_loop(loop: scf.ForOp, num_stages: int, ring_budget: int, agents: st
     drain = tas.AsyncWaitOp(list(loop.results[old_count:]))
     drain.location = loop.location
     Rewriter.insert_op(drain, InsertPoint.after(loop))
+    return loop
+
+
+def _specialize(
+    loop: scf.ForOp,
+    dots: Sequence[tas.DotOp],
+    chosen: dict[int, tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]],
+    stages: int,
+) -> scf.ForOp:
+    """Leave `loop`'s operand loads asynchronous in the iteration that reads them and
+    mark the loop for `tileas-specialize-agents` with the stages of its pipeline (the
+    slots the rings of an unspecialized loop would take); the remarks say so."""
+    for load, atom, _ in chosen.values():
+        _to_async(load, atom)
+    loop.attributes[SPECIALIZE_ATTR] = IntegerAttr(stages, i32)
+    fn = loop.parent_op()
+    assert isinstance(fn, func.FuncOp)
+    warps = fn.attributes[NUM_WARPS_ATTR]
+    assert isinstance(warps, IntegerAttr)
+    w = warps.value.data
+    agents = (
+        f"two agents of {w} warps: a producer ({PRODUCER_REGISTERS} registers) and a "
+        f"consumer ({consumer_registers(w)} registers)"
+    )
+    for dot in dots:
+        _record(
+            dot,
+            f"operands through a {stages}-stage mbarrier pipeline of cp.async copies, "
+            f"{IN_FLIGHT} wgmma group in flight",
+            agents,
+        )
     return loop
 
 
@@ -552,6 +603,9 @@ class PipelineDotOperandsPass(ModulePass):
     #: The target, whose static shared memory bounds the rings.
     arch: str = "sm_90a"
     num_stages: int = 3
+    #: Whether a loop that qualifies is left for `tileas-specialize-agents` (on the
+    #: targets that warp-specialize, `GpuArch.warp_specialization`).
+    warp_specialize: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.num_stages < 1:
@@ -564,4 +618,10 @@ class PipelineDotOperandsPass(ModulePass):
             loops = [o for o in fn.walk(region_first=True) if isinstance(o, scf.ForOp)]
             for loop in loops:
                 if not any(isinstance(o, scf.ForOp) for o in loop.body.walk()):
-                    pipeline_loop(loop, self.num_stages, ring_budget, agents)
+                    pipeline_loop(
+                        loop,
+                        self.num_stages,
+                        ring_budget,
+                        agents,
+                        self.warp_specialize and ARCHS[self.arch].warp_specialization,
+                    )

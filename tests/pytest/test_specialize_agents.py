@@ -1,0 +1,138 @@
+"""`tileas-specialize-agents` on sm_90a: a `wgmma` K loop as a producer agent that
+copies operand tiles into an mbarrier pipeline and a consumer agent that multiplies them
+(docs/codegen.md, "Warp specialization").
+
+The simulator runs the warp-specialized GEMMs of the corpus against numpy (ragged edges,
+two warpgroups per agent, a pipeline that wraps around), and each deliberately broken
+variant of the handshake fails: a consumer that does not wait for its stage, a producer
+that does not wait for the stage to be released or waits for the wrong phase, a consumer
+that never releases, a producer that counts its stages differently from the consumer.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tileir.backend.ptx.target import module_to_ptx
+from tileir.compiler import compile_module, load_module
+from tileir.pipelines import stage_passes
+from tileir.registry import make_context
+from tileir.testing import SimulationError, simulate
+from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402
+
+SEED = 20261126
+#: 128x128 tiles over K = 112 (four steps), with three stages: the pipeline wraps.
+WRAPPING = "gemm_bf16_two_warpgroups"
+
+
+def _run(name: str, ptx: str) -> None:
+    case = _common.load_case_module(name)
+    inputs = case.make_inputs(np.random.default_rng(SEED))
+    expected = case.reference(_common.copy_inputs(inputs))
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    for key, want in expected.items():
+        rtol, atol = case.TOLERANCE.get(key, (1e-5, 1e-5))
+        np.testing.assert_allclose(inputs["arrays"][key], want, rtol=rtol, atol=atol)
+
+
+def _ptx_with_stages(name: str, stages: int) -> str:
+    """sm_90a with `tileas-pipeline-dot-operands{num-stages=stages}` (the pipeline takes
+    one stage more, for the `wgmma` group in flight)."""
+    module = load_module(CORPUS / f"{name}.mlir")
+    ctx = make_context()
+    for _, passes in stage_passes("sm_90a", 4):
+        for p in passes:
+            if isinstance(p, PipelineDotOperandsPass):
+                p = PipelineDotOperandsPass(arch="sm_90a", num_stages=stages)
+            p.apply(ctx, module)
+    return module_to_ptx(module, "sm_90a")
+
+
+@pytest.mark.parametrize("name", ["gemm_f16", "batched_matmul_2d_f16"])
+def test_specialized_gemm_matches_numpy(name: str) -> None:
+    ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    # Two agents of one warpgroup: the producer gives up registers for the consumer.
+    assert ".reqntid 256" in ptx and "setmaxnreg.dec.sync.aligned.u32 40;" in ptx
+    assert "cp.async.mbarrier.arrive.shared::cta.b64" in ptx
+    assert "wgmma.wait_group.sync.aligned 1;" in ptx
+    _run(name, ptx)
+
+
+def test_wrapping_pipeline_of_two_warpgroups_matches_numpy() -> None:
+    """Three stages for four K steps: the producer waits for a released stage; each
+    agent is two warpgroups (512 threads) whose barriers are the agent's own."""
+    ptx = _ptx_with_stages(WRAPPING, 2)
+    assert ".reqntid 512" in ptx
+    assert "bar.sync 2, 256;" in ptx
+    _run(WRAPPING, ptx)
+
+
+def _without_wait(ptx: str, n: int) -> str:
+    """The `n`-th mbarrier wait (its `try_wait`, which also acquires, and its loop) gone."""
+    waits = list(re.finditer(r"mbarrier\.try_wait\.parity[^\n]*\n\t@!t_done bra tileir_wait;", ptx))
+    assert len(waits) > n
+    return ptx[: waits[n].start()] + ptx[waits[n].end() :]
+
+
+def _consumer_does_not_wait(ptx: str) -> str:
+    return _without_wait(ptx, 1)
+
+
+def _producer_does_not_wait(ptx: str) -> str:
+    return _without_wait(ptx, 0)
+
+
+def _producer_waits_for_the_wrong_phase(ptx: str) -> str:
+    """The producer's parity without the flip that lets the first round pass."""
+    return re.sub(
+        r"xor\.b32 (%r\d+), (%r\d+), %r\d+;\n(?=(?:.*\n){0,8}\{\n\t\.reg \.pred t_done)",
+        r"mov.b32 \1, \2;\n",
+        ptx,
+        count=1,
+    )
+
+
+def _consumer_never_releases(ptx: str) -> str:
+    return re.sub(r"@t_some mbarrier\.arrive\.shared::cta\.b64 _, \[%r\d+\];", "", ptx)
+
+
+def _producer_counts_one_stage_less(ptx: str) -> str:
+    """The producer's stage is its count modulo 2 while the consumer's is modulo 3."""
+    return re.sub(r"mov\.b32 (%r\d+), 3;\n\trem\.u32", r"mov.b32 \1, 2;\n\trem.u32", ptx, count=1)
+
+
+@pytest.mark.parametrize(
+    "breakage",
+    [
+        _consumer_does_not_wait,
+        _producer_does_not_wait,
+        _producer_waits_for_the_wrong_phase,
+        _consumer_never_releases,
+        _producer_counts_one_stage_less,
+    ],
+    ids=[
+        "missing-full-wait",
+        "missing-empty-wait",
+        "wrong-phase",
+        "no-release",
+        "stages-off-by-one",
+    ],
+)
+def test_broken_handshakes_are_caught(breakage: Callable[[str], str]) -> None:
+    ptx = _ptx_with_stages(WRAPPING, 2)
+    broken = breakage(ptx)
+    assert broken != ptx
+    with pytest.raises(SimulationError):
+        _run(WRAPPING, broken)

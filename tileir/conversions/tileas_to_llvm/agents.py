@@ -1,0 +1,533 @@
+"""Warp-specialized agents and their pipelines: `agent_switch`, `create_pipeline`,
+`create_iterator` / `inc_iter`, the producer handshake (`producer_acquire`,
+`producer_write`, `producer_commit`) and the consumer's (`consumer_wait`,
+`consumer_read`, `consumer_release`), as `tileas-specialize-agents` writes them
+(docs/codegen.md, "Warp specialization").  PTX ISA sections: *mbarrier*, *cp.async*
+(`cp.async.mbarrier.arrive`), *setmaxnreg*, *bar* (named barriers), *membar/fence*
+(`fence.proxy.async`).
+
+* **Agents.**  Agent `a` runs the warps `sum(W[:a]) .. sum(W[:a+1]) - 1` of the CTA:
+  the kernel's `.reqntid` counts them all (`kernel.py`), a thread's warp id is its
+  warp within its agent (`FunctionState.agent_warps`), so every layout keeps its
+  meaning, and the switch is a branch on the thread id.  An agent whose register budget
+  (`max_regs`) differs from the kernel's `.maxnreg` starts with `setmaxnreg.dec` /
+  `.inc`.  A CTA barrier inside an agent (an exchange's) becomes the agent's own named
+  barrier, `bar.sync 1 + a, 32 * W[a]`: the other agent never reaches it.
+* **The pipeline.**  `create_pipeline` places, in the kernel's persistent shared
+  memory, one ring of `numStages` slots per payload (laid out as the dot reads it,
+  `operand_placement.py`) and two mbarriers per stage, *full* (expecting every producer
+  thread) and *empty* (every consumer thread); thread 0 of the CTA initializes them
+  before a CTA barrier that every warp reaches.
+* **Registers.**  An iterator is the count of stages it has passed (`n`; its stage is
+  `n mod numStages`, its round `n / numStages`); a producer token is the address of the
+  *full* mbarrier of the stage it acquired, a consumer token the iterator it waited at.
+* **Producer.**  `producer_acquire` waits for the *empty* mbarrier of its stage with
+  the parity of the round before (the first round passes: a fresh mbarrier's phase of
+  parity 1 counts as complete); `producer_write` points each payload's copies at the
+  stage's slot (`async_copy.LowerAsyncTiledLoad`) and runs them; `producer_commit`
+  makes the thread's synchronous element copies (a partly masked group) visible to the
+  async proxy (`fence.proxy.async`), then arrives twice on *full*: with
+  `cp.async.mbarrier.arrive` (raising the pending count until its copies land) and with
+  `mbarrier.arrive` (releasing its stores).
+* **Consumer.**  `consumer_wait` waits for *full* with the round's parity and fences
+  the async proxy (`wgmma` reads the stage); `consumer_read` hands the dot the stage's
+  slots; `consumer_release` arrives on *empty* of the stage read `g` iterations before,
+  `g` the `wgmma` groups its dots leave in flight (`wgmma.wait_group g` has retired
+  that stage's group by then), nothing in the first `g` iterations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import llvm, scf
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from tileir.backend.ptx import asm_builder as ptx
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, Ring
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext
+from tileir.conversions.tileas_to_llvm.control_flow import split_after
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
+from tileir.transforms.tileas.specialize_agents import agent_warps
+
+#: Bytes of one mbarrier object.
+MBARRIER_BYTES = 8
+
+
+@dataclass
+class Pipeline:
+    """What the lowering knows of one `create_pipeline`."""
+
+    op: tas.CreatePipelineOp
+    producer_threads: int
+    consumer_threads: int
+    #: One ring per payload, in the order the producer yields them.
+    rings: list[Ring] = field(default_factory=list)
+    #: `wgmma` groups the consumer's dots leave in flight.
+    in_flight: int = 0
+    #: The shared address of the first *full* mbarrier (the *empty* ones follow).
+    barriers: SSAValue | None = None
+
+    @property
+    def stages(self) -> int:
+        return self.op.stages
+
+    def full(self, b: LLBuilder, stage: SSAValue) -> SSAValue:
+        assert self.barriers is not None
+        return b.add(self.barriers, b.mul(stage, b.const(MBARRIER_BYTES, i32)))
+
+    def empty(self, b: LLBuilder, stage: SSAValue) -> SSAValue:
+        assert self.barriers is not None
+        base = b.add(self.barriers, b.const(self.stages * MBARRIER_BYTES, i32))
+        return b.add(base, b.mul(stage, b.const(MBARRIER_BYTES, i32)))
+
+    def stage(self, b: LLBuilder, count: SSAValue) -> SSAValue:
+        return b.urem(count, b.const(self.stages, i32))
+
+    def parity(self, b: LLBuilder, count: SSAValue) -> SSAValue:
+        return b.and_(b.udiv(count, b.const(self.stages, i32)), b.const(1, i32))
+
+
+@dataclass
+class AgentRegion:
+    """An agent's blocks after lowering: from `entry` up to (not into) `merge`."""
+
+    entry: Block
+    merge: Block
+    barrier: int
+    threads: int
+
+
+@dataclass
+class Agents:
+    """The pipelines and agent regions of one run (planned before the rewrite)."""
+
+    feeds: AsyncFeeds
+    pipelines: dict[int, Pipeline] = field(default_factory=dict)
+    #: Every pipeline-family op, to the pipeline it belongs to.
+    owner: dict[int, Pipeline] = field(default_factory=dict)
+    regions: list[AgentRegion] = field(default_factory=list)
+
+    def plan(self, module: ModuleOp) -> None:
+        for switch in [op for op in module.walk() if isinstance(op, tas.AgentSwitchOp)]:
+            warps = agent_warps(switch)
+            if len(warps) != 2:
+                raise not_supported(switch, "an agent_switch of other than two agents")
+            for op in switch.walk():
+                origin = _pipeline_of(op)
+                if origin is None:
+                    continue
+                pipeline = self.pipelines.get(id(origin))
+                if pipeline is None:
+                    pipeline = Pipeline(origin, WARP_SIZE * warps[0], WARP_SIZE * warps[1])
+                    self.pipelines[id(origin)] = pipeline
+                self.owner[id(op)] = pipeline
+                if isinstance(op, tas.ConsumerReadOp):
+                    self._consumer_rings(op, pipeline)
+        for pipeline in self.pipelines.values():
+            self.owner[id(pipeline.op)] = pipeline
+        for op in module.walk():
+            if isinstance(op, tas.ProducerWriteOp) and id(op) in self.owner:
+                self._producer_rings(op, self.owner[id(op)])
+
+    def _consumer_rings(self, read: tas.ConsumerReadOp, pipeline: Pipeline) -> None:
+        if pipeline.rings:
+            raise not_supported(read, "a pipeline read by more than one consumer_read")
+        for value in read.values:
+            uses = list(value.uses)
+            dot = uses[0].operation if len(uses) == 1 else None
+            if not isinstance(dot, tas.DotOp) or uses[0].index not in (0, 1):
+                raise not_supported(read, "a pipeline stage read by other than a dot operand")
+            ring = Ring(dot, uses[0].index, in_flight=groups_in_flight(dot), stages=pipeline.stages)
+            self.feeds.by_dot[(id(dot), ring.index)] = ring
+            pipeline.rings.append(ring)
+            pipeline.in_flight = max(pipeline.in_flight, ring.in_flight)
+
+    def _producer_rings(self, write: tas.ProducerWriteOp, pipeline: Pipeline) -> None:
+        block = write.body.block
+        last = block.last_op
+        assert isinstance(last, tas.PipelineYieldOp)
+        if len(last.values) != len(pipeline.rings):
+            raise not_supported(write, "a producer_write whose payloads are not the stage's")
+        for value, ring in zip(last.values, pipeline.rings, strict=True):
+            load = value.owner
+            if not isinstance(load, tas.AsyncTiledLoadOp):
+                raise not_supported(write, "a stage written by other than asynchronous tiled loads")
+            self.feeds.rings[id(load)] = ring
+
+    def pipeline(self, op: Operation) -> Pipeline:
+        found = self.owner.get(id(op))
+        if found is None:
+            raise not_supported(op, "a pipeline op outside the agents of its pipeline")
+        return found
+
+    def name_barriers(self) -> None:
+        """Every CTA barrier inside an agent becomes the agent's named barrier."""
+        for region in self.regions:
+            seen: set[int] = set()
+            todo = [region.entry]
+            while todo:
+                block = todo.pop()
+                if id(block) in seen or block is region.merge:
+                    continue
+                seen.add(id(block))
+                for op in list(block.ops):
+                    if isinstance(op, nvvm.Barrier0Op):
+                        _replace_barrier(op, region.barrier, region.threads)
+                last = block.last_op
+                if last is not None:
+                    todo.extend(s for s in last.successors)
+
+
+def _replace_barrier(op: nvvm.Barrier0Op, barrier: int, threads: int) -> None:
+    block = op.parent_block()
+    assert block is not None
+    asm = ptx.PtxAsm(scoped=False)
+    asm.instr("bar.sync", ptx.immediate(barrier), ptx.immediate(threads))
+    inline = llvm.InlineAsmOp(asm.template, asm.constraints, [], [], has_side_effects=True)
+    inline.location = op.location
+    block.insert_op_before(inline, op)
+    op.detach()
+    op.erase()
+
+
+def _pipeline_of(op: Operation) -> tas.CreatePipelineOp | None:
+    """The pipeline a pipeline-family op works on, through the tokens and iterators it
+    takes (carried by loops)."""
+    if isinstance(op, tas.CreatePipelineOp):
+        return op
+    if not isinstance(
+        op,
+        tas.CreateIteratorOp
+        | tas.IncIterOp
+        | tas.ProducerAcquireOp
+        | tas.ProducerWriteOp
+        | tas.ProducerCommitOp
+        | tas.ConsumerWaitOp
+        | tas.ConsumerReadOp
+        | tas.ConsumerReleaseOp,
+    ):
+        return None
+    value: SSAValue = op.operands[0]
+    for _ in range(64):
+        owner = value.owner
+        if isinstance(owner, tas.CreatePipelineOp):
+            return owner
+        if isinstance(value, BlockArgument):
+            loop = value.block.parent_op()
+            if not isinstance(loop, scf.ForOp) or value.index == 0:
+                return None
+            value = loop.iter_args[value.index - 1]
+        elif isinstance(owner, scf.ForOp):
+            value = owner.iter_args[value.index]  # pyright: ignore[reportAttributeAccessIssue]
+        elif isinstance(owner, Operation) and owner.operands:
+            value = owner.operands[0]
+        else:
+            return None
+    return None
+
+
+def _count(ctx: LoweringContext, op: Operation, value: SSAValue) -> SSAValue:
+    (register,) = ctx.registers_of(op, value)
+    return register
+
+
+def _cta_thread_zero(b: LLBuilder, state: FunctionState) -> SSAValue:
+    assert state.tid is not None
+    return b.icmp("eq", state.tid, b.const(0, i32))
+
+
+def _wait(b: LLBuilder, barrier: SSAValue, parity: SSAValue) -> None:
+    """Spin on `mbarrier.try_wait.parity` until the phase of `parity` has completed."""
+    asm = ptx.PtxAsm()
+    address = asm.input(barrier, "r")
+    phase = asm.input(parity, "r")
+    asm.register("pred", "t_done")
+    asm.label("tileir_wait")
+    asm.instr("mbarrier.try_wait.parity.shared::cta.b64", "t_done", ptx.address(address), phase)
+    asm.instr("bra", "tileir_wait", guard="t_done", negate=True)
+    b.asm(asm, min_ptx_isa="7.8")
+
+
+def _instruction(
+    b: LLBuilder, name: str, *operands: SSAValue | int, min_ptx_isa: str | None = None
+) -> None:
+    asm = ptx.PtxAsm()
+    parts = [
+        ptx.immediate(v) if isinstance(v, int) else ptx.address(asm.input(v, "r")) for v in operands
+    ]
+    asm.instr(name, *parts)
+    b.asm(asm, min_ptx_isa=min_ptx_isa)
+
+
+def _token(ctx: LoweringContext, rewriter: PatternRewriter, value: SSAValue, t: object) -> SSAValue:
+    return ctx.pack(rewriter, [value], t)  # pyright: ignore[reportArgumentType]
+
+
+class LowerStageStorage(TilePattern):
+    """The stage storage of a pipeline (`alloc_tensor` viewed in shared memory) has no
+    registers: `create_pipeline` places the rings."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tas.AllocTensorOp | tas.ViewOp, rewriter: PatternRewriter
+    ) -> None:
+        result = op.results[0]
+        users = [u.operation for u in result.uses]
+        if not users:
+            return
+        if isinstance(op, tas.AllocTensorOp):
+            if not all(isinstance(u, tas.ViewOp) and _feeds_pipeline(u) for u in users):
+                return
+        elif not _feeds_pipeline(op):
+            return
+        rewriter.replace(op, UnrealizedConversionCastOp.get([], [result.type]))
+
+
+def _feeds_pipeline(view: Operation) -> bool:
+    uses = list(view.results[0].uses)
+    return bool(uses) and all(isinstance(u.operation, tas.CreatePipelineOp) for u in uses)
+
+
+class LowerCreatePipeline(TilePattern):
+    def __init__(self, ctx: LoweringContext, agents: Agents):
+        super().__init__(ctx)
+        self.agents = agents
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.CreatePipelineOp, rewriter: PatternRewriter) -> None:
+        pipeline = self.agents.pipeline(op)
+        state = self.ctx.function_state(op)
+        feeds = self.agents.feeds
+        for ring in pipeline.rings:
+            place = feeds.ring_placement(ring)
+            ring.base = allocate_persistent(
+                state, rewriter, pipeline.stages * place.operand_bytes(ring.index)
+            )
+        pipeline.barriers = allocate_persistent(
+            state, rewriter, 2 * pipeline.stages * MBARRIER_BYTES
+        )
+        b = self.builder(rewriter, op)
+        first = _cta_thread_zero(b, state)
+        for stage in range(pipeline.stages):
+            for address, count in (
+                (pipeline.full(b, b.const(stage, i32)), pipeline.producer_threads),
+                (pipeline.empty(b, b.const(stage, i32)), pipeline.consumer_threads),
+            ):
+                asm = ptx.PtxAsm()
+                mine = asm.input(first, "b")
+                asm.instr(
+                    "mbarrier.init.shared::cta.b64",
+                    ptx.address(asm.input(address, "r")),
+                    ptx.immediate(count),
+                    guard=mine,
+                )
+                b.asm(asm)
+        b.op(nvvm.Barrier0Op())
+        zero = b.const(0, i32)
+        rewriter.replace(
+            op,
+            [],
+            [_token(self.ctx, rewriter, zero, r.type) for r in op.results],
+        )
+
+
+class LowerIterator(TilePattern):
+    """`create_iterator`: stage 0 of round 0; `inc_iter`: one stage on."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self, op: tas.CreateIteratorOp | tas.IncIterOp, rewriter: PatternRewriter
+    ) -> None:
+        b = self.builder(rewriter, op)
+        if isinstance(op, tas.CreateIteratorOp):
+            value = b.const(0, i32)
+        else:
+            value = b.add(_count(self.ctx, op, op.iterator), b.const(1, i32))
+        rewriter.replace(op, [], [_token(self.ctx, rewriter, value, op.result.type)])
+
+
+class LowerAgentSwitch(TilePattern):
+    """A branch on the thread id to each agent's blocks, which start with the agent's
+    `setmaxnreg` and end at the code after the switch (module doc)."""
+
+    def __init__(self, ctx: LoweringContext, agents: Agents):
+        super().__init__(ctx)
+        self.agents = agents
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.AgentSwitchOp, rewriter: PatternRewriter) -> None:
+        if op.args:
+            raise not_supported(op, "an agent_switch with operands")
+        state = self.ctx.function_state(op)
+        warps = agent_warps(op)
+        fn = op.parent_op()
+        while fn is not None and not isinstance(fn, llvm.FuncOp):
+            fn = fn.parent_op()
+        assert fn is not None
+        initial = fn.attributes.get("nvvm.maxnreg")
+        parent, merge, region = split_after(op)
+        b = LLBuilder(rewriter, InsertPoint.at_end(parent))
+        assert state.tid is not None
+        producer = b.icmp("ult", state.tid, b.const(WARP_SIZE * warps[0], i32), signed=False)
+        blocks: list[Block] = []
+        last = parent
+        for index, (agent, budget) in enumerate(zip(op.agents, op.budgets, strict=True)):
+            source = agent.block
+            terminator = source.last_op
+            assert isinstance(terminator, tas.PipelineYieldOp)
+            block = Block()
+            region.insert_block_after(block, last)
+            last = block
+            rewriter.erase(terminator)
+            for moved in list(source.ops):
+                moved.detach()
+                block.add_op(moved)
+            at = LLBuilder(rewriter, InsertPoint.at_start(block))
+            start = initial.value.data if initial is not None else None  # pyright: ignore[reportAttributeAccessIssue]
+            if budget > 0 and start is not None and budget != start:
+                kind = "dec" if budget < start else "inc"
+                _instruction(at, f"setmaxnreg.{kind}.sync.aligned.u32", budget, min_ptx_isa="8.0")
+            block.add_op(llvm.BrOp(merge))
+            blocks.append(block)
+            self.agents.regions.append(
+                AgentRegion(block, merge, 1 + index, WARP_SIZE * warps[index])
+            )
+        b.op(llvm.CondBrOp(producer, blocks[0], (), blocks[1], ()))
+        rewriter.erase(op)
+
+
+class LowerProducer(TilePattern):
+    """`producer_acquire`, `producer_write`, `producer_commit` (module doc)."""
+
+    def __init__(self, ctx: LoweringContext, agents: Agents):
+        super().__init__(ctx)
+        self.agents = agents
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: tas.ProducerAcquireOp | tas.ProducerWriteOp | tas.ProducerCommitOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        pipeline = self.agents.pipeline(op)
+        b = self.builder(rewriter, op)
+        if isinstance(op, tas.ProducerAcquireOp):
+            count = _count(self.ctx, op, op.iterator)
+            stage = pipeline.stage(b, count)
+            parity = b.xor(pipeline.parity(b, count), b.const(1, i32))
+            _wait(b, pipeline.empty(b, stage), parity)
+            full = pipeline.full(b, stage)
+            rewriter.replace(op, [], [_token(self.ctx, rewriter, full, op.result.type)])
+        elif isinstance(op, tas.ProducerWriteOp):
+            count = _count(self.ctx, op, op.iterator)
+            stage = pipeline.stage(b, count)
+            feeds = self.agents.feeds
+            for ring in pipeline.rings:
+                assert ring.base is not None
+                size = feeds.ring_placement(ring).operand_bytes(ring.index)
+                ring.write_slot = b.add(ring.base, b.mul(stage, b.const(size, i32)))
+            block = op.body.block
+            last = block.last_op
+            assert isinstance(last, tas.PipelineYieldOp)
+            values = list(last.values)
+            rewriter.erase(last)
+            at: Operation = op
+            for moved in list(block.ops):
+                moved.detach()
+                rewriter.insert(moved, InsertPoint.after(at))
+                at = moved
+            rewriter.replace(op, [], [op.token, *values])
+        else:
+            full = _count(self.ctx, op, op.token)
+            # The thread's element copies (st.shared) reach wgmma through the async proxy.
+            b.op(nvvm.FenceProxyOp())
+            _instruction(b, "cp.async.mbarrier.arrive.shared::cta.b64", full)
+            asm = ptx.PtxAsm()
+            asm.instr("mbarrier.arrive.shared::cta.b64", "_", ptx.address(asm.input(full, "r")))
+            b.asm(asm)
+            rewriter.replace(op, [], [op.token])
+
+
+class LowerConsumer(TilePattern):
+    """`consumer_wait`, `consumer_read`, `consumer_release` (module doc)."""
+
+    def __init__(self, ctx: LoweringContext, agents: Agents):
+        super().__init__(ctx)
+        self.agents = agents
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(
+        self,
+        op: tas.ConsumerWaitOp | tas.ConsumerReadOp | tas.ConsumerReleaseOp,
+        rewriter: PatternRewriter,
+    ) -> None:
+        pipeline = self.agents.pipeline(op)
+        b = self.builder(rewriter, op)
+        if isinstance(op, tas.ConsumerWaitOp):
+            count = _count(self.ctx, op, op.iterator)
+            _wait(b, pipeline.full(b, pipeline.stage(b, count)), pipeline.parity(b, count))
+            # The stage's bytes are read by wgmma, through the async proxy.
+            b.op(nvvm.FenceProxyOp())
+            rewriter.replace(op, [], [_token(self.ctx, rewriter, count, op.result.type)])
+        elif isinstance(op, tas.ConsumerReadOp):
+            count = _count(self.ctx, op, op.iterator)
+            stage = pipeline.stage(b, count)
+            feeds = self.agents.feeds
+            for ring in pipeline.rings:
+                assert ring.base is not None
+                size = feeds.ring_placement(ring).operand_bytes(ring.index)
+                ring.current = b.add(ring.base, b.mul(stage, b.const(size, i32)))
+            last = op.body.block.last_op
+            assert last is not None
+            rewriter.erase(last)
+            # The dot reads the stage from its slots: no registers stand for the tiles.
+            tiles = [UnrealizedConversionCastOp.get([], [v.type]) for v in op.values]
+            for cast in tiles:
+                b.op(cast)
+            rewriter.replace(op, [], [op.token, *(c.results[0] for c in tiles)])
+        else:
+            count = _count(self.ctx, op, op.token)
+            g = pipeline.in_flight
+            if g:
+                # The stage read `g` iterations ago: its wgmma group has retired.
+                asm = ptx.PtxAsm()
+                n = asm.input(count, "r")
+                retired = asm.input(
+                    pipeline.empty(b, pipeline.stage(b, b.sub(count, b.const(g, i32)))), "r"
+                )
+                asm.register("pred", "t_some")
+                asm.instr("setp.ge.u32", "t_some", n, ptx.immediate(g))
+                asm.instr(
+                    "mbarrier.arrive.shared::cta.b64", "_", ptx.address(retired), guard="t_some"
+                )
+                b.asm(asm)
+            else:
+                empty = pipeline.empty(b, pipeline.stage(b, count))
+                asm = ptx.PtxAsm()
+                asm.instr(
+                    "mbarrier.arrive.shared::cta.b64", "_", ptx.address(asm.input(empty, "r"))
+                )
+                b.asm(asm)
+            rewriter.replace(op, [], [op.token])
+
+
+def agent_patterns(ctx: LoweringContext, agents: Agents) -> list[TilePattern]:
+    return [
+        LowerStageStorage(ctx),
+        LowerCreatePipeline(ctx, agents),
+        LowerIterator(ctx),
+        LowerAgentSwitch(ctx, agents),
+        LowerProducer(ctx, agents),
+        LowerConsumer(ctx, agents),
+    ]

@@ -1,0 +1,363 @@
+"""`tileas-specialize-agents`: a pipelined `wgmma` K loop as two warp-specialized agents,
+a producer that copies operand tiles into an N-stage pipeline and a consumer that
+multiplies them (seed 001 "Queue-to-Pipeline Lowering", seed 003's pipeline family).
+
+`tileas-pipeline-dot-operands` chooses the loops (`why_not_specialized`): on sm_90a, a
+loop whose every dot runs on `wgmma` with a group in flight and reads both operands from
+`cp.async` copies; it turns their loads into `nv_tileas.async.tiled_load`s, leaves them
+in the iteration that uses them, and records the pipeline's stage count on the loop
+(`nv_tileas.warp_specialize`).  This pass builds the agents, in seed 001's explicit
+handshake form:
+
+    %stages = nv_tileas.view %alloc : tensor<4x16384xi8> -> !nv_tileas.tiled_view<4x16384xi8, smem>
+    %p, %c = nv_tileas.async.pipeline.create_pipeline %stages {numStages = 4, ...}
+    nv_tileas.async.pipeline.agent_switch attributes {max_regs = [40, 232], ...} {
+      // agent 0, the producer: W warps
+      %it = create_iterator %p
+      scf.for %k = %lb to %ub step %s iter_args(%t = %p, %i = %it) {
+        %t1 = producer_acquire %t, %i                // the stage is free
+        %t2, %fa, %fb = producer_write %t1, %i {     // the copies of iteration %k
+          <the loads' index computation at %k>
+          %fa = nv_tileas.async.tiled_load ...  yield %fa, %fb }
+        %t3 = producer_commit %t2                    // the stage is full when they land
+        scf.yield %t3, inc_iter %i
+      }
+    }, {
+      // agent 1, the consumer: W warps, the loop and everything after it
+      %it = create_iterator %c
+      scf.for ... iter_args(%acc = ..., %t = %c, %i = %it) {
+        %w = consumer_wait %t, %i
+        %w2, %a, %b = consumer_read %w, %i { ^bb0(%sa, %sb): yield %sa, %sb }
+        %d = nv_tileas.dot %a, %b, %acc {nv_tileas.groups_in_flight = 1}
+        %t2 = consumer_release %w2
+        ...
+      }
+      nv_tileas.async.wait                           // no wgmma outlives the loop
+      <the rest of the kernel>
+    }
+
+Each agent has the warps the kernel's layouts were assigned for (`nv_tileas.num_warps`,
+W): the kernel runs 2W warps, and inside an agent a thread's warp is its warp within
+the agent, so every layout means what it meant.  The code before the loop (pure index
+computation: `why_not_specialized` requires it) runs in every warp; the agents'
+register budgets (`max_regs`: the producer needs few, the consumer's accumulator many)
+become `setmaxnreg`.  `consumer_release` of a stage that a dot with `g` groups in
+flight read frees it `g` iterations later, once `wgmma.wait_group` has retired them
+(`convert-tileas-to-llvm`, docs/codegen.md "Warp specialization").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import (
+    DenseArrayBase,
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    i8,
+    i32,
+)
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from tileir.diagnostics import error_at
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import Residency
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.types import (
+    IteratorKind,
+    PipelineIteratorType,
+    TiledViewType,
+)
+from tileir.targets import MAX_REGISTERS_PER_THREAD, REGISTERS_PER_SM
+from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
+from tileir.transforms.tileas.materialize_schedule import operand_sources
+from tileir.utils.bits import mlir_bit_width
+
+#: On a loop `tileas-pipeline-dot-operands` chose: the stages of its pipeline.
+SPECIALIZE_ATTR = "nv_tileas.warp_specialize"
+
+#: On an `agent_switch` this pass builds: the warps of each agent.
+AGENT_WARPS_ATTR = "nv_tileas.agent_warps"
+
+#: The producer's register budget: it only computes addresses and issues copies
+#: (CUTLASS's and tileiras's Hopper GEMMs give their load warps 40 too).
+PRODUCER_REGISTERS = 40
+
+#: Ops whose lowering exchanges values through shared memory (with CTA barriers).
+EXCHANGING_OPS = (
+    tas.ConvertLayoutOp,
+    tas.ReduceOp,
+    tas.ScanOp,
+    tas.ShuffleOp,
+    tas.InsertSliceOp,
+    tas.ExtractSliceOp,
+    tas.ReinterpretOp,
+)
+
+
+def consumer_registers(warps: int) -> int:
+    """The consumer's budget: what the register file has left for its W warps once the
+    producer's W warps hold theirs (one CTA per SM), in `setmaxnreg`'s steps of 8."""
+    share = REGISTERS_PER_SM // (WARP_SIZE * warps) - PRODUCER_REGISTERS
+    return min(MAX_REGISTERS_PER_THREAD // 8 * 8, share // 8 * 8)
+
+
+def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> str | None:
+    """Why the pipelined loop `loop`, whose dots read the tiles of `loads` (all
+    qualified for rings, every dot with a `wgmma` group in flight), does not become a
+    producer and a consumer agent; None when it does.  The code before the loop must
+    be pure and the loop the function's only one at the top (it runs in every warp, and
+    the consumer takes the rest of the kernel); the loads' index computation pure and
+    free of exchanges (the producer runs it alone); the kernel's warps whole warpgroups
+    (`setmaxnreg` acts on warpgroups) and twice them at most 16."""
+    fn = loop.parent_op()
+    if not isinstance(fn, func.FuncOp):
+        return "the loop is nested in other control flow"
+    warps = fn.attributes.get(NUM_WARPS_ATTR)
+    if not isinstance(warps, IntegerAttr) or warps.value.data % 4 or warps.value.data > 8:
+        return "the kernel's warps are not one or two warpgroups"
+    block = loop.parent_block()
+    assert block is not None
+    for op in block.ops:
+        if op is loop:
+            break
+        if op.regions or not is_side_effect_free(op) or isinstance(op, EXCHANGING_OPS):
+            return f"'{op.name}' before the loop would run in both agents"
+    for op in block.ops:
+        if op is not loop and isinstance(op, scf.ForOp | scf.WhileOp):
+            return "the kernel has another loop at the top"
+    for load in loads:
+        sources = operand_sources(load, loop)
+        if sources is None or any(isinstance(s, EXCHANGING_OPS) for s in sources):
+            return "a load's index computation exchanges values between threads"
+    return None
+
+
+@dataclass
+class _Loop:
+    """The parts of a chosen loop."""
+
+    loop: scf.ForOp
+    stages: int
+    loads: list[tas.AsyncTiledLoadOp]
+    waits: list[tas.FutureWaitOp]
+    dots: list[tas.DotOp]
+
+
+def _parts(loop: scf.ForOp, stages: int) -> _Loop:
+    body = loop.body.block
+    loads = [op for op in body.ops if isinstance(op, tas.AsyncTiledLoadOp)]
+    waits: list[tas.FutureWaitOp] = []
+    for load in loads:
+        users = [u.operation for u in load.result.uses]
+        if len(users) != 1 or not isinstance(users[0], tas.FutureWaitOp):
+            raise error_at(
+                load, "a warp-specialized load must be waited for once, in its iteration"
+            )
+        waits.append(users[0])
+    dots = [op for op in body.ops if isinstance(op, tas.DotOp)]
+    if not loads or not dots:
+        raise error_at(loop, f"{SPECIALIZE_ATTR} on a loop without asynchronous loads and dots")
+    return _Loop(loop, stages, loads, waits, dots)
+
+
+def _stage_bytes(loads: Sequence[tas.AsyncTiledLoadOp]) -> int:
+    """Bytes of one stage: a tile of each load."""
+    total = 0
+    for load in loads:
+        t = load.loaded_type()
+        assert isinstance(t, TensorType)
+        total += math.prod(t.get_shape()) * (mlir_bit_width(t.element_type) or 8) // 8
+    return total
+
+
+def _producer(parts: _Loop, token: SSAValue, iterator_type: PipelineIteratorType) -> Region:
+    """Agent 0: a loop over the same iterations that fills a stage per iteration."""
+    loop = parts.loop
+    outer = Block()
+    it = tas.CreateIteratorOp(token, iterator_type)
+    outer.add_op(it)
+    body = Block(arg_types=[loop.lb.type, token.type, iterator_type])
+    k, t, i = body.args
+    acquire = tas.ProducerAcquireOp(t, i)
+    body.add_op(acquire)
+    write_body = Block()
+    futures: list[SSAValue] = []
+    for load in parts.loads:
+        sources = operand_sources(load, loop)
+        assert sources is not None
+        mapping: dict[SSAValue, SSAValue] = {loop.body.block.args[0]: k}
+        for op in [*sources, load]:
+            clone = op.clone(value_mapper=mapping)
+            write_body.add_op(clone)
+            for old, new in zip(op.results, clone.results, strict=True):
+                mapping[old] = new
+        futures.append(mapping[load.result])
+    write_body.add_op(tas.PipelineYieldOp(futures))
+    write = tas.ProducerWriteOp.build(
+        operands=[acquire.result, i],
+        result_types=[acquire.result.type, [f.type for f in futures]],
+        regions=[Region(write_body)],
+    )
+    body.add_op(write)
+    commit = tas.ProducerCommitOp(write.results[0])
+    body.add_op(commit)
+    step = tas.IncIterOp(i)
+    body.add_op(step)
+    body.add_op(scf.YieldOp(commit.result, step.result))
+    producer_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [token, it.result], Region(body))
+    producer_loop.attributes.update(
+        {k: v for k, v in loop.attributes.items() if k != SPECIALIZE_ATTR}
+    )
+    producer_loop.location = loop.location
+    outer.add_op(producer_loop)
+    outer.add_op(tas.PipelineYieldOp())
+    return Region(outer)
+
+
+def _consumer(
+    parts: _Loop,
+    token: SSAValue,
+    iterator_type: PipelineIteratorType,
+    rest: Sequence[Operation],
+) -> Region:
+    """Agent 1: the loop reading its tiles from the pipeline, then the rest of the
+    kernel (`rest`, moved)."""
+    loop = parts.loop
+    outer = Block()
+    it = tas.CreateIteratorOp(token, iterator_type)
+    outer.add_op(it)
+    body = loop.body.block
+    t = body.insert_arg(token.type, len(body.args))
+    i = body.insert_arg(iterator_type, len(body.args))
+    first = min(parts.waits, key=body.get_operation_index)
+    wait = tas.ConsumerWaitOp(t, i, 0)
+    Rewriter.insert_op(wait, InsertPoint.before(first))
+    read_body = Block(arg_types=[w.result.type for w in parts.waits])
+    read_body.add_op(tas.PipelineYieldOp(list(read_body.args)))
+    read = tas.ConsumerReadOp.build(
+        operands=[wait.result, i],
+        result_types=[wait.result.type, [w.result.type for w in parts.waits]],
+        properties={"consumer_idx": IntegerAttr(0, i32)},
+        regions=[Region(read_body)],
+    )
+    Rewriter.insert_op(read, InsertPoint.after(wait))
+    for w, value in zip(parts.waits, read.results[1:], strict=True):
+        w.result.replace_all_uses_with(value)
+        Rewriter.erase_op(w)
+    for load in parts.loads:
+        Rewriter.erase_op(load)
+    last_dot = max(parts.dots, key=body.get_operation_index)
+    release = tas.ConsumerReleaseOp(read.results[0])
+    Rewriter.insert_op(release, InsertPoint.after(last_dot))
+    step = tas.IncIterOp(i)
+    Rewriter.insert_op(step, InsertPoint.after(release))
+    terminator = body.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    Rewriter.replace_op(terminator, scf.YieldOp(*terminator.arguments, release.result, step.result))
+    new_body = Region()
+    loop.body.move_blocks(new_body)
+    consumer_loop = scf.ForOp(
+        loop.lb, loop.ub, loop.step, [*loop.iter_args, token, it.result], new_body
+    )
+    consumer_loop.attributes.update(
+        {k: v for k, v in loop.attributes.items() if k != SPECIALIZE_ATTR}
+    )
+    consumer_loop.location = loop.location
+    for old, new in zip(loop.results, consumer_loop.results, strict=False):
+        old.replace_all_uses_with(new)
+    outer.add_op(consumer_loop)
+    # The accumulators of the groups still in flight are read after the loop.
+    drain = tas.AsyncWaitOp([])
+    drain.location = loop.location
+    outer.add_op(drain)
+    for op in rest:
+        op.detach()
+        outer.add_op(op)
+    outer.add_op(tas.PipelineYieldOp())
+    # The loads' index computation is the producer's now.
+    region = Region(outer)
+    region_dce(region)
+    return region
+
+
+def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
+    """Replace `loop` and everything after it in its function by a pipeline and an
+    `agent_switch` of a producer and a consumer (module doc)."""
+    parts = _parts(loop, stages)
+    fn = loop.parent_op()
+    assert isinstance(fn, func.FuncOp)
+    warps_attr = fn.attributes.get(NUM_WARPS_ATTR)
+    assert isinstance(warps_attr, IntegerAttr)
+    warps = warps_attr.value.data
+    block = loop.parent_block()
+    assert block is not None
+    terminator = block.last_op
+    rest = []
+    op = loop.next_op
+    while op is not None and op is not terminator:
+        rest.append(op)
+        op = op.next_op
+    stage_bytes = _stage_bytes(parts.loads)
+    storage = tas.AllocTensorOp(TensorType(i8, [stages, stage_bytes]))
+    stage_view = TiledViewType([stages, stage_bytes], i8, Residency.SMEM)
+    view = tas.ViewOp(storage.result, stage_view)
+    pipeline = tas.CreatePipelineOp(view.result, stages, 0, 1)
+    at = InsertPoint.before(loop)
+    for new in (storage, view, pipeline):
+        new.location = loop.location
+        Rewriter.insert_op(new, at)
+        at = InsertPoint.after(new)
+    payload = TiledViewType([stage_bytes], i8, Residency.SMEM)
+    producer_it = PipelineIteratorType(payload, stages)
+    consumer_it = PipelineIteratorType(payload, stages, kind=IteratorKind.CONSUMER)
+    producer = _producer(parts, pipeline.producer_token, producer_it)
+    consumer = _consumer(parts, pipeline.consumer_token, consumer_it, rest)
+    switch = tas.AgentSwitchOp(
+        [producer, consumer], [PRODUCER_REGISTERS, consumer_registers(warps)]
+    )
+    switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [warps, warps])
+    switch.location = loop.location
+    Rewriter.insert_op(switch, InsertPoint.after(pipeline))
+    Rewriter.erase_op(loop)
+    return switch
+
+
+def specialized_loops(fn: func.FuncOp) -> list[tuple[scf.ForOp, int]]:
+    found: list[tuple[scf.ForOp, int]] = []
+    for op in fn.walk():
+        if isinstance(op, scf.ForOp):
+            attr = op.attributes.get(SPECIALIZE_ATTR)
+            if isinstance(attr, IntegerAttr):
+                found.append((op, attr.value.data))
+    return found
+
+
+def agent_warps(switch: tas.AgentSwitchOp) -> list[int]:
+    """The warps of each agent of `switch`."""
+    attr = switch.attributes.get(AGENT_WARPS_ATTR)
+    if not isinstance(attr, DenseArrayBase):
+        raise error_at(switch, f"an agent_switch without {AGENT_WARPS_ATTR} cannot be lowered")
+    return [int(v) for v in attr.get_values()]
+
+
+@dataclass(frozen=True)
+class SpecializeAgentsPass(ModulePass):
+    """The loops `tileas-pipeline-dot-operands` marked `nv_tileas.warp_specialize`
+    become a producer and a consumer agent around an N-stage pipeline."""
+
+    name = "tileas-specialize-agents"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
+            for loop, stages in specialized_loops(fn):
+                specialize_loop(loop, stages)
