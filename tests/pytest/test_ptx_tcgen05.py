@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -23,7 +24,7 @@ from tileir.testing import SimulationError, simulate
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
     sys.path.insert(0, str(CORPUS))
-import _common  # noqa: E402
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 #: The corpus kernels whose dot runs on tcgen05 on sm_100a (M a multiple of 128).
 TCGEN05_KERNELS = ("gemm_bf16_big_tile", "gemm_bf16_two_warpgroups", "gemm_e4m3_scaled")
@@ -55,6 +56,25 @@ def test_corpus_dot_on_tcgen05_matches_numpy(name: str) -> None:
     assert "tcgen05.mma.cta_group::1" in ptx and "tcgen05.ld.sync.aligned.32x32b" in ptx
     run_ptxas(ptx, "sm_100a")
     _run(name, ptx)
+
+
+def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
+    """A 256x64 accumulator with 8 warps: the second group of four warps takes the second
+    128-row block (rows stay in one thread, so a row reduction needs no other warp)."""
+    from cases._gemm import GemmCase  # pyright: ignore[reportMissingImports]
+
+    text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
+    for old, new in (("128x32", "256x32"), ("32x128", "32x64"), ("128x128", "256x64")):
+        text = text.replace(old, new)
+    (tmp_path / "gemm_256x64.mlir").write_text(text)
+    ptx = compile_module(load_module(tmp_path / "gemm_256x64.mlir"), "sm_100a").ptx
+    assert ptx is not None and ".reqntid 256, 1, 1" in ptx
+    assert "tcgen05.ld.sync.aligned.32x32b.x32.b32" in ptx
+    case = GemmCase((300, 72, 112), (256, 64, 32), ml_dtypes.bfloat16)
+    inputs = case.make_inputs(np.random.default_rng(0))
+    expected = case.reference(_common.copy_inputs(inputs))
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
 
 
 def _broken(pattern: str, replacement: str) -> str:

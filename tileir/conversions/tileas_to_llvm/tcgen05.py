@@ -76,14 +76,16 @@ from tileir.transforms.tileas.tcgen05_plan import (
     tcgen05_obstacle,
     tmem_allocation,
     tmem_columns,
+    warp_split,
 )
 
 #: The PTX ISA of every `tcgen05` instruction (sm_100a).
 TCGEN05_PTX_ISA = "8.6"
 #: Bits 46-48 of an sm_100 shared-memory descriptor: the fixed value 0b001.
 SM100_DESCRIPTOR_VERSION = 1 << 46
-#: Columns one `tcgen05.ld`/`st` `32x32b` moves at most (`.x128`).
-MAX_COLUMNS_PER_ACCESS = 128
+#: Columns one `tcgen05.ld`/`st` `32x32b` moves here (up to `.x128` exist; 32 registers
+#: at a time leave ptxas room under a kernel's `.maxnreg`, as CUTLASS's epilogues do).
+MAX_COLUMNS_PER_ACCESS = 32
 #: Instruction-descriptor codes of D's type (bits 4-5) and of A's and B's (bits 7-9,
 #: 10-12), per kind (section 9.7.16.4.2).
 D_TYPE = {"f16": 0, "f32": 1, "s32": 2}
@@ -237,23 +239,33 @@ def _tmem_address(
 
 
 def _column_runs(mn: tuple[int, int], num_warps: int) -> list[tuple[int, int, int]]:
-    """`(first register, first column, count)` of each `tcgen05.ld`/`st` of a thread:
-    per 128-row block, its column group's run in pieces of at most 128 columns (the
+    """`(first register, column offset, count)` of each `tcgen05.ld`/`st` of a thread,
+    the offset from its first block's first column (`_thread_column`): per 128-row
+    block it holds (`Gm` apart), its run of columns in pieces of at most 128 (the
     registers of `tcgen05_accumulator_layout` in order)."""
     m, n = mn
-    per_thread = n // (num_warps // LANE_QUARTERS)
+    rows, columns = warp_split(mn, num_warps)
+    per_thread = n // columns
     step = min(per_thread, MAX_COLUMNS_PER_ACCESS)
     return [
-        (block * per_thread + j, block * n + j, step)
-        for block in range(m // TCGEN05_M)
+        (i * per_thread + j, rows * i * n + j, step)
+        for i in range(m // TCGEN05_M // rows)
         for j in range(0, per_thread, step)
     ]
 
 
-def _group_column(b: LLBuilder, state: FunctionState, per_thread: int) -> SSAValue:
-    """The first column of this warp's column group (`warp / 4` runs of `per_thread`)."""
+def _thread_column(
+    b: LLBuilder, state: FunctionState, mn: tuple[int, int], num_warps: int
+) -> SSAValue:
+    """The first tensor-memory column of this warp's accumulator part: block
+    `w / 4 % Gm` (`n` columns each), column run `w / 4 / Gm` (`n / Gc` columns each)."""
     assert state.warp is not None
-    return b.mul(b.lshr(state.warp, b.const(2, i32)), b.const(per_thread, i32))
+    _, n = mn
+    rows, columns = warp_split(mn, num_warps)
+    group = b.lshr(state.warp, b.const(2, i32))
+    block = b.and_(group, b.const(rows - 1, i32))
+    run = b.lshr(group, b.const(rows.bit_length() - 1, i32))
+    return b.add(b.mul(block, b.const(n, i32)), b.mul(run, b.const(n // columns, i32)))
 
 
 def lower_tcgen05_dot(
@@ -305,8 +317,7 @@ def lower_tcgen05_dot(
         ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
     b.op(nvvm.FenceProxyOp())
     runs = _column_runs((m, n), state.num_warps)
-    per_thread = n // (state.num_warps // LANE_QUARTERS)
-    group = _group_column(b, state, per_thread)
+    group = _thread_column(b, state, (m, n), state.num_warps)
     # -- the accumulator into tensor memory, unless it is zero.
     if not zero_acc:
         c = acc_vals

@@ -106,17 +106,30 @@ def tcgen05_obstacle(
             f"its {m}x{n} accumulator takes {tmem_columns((m, n))} tensor-memory columns "
             f"(at most {TMEM_COLUMNS})"
         )
-    if num_warps % LANE_QUARTERS or n % (num_warps // LANE_QUARTERS):
+    if num_warps % LANE_QUARTERS or n % warp_split((m, n), num_warps)[1]:
         return f"{num_warps} warps do not split its {n} columns over the four lane quarters"
     return None
+
+
+def warp_split(mn: tuple[int, int], num_warps: int) -> tuple[int, int]:
+    """How the `num_warps / 4` groups of four warps split an `m x n` accumulator: over
+    its 128-row blocks first (a row stays in one thread, so row reductions such as
+    attention's softmax need no other warp), then over its columns."""
+    m, _ = mn
+    groups = num_warps // LANE_QUARTERS
+    rows = min(groups, max(1, m // TCGEN05_M))
+    return rows, groups // rows
 
 
 def tcgen05_accumulator_layout(mn: tuple[int, int], num_warps: int) -> BlockedLayoutAttr:
     """The registers `tcgen05.ld.32x32b` fills from an `m x n` accumulator in layout D:
     warp `w` may read only lanes `32 (w % 4) .. +31` (its lane quarter), so its lane `l`
-    holds row `32 (w % 4) + l` (and `+128`, `+256`, ... of the next row blocks) and
-    warps `w / 4` split the columns, each thread a run of `n / (num_warps / 4)`
-    consecutive columns.  A blocked layout: every pass already handles it."""
+    holds row `32 (w % 4) + l` of 128-row blocks; the groups of four warps `w / 4` split
+    the blocks (`Gm` of them) and then the columns (`Gc`: `warp_split`), each thread a
+    run of `n / Gc` consecutive columns of the blocks `w / 4 % Gm + Gm i`.  A blocked
+    layout: every pass already handles it."""
     _, n = mn
-    groups = num_warps // LANE_QUARTERS
-    return BlockedLayoutAttr([1, n // groups], [WARP_SIZE, 1], [LANE_QUARTERS, groups], [0, 1])
+    rows, columns = warp_split(mn, num_warps)
+    return BlockedLayoutAttr(
+        [1, n // columns], [WARP_SIZE, 1], [LANE_QUARTERS * rows, columns], [0, 1]
+    )
