@@ -120,7 +120,9 @@ def load_cutile(kernel: Any, signature: Any, arch: str = "sm_90a") -> ModuleOp:
     a `cuda.tile.compilation.KernelSignature`, a list of them, or the list of parameters
     one signature holds (`ArrayConstraint`s, `ScalarConstraint`s, ints for constants),
     with cuTile's calling convention.  cuTile writes Tile IR bytecode for `arch` (no GPU
-    needed) and tileir reads it back, with the kernel's Python lines as locations."""
+    needed) and tileir reads it back, with the kernel's Python lines as locations and
+    its variables' names as value names (`%tx` for `tx = ct.load(...)`, in every stage:
+    `tileir.source_names`)."""
     import io
 
     try:
@@ -157,7 +159,12 @@ def load_cutile(kernel: Any, signature: Any, arch: str = "sm_90a") -> ModuleOp:
     except Exception as e:  # cuTile's own errors (a type error in the kernel, ...)
         raise CompileError(f"cuTile could not export the kernel: {e}") from e
     name = getattr(getattr(kernel, "_pyfunc", None), "__name__", None) or "kernel"
-    return read_bytecode(out.getvalue(), f"<cuTile {name}>", make_context())
+    module = read_bytecode(out.getvalue(), f"<cuTile {name}>", make_context())
+    # The bytecode names no values; the kernel's source does (`x = ct.load(...)`).
+    from tileir.source_names import name_values_from_python
+
+    name_values_from_python(module)
+    return module
 
 
 def _is_cutile_kernel(value: object) -> bool:

@@ -33,6 +33,10 @@
    one; where two values carry the same pinned name (one op became two), the second is
    suffixed.  A value followed from `cuda_tile` to `tileaa`, `tileas` and `llvm` keeps its
    name, in `tileir-as --emit`, `tileir-opt` and the Python API alike.
+5. *cuTile Python's names.*  A value named after the Python variable it was assigned to
+   (`tileir.source_names`, hint ending in `PYTHON_NAMED`) takes that name in item 2's
+   numbering instead of its op's suggestion, made unique the same way (`%tx`, `%acc_24`),
+   and item 4 pins it: `tx = ct.load(...)` is `%tx` in every stage.
 """
 
 from __future__ import annotations
@@ -116,6 +120,17 @@ def source_base_name(value: SSAValue) -> str | None:
 #: `_N` from hints (`reduce_10` would become `reduce`), and keeps one that ends so.
 PINNED = "$"
 
+#: Ends the name hint of a value named after the cuTile Python variable it was assigned
+#: to (`tileir.source_names`): the cuda_tile printer gives it that name (made unique)
+#: instead of its op's suggestion, and the later stages the same.
+PYTHON_NAMED = PINNED + PINNED
+
+
+def python_name(value: SSAValue) -> str | None:
+    """The cuTile Python variable `value` was assigned to, if known."""
+    hint = value.name_hint
+    return hint[: -len(PYTHON_NAMED)] if hint is not None and hint.endswith(PYTHON_NAMED) else None
+
 
 def pin_source_names(root: Operation) -> None:
     """Pin every value of the cuda_tile modules under `root` to the name the cuda_tile
@@ -130,14 +145,20 @@ def pin_source_names(root: Operation) -> None:
         if "#" in name or name[0].isdigit():
             continue
         hint = value.name_hint
-        if hint is None or hint == type(value).extract_valid_name(name):
+        if (
+            hint is None
+            or hint == type(value).extract_valid_name(name)
+            or python_name(value) is not None
+        ):
             value.name_hint = name + PINNED
 
 
 def pinned_name(value: SSAValue) -> str | None:
-    """The cuda_tile name `value` was pinned to, if any."""
+    """The cuda_tile name `value` was pinned to (or its Python variable), if any."""
     hint = value.name_hint
-    return hint[: -len(PINNED)] if hint is not None and hint.endswith(PINNED) else None
+    if hint is None or not hint.endswith(PINNED):
+        return None
+    return python_name(value) or hint[: -len(PINNED)]
 
 
 def _is_location(attr: Attribute) -> bool:
@@ -284,7 +305,9 @@ class _MlirNumbering:
         if not op.results:
             return
         starts = [0]
-        for i, name in enumerate(suggested_names(op)[: len(op.results)]):
+        suggested = suggested_names(op)
+        for i, result in enumerate(op.results):
+            name = python_name(result) or (suggested[i] if i < len(suggested) else None)
             if name:
                 self.set_name(op.results[i], name)
                 if i:

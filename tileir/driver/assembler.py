@@ -95,6 +95,12 @@ def make_parser() -> argparse.ArgumentParser:
         help="PTX .loc line information from the bytecode's debug info (ptxas -lineinfo)",
     )
     p.add_argument(
+        "--python-names",
+        action="store_true",
+        help="name values after the cuTile Python variables they were assigned to, read "
+        "from the source files the input's locations name (as tileir.compile(kernel) does)",
+    )
+    p.add_argument(
         "--device-debug",
         "-g",
         dest="device_debug",
@@ -365,6 +371,10 @@ def compile_file(args: argparse.Namespace) -> int:
     # One context for reading and lowering (each would otherwise make its own).
     ctx = make_context()
     module = load_module(args.input, ctx)
+    if args.python_names:
+        from tileir.source_names import name_values_from_python
+
+        name_values_from_python(module)
     check_num_warps(args.num_warps, module)
     collected: list[rm.Remark] = []
 

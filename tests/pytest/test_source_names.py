@@ -1,0 +1,130 @@
+"""cuTile Python's variable names carried through every stage (issue 19, item 3;
+`tileir.source_names`): the bytecode names no values, so tileir reads the kernel's source
+at the locations the bytecode carries, in the API (`tileir.compile(kernel, signature)`)
+and in `tileir-as --python-names` alike."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import tileir
+from tileir.source_names import name_values_from_python
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "tests" / "corpus"
+BYTECODE = Path("tests/corpus/tanh_exp_f16_2d.tileirbc")  # from ROOT, as its locations are
+EMIT = ("--gpu-name", "sm_90", "--emit=tileas")
+
+
+def defined_names(text: str) -> list[str]:
+    """The SSA names a stage's text defines, in order (a group's first name)."""
+    return re.findall(r"^\s*%([A-Za-z_][\w$.]*)(?:, %[\w$.]+)*(?::\d+)? = ", text, re.M)
+
+
+@pytest.fixture(scope="module")
+def tanh_exp() -> tileir.Compilation:
+    sys.path.insert(0, str(CORPUS))
+    try:
+        import tanh_exp_f16_2d as kernel  # pyright: ignore[reportMissingImports]
+    finally:
+        sys.path.remove(str(CORPUS))
+    return tileir.compile(
+        kernel.KERNEL,  # pyright: ignore[reportUnknownMemberType]
+        kernel.signatures()[0],  # pyright: ignore[reportUnknownMemberType]
+        arch="sm_90a",
+        stop_after="tileas",
+    )
+
+
+def test_a_cutile_kernel_s_values_carry_their_python_names(
+    tanh_exp: tileir.Compilation,
+) -> None:
+    """bm = ct.bid(0); tx = ct.load(...); xf = ct.astype(tx, f32); y = scale * ... : the
+    same names in cuda_tile, tileaa and tileas, on the ops that made the values."""
+    expected = {
+        "cuda_tile": {"bm": "get_tile_block_id", "tx": "load_view_tko", "xf": "ftof", "y": "fma"},
+        "tileaa": {"tx": "nv_tileaa.load", "xf": "cuda_tile.ftof", "y": "cuda_tile.fma"},
+        "tileas": {"tx": "nv_tileas.tiled_load", "xf": "cuda_tile.ftof", "y": "cuda_tile.fma"},
+    }
+    for stage, ops in expected.items():
+        text = tanh_exp.stage(stage).text
+        for name, op in ops.items():
+            assert re.search(rf"^\s*%{name}(, %\w+)* = {re.escape(op)} ", text, re.M), (stage, name)
+    cuda_tile = tanh_exp.cuda_tile.text
+    assert "%tile," not in cuda_tile  # the op's suggestion gave way to the variable's name
+    assert "%ftof %tx" not in cuda_tile and "= ftof %tx " in cuda_tile
+    assert tileir.load(cuda_tile) is not None  # and the text reads back
+
+
+def test_the_cli_names_values_as_the_api_does(tanh_exp: tileir.Compilation) -> None:
+    """The corpus bytecode is the same kernel's export: with --python-names, tileir-as
+    names the same values; without, it keeps the names tileirdisasm prints."""
+
+    def emit(*flags: str) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "tileir.driver.assembler", str(BYTECODE), *EMIT, *flags],
+            cwd=ROOT,  # the bytecode's locations name tests/corpus/tanh_exp_f16_2d.py
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    named = defined_names(emit("--python-names"))
+    assert named == defined_names(tanh_exp.tileas.text)
+    assert {"tx", "xf", "y"} <= set(named)
+    plain = defined_names(emit())
+    assert "tile" in plain and not {"tx", "xf", "y"} & set(plain)
+
+
+KERNEL_TEXT = """\
+cuda_tile.module @m {
+  entry @k(%p: tile<f32>) {
+    %a = constant <f32: 1.0> : tile<128xf32> loc("k.py":1:0)
+    %0, %1, %2 = get_tile_block_id : tile<i32> loc("k.py":2:8)
+    %3 = reshape %p : tile<f32> -> tile<1xf32> loc("k.py":3:10)
+    %4 = broadcast %3 : tile<1xf32> -> tile<128xf32> loc("k.py":3:10)
+    %5 = fma %a, %4, %a : tile<128xf32> loc("k.py":4:4)
+    %6 = addf %5, %a : tile<128xf32> loc("k.py":5:10)
+    %7 = negf %6 : tile<128xf32> loc("k.py":6:11)
+    %8 = exti %0 signed : tile<i32> -> tile<i64> loc("k.py":7:4)
+    return
+  }
+}
+"""
+
+KERNEL_SOURCE = """\
+def k(a, p):
+    b = ct.bid(0)
+    acc = a * p
+    acc += a
+    acc = acc + a
+    u, v = -acc, acc
+    ct.printf("%d", ct.astype(b, ct.int64))
+"""
+
+
+def test_which_values_python_names() -> None:
+    """The last op at an assignment's expression makes the value; the scalar's promotion
+    to a tile does not (cuTile fused `acc = a * p` into the fma of `acc += a`); of
+    several results the one in use; a tuple target or an expression names nothing."""
+    module = tileir.load(KERNEL_TEXT, name="k.mlir")
+    assert name_values_from_python(module, {"k.py": KERNEL_SOURCE}.get) == 3
+    text = tileir.print_ir(module)
+    assert "%b, %blockId_y, %blockId_z = get_tile_block_id" in text
+    assert "%bcast = broadcast %reshape" in text  # not `acc`
+    assert "%acc = fma %cst_1_f32, %bcast, %cst_1_f32 " in text  # acc += a
+    assert "%acc_0 = addf %acc, %cst_1_f32 " in text  # acc = acc + a, unique as MLIR makes it
+    assert re.search(r"%\d+ = negf %acc_0", text)  # u, v = ...: no name
+    assert tileir.load(text) is not None
+
+
+def test_without_the_source_nothing_is_named() -> None:
+    module = tileir.load(KERNEL_TEXT, name="k.mlir")
+    before = tileir.print_ir(module)
+    assert name_values_from_python(module, lambda file: None) == 0
+    assert tileir.print_ir(module) == before
