@@ -19,12 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tileir.backend.ptx.target import module_to_ptx
 from tileir.compiler import compile_module, load_module
-from tileir.pipelines import stage_passes
-from tileir.registry import make_context
 from tileir.testing import SimulationError, simulate
-from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
@@ -32,8 +28,8 @@ if str(CORPUS) not in sys.path:
 import _common  # noqa: E402
 
 SEED = 20261126
-#: 128x128 tiles over K = 112 (four steps), with three stages: the pipeline wraps.
-WRAPPING = "gemm_bf16_two_warpgroups"
+#: Ten K steps through four stages: the pipeline wraps around, ragged edges.
+WRAPPING = "gemm_bf16_deep_k"
 
 
 def _run(name: str, ptx: str) -> None:
@@ -46,21 +42,9 @@ def _run(name: str, ptx: str) -> None:
         np.testing.assert_allclose(inputs["arrays"][key], want, rtol=rtol, atol=atol)
 
 
-def _ptx_with_stages(name: str, stages: int) -> str:
-    """sm_90a with `tileas-pipeline-dot-operands{num-stages=stages}` (the pipeline takes
-    one stage more, for the `wgmma` group in flight)."""
-    module = load_module(CORPUS / f"{name}.mlir")
-    ctx = make_context()
-    for _, passes in stage_passes("sm_90a", 4):
-        for p in passes:
-            if isinstance(p, PipelineDotOperandsPass):
-                p = PipelineDotOperandsPass(arch="sm_90a", num_stages=stages)
-            p.apply(ctx, module)
-    return module_to_ptx(module, "sm_90a")
-
-
 @pytest.mark.parametrize("name", ["gemm_f16", "batched_matmul_2d_f16"])
 def test_specialized_gemm_matches_numpy(name: str) -> None:
+    """(And gemm_bf16_deep_k, whose pipeline wraps: test_corpus_simulated.py.)"""
     ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), "sm_90a").ptx
     assert ptx is not None
     # Two agents of one warpgroup: the producer gives up registers for the consumer.
@@ -70,13 +54,12 @@ def test_specialized_gemm_matches_numpy(name: str) -> None:
     _run(name, ptx)
 
 
-def test_wrapping_pipeline_of_two_warpgroups_matches_numpy() -> None:
-    """Three stages for four K steps: the producer waits for a released stage; each
-    agent is two warpgroups (512 threads) whose barriers are the agent's own."""
-    ptx = _ptx_with_stages(WRAPPING, 2)
-    assert ".reqntid 512" in ptx
-    assert "bar.sync 2, 256;" in ptx
-    _run(WRAPPING, ptx)
+def test_two_warpgroups_stay_one_agent() -> None:
+    """Two agents of two warpgroups would launch 512 threads at 128 registers and spill:
+    gemm_bf16_two_warpgroups keeps one agent, and the remark says why."""
+    ptx = compile_module(load_module(CORPUS / "gemm_bf16_two_warpgroups.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    assert ".reqntid 256" in ptx and "setmaxnreg" not in ptx
 
 
 def _without_wait(ptx: str, n: int) -> str:
@@ -109,8 +92,8 @@ def _consumer_never_releases(ptx: str) -> str:
 
 
 def _producer_counts_one_stage_less(ptx: str) -> str:
-    """The producer's stage is its count modulo 2 while the consumer's is modulo 3."""
-    return re.sub(r"mov\.b32 (%r\d+), 3;\n\trem\.u32", r"mov.b32 \1, 2;\n\trem.u32", ptx, count=1)
+    """The producer's stage is its count modulo 3 while the consumer's is modulo 4."""
+    return re.sub(r"mov\.b32 (%r\d+), 4;\n\trem\.u32", r"mov.b32 \1, 3;\n\trem.u32", ptx, count=1)
 
 
 @pytest.mark.parametrize(
@@ -131,7 +114,8 @@ def _producer_counts_one_stage_less(ptx: str) -> str:
     ],
 )
 def test_broken_handshakes_are_caught(breakage: Callable[[str], str]) -> None:
-    ptx = _ptx_with_stages(WRAPPING, 2)
+    ptx = compile_module(load_module(CORPUS / f"{WRAPPING}.mlir"), "sm_90a").ptx
+    assert ptx is not None
     broken = breakage(ptx)
     assert broken != ptx
     with pytest.raises(SimulationError):

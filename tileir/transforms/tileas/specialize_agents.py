@@ -88,6 +88,9 @@ SPECIALIZE_ATTR = "nv_tileas.warp_specialize"
 #: On an `agent_switch` this pass builds: the warps of each agent.
 AGENT_WARPS_ATTR = "nv_tileas.agent_warps"
 
+#: The warps of each agent: one warpgroup (`setmaxnreg` acts on whole warpgroups).
+AGENT_WARPS = 4
+
 #: The producer's register budget: it only computes addresses and issues copies
 #: (CUTLASS's and tileiras's Hopper GEMMs give their load warps 40 too).
 PRODUCER_REGISTERS = 40
@@ -117,14 +120,18 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
     producer and a consumer agent; None when it does.  The code before the loop must
     be pure and the loop the function's only one at the top (it runs in every warp, and
     the consumer takes the rest of the kernel); the loads' index computation pure and
-    free of exchanges (the producer runs it alone); the kernel's warps whole warpgroups
-    (`setmaxnreg` acts on warpgroups) and twice them at most 16."""
+    free of exchanges (the producer runs it alone); the kernel one warpgroup, which each
+    agent then has (`setmaxnreg` acts on warpgroups)."""
     fn = loop.parent_op()
     if not isinstance(fn, func.FuncOp):
         return "the loop is nested in other control flow"
     warps = fn.attributes.get(NUM_WARPS_ATTR)
-    if not isinstance(warps, IntegerAttr) or warps.value.data % 4 or warps.value.data > 8:
-        return "the kernel's warps are not one or two warpgroups"
+    if not isinstance(warps, IntegerAttr) or warps.value.data != AGENT_WARPS:
+        # Two agents of two warpgroups launch 512 threads at 128 registers, and ptxas
+        # allocates every agent within the launch's `.maxnreg` (gemm_bf16_two_warpgroups
+        # spills 176 bytes); a producer of fewer warps than its consumer needs the loads
+        # laid out anew.
+        return f"the kernel's warps are not one warpgroup ({AGENT_WARPS} warps)"
     block = loop.parent_block()
     assert block is not None
     for op in block.ops:
