@@ -107,6 +107,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-specialize-agents": _pass(
         "tileir.transforms.tileas.specialize_agents", "SpecializeAgentsPass"
     ),
+    "tileas-tmem-accumulators": _pass(
+        "tileir.transforms.tileas.tmem_accumulators", "TmemAccumulatorsPass"
+    ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
     # cuda_tile -> cuda_tile (tileir/transforms/cuda_tile/).

@@ -68,8 +68,8 @@ def test_every_roster_op_exists_in_its_family() -> None:
         # tileir's pointer atomics join seed 003's tiled memops.
         assert {op.name for op in FAMILIES[family]} - TILEIR_MEMOPS == expected, family
     assert {op.name for op in FAMILIES["tiled memops"]} >= TILEIR_MEMOPS
-    # Seed 003's 56, and tileir's synchronization, shape, pointer, debug and globals
-    # families.
+    # Seed 003's 56, and tileir's synchronization, shape, pointer, debug, globals and
+    # tensor-memory families.
     assert {op.name for op in FAMILIES["synchronization"]} == {
         "nv_tileas.cta_barrier",
         "nv_tileas.gdc_wait",
@@ -79,7 +79,8 @@ def test_every_roster_op_exists_in_its_family() -> None:
     assert {op.name for op in FAMILIES["pointer"]} == {"nv_tileas.addptr", "nv_tileas.assume"}
     assert {op.name for op in FAMILIES["debug"]} == {"nv_tileas.print", "nv_tileas.assert"}
     assert {op.name for op in FAMILIES["globals"]} == {"nv_tileas.global", "nv_tileas.get_global"}
-    assert len(OPS) == 69 == len({op.name for op in OPS})
+    assert {op.name for op in FAMILIES["tensor memory"]} == {"nv_tileas.read_tmem_accumulator"}
+    assert len(OPS) == 70 == len({op.name for op in OPS})
     assert {op.name for op in NvTileAS.operations} == {op.name for op in OPS}
 
 

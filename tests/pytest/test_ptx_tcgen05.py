@@ -77,6 +77,18 @@ def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
     np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
 
 
+def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
+    """With no K step the resident accumulator is never written: the read after the
+    loop gives the loop's initial value (zeros), not tensor memory."""
+    ptx = _ptx(BROKEN_BASE)
+    case = _common.load_case_module(BROKEN_BASE)
+    inputs = case.make_inputs(np.random.default_rng(0))
+    inputs["scalars"]["k_tiles"] = 0
+    inputs["arrays"]["c"][...] = np.nan
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    np.testing.assert_array_equal(inputs["arrays"]["c"], 0.0)
+
+
 def _broken(pattern: str, replacement: str) -> str:
     ptx = _ptx(BROKEN_BASE)
     broken, count = re.subn(pattern, replacement, ptx)

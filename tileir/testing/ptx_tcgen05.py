@@ -32,9 +32,10 @@ the judges).  What is modelled:
 * `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar]`
   (9.7.16.6.3): the thread's MMAs since its last commit complete, and the mbarrier
   gets one arrival (a release by the committing thread).  The MMA is computed at
-  issue; its D columns may be read only by a thread that the commit's arrival is
-  ordered before (a wait on the mbarrier's phase, then a CTA barrier for the others):
-  reading them with `tcgen05.ld` earlier, or before any commit, is an error.
+  issue, but completes only with that mbarrier phase: its D columns may be read only
+  by a thread that observed the phase (a wait on it, or a CTA barrier with a thread
+  that waited); reading them with `tcgen05.ld` earlier (a barrier with the issuing
+  thread is not enough), or before any commit, is an error.
 * `tcgen05.ld.sync.aligned.32x32b.xN.b32` / `tcgen05.st...32x32b.xN.b32` (9.7.16.8):
   warp-collective; the address's lane field must be the warp's *lane quarter*,
   `32 (w % 4)` for warp `w` of the CTA (9.7.16.8.3, "Access restrictions"); thread
@@ -89,7 +90,10 @@ class _Region:
     lo: int
     hi: int
     issuer: int
-    #: The committing thread's time at the commit (-1: not committed yet).
+    #: The agent of the mbarrier the commit arrives on (its phases are the MMAs'
+    #: completions, `ptx_order`), and the time its completing phase is stamped with
+    #: (-1: not committed yet).
+    agent: int = -1
     time: int = -1
 
 
@@ -483,10 +487,13 @@ def _decode_commit(ins: Instruction, mods: Mods) -> Exec:
         addresses = mbarrier_addresses(m, a, act, lanes)
         for k, lane in enumerate(lanes.tolist()):
             bar = lookup(m, int(addresses[k]), lane)
-            now = int(m.order.now(np.array([lane]))[0]) if m.check_races else 0
+            # The MMAs complete with the mbarrier phase this arrival belongs to: only
+            # a thread that observed that phase (or synchronized with one that did)
+            # may read their D, not one merely ordered after the issuing thread.
+            stamp = int(m.order.stamp(np.array([bar.agent]))[0]) if m.check_races else 0
             for region in state.regions:
-                if region.issuer == lane and region.time < 0:
-                    region.time = now
+                if region.issuer == lane and region.agent < 0:
+                    region.agent, region.time = bar.agent, stamp
             arrive(m, bar, np.array([lane]), np.array([1]), None, release=True)
 
     return run
@@ -545,7 +552,7 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
             for region in state.regions:
                 if region.cta != cta or region.hi <= col or col + count <= region.lo:
                     continue
-                if region.time < 0:
+                if region.agent < 0:
                     raise m.fail(
                         f"{what} reads tensor memory columns {region.lo} .. {region.hi - 1} "
                         "that a tcgen05.mma writes before any tcgen05.commit covers it",
@@ -553,7 +560,9 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
                     )
                 if m.check_races:
                     ok = m.order.ordered(
-                        np.array([region.issuer]), np.array([region.time]), w.astype(np.int64)
+                        np.full(len(w), region.agent),
+                        np.full(len(w), region.time),
+                        w.astype(np.int64),
                     )
                     if not ok.all():
                         raise m.fail(

@@ -41,7 +41,10 @@ from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
-from tileir.conversions.tileas_to_llvm.tcgen05 import lower_tcgen05_dot
+from tileir.conversions.tileas_to_llvm.tcgen05 import (
+    lower_read_tmem_accumulator,
+    lower_tcgen05_dot,
+)
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
@@ -53,6 +56,14 @@ from tileir.dialects.nv_tileas.mma_layout import (
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
+
+
+class LowerReadTmemAccumulator(TilePattern):
+    """`nv_tileas.read_tmem_accumulator` -> `tcgen05.ld` (`tcgen05.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.ReadTmemAccumulatorOp, rewriter: PatternRewriter) -> None:
+        lower_read_tmem_accumulator(op, rewriter, self.ctx)
 
 
 class LowerDot(TilePattern):

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType, i32, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
@@ -67,6 +67,11 @@ from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+from tileir.dialects.nv_tileas.ops.tmem import (
+    TMEM_COLUMN_ATTR,
+    TMEM_RESIDENT_ATTR,
+    ReadTmemAccumulatorOp,
+)
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
@@ -143,6 +148,8 @@ class TensorMemory:
     first_warp: SSAValue
     needed: int = 0
     dots: list[Operation] = field(default_factory=list)
+    #: This thread's flag word of each resident accumulator, by its first column.
+    flags: dict[int, SSAValue] = field(default_factory=dict)
 
 
 def tensor_memory(state: FunctionState, rewriter: PatternRewriter) -> TensorMemory:
@@ -304,10 +311,21 @@ def lower_tcgen05_dot(
     smem_c = rest[0] if rest else None
 
     memory = tensor_memory(state, rewriter)
-    memory.needed = max(memory.needed, tmem_columns((m, n)))
+    base_column = _column_of(op)
+    memory.needed = max(memory.needed, base_column + tmem_columns((m, n)))
     memory.dots.append(op)
+    resident = TMEM_RESIDENT_ATTR in op.attributes
     b = LLBuilder(rewriter, InsertPoint.before(op))
     zero_acc = _is_zero(acc_vals)
+    # A resident accumulator (`tileas-tmem-accumulators`): the loop carries the initial
+    # registers unchanged; this thread's flag says whether tensor memory already holds
+    # the accumulation (set after the first iteration, cleared by the read after the
+    # loop).
+    started: SSAValue | None = None
+    flag: SSAValue | None = None
+    if resident:
+        flag = _flag(state, rewriter, memory, base_column)
+        started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
 
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
     views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
@@ -317,8 +335,9 @@ def lower_tcgen05_dot(
         ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
     b.op(nvvm.FenceProxyOp())
     runs = _column_runs((m, n), state.num_warps)
-    group = _thread_column(b, state, (m, n), state.num_warps)
-    # -- the accumulator into tensor memory, unless it is zero.
+    group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(base_column, i32))
+    # -- the accumulator into tensor memory, unless it is zero (a resident one only in
+    # the loop's first iteration).
     if not zero_acc:
         c = acc_vals
         if acc_layout != tmem_layout:
@@ -330,10 +349,13 @@ def lower_tcgen05_dot(
             asm = ptx.PtxAsm()
             address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
             words = [asm.input(v) for v in c[first : first + count]]
+            guard = asm.input(started) if started is not None else None
             asm.instr(
                 f"tcgen05.st.sync.aligned.32x32b.x{count}.b32",
                 ptx.address(address),
                 ptx.vector(words),
+                guard=guard,
+                negate=True,
             )
             b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
         wait = ptx.PtxAsm()
@@ -352,12 +374,15 @@ def lower_tcgen05_dot(
     descriptor = asm.input(b.const(idesc, i32))
     kept, fresh = asm.register("pred", "%tc_keep", "%tc_fresh")
     asm.instr("setp.ne.b32", kept, "1", "0")
-    asm.instr("setp.ne.b32", fresh, "0", "0")
+    if started is not None:  # accumulate from the second iteration on
+        fresh = asm.input(started)
+    else:
+        asm.instr("setp.ne.b32", fresh, "0", "0")
     _thread_sync(asm)
     kind = tcgen05_kind(spec)
     for block in range(m // TCGEN05_M):
         for c0 in range(0, n, chunk):
-            d = asm.input(b.add(memory.base, b.const(block * n + c0, i32)))
+            d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
             for step in range(k // spec.k_step):
                 a_off = block * TCGEN05_M // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
                 b_off = c0 // 8 * b_buf.sbo + b_buf.k_offset(step * spec.k_step)
@@ -380,36 +405,129 @@ def lower_tcgen05_dot(
     )
     b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
 
-    # -- every thread waits for the commit's phase, then reads its lane quarter.
+    # -- every thread waits for the commit's phase, then reads its lane quarter (a
+    # resident accumulator stays where it is, and the loop carries its registers on).
     _wait_phase(b, memory)
-    d_vals: list[SSAValue] = [memory.base] * tmem_layout.num_registers
-    register_type = accumulator.register_type
-    for first, column, count in runs:
-        asm = ptx.PtxAsm()
-        outs = [asm.output(register_type) for _ in range(count)]
-        address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
-        asm.instr(
-            f"tcgen05.ld.sync.aligned.32x32b.x{count}.b32",
-            ptx.vector(outs),
-            ptx.address(address),
-        )
-        d_vals[first : first + count] = b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
-    wait = ptx.PtxAsm()
-    wait.instr("tcgen05.wait::ld.sync.aligned")
-    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
-    result = d_vals
+    if flag is not None:
+        _store_word(b, flag, 1)
+        result = list(acc_vals)
+    else:
+        result = _read_accumulator(b, memory, state, runs, group, accumulator.register_type)
     # Every warp is done with the operand buffers (the commit's phase covers the
     # MMAs' reads) and with tensor memory before anything rewrites either.
     end = ptx.PtxAsm()
     _thread_sync(end)
     b.asm(end, min_ptx_isa=TCGEN05_PTX_ISA)
-    if result_layout != tmem_layout:
+    if result_layout != tmem_layout and not resident:
         assert smem_c is not None
         ex.write(b, rewriter, state, result, tmem_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def _column_of(op: Operation) -> int:
+    """The first tensor-memory column `tileas-tmem-accumulators` gave `op` (0 without)."""
+    attr = op.attributes.get(TMEM_COLUMN_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
+
+def _flag(
+    state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory, column: int
+) -> SSAValue:
+    """This thread's word saying whether the resident accumulator at `column` holds an
+    accumulation (a shared word per thread, cleared in the kernel's prologue)."""
+    known = memory.flags.get(column)
+    if known is not None:
+        return known
+    threads = state.num_warps * WARP_SIZE
+    area = allocate_persistent(state, rewriter, 4 * threads)
+    p = state.prologue_builder(rewriter)
+    assert state.lane is not None and state.warp is not None
+    thread = p.add(p.shl(state.warp, p.const(5, i32)), state.lane)
+    word = p.add(area, p.shl(thread, p.const(2, i32)))
+    _store_word(p, word, 0)
+    memory.flags[column] = word
+    return word
+
+
+def _load_word(b: LLBuilder, address: SSAValue) -> SSAValue:
+    asm = ptx.PtxAsm()
+    out = asm.output(i32)
+    asm.instr("ld.shared.b32", out, ptx.address(asm.input(address)))
+    (value,) = b.asm(asm)
+    return value
+
+
+def _store_word(b: LLBuilder, address: SSAValue, value: int) -> None:
+    asm = ptx.PtxAsm()
+    asm.instr("st.shared.b32", ptx.address(asm.input(address)), str(value))
+    b.asm(asm)
+
+
+def _read_accumulator(
+    b: LLBuilder,
+    memory: TensorMemory,
+    state: FunctionState,
+    runs: list[tuple[int, int, int]],
+    group: SSAValue,
+    register_type: Attribute,
+    keep: tuple[SSAValue, list[SSAValue]] | None = None,
+) -> list[SSAValue]:
+    """This thread's part of an accumulator in tensor memory (`tcgen05.ld` of its lane
+    quarter, then `tcgen05.wait::ld`); with `keep = (started, values)`, the loads run only
+    where `started` holds and `values` stand otherwise."""
+    out: list[SSAValue] = [memory.base] * sum(count for _, _, count in runs)
+    for first, column, count in runs:
+        asm = ptx.PtxAsm()
+        outs = [asm.output(register_type) for _ in range(count)]
+        address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
+        guard = None
+        if keep is not None:
+            guard = asm.input(keep[0])
+            for o, v in zip(outs, keep[1][first : first + count], strict=True):
+                asm.instr("mov.b32", o, asm.input(v))
+        asm.instr(
+            f"tcgen05.ld.sync.aligned.32x32b.x{count}.b32",
+            ptx.vector(outs),
+            ptx.address(address),
+            guard=guard,
+        )
+        out[first : first + count] = b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    wait = ptx.PtxAsm()
+    wait.instr("tcgen05.wait::ld.sync.aligned")
+    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
+    return out
+
+
+def lower_read_tmem_accumulator(
+    op: ReadTmemAccumulatorOp, rewriter: PatternRewriter, ctx: LoweringContext
+) -> None:
+    """`nv_tileas.read_tmem_accumulator`: the resident accumulator at `column` from
+    tensor memory where the loop ran (this thread's flag is set), the registers the
+    loop carried where it did not; the flag is cleared for the loop's next run."""
+    t = op.result.type
+    assert isinstance(t, TensorType)
+    m, n = t.get_shape()
+    state = ctx.function_state(op)
+    layout = linear_layout(op, t)
+    if layout != tcgen05_accumulator_layout((m, n), state.num_warps).linear((m, n)):
+        raise not_supported(op, "a tensor-memory accumulator read into another layout")
+    column = op.column.value.data
+    memory = tensor_memory(state, rewriter)
+    flag = _flag(state, rewriter, memory, column)
+    b = LLBuilder(rewriter, InsertPoint.before(op))
+    carried = ctx.registers_of(op, op.loop_result)
+    started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
+    runs = _column_runs((m, n), state.num_warps)
+    group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(column, i32))
+    register_type = element_kind(op, t).register_type
+    values = _read_accumulator(
+        b, memory, state, runs, group, register_type, keep=(started, list(carried))
+    )
+    _store_word(b, flag, 0)
+    rewriter.replace(op, [], [ctx.pack(rewriter, values, t)])
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:

@@ -15,6 +15,7 @@
 | pointer (tileir's, not in the seed) | `pointer` |
 | debug (tileir's, not in the seed) | `debug` |
 | globals (tileir's, not in the seed) | `globals` |
+| tensor memory (tileir's, not in the seed) | `tmem` |
 """
 
 from tileir.dialects.nv_tileas.ops.base import TileASOp, bool_array
@@ -106,6 +107,7 @@ from tileir.dialects.nv_tileas.ops.tma import (
     AsyncTiledTmaStoreOp,
     MakeTiledTmaDescOp,
 )
+from tileir.dialects.nv_tileas.ops.tmem import TMEM_OPS, ReadTmemAccumulatorOp
 from tileir.dialects.nv_tileas.ops.tokens import (
     TOKEN_OPS,
     AsyncWaitOp,
@@ -130,6 +132,7 @@ FAMILIES: dict[str, list[type[TileASOp]]] = {
     "pointer": POINTER_OPS,
     "debug": DEBUG_OPS,
     "globals": GLOBAL_OPS,
+    "tensor memory": TMEM_OPS,
 }
 
 OPS: list[type[TileASOp]] = [op for family in FAMILIES.values() for op in family]
@@ -195,6 +198,7 @@ __all__ = [
     "ProducerAcquireOp",
     "ProducerCommitOp",
     "ProducerWriteOp",
+    "ReadTmemAccumulatorOp",
     "ReduceOp",
     "ReinterpretOp",
     "ScanOp",

@@ -1,0 +1,109 @@
+"""`tileas-tmem-accumulators`: where each `tcgen05` dot keeps its accumulator in tensor
+memory, and which accumulators stay there across their K loop (sm_100a).
+
+Every `tcgen05` dot gets `nv_tileas.tmem_column`, the first tensor-memory column of
+its accumulator.  A dot whose accumulator is an `scf.for` iteration argument that only
+the dot uses, and whose result only goes back to the same argument through the
+loop's `scf.yield`, also gets `nv_tileas.tmem_resident`: the accumulator then stays in
+tensor memory from one iteration to the next (no `tcgen05.st`/`tcgen05.ld` per
+iteration), the loop carries the initial registers unchanged, and one
+`nv_tileas.read_tmem_accumulator` after the loop reads the result back for every use of
+the loop's result (it also ends the accumulation, so that another run of the loop starts
+from its initial value).  Resident accumulators get columns of their own (they are live for
+the whole loop, beside any other dot of its body); the other `tcgen05` dots share the
+columns after them (each is done with its columns before the next starts).  A kernel
+needing more than the 512 columns of tensor memory keeps its accumulators in registers
+between iterations (no dot is marked resident).
+
+The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
+`convert-tileas-to-llvm` carries it out (`conversions/tileas_to_llvm/tcgen05.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
+from xdsl.ir import BlockArgument
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.ops.tmem import (
+    TMEM_COLUMN_ATTR,
+    TMEM_RESIDENT_ATTR,
+    ReadTmemAccumulatorOp,
+)
+from tileir.transforms.tileas.tcgen05_plan import TMEM_COLUMNS, tmem_columns
+
+
+def _columns(dot: tas.DotOp) -> int:
+    acc = dot.acc.type
+    assert isinstance(acc, TensorType)
+    m, n = acc.get_shape()
+    return tmem_columns((m, n))
+
+
+def resident_position(dot: tas.DotOp) -> int | None:
+    """The `scf.for` iteration argument `dot`'s accumulator can stay in tensor memory
+    as (the dot its only user, its result only yielded back to it), or None."""
+    acc = dot.acc
+    loop = dot.parent_op()
+    if not isinstance(acc, BlockArgument) or not isinstance(loop, scf.ForOp):
+        return None
+    if acc.block is not loop.body.block or acc.index == 0:
+        return None
+    position = acc.index - 1  # the first block argument is the induction variable
+    if acc.uses.get_length() != 1 or dot.result.uses.get_length() != 1:
+        return None
+    use = next(iter(dot.result.uses))
+    if not isinstance(use.operation, scf.YieldOp) or use.index != position:
+        return None
+    return position
+
+
+@dataclass(frozen=True)
+class TmemAccumulatorsPass(ModulePass):
+    """`tcgen05` dots: tensor-memory columns, and accumulators kept there across their
+    loop (module docstring)."""
+
+    name = "tileas-tmem-accumulators"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for fn in op.walk():
+            if isinstance(fn, func.FuncOp):
+                self.place(fn)
+
+    def place(self, fn: func.FuncOp) -> None:
+        dots = [
+            o for o in fn.walk() if isinstance(o, tas.DotOp) and o.atom.info.engine == "tcgen05"
+        ]
+        if not dots:
+            return
+        resident = [d for d in dots if resident_position(d) is not None]
+        transient = [d for d in dots if d not in resident]
+        needed = sum(_columns(d) for d in resident) + max(
+            (_columns(d) for d in transient), default=0
+        )
+        if needed > TMEM_COLUMNS:
+            resident, transient = [], dots
+        column = 0
+        for dot in resident:
+            position = resident_position(dot)
+            loop = dot.parent_op()
+            assert position is not None and isinstance(loop, scf.ForOp)
+            dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
+            dot.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
+            # Read back even when the loop's result is unused: the read also ends the
+            # accumulation, so that the next run of the loop starts from its initial value.
+            result = loop.results[position]
+            read = ReadTmemAccumulatorOp(result, column)
+            Rewriter.insert_op(read, InsertPoint.after(loop))
+            result.replace_uses_with_if(
+                read.result, lambda use, read=read: use.operation is not read
+            )
+            column += _columns(dot)
+        for dot in transient:
+            dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
