@@ -13,22 +13,21 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
-from xdsl.transforms.dead_code_elimination import DeadCodeElimination
 
 from tileir.conversions.cuda_tile_to_tileaa import ConvertCudaTileToTileAAPass
 from tileir.conversions.tileaa_to_tileas import ConvertTileAAToTileASPass
 from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
 from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
+from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
-from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
-from tileir.transforms.tileas.tmem_accumulators import TmemAccumulatorsPass
+from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
 #: The stages `tileir-as --emit` can stop after, in order.
@@ -63,7 +62,6 @@ def stage_passes(
                 InsertBarriersPass(),
                 PipelineDotOperandsPass(arch=arch, warp_specialize=warp_specialize),
                 SpecializeAgentsPass(),
-                TmemAccumulatorsPass(),
             ],
         ),
         (

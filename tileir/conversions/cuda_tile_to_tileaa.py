@@ -96,7 +96,7 @@ from tileir.dialects.cuda_tile.types import (
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.types import MemTokenType
 from tileir.printing import pin_source_names
-from tileir.utils.rewriting import LocatedWalker
+from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 from tileir.utils.tile_builder import TileBuilder
 
 KERNEL_ATTR = "nv_tileaa.kernel"
@@ -854,7 +854,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
         LocatedWalker(TileToCarrier()).rewrite_module(op)
         lower_early_exits(op)
         LocatedWalker(
-            GreedyRewritePatternApplier(
+            TypeDispatch(
                 [
                     LowerEntry(),
                     LowerReturn(),
@@ -877,7 +877,6 @@ class ConvertCudaTileToTileAAPass(ModulePass):
                     LowerIndexSpaceShape(),
                     LowerTensorShape(),
                 ],
-                dce_enabled=False,
             ),
             apply_recursively=False,
         ).rewrite_module(op)

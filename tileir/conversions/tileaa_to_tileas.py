@@ -54,7 +54,6 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
@@ -92,7 +91,7 @@ from tileir.dialects.nv_tileas.attributes import (
 )
 from tileir.dialects.nv_tileas.ops import bool_array
 from tileir.dialects.nv_tileas.types import TiledViewType
-from tileir.utils.rewriting import LocatedWalker
+from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 
 SEMANTICS = {
     MemoryOrderingSemantics.WEAK: MemSemantic.WEAK,
@@ -314,7 +313,7 @@ class ConvertTileAAToTileASPass(ModulePass):
         lower_mem_tokens(op)
         lowering = MemoryLowering(AxisInfoAnalysis())
         LocatedWalker(
-            GreedyRewritePatternApplier(
+            TypeDispatch(
                 [
                     LowerLoad(lowering),
                     LowerStore(lowering),
@@ -325,7 +324,6 @@ class ConvertTileAAToTileASPass(ModulePass):
                     *pointer_patterns(),
                     *effect_patterns(),
                 ],
-                dce_enabled=False,
             ),
             apply_recursively=False,
         ).rewrite_module(op)

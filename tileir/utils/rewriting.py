@@ -8,7 +8,9 @@ location of its own takes the location of the op being rewritten.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import cast
 
 from xdsl.dialects.builtin import UnknownLoc
 from xdsl.ir import Operation
@@ -51,3 +53,66 @@ class LocatedWalker(PatternRewriteWalker):
         listener = super()._get_rewriter_listener()
         listener.operation_insertion_handler = [self._locate, *listener.operation_insertion_handler]
         return listener
+
+
+_Rewrite = Callable[[RewritePattern, Operation, PatternRewriter], None]
+
+
+def _typed_rewrite(pattern: RewritePattern) -> tuple[type | None, _Rewrite | None]:
+    """The op type an `@op_type_rewrite_pattern` method matches and the method it wraps,
+    read from the wrapper's closure; `(None, None)` for any other pattern (it is then
+    tried on every op, as xDSL's applier tries it)."""
+    method = getattr(type(pattern), "match_and_rewrite", None)
+    code = getattr(method, "__code__", None)
+    closure = getattr(method, "__closure__", None)
+    if code is None or closure is None or code.co_name != "impl":
+        return None, None
+    cells = dict(zip(code.co_freevars, closure, strict=True))
+    expected = cells.get("expected_type")
+    func = cells.get("func")
+    if expected is None or func is None:
+        return None, None
+    wanted, inner = expected.cell_contents, func.cell_contents
+    if not callable(inner):
+        return None, None
+    return wanted, cast(_Rewrite, inner)
+
+
+@dataclass
+class TypeDispatch(RewritePattern):
+    """`GreedyRewritePatternApplier(patterns, dce_enabled=False)`, keyed by op type.
+
+    xDSL's applier calls every pattern on every op, and an `@op_type_rewrite_pattern`
+    pattern then tests the op's type (an ABC `isinstance`): with thirty patterns and
+    thousands of ops that was most of a conversion's dispatch (1.7 million pattern calls
+    over the held-out kernels).  Here the patterns that can match an op's class are
+    found once per class, in their given order, and only they are tried; the first that
+    rewrites the op ends its turn, as in xDSL's applier, so the result is the same."""
+
+    patterns: list[RewritePattern]
+    _table: dict[type, list[tuple[RewritePattern, _Rewrite | None]]] = field(
+        default_factory=dict[type, list[tuple[RewritePattern, _Rewrite | None]]]
+    )
+
+    def _for(self, cls: type) -> list[tuple[RewritePattern, _Rewrite | None]]:
+        chosen: list[tuple[RewritePattern, _Rewrite | None]] = []
+        for pattern in self.patterns:
+            wanted, inner = _typed_rewrite(pattern)
+            if wanted is None:
+                chosen.append((pattern, None))
+            elif issubclass(cls, wanted):
+                chosen.append((pattern, inner))
+        self._table[cls] = chosen
+        return chosen
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        chosen = self._table.get(type(op))
+        if chosen is None:
+            chosen = self._for(type(op))
+        for pattern, inner in chosen:
+            if inner is None:
+                pattern.match_and_rewrite(op, rewriter)
+            else:
+                inner(pattern, op, rewriter)
+            if rewriter.has_done_action:
+                return

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier
 
 from tileir.dialects.nv_tileas.canonicalize import tileas_canonicalization_patterns
-from tileir.utils.rewriting import LocatedWalker
+from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 
 
 @dataclass(frozen=True)
@@ -33,5 +32,5 @@ class TileASCanonicalizePass(ModulePass):
     name = "tileas-canonicalize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        applier = GreedyRewritePatternApplier(tileas_canonicalization_patterns(), dce_enabled=False)
+        applier = TypeDispatch(tileas_canonicalization_patterns())
         LocatedWalker(applier).rewrite_module(op)

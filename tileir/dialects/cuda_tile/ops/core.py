@@ -493,7 +493,12 @@ class ConstantOp(CudaTileOp):
     def splat(value: float | int, carrier: Attribute) -> ConstantOp:
         """A constant filling `carrier` (a tile, tensor or scalar type) with `value`."""
         shape = shape_of(carrier)
-        dense = numpy_to_dense([value] * max(1, math.prod(shape)), shape, element_type(carrier))
+        # The value converted once and its bytes repeated (converting each of a tile's
+        # elements was a tenth of a compilation: a padded load's fill value, a zero
+        # accumulator), as parse_dense_literal does for a splat literal.
+        one = numpy_to_dense([value], (1,), element_type(carrier))
+        data = BytesAttr(one.data.data * max(1, math.prod(shape)))
+        dense = DenseIntOrFPElementsAttr(TensorType(element_type(carrier), list(shape)), data)
         return ConstantOp(dense, carrier)
 
     def asm_result_names(self) -> Sequence[str | None]:
