@@ -54,6 +54,8 @@ def _run(name: str, ptx: str) -> None:
 def test_corpus_dot_on_tcgen05_matches_numpy(name: str) -> None:
     ptx = _ptx(name)
     assert "tcgen05.mma.cta_group::1" in ptx and "tcgen05.ld.sync.aligned.32x32b" in ptx
+    # The K loop's operands arrive through cp.async rings (tileas-pipeline-dot-operands).
+    assert "cp.async.cg.shared.global" in ptx
     run_ptxas(ptx, "sm_100a")
     _run(name, ptx)
 

@@ -83,7 +83,7 @@ class LowerDot(TilePattern):
         assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
         info = op.atom.info
         spec = info.mma_spec
-        if spec is None or info.engine not in ("mma.sync", "wgmma"):
+        if spec is None or info.engine not in ("mma.sync", "wgmma", "tcgen05"):
             raise not_supported(op, f"a dot on atom '{info.name}'")
         a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
         if len(a_shape) not in (2, 3):
@@ -149,8 +149,10 @@ class LowerDot(TilePattern):
         # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
         operand_buffers = None
         wgmma_n = 0
-        if op.atom.info.engine == "wgmma":
-            wgmma_n = self._check_wgmma(op, spec, (m, n, k), grid)
+        if op.atom.info.engine in ("wgmma", "tcgen05"):
+            # tcgen05 (sm_100a) reads the same core-matrix buffers (`tcgen05.py`).
+            if op.atom.info.engine == "wgmma":
+                wgmma_n = self._check_wgmma(op, spec, (m, n, k), grid)
             state = self.ctx.function_state(op)
             limit = available_bytes(state, [c_size] if exchange_acc else [])
             operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
@@ -184,7 +186,7 @@ class LowerDot(TilePattern):
             lower_fma_dot(op, rewriter, self.ctx, self.exchange)
             return
         if op.atom.info.engine == "tcgen05":
-            lower_tcgen05_dot(op, rewriter, self.ctx, self.exchange)
+            lower_tcgen05_dot(op, rewriter, self.ctx, self.exchange, self.feeds)
             return
         place = self.feeds.placement_of(op) or self.placement(op)
         spec = place.spec

@@ -49,6 +49,7 @@ from xdsl.rewriter import InsertPoint
 
 import tileir.conversions.tileas_to_llvm.wgmma as wgmma
 from tileir.backend.ptx import asm_builder as ptx
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     FunctionState,
@@ -276,9 +277,15 @@ def _thread_column(
 
 
 def lower_tcgen05_dot(
-    op: tas.DotOp, rewriter: PatternRewriter, ctx: LoweringContext, ex: Exchange
+    op: tas.DotOp,
+    rewriter: PatternRewriter,
+    ctx: LoweringContext,
+    ex: Exchange,
+    feeds: AsyncFeeds | None = None,
 ) -> None:
-    """`op` on `tcgen05.mma` (module docstring)."""
+    """`op` on `tcgen05.mma` (module docstring); operands that a ring of `feeds` holds
+    (`tileas-pipeline-dot-operands`) are read in its slot, laid out as its placement
+    says."""
     info = op.atom.info
     spec = info.mma_spec
     a_t, b_t, acc_t = op.a.type, op.b.type, op.acc.type
@@ -304,11 +311,19 @@ def lower_tcgen05_dot(
     exchange_c = acc_layout != tmem_layout or result_layout != tmem_layout
     limit = available_bytes(state, [c_size] if exchange_c else [])
     size = spec.element_bytes
-    buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
+    place = feeds.placement_of(op) if feeds is not None else None
+    if place is not None and place.operand_buffers is not None:
+        buffers = place.operand_buffers
+    else:
+        buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
     a_buf, b_buf = buffers
-    sizes = [a_buf.bytes, b_buf.bytes] + ([c_size] if exchange_c else [])
-    smem_a, smem_b, *rest = ex.allocator.allocate(op, state, rewriter, sizes)
-    smem_c = rest[0] if rest else None
+    fed = [feeds.ring_address(op, i) if feeds is not None else None for i in (0, 1)]
+    sizes = [buf.bytes for buf, f in zip(buffers, fed, strict=True) if f is None]
+    sizes += [c_size] if exchange_c else []
+    allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes) if sizes else [])
+    smem_a = fed[0] if fed[0] is not None else next(allocated)
+    smem_b = fed[1] if fed[1] is not None else next(allocated)
+    smem_c = next(allocated, None)
 
     memory = tensor_memory(state, rewriter)
     base_column = _column_of(op)
@@ -329,10 +344,11 @@ def lower_tcgen05_dot(
 
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
     views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
-    for vals, (layout, strides), smem in zip(
-        (a_vals, b_vals), views, (smem_a, smem_b), strict=True
+    for vals, (layout, strides), smem, ring in zip(
+        (a_vals, b_vals), views, (smem_a, smem_b), fed, strict=True
     ):
-        ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
+        if ring is None:
+            ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
     b.op(nvvm.FenceProxyOp())
     runs = _column_runs((m, n), state.num_warps)
     group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(base_column, i32))

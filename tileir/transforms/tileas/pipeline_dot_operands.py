@@ -49,9 +49,9 @@ A load qualifies when `tileas-materialize-schedule` could move it (weak, no toke
 `in_bounds` dimension, nothing in the body writes memory, its operands computed from
 the induction variable by pure ops), it reads global memory with a 4-, 8- or 16-byte
 atom (a `cp.async` size), its padding is zero (`cp.async` fills with zeros), and its
-only users are the A or B operands of tensor-core dots (`mma.sync`, `wgmma`) of the same
-loop body that keep its rows contiguous in shared memory (not B of 8-bit or tf32 dots,
-stored transposed; not 8-bit floats widened to f16 before sm_89), and those dots run on
+only users are the A or B operands of tensor-core dots (`mma.sync`, `wgmma`,
+`tcgen05`) of the same loop body that keep its rows contiguous in shared memory (not
+B of 8-bit or tf32 dots, stored transposed; not 8-bit floats widened to f16 before sm_89), and those dots run on
 `wgmma` or hold at most `ACCUMULATOR_REGISTER_LIMIT` accumulator registers per thread
 (`mma.sync`).  A loop whose dots all run on `wgmma` with both operands on rings and a
 loop-carried accumulator they alone use leaves one `wgmma` group in flight
@@ -146,7 +146,7 @@ FLOAT8_TYPES = (Float8E4M3FNType, Float8E5M2Type)
 ACCUMULATOR_REGISTER_LIMIT = 32
 
 #: Engines whose dots read their operands from shared memory.
-SHARED_OPERAND_ENGINES = ("mma.sync", "wgmma")
+SHARED_OPERAND_ENGINES = ("mma.sync", "wgmma", "tcgen05")
 
 
 def feeds_only_dots(op: tas.TiledLoadOp) -> bool:
