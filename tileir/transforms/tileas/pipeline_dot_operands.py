@@ -438,12 +438,13 @@ def _record(dot: tas.DotOp, text: str, agents: str) -> None:
 
 
 def agents_of(fn: func.FuncOp) -> str:
-    """The agents that run `fn`'s dots, as the remarks say it: one, until warp
-    specialization, of the warps `tileas-assign-layouts` chose."""
+    """The agents that run `fn`'s dots, as the remarks say it: one, of the warps
+    `tileas-assign-layouts` chose (`_specialize` says two where the loop is
+    warp-specialized, and a dot of a loop that could be says why not)."""
     warps = fn.attributes.get(NUM_WARPS_ATTR)
     if isinstance(warps, IntegerAttr):
-        return f"one agent of {warps.value.data} warps (no warp specialization yet)"
-    return "one agent (no warp specialization yet)"
+        return f"one agent of {warps.value.data} warps"
+    return "one agent"
 
 
 def pipeline_loop(

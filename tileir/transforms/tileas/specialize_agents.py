@@ -336,7 +336,42 @@ def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
     switch.location = loop.location
     Rewriter.insert_op(switch, InsertPoint.after(pipeline))
     Rewriter.erase_op(loop)
+    prologue = [o for o in block.ops if o not in (storage, view, pipeline, switch, terminator)]
+    for region in switch.agents:
+        _sink(prologue, region)
+    for o in reversed(prologue):
+        if not any(r.uses for r in o.results):
+            Rewriter.erase_op(o)
     return switch
+
+
+def _sink(prologue: Sequence[Operation], region: Region) -> None:
+    """Give `region` its own copies of the prologue ops it uses (pure index arithmetic,
+    `why_not_specialized`), at its start: a value computed before the `agent_switch`
+    would be live across it in both agents' registers, and the producer runs on few."""
+    block = region.block
+    inside = {id(o) for o in region.walk()}
+    needed: set[int] = set()
+    for o in reversed(prologue):
+        if id(o) in needed or any(id(u.operation) in inside for r in o.results for u in r.uses):
+            needed.add(id(o))
+            for v in o.operands:
+                if isinstance(v.owner, Operation):
+                    needed.add(id(v.owner))
+    mapping: dict[SSAValue, SSAValue] = {}
+    first = block.first_op
+    assert first is not None
+    for o in prologue:
+        if id(o) not in needed:
+            continue
+        clone = o.clone(value_mapper=mapping)
+        Rewriter.insert_op(clone, InsertPoint.before(first))
+        for old, new in zip(o.results, clone.results, strict=True):
+            mapping[old] = new
+    for o in region.walk():
+        for i, v in enumerate(o.operands):
+            if v in mapping:
+                o.operands[i] = mapping[v]
 
 
 def specialized_loops(fn: func.FuncOp) -> list[tuple[scf.ForOp, int]]:
