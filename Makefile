@@ -64,10 +64,12 @@ corpus: install
 	$(BIN)/python tests/corpus/generate.py
 
 # Read/write times of the bytecode reader and writer over the corpus, and their scaling;
-# compile time per corpus kernel, tileir-as against tileiras (docs/performance.md).
+# compile time per corpus kernel, tileir-as against tileiras, and against op count
+# (docs/performance.md).
 bench: install
 	$(BIN)/python benchmarks/bench_bytecode.py
 	$(BIN)/python benchmarks/bench_compile.py
+	$(BIN)/python benchmarks/bench_scaling.py
 	$(BIN)/python benchmarks/bench_gpu.py
 
 # The fuzzers, long (docs/testing.md): the bytecode reader's hypothesis test (make test runs

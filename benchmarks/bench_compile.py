@@ -240,6 +240,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="markdown tables")
     parser.add_argument("--no-autotune", action="store_true", help="skip the autotuning case")
     parser.add_argument("--jobs", type=int, default=16, help="parallel processes, autotuning")
+    parser.add_argument(
+        "--kernels", metavar="DIR", help="compile DIR/*.tileirbc instead of the corpus"
+    )
+    parser.add_argument("--every", type=int, default=1, help="every Nth kernel (a sample)")
     args = parser.parse_args(argv)
 
     ours = find_tool("tileir-as")
@@ -247,7 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     if ours is None:
         print("error: tileir-as not found (make install)", file=sys.stderr)
         return 1
-    kernels = sorted(CORPUS.glob("*.tileirbc"))
+    kernels = sorted((Path(args.kernels) if args.kernels else CORPUS).glob("*.tileirbc"))
+    kernels = kernels[:: max(1, args.every)]
     if args.only:
         kernels = [k for k in kernels if k.stem in args.only]
 
@@ -273,9 +278,11 @@ def main(argv: list[str] | None = None) -> int:
             bench.stop_server()
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"compile time to a cubin, whole process, best of {args.repeat} interleaved rounds, "
-        f"--gpu-name {args.gpu_name}; {stamp}; {machine()}; server after the runs: {status}"
+        f"--gpu-name {args.gpu_name}; {stamp}; {machine()}; load average at the end {load}; "
+        f"server after the runs: {status}"
     )
     print()
     header = ["kernel", "tileiras (s)", "cold (s)", "cold/tileiras", "warm (s)", "warm/tileiras"]

@@ -161,3 +161,22 @@ def test_dce_matches_xdsl_at_every_pipeline_step(kernel: str) -> None:
             else:
                 p.apply(ctx, module)
     assert steps == 3
+
+
+def test_a_long_elementwise_chain_compiles_through_tileaa() -> None:
+    """tileaa-drop-unit-dims followed elementwise operands by recursion: a chain of
+    1,500 ops (benchmarks/bench_scaling.py's kernel) overflowed Python's stack."""
+    import sys
+
+    sys.path.insert(0, str(CORPUS.parents[1] / "benchmarks"))
+    from bench_scaling import kernel_text
+
+    from tileir.compiler import compile_module
+    from tileir.frontend import parse_text
+
+    ctx = make_context()
+    module = parse_text(ctx, kernel_text(1500))
+    result = compile_module(module, "sm_90a", stop_after="tileaa", keep_stages=True, ctx=ctx)
+    text = result.stages["tileaa"]
+    assert text.count("mulf") == 375  # every fourth op of the chain
+    assert "nv_tileaa.store weak %19, %x1500," in text.replace("\n", " ")

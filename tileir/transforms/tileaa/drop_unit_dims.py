@@ -116,23 +116,34 @@ class _Dropper:
 
 def droppable(value: SSAValue, axis: int) -> bool:
     """Whether `_Dropper` rebuilds `value` without `axis` without ever making a rank-0
-    tile (scalars are not tiles here): every tile it would rebuild keeps a dimension."""
-    if len(shape_of(value.type)) < 2:
-        return False
-    op = value.owner
-    if isinstance(op, aa.ExpandDimsOp):
-        inserted = op.axis_value
-        shape = list(shape_of(value.type))
-        del shape[axis]
-        if inserted == axis or tuple(shape) == shape_of(op.src.type):
-            return True
-        return droppable(op.src, axis if axis < inserted else axis - 1)
-    if isinstance(op, aa.BroadcastOp):
-        return droppable(op.operands[0], axis)
-    if isinstance(op, aa.AddPtrOp):
-        return droppable(op.ptr, axis) and droppable(op.offset, axis)
-    if isinstance(op, ElementwiseOp) and len(op.results) == 1:
-        return all(droppable(o, axis) for o in op.operands)
+    tile (scalars are not tiles here): every tile it would rebuild keeps a dimension.
+
+    A walk with a worklist and a seen set, not a recursion: a chain of thousands of
+    elementwise ops overflowed Python's stack, and operands shared along the chain
+    (`x = x * x`) made the recursion exponential."""
+    seen: set[tuple[SSAValue, int]] = set()
+    work = [(value, axis)]
+    while work:
+        key = work.pop()
+        if key in seen:
+            continue
+        seen.add(key)
+        value, axis = key
+        if len(shape_of(value.type)) < 2:
+            return False
+        op = value.owner
+        if isinstance(op, aa.ExpandDimsOp):
+            inserted = op.axis_value
+            shape = list(shape_of(value.type))
+            del shape[axis]
+            if not (inserted == axis or tuple(shape) == shape_of(op.src.type)):
+                work.append((op.src, axis if axis < inserted else axis - 1))
+        elif isinstance(op, aa.BroadcastOp):
+            work.append((op.operands[0], axis))
+        elif isinstance(op, aa.AddPtrOp):
+            work += [(op.ptr, axis), (op.offset, axis)]
+        elif isinstance(op, ElementwiseOp) and len(op.results) == 1:
+            work += [(o, axis) for o in op.operands]
     return True
 
 
@@ -142,16 +153,23 @@ def _same_shape(a: Attribute, b: Attribute) -> bool:
 
 def expanded_axis(value: SSAValue) -> int | None:
     """The unit dimension an `expand_dims` inserted into `value`, directly or under
-    elementwise ops (cuTile's `acc.reshape((1, M, N)).astype(ct.float16)`), if any."""
-    op = value.owner
-    if isinstance(op, aa.ExpandDimsOp):
-        return op.axis_value
-    if isinstance(op, ElementwiseOp) and len(op.results) == 1:
-        for operand in op.operands:
-            if _same_shape(operand.type, value.type):
-                axis = expanded_axis(operand)
-                if axis is not None:
-                    return axis
+    elementwise ops (cuTile's `acc.reshape((1, M, N)).astype(ct.float16)`), if any: the
+    first found depth first, operands in order.  A worklist, not a recursion (a long
+    elementwise chain overflowed the stack); a value seen before found nothing then
+    and is not searched again (the recursion searched shared operands once per path)."""
+    seen: set[SSAValue] = set()
+    work = [value]
+    while work:
+        value = work.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        op = value.owner
+        if isinstance(op, aa.ExpandDimsOp):
+            return op.axis_value
+        if isinstance(op, ElementwiseOp) and len(op.results) == 1:
+            same = [o for o in op.operands if _same_shape(o.type, value.type)]
+            work += reversed(same)
     return None
 
 
