@@ -19,13 +19,13 @@ from tileir.backend.ptx.target import module_to_ptx
 from tileir.diagnostics import CompileError, location_of, verify_module
 from tileir.frontend import parse_error, parse_text
 from tileir.pipelines import STAGES, stage_passes
-from tileir.printing import TileirPrinter
+from tileir.printing import SIGNATURE_WIDTH, TileirPrinter
 from tileir.registry import make_context
 
 
 def print_ir(module: ModuleOp) -> str:
     out = io.StringIO()
-    TileirPrinter(stream=out).print_op(module)
+    TileirPrinter(stream=out, width=SIGNATURE_WIDTH).print_op(module)  # a stage's text
     return out.getvalue() + "\n"
 
 

@@ -58,11 +58,11 @@ _BLOCK_STYLE = (
 def ir_text(op: Operation, *, local_scope: bool = False) -> str:
     """The text of `op` as tileir prints it (cuda_tile without prefixes inside
     `cuda_tile.module`, nv_tileas/nv_tileaa in their custom forms, layouts as
-    `#blocked` aliases unless `local_scope`)."""
-    from tileir.printing import TileirPrinter
+    `#blocked` aliases unless `local_scope`, long function signatures wrapped)."""
+    from tileir.printing import SIGNATURE_WIDTH, TileirPrinter
 
     out = io.StringIO()
-    TileirPrinter(stream=out, local_scope=local_scope).print_op(op)
+    TileirPrinter(stream=out, local_scope=local_scope, width=SIGNATURE_WIDTH).print_op(op)
     return out.getvalue().rstrip("\n") + "\n"
 
 

@@ -37,14 +37,23 @@
    (`tileir.source_names`, hint ending in `PYTHON_NAMED`) takes that name in item 2's
    numbering instead of its op's suggestion, made unique the same way (`%tx`, `%acc_24`),
    and item 4 pins it: `tx = ct.load(...)` is `%tx` in every stage.
+6. *Signatures that fit the screen.*  With a `width` (`SIGNATURE_WIDTH` in the stages
+   `tileir-as --emit`, the Python API and the pass traces print), a `func.func` whose
+   parameters or attributes would pass it has them on lines of their own, packed, four
+   columns in: a cuTile kernel has four to eight parameters per array, so its signature
+   was the longest line of every stage after cuda_tile (up to 795 columns).  MLIR text
+   does not care where lines break, so the text reads back the same.  `tileir-opt`
+   prints one line per op, as mlir-opt does (FileCheck patterns match whole lines).
 """
 
 from __future__ import annotations
 
 import functools
+import io
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -69,6 +78,9 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove
 
 CUDA_TILE = "cuda_tile"
+
+#: The width beyond which a function's signature is wrapped (item 6).
+SIGNATURE_WIDTH = 100
 
 _BUILTIN_LOCATIONS = (UnknownLoc, FileLineColLoc, NameLoc, FusedLoc, CallSiteLoc)
 
@@ -336,6 +348,8 @@ class _MlirNumbering:
 class TileirPrinter(Printer):
     #: Print every attribute in place, without alias definitions.
     local_scope: bool = field(default=False, kw_only=True)
+    #: Wrap a `func.func` signature longer than this many columns (item 6; None: never).
+    width: int | None = field(default=None, kw_only=True)
     _mlir_names: dict[SSAValue, str] = field(default_factory=dict, init=False)
     _mlir_groups: dict[Operation, list[int]] = field(default_factory=dict, init=False)
     _op_depth: int = field(default=0, init=False)
@@ -424,6 +438,64 @@ class TileirPrinter(Printer):
             if end - start > 1:
                 self.print_string(f":{end - start}")
         self.print_string(" = ")
+
+    # -- long signatures ------------------------------------------------------
+    def print_list(
+        self, elems: Iterable[Any], print_fn: Callable[[Any], Any], delimiter: str = ", "
+    ) -> None:
+        items = list(elems)
+        if self.width is None or delimiter != ", " or not _is_signature(items):
+            return super().print_list(items, print_fn, delimiter)
+        pieces = [self._rendered(print_fn, item) for item in items]
+        if self._current_column + len(", ".join(pieces)) + 1 > self.width:  # and `)`
+            self._print_new_line(indent=self._indent + 2)
+        self._print_packed(pieces, self._indent + 2)
+
+    def print_op_attributes(
+        self,
+        attributes: Mapping[str, Attribute],
+        *,
+        reserved_attr_names: Iterable[str] = (),
+        print_keyword: bool = False,
+    ) -> bool:
+        reserved = set(reserved_attr_names)
+        shown = {k: v for k, v in attributes.items() if k not in reserved}
+        if self.width is None or not print_keyword or not shown:
+            return super().print_op_attributes(
+                attributes, reserved_attr_names=reserved, print_keyword=print_keyword
+            )
+        pieces = [self._rendered(self._print_attr_string, item) for item in shown.items()]
+        if self._current_column + len(" attributes {" + ", ".join(pieces)) + 3 <= self.width:
+            self.print_string(" attributes {" + ", ".join(pieces) + "}")
+            return True
+        self._print_new_line(indent=self._indent + 2)
+        self.print_string("attributes {")
+        self._print_packed(pieces, self._indent + 3)
+        self.print_string("}")
+        return True
+
+    def _rendered(self, print_fn: Callable[[Any], Any], item: Any) -> str:
+        """What `print_fn(item)` prints, taken instead of printed."""
+        stream, column = self.stream, self._current_column
+        self.stream = io.StringIO()
+        try:
+            print_fn(item)
+            return self.stream.getvalue()
+        finally:
+            self.stream, self._current_column = stream, column
+
+    def _print_packed(self, pieces: list[str], indent: int) -> None:
+        """`pieces` joined by `, `, a new line (at `indent`) before one that would pass
+        the width."""
+        assert self.width is not None
+        for i, piece in enumerate(pieces):
+            if i:
+                self.print_string(",")
+                if self._current_column + 1 + len(piece) + 1 > self.width:
+                    self._print_new_line(indent=indent)
+                else:
+                    self.print_string(" ")
+            self.print_string(piece)
 
     # -- values -------------------------------------------------------------
     def print_ssa_value(self, value: SSAValue) -> str:
@@ -593,6 +665,19 @@ class _GenericNumbering(_MlirNumbering):
             return
         self.set_name(op.results[0], None)
         self.groups[op] = [0]
+
+
+def _is_signature(items: list[Any]) -> bool:
+    """Whether `items` are the parameters of a `func.func` being printed (its entry
+    block's arguments, alone or with their attributes)."""
+    if not items:
+        return False
+    first = items[0][0] if isinstance(items[0], tuple) else items[0]
+    if not isinstance(first, BlockArgument):
+        return False
+    region = first.block.parent
+    owner = region.parent if region is not None else None
+    return owner is not None and owner.name == "func.func" and first.block is region.blocks[0]  # pyright: ignore[reportOptionalMemberAccess]
 
 
 def is_block_argument(value: SSAValue) -> bool:

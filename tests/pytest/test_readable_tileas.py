@@ -92,3 +92,38 @@ def test_the_cli_prints_the_names_the_api_prints(
     # tileir-opt running the passes itself names values the same way.
     assert opt.run([str(SOFTMAX), "-p", "cuda-tile-to-ptx"]) == 0
     assert "%blockId_x" in capsys.readouterr().out  # the llvm stage keeps it too
+
+
+def test_long_signatures_are_wrapped_and_read_back(softmax: tileir.Compilation) -> None:
+    """A cuTile kernel's signature (four to eight parameters per array) was the longest
+    line of every stage after cuda_tile; wrapped at `SIGNATURE_WIDTH`, packed, it reads
+    back to the same IR.  tileir-opt keeps one line per op (FileCheck)."""
+    from tileir.printing import SIGNATURE_WIDTH
+
+    text = softmax.tileas.text
+    header = text[text.index("func.func @") : text.index("{\n", text.index("attributes"))]
+    lines = header.splitlines()
+    assert len(lines) > 2 and lines[0].endswith("(")
+    assert all(len(line) <= SIGNATURE_WIDTH for line in lines[1:])  # the name alone may not
+    assert all(line.startswith("      ") for line in lines[1:])  # four columns in
+    assert any(line.lstrip().startswith("attributes {nv_tileas.kernel") for line in lines)
+    module = tileir.load(text)
+    assert ir_text(module) == text
+    import io
+
+    plain = io.StringIO()
+    TileirPrinter(stream=plain).print_op(module)  # no width: tileir-opt's one-line form
+    out = plain.getvalue()
+    assert re.search(r"func\.func @softmax\w*\(%arg0: [^\n]*%arg9: i32\) attributes \{", out)
+
+
+def test_wide_stages_of_the_corpus_fit_but_for_names(softmax: tileir.Compilation) -> None:
+    """Every line of a corpus kernel's tileaa and tileas signature fits the width; a
+    mangled kernel name longer than it stays whole."""
+    from tileir.printing import SIGNATURE_WIDTH
+
+    for stage in ("tileaa", "tileas"):
+        text = softmax.stage(stage).text
+        start = text.index("func.func @")
+        for line in text[start : text.index("\n    %", start)].splitlines()[1:]:
+            assert len(line) <= SIGNATURE_WIDTH, (stage, line)
