@@ -129,26 +129,55 @@ def highlight_html(text: str, language: str = "mlir") -> str:
     inline, so the block renders the same without any stylesheet."""
     if language not in _LANGUAGES:
         raise ValueError(f"unknown language '{language}'; expected one of {', '.join(_LANGUAGES)}")
+    plain = f'<style>{_LINE_CSS}</style><pre class="{_CSS_CLASS}" style="{_BLOCK_STYLE}">'
     if text.count("\n") > HIGHLIGHT_LINES:
         # Highlighting multiplies the size of the page by ten; long texts stay plain.
-        return f'<pre style="{_BLOCK_STYLE}">{html.escape(text)}</pre>'
+        return plain + _soft_wrapped(html.escape(text)) + "</pre>"
     try:
         from pygments import highlight
         from pygments.formatters import HtmlFormatter
         from pygments.lexers import get_lexer_by_name
     except ImportError:
-        return f'<pre style="{_BLOCK_STYLE}">{html.escape(text)}</pre>'
+        return plain + _soft_wrapped(html.escape(text)) + "</pre>"
     lexer = _mlir_lexer() if language == "mlir" else get_lexer_by_name(language)
     formatter = HtmlFormatter(nowrap=True, style="default")
     body = highlight(text, lexer, formatter)
     return (
-        f"<style>{_pygments_css()}</style>"
-        f'<pre class="{_CSS_CLASS}" style="{_BLOCK_STYLE}">{body}</pre>'
+        f"<style>{_pygments_css()}\n{_LINE_CSS}</style>"
+        f'<pre class="{_CSS_CLASS}" style="{_BLOCK_STYLE}">{_soft_wrapped(body)}</pre>'
     )
+
+
+def _soft_wrapped(body: str) -> str:
+    """The lines of an HTML-escaped (or highlighted) block, each in a `.ln` span whose
+    wrapped continuation hangs under its indentation (`_LINE_CSS`)."""
+    out = []
+    for line in body.split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        level = min(indent - indent % 2, _MAX_HANGING_INDENT)
+        out.append(f'<span class="ln i{level}">{line or " "}</span>')
+    if out and out[-1] == '<span class="ln i0"> </span>':
+        out.pop()  # the text's final newline
+    return "".join(out)
 
 
 #: The class scoping highlighting rules, so they cannot restyle the rest of a page.
 _CSS_CLASS = "tileir-code"
+
+#: The deepest indentation (in spaces) a wrapped line's continuation follows.
+_MAX_HANGING_INDENT = 24
+
+#: Each line of a block is a block of its own that wraps instead of scrolling, its
+#: continuation lines four columns deeper than the line's own indentation (`.iN`: N
+#: leading spaces): an nv_tileas op of 300 columns reads without horizontal scrolling,
+#: and the text itself (what `.text` and the CLI give) keeps one line per op.
+_LINE_CSS = (
+    f".{_CSS_CLASS} .ln{{display:block;white-space:pre-wrap;overflow-wrap:anywhere}}"
+    + "".join(
+        f".{_CSS_CLASS} .i{n}{{padding-left:{n + 4}ch;text-indent:-{n + 4}ch}}"
+        for n in range(0, _MAX_HANGING_INDENT + 1, 2)
+    )
+)
 
 
 @functools.cache

@@ -262,7 +262,8 @@ def test_highlighting_with_and_without_pygments(monkeypatch: pytest.MonkeyPatch)
     assert "<span" in coloured and "&lt;sum&gt;" in coloured
     monkeypatch.setitem(sys.modules, "pygments", None)
     plain = display.highlight_html(text, "mlir")
-    assert "<span" not in plain and plain.startswith("<pre") and "&lt;sum&gt; &amp; more" in plain
+    assert 'class="nv"' not in plain and "&lt;sum&gt; &amp; more" in plain
+    assert plain[plain.index("<pre") :].count("<span") == 1  # only the line's own
     with pytest.raises(ValueError, match="unknown language"):
         display.highlight_html(text, "cobol")
 
@@ -295,6 +296,25 @@ def test_unprintable_ops_fall_back_to_the_plain_repr(
     assert display.register_ipython_formatters(plain)
     assert plain.format(module)[0]["text/plain"].startswith("<ModuleOp")
     assert display._op_markdown(module) is None  # pyright: ignore[reportPrivateUsage]
+
+
+def test_long_lines_wrap_in_html_under_their_indentation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In HTML (Jupyter, the notebooks' pages) each line wraps instead of scrolling, its
+    continuation hanging four columns under the line's own indentation; the text keeps
+    one line per op."""
+    op = "    %tile = nv_tileas.tiled_load %43[%44] mask %42 : " + ", ".join(
+        ["tensor<32x64xf16, #blocked>"] * 12
+    )
+    text = f"func.func @k() {{\n{op}\n}}\n"
+    for highlighted in (True, False):
+        if not highlighted:
+            monkeypatch.setitem(sys.modules, "pygments", None)
+        page = display.highlight_html(text, "mlir")
+        body = page[page.index("<pre") :]
+        assert body.count('<span class="ln ') == 3 and "\n" not in body
+        assert '<span class="ln i4">    ' in body and body.count('<span class="ln i0">') == 2
+        assert ".tileir-code .i4{padding-left:8ch;text-indent:-8ch}" in page
+        assert "white-space:pre-wrap" in page
 
 
 def test_show_picks_the_language() -> None:
