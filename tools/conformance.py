@@ -17,13 +17,23 @@ match's line instead of its start, so `CHECK-NOT: if` before
 `CHECK: cuda_tile.module @supported_split_inner_if` fails on the module's own name
 (test/Transforms/loop_split.mlir), where LLVM's FileCheck, which the tests are written
 for, passes.
+
+The tests are NVIDIA's test build (`CUDA_TILE_ENABLE_TESTING`, which defines
+`TILE_IR_INCLUDE_TESTS`) of the release the checkout describes, so tileir-opt runs as
+that build: `TILEIR_INCLUDE_TESTS=1` (the test-only bytecode versions 250.0 and 250.1
+and the `testing$` ops) and `TILEIR_BYTECODE_NEWEST` set to the newest release version
+the checkout's `BytecodeOpcodes.td` lists (its messages quote `[13.1 - 13.3]`, and
+opcode 0x54 reads back under that release's name, `pow`); a variable the environment
+sets already is kept.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,6 +46,7 @@ BYTECODE_MAP: dict[str, list[str] | None] = {
     "mlir-to-cudatilebc": ["-t", "tileirbc"],
     "cudatilebc-to-mlir": ["-f", "tileirbc"],
     "test-cudatile-roundtrip": ["--bytecode-roundtrip"],
+    "list-versions": ["--list-bytecode-versions"],
 }
 
 #: cuda-tile-opt test-only flags -> tileir-opt arguments.
@@ -54,6 +65,34 @@ def llvm_filecheck() -> str | None:
         key=lambda p: int(m.group(1)) if (m := re.search(r"llvm-(\d+)", str(p))) else 0,
     )
     return str(versions[-1]) if versions else None
+
+
+OPCODES_TD = "include/cuda_tile/Dialect/CudaTile/IR/BytecodeOpcodes.td"
+
+
+def newest_release(repo: str, rev: str) -> str | None:
+    """The newest public `SupportedVersion<major, minor>` of the checkout at `rev`
+    (the test-only 250.x excluded), or None when it cannot be read."""
+    proc = subprocess.run(
+        ["git", "-C", repo, "show", f"{rev}:{OPCODES_TD}"], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        return None
+    found = [
+        (int(a), int(b))
+        for a, b in re.findall(r"SupportedVersion<\s*(\d+)\s*,\s*(\d+)\s*>", proc.stdout)
+        if int(a) < 250
+    ]
+    return "{}.{}".format(*max(found)) if found else None
+
+
+def _option(argv: list[str], name: str, default: str) -> str:
+    for i, a in enumerate(argv):
+        if a == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return default
 
 
 def main(argv: list[str]) -> int:
@@ -77,6 +116,11 @@ def main(argv: list[str]) -> int:
         filecheck = llvm_filecheck()
         if filecheck is not None:
             argv = [*argv, "--filecheck", filecheck]
+    os.environ.setdefault("TILEIR_INCLUDE_TESTS", "1")
+    repo = _option(argv, "--repo", os.environ.get("CUDA_TILE_REPO", "cuda-tile"))
+    release = newest_release(repo, _option(argv, "--rev", "HEAD"))
+    if release is not None:
+        os.environ.setdefault("TILEIR_BYTECODE_NEWEST", release)
     module.BYTECODE_MAP.update(BYTECODE_MAP)
     module.FLAG_MAP.update(FLAG_MAP)
     return int(module.main(argv))

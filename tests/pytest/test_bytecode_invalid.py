@@ -116,6 +116,8 @@ def test_nvidia_invalid_fixtures() -> None:
         "unsupported_version.tileirbc": "unsupported Tile version 18.0.0, this reader supports versions [13.1 - 13.4]",
         "invalid_section_id.tileirbc": "unknown section ID: 127",
         "excessive_section_length.tileirbc": "end section is not the last section",
+        "invalid_dense_map_value.bc": "array contains unsupported value -2147483648",
+        "invalid_attribute_name.bc": "invalid empty attribute name for DictionaryAttr element 0",
     }
     for path in files:
         proc = subprocess.run([str(BIN / "tileir-opt"), str(path)], capture_output=True, text=True)
@@ -123,3 +125,25 @@ def test_nvidia_invalid_fixtures() -> None:
         assert f"{path.name}: error: at byte " in proc.stderr
         assert same.get(path.name, "") in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+def test_a_string_table_entry_outside_the_table_reads_as_nvidia_reads_it() -> None:
+    """NVIDIA reads entry i as LLVM's `substr(start, next - start)` (start clamped, the
+    length modulo 2^32 and clamped): past the end it is the empty string, and the error
+    comes where the string is used (invalid_structure.mlir's ATTR_NAME case)."""
+    from tileir.bytecode.container import read_table, write_table
+    from tileir.bytecode.stream import ByteReader, ByteWriter
+
+    w = ByteWriter()
+    write_table(w, [b"ab", b"cde"], 4)
+    data = bytearray(w.buf)
+    table = bytes(data)
+    offsets_at = len(table) - 5 - 8  # two u32 offsets before the 5 bytes of text
+    data[offsets_at : offsets_at + 4] = (0x70000).to_bytes(4, "little")  # past the end
+    items = read_table(ByteReader.over(bytes(data)), 4, "string", clamp=True)
+    assert [bytes(data[a:b]) for a, b in items] == [b"", b"cde"]
+    data[offsets_at + 4 : offsets_at + 8] = (1).to_bytes(4, "little")  # next < start
+    items = read_table(ByteReader.over(bytes(data)), 4, "string", clamp=True)
+    assert [bytes(data[a:b]) for a, b in items] == [b"", b"bcde"]
+    with pytest.raises(BytecodeError, match="outside its 5-byte table"):
+        read_table(ByteReader.over(bytes(data)), 4, "constant")

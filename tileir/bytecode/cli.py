@@ -68,9 +68,17 @@ class BytecodeOptMixin:
         super().register_all_arguments(arg_parser)  # pyright: ignore[reportAttributeAccessIssue]
         arg_parser.add_argument(
             "--bytecode-version",
-            choices=[str(v) for v in SUPPORTED_VERSIONS],
+            type=_version_argument,
             default=None,
-            help="bytecode version written by -t tileirbc (default: the newest)",
+            help="bytecode version written by -t tileirbc (default: the newest): "
+            + ", ".join(str(v) for v in SUPPORTED_VERSIONS),
+        )
+        arg_parser.add_argument(
+            "--list-bytecode-versions",
+            action=_ListVersions,
+            nargs=0,
+            help="print the bytecode versions tileir reads and writes, one a line, and exit "
+            "(cuda-tile-translate --list-versions)",
         )
 
     def _binary_target(self) -> bool:
@@ -132,6 +140,23 @@ class BytecodeOptMixin:
         out = io.StringIO()
         target.emit(self.ctx, prog, out)
         return out.getvalue()
+
+
+class _ListVersions(argparse.Action):
+    """`--list-bytecode-versions`: like `--version`, it prints and exits at once."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print("\n".join(str(v) for v in SUPPORTED_VERSIONS))
+        parser.exit()
+
+
+def _version_argument(text: str) -> str:
+    """`--bytecode-version`'s value, checked as cuda-tile-translate checks it (`Invalid
+    argument '12.0': the supported versions are [13.1 - 13.4]`)."""
+    try:
+        return str(parse_version(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _reporting(stream: IO[str], path: str) -> IO[str]:

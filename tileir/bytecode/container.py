@@ -174,8 +174,16 @@ def read_container(data: bytes) -> Container:
     return Container(version, sections, headers)
 
 
-def read_table(r: ByteReader, offset_size: int, item: str) -> list[tuple[int, int]]:
-    """The (start, end) file offsets of each `item` of an offset-indexed table."""
+def read_table(
+    r: ByteReader, offset_size: int, item: str, *, clamp: bool = False
+) -> list[tuple[int, int]]:
+    """The (start, end) file offsets of each `item` of an offset-indexed table.
+
+    An offset outside the table is an error, except with `clamp` (the string table): then
+    an entry is read as NVIDIA's reader reads it, with LLVM's `StringRef::substr(start,
+    next - start)` (the start clamped to the table, the length taken modulo 2^32 and
+    clamped), so an entry that starts past the table is the empty string and the error,
+    if any, comes where the string is used (`invalid empty attribute name ...`)."""
     n = r.count(f"number of {item}s", offset_size)
     if n == 0:
         return []
@@ -188,6 +196,12 @@ def read_table(r: ByteReader, offset_size: int, item: str) -> list[tuple[int, in
     items: list[tuple[int, int]] = []
     for i, start in enumerate(offsets):
         end = offsets[i + 1] if i + 1 < n else size
+        if clamp:
+            first = min(start, size)
+            items.append(
+                (data_start + first, data_start + min(first + ((end - start) & 0xFFFFFFFF), size))
+            )
+            continue
         if not 0 <= start <= end <= size:
             raise BytecodeError(
                 table_at + i * offset_size,

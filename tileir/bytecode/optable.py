@@ -36,9 +36,24 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from tileir.bytecode.attributes import KINDS, AttrKind
-from tileir.bytecode.version import V13_1, V13_2, V13_3, V13_4, BytecodeVersion
+from tileir.bytecode.version import (
+    V13_1,
+    V13_2,
+    V13_3,
+    V13_4,
+    V250_0,
+    V250_1,
+    BytecodeVersion,
+)
 
-VERSIONS = {"13.1": V13_1, "13.2": V13_2, "13.3": V13_3, "13.4": V13_4}
+VERSIONS = {
+    "13.1": V13_1,
+    "13.2": V13_2,
+    "13.3": V13_3,
+    "13.4": V13_4,
+    "250.0": V250_0,
+    "250.1": V250_1,
+}
 
 #: Short names for the attribute kinds rows use most.
 KIND_ALIASES = {
@@ -106,6 +121,9 @@ class OpRow:
     #: Other names of the op: `pow` is 13.3's name of opcode 0x54, which the reader reads
     #: as `fpowf` (cuTile's `encode_FPowFOp`; tileirdisasm prints `fpowf` in every version).
     aliases: tuple[str, ...] = ()
+    #: The version from which `name` is the op's name: a reader configured as an older
+    #: release (`version.NEWEST` before it) reads the op as its first alias (`pow`).
+    renamed_in: BytecodeVersion | None = None
     #: Ops encoded outside the instruction stream (functions, globals, the module).
     structural: bool = False
     #: Which rows have been checked against real bytecode (see docs/bytecode.md).
@@ -172,6 +190,7 @@ def op(
     attr_sized: bool = False,
     defaults: dict[str, object] | None = None,
     aliases: tuple[str, ...] = (),
+    renamed_in: str | None = None,
     structural: bool = False,
     notes: str = "",
 ) -> OpRow:
@@ -226,6 +245,7 @@ def op(
         regions,
         attr_sized,
         aliases,
+        _version(renamed_in) if renamed_in is not None else None,
         structural,
         notes,
     )
@@ -373,7 +393,7 @@ ROWS: tuple[OpRow, ...] = (
     op(0x51, "offset", "result", "ptr, offset"),
     _binary(0x52, "ori"),
     op(0x53, "permute", "result", "source", "permutation:i32array"),
-    op(0x54, "fpowf", "result", "source, exponent", aliases=("pow",)),
+    op(0x54, "fpowf", "result", "source, exponent", aliases=("pow",), renamed_in="13.4"),
     op(
         0x55,
         "print_tko",
@@ -456,6 +476,26 @@ ROWS: tuple[OpRow, ...] = (
     op(0x78, "gdc_wait_tko", "result_token", "token?", since="13.4"),
     op(0x79, "fpowi", "result", "source, exponent", since="13.4"),
     op(0x7A, "memory_fence_alias_tko", "result_token", "token", since="13.4"),
+    # The testing ops (NVIDIA's TestingOpcodeRange, TILE_IR_INCLUDE_TESTS): fields of
+    # 250.1 on ops of 250.0 (tileir/dialects/cuda_tile/ops/testing.py).
+    op(
+        0x3000,
+        "testing$bytecode_test_new_attribute",
+        "",
+        "",
+        "new_flag:unit@250.1, new_param:i32@250.1",
+        since="250.0",
+        defaults={"new_param": 42},
+    ),
+    op(
+        0x3002,
+        "testing$bytecode_test_evolution",
+        "result_token:token@250.1",
+        "inputs*, optional_token?@250.1",
+        "new_attr:i32?@250.1",
+        since="250.0",
+        attr_sized=True,
+    ),
 )
 
 BY_OPCODE: dict[int, OpRow] = {row.opcode: row for row in ROWS}

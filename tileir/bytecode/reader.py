@@ -144,7 +144,7 @@ class _Reader:
 
     def _strings(self, r: ByteReader) -> list[str]:
         strings: list[str] = []
-        for start, end in read_table(r, 4, "string"):
+        for start, end in read_table(r, 4, "string", clamp=True):
             try:
                 strings.append(self.data[start:end].decode("utf-8"))
             except UnicodeDecodeError as e:
@@ -231,8 +231,6 @@ class _Reader:
     def _function(self, r: ByteReader) -> Operation:
         at = r.pos
         name = self.cx.string(r, "function name")
-        if not name:
-            raise BytecodeError(at, "a function with an empty name", "a symbol name")
         sig_at = r.pos
         signature = self.cx.types.read(r, "function signature")
         if not isinstance(signature, FunctionType):
@@ -263,6 +261,10 @@ class _Reader:
                     f"function '{name}' has hints {hints}",
                     "an optimization_hints attribute",
                 )
+        # Checked after the header, as NVIDIA's reader fails first on a bad hints entry
+        # (an empty string from a clamped string-table entry: invalid_structure.mlir).
+        if not name:
+            raise BytecodeError(at, "a function with an empty name", "a symbol name")
         body = r.sub(r.count("function body length"), f"the body of '{name}'")
 
         location = cursor.next(at, function=True)

@@ -56,7 +56,7 @@ def op_table() -> str:
     ops.sort(key=lambda op: (order.get(op.GROUP, len(order)), op.name))
     lines = [
         f"{len(PUBLIC_OPS)} ops of cuda_tile 13.3, {len(NEWER_OPS)} of 13.4 that cuTile 1.7 "
-        "writes, and the test-only `testing$func`; "
+        "writes, and the test-only `testing$` ops; "
         f"{sum(_version_key(op.SINCE) >= (13, 2) for op in PUBLIC_OPS)} of them "
         "appeared after 13.1.",
         "",
