@@ -157,7 +157,13 @@ def load_cutile(kernel: Any, signature: Any, arch: str = "sm_90a") -> ModuleOp:
             bytecode_version=str(SUPPORTED_VERSIONS[-1]),
         )
     except Exception as e:  # cuTile's own errors (a type error in the kernel, ...)
-        raise CompileError(f"cuTile could not export the kernel: {e}") from e
+        hint = ""
+        if "could not get source code" in str(e):
+            hint = (
+                "; cuTile reads a kernel's Python source: define the kernel in a file or "
+                "a notebook cell (`python -c` and standard input keep no source)"
+            )
+        raise CompileError(f"cuTile could not export the kernel: {e}{hint}") from e
     name = getattr(getattr(kernel, "_pyfunc", None), "__name__", None) or "kernel"
     module = read_bytecode(out.getvalue(), f"<cuTile {name}>", make_context())
     # The bytecode names no values; the kernel's source does (`x = ct.load(...)`).

@@ -2,7 +2,10 @@
 (```sh, ```shell, ```bash) of README.md and docs/*.md runs as one bash script, `set -e`,
 in a scratch directory that holds the files the examples name (`kernel.mlir`, `k.mlir`,
 `k.tileirbc`, `as.mlir`, `bad.mlir`, `module.mlir`) and links to the repository's
-`tests/`, `benchmarks/` and `tools/`; every command must succeed.
+`tests/`, `benchmarks/` and `tools/`; every command must succeed.  README.md's Python
+blocks (```python: what a newcomer pastes first) run the same way, each as a script file
+there (cuTile reads a kernel's source, so not through `python -c`); the Python blocks of
+docs/*.md are fragments of the API's description and are not run.
 
 A block that cannot run here says so in an HTML comment on the line before its fence,
 which the rendered page hides:
@@ -34,6 +37,8 @@ CORPUS = ROOT / "tests" / "corpus"
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 
 FENCE = re.compile(r"^```(sh|shell|bash)\s*$")
+#: README.md's Python blocks run too.
+PYTHON_FENCE = re.compile(r"^```python\s*$")
 MARKER = re.compile(r"^<!--\s*docs-test:\s*(gpu|slow|skip)\b\s*(.*?)\s*-->\s*$")
 
 #: Set to run the blocks marked slow too.
@@ -59,6 +64,7 @@ class Block:
     script: str
     marker: str | None
     reason: str
+    python: bool = False
 
     @property
     def id(self) -> str:
@@ -71,7 +77,8 @@ def shell_blocks() -> list[Block]:
         lines = page.read_text().splitlines()
         i = 0
         while i < len(lines):
-            if FENCE.match(lines[i]):
+            python = page.name == "README.md" and PYTHON_FENCE.match(lines[i]) is not None
+            if FENCE.match(lines[i]) or python:
                 start = i
                 body: list[str] = []
                 i += 1
@@ -86,6 +93,7 @@ def shell_blocks() -> list[Block]:
                         "\n".join(body),
                         marker.group(1) if marker else None,
                         marker.group(2) if marker else "",
+                        python,
                     )
                 )
             i += 1
@@ -124,6 +132,10 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_pages_have_shell_blocks() -> None:
     assert len(BLOCKS) >= 10
     assert all(b.marker != "skip" or b.reason for b in BLOCKS), "a skip says why"
+    # The README's Python: a cuTile kernel compiled from Python, run unmarked.
+    readme_python = [b for b in BLOCKS if b.python]
+    assert readme_python and all(b.marker is None for b in readme_python)
+    assert any("tileir.compile(" in b.script and "@ct.kernel" in b.script for b in readme_python)
 
 
 def why_not_run(block: Block) -> str | None:
@@ -145,8 +157,13 @@ def run_block(block: Block, scratch: Path) -> subprocess.CompletedProcess[str]:
         TILEIR_SERVER="0",
         TILEIR_NO_CACHE="1",
     )
+    command = ["bash", "-e", "-c", block.script]
+    if block.python:
+        script = scratch / f"{block.page.stem}_{block.line}.py"
+        script.write_text(block.script + "\n")
+        command = [sys.executable, str(script)]
     return subprocess.run(
-        ["bash", "-e", "-c", block.script],
+        command,
         cwd=scratch,
         env=env,
         capture_output=True,

@@ -128,3 +128,26 @@ def test_without_the_source_nothing_is_named() -> None:
     before = tileir.print_ir(module)
     assert name_values_from_python(module, lambda file: None) == 0
     assert tileir.print_ir(module) == before
+
+
+def test_a_kernel_without_source_says_where_to_define_it() -> None:
+    """cuTile reads the kernel's source: from `python -` (or `-c`) it has none, and the
+    error says what to do instead of only cuTile's 'could not get source code'."""
+    program = (
+        "import cuda.tile as ct, tileir\n"
+        "from cuda.tile.compilation import ArrayConstraint\n"
+        "@ct.kernel\n"
+        "def k(x):\n"
+        "    ct.store(x, (0,), ct.load(x, (0,), (16,)))\n"
+        "f32 = ArrayConstraint(ct.float32, 1, index_dtype=ct.int32, stride_lower_bound_incl=0,"
+        " alias_groups=[], may_alias_internally=False, stride_constant=[1])\n"
+        "try:\n"
+        "    tileir.compile(k, [f32])\n"
+        "except tileir.CompileError as e:\n"
+        "    print(e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-"], input=program, capture_output=True, text=True, check=True
+    ).stdout
+    assert "could not get source code" in out
+    assert "define the kernel in a file or a notebook cell" in out

@@ -66,6 +66,10 @@ class Remark:
     function: str
     location: SourceLocation | None = None
 
+    def __str__(self) -> str:  # one line, as diagnostics read: `print(*result.remarks)`
+        where = f"{self.location}: " if self.location is not None else ""
+        return f"{where}{self.kind} {self.name}: {self.message}"
+
 
 @dataclass
 class RemarkFilter:
