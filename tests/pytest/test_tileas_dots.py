@@ -58,8 +58,14 @@ def test_the_corpus_uses_every_engine() -> None:
     assert any(a.startswith("wgmma_m64n") for a in atoms["sm_90a"])
     assert any(a.endswith("_via_f16") for a in atoms["sm_80"])
     assert "mma_f16_f16_f32" in atoms["sm_80"] and "mma_f16_f16_f32" in atoms["sm_100a"]
-    assert any(a.startswith("mma_e") and not a.endswith("_via_f16") for a in atoms["sm_100a"])
-    assert {"tcgen05_mma_bf16_bf16_f32", "tcgen05_mma_e4m3_e4m3_f32"} <= atoms["sm_100a"]
+    # sm_100a: 8-bit floats natively on tcgen05 (kind::f8f6f4), not widened.
+    assert {
+        "tcgen05_mma_bf16_bf16_f32",
+        "tcgen05_mma_e4m3_e4m3_f32",
+        "tcgen05_mma_e5m2_e5m2_f32",
+        "tcgen05_mma_tf32_tf32_f32",
+    } <= atoms["sm_100a"]
+    assert not any(a.endswith("_via_f16") for a in atoms["sm_100a"])
 
 
 @pytest.mark.parametrize(
@@ -83,9 +89,18 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_f16",
             "sm_90a",
             "DotPipelined",
-            "operands through a 3-stage ring of cp.async copies",
+            "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "in flight; two agents of 4 warps: a producer (40 registers) and a consumer (248 "
+            "registers)",
         ),
-        ("gemm_f16", "sm_90a", "DotPipelined", "ring of cp.async copies, 1 wgmma group in flight"),
+        (
+            "gemm_bf16_two_warpgroups",
+            "sm_90a",
+            "DotPipelined",
+            "ring of cp.async copies, 1 wgmma group in flight; one agent of 8 warps, 64 "
+            "accumulator registers a thread; not warp-specialized: the kernel's warps are not "
+            "one warpgroup",
+        ),
         ("gemm_bf16_big_tile", "sm_90a", "DotPipelined", "a 2-stage ring"),
         (
             "gemm_bf16_big_tile",
@@ -126,23 +141,24 @@ def test_pipeline_remark_says_what_feeds_the_dot(
     ("arch", "missed"), [("sm_100a", True), ("sm_103a", True), ("sm_120", False), ("sm_90a", False)]
 )
 def test_blackwell_remarks_say_why_tcgen05_is_not_used(arch: str, missed: bool) -> None:
-    """On data-center Blackwell a 64-row dot keeps mma.sync, and the remark says why (the
-    M = 64 data-path layout is not generated); consumer Blackwell has no tcgen05."""
-    module = load_module(CORPUS / "gemm_f16.tileirbc")
+    """On data-center Blackwell a 32-row dot keeps mma.sync, and the remark says why
+    (one CTA's tcgen05.mma takes M = 64 or 128); consumer Blackwell has no tcgen05."""
+    module = load_module(CORPUS / "gemm_bf16_ragged.tileirbc")
     compile_module(module, arch, stop_after="tileas")
     found = [r for r in tileas_remarks(module, arch) if r.name == "Tcgen05NotUsed"]
     assert bool(found) == missed
-    assert all("uses mma.sync, not tcgen05: M = 64" in r.message for r in found)
+    assert all("uses mma.sync, not tcgen05: M = 32" in r.message for r in found)
 
 
 @pytest.mark.parametrize("arch", ["sm_100a", "sm_103a"])
-def test_blackwell_remarks_say_tcgen05_is_used(arch: str) -> None:
-    """A 128-row dot on data-center Blackwell runs on tcgen05, and says so."""
-    module = load_module(CORPUS / "gemm_bf16_big_tile.tileirbc")
+@pytest.mark.parametrize(("kernel", "m"), [("gemm_bf16_big_tile", 128), ("gemm_f16", 64)])
+def test_blackwell_remarks_say_tcgen05_is_used(arch: str, kernel: str, m: int) -> None:
+    """A 128-row (or 64-row) dot on data-center Blackwell runs on tcgen05, and says so."""
+    module = load_module(CORPUS / f"{kernel}.tileirbc")
     compile_module(module, arch, stop_after="tileas")
     remarks = tileas_remarks(module, arch)
     used = [r for r in remarks if r.name == "Tcgen05Used"]
     mma = [r for r in remarks if r.name == "TensorCoreMma"]
     assert used and all(r.kind == "passed" for r in used)
-    assert mma and all("tcgen05.mma.cta_group::1.kind::f16" in r.message for r in mma)
+    assert mma and all(f"tcgen05.mma.cta_group::1.kind::f16 (M = {m}," in r.message for r in mma)
     assert not [r for r in remarks if r.name == "Tcgen05NotUsed"]
