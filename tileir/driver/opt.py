@@ -36,6 +36,7 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -423,11 +424,27 @@ def _map_spans(
     return error
 
 
+def _unknown_passes(error: ValueError) -> str:
+    """xDSL's `Unrecognized passes: ['x']`, as `unknown pass 'x'` with the registered
+    names closest to each (a misspelled pass is the usual cause)."""
+    import ast
+
+    from tileir.api import available_passes
+    from tileir.diagnostics import did_you_mean
+
+    found = re.fullmatch(r"Unrecognized passes: (\[.*\])", str(error))
+    if found is None:
+        return str(error)
+    names = ast.literal_eval(found.group(1))
+    known = list(available_passes())
+    return "; ".join(f"unknown pass '{name}'{did_you_mean(name, known)}" for name in names)
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     try:
         main = TileirOptMain(description="tileir modular optimizer driver", args=argv)
     except ValueError as e:
-        print(f"tileir-opt: error: {e}", file=sys.stderr)
+        print(f"tileir-opt: error: {_unknown_passes(e)}", file=sys.stderr)
         return 1
     try:
         main.run()
