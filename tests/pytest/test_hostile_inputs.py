@@ -11,7 +11,11 @@ output.  One test (or a parametrized family) per class:
 * an f16 constant too large for f16 (inf, with a warning, as IEEE rounds it);
 * a kernel parameter the lowering does not take (a view, a token);
 * reduce/scan bodies that yield or combine with values from outside them;
-* source file names PTX strings cannot hold verbatim (quotes, non-ASCII).
+* source file names PTX strings cannot hold verbatim (quotes, non-ASCII);
+* a second set, written after the first was fixed: edge values the constant folder
+  meets (division by zero, INT_MIN / -1, shifts past the width, ftoi of NaN and inf),
+  PTX keywords and 4000-character kernel names, loops and pointer types nested past the
+  limits, a call-site chain 300 deep, a newline in a file name.  None broke tileir.
 """
 
 from __future__ import annotations
@@ -373,3 +377,142 @@ def test_source_file_names_ptx_strings_cannot_hold_verbatim_assemble(name: str) 
     assert ".file 1 " in ptx
     report = run_ptxas(ptx, "sm_80", extra=["-lineinfo"])
     assert report.ok, report.output
+
+
+# ---------------------------------------------------------------------------
+# A second set, written after the first was fixed (issue 18 re-check): edge values the
+# compiler folds, PTX keywords as kernel names, and deep nesting of other kinds.
+# ---------------------------------------------------------------------------
+
+
+def _stored(body: str, t: str) -> str:
+    """A kernel computing `%r : tile<t>` from constants in `body` and storing it."""
+    return (
+        f"entry @k(%p: tile<ptr<{t}>>) {{\n{body}\n"
+        f"  %s = store_ptr_tko weak %p, %r : tile<ptr<{t}>>, tile<{t}> -> token\n  return\n}}\n"
+    )
+
+
+def _binary(op: str, t: str, a: object, b: object, modifier: str = "") -> str:
+    return _stored(
+        f"  %a = constant <{t}: {a}> : tile<{t}>\n  %b = constant <{t}: {b}> : tile<{t}>\n"
+        f"  %r = {op} %a, %b {modifier}: tile<{t}>",
+        t,
+    )
+
+
+#: Integer and float edge cases the constant folder meets: division by zero and the one
+#: overflowing quotient, shifts past the width, conversions of inf and NaN, INT_MIN.
+FOLDED_EDGES = {
+    "divi_by_zero": (_binary("divi", "i32", 7, 0, "signed "), np.int32),
+    "divi_min_by_minus_one": (_binary("divi", "i32", -2147483648, -1, "signed "), np.int32),
+    "remi_by_zero_unsigned": (_binary("remi", "i32", 7, 0, "unsigned "), np.int32),
+    "shli_past_the_width": (_binary("shli", "i32", 1, 1000), np.int32),
+    "shri_signed_past_the_width": (_binary("shri", "i32", -1, 1000, "signed "), np.int32),
+    "remf_by_zero": (_binary("remf", "f32", 1.0, 0.0), np.float32),
+    "ftoi_of_nan": (
+        _stored(
+            "  %a = constant <f32: 0x7FC00000> : tile<f32>\n"
+            "  %r = ftoi %a signed : tile<f32> -> tile<i32>",
+            "i32",
+        ),
+        np.int32,
+    ),
+    "ftoi_of_inf_to_u8": (
+        _stored(
+            "  %a = constant <f32: 0x7F800000> : tile<f32>\n"
+            "  %r = ftoi %a unsigned : tile<f32> -> tile<i8>",
+            "i8",
+        ),
+        np.int8,
+    ),
+    "negi_of_int_min": (
+        _stored(
+            "  %a = constant <i32: -2147483648> : tile<i32>\n  %r = negi %a : tile<i32>", "i32"
+        ),
+        np.int32,
+    ),
+    "itof_of_i64_max_to_f16": (
+        _stored(
+            "  %a = constant <i64: 9223372036854775807> : tile<i64>\n"
+            "  %r = itof %a signed : tile<i64> -> tile<f16>",
+            "f16",
+        ),
+        np.float16,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FOLDED_EDGES))
+def test_edge_values_fold_as_the_instructions_compute_them(case: str) -> None:
+    """ptxas takes the PTX, and what it stores is what the interpreter computes (the
+    folded constant agrees with the unfolded instruction)."""
+    text, dtype = FOLDED_EDGES[case]
+    ptx = compile_text(text)
+    assert run_ptxas(ptx, "sm_80").ok
+    want = np.zeros(1, dtype)
+    interpret(parse_module_text(text, "k.mlir"), 1, want)
+    got = np.zeros(1, dtype)
+    simulate(ptx, (1, 1, 1), [got])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("name", ["add", "ret", "reg", "k" * 4000])
+def test_ptx_keywords_and_long_names_are_kernel_names_ptxas_takes(name: str) -> None:
+    ptx = compile_text(f'entry @"{name}"() {{\n  return\n}}\n')
+    assert f".visible .entry {name}(" in ptx
+    assert run_ptxas(ptx, "sm_80").ok
+
+
+def _nested_fors(depth: int) -> str:
+    loops = "".join(
+        "  " * i + f"  for %i{i} in (%z to %o, step %o) : tile<i32> {{\n" for i in range(depth)
+    )
+    ends = "".join("  " * i + "  }\n" for i in reversed(range(depth)))
+    return (
+        "entry @k() {\n  %z = constant <i32: 0> : tile<i32>\n  %o = constant <i32: 1> : tile<i32>\n"
+        + loops
+        + ends
+        + "  return\n}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "line"),
+    [
+        (_nested_fors(70), "regions nested deeper than 64", 70),
+        (
+            "entry @k(%a: tile<" + "ptr<" * 500 + "f32" + ">" * 500 + ">) {\n  return\n}\n",
+            "nests too deeply",
+            1,
+        ),
+        (
+            "entry @k() {\n  %z = constant <i32: 0> : tile<i32>\n  %o = constant <i32: 1> : tile<i32>\n"
+            "  for %i in (%z to %o, step %o) : tile<i32> {\n    %x = addi %x, %i : tile<i32>\n  }\n"
+            "  return\n}\n",
+            "does not dominate this use",
+            5,
+        ),
+        (
+            "entry @k() {\n  %t = constant <f32: 0.0> : tile<8xf32>\n"
+            "  %r = reduce %t dim=4294967296 identities=[0.0 : f32] : tile<8xf32> -> tile<f32>\n"
+            "  (%a: tile<f32>, %b: tile<f32>) {\n    yield %a : tile<f32>\n  }\n  return\n}\n",
+            "out of range for i32",
+            3,
+        ),
+    ],
+    ids=["for_nested_70", "pointer_type_nested_500", "self_use_in_a_loop", "reduce_dim_2_32"],
+)
+def test_more_nesting_and_range_errors_are_located(text: str, message: str, line: int) -> None:
+    e = error_of(text)
+    assert message in e.message
+    assert e.location is not None and e.location.line == line
+
+
+def test_a_call_site_chain_300_deep_and_a_newline_in_a_file_name_assemble() -> None:
+    deep = "callsite(" * 300 + '"a.py":1:1' + ' at "b.py":2:2)' * 300
+    text = f"entry @k() {{\n  return loc({deep})\n}}\n"
+    ptx = compile_text(text, line_info=True)
+    assert run_ptxas(ptx, "sm_80", extra=["-lineinfo"]).ok
+    ptx = compile_text('entry @k() {\n  return loc("a\\nb.py":1:1)\n}\n', line_info=True)
+    assert run_ptxas(ptx, "sm_80", extra=["-lineinfo"]).ok
