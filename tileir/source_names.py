@@ -36,7 +36,9 @@ SourceReader = Callable[[str], str | None]
 
 
 def _read(file: str) -> str | None:
-    """A file's text through `linecache`, which also holds IPython's cells."""
+    """A file's text through `linecache`, which also holds IPython's cells (a file
+    changed since it was cached, in the compile server say, is read again)."""
+    linecache.checkcache(file)
     lines = linecache.getlines(file)
     return "".join(lines) if lines else None
 

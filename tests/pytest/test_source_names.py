@@ -5,6 +5,7 @@ and in `tileir-as --python-names` alike."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -151,3 +152,20 @@ def test_a_kernel_without_source_says_where_to_define_it() -> None:
     ).stdout
     assert "could not get source code" in out
     assert "define the kernel in a file or a notebook cell" in out
+
+
+def test_a_changed_source_is_read_again(tmp_path: Path) -> None:
+    """A long-lived process (the compile server) names values from the source as it is
+    now, not as it was first read."""
+    source = tmp_path / "k.py"
+    text = KERNEL_TEXT.replace('"k.py"', f'"{source}"')
+    source.write_text(KERNEL_SOURCE)
+    first = tileir.load(text, name="k.mlir")
+    name_values_from_python(first)
+    assert "%b, %blockId_y" in tileir.print_ir(first)
+    renamed = KERNEL_SOURCE.replace("    b = ct.bid(0)", "    q = ct.bid(0)")  # same column
+    source.write_text(renamed)
+    os.utime(source, (1, 1))  # a different modification time, however fast the test
+    second = tileir.load(text, name="k.mlir")
+    name_values_from_python(second)
+    assert "%q, %blockId_y" in tileir.print_ir(second)
