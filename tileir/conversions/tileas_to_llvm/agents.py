@@ -6,10 +6,12 @@
 (`cp.async.mbarrier.arrive`), *setmaxnreg*, *bar* (named barriers), *membar/fence*
 (`fence.proxy.async`).
 
-* **Agents.**  Agent `a` runs the warps `sum(W[:a]) .. sum(W[:a+1]) - 1` of the CTA:
-  the kernel's `.reqntid` counts them all (`kernel.py`), a thread's warp id is its
-  warp within its agent (`FunctionState.agent_warps`), so every layout keeps its
-  meaning, and the switch is a branch on the thread id.  An agent whose register budget
+* **Agents.**  The consumer (the second agent) runs the CTA's first warps, the producer
+  (one warpgroup) the warps after them: the kernel's `.reqntid` counts them all
+  (`kernel.py`), and the switch is a branch on the thread id.  A thread's warp id is
+  `%tid.x / 32` in both: the consumer's warpgroups are the CTA's (its `wgmma`s and
+  exchanges need no offset), and the producer's layouts, over its 4 warps, read only the
+  two low bits of the warp id, which are the warp's number within the producer.  An agent whose register budget
   (`max_regs`) differs from the kernel's `.maxnreg` starts with `setmaxnreg.dec` /
   `.inc`.  A CTA barrier inside an agent (an exchange's) becomes the agent's own named
   barrier, `bar.sync 1 + a, 32 * W[a]`: the other agent never reaches it.
@@ -379,7 +381,8 @@ class LowerAgentSwitch(TilePattern):
         parent, merge, region = split_after(op)
         b = LLBuilder(rewriter, InsertPoint.at_end(parent))
         assert state.tid is not None
-        producer = b.icmp("ult", state.tid, b.const(WARP_SIZE * warps[0], i32), signed=False)
+        # The consumer (the last agent) takes the first warps (module doc).
+        consumer = b.icmp("ult", state.tid, b.const(WARP_SIZE * warps[1], i32), signed=False)
         blocks: list[Block] = []
         last = parent
         for index, (agent, budget) in enumerate(zip(op.agents, op.budgets, strict=True)):
@@ -403,7 +406,7 @@ class LowerAgentSwitch(TilePattern):
             self.agents.regions.append(
                 AgentRegion(block, merge, 1 + index, WARP_SIZE * warps[index])
             )
-        b.op(llvm.CondBrOp(producer, blocks[0], (), blocks[1], ()))
+        b.op(llvm.CondBrOp(consumer, blocks[1], (), blocks[0], ()))
         rewriter.erase(op)
 
 

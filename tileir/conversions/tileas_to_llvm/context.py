@@ -21,7 +21,6 @@ from xdsl.dialects.builtin import (
     Float8E8M0FNUType,
     FloatTF32Type,
     IntAttr,
-    IntegerAttr,
     TensorType,
     UnrealizedConversionCastOp,
     f32,
@@ -40,9 +39,6 @@ from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
 from tileir.utils.bits import log2, register_bits
-
-#: On a lowered warp-specialized kernel: the warps of each of its agents (`kernel.py`).
-AGENT_WARPS_ATTR = "tileir.agent_warps"
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
@@ -89,9 +85,6 @@ class FunctionState:
     #: The target (its shared-memory limits size the arena).
     arch: str = "sm_90a"
     prologue: PrologueBuilder | None = None
-    #: Warps of each agent of a warp-specialized kernel (0: not specialized): a warp id
-    #: is then the warp's number within its agent (`agents.py`).
-    agent_warps: int = 0
     #: The thread's id in the CTA (`%tid.x`).
     tid: SSAValue | None = None
     lane: SSAValue | None = None
@@ -118,8 +111,6 @@ class FunctionState:
             self.tid = tid_op.res
             self.lane = b.and_(tid_op.res, b.const(WARP_SIZE - 1, i32))
             self.warp = b.lshr(tid_op.res, b.const(5, i32))
-            if self.agent_warps:
-                self.warp = b.and_(self.warp, b.const(self.agent_warps - 1, i32))
             self.prologue = b
         self.prologue.rewriter = rewriter
         return self.prologue
@@ -219,9 +210,6 @@ class LoweringContext:
             warps = fn.attributes.get("nv_tileas.num_warps")
             n = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
             state = FunctionState(entry, n, self.arch, index=len(self.functions))
-            agents = fn.attributes.get(AGENT_WARPS_ATTR)
-            if isinstance(agents, IntegerAttr):
-                state.agent_warps = agents.value.data
             self.functions[entry] = state
         return state
 

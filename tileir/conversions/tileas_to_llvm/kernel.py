@@ -20,11 +20,10 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from tileir.conversions.cuda_tile_to_tileaa import HINTS_ATTR
 from tileir.conversions.tileas_to_llvm.context import (
-    AGENT_WARPS_ATTR,
     LoweringContext,
     llvm_scalar_type,
 )
-from tileir.diagnostics import error_at, not_supported
+from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
 from tileir.dialects.cuda_tile.hints import OCCUPANCY
 from tileir.dialects.nv_tileas import ops as tas
@@ -86,14 +85,10 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     threads = num_warps * WARP_SIZE
     budget = register_budget(threads, occupancy_hint(fn, arch))
     if switch is not None:
-        # Warp-specialized: every agent's warps, each starting at the largest budget of
-        # an agent (`setmaxnreg` moves the others from there, `agents.py`).
-        warps = agent_warps(switch)
-        if len(set(warps)) != 1:
-            raise not_supported(switch, "agents of different warp counts")
-        threads = sum(warps) * WARP_SIZE
+        # Warp-specialized: every agent's warps, starting at the largest budget of an
+        # agent the launch allows (`setmaxnreg` moves each agent from there, `agents.py`).
+        threads = sum(agent_warps(switch)) * WARP_SIZE
         budget = min(register_budget(threads, occupancy_hint(fn, arch)), max(switch.budgets))
-        ll.attributes[AGENT_WARPS_ATTR] = IntegerAttr(warps[0], i32)
     ll.attributes["nvvm.reqntid"] = DenseArrayBase.from_list(i32, [threads, 1, 1])
     ll.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
     ll.attributes["nv_tileas.num_warps"] = fn.attributes.get(

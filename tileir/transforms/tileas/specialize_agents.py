@@ -77,7 +77,7 @@ from tileir.dialects.nv_tileas.types import (
     PipelineIteratorType,
     TiledViewType,
 )
-from tileir.targets import MAX_REGISTERS_PER_THREAD, REGISTERS_PER_SM
+from tileir.targets import REGISTERS_PER_SM
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import operand_sources
 from tileir.utils.bits import mlir_bit_width
@@ -88,8 +88,19 @@ SPECIALIZE_ATTR = "nv_tileas.warp_specialize"
 #: On an `agent_switch` this pass builds: the warps of each agent.
 AGENT_WARPS_ATTR = "nv_tileas.agent_warps"
 
-#: The warps of each agent: one warpgroup (`setmaxnreg` acts on whole warpgroups).
-AGENT_WARPS = 4
+#: The producer's warps: one warpgroup (`setmaxnreg` acts on whole warpgroups).
+PRODUCER_WARPS = 4
+
+#: The consumer's warps: the kernel's, one warpgroup.  (Two consumer warpgroups fed by one
+#: producer warpgroup, tileiras's shape, were tried with the producer's loads laid out
+#: anew over its 4 warps: `gemm_bf16_two_warpgroups` then spills 112 bytes in the
+#: consumer's epilogue under `setmaxnreg.inc 232`, 380 without it, where one agent of 8
+#: warps needs 106 registers and no spill; so such kernels stay one agent.)
+CONSUMER_WARPS = (4,)
+
+#: The most registers an agent is given (`.maxnreg` of a warp-specialized kernel: the
+#: largest agent budget, at most what 256 threads may launch with).
+AGENT_REGISTER_LIMIT = 248
 
 #: The producer's register budget: it only computes addresses and issues copies
 #: (CUTLASS's and tileiras's Hopper GEMMs give their load warps 40 too).
@@ -108,10 +119,25 @@ EXCHANGING_OPS = (
 
 
 def consumer_registers(warps: int) -> int:
-    """The consumer's budget: what the register file has left for its W warps once the
-    producer's W warps hold theirs (one CTA per SM), in `setmaxnreg`'s steps of 8."""
-    share = REGISTERS_PER_SM // (WARP_SIZE * warps) - PRODUCER_REGISTERS
-    return min(MAX_REGISTERS_PER_THREAD // 8 * 8, share // 8 * 8)
+    """The consumer's budget: what the register file has left for its `warps` warps once
+    the producer's warpgroup holds its registers (one CTA per SM), in `setmaxnreg`'s steps
+    of 8 (one consumer warpgroup: 248; two: 232, as CUTLASS's and tileiras's Hopper GEMMs
+    give theirs)."""
+    rows = REGISTERS_PER_SM // WARP_SIZE - PRODUCER_WARPS * PRODUCER_REGISTERS
+    return min(AGENT_REGISTER_LIMIT, rows // warps // 8 * 8)
+
+
+def _needed(prologue: Sequence[Operation], users: set[int]) -> list[Operation]:
+    """The ops of `prologue` (in order) whose results ops of `users` (ids) use, directly
+    or through each other."""
+    needed: set[int] = set()
+    for o in reversed(prologue):
+        if id(o) in needed or any(id(u.operation) in users for r in o.results for u in r.uses):
+            needed.add(id(o))
+            for v in o.operands:
+                if isinstance(v.owner, Operation):
+                    needed.add(id(v.owner))
+    return [o for o in prologue if id(o) in needed]
 
 
 def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> str | None:
@@ -126,12 +152,8 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
     if not isinstance(fn, func.FuncOp):
         return "the loop is nested in other control flow"
     warps = fn.attributes.get(NUM_WARPS_ATTR)
-    if not isinstance(warps, IntegerAttr) or warps.value.data != AGENT_WARPS:
-        # Two agents of two warpgroups launch 512 threads at 128 registers, and ptxas
-        # allocates every agent within the launch's `.maxnreg` (gemm_bf16_two_warpgroups
-        # spills 176 bytes); a producer of fewer warps than its consumer needs the loads
-        # laid out anew.
-        return f"the kernel's warps are not one warpgroup ({AGENT_WARPS} warps)"
+    if not isinstance(warps, IntegerAttr) or warps.value.data not in CONSUMER_WARPS:
+        return "the kernel's warps are not one warpgroup (two consumer warpgroups spill)"
     block = loop.parent_block()
     assert block is not None
     for op in block.ops:
@@ -332,7 +354,7 @@ def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
     switch = tas.AgentSwitchOp(
         [producer, consumer], [PRODUCER_REGISTERS, consumer_registers(warps)]
     )
-    switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [warps, warps])
+    switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [PRODUCER_WARPS, warps])
     switch.location = loop.location
     Rewriter.insert_op(switch, InsertPoint.after(pipeline))
     Rewriter.erase_op(loop)
@@ -350,20 +372,10 @@ def _sink(prologue: Sequence[Operation], region: Region) -> None:
     `why_not_specialized`), at its start: a value computed before the `agent_switch`
     would be live across it in both agents' registers, and the producer runs on few."""
     block = region.block
-    inside = {id(o) for o in region.walk()}
-    needed: set[int] = set()
-    for o in reversed(prologue):
-        if id(o) in needed or any(id(u.operation) in inside for r in o.results for u in r.uses):
-            needed.add(id(o))
-            for v in o.operands:
-                if isinstance(v.owner, Operation):
-                    needed.add(id(v.owner))
     mapping: dict[SSAValue, SSAValue] = {}
     first = block.first_op
     assert first is not None
-    for o in prologue:
-        if id(o) not in needed:
-            continue
+    for o in _needed(prologue, {id(o) for o in region.walk()}):
         clone = o.clone(value_mapper=mapping)
         Rewriter.insert_op(clone, InsertPoint.before(first))
         for old, new in zip(o.results, clone.results, strict=True):
