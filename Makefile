@@ -85,6 +85,16 @@ fuzz: install
 	TILEIR_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -q -s -p no:cacheprovider tests/pytest/test_bytecode_fuzz.py
 	$(BIN)/python -m tileir.testing.fuzz --dir $(FUZZ_DIR) --seed $(FUZZ_SEED) --until $(FUZZ_MUTANTS) --jobs $(FUZZ_JOBS)
 
+# Mutation testing (docs/testing.md): one small change at a time to a copy of the
+# conversions, the LLVM lowering and the bytecode reader, each against a fast subset of
+# the tests; lists the mutants the tests did not notice.  Not part of make test.
+MUTATE_SEED ?= 1
+MUTATE_SECONDS ?= 1200
+MUTATE_JOBS ?= 2
+.PHONY: mutate
+mutate: install
+	TILEIR_SERVER=0 $(BIN)/python -m tileir.testing.mutate --seed $(MUTATE_SEED) --seconds $(MUTATE_SECONDS) --jobs $(MUTATE_JOBS)
+
 # cuTile Python's export_kernel compiling every corpus kernel through the tileir-as shim, for
 # sm_80 and sm_90 (make test does sm_80; needs cuda-tile, no GPU): docs/cutile.md.
 .PHONY: cutile-shim

@@ -1,0 +1,149 @@
+"""Tests that kill the mutants `make mutate` found surviving (docs/testing.md "Mutation
+testing"): each names the mutant it was written for.  They are in the fast subsets the
+mutation tester runs (tileir/testing/mutate.py `TARGETS`), so a campaign kills them
+too."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from tileir.bytecode import read_bytecode, write_bytecode
+from tileir.bytecode.version import V13_1, V13_2, V13_3
+from tileir.compiler import compile_module, parse_module_text
+from tileir.interpreter import launch as interpret
+from tileir.registry import make_context
+from tileir.testing import simulate
+
+MIN_MAX = """entry @k(%a: tile<{t}>, %b: tile<{t}>, %p: tile<ptr<{t}>>, %q: tile<ptr<{t}>>) {{
+  %mx = maxf %a, %b : tile<{t}>
+  %mn = minf %a, %b : tile<{t}>
+  %s0 = store_ptr_tko weak %p, %mx : tile<ptr<{t}>>, tile<{t}> -> token
+  %s1 = store_ptr_tko weak %q, %mn : tile<ptr<{t}>>, tile<{t}> -> token
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize("t", ["f32", "f16"])
+def test_scalar_maxf_and_minf_take_both_operands(t: str) -> None:
+    """Kills `scalar.py` `_min_max`: `h.widen(args[0])` -> `args[1]` (max(b, b))."""
+    text = MIN_MAX.format(t=t)
+    ptx = compile_module(parse_module_text(text, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    dtype = np.float32 if t == "f32" else np.float16
+    for a, b in ((3.0, -2.0), (-2.0, 3.0)):
+        got = [np.zeros(1, dtype), np.zeros(1, dtype)]
+        simulate(ptx, (1, 1, 1), [dtype(a), dtype(b), *got])
+        want = [np.zeros(1, dtype), np.zeros(1, dtype)]
+        interpret(parse_module_text(text, "k.mlir"), 1, dtype(a), dtype(b), *want)
+        assert [g[0] for g in got] == [w[0] for w in want] == [max(a, b), min(a, b)]
+
+
+PADDED_VIEW = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %tok = make_token : token
+    %c0 = constant <i32: 0> : tile<i32>
+    %tv = make_tensor_view %p, shape = [100], strides = [1] : tensor_view<100xf32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(64), padding_value = neg_inf, tensor_view<100xf32, strides=[1]>>
+    %t, %t1 = load_view_tko weak %pv[%c0] token = %tok : partition_view<tile=(64), padding_value = neg_inf, tensor_view<100xf32, strides=[1]>>, tile<i32> -> tile<64xf32>, token
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("version", [V13_1, V13_2, V13_3])
+def test_a_padding_value_reads_back_from_every_version(version: object) -> None:
+    """Kills `bytecode/types.py`: the presence byte of a partition view's padding (before
+    13.3) written as 2 instead of 1 (the reader takes only 0 or 1)."""
+    ctx = make_context()
+    module = parse_module_text(PADDED_VIEW, "k.mlir")
+    again = read_bytecode(write_bytecode(module, version), "k", ctx)  # pyright: ignore[reportArgumentType]
+    views = [str(op.results[0].type) for op in again.walk() if op.name.endswith("partition_view")]
+    assert views and all("padding_value = neg_inf" in v for v in views)
+
+
+RED_VIEW = """cuda_tile.module @m {{
+  entry @k(%p: tile<ptr<i32>>, %v: tile<i32>) {{
+    %r = reshape %v : tile<i32> -> tile<1xi32>
+    %vs = broadcast %r : tile<1xi32> -> tile<2xi32>
+    %tv = make_tensor_view %p, shape = [2], strides = [1] : tensor_view<2xi32, strides=[1]>
+    %pv = make_partition_view %tv : partition_view<tile=(2), tensor_view<2xi32, strides=[1]>>
+    %c0 = constant <i32: 0> : tile<i32>
+    %t = atomic_red_view_tko {order} {scope} %pv[%c0], add, %vs : tile<2xi32>, partition_view<tile=(2), tensor_view<2xi32, strides=[1]>>, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("order", "scope", "ptx"),
+    [("relaxed", "device", "red.relaxed.gpu"), ("relaxed", "tl_blk", "red.relaxed.cta")],
+)
+def test_atomic_red_view_keeps_its_memory_scope(order: str, scope: str, ptx: str) -> None:
+    """Kills `cuda_tile_to_tileaa.py` `LowerAtomicRedView`: the memory properties not
+    copied to the nv_tileaa atomic (it would fall back to the default order and scope;
+    no simulator run can see an ordering, so the PTX says it)."""
+    text = RED_VIEW.format(order=order, scope=scope)
+    out = compile_module(parse_module_text(text, "k.mlir"), "sm_90a").ptx
+    assert out is not None
+    reds = re.findall(r"\bred\.[\w.]+", out)
+    assert reds and all(red.startswith(ptx + ".") for red in reds), reds
+
+
+FTOF = """entry @k(%a: tile<{src}>, %p: tile<ptr<{dst}>>) {{
+  %r = ftof %a : tile<{src}> -> tile<{dst}>
+  %s = store_ptr_tko weak %p, %r : tile<ptr<{dst}>>, tile<{dst}> -> token
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize(("src", "dst"), [("f32", "f16"), ("f16", "f32"), ("f64", "f32")])
+def test_ftof_between_float_types(src: str, dst: str) -> None:
+    """Kills `scalar.py` `_ftof`: the float-type union `Float16Type | BFloat16Type | ...`
+    made `Float16Type & BFloat16Type` (every float conversion fails to compile)."""
+    text = FTOF.format(src=src, dst=dst)
+    ptx = compile_module(parse_module_text(text, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    types = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+    a = types[src](1.0 / 3.0)
+    got, want = np.zeros(1, types[dst]), np.zeros(1, types[dst])
+    simulate(ptx, (1, 1, 1), [a, got])
+    interpret(parse_module_text(text, "k.mlir"), 1, a, want)
+    assert got[0] == want[0] == types[dst](a)
+
+
+REDUCE_WITH_A_CONSTANT = """entry @k(%x: tile<ptr<f32>>, %y: tile<ptr<f32>>) {
+  %tok = make_token : token
+  %c0 = constant <i32: 0> : tile<i32>
+  %tv = make_tensor_view %x, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+  %pv = make_partition_view %tv : partition_view<tile=(64), tensor_view<64xf32, strides=[1]>>
+  %t, %t1 = load_view_tko weak %pv[%c0] token = %tok : partition_view<tile=(64), tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<64xf32>, token
+  %r = reduce %t dim=0 identities=[0.0 : f32] : tile<64xf32> -> tile<f32>
+  (%a: tile<f32>, %b: tile<f32>) {
+    %two = constant <f32: 2.0> : tile<f32>
+    %m = mulf %b, %two : tile<f32>
+    %s = addf %a, %m : tile<f32>
+    yield %s : tile<f32>
+  }
+  %st = store_ptr_tko weak %y, %r : tile<ptr<f32>>, tile<f32> -> token
+  return
+}
+"""
+
+
+def test_a_reduce_body_with_a_constant() -> None:
+    """Kills `reductions.py` (the body's constants): `hasattr(data[0], "item")` made
+    `data[1]` (an IndexError for the one-element constant of a body)."""
+    ptx = compile_module(parse_module_text(REDUCE_WITH_A_CONSTANT, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    x = np.arange(64, dtype=np.float32)
+    got, want = np.zeros(1, np.float32), np.zeros(1, np.float32)
+    simulate(ptx, (1, 1, 1), [x, got])
+    interpret(parse_module_text(REDUCE_WITH_A_CONSTANT, "k.mlir"), 1, x, want)
+    assert got[0] == want[0]
