@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_compile import cell, find_tool, machine  # noqa: E402
+from bench_compile import cell, compile_package, find_tool, machine  # noqa: E402
 
 OPS = ("addf", "mulf", "subf", "maxf")
 TILE = 128  # one f32 per thread at 4 warps: an op is one instruction per thread
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     env = {**os.environ, "TILEIR_SERVER": "0", "TILEIR_NO_CACHE": "1"}
     tools = {"tileir-as": ours, **({"tileiras": theirs} if theirs else {})}
     rows = []
+    compile_package()
     with tempfile.TemporaryDirectory(prefix="bench-scaling-") as tmp:
         work = Path(tmp)
         for n in args.ops:

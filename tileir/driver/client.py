@@ -32,10 +32,11 @@ import os
 import stat
 import sys
 import time
-from typing import TYPE_CHECKING
 
 from tileir.driver import cache as _cache
 
+#: `typing.TYPE_CHECKING`, without importing `typing` on a cache hit.
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # socket and struct load when the server is asked (a cache hit: never)
     import socket
 
