@@ -76,6 +76,7 @@ def compile_package(env: dict[str, str] | None = None) -> None:
         capture_output=True,
         text=True,
         env=env,
+        cwd=tempfile.gettempdir(),  # the tileir the tools import, not a checkout in the cwd
     ).stdout.strip()
     if where:
         subprocess.run(
