@@ -26,8 +26,9 @@ from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
-from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
+from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
+from tileir.transforms.tileas.tmem_accumulators import TmemAccumulatorsPass
 from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
 #: The stages `tileir-as --emit` can stop after, in order.
@@ -62,6 +63,7 @@ def stage_passes(
                 InsertBarriersPass(),
                 PipelineDotOperandsPass(arch=arch, warp_specialize=warp_specialize),
                 SpecializeAgentsPass(),
+                TmemAccumulatorsPass(),
             ],
         ),
         (

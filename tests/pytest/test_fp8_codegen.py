@@ -163,7 +163,7 @@ def _mma_scaled_args(arrays: list[np.ndarray]) -> list[object]:
     [
         ("sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
         ("sm_90a", "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"),
-        ("sm_100a", "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"),
+        ("sm_100a", "tcgen05.mma.cta_group::1.kind::f16"),
     ],
 )
 def test_mmaf_scaled_matches_interpreter_and_numpy(arch: str, instruction: str) -> None:
@@ -242,7 +242,8 @@ def test_mmaf_scaled_on_f4_is_reported() -> None:
 )
 def test_fp8_mmaf_matches_interpreter_and_numpy(f8: str, acc_t: str, m: int, arch: str) -> None:
     """An fp8 dot runs on `wgmma ... m64nNk32.{f32|f16}.{e4m3|e5m2}.{e4m3|e5m2}` on
-    sm_90a when its warps form a warpgroup along M (64 rows), on `mma.sync ...
+    sm_90a when its warps form a warpgroup along M (64 rows), on `tcgen05.mma
+    .kind::f8f6f4` on sm_100a for 64 rows and an f32 accumulator, on `mma.sync ...
     m16n8k32` on 8-bit floats otherwise from sm_89 on, and on f16 `mma.sync` over the
     operands widened exactly before (sm_80 has no 8-bit float MMA); all equal numpy and
     the interpreter (small integers: every sum is exact), and ptxas accepts them."""
@@ -256,6 +257,8 @@ def test_fp8_mmaf_matches_interpreter_and_numpy(f8: str, acc_t: str, m: int, arc
     name = {"f8E4M3FN": "e4m3", "f8E5M2": "e5m2"}[f8]
     if arch == "sm_90a" and m == 64:
         instruction = f"wgmma.mma_async.sync.aligned.m64n32k32.{acc_t}.{name}.{name}"
+    elif arch == "sm_100a" and m == 64 and acc_t == "f32":
+        instruction = "tcgen05.mma.cta_group::1.kind::f8f6f4"
     elif arch == "sm_80":
         instruction = f"mma.sync.aligned.m16n8k16.row.col.{acc_t}.f16.f16.{acc_t}"
     else:

@@ -408,7 +408,7 @@ def test_mmai_with_k_16(arch: str, m: int, signs: str) -> None:
     ("arch", "tile", "warps"),
     [
         ("sm_80", (64, 32, 32), 4),  # no wgmma before Hopper
-        ("sm_100a", (64, 32, 32), 4),  # nor after it (tcgen05 is not used yet)
+        ("sm_100a", (32, 64, 32), 4),  # nor after it (tcgen05 takes M = 64 or 128)
         ("sm_90a", (32, 64, 32), 4),  # 2 x 2 warps: no whole warpgroup along M
         ("sm_90a", (64, 64, 32), 2),  # fewer warps than a warpgroup
     ],

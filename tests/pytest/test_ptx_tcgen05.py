@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from tileir.backend.ptx.ptxas import run_ptxas
-from tileir.compiler import compile_module, load_module
+from tileir.compiler import compile_module, load_module, parse_module_text
 from tileir.testing import SimulationError, simulate
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -26,8 +26,21 @@ if str(CORPUS) not in sys.path:
     sys.path.insert(0, str(CORPUS))
 import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
 
-#: The corpus kernels whose dot runs on tcgen05 on sm_100a (M a multiple of 128).
-TCGEN05_KERNELS = ("gemm_bf16_big_tile", "gemm_bf16_two_warpgroups", "gemm_e4m3_scaled")
+#: The corpus kernels whose dot runs on tcgen05 on sm_100a (M 64 or a multiple of 128).
+TCGEN05_KERNELS = (
+    "gemm_bf16_big_tile",
+    "gemm_bf16_two_warpgroups",
+    "gemm_e4m3_scaled",
+    "gemm_f16",  # M = 64: data-path layout F
+    "gemm_tf32",  # M = 64, kind::tf32
+    "gemm_bf16_deep_k",
+    "batched_matmul_2d_f16",
+    "batched_matmul_e5m2",  # kind::f8f6f4, e5m2
+    "block_scaled_mm_e4m3",
+)
+#: Those whose K loop loads feed cp.async rings (gemm_tf32's operands are converted
+#: to tf32 first, so they go through registers).
+RING_FED = ("gemm_bf16_big_tile", "gemm_bf16_two_warpgroups", "gemm_e4m3_scaled", "gemm_f16")
 #: The kernel the broken variants start from.
 BROKEN_BASE = "gemm_bf16_two_warpgroups"
 
@@ -55,7 +68,7 @@ def test_corpus_dot_on_tcgen05_matches_numpy(name: str) -> None:
     ptx = _ptx(name)
     assert "tcgen05.mma.cta_group::1" in ptx and "tcgen05.ld.sync.aligned.32x32b" in ptx
     # The K loop's operands arrive through cp.async rings (tileas-pipeline-dot-operands).
-    assert "cp.async.cg.shared.global" in ptx
+    assert ("cp.async.cg.shared.global" in ptx) >= (name in RING_FED)
     run_ptxas(ptx, "sm_100a")
     _run(name, ptx)
 
@@ -77,6 +90,28 @@ def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
     expected = case.reference(_common.copy_inputs(inputs))
     simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
     np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
+
+
+@pytest.mark.parametrize(("signs", "size"), [("signed unsigned", 64), ("unsigned signed", 128)])
+def test_i8_dot_on_tcgen05_is_exact(signs: str, size: int) -> None:
+    """cuTile's `matmul_i8` export with mixed signedness on `kind::i8` (M = 64 and 128):
+    the instruction descriptor's A/B type codes spell the signedness; exact."""
+    fixture = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
+    text = (fixture / "matmul_i8.13.4.mlir").read_text().replace("32x32", f"{size}x{size}")
+    text = text.replace("signed signed :", f"{signs} :")
+    ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), "sm_100a").ptx
+    assert ptx is not None and "tcgen05.mma.cta_group::1.kind::i8" in ptx
+    run_ptxas(ptx, "sm_100a")
+    rng = np.random.default_rng(5)
+    a = rng.integers(-128, 128, (size, size)).astype(np.int8)
+    b = rng.integers(-128, 128, (size, size)).astype(np.int8)
+    c = np.zeros((size, size), dtype=np.int32)
+    dims = [size, size, size, 1]
+    simulate(ptx, (1, 1, 1), [a, *dims, b, *dims, c, *dims])
+    sign_a, sign_b = signs.split()
+    wa = a.view(np.uint8) if sign_a == "unsigned" else a
+    wb = b.view(np.uint8) if sign_b == "unsigned" else b
+    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
 
 
 def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:

@@ -272,8 +272,9 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
     if plan.engine == "tcgen05":
         message = (
-            f"{what} runs on tcgen05 ({arch}'s tensor-memory MMA): a rank-2 dot whose M is a "
-            "multiple of 128 and N of 16, its 32-bit accumulator in tensor memory"
+            f"{what} runs on tcgen05 ({arch}'s tensor-memory MMA): a rank-2 dot whose M is 64 "
+            "or a multiple of 128 and N a multiple of 16, its 32-bit accumulator in tensor "
+            "memory"
         )
         out.append(Remark("passed", "TensorCore", "Tcgen05Used", message, fn, where))
     if plan.engine == "mma.sync" and arch in ARCHS and ARCHS[arch].tcgen05:

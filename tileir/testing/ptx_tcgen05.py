@@ -24,9 +24,10 @@ the judges).  What is modelled:
   base offset in 49-51, the leading-dimension mode in bit 52 (only the absolute mode
   is supported), reserved bits 53-60 zero, the swizzle mode in 61-63 (0 none, 2 128-,
   4 64-, 6 32-byte; 1, the 128-byte swizzle with 32-byte atoms, is not supported);
-  a wrong fixed value or reserved bit is a *bad descriptor*.  Only M = 128 is
-  supported, data-path layout D (9.7.16.10.5): row `i` of D is lane `i`, column `j`
-  is column `j` (M = 64's layouts E and F are `unsupported`).  D's columns must lie in
+  a wrong fixed value or reserved bit is a *bad descriptor*.  M = 128 (N a multiple of
+  16) is data-path layout D (9.7.16.10.5): row `i` of D is lane `i`, column `j` is
+  column `j`; M = 64 (N a multiple of 8) is layout F: rows `16q .. 16q+15` are lanes
+  `32q .. 32q+15`, the other lanes untouched.  D's columns must lie in
   one of the CTA's allocations.  The product is exact (float64, int64) and rounded
   once, as in `ptx_wgmma`; `enable-input-d` false ignores the old D.
 * `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar]`
@@ -55,7 +56,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, lanes_of, operands, unsupported
-from tileir.testing.ptx_errors import DEADLOCK, INVALID, UNSUPPORTED
+from tileir.testing.ptx_errors import DEADLOCK, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_mbarrier import arrive, lookup, mbarrier_addresses
 from tileir.testing.ptx_numeric import TYPES
@@ -414,15 +415,11 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
             form = decode_instruction_descriptor(int(words[lane]), kind)
             if isinstance(form, str):
                 raise m.fail(f"bad tcgen05.mma instruction descriptor: {form}", lane)
-            if form.m != 128:
-                raise m.fail(
-                    f"tcgen05.mma with M = {form.m} (the simulator models M = 128, "
-                    "data-path layout D)",
-                    lane,
-                    kind=UNSUPPORTED if form.m == 64 else INVALID,
-                )
-            if form.n % 16 or not 16 <= form.n <= 256:
-                raise m.fail(f"tcgen05.mma with M = 128 and N = {form.n}", lane)
+            if form.m not in (64, 128):
+                raise m.fail(f"tcgen05.mma.cta_group::1 with M = {form.m} (64 or 128)", lane)
+            step = 8 if form.m == 64 else 16
+            if form.n % step or not step <= form.n <= 256:
+                raise m.fail(f"tcgen05.mma with M = {form.m} and N = {form.n}", lane)
             size = {"f16": 2, "bf16": 2, "tf32": 4}.get(form.a, 1)
             if size != 2 and (form.mn_major_a or form.mn_major_b):
                 raise m.fail("MN-major operands of 32- or 8-bit types", lane, kind=UNSUPPORTED)
@@ -430,27 +427,28 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
             t = int(taddr[lane])
             lo = t & 0xFFFF
             if t >> 16:
-                raise m.fail(f"tcgen05.mma's D at lane {t >> 16} (M = 128 starts at lane 0)", lane)
+                raise m.fail(f"tcgen05.mma's D at lane {t >> 16} (D starts at lane 0)", lane)
             _check_columns(m, state, cta, lo, lo + form.n, lane, "tcgen05.mma writes")
             group = np.array([[lane]])
             read: list[list[np.ndarray]] = [[]]
             hop_a = _sm100_to_hopper(m, int(adesc[lane]), lane, "A")
             hop_b = _sm100_to_hopper(m, int(bdesc[lane]), lane, "B")
             raw_a = _operand_bytes(
-                m, np.array([hop_a], dtype=np.uint64), group, 128, "A", form.mn_major_a, read
+                m, np.array([hop_a], dtype=np.uint64), group, form.m, "A", form.mn_major_a, read
             )
             raw_b = _operand_bytes(
                 m, np.array([hop_b], dtype=np.uint64), group, form.n, "B", form.mn_major_b, read
             )
             k = _K_BYTES // size
-            A = _decode_elements(raw_a, form.a).reshape(128, k)
+            A = _decode_elements(raw_a, form.a).reshape(form.m, k)
             Bt = _decode_elements(raw_b, form.b).reshape(form.n, k)
             if form.neg_a:
                 A = -A
             if form.neg_b:
                 Bt = -Bt
             product = A @ Bt.T
-            cells = state.memory(cta)[:, lo : lo + form.n]
+            lanes = _d_lanes(form.m)
+            cells = state.memory(cta)[lanes, lo : lo + form.n]
             if keep[lane]:
                 old = cells.view(np.int32) if form.d == "s32" else cells.view(np.float32)
                 product = product + old.astype(product.dtype)
@@ -458,7 +456,7 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
                 bits = (product.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
             else:
                 bits = product.astype(np.float32).view(np.uint32)
-            state.memory(cta)[:, lo : lo + form.n] = bits
+            state.memory(cta)[lanes, lo : lo + form.n] = bits
             state.regions = [
                 r
                 for r in state.regions
@@ -467,6 +465,13 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
             state.regions.append(_Region(cta, lo, lo + form.n, lane))
 
     return run
+
+
+def _d_lanes(rows: int) -> np.ndarray:
+    """The tensor-memory lane of each row of D: layout D (M = 128) row `i` in lane `i`;
+    layout F (M = 64) rows `16q .. 16q+15` in lanes `32q .. 32q+15` (half the data path)."""
+    r = np.arange(rows)
+    return r if rows == 128 else 32 * (r // 16) + r % 16
 
 
 def _decode_commit(ins: Instruction, mods: Mods) -> Exec:

@@ -55,14 +55,14 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
 )
 
+from tileir.conversions.tileas_to_llvm.agents import Agents, agent_patterns
 from tileir.conversions.tileas_to_llvm.arith import LowerArithConstant, LowerArithInteger
 from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, feed_patterns
-from tileir.conversions.tileas_to_llvm.agents import Agents, agent_patterns
 from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.cleanup import cleanup
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
-from tileir.conversions.tileas_to_llvm.dot import LowerDot
+from tileir.conversions.tileas_to_llvm.dot import LowerDot, LowerReadTmemAccumulator
 from tileir.conversions.tileas_to_llvm.elementwise import (
     LowerConstant,
     LowerElementwise,
@@ -86,7 +86,6 @@ from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
 from tileir.conversions.tileas_to_llvm.shared_arena import finalize_persistent
-from tileir.conversions.tileas_to_llvm.tcgen05 import finalize_tensor_memory
 from tileir.conversions.tileas_to_llvm.slices import (
     LowerByteView,
     LowerCat,
@@ -94,6 +93,7 @@ from tileir.conversions.tileas_to_llvm.slices import (
     LowerInsert,
 )
 from tileir.conversions.tileas_to_llvm.synchronization import LowerCtaBarrier
+from tileir.conversions.tileas_to_llvm.tcgen05 import finalize_tensor_memory
 from tileir.conversions.tileas_to_llvm.tiled_memory import LowerTiledLoad, LowerTiledStore
 from tileir.diagnostics import not_supported
 from tileir.targets import ARCHS
@@ -165,6 +165,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerInsert(lowering, exchange),
                     LowerReshape(lowering, exchange),
                     LowerDot(lowering, exchange, feeds),
+                    LowerReadTmemAccumulator(lowering),
                     *feed_patterns(lowering, exchange, feeds),
                     *structured.patterns(),
                 ],

@@ -76,12 +76,14 @@ from tileir.dialects.nv_tileas.ops.tmem import (
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
+    instruction_m,
     tcgen05_accumulator_layout,
     tcgen05_kind,
     tcgen05_n,
     tcgen05_obstacle,
     tmem_allocation,
     tmem_columns,
+    tmem_register_layout,
     warp_split,
 )
 
@@ -108,9 +110,9 @@ _SLOT_OFFSET = 8
 _PHASES_OFFSET = 16
 
 
-def instruction_descriptor(spec: MmaSpec, n: int, b_mn_major: bool) -> int:
+def instruction_descriptor(spec: MmaSpec, n: int, b_mn_major: bool, m: int = TCGEN05_M) -> int:
     """The 32-bit instruction descriptor of a dense `tcgen05.mma` (kinds f16, tf32,
-    f8f6f4, i8) of M = 128 and N = `n`: D's type in bits 4-5, A's in 7-9, B's in 10-12,
+    f8f6f4, i8) of M = `m` (128 or 64) and N = `n`: D's type in bits 4-5, A's in 7-9, B's in 10-12,
     A K-major (bit 15 clear), B MN-major in bit 16, N >> 3 in bits 17-22, M >> 4 in
     bits 24-28."""
     kind = tcgen05_kind(spec)
@@ -122,7 +124,7 @@ def instruction_descriptor(spec: MmaSpec, n: int, b_mn_major: bool) -> int:
         | (types[spec.b] << 10)
         | (int(b_mn_major) << 16)
         | ((n >> 3) << 17)
-        | ((TCGEN05_M >> 4) << 24)
+        | ((m >> 4) << 24)
     )
 
 
@@ -257,7 +259,7 @@ def _column_runs(mn: tuple[int, int], num_warps: int) -> list[tuple[int, int, in
     step = min(per_thread, MAX_COLUMNS_PER_ACCESS)
     return [
         (i * per_thread + j, rows * i * n + j, step)
-        for i in range(m // TCGEN05_M // rows)
+        for i in range(max(1, m // TCGEN05_M) // rows)
         for j in range(0, per_thread, step)
     ]
 
@@ -301,7 +303,7 @@ def lower_tcgen05_dot(
     result_layout = linear_layout(op, op.result.type)
     for layout in (a_layout, b_layout, acc_layout):
         check_exchangeable(op, layout)
-    tmem_layout = tcgen05_accumulator_layout((m, n), state.num_warps).linear((m, n))
+    tmem_layout = tmem_register_layout((m, n), state.num_warps)
     a_vals = ctx.registers_of(op, op.a)
     b_vals = ctx.registers_of(op, op.b)
     acc_vals = ctx.registers_of(op, op.acc)
@@ -382,7 +384,8 @@ def lower_tcgen05_dot(
     a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo)
     b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo)
     chunk = tcgen05_n(n)
-    idesc = instruction_descriptor(spec, chunk, b_buf.mn_major)
+    mma_m = instruction_m(m)
+    idesc = instruction_descriptor(spec, chunk, b_buf.mn_major, mma_m)
     issuer = state.owner_predicate_all(rewriter)
     asm = ptx.PtxAsm()
     thread0 = asm.input(issuer)
@@ -396,11 +399,11 @@ def lower_tcgen05_dot(
         asm.instr("setp.ne.b32", fresh, "0", "0")
     _thread_sync(asm)
     kind = tcgen05_kind(spec)
-    for block in range(m // TCGEN05_M):
+    for block in range(m // mma_m):
         for c0 in range(0, n, chunk):
             d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
             for step in range(k // spec.k_step):
-                a_off = block * TCGEN05_M // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
+                a_off = block * mma_m // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
                 b_off = c0 // 8 * b_buf.sbo + b_buf.k_offset(step * spec.k_step)
                 a_in = asm.input(_offset(b, a_desc, a_off))
                 b_in = asm.input(_offset(b, b_desc, b_off))

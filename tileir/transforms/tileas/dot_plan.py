@@ -57,7 +57,12 @@ from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, MAX_WGMMA_N, WARPGROUP, MmaSpec
 from tileir.targets import ARCHS, compute_capability
-from tileir.transforms.tileas.tcgen05_plan import tcgen05_kind, tcgen05_n, tcgen05_obstacle
+from tileir.transforms.tileas.tcgen05_plan import (
+    instruction_m,
+    tcgen05_kind,
+    tcgen05_n,
+    tcgen05_obstacle,
+)
 
 #: The first compute capability with `mma.sync.aligned.m16n8k32` on e4m3/e5m2 (Ada; also
 #: sm_90a beside `wgmma`, sm_100a and sm_12x).
@@ -256,10 +261,12 @@ class DotPlan:
     why_not_tcgen05: str | None = None
 
 
-def tcgen05_detail(spec: MmaSpec, n: int) -> str:
-    """The `tcgen05.mma` a dot with `n` accumulator columns reports."""
+def tcgen05_detail(spec: MmaSpec, mn: tuple[int, int]) -> str:
+    """The `tcgen05.mma` a dot with an `m x n` accumulator reports."""
+    m, n = mn
     return (
-        f"tcgen05.mma.cta_group::1.kind::{tcgen05_kind(spec)} (M = 128, N = {tcgen05_n(n)}, "
+        f"tcgen05.mma.cta_group::1.kind::{tcgen05_kind(spec)} (M = {instruction_m(m)}, "
+        f"N = {tcgen05_n(n)}, "
         f"K = {spec.k_step}; {spec.a} x {spec.b} -> {spec.acc} in tensor memory)"
     )
 
@@ -311,7 +318,7 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
     if arch in ARCHS and ARCHS[arch].tcgen05:
         not_tcgen05 = tcgen05_obstacle(arch, spec, (m, n, k), t.rank, grid[0] * grid[1])
         if not_tcgen05 is None:
-            return DotPlan("tcgen05", tcgen05_detail(spec, n), tcgen05_atom(spec))
+            return DotPlan("tcgen05", tcgen05_detail(spec, (m, n)), tcgen05_atom(spec))
     obstacle = wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, t.rank)
     if obstacle is None:
         chunk = min(n // grid[1], MAX_WGMMA_N)
@@ -337,7 +344,7 @@ def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
     spec = mma_spec(t)
     m, n, k = t.mnk
     if info.engine == "tcgen05" and spec is not None:
-        return DotPlan("tcgen05", tcgen05_detail(spec, n), info.name)
+        return DotPlan("tcgen05", tcgen05_detail(spec, (m, n)), info.name)
     obstacle = not_tcgen05 = None
     if spec is not None:
         grid = dot_warp_grid(op, t.acc)

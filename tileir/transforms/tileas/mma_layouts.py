@@ -20,7 +20,11 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
 from tileir.transforms.tileas.dot_plan import DotTypes, mma_spec, tensor_core_k_step
-from tileir.transforms.tileas.tcgen05_plan import tcgen05_accumulator_layout, tcgen05_obstacle
+from tileir.transforms.tileas.tcgen05_plan import (
+    TCGEN05_M,
+    tcgen05_accumulator_layout,
+    tcgen05_obstacle,
+)
 
 
 def runs_on_tensor_cores(op: aa.DotOp | tas.DotOp) -> bool:
@@ -49,7 +53,9 @@ def mma_layout_for(
     obstacle = "no tensor-core spec"
     if types is not None and spec is not None:
         obstacle = tcgen05_obstacle(arch, spec, types.mnk, 2, num_warps)
-    if obstacle is None:
+    # A 64-row tcgen05 accumulator keeps the MMA layout (it is read out through shared
+    # memory, `tcgen05.tmem_register_layout`).
+    if obstacle is None and m % TCGEN05_M == 0:
         return tcgen05_accumulator_layout((m, n), num_warps)
     return MmaLayoutAttr(*mma_warp_grid(m, n, num_warps))
 

@@ -12,13 +12,14 @@ What tileir generates (PTX ISA 8.6+, "TensorCore 5th Generation Family Instructi
 section 9.7.16): one CTA (`.cta_group::1`), `M = 128` per instruction (the data-path
 layout D of section 9.7.16.10.5, "Data path layout organization": accumulator row `i`
 is tensor-memory lane `i`, column `j` is column `j`, one 32-bit column per element),
-`N` a multiple of 16 from 16 to 256 per instruction (section 9.7.16.10.1, "Matrix
+(or 64 for a 64-row tile), `N` a multiple of 16 from 16 to 256 per instruction (section 9.7.16.10.1, "Matrix
 shape"), the kinds `kind::f16` (f16/bf16 into f32), `kind::tf32`, `kind::i8` (s8/u8
 into s32) and `kind::f8f6f4` (e4m3/e5m2 into f32).  Everything else keeps `mma.sync`,
 with the reason this module gives (the `Tcgen05NotUsed` remark):
 
-* `M = 64` tiles (data-path layout F: half the lanes, 16 rows per warp quarter) and
-  smaller are not generated yet;
+* tiles of fewer than 64 rows, or of a multiple of 64 that is not one of 128 (a 64-row
+  tile runs on one `M = 64` instruction, data-path layout F: rows `16q ..` in lanes
+  `32q ..` of each lane quarter, read out through shared memory into its layout);
 * 16-bit accumulators (f16 into f16, 8-bit floats into f16) pack two elements per
   column, not generated yet;
 * batched (rank-3) dots, and i8 dots with a 16-byte K tail, are not generated yet;
@@ -27,9 +28,10 @@ with the reason this module gives (the `Tcgen05NotUsed` remark):
 
 from __future__ import annotations
 
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE, BlockedLayoutAttr
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, BlockedLayoutAttr, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.targets import ARCHS
+from tileir.utils.bits import log2
 
 #: Rows of one `tcgen05.mma` with `.cta_group::1` that tileir issues (layout D).
 TCGEN05_M = 128
@@ -61,11 +63,21 @@ def tcgen05_n(n: int) -> int:
     return min(n, TCGEN05_MAX_N)
 
 
+#: The M of the half-datapath `tcgen05.mma` (data-path layout F).
+TCGEN05_HALF_M = 64
+
+
+def instruction_m(m: int) -> int:
+    """The M of each `tcgen05.mma` of an `m`-row accumulator: 64 for a 64-row one, 128
+    otherwise."""
+    return TCGEN05_HALF_M if m == TCGEN05_HALF_M else TCGEN05_M
+
+
 def tmem_columns(mn: tuple[int, int]) -> int:
     """Tensor-memory columns an `m x n` 32-bit accumulator takes: one block of `n`
-    columns per 128 rows."""
+    columns per 128 rows (a 64-row one: `n`)."""
     m, n = mn
-    return m // TCGEN05_M * n
+    return max(1, m // TCGEN05_M) * n
 
 
 def tmem_allocation(columns: int) -> int:
@@ -91,11 +103,8 @@ def tcgen05_obstacle(
         return "f16 accumulators (two per tensor-memory column) are not generated yet"
     if rank != 2:
         return "batched dots on tcgen05 are not generated yet"
-    if m % TCGEN05_M:
-        return (
-            f"M = {m}: tileir generates tcgen05 for M = 128 only (the M = 64 data-path "
-            "layout is not generated yet)"
-        )
+    if m % TCGEN05_M and m != TCGEN05_HALF_M:
+        return f"M = {m}: tcgen05.mma with one CTA takes M = 64 or 128 (row blocks of 128)"
     chunk = tcgen05_n(n)
     if n % 16 or n % chunk:
         return f"N = {n} is no multiple of tcgen05's N (multiples of 16 up to 256)"
@@ -119,6 +128,23 @@ def warp_split(mn: tuple[int, int], num_warps: int) -> tuple[int, int]:
     groups = num_warps // LANE_QUARTERS
     rows = min(groups, max(1, m // TCGEN05_M))
     return rows, groups // rows
+
+
+def tmem_register_layout(mn: tuple[int, int], num_warps: int) -> LinearLayout:
+    """The registers `tcgen05.ld.32x32b` fills from an `m x n` accumulator: for a
+    multiple of 128 rows, `tcgen05_accumulator_layout`'s; for 64 rows (layout F, rows
+    `16q .. 16q+15` in lanes `32q ..` of quarter `q`), lane `l < 16` of warp `w` holds
+    row `16 (w % 4) + l` and lanes `16 ..` read lanes that hold no row (a replica in the
+    layout: an exchange writes only lanes below 16)."""
+    m, n = mn
+    if m != TCGEN05_HALF_M:
+        return tcgen05_accumulator_layout(mn, num_warps).linear(mn)
+    groups = num_warps // LANE_QUARTERS
+    per_thread = n // groups
+    registers = tuple((0, 1 << i) for i in range(log2(per_thread)))
+    lanes = ((1, 0), (2, 0), (4, 0), (8, 0), (0, 0))
+    warps = ((16, 0), (32, 0), *((0, per_thread << i) for i in range(log2(groups))))
+    return LinearLayout((m, n), registers, lanes, warps)
 
 
 def tcgen05_accumulator_layout(mn: tuple[int, int], num_warps: int) -> BlockedLayoutAttr:

@@ -36,7 +36,13 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_RESIDENT_ATTR,
     ReadTmemAccumulatorOp,
 )
-from tileir.transforms.tileas.tcgen05_plan import TMEM_COLUMNS, tmem_columns
+from tileir.transforms.tileas.tcgen05_plan import TCGEN05_M, TMEM_COLUMNS, tmem_columns
+
+
+def _rows(dot: tas.DotOp) -> int:
+    acc = dot.acc.type
+    assert isinstance(acc, TensorType)
+    return acc.get_shape()[0]
 
 
 def _columns(dot: tas.DotOp) -> int:
@@ -82,7 +88,11 @@ class TmemAccumulatorsPass(ModulePass):
         ]
         if not dots:
             return
-        resident = [d for d in dots if resident_position(d) is not None]
+        # A 64-row accumulator is read out through shared memory into its layout:
+        # it stays in registers between iterations.
+        resident = [
+            d for d in dots if resident_position(d) is not None and _rows(d) % TCGEN05_M == 0
+        ]
         transient = [d for d in dots if d not in resident]
         needed = sum(_columns(d) for d in resident) + max(
             (_columns(d) for d in transient), default=0

@@ -19,14 +19,14 @@
 // SM90-NOT: nv_tileaa.dot
 // SM100-NOT: nv_tileaa.dot
 
-// f16 into f32: mma.sync m16n8k16 on sm_80 and sm_100a (no tcgen05 yet); on sm_90a the
-// 4x1 warp grid is one whole warpgroup along M, so wgmma with the warpgroup's 64 columns.
+// f16 into f32: mma.sync m16n8k16 on sm_80; on sm_90a the 4x1 warp grid is one whole
+// warpgroup along M, so wgmma with the warpgroup's 64 columns; on sm_100a tcgen05 (M = 64).
 // SM80-LABEL: func.func @gemm_f16
 // SM80: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_f16_f16_f32>} : {{.*}}, tensor<64x64xf32, #nv_tileas.mma<{warpsPerCTA = [4, 1]}>> -> tensor<64x64xf32, #nv_tileas.mma<{warpsPerCTA = [4, 1]}>>
 // SM90-LABEL: func.func @gemm_f16
 // SM90: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom wgmma_m64n64k16_f16_f16_f32>}
 // SM100-LABEL: func.func @gemm_f16
-// SM100: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_f16_f16_f32>}
+// SM100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom tcgen05_mma_f16_f16_f32>}
 
 // i8 (signed x unsigned) into i32: the atom spells the signedness.
 // SM80-LABEL: func.func @gemm_s8_u8
@@ -34,7 +34,7 @@
 // SM90-LABEL: func.func @gemm_s8_u8
 // SM90: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom wgmma_m64n64k32_s8_u8_s32>}
 // SM100-LABEL: func.func @gemm_s8_u8
-// SM100: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_s8_u8_s32>}
+// SM100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom tcgen05_mma_s8_u8_s32>}
 
 // A 2x2x2 i8 dot has no tensor-core shape: the CUDA cores, signedness in the atom.
 // SM80-LABEL: func.func @small_u8_s8
@@ -51,7 +51,7 @@
 // SM90-LABEL: func.func @gemm_e4m3
 // SM90: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom wgmma_m64n64k32_e4m3_e4m3_f32>}
 // SM100-LABEL: func.func @gemm_e4m3
-// SM100: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_e4m3_e4m3_f32>}
+// SM100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom tcgen05_mma_e4m3_e4m3_f32>}
 
 // f32 operands: the CUDA cores on every target.
 // SM80-LABEL: func.func @gemm_f32_fma
@@ -74,7 +74,7 @@
 // CORPUS90-NOT: nv_tileaa.dot
 // CORPUS90: nv_tileas.dot {{.*}}atom = #nv_tileas<atom wgmma_m64n32k16_f16_f16_f32>}
 // CORPUS100-NOT: nv_tileaa.dot
-// CORPUS100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom mma_f16_f16_f32>}
+// CORPUS100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom tcgen05_mma_f16_f16_f32>}
 
 cuda_tile.module @dots {
   entry @gemm_f16(%a0: tile<ptr<f16>>, %b0: tile<ptr<f16>>, %c0: tile<ptr<f32>>) {
