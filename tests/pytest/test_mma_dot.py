@@ -237,13 +237,16 @@ FIXTURES = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
         ("signed signed", "sm_90a", 64),  # 4x1 warps: wgmma
         ("unsigned signed", "sm_90a", 64),
         ("signed unsigned", "sm_90a", 64),
+        ("signed unsigned", "sm_100a", 64),  # tcgen05 kind::i8, M = 64
+        ("unsigned signed", "sm_100a", 128),  # M = 128
     ],
 )
 def test_mmai_is_exact(signs: str, arch: str, size: int) -> None:
     """cuTile's `matmul_i8` export (one i8 tile, i32 accumulator) with each operand's
     signedness: `mma.sync` m16n8k32 on s8/u8, or on sm_90a with 64-row tiles `wgmma`
-    m64nNk32 (mixed signs need PTX ISA 8.4, newer than sm_90a's lowest, 8.0); exact
-    against numpy, accepted by ptxas."""
+    m64nNk32 (mixed signs need PTX ISA 8.4, newer than sm_90a's lowest, 8.0), on sm_100a
+    with 64 rows or more `tcgen05.mma.kind::i8` (the instruction descriptor's A/B type
+    codes spell the signedness); exact against numpy, accepted by ptxas."""
     text = (FIXTURES / "matmul_i8.13.4.mlir").read_text().replace("32x32", f"{size}x{size}")
     assert "signed signed :" in text
     text = text.replace("signed signed :", f"{signs} :")
@@ -254,6 +257,8 @@ def test_mmai_is_exact(signs: str, arch: str, size: int) -> None:
     if arch == "sm_90a" and size == 64:
         assert f"wgmma.mma_async.sync.aligned.m64n64k32.s32.{kinds[0]}.{kinds[1]}" in ptx
         assert (".version 8.4" in ptx) == (kinds[0] != kinds[1])
+    elif arch == "sm_100a" and size >= 64:
+        assert "tcgen05.mma.cta_group::1.kind::i8" in ptx
     else:
         assert f"mma.sync.aligned.m16n8k32.row.col.s32.{kinds[0]}.{kinds[1]}.s32" in ptx
     assert run_ptxas(ptx, arch).ok

@@ -3,7 +3,8 @@
 (`tileir/testing/ptx_tcgen05.py`, written from the PTX ISA's tcgen05 sections) against
 numpy; the same PTX, each time with one thing broken (a descriptor's fixed bits, the
 wait for the commit, the lane quarter a warp reads, the dealloc before exit, the
-instruction descriptor), fails in the simulator with the misuse named.  No Blackwell GPU
+instruction descriptor), fails in the simulator with the misuse named.  (i8 dots on
+`kind::i8`: test_mma_dot.py's `test_mmai_is_exact`.)  No Blackwell GPU
 was at hand: ptxas and the simulator are the judges (docs/codegen.md, "Blackwell")."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 import pytest
 
 from tileir.backend.ptx.ptxas import run_ptxas
-from tileir.compiler import compile_module, load_module, parse_module_text
+from tileir.compiler import compile_module, load_module
 from tileir.testing import SimulationError, simulate
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -90,28 +91,6 @@ def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
     expected = case.reference(_common.copy_inputs(inputs))
     simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
     np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
-
-
-@pytest.mark.parametrize(("signs", "size"), [("signed unsigned", 64), ("unsigned signed", 128)])
-def test_i8_dot_on_tcgen05_is_exact(signs: str, size: int) -> None:
-    """cuTile's `matmul_i8` export with mixed signedness on `kind::i8` (M = 64 and 128):
-    the instruction descriptor's A/B type codes spell the signedness; exact."""
-    fixture = Path(__file__).resolve().parent / "bytecode_fixtures" / "cutile"
-    text = (fixture / "matmul_i8.13.4.mlir").read_text().replace("32x32", f"{size}x{size}")
-    text = text.replace("signed signed :", f"{signs} :")
-    ptx = compile_module(parse_module_text(text, "matmul_i8.mlir"), "sm_100a").ptx
-    assert ptx is not None and "tcgen05.mma.cta_group::1.kind::i8" in ptx
-    run_ptxas(ptx, "sm_100a")
-    rng = np.random.default_rng(5)
-    a = rng.integers(-128, 128, (size, size)).astype(np.int8)
-    b = rng.integers(-128, 128, (size, size)).astype(np.int8)
-    c = np.zeros((size, size), dtype=np.int32)
-    dims = [size, size, size, 1]
-    simulate(ptx, (1, 1, 1), [a, *dims, b, *dims, c, *dims])
-    sign_a, sign_b = signs.split()
-    wa = a.view(np.uint8) if sign_a == "unsigned" else a
-    wb = b.view(np.uint8) if sign_b == "unsigned" else b
-    np.testing.assert_array_equal(c, wa.astype(np.int64) @ wb.astype(np.int64))
 
 
 def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
