@@ -18,7 +18,7 @@ Generation Family Instructions"); the instructions are written by the one PTX bu
 * Per dot: A and B are written to shared memory in the no-swizzle canonical layouts
   (`wgmma.OperandBuffer`: A K-major, B MN-major for 16-bit types, K-major otherwise),
   made visible to the tensor cores (`fence.proxy.async`); an accumulator that is not
-  the constant zero is written to tensor memory by each warp's lane quarter
+  the integer constant zero is written to tensor memory by each warp's lane quarter
   (`tcgen05.st.32x32b`, `tcgen05.wait::st`); after `tcgen05.fence::before_thread_sync`,
   a CTA barrier and `tcgen05.fence::after_thread_sync`, thread 0 issues one
   `tcgen05.mma` per 128-row block, N chunk (at most 256) and K step (32 bytes of K),
@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, TensorType, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, TensorType, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -223,16 +223,16 @@ def finalize_tensor_memory(state: FunctionState) -> None:
 
 
 def _is_zero(values: Sequence[SSAValue]) -> bool:
-    """Whether every register is the constant +0 (a fresh accumulator)."""
+    """Whether every register is the integer constant 0, so that the first MMA may
+    ignore the old D (`enable-input-d` false) instead of it being stored: exact for an
+    s32 accumulator only.  A float accumulator of +0 is stored: `+0 + a·b` is +0 where
+    every product of a row and column is -0, and the MMA without D would give -0."""
     for v in values:
         owner = v.owner
         if not isinstance(owner, llvm.ConstantOp):
             return False
         attr = owner.value
-        if isinstance(attr, FloatAttr):
-            if attr.value.data != 0.0 or str(attr.value.data).startswith("-"):
-                return False
-        elif not (isinstance(attr, IntegerAttr) and attr.value.data == 0):
+        if not (isinstance(attr, IntegerAttr) and attr.value.data == 0):
             return False
     return True
 
