@@ -27,8 +27,8 @@
   the parity of the round before (the first round passes: a fresh mbarrier's phase of
   parity 1 counts as complete); `producer_write` points each payload's copies at the
   stage's slot (`async_copy.LowerAsyncTiledLoad`) and runs them; `producer_commit`
-  makes the thread's synchronous element copies (a partly masked group) visible to the
-  async proxy (`fence.proxy.async`), then arrives twice on *full*: with
+  arrives twice on *full* (the synchronous element copies of a partly masked group were
+  made visible to the async proxy where they were stored, `async_copy._copy`): with
   `cp.async.mbarrier.arrive` (raising the pending count until its copies land) and with
   `mbarrier.arrive` (releasing its stores).
 * **Consumer.**  `consumer_wait` waits for *full* with the round's parity and fences
@@ -453,8 +453,6 @@ class LowerProducer(TilePattern):
             rewriter.replace(op, [], [op.token, *values])
         else:
             full = _count(self.ctx, op, op.token)
-            # The thread's element copies (st.shared) reach wgmma through the async proxy.
-            b.op(nvvm.FenceProxyOp())
             _instruction(b, "cp.async.mbarrier.arrive.shared::cta.b64", full)
             asm = ptx.PtxAsm()
             asm.instr("mbarrier.arrive.shared::cta.b64", "_", ptx.address(asm.input(full, "r")))

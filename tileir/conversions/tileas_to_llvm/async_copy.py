@@ -61,6 +61,9 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, ring_slots
 
+#: Engines whose tensor cores read shared memory through the async proxy.
+ASYNC_PROXY_ENGINES = ("wgmma", "tcgen05")
+
 
 @dataclass
 class Ring:
@@ -255,6 +258,7 @@ class LowerAsyncTiledLoad(TilePattern):
         ptrs = self.ctx.registers_of(op, view.src)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         vec, groups = vector_groups(layout, op.atom.info.bits, bits, True)
+        async_reader = ring.dot.atom.info.engine in ASYNC_PROXY_ENGINES
         # A replicated tile: only the owner of an element writes it into the slot.
         owner = state.owner_predicate(rewriter, layout)
         nbytes = bits // 8
@@ -269,7 +273,7 @@ class LowerAsyncTiledLoad(TilePattern):
                 )
             dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
             preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
-            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits))
+            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader))
         b.op(nvvm.CpAsyncCommitGroupOp())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
 
@@ -293,13 +297,16 @@ def _copy(
     owner: SSAValue | None,
     vec: int,
     bits: int,
+    async_reader: bool = False,
 ) -> ptx.PtxAsm:
     """One group: a `cp.async` of `vec` elements when every predicate holds (or there
     are none), else element by element through registers, zeros where masked off; only
     in the thread that owns the elements (`owner`, when copies of them are replicated).
     The group's elements are contiguous in global memory (its atom was chosen so), so
     each is addressed from the first: one address register per group, not one per
-    element, which matters at the register limit."""
+    element, which matters at the register limit.  `async_reader`: the slot is read
+    through the async proxy (`wgmma`, `tcgen05`), so the element path ends with the
+    thread's `fence.proxy.async`."""
     asm = ptx.PtxAsm()
     nbytes = vec * bits // 8
     d = asm.input(dst, "r")
@@ -336,6 +343,11 @@ def _copy(
             value,
             guard="t_none",
         )
+    if async_reader:
+        # wgmma (tcgen05) reads the slot through the async proxy: the thread's generic
+        # stores are made visible to it here, on the edge path only (a warp-specialized
+        # producer then arrives on the stage's mbarrier, `agents.py`).
+        asm.instr("fence.proxy.async.shared::cta")
     asm.label("tileir_copied")
     return asm
 
