@@ -121,6 +121,13 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "its accumulator takes 64 registers a thread (mma.sync: at most 32",
         ),
         ("gemm_tf32", "sm_90a", "DotNotPipelined", "A: it is computed (a conversion"),
+        (
+            "gemm_bf16_big_tile",
+            "sm_100a",
+            "DotPipelined",
+            "operands through a 2-stage ring of cp.async copies; one agent of 4 warps, the "
+            "accumulator in tensor memory (64 columns)",
+        ),
     ],
 )
 def test_pipeline_remark_says_what_feeds_the_dot(

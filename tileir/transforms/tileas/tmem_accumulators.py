@@ -21,11 +21,12 @@ The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, UnitAttr, i64
 from xdsl.ir import BlockArgument
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -36,6 +37,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_RESIDENT_ATTR,
     ReadTmemAccumulatorOp,
 )
+from tileir.transforms.tileas.pipeline_dot_operands import FEED_ATTR
 from tileir.transforms.tileas.tcgen05_plan import TCGEN05_M, TMEM_COLUMNS, tmem_columns
 
 
@@ -68,6 +70,16 @@ def resident_position(dot: tas.DotOp) -> int | None:
     if not isinstance(use.operation, scf.YieldOp) or use.index != position:
         return None
     return position
+
+
+def _say_resident(dot: tas.DotOp) -> None:
+    """The feed `tileas-pipeline-dot-operands` recorded (what the `DotPipelined` remark
+    reports) counted the accumulator's registers; a resident one is in tensor memory."""
+    feed = dot.attributes.get(FEED_ATTR)
+    if isinstance(feed, StringAttr):
+        where = f"the accumulator in tensor memory ({_columns(dot)} columns)"
+        text = re.sub(r"\d+ accumulator registers a thread", where, feed.data)
+        dot.attributes[FEED_ATTR] = StringAttr(text)
 
 
 @dataclass(frozen=True)
@@ -106,6 +118,7 @@ class TmemAccumulatorsPass(ModulePass):
             assert position is not None and isinstance(loop, scf.ForOp)
             dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
             dot.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
+            _say_resident(dot)
             # Read back even when the loop's result is unused: the read also ends the
             # accumulation, so that the next run of the loop starts from its initial value.
             result = loop.results[position]
