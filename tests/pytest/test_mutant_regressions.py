@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tileir.bytecode import read_bytecode, write_bytecode
-from tileir.bytecode.version import V13_1, V13_2, V13_3
+from tileir.bytecode.version import V13_1, V13_2, V13_3, V13_4
 from tileir.compiler import compile_module, parse_module_text
 from tileir.interpreter import launch as interpret
 from tileir.registry import make_context
@@ -64,6 +64,43 @@ def test_a_padding_value_reads_back_from_every_version(version: object) -> None:
     again = read_bytecode(write_bytecode(module, version), "k", ctx)  # pyright: ignore[reportArgumentType]
     views = [str(op.results[0].type) for op in again.walk() if op.name.endswith("partition_view")]
     assert views and all("padding_value = neg_inf" in v for v in views)
+
+
+STRIDED_VIEW = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %c10 = constant <i32: 10> : tile<i32>
+    %fv = make_tensor_view %p, shape = [32], strides = [1] : tensor_view<32xf32, strides=[1]>
+    %sv = make_strided_view %fv : strided_view<tile=(4), traversal_strides=[3], padding_value = neg_inf, tensor_view<32xf32, strides=[1]>>
+    %w, %tok = load_view_tko weak %sv[%c10] : strided_view<tile=(4), traversal_strides=[3], padding_value = neg_inf, tensor_view<32xf32, strides=[1]>>, tile<i32> -> tile<4xf32>, token
+    return
+  }
+}
+"""
+
+
+GATHER_VIEW = """cuda_tile.module @m {
+  entry @k(%p: tile<ptr<f32>>) {
+    %tv = make_tensor_view %p, shape = [64, 64], strides = [64, 1] : tensor_view<64x64xf32, strides=[64,1]>
+    %gs = make_gather_scatter_view %tv : gather_scatter_view<tile=(16x32), padding_value = neg_inf, tensor_view<64x64xf32, strides=[64,1]>, sparse_dim=0>
+    return
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("text", [STRIDED_VIEW, GATHER_VIEW], ids=["strided", "gather"])
+@pytest.mark.parametrize("version", [V13_3, V13_4])
+def test_views_of_13_3_read_back(text: str, version: object) -> None:
+    """Kills `bytecode/types.py`: a strided view's tile shape written with 5-byte instead
+    of 4-byte integers, its padding value not written, and a gather view's padding bit
+    not known to the reader."""
+    ctx = make_context()
+    module = parse_module_text(text, "k.mlir")
+    again = read_bytecode(write_bytecode(module, version), "k", ctx)  # pyright: ignore[reportArgumentType]
+    view = next(op for op in module.walk() if op.name.endswith("_view") and "tensor" not in op.name)
+    back = next(op for op in again.walk() if op.name == view.name)
+    assert back.results[0].type == view.results[0].type
+    assert "padding_value = neg_inf" in str(back.results[0].type)
 
 
 RED_VIEW = """cuda_tile.module @m {{
@@ -147,3 +184,72 @@ def test_a_reduce_body_with_a_constant() -> None:
     simulate(ptx, (1, 1, 1), [x, got])
     interpret(parse_module_text(REDUCE_WITH_A_CONSTANT, "k.mlir"), 1, x, want)
     assert got[0] == want[0]
+
+
+#: NVIDIA's self-contained attribute tags (`BytecodeAttrTag` in cuda-tile's
+#: include/cuda_tile/Dialect/CudaTile/IR/BytecodeAttrOpcodes.td, frozen for compatibility).
+NVIDIA_ATTRIBUTE_TAGS = {
+    "INTEGER": 1,
+    "FLOAT": 2,
+    "BOOL": 3,
+    "TYPE": 4,
+    "STRING": 5,
+    "ARRAY": 6,
+    "DENSE": 7,
+    "DIV_BY": 8,
+    "SAME_ELEMENTS": 9,
+    "DICTIONARY": 10,
+    "OPTIMIZATION_HINTS": 11,
+    "BOUNDED": 12,
+}
+
+
+def test_attribute_tags_are_nvidias() -> None:
+    """Kills `bytecode/attributes.py` `TAG_STRING = 5` -> 6 (and its siblings): a reader
+    and writer that agree with each other but not with the files cuTile and NVIDIA's
+    tools write."""
+    from tileir.bytecode import attributes
+
+    ours = {name: getattr(attributes, f"TAG_{name}") for name in NVIDIA_ATTRIBUTE_TAGS}
+    assert ours == NVIDIA_ATTRIBUTE_TAGS
+
+
+ITOF_UNSIGNED = """entry @k(%a: tile<{src}>, %p: tile<ptr<{dst}>>) {{
+  %r = itof %a unsigned : tile<{src}> -> tile<{dst}>
+  %s = store_ptr_tko weak %p, %r : tile<ptr<{dst}>>, tile<{dst}> -> token
+  return
+}}
+"""
+
+
+@pytest.mark.parametrize(("src", "dst"), [("i32", "f32"), ("i64", "f64")])
+def test_unsigned_itof_of_the_largest_value(src: str, dst: str) -> None:
+    """Kills `scalar.py` `_itof`: the (32, 32) key of the unsigned conversions' table made
+    (33, 32) (unsigned i32 -> f32 no longer compiles)."""
+    text = ITOF_UNSIGNED.format(src=src, dst=dst)
+    ptx = compile_module(parse_module_text(text, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    ints = {"i32": np.int32, "i64": np.int64}
+    floats = {"f32": np.float32, "f64": np.float64}
+    a = ints[src](-1)  # all ones: the largest unsigned value
+    got, want = np.zeros(1, floats[dst]), np.zeros(1, floats[dst])
+    simulate(ptx, (1, 1, 1), [a, got])
+    interpret(parse_module_text(text, "k.mlir"), 1, a, want)
+    bits = 32 if src == "i32" else 64
+    assert got[0] == want[0] == floats[dst](2**bits - 1)
+
+
+ORDERED_STORE = """entry @k(%p: tile<ptr<i32>>, %v: tile<i32>) {
+  %s = store_ptr_tko release device %p, %v : tile<ptr<i32>>, tile<i32> -> token
+  return
+}
+"""
+
+
+def test_a_release_store_keeps_its_order_and_scope() -> None:
+    """Kills `tileaa_to_tileas.py` `LowerStore`: the memory properties not copied to the
+    tiled store (a release store would become a weak one; the PTX says it)."""
+    ptx = compile_module(parse_module_text(ORDERED_STORE, "k.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    stores = re.findall(r"\bst\.[\w.]+", ptx)
+    assert stores and all(s.startswith("st.release.gpu.") for s in stores), stores

@@ -85,6 +85,7 @@ TARGETS: tuple[Target, ...] = (
             "tests/pytest/test_conversion_semantics.py",
             "tests/pytest/test_negative_gathers.py",
             "tests/pytest/test_tileas_shapes.py",
+            "tests/pytest/test_insert_codegen.py",
             "tests/pytest/test_mutant_regressions.py",
         ),
     ),
