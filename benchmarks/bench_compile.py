@@ -84,6 +84,16 @@ def compile_package(env: dict[str, str] | None = None) -> None:
         )
 
 
+def find_tools() -> tuple[str, str | None] | None:
+    """tileir-as and tileiras (None when it is not installed); None, said on stderr,
+    without tileir-as."""
+    ours = find_tool("tileir-as")
+    if ours is None:
+        print("error: tileir-as not found (make install)", file=sys.stderr)
+        return None
+    return ours, find_tool("tileiras")
+
+
 class Bench:
     def __init__(self, ours: str, theirs: str | None, gpu: str, work: Path) -> None:
         self.ours = ours
@@ -264,11 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=1, help="every Nth kernel (a sample)")
     args = parser.parse_args(argv)
 
-    ours = find_tool("tileir-as")
-    theirs = find_tool("tileiras")
-    if ours is None:
-        print("error: tileir-as not found (make install)", file=sys.stderr)
+    found = find_tools()
+    if found is None:
         return 1
+    ours, theirs = found
     kernels = sorted((Path(args.kernels) if args.kernels else CORPUS).glob("*.tileirbc"))
     kernels = kernels[:: max(1, args.every)]
     if args.only:

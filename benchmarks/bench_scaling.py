@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_compile import cell, compile_package, find_tool, machine  # noqa: E402
+from bench_compile import cell, compile_package, find_tools, machine  # noqa: E402
 
 OPS = ("addf", "mulf", "subf", "maxf")
 TILE = 128  # one f32 per thread at 4 warps: an op is one instruction per thread
@@ -111,11 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    ours = find_tool("tileir-as")
-    theirs = find_tool("tileiras")
-    if ours is None:
-        print("error: tileir-as not found (make install)", file=sys.stderr)
+    found = find_tools()
+    if found is None:
         return 1
+    ours, theirs = found
     env = {**os.environ, "TILEIR_SERVER": "0", "TILEIR_NO_CACHE": "1"}
     tools = {"tileir-as": ours, **({"tileiras": theirs} if theirs else {})}
     rows = []
