@@ -206,8 +206,9 @@ def frames_of(loc: LocationAttr) -> list[SourceLocation]:
     if isinstance(loc, CallSiteLoc):
         frames: list[SourceLocation] = []
         for part in (loc.callee, loc.caller):
-            if isinstance(part, LocationAttr):
-                frames += frames_of(part)
+            # A part may be a `#cuda_tile.di_loc` (read from bytecode), a location too.
+            if isinstance(part, LocationAttr) or part.name == "cuda_tile.di_loc":
+                frames += frames_of(part)  # pyright: ignore[reportArgumentType]
         return frames
     frames = []
     for param in getattr(loc, "parameters", ()):

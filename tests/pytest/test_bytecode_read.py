@@ -21,9 +21,10 @@ from bytecode_support import (
     printed,
     read_any,
 )
-from xdsl.dialects.builtin import FileLineColLoc, NameLoc, UnknownLoc
+from xdsl.dialects.builtin import UnknownLoc
 
 from tileir.bytecode import BytecodeError, read_bytecode
+from tileir.dialects.cuda_tile.debug_info import DILocAttr, DISubprogramAttr
 from tileir.frontend import parse_text
 
 
@@ -70,23 +71,26 @@ def test_opcode_0x54_reads_as_fpowf_in_every_version() -> None:
 def test_debug_info_becomes_locations() -> None:
     module = read_bytecode((CORPUS / "vadd_f32.tileirbc").read_bytes(), "vadd_f32.tileirbc", CTX)
     entry = next(op for op in module.walk() if op.name == "cuda_tile.entry")
-    # The function: its di_subprogram's name around its di_loc.
-    assert isinstance(entry.location, NameLoc)
-    assert entry.location.desc.data == "vadd_f32"
+    # As NVIDIA's reader reads it: the dialect's di_loc in the kernel's di_subprogram.
+    assert isinstance(entry.location, DILocAttr)
+    subprogram = entry.location.scope
+    assert isinstance(subprogram, DISubprogramAttr) and subprogram.sub_name.data == "vadd_f32"
     ops = list(entry.regions[0].block.ops)
     first = ops[0].location
-    assert isinstance(first, FileLineColLoc)
-    assert (first.filename.data, first.line.data, first.column.data) == (
+    assert isinstance(first, DILocAttr) and first.scope == subprogram
+    source = first.source_loc
+    assert (source.filename.data, source.line.data, source.column.data) == (
         "tests/corpus/vadd_f32.py",
         29,
         0,
     )
     addf = next(op for op in ops if op.name == "cuda_tile.addf")
-    assert isinstance(addf.location, FileLineColLoc) and addf.location.line.data == 34
+    assert isinstance(addf.location, DILocAttr) and addf.location.source_loc.line.data == 34
     # cuTile gives `return` no location (debug index 0).
     assert isinstance(ops[-1].location, UnknownLoc)
     text = printed(module, debuginfo=True)
-    assert 'loc("vadd_f32"(' in text and 'loc("tests/corpus/vadd_f32.py":29:0)' in text
+    assert "#cuda_tile.di_subprogram<file = #di_file, line = " in text
+    assert 'name = "vadd_f32"' in text and 'loc("tests/corpus/vadd_f32.py":29:0)' in text
 
 
 def test_version_14_is_rejected_with_the_supported_range() -> None:

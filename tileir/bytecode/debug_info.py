@@ -16,13 +16,13 @@ one per op in the order the ops are written (nested ops included).  Index 0, as 
 function index or as an attribute index, means "unknown location"; attribute index
 j >= 1 is attribute j - 1.
 
-tileir has no debug-info attributes, so debug info maps onto xDSL's builtin locations:
+Debug info reads back as the dialect's debug-info attributes, as NVIDIA's reader reads
+it (test/Bytecode/debug_info.mlir):
 
 | bytecode | xDSL location |
 |---|---|
-| `di_loc<loc("f.py":3:4) in #scope>` on an op | `loc("f.py":3:4)` (`FileLineColLoc`) |
-| the same on a function whose scope is `di_subprogram<name = "k", ...>` | `loc("k"("f.py":3:4))` (`NameLoc`) |
-| `callsite(callee at caller)` | `CallSiteLoc` |
+| `DILoc` (on an op or a function) | `#cuda_tile.di_loc<loc("f.py":3:4) in #scope>` (`DILocAttr`), its scope a `#cuda_tile.di_subprogram` or `#cuda_tile.di_lexical_block` with their file and compile unit |
+| `callsite(callee at caller)` | a call-site location of those |
 | index 0 | `UnknownLoc` |
 
 Locations that already are the dialect's `#cuda_tile.di_loc` (with its `di_subprogram`,
@@ -30,8 +30,8 @@ Locations that already are the dialect's `#cuda_tile.di_loc` (with its `di_subpr
 Builtin locations are written by synthesizing the scopes: per function one
 `di_subprogram` named after the `NameLoc` (or the symbol), whose linkage name is the
 symbol, whose line and scope line are the function's line, in a `di_compile_unit` of
-the function's file (split into name and directory).  Plain file locations therefore
-survive a round trip; lexical blocks and the subprogram's own line do not.
+the function's file (split into name and directory); they read back as `di_loc`s in that
+synthesized scope.
 """
 
 from __future__ import annotations
@@ -60,6 +60,8 @@ from tileir.dialects.cuda_tile.debug_info import (
     DILexicalBlockAttr,
     DILocAttr,
     DISubprogramAttr,
+    callsite_loc,
+    is_location,
 )
 
 TAG_COMPILE_UNIT = 1
@@ -154,7 +156,7 @@ class DebugInfoReader:
         self.indices_at = 0
         self.items: list[tuple[int, int]] = []
         self.cache: dict[int, DebugAttr] = {}
-        self.locations: dict[tuple[int, bool], LocationAttr] = {}
+        self.locations: dict[tuple[int, bool], Attribute] = {}
         self.active: set[int] = set()
         if r is not None:
             self._parse(r)
@@ -272,16 +274,38 @@ class DebugInfoReader:
         raise BytecodeError(at, f"unknown debug attribute tag {tag}", "a tag from 0 to 6")
 
 
-def location_of(attr: DebugAttr, at: int, *, function: bool = False) -> LocationAttr:
+def _file_attr(f: DIFile) -> DIFileAttr:
+    return DIFileAttr(f.name, f.directory)
+
+
+def _scope_attr(scope: DISubprogram | DILexicalBlock) -> DISubprogramAttr | DILexicalBlockAttr:
+    """The dialect attribute of a decoded debug-info scope."""
+    if isinstance(scope, DISubprogram):
+        return DISubprogramAttr(
+            _file_attr(scope.file),
+            IntAttr(scope.line),
+            StringAttr(scope.name),
+            StringAttr(scope.linkage_name),
+            DICompileUnitAttr(_file_attr(scope.compile_unit.file)),
+            IntAttr(scope.scope_line),
+        )
+    return DILexicalBlockAttr(
+        _scope_attr(scope.scope),
+        _file_attr(scope.file),
+        IntAttr(scope.line),
+        IntAttr(scope.column),
+    )
+
+
+def location_of(attr: DebugAttr, at: int, *, function: bool = False) -> Attribute:
+    """The location a debug attribute stands for: a `di_loc` (for a function too:
+    `function` only says where it is used), a call site of locations, or unknown."""
     if attr is None:
         return UnknownLoc()
     if isinstance(attr, DILoc):
-        loc = _loc(attr.filename, attr.line, attr.column)
-        if function:
-            return NameLoc(StringAttr(_subprogram_of(attr.scope).name), loc)
-        return loc
+        return DILocAttr(_loc(attr.filename, attr.line, attr.column), _scope_attr(attr.scope))
     if isinstance(attr, DICallSite):
-        return CallSiteLoc(location_of(attr.callee, at), location_of(attr.caller, at))
+        return callsite_loc(location_of(attr.callee, at), location_of(attr.caller, at))
     raise BytecodeError(
         at, f"debug attribute {type(attr).__name__} used as a location", "a DILoc or CallSite"
     )
@@ -296,7 +320,7 @@ class LocationCursor:
         self.at = at
         self.function_has_scope = False
 
-    def next(self, at: int, *, function: bool = False) -> LocationAttr:
+    def next(self, at: int, *, function: bool = False) -> Attribute:
         if self.next_index is None:
             return UnknownLoc()
         i = self.next_index
@@ -452,8 +476,8 @@ class DebugInfoWriter:
             callee, caller = loc.callee, loc.caller
             return self._attr(
                 TAG_CALL_SITE,
-                self._location(callee) if isinstance(callee, LocationAttr) else 0,
-                self._location(caller) if isinstance(caller, LocationAttr) else 0,
+                self._location(callee) if is_location(callee) else 0,
+                self._location(caller) if is_location(caller) else 0,
             )
         if isinstance(loc, NameLoc) and isinstance(loc.location, LocationAttr):
             return self._location(loc.location)

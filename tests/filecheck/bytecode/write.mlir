@@ -33,7 +33,9 @@ cuda_tile.module @kernels {
 // LOC:      %0 = tanh %tile rounding<approx> : tile<128xf32> loc([[TANH:#loc[0-9]+]])
 // LOC:      } loc([[ENTRY:#loc[0-9]+]])
 // LOC-DAG:  [[ENTRY_FILE:#loc[0-9]+]] = loc("{{.*}}write.mlir":12:3)
-// LOC-DAG:  [[TANH]] = loc("{{.*}}write.mlir":17:5)
-// LOC-DAG:  [[ENTRY]] = loc("k"([[ENTRY_FILE]]))
+// LOC-DAG:  [[TANH_FILE:#loc[0-9]+]] = loc("{{.*}}write.mlir":17:5)
+// LOC-DAG:  #di_subprogram = #cuda_tile.di_subprogram<file = #di_file, line = 12, name = "k", linkageName = "k", compileUnit = #di_compile_unit, scopeLine = 12>
+// LOC-DAG:  [[TANH]] = #cuda_tile.di_loc<[[TANH_FILE]] in #di_subprogram>
+// LOC-DAG:  [[ENTRY]] = #cuda_tile.di_loc<[[ENTRY_FILE]] in #di_subprogram>
 
 // V13_1: write.mlir:17:5: error: attribute 'rounding_mode' requires bytecode version 13.2+, but targeting 13.1
