@@ -114,6 +114,27 @@ class Barrier0Op(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
 
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """`nvvm.barrier id = %id number_of_threads = %n : i32, i32`: named barrier `%id`
+    (0-15) of `%n` threads, a multiple of 32 (`bar.sync id, n`; PTX ISA "bar, barrier").
+    The warps that reach it wait until `%n` threads' warps have; a warp-specialized
+    agent's CTA-wide barriers become its own (`tileas_to_llvm/agents.py`).  Memory
+    effects as `nvvm.barrier0`'s."""
+
+    name = "nvvm.barrier"
+    barrier_id = operand_def(I32)
+    number_of_threads = operand_def(I32)
+    assembly_format = (
+        "`id` `=` $barrier_id `number_of_threads` `=` $number_of_threads attr-dict "
+        "`:` type($barrier_id) `,` type($number_of_threads)"
+    )
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, barrier_id: SSAValue, number_of_threads: SSAValue):
+        super().__init__(operands=[barrier_id, number_of_threads])
+
+
 # ---------------------------------------------------------------------------
 # mbarriers (PTX ISA "Parallel Synchronization and Communication Instructions:
 # mbarrier").
@@ -857,6 +878,7 @@ NVVM = Dialect(
     [
         *SPECIAL_REGISTERS,
         Barrier0Op,
+        BarrierOp,
         *MBARRIER_OPS,
         ShflSyncOp,
         LdMatrixOp,

@@ -111,6 +111,7 @@ def float_immediate(value: float, t: Attribute) -> str:
 #: and the lane index of `llvm.insertelement` (which prints nothing).
 IMMEDIATE_OPERANDS: dict[type[Operation], frozenset[int]] = {
     nvvm.ShflSyncOp: frozenset({0, 2, 3}),
+    nvvm.BarrierOp: frozenset({0, 1}),
     llvm.InsertElementOp: frozenset({2}),
 }
 
@@ -932,6 +933,15 @@ def emit_barrier(ctx: PtxContext, op: Operation) -> None:
     ctx.line("bar.sync 0;")
 
 
+def emit_named_barrier(ctx: PtxContext, op: Operation) -> None:
+    assert isinstance(op, nvvm.BarrierOp)
+    operands = [
+        ctx.r(v) if (c := folded_constant(v)) is None else str(c)
+        for v in (op.barrier_id, op.number_of_threads)
+    ]
+    ctx.line(f"bar.sync {', '.join(operands)};")
+
+
 # ---------------------------------------------------------------------------
 # mbarriers.
 # ---------------------------------------------------------------------------
@@ -1160,6 +1170,7 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.BrOp: emit_br,
     llvm.CondBrOp: emit_cond_br,
     nvvm.Barrier0Op: emit_barrier,
+    nvvm.BarrierOp: emit_named_barrier,
     nvvm.MBarrierPoolAddressOp: emit_mbarrier_pool_address,
     nvvm.MBarrierInitSharedOp: emit_mbarrier_init,
     nvvm.MBarrierArriveSharedOp: emit_mbarrier_arrive,

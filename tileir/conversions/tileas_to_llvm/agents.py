@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm, scf
-from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i32
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -194,11 +194,11 @@ class Agents:
 def _replace_barrier(op: nvvm.Barrier0Op, barrier: int, threads: int) -> None:
     block = op.parent_block()
     assert block is not None
-    asm = ptx.PtxAsm(scoped=False)
-    asm.instr("bar.sync", ptx.immediate(barrier), ptx.immediate(threads))
-    inline = llvm.InlineAsmOp(asm.template, asm.constraints, [], [], has_side_effects=True)
-    inline.location = op.location
-    block.insert_op_before(inline, op)
+    ids = [llvm.ConstantOp(IntegerAttr(v, i32), i32) for v in (barrier, threads)]
+    named = nvvm.BarrierOp(ids[0].result, ids[1].result)
+    for new in (*ids, named):
+        new.location = op.location
+        block.insert_op_before(new, op)
     op.detach()
     op.erase()
 
