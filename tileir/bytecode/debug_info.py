@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -320,7 +321,8 @@ class LocationCursor:
         self.at = at
         self.function_has_scope = False
 
-    def next(self, at: int, *, function: bool = False) -> Attribute:
+    def next(self, at: int, *, function: bool = False) -> LocationAttr:
+        """The next location (a `di_loc` is one, though not of xDSL's builtin kinds)."""
         if self.next_index is None:
             return UnknownLoc()
         i = self.next_index
@@ -348,7 +350,7 @@ class LocationCursor:
         if found is None:
             attr = self.info.attribute(index, self.info.indices_at + 8 * i)
             found = self.info.locations[key] = location_of(attr, at, function=function)
-        return found
+        return cast(LocationAttr, found)
 
 
 class DebugInfoWriter:
