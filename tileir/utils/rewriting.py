@@ -91,13 +91,18 @@ class TypeDispatch(RewritePattern):
 
     patterns: list[RewritePattern]
     _table: dict[type, list[tuple[RewritePattern, _Rewrite | None]]] = field(
-        default_factory=dict[type, list[tuple[RewritePattern, _Rewrite | None]]]
+        init=False, default_factory=dict[type, list[tuple[RewritePattern, _Rewrite | None]]]
     )
+    _typed: list[tuple[RewritePattern, type | None, _Rewrite | None]] = field(
+        init=False, default_factory=list[tuple[RewritePattern, type | None, _Rewrite | None]]
+    )
+
+    def __post_init__(self) -> None:
+        self._typed = [(p, *_typed_rewrite(p)) for p in self.patterns]
 
     def _for(self, cls: type) -> list[tuple[RewritePattern, _Rewrite | None]]:
         chosen: list[tuple[RewritePattern, _Rewrite | None]] = []
-        for pattern in self.patterns:
-            wanted, inner = _typed_rewrite(pattern)
+        for pattern, wanted, inner in self._typed:
             if wanted is None:
                 chosen.append((pattern, None))
             elif issubclass(cls, wanted):
