@@ -169,7 +169,7 @@ def test_a_long_elementwise_chain_compiles_through_tileaa() -> None:
     import sys
 
     sys.path.insert(0, str(CORPUS.parents[1] / "benchmarks"))
-    from bench_scaling import kernel_text
+    from bench_scaling import kernel_text  # pyright: ignore[reportMissingImports]
 
     from tileir.compiler import compile_module
     from tileir.frontend import parse_text

@@ -496,9 +496,12 @@ class ConstantOp(CudaTileOp):
         # The value converted once and its bytes repeated (converting each of a tile's
         # elements was a tenth of a compilation: a padded load's fill value, a zero
         # accumulator), as parse_dense_literal does for a splat literal.
-        one = numpy_to_dense([value], (1,), element_type(carrier))
+        el = element_type(carrier)
+        one = numpy_to_dense([value], (1,), el)
         data = BytesAttr(one.data.data * max(1, math.prod(shape)))
-        dense = DenseIntOrFPElementsAttr(TensorType(element_type(carrier), list(shape)), data)
+        if not isinstance(el, IntegerType | AnyFloat):  # numpy_to_dense raised already
+            raise ValueError(f"no dense elements of type {el}")
+        dense = DenseIntOrFPElementsAttr(TensorType(el, list(shape)), data)
         return ConstantOp(dense, carrier)
 
     def asm_result_names(self) -> Sequence[str | None]:
