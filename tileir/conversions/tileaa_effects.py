@@ -93,9 +93,7 @@ class ConvertGetGlobal(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.GetGlobalOp, rewriter: PatternRewriter) -> None:
         assert isinstance(op.result.type, PointerType)
-        rewriter.replace(
-            op, tas.GetGlobalOp(op.name_.root_reference.data, op.result.type)
-        )
+        rewriter.replace(op, tas.GetGlobalOp(op.name_.root_reference.data, op.result.type))
 
 
 def effect_patterns() -> list[RewritePattern]:

@@ -85,4 +85,3 @@ def erase_globals(module: ModuleOp) -> None:
         if isinstance(op, tas.GlobalOp):
             op.detach()
             op.erase()
-

@@ -47,10 +47,7 @@ _CONVERTED_BY = {
 def is_legal(op: Operation) -> bool:
     """Whether `op` may reach `convert-tileas-to-llvm`."""
     dialect = op.name.split(".", 1)[0]
-    return (
-        dialect in LEGAL_DIALECTS
-        or isinstance(op, PER_ELEMENT_CUDA_TILE)
-    )
+    return dialect in LEGAL_DIALECTS or isinstance(op, PER_ELEMENT_CUDA_TILE)
 
 
 def carries_token(op: Operation) -> bool:

@@ -23,4 +23,3 @@ class TilePattern(RewritePattern):
 
     def builder(self, rewriter: PatternRewriter, op: Operation) -> LLBuilder:
         return LLBuilder(rewriter, InsertPoint.before(op))
-
