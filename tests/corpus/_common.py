@@ -375,3 +375,16 @@ def check_outputs(
             np.testing.assert_allclose(
                 got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol, err_msg=name
             )
+
+
+def simulate_case(name: str, ptx: str, seed: int = 0) -> None:
+    """Run ``ptx`` (tileir's PTX of corpus kernel ``name``) in tileir's PTX simulator on
+    the case's inputs drawn with ``seed``, and check every output against the case's
+    reference (``check_outputs``).  A ``SimulationError`` says what the PTX got wrong."""
+    from tileir.testing import simulate
+
+    case = load_case_module(name)
+    inputs = case.make_inputs(np.random.default_rng(seed))
+    expected = case.reference(copy_inputs(inputs))
+    simulate(ptx, inputs["grid"], flatten_args(inputs))
+    check_outputs(case, inputs, expected)

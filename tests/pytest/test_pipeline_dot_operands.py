@@ -15,14 +15,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tileir.backend.ptx.target import module_to_ptx
 from tileir.compiler import compile_module, load_module
 from tileir.pipelines import stage_passes
 from tileir.registry import make_context
-from tileir.testing import ASYNC_RACE, SimulationError, simulate
+from tileir.testing import ASYNC_RACE, SimulationError
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -43,13 +42,7 @@ def _ptx(name: str, arch: str) -> str:
 
 def _run(name: str, ptx: str) -> None:
     """Simulate `ptx` on the case's inputs and compare with its numpy reference."""
-    case = _common.load_case_module(name)
-    inputs = case.make_inputs(np.random.default_rng(SEED))
-    expected = case.reference(_common.copy_inputs(inputs))
-    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
-    for key, want in expected.items():
-        rtol, atol = case.TOLERANCE.get(key, (1e-5, 1e-5))
-        np.testing.assert_allclose(inputs["arrays"][key], want, rtol=rtol, atol=atol)
+    _common.simulate_case(name, ptx, SEED)
 
 
 @pytest.mark.parametrize(

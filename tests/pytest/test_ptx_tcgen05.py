@@ -54,14 +54,7 @@ def _ptx(name: str) -> str:
 
 
 def _run(name: str, ptx: str) -> None:
-    case = _common.load_case_module(name)
-    inputs = case.make_inputs(np.random.default_rng(0))
-    expected = case.reference(_common.copy_inputs(inputs))
-    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
-    for key in inputs["outputs"]:
-        rtol, atol = case.TOLERANCE[key]
-        got = np.asarray(inputs["arrays"][key], dtype=np.float64)
-        np.testing.assert_allclose(got, np.asarray(expected[key], np.float64), rtol, atol)
+    _common.simulate_case(name, ptx, 0)
 
 
 @pytest.mark.parametrize("name", TCGEN05_KERNELS)

@@ -16,11 +16,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from tileir.compiler import compile_module, load_module
-from tileir.testing import SimulationError, simulate
+from tileir.testing import SimulationError
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
@@ -33,13 +32,7 @@ WRAPPING = "gemm_bf16_deep_k"
 
 
 def _run(name: str, ptx: str) -> None:
-    case = _common.load_case_module(name)
-    inputs = case.make_inputs(np.random.default_rng(SEED))
-    expected = case.reference(_common.copy_inputs(inputs))
-    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
-    for key, want in expected.items():
-        rtol, atol = case.TOLERANCE.get(key, (1e-5, 1e-5))
-        np.testing.assert_allclose(inputs["arrays"][key], want, rtol=rtol, atol=atol)
+    _common.simulate_case(name, ptx, SEED)
 
 
 @pytest.mark.parametrize("name", ["gemm_f16", "batched_matmul_2d_f16"])

@@ -276,6 +276,14 @@ def _token(ctx: LoweringContext, rewriter: PatternRewriter, value: SSAValue, t: 
     return ctx.pack(rewriter, [value], t)  # pyright: ignore[reportArgumentType]
 
 
+class AgentPattern(TilePattern):
+    """A pattern that reads what `Agents.plan` found (pipelines, rings, agent regions)."""
+
+    def __init__(self, ctx: LoweringContext, agents: Agents):
+        super().__init__(ctx)
+        self.agents = agents
+
+
 class LowerStageStorage(TilePattern):
     """The stage storage of a pipeline (`alloc_tensor` viewed in shared memory) has no
     registers: `create_pipeline` places the rings."""
@@ -301,10 +309,9 @@ def _feeds_pipeline(view: Operation) -> bool:
     return bool(uses) and all(isinstance(u.operation, tas.CreatePipelineOp) for u in uses)
 
 
-class LowerCreatePipeline(TilePattern):
-    def __init__(self, ctx: LoweringContext, agents: Agents):
-        super().__init__(ctx)
-        self.agents = agents
+class LowerCreatePipeline(AgentPattern):
+    """`create_pipeline`: the rings of its payloads and its mbarriers, initialized before
+    the agents start (module doc)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.CreatePipelineOp, rewriter: PatternRewriter) -> None:
@@ -359,13 +366,9 @@ class LowerIterator(TilePattern):
         rewriter.replace(op, [], [_token(self.ctx, rewriter, value, op.result.type)])
 
 
-class LowerAgentSwitch(TilePattern):
+class LowerAgentSwitch(AgentPattern):
     """A branch on the thread id to each agent's blocks, which start with the agent's
     `setmaxnreg` and end at the code after the switch (module doc)."""
-
-    def __init__(self, ctx: LoweringContext, agents: Agents):
-        super().__init__(ctx)
-        self.agents = agents
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.AgentSwitchOp, rewriter: PatternRewriter) -> None:
@@ -410,12 +413,8 @@ class LowerAgentSwitch(TilePattern):
         rewriter.erase(op)
 
 
-class LowerProducer(TilePattern):
+class LowerProducer(AgentPattern):
     """`producer_acquire`, `producer_write`, `producer_commit` (module doc)."""
-
-    def __init__(self, ctx: LoweringContext, agents: Agents):
-        super().__init__(ctx)
-        self.agents = agents
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
@@ -460,12 +459,8 @@ class LowerProducer(TilePattern):
             rewriter.replace(op, [], [op.token])
 
 
-class LowerConsumer(TilePattern):
+class LowerConsumer(AgentPattern):
     """`consumer_wait`, `consumer_read`, `consumer_release` (module doc)."""
-
-    def __init__(self, ctx: LoweringContext, agents: Agents):
-        super().__init__(ctx)
-        self.agents = agents
 
     @op_type_rewrite_pattern
     def match_and_rewrite(
