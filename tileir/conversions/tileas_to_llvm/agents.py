@@ -96,6 +96,16 @@ class Pipeline:
     def stage(self, b: LLBuilder, count: SSAValue) -> SSAValue:
         return b.urem(count, b.const(self.stages, i32))
 
+    def slots(self, b: LLBuilder, count: SSAValue, feeds: AsyncFeeds) -> list[SSAValue]:
+        """The shared address of each payload's slot in the stage of iterator `count`."""
+        stage = self.stage(b, count)
+        slots: list[SSAValue] = []
+        for ring in self.rings:
+            assert ring.base is not None
+            size = feeds.ring_placement(ring).operand_bytes(ring.index)
+            slots.append(b.add(ring.base, b.mul(stage, b.const(size, i32))))
+        return slots
+
     def parity(self, b: LLBuilder, count: SSAValue) -> SSAValue:
         return b.and_(b.udiv(count, b.const(self.stages, i32)), b.const(1, i32))
 
@@ -272,6 +282,20 @@ def _instruction(
     b.asm(asm, min_ptx_isa=min_ptx_isa)
 
 
+def _arrive(b: LLBuilder, barrier: SSAValue, count: SSAValue | None = None, first: int = 0) -> None:
+    """`mbarrier.arrive` on `barrier` (its state discarded); only where `count >= first`
+    when `first` is positive."""
+    asm = ptx.PtxAsm()
+    address = ptx.address(asm.input(barrier, "r"))
+    guard = None
+    if count is not None and first:
+        asm.register("pred", "t_some")
+        asm.instr("setp.ge.u32", "t_some", asm.input(count, "r"), ptx.immediate(first))
+        guard = "t_some"
+    asm.instr("mbarrier.arrive.shared::cta.b64", "_", address, guard=guard)
+    b.asm(asm)
+
+
 def _token(ctx: LoweringContext, rewriter: PatternRewriter, value: SSAValue, t: object) -> SSAValue:
     return ctx.pack(rewriter, [value], t)  # pyright: ignore[reportArgumentType]
 
@@ -433,12 +457,9 @@ class LowerProducer(AgentPattern):
             rewriter.replace(op, [], [_token(self.ctx, rewriter, full, op.result.type)])
         elif isinstance(op, tas.ProducerWriteOp):
             count = _count(self.ctx, op, op.iterator)
-            stage = pipeline.stage(b, count)
-            feeds = self.agents.feeds
-            for ring in pipeline.rings:
-                assert ring.base is not None
-                size = feeds.ring_placement(ring).operand_bytes(ring.index)
-                ring.write_slot = b.add(ring.base, b.mul(stage, b.const(size, i32)))
+            slots = pipeline.slots(b, count, self.agents.feeds)
+            for ring, slot in zip(pipeline.rings, slots, strict=True):
+                ring.write_slot = slot
             block = op.body.block
             last = block.last_op
             assert isinstance(last, tas.PipelineYieldOp)
@@ -453,9 +474,7 @@ class LowerProducer(AgentPattern):
         else:
             full = _count(self.ctx, op, op.token)
             _instruction(b, "cp.async.mbarrier.arrive.shared::cta.b64", full)
-            asm = ptx.PtxAsm()
-            asm.instr("mbarrier.arrive.shared::cta.b64", "_", ptx.address(asm.input(full, "r")))
-            b.asm(asm)
+            _arrive(b, full)
             rewriter.replace(op, [], [op.token])
 
 
@@ -478,12 +497,9 @@ class LowerConsumer(AgentPattern):
             rewriter.replace(op, [], [_token(self.ctx, rewriter, count, op.result.type)])
         elif isinstance(op, tas.ConsumerReadOp):
             count = _count(self.ctx, op, op.iterator)
-            stage = pipeline.stage(b, count)
-            feeds = self.agents.feeds
-            for ring in pipeline.rings:
-                assert ring.base is not None
-                size = feeds.ring_placement(ring).operand_bytes(ring.index)
-                ring.current = b.add(ring.base, b.mul(stage, b.const(size, i32)))
+            slots = pipeline.slots(b, count, self.agents.feeds)
+            for ring, slot in zip(pipeline.rings, slots, strict=True):
+                ring.current = slot
             last = op.body.block.last_op
             assert last is not None
             rewriter.erase(last)
@@ -495,26 +511,10 @@ class LowerConsumer(AgentPattern):
         else:
             count = _count(self.ctx, op, op.token)
             g = pipeline.in_flight
-            if g:
-                # The stage read `g` iterations ago: its wgmma group has retired.
-                asm = ptx.PtxAsm()
-                n = asm.input(count, "r")
-                retired = asm.input(
-                    pipeline.empty(b, pipeline.stage(b, b.sub(count, b.const(g, i32)))), "r"
-                )
-                asm.register("pred", "t_some")
-                asm.instr("setp.ge.u32", "t_some", n, ptx.immediate(g))
-                asm.instr(
-                    "mbarrier.arrive.shared::cta.b64", "_", ptx.address(retired), guard="t_some"
-                )
-                b.asm(asm)
-            else:
-                empty = pipeline.empty(b, pipeline.stage(b, count))
-                asm = ptx.PtxAsm()
-                asm.instr(
-                    "mbarrier.arrive.shared::cta.b64", "_", ptx.address(asm.input(empty, "r"))
-                )
-                b.asm(asm)
+            # The stage read `g` iterations ago (its wgmma group has retired), from
+            # iteration `g` on.
+            read = b.sub(count, b.const(g, i32)) if g else count
+            _arrive(b, pipeline.empty(b, pipeline.stage(b, read)), count, g)
             rewriter.replace(op, [], [op.token])
 
 
