@@ -215,12 +215,16 @@ def _read_tagged(r: ByteReader, cx: ReadContext, tag: int, at: int, depth: int) 
     if tag == TAG_INTEGER:
         t = cx.types.read(r, "integer attribute")
         if not isinstance(t, IntegerType):
-            raise BytecodeError(at, f"integer attribute of type {t}", "an integer type")
+            raise BytecodeError(
+                at, f"failed to read valid IntegerType for IntegerAttr: {t}", "an integer type"
+            )
         return _integer(r, t, "integer attribute value")
     if tag == TAG_FLOAT:
         t = cx.types.read(r, "float attribute")
         if not isinstance(t, AnyFloat):
-            raise BytecodeError(at, f"float attribute of type {t}", "a float type")
+            raise BytecodeError(
+                at, f"failed to read valid FloatType for FloatAttr: {t}", "a float type"
+            )
         bits = _read_ap_int(r, float_width(t), "float attribute bits")
         return FloatAttr(float_from_bits(bits, t), t)
     if tag == TAG_BOOL:
@@ -234,6 +238,12 @@ def _read_tagged(r: ByteReader, cx: ReadContext, tag: int, at: int, depth: int) 
         return ArrayAttr([read_self_contained(r, cx, depth + 1) for _ in range(n)])
     if tag == TAG_DENSE:
         t = cx.types.read(r, "dense attribute")
+        if not isinstance(t, TileType):  # before the index, which only a tile can type
+            raise BytecodeError(
+                at,
+                f"failed to read valid MLIR Type for self-contained DenseElementsAttr: {t}",
+                "a tile type",
+            )
         return cx.constants.read(r, t, "dense attribute")
     if tag == TAG_DIV_BY:
         divisor = r.varint("div_by divisor")

@@ -201,6 +201,36 @@ def _cases() -> dict[str, Case]:
     cases["version_too_new"] = Case(header(13, 5), "unsupported Tile version 13.5.0", 8)
     cases["preview_tag"] = Case(header(13, 4, 1), "unsupported Tile version 13.4.1", 8)
 
+    consts = lambda out: section(out, CONSTANT, table([varint(4) + le(7, 4)], 8), 8)  # noqa: E731
+
+    # An attribute whose encoding does not match its type (NVIDIA's reader: "failed to
+    # read valid IntegerType for IntegerAttr" and its float and dense twins), given as
+    # the entry's optimization hint {"k" = <attribute>}: tag, type index, value.
+    def hint(attribute: bytes) -> bytes:
+        return function(RETURN, flags=0x06, hints=varint(11) + varint(1) + varint(0) + attribute)
+
+    hint_at = func_payload + 8  # count, name, signature, flags, loc, hints tag, size, key
+    cases["integer_attribute_of_float_type"] = Case(
+        module(functions=[hint(varint(1) + varint(0) + varint(5))]),
+        "failed to read valid IntegerType for IntegerAttr: f32",
+        hint_at,
+    )
+    cases["integer_attribute_of_tile_type"] = Case(
+        module(functions=[hint(varint(1) + varint(3) + varint(5))]),
+        "failed to read valid IntegerType for IntegerAttr: !cuda_tile.tile<i32>",
+        hint_at,
+    )
+    cases["float_attribute_of_integer_type"] = Case(
+        module(functions=[hint(varint(2) + varint(2) + le(0, 4))]),
+        "failed to read valid FloatType for FloatAttr: i32",
+        hint_at,
+    )
+    cases["dense_attribute_of_scalar_type"] = Case(
+        module(functions=[hint(varint(7) + varint(0) + varint(0))], extra=consts),
+        "failed to read valid MLIR Type for self-contained DenseElementsAttr: f32",
+        hint_at,
+    )
+
     # Indices that point nowhere.
     negf = bytes([0x4F, 0x01, 0x05])  # negf: result tile<f32>, operand value 5
     cases["dangling_value_index"] = Case(
@@ -258,7 +288,6 @@ def _cases() -> dict[str, Case]:
     )
     # negf of an i32 tile: decodes, then fails the op's verifier.
     negf_i32 = bytes([0x10, 0x03, 0x00, 0x4F, 0x03, 0x00])
-    consts = lambda out: section(out, CONSTANT, table([varint(4) + le(7, 4)], 8), 8)  # noqa: E731
     cases["verifier_failure"] = Case(
         module(negf_i32 + RETURN, extra=consts), "invalid IR", body_at + 3
     )
