@@ -14,7 +14,7 @@ mutated module is written with `ast.unparse` (comments dropped, meaning unchange
 baseline run of each target uses the unparsed, unmutated modules, so the unparse itself
 cannot be what a test notices.
 
-Each worker holds its own copy of `tileir/` beside links to the repository's `tests/`,
+Each worker holds its own copy of `tileir/` and `tests/` beside links to the repository's
 `docs/` and `tools/`, and runs pytest there with `PYTHONPATH` at the copy, so the tests
 and every `tileir-opt`/`tileir-as` they start import the mutant; the working tree is
 never written.  Results go to `--dir` (default `.mutate/`) as one JSON line per mutant.
@@ -107,6 +107,37 @@ TARGETS: tuple[Target, ...] = (
             "tests/pytest/test_conversion_semantics.py",
             "tests/pytest/test_negative_gathers.py",
             "tests/pytest/test_order_sensitive_reductions.py",
+            "tests/pytest/test_scan_codegen.py",
+            "tests/pytest/test_mutant_regressions.py",
+        ),
+    ),
+    Target(
+        "tileas-transforms",
+        tuple(
+            "tileir/transforms/tileas/" + m
+            for m in (
+                "pipeline_dot_operands.py",
+                "specialize_agents.py",
+                "materialize_schedule.py",
+                "select_dot_atoms.py",
+            )
+        ),
+        (
+            "tests/pytest/test_nv_tileas_passes.py",
+            "tests/pytest/test_specialize_agents.py",
+            "tests/pytest/test_pipeline_dot_operands.py",
+            "tests/pytest/test_mma_dot.py",
+            "tests/pytest/test_mutant_regressions.py",
+        ),
+    ),
+    Target(
+        "llvm-async-mma",
+        tuple(_LOWERING + m for m in ("agents.py", "async_copy.py", "wgmma.py", "tcgen05.py")),
+        (
+            "tests/pytest/test_specialize_agents.py",
+            "tests/pytest/test_pipeline_dot_operands.py",
+            "tests/pytest/test_ptx_tcgen05.py",
+            "tests/pytest/test_mma_dot.py",
             "tests/pytest/test_mutant_regressions.py",
         ),
     ),
@@ -315,15 +346,21 @@ class Result:
 
 
 class Sandbox:
-    """A copy of `tileir/` beside links to the rest of the repository."""
+    """A copy of `tileir/` and `tests/` beside links to the rest of the repository.
 
-    LINKED = ("tests", "docs", "tools", "pyproject.toml", "Makefile", "build")
+    The tests are copied, not linked, for the same reason the modules are: a campaign
+    runs for tens of minutes in a tree others edit, and a test changed for code the
+    copy does not have would kill every mutant after it."""
+
+    COPIED = ("tileir", "tests")
+    LINKED = ("docs", "tools", "pyproject.toml", "Makefile", "build")
 
     def __init__(self) -> None:
         self.dir = Path(tempfile.mkdtemp(prefix="tileir-mutate-"))
-        shutil.copytree(
-            ROOT / "tileir", self.dir / "tileir", ignore=shutil.ignore_patterns("__pycache__")
-        )
+        for name in self.COPIED:
+            shutil.copytree(
+                ROOT / name, self.dir / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
         for name in self.LINKED:
             if (ROOT / name).exists():
                 (self.dir / name).symlink_to(ROOT / name)
