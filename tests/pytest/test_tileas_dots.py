@@ -157,6 +157,27 @@ def test_blackwell_remarks_say_why_tcgen05_is_not_used(arch: str, missed: bool) 
     assert all("uses mma.sync, not tcgen05: M = 32" in r.message for r in found)
 
 
+@pytest.mark.parametrize(
+    ("spec", "mnk", "rank", "says"),
+    [
+        # t_fft_4096_f16's batched 16-row dot into f16: the ISA's M rules it out first.
+        (("f16", "f16", "f16"), (16, 256, 16), 3, "M = 16: tcgen05.mma with one CTA takes"),
+        # t_matmul_split_k_*'s 32-row dots: only the .ws form has M = 32.
+        (("f16", "f16", "f32"), (32, 64, 256), 2, "only the weight-stationary tcgen05.mma.ws"),
+        # A 128-row dot into f16 is possible, but not generated yet.
+        (("f16", "f16", "f16"), (128, 64, 32), 2, "f16 accumulators"),
+    ],
+)
+def test_tcgen05_obstacle_names_what_the_isa_rules_out_first(
+    spec: tuple[str, str, str], mnk: tuple[int, int, int], rank: int, says: str
+) -> None:
+    from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+    from tileir.transforms.tileas.tcgen05_plan import tcgen05_obstacle
+
+    why = tcgen05_obstacle("sm_100a", MmaSpec(*spec), mnk, rank, 4)
+    assert why is not None and says in why
+
+
 @pytest.mark.parametrize("arch", ["sm_100a", "sm_103a"])
 @pytest.mark.parametrize(("kernel", "m"), [("gemm_bf16_big_tile", 128), ("gemm_f16", 64)])
 def test_blackwell_remarks_say_tcgen05_is_used(arch: str, kernel: str, m: int) -> None:

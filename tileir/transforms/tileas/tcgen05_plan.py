@@ -17,7 +17,9 @@ shape"), the kinds `kind::f16` (f16/bf16 into f32), `kind::tf32`, `kind::i8` (s8
 into s32) and `kind::f8f6f4` (e4m3/e5m2 into f32).  Everything else keeps `mma.sync`,
 with the reason this module gives (the `Tcgen05NotUsed` remark):
 
-* tiles of fewer than 64 rows, or of a multiple of 64 that is not one of 128 (a 64-row
+* tiles of fewer than 64 rows (the ISA's M is 64 or 128 with one CTA; 32 only in the
+  weight-stationary `.ws` form, not generated; tileiras keeps these on `mma.sync`
+  too), or of a multiple of 64 that is not one of 128 (a 64-row
   tile runs on one `M = 64` instruction, data-path layout F: rows `16q ..` in lanes
   `32q ..` of each lane quarter, read out through shared memory into its layout);
 * 16-bit accumulators (f16 into f16, 8-bit floats into f16) pack two elements per
@@ -99,12 +101,19 @@ def tcgen05_obstacle(
     m, n, k = mnk
     if tcgen05_kind(spec) is None:
         return f"{spec.a} operands have no tcgen05 kind"
+    # What the ISA rules out first, then what tileir does not generate yet.
+    if m < TCGEN05_HALF_M:
+        return (
+            f"M = {m}: tcgen05.mma with one CTA takes M = 64 or 128 (PTX ISA 9.7.16.10.1; "
+            "only the weight-stationary tcgen05.mma.ws takes M = 32, and tileir does not "
+            "generate it)"
+        )
+    if m % TCGEN05_M and m != TCGEN05_HALF_M:
+        return f"M = {m}: tcgen05.mma with one CTA takes M = 64 or 128 (row blocks of 128)"
     if spec.acc == "f16":
         return "f16 accumulators (two per tensor-memory column) are not generated yet"
     if rank != 2:
         return "batched dots on tcgen05 are not generated yet"
-    if m % TCGEN05_M and m != TCGEN05_HALF_M:
-        return f"M = {m}: tcgen05.mma with one CTA takes M = 64 or 128 (row blocks of 128)"
     chunk = tcgen05_n(n)
     if n % 16 or n % chunk:
         return f"N = {n} is no multiple of tcgen05's N (multiples of 16 up to 256)"
