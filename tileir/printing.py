@@ -36,7 +36,10 @@
 5. *cuTile Python's names.*  A value named after the Python variable it was assigned to
    (`tileir.source_names`, hint ending in `PYTHON_NAMED`) takes that name in item 2's
    numbering instead of its op's suggestion, made unique the same way (`%tx`, `%acc_24`),
-   and item 4 pins it: `tx = ct.load(...)` is `%tx` in every stage.
+   and item 4 pins it, still marked as Python's: `tx = ct.load(...)` is `%tx` in every
+   stage, its registers in the llvm stage are `%tx`, `%tx_0`, ...
+   (`conversions/tileas_to_llvm/names.py`), and the PTX instructions that write them end
+   in `// tx` (`backend/ptx/target.py`).
 6. *Signatures that fit the screen.*  With a `width` (`SIGNATURE_WIDTH` in the stages
    `tileir-as --emit`, the Python API and the pass traces print), a `func.func` whose
    parameters or attributes would pass it has them on lines of their own, packed, four
@@ -157,11 +160,10 @@ def pin_source_names(root: Operation) -> None:
         if "#" in name or name[0].isdigit():
             continue
         hint = value.name_hint
-        if (
-            hint is None
-            or hint == type(value).extract_valid_name(name)
-            or python_name(value) is not None
-        ):
+        if python_name(value) is not None:
+            # Still marked as Python's (the PTX printer comments on these only).
+            value.name_hint = name + PYTHON_NAMED
+        elif hint is None or hint == type(value).extract_valid_name(name):
             value.name_hint = name + PINNED
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import tileir
+from tileir.backend.ptx.ptxas import find_ptxas
 from tileir.source_names import name_values_from_python
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,6 @@ def tanh_exp() -> tileir.Compilation:
         kernel.KERNEL,  # pyright: ignore[reportUnknownMemberType]
         kernel.signatures()[0],  # pyright: ignore[reportUnknownMemberType]
         arch="sm_90a",
-        stop_after="tileas",
     )
 
 
@@ -80,6 +80,50 @@ def test_the_cli_names_values_as_the_api_does(tanh_exp: tileir.Compilation) -> N
     assert {"tx", "xf", "y"} <= set(named)
     plain = defined_names(emit())
     assert "tile" in plain and not {"tx", "xf", "y"} & set(plain)
+
+
+def test_a_named_tile_s_registers_carry_its_name_in_the_llvm_stage(
+    tanh_exp: tileir.Compilation,
+) -> None:
+    """`tx` (32x64 f16, 16 elements a thread) is `%tx`, `%tx_0`, ... `%tx_14` in the llvm
+    stage, on the values its load made; `xf`'s are the `fpext`s of them, and `y`'s the
+    `fma`s; the tile's `ftof` to f16, which has no name, names none."""
+    text = tanh_exp.llvm.text
+    tx = re.findall(r"^\s*%(tx(?:_\d+)?) = llvm\.extractvalue ", text, re.M)
+    assert len(tx) == 16
+    xf = re.findall(r"^\s*%xf(?:_\d+)? = llvm\.fpext %(tx(?:_\d+)?) : f16 to f32", text, re.M)
+    assert sorted(xf) == sorted(tx)
+    assert (
+        len(re.findall(r"^\s*%y(?:_\d+)? = llvm\.call_intrinsic \"llvm\.fma\.f32\"", text, re.M))
+        == 16
+    )
+    assert re.search(r"^\s*%\d+ = llvm\.fptrunc %y ", text, re.M)
+
+
+def test_the_ptx_marks_each_python_name_where_its_registers_are_written(
+    tanh_exp: tileir.Compilation,
+) -> None:
+    """`// tx` at the `mov` out of each word of the vector load (not at the edge path's
+    scalar loads), `// xf` at each `cvt`, `// y` at each `fma`; with the comments taken
+    out the PTX is the PTX of the same kernel without names, byte for byte, and ptxas
+    takes it."""
+    named = tanh_exp.ptx.text
+    marked = re.findall(r"^\t(\S+).*\t// (\w+)$", named, re.M)
+    by_name: dict[str, set[str]] = {}
+    for mnemonic, name in marked:
+        by_name.setdefault(name, set()).add(mnemonic)
+    assert by_name == {
+        "bm": {"mov.u32"},
+        "tx": {"mov.b32"},
+        "xf": {"cvt.f32.f16"},
+        "y": {"fma.rn.f32"},
+    }
+    assert sum(1 for _, name in marked if name == "tx") == 8  # 2 rows of 4 words
+    plain = tileir.compile(tileir.load(BYTECODE.read_bytes(), name=str(BYTECODE)), arch="sm_90a")
+    assert re.sub(r"\t// \w+$", "", named, flags=re.M) == plain.ptx.text
+    if find_ptxas() is not None:
+        report = tanh_exp.ptx.ptxas()
+        assert report.ok, report.output
 
 
 KERNEL_TEXT = """\

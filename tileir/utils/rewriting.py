@@ -8,12 +8,12 @@ location of its own takes the location of the op being rewritten.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects.builtin import UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriterListener,
@@ -24,34 +24,56 @@ from xdsl.pattern_rewriter import (
 
 @dataclass
 class _Tracking(RewritePattern):
-    """Remembers which op the wrapped pattern is rewriting."""
+    """Remembers which op the wrapped pattern is rewriting, and the ops it inserted."""
 
     inner: RewritePattern
     current: list[Operation] = field(default_factory=list)
+    inserted: list[list[Operation]] = field(default_factory=list)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         self.current.append(op)
+        self.inserted.append([])
         try:
             self.inner.match_and_rewrite(op, rewriter)
         finally:
             self.current.pop()
+            self.inserted.pop()
+
+
+#: Told of each op a pattern replaces: the op, the values replacing its results, and
+#: the ops the pattern inserted while rewriting it (`LocatedWalker(on_replace=...)`).
+ReplaceHook = Callable[[Operation, Sequence[SSAValue | None], Sequence[Operation]], None]
 
 
 class LocatedWalker(PatternRewriteWalker):
-    def __init__(self, pattern: RewritePattern, **kwargs: object):
+    def __init__(
+        self, pattern: RewritePattern, *, on_replace: ReplaceHook | None = None, **kwargs: object
+    ):
         self._tracking = _Tracking(pattern)
+        self._on_replace = on_replace
         super().__init__(self._tracking, **kwargs)  # pyright: ignore[reportArgumentType]
 
     def _locate(self, op: Operation) -> None:
-        if self._tracking.current and isinstance(op.location, UnknownLoc):
-            source = self._tracking.current[-1].location
-            for nested in op.walk():
-                if isinstance(nested.location, UnknownLoc):
-                    nested.location = source
+        if self._tracking.current:
+            self._tracking.inserted[-1].append(op)
+            if isinstance(op.location, UnknownLoc):
+                source = self._tracking.current[-1].location
+                for nested in op.walk():
+                    if isinstance(nested.location, UnknownLoc):
+                        nested.location = source
+
+    def _replaced(self, op: Operation, new_results: Sequence[SSAValue | None]) -> None:
+        if self._on_replace is not None and self._tracking.inserted:
+            self._on_replace(op, new_results, self._tracking.inserted[-1])
 
     def _get_rewriter_listener(self) -> PatternRewriterListener:
         listener = super()._get_rewriter_listener()
         listener.operation_insertion_handler = [self._locate, *listener.operation_insertion_handler]
+        if self._on_replace is not None:
+            listener.operation_replacement_handler = [
+                *listener.operation_replacement_handler,
+                self._replaced,
+            ]
         return listener
 
 

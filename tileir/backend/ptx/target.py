@@ -4,7 +4,10 @@
 for sm_100a), so both CUDA 12 and CUDA 13 ptxas assemble the output.  Each
 `llvm.func` marked `nvvm.kernel` becomes a `.visible .entry` whose parameters are its
 arguments in order (pointers `.u64`, then `cvta.to.global`), with `.reqntid` from
-`nvvm.reqntid` so a launcher can read the block size back.
+`nvvm.reqntid` so a launcher can read the block size back.  An instruction that
+defines a register of a value named after a cuTile Python variable (`tileir.compile`,
+`tileir-as --python-names`) ends in that name as a comment (`// tx`), so the PTX can be
+searched for the variable; without Python names the PTX is the same as before.
 
 A kernel whose shared-memory arena is dynamic (`tileir.dynamic_shared_bytes`, see
 `conversions/tileas_to_llvm/shared_arena.py`) gets the module's one `.extern .shared`
@@ -32,7 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.target import Target
 
 from tileir.backend.ptx.instructions import PtxContext, emit
@@ -44,6 +47,7 @@ from tileir.conversions.tileas_to_llvm.shared_arena import (
     DYNAMIC_SHARED_SYMBOL,
 )
 from tileir.diagnostics import CompileError, SourceLocation, location_of
+from tileir.printing import python_name
 from tileir.targets import ARCHS, TILE_LANGUAGE_PTX_VERSION, ptx_version
 
 #: Lowest `.version` each target accepts: the one list of targets, tileir/targets.py.
@@ -91,6 +95,59 @@ class LineTable:
 
     def file_directives(self) -> list[str]:
         return [f'.file {i} "{_ptx_string(name)}"' for name, i in self.files.items()]
+
+
+class NameComments:
+    """`// name` comments on the instructions that define the registers of values named
+    after cuTile Python variables (module doc).  The registers of a tile are the values
+    its lowering made for it (`conversions/tileas_to_llvm/names.py`).  An op that prints
+    instructions marks its last one; an op that prints none (an `extractvalue` of an
+    inline-asm result, a cast kept in its register) marks the first instruction of its
+    operand's op that names its register: the one that wrote it (the `mov` out of a
+    vector load's word, not the edge path's scalar load)."""
+
+    def __init__(self) -> None:
+        self.names: dict[int, list[str]] = {}
+        #: The lines each op printed, [first, end).
+        self.spans: dict[Operation, tuple[int, int]] = {}
+
+    @staticmethod
+    def wanted(fn: llvm.FuncOp) -> bool:
+        """Whether kernel `fn` has a value with a Python name (else no comment at all)."""
+        return any(python_name(r) is not None for op in fn.walk() for r in op.results)
+
+    def mark(self, ctx: PtxContext, op: Operation, first_line: int) -> None:
+        """Note the names of `op`'s results; `first_line` is the first line `op` printed."""
+        self.spans[op] = (first_line, len(ctx.lines))
+        for result in op.results:
+            name = python_name(result)
+            if name is None:
+                continue
+            line = self._writer(ctx, op, result, first_line)
+            if line is not None:
+                names = self.names.setdefault(line, [])
+                if name not in names:
+                    names.append(name)
+
+    def _writer(self, ctx: PtxContext, op: Operation, result: SSAValue, first: int) -> int | None:
+        if len(ctx.lines) > first:
+            return len(ctx.lines) - 1
+        register = ctx.regs.names.get(result)
+        if not isinstance(register, str):
+            return None
+        mention = re.compile(re.escape(register) + r"(?![0-9])")
+        for operand in op.operands:
+            span = self.spans.get(operand.owner) if isinstance(operand.owner, Operation) else None
+            if span is None:
+                continue
+            for i in range(*span):
+                if mention.search(ctx.lines[i]):
+                    return i
+        return None
+
+    def apply(self, lines: list[str]) -> None:
+        for i, names in self.names.items():
+            lines[i] += "\t// " + ", ".join(names)
 
 
 def _ptx_string(text: str) -> str:
@@ -177,13 +234,19 @@ def kernel_to_ptx(
             ctx.line(f"ld.param.{ptype} {regs.of(arg)}, [{pname}];")
     labels = {b: f"$L__{name_id(name)}_{i}" for i, b in enumerate(fn.body.blocks)}
     ctx.labels = labels
+    comments = NameComments() if NameComments.wanted(fn) else None
     for b in fn.body.blocks:
         if b is not block:
             ctx.line(f"{labels[b]}:")
         for op in b.ops:
             if lines is not None:
                 lines.mark(ctx, op)
+            first_line = len(ctx.lines)
             emit(ctx, op)
+            if comments is not None:
+                comments.mark(ctx, op, first_line)
+    if comments is not None:
+        comments.apply(ctx.lines)
     out = []
     if dynamic:
         out.append(f".visible .global .align 4 .u32 {dynamic_shared_symbol(name)} = {dynamic};")

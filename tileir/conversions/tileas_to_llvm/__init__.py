@@ -37,7 +37,8 @@ of each value, per-kernel state), `builder.py` (`LLBuilder`, the one place llvm/
 and inline PTX are made), `exchange.py` (moving values between threads through shared
 memory), `shared_arena.py` (the kernel's one shared-memory arena), `scalar.py` and the
 `math_*`/`trig_*`/`remainder_functions.py`, `fp8.py`, `tf32.py` routines (one element);
-`legality.py` checks what comes in and what goes out.  No module of the package imports
+`legality.py` checks what comes in and what goes out; `names.py` gives a named tile's
+registers its name.  No module of the package imports
 this one, and the package has no import cycle (tests/pytest/test_tileas_to_llvm_structure.py).
 """
 
@@ -82,6 +83,7 @@ from tileir.conversions.tileas_to_llvm.layout import (
     LowerSplat,
 )
 from tileir.conversions.tileas_to_llvm.legality import check_legal, check_lowered
+from tileir.conversions.tileas_to_llvm.names import name_registers
 from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
@@ -171,6 +173,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                 ],
             ),
             apply_recursively=False,
+            on_replace=name_registers,  # a named tile's registers carry its name
         ).rewrite_module(op)
         agents.name_barriers()
         for state in lowering.functions.values():

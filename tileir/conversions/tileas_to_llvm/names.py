@@ -1,0 +1,48 @@
+"""The names of a lowered tile's registers: the tile's own name.
+
+A tile becomes the registers its layout gives each thread (`context.py`), and xDSL
+carries a replaced value's name hint to the value that replaces it: a scalar `%bm`
+stays `%bm`, but a tile's replacement is the cast that packs its registers, which
+disappears at the end of the pass, and the registers themselves were unnamed (`%145`).
+So a value followed by name from cuda_tile to nv_tileas was lost in the llvm stage.
+`name_registers` gives each register a lowering made for a named value that value's
+hint, pinned or Python-named as it was (`tileir.printing`, items 4 and 5): the llvm
+text shows `tx = ct.load(...)`'s registers as `%tx`, `%tx_0`, `%tx_1`, ..., and the
+PTX printer marks the instructions that define a Python-named value's registers
+(`tileir/backend/ptx/target.py`, `NameComments`).
+
+Only registers made by the rewrite of that very op are named: a register it reuses
+(a splat's scalar, a broadcast's source registers) keeps the name of the value that
+made it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import UnrealizedConversionCastOp
+from xdsl.ir import Operation, OpResult, SSAValue
+
+
+def name_registers(
+    op: Operation, new_results: Sequence[SSAValue | None], inserted: Sequence[Operation]
+) -> None:
+    """`LocatedWalker`'s `on_replace` hook: name the registers of `op`'s named tile
+    results after them."""
+    made: set[Operation] | None = None
+    for old, new in zip(op.results, new_results, strict=True):
+        hint = old.name_hint
+        if hint is None or new is None or not isinstance(new, OpResult):
+            continue
+        if not isinstance(new.op, UnrealizedConversionCastOp):
+            continue
+        if made is None:
+            made = set(inserted)
+        if new.op not in made:
+            continue
+        for register in new.op.inputs:
+            if (
+                isinstance(register, OpResult)
+                and register.name_hint is None
+                and register.op in made
+            ):
+                register.name_hint = hint
