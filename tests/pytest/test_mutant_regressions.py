@@ -253,3 +253,91 @@ def test_a_release_store_keeps_its_order_and_scope() -> None:
     assert ptx is not None
     stores = re.findall(r"\bst\.[\w.]+", ptx)
     assert stores and all(s.startswith("st.release.gpu.") for s in stores), stores
+
+
+def test_two_values_scanned_through_threads_cross_warps_apart() -> None:
+    """Kills `reductions.py` `_pass_across_warps`: the shared-memory offset of the second
+    carried value `k * threads * 8` made `k * threads // 8` (the load reads another
+    row's first value).  A 32x16 mma accumulator scanned along its rows carries through
+    the threads (`_scan_sequentially`) and crosses warps; two operands (a running sum and
+    a running maximum, both exact on small integers) make two carried values."""
+    from elementwise_kernels import dot_kernel_text
+
+    text = dot_kernel_text("f16", "f16", "f32", 32, 16, 16).replace(
+        "  %s = store_view_tko weak %r,",
+        "  %q:2 = scan %r, %r dim=0 reverse=false identities=[0.0 : f32, 0xFF800000 : f32] "
+        ": tile<32x16xf32>, tile<32x16xf32> -> tile<32x16xf32>, tile<32x16xf32>\n"
+        "  (%e0: tile<f32>, %a0: tile<f32>, %e1: tile<f32>, %a1: tile<f32>) {\n"
+        "    %u = addf %e0, %a0 : tile<f32>\n    %v = maxf %e1, %a1 : tile<f32>\n"
+        "    yield %u, %v : tile<f32>, tile<f32>\n  }\n"
+        "  %o = addf %q#0, %q#1 : tile<32x16xf32>\n"
+        "  %s = store_view_tko weak %o,",
+    )
+    ptx = compile_module(parse_module_text(text, "k.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    assert "bar.sync" in ptx  # the carry does cross warps through shared memory
+    rng = np.random.default_rng(18)
+    a = rng.integers(-3, 4, (32, 16)).astype(np.float16)
+    b = rng.integers(-3, 4, (16, 16)).astype(np.float16)
+    c = rng.integers(-9, 10, (32, 16)).astype(np.float32)
+    got, want = c.copy(), c.copy()
+    simulate(ptx, (1, 1, 1), [a, b, got])
+    interpret(parse_module_text(text, "k.mlir"), 1, a, b, want)
+    d = a.astype(np.float64) @ b + c
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(want, np.cumsum(d, axis=0) + np.maximum.accumulate(d, axis=0))
+
+
+RESHAPE_TO_RANK_0 = """entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f32>>) {
+  %x, %t = load_ptr_tko weak %p : tile<ptr<f32>> -> tile<f32>, token
+  %r = reshape %x : tile<f32> -> tile<f32>
+  %one = reshape %x : tile<f32> -> tile<1x1xf32>
+  %back = reshape %one : tile<1x1xf32> -> tile<f32>
+  %y = addf %r, %back : tile<f32>
+  %s = store_ptr_tko weak %q, %y : tile<ptr<f32>>, tile<f32> -> token
+  return
+}
+"""
+
+
+def test_reshapes_to_rank_0() -> None:
+    """Kills `cuda_tile_to_tileaa.py` `LowerReshape`: a rank-0 to rank-0 reshape left
+    unconverted (its replacement by the source dropped), and its sibling from a
+    one-element tile."""
+    ptx = compile_module(parse_module_text(RESHAPE_TO_RANK_0, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    x = np.array([1.5], np.float32)
+    got, want = np.zeros(1, np.float32), np.zeros(1, np.float32)
+    simulate(ptx, (1, 1, 1), [x, got])
+    interpret(parse_module_text(RESHAPE_TO_RANK_0, "k.mlir"), 1, x, want)
+    assert got[0] == want[0] == 3.0
+
+
+OUTSIDE_THE_INDEX_SPACE = """entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %i: tile<i32>) {
+  %z = constant <i32: 0> : tile<i32>
+  %tv = make_tensor_view %p, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
+  %pv = make_partition_view %tv : partition_view<tile=(16), padding_value = neg_inf, tensor_view<64xf32, strides=[1]>>
+  %x, %t = load_view_tko weak %pv[%i] : partition_view<tile=(16), padding_value = neg_inf, tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+  %ov = make_tensor_view %q, shape = [16], strides = [1] : tensor_view<16xf32, strides=[1]>
+  %opv = make_partition_view %ov : partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>
+  %s = store_view_tko weak %x, %opv[%z] : tile<16xf32>, partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>, tile<i32> -> token
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("index", [2, 4, -1])
+def test_a_tile_outside_an_evenly_divided_view_is_padding(index: int) -> None:
+    """Kills `cuda_tile_to_tileaa.py` `lower_partition_access`: the mask of a view whose
+    tiles divide it exactly (`if inside is not None: mask = splat(inside)`) dropped, so
+    a tile index outside the index space read memory past the tensor instead of the
+    padding value."""
+    ptx = compile_module(parse_module_text(OUTSIDE_THE_INDEX_SPACE, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    x = np.arange(64 + 32, dtype=np.float32)  # 32 readable elements past the tensor
+    got, want = np.zeros(16, np.float32), np.zeros(16, np.float32)
+    simulate(ptx, (1, 1, 1), [x, got, np.int32(index)])
+    interpret(parse_module_text(OUTSIDE_THE_INDEX_SPACE, "k.mlir"), 1, x, want, np.int32(index))
+    expect = x[16 * index : 16 * index + 16] if 0 <= index < 4 else np.full(16, -np.inf)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(want, expect.astype(np.float32))
