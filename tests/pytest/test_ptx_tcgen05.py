@@ -2,8 +2,9 @@
 `tcgen05.mma` assemble with `ptxas -arch=sm_100a`, and run in the PTX simulator
 (`tileir/testing/ptx_tcgen05.py`, written from the PTX ISA's tcgen05 sections) against
 numpy; the same PTX, each time with one thing broken (a descriptor's fixed bits, the
-wait for the commit, the lane quarter a warp reads, the dealloc before exit, the
-instruction descriptor), fails in the simulator with the misuse named.  (i8 dots on
+wait for the commit before the read, the wait before a ring slot the in-flight MMAs read
+is refilled, the lane quarter a warp reads, the dealloc before exit, the instruction
+descriptor), fails in the simulator with the misuse named.  (i8 dots on
 `kind::i8`: test_mma_dot.py's `test_mmai_is_exact`.)  No Blackwell GPU
 was at hand: ptxas and the simulator are the judges (docs/codegen.md, "Blackwell")."""
 
@@ -115,12 +116,21 @@ def _broken(pattern: str, replacement: str) -> str:
             "140737488355328",
             "bits 46-48 are 0b010, the sm_100 descriptor's fixed value is 0b001",
         ),
-        # No wait for the commit's mbarrier phase before tcgen05.ld.
+        # No wait for the last commit's mbarrier phase before tcgen05.ld (the MMAs are
+        # in flight across iterations: the read after the loop waits for them).
         (
             "wait",
-            r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s*@!%tc_done[^;]*;",
+            r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_drained[^;]*;"
+            r"\s*@!%tc_drained[^;]*;",
             "",
             "before the tcgen05.commit's mbarrier phase completed",
+        ),
+        # A ring slot refilled without waiting for the commit of the MMAs that read it.
+        (
+            "slot",
+            r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_ok[^;]*;\s*@!%tc_ok[^;]*;",
+            "",
+            "an asynchronous copy to shared memory that a tcgen05.mma still reads",
         ),
         # Warp w reads lanes 64 (w % 4) .. instead of its quarter 32 (w % 4) ...
         ("lane quarter", r"mov\.b32 (%r\d+), 21;", r"mov.b32 \1, 22;", "its lane quarter"),

@@ -64,6 +64,7 @@ from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_ops import check_access
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg
 from tileir.testing.ptx_races import check_async_read, describe_agent
+from tileir.testing.ptx_tcgen05 import check_copy_unread as check_tcgen05_unread
 from tileir.testing.ptx_wgmma import check_copy_unread
 
 
@@ -213,6 +214,7 @@ def _issue(m: Machine, text: str, lanes: np.ndarray, dst: np.ndarray, data: np.n
             kind=INVALID,
         )
     check_copy_unread(m, flat + memory.BASE, who)
+    check_tcgen05_unread(m, flat + memory.BASE, who)
     reading = memory.async_reads[flat] > 0
     if reading.any():
         k = int(np.argmax(reading))

@@ -45,8 +45,15 @@ the judges).  What is modelled:
 * `tcgen05.wait::{ld,st}.sync.aligned` and `tcgen05.fence::{before,after}_thread_sync`
   are accepted (loads and stores complete at issue here).
 
-Not checked: operands in shared memory overwritten before the commit completes, a
-`tcgen05.st` racing with an MMA on the same columns, the fences themselves.
+* The shared-memory operands of a `tcgen05.mma` (read at issue here) must stay as they
+  are until its completion: a store, or an asynchronous copy issued, into bytes an MMA
+  read, by a thread that has not observed the phase of a later commit of the MMA's
+  issuer (9.7.16.6.3: the commit's arrival comes once every earlier `tcgen05.mma` of
+  the thread has completed), is an `async-race`.  So a ring slot refilled before the
+  commit of the MMAs that read it fails.
+
+Not checked: a `tcgen05.st` racing with an MMA on the same columns, the fences
+themselves.
 """
 
 from __future__ import annotations
@@ -56,7 +63,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, lanes_of, operands, unsupported
-from tileir.testing.ptx_errors import DEADLOCK, UNSUPPORTED
+from tileir.testing.ptx_errors import ASYNC_RACE, DEADLOCK, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_mbarrier import arrive, lookup, mbarrier_addresses
 from tileir.testing.ptx_numeric import TYPES
@@ -81,6 +88,8 @@ _AB = {
 }
 _D = {"f16": {1: "f32"}, "tf32": {1: "f32"}, "f8f6f4": {1: "f32"}, "i8": {2: "s32"}}
 _K_BYTES = 32
+#: Commits remembered per issuing thread and mbarrier (`_check_unread`).
+_COMMITS_KEPT = 8
 
 
 @dataclass
@@ -99,6 +108,17 @@ class _Region:
 
 
 @dataclass
+class _Commit:
+    """A `tcgen05.commit`: the issuer's MMAs before its `upto`-th complete with the phase
+    of the mbarrier `agent` stamped `time` (`ptx_order`)."""
+
+    issuer: int
+    upto: int
+    agent: int
+    time: int
+
+
+@dataclass
 class _State:
     tmem: dict[int, np.ndarray] = field(default_factory=dict)
     #: Per CTA: allocations, first column -> columns.
@@ -106,6 +126,13 @@ class _State:
     relinquished: set[int] = field(default_factory=set)
     regions: list[_Region] = field(default_factory=list)
     hooked: bool = False
+    #: MMAs issued per thread; per byte of memory, the issuer (-1: none) and number of
+    #: the last MMA that read it (a later MMA of the same issuer completes after it);
+    #: the commits that complete them.
+    issued: dict[int, int] = field(default_factory=dict)
+    reader: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    seq: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    commits: list[_Commit] = field(default_factory=list)
 
     def memory(self, cta: int) -> np.ndarray:
         if cta not in self.tmem:
@@ -120,7 +147,78 @@ def _state(m: Machine) -> _State:
     state = _State()
     m.extensions[__name__] = state
     m.exit_hooks.append(_check_freed)
+    memory = m.memory
+    store = memory.store
+
+    def checked_store(addresses: np.ndarray, data: np.ndarray, writers: np.ndarray) -> None:
+        if state.commits or state.issued:
+            written = (addresses.astype(np.int64)[:, None] + np.arange(data.shape[1])).reshape(-1)
+            _check_unread(m, state, written, np.repeat(writers, data.shape[1]), "a store")
+        store(addresses, data, writers)
+
+    vars(memory)["store"] = checked_store
     return state
+
+
+def _check_unread(
+    m: Machine, state: _State, written: np.ndarray, writers: np.ndarray, what: str
+) -> None:
+    """Fail if threads `writers` change shared bytes `written` (absolute addresses) that
+    an MMA reads before its completion is ordered before them: a commit of its issuer
+    after it whose mbarrier phase the writer observed (9.7.16.6.3, "tcgen05.commit": the
+    operands must stay as they are until then; any commit where the simulator does not
+    track order).  Writers that are not threads (a landing copy's agent) were checked
+    when the copy was issued."""
+    if not len(state.reader):
+        return
+    flat = written - m.memory.BASE
+    issuer = state.reader[flat]
+    hit = np.flatnonzero((issuer >= 0) & (writers >= 0) & (writers < m.count))
+    if not len(hit):
+        return
+    seq = state.seq[flat[hit]]
+    for key in np.unique(np.stack([issuer[hit], seq]), axis=1).T.tolist():
+        mine = hit[(issuer[hit] == key[0]) & (seq == key[1])]
+        who = writers[mine].astype(np.int64)
+        done = np.zeros(len(mine), dtype=bool)
+        for c in state.commits:
+            if c.issuer == key[0] and c.upto > key[1]:
+                if not m.check_races:
+                    done[:] = True
+                    break
+                n = len(who)
+                done |= m.order.ordered(np.full(n, c.agent), np.full(n, c.time), who)
+        if not done.all():
+            k = int(mine[int(np.argmin(done))])
+            raise m.fail(
+                f"{what} to shared memory that a tcgen05.mma still reads (wait for the "
+                "mbarrier phase of the tcgen05.commit that covers it before overwriting "
+                "its operands)",
+                int(writers[k]),
+                int(written[k]),
+                kind=ASYNC_RACE,
+            )
+
+
+def check_copy_unread(m: Machine, addresses: np.ndarray, writers: np.ndarray) -> None:
+    """An asynchronous copy must not be issued into shared bytes that a `tcgen05.mma`
+    still reads: the copy may land at any time after it is issued (``ptx_async``)."""
+    state = m.extensions.get(__name__)
+    if isinstance(state, _State):
+        _check_unread(m, state, addresses.astype(np.int64), writers, "an asynchronous copy")
+
+
+def _record_reads(m: Machine, state: _State, lane: int, addresses: np.ndarray) -> None:
+    """The bytes the MMA `lane` issues now reads (the next of its numbers)."""
+    if not len(state.reader):
+        size = len(m.memory.data)
+        state.reader = np.full(size, -1, dtype=np.int64)
+        state.seq = np.zeros(size, dtype=np.int64)
+    seq = state.issued.get(lane, 0)
+    state.issued[lane] = seq + 1
+    flat = addresses.astype(np.int64) - m.memory.BASE
+    state.reader[flat] = lane
+    state.seq[flat] = seq
 
 
 def _check_freed(m: Machine, threads: np.ndarray) -> None:
@@ -463,6 +561,7 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
                 if not (r.cta == cta and r.lo >= lo and r.hi <= lo + form.n)
             ]
             state.regions.append(_Region(cta, lo, lo + form.n, lane))
+            _record_reads(m, state, lane, np.concatenate([np.ravel(a) for a in read[0]]))
 
     return run
 
@@ -499,6 +598,12 @@ def _decode_commit(ins: Instruction, mods: Mods) -> Exec:
             for region in state.regions:
                 if region.issuer == lane and region.agent < 0:
                     region.agent, region.time = bar.agent, stamp
+            # The issuer's last commits to each mbarrier are kept (older ones cover only
+            # MMAs that later ones cover too, for a writer that kept up with them).
+            same = [c for c in state.commits if c.issuer == lane and c.agent == bar.agent]
+            if len(same) >= _COMMITS_KEPT:
+                state.commits.remove(same[0])
+            state.commits.append(_Commit(lane, state.issued.get(lane, 0), bar.agent, stamp))
             arrive(m, bar, np.array([lane]), np.array([1]), None, release=True)
 
     return run

@@ -58,6 +58,7 @@ from tileir.conversions.tileas_to_llvm.tiled_memory import pointer_view, vector_
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, ring_slots
 
@@ -76,6 +77,11 @@ class Ring:
     last_stage: int = 0
     #: `wgmma` groups of the dot left in flight (`tileas-pipeline-dot-operands`).
     in_flight: int = 0
+    #: The dot's `tcgen05` MMAs stay in flight across iterations
+    #: (`nv_tileas.tmem_in_flight`): one slot more, and each refill waits for the MMAs
+    #: that read the slot (`refill_guard`, which the dot's lowering sets).
+    mma_in_flight: bool = False
+    refill_guard: Callable[[LLBuilder, SSAValue], None] | None = None
     placement: OperandPlacement | None = None
     #: The address of slot 0 (computed in the kernel's prologue).
     base: SSAValue | None = None
@@ -90,7 +96,14 @@ class Ring:
     def slots(self) -> int:
         if self.stages:
             return self.stages
+        if self.mma_in_flight:
+            return self.last_stage + 1
         return ring_slots(self.last_stage + 1, self.in_flight)
+
+    def slot_number(self, b: LLBuilder, slot: SSAValue, size: int) -> SSAValue:
+        """Which of the ring's slots (0 ..) the address `slot` is, slots `size` bytes."""
+        assert self.base is not None
+        return b.udiv(b.sub(slot, self.base), b.const(size, i32))
 
 
 @dataclass
@@ -121,6 +134,7 @@ class AsyncFeeds:
             ring = self.by_dot.get((id(dot), index))
             if ring is None:
                 ring = Ring(dot, index, in_flight=groups_in_flight(dot))
+                ring.mma_in_flight = TMEM_IN_FLIGHT_ATTR in dot.attributes
                 self.by_dot[(id(dot), index)] = ring
             self.rings[id(op)] = ring
             stage = op.attributes.get(STAGE_ATTR)
@@ -245,10 +259,14 @@ class LowerAsyncTiledLoad(TilePattern):
             slot = b.add(ring.base, b.const(k * size, i32)) if k else ring.base
         elif ring.current is None:
             raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
-        elif ring.in_flight:
+        elif ring.in_flight or ring.mma_in_flight:
             slot = _slot_ahead(b, ring, size)
         else:
             slot = ring.current
+        if ring.mma_in_flight and k == ring.last_stage:
+            if ring.refill_guard is None:
+                raise not_supported(op, "a refill of a tcgen05 ring before its dot")
+            ring.refill_guard(b, ring.slot_number(b, slot, size))
         view = pointer_view(op, "loads from")
         t = op.loaded_type()
         layout = linear_layout(op, t)
@@ -282,7 +300,9 @@ def _slot_ahead(b: LLBuilder, ring: Ring, size: int) -> SSAValue:
     """The slot of the tile `last_stage` iterations after the current one, around the
     ring: with `wgmma` groups in flight the slot just read is still being read, and the
     body's load takes the oldest free one (the slot of the iteration `in_flight + 1`
-    back, which every warp's `wgmma.wait_group` before the loop's barrier freed)."""
+    back, which every warp's `wgmma.wait_group` before the loop's barrier freed); with
+    `tcgen05` MMAs in flight (`last_stage + 1` slots) the slot of the iteration before,
+    once the commit of its MMAs has arrived (`Ring.refill_guard`)."""
     assert ring.current is not None and ring.base is not None
     ahead = b.add(ring.current, b.const(ring.last_stage * size, i32))
     end = b.add(ring.base, b.const(ring.slots * size, i32))

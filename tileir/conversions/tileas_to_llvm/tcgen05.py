@@ -31,9 +31,16 @@ Generation Family Instructions"); the instructions are written by the one PTX bu
   its lane quarter of D with `tcgen05.ld.32x32b` and `tcgen05.wait::ld` (section
   9.7.16.8.3, "Access restrictions": warp `w` reaches lanes `32 (w % 4) ..`).
 
-The accumulator lives in tensor memory only during the dot: a loop-carried
-accumulator is stored and loaded each iteration (keeping it in tensor memory across
-a K loop is not done yet).
+A resident accumulator (`nv_tileas.tmem_resident`, `tileas-tmem-accumulators`) stays
+in tensor memory across its K loop: a per-thread flag word says whether it holds the
+accumulation, and `nv_tileas.read_tmem_accumulator` reads it back after the loop.
+Where its operands come from `cp.async` rings (`nv_tileas.tmem_in_flight`), its MMAs
+stay in flight across iterations: thread 0 commits them to the "empty" mbarrier of
+the ring slot they read (`SlotBarriers`, one per slot) and nobody waits; the ring's
+next copy into that slot (one iteration later, `async_copy.Ring.refill_guard`) first
+waits for that commit's phase, and the read after the loop waits for every commit not
+waited for yet (section 9.7.16.6.3: the commit's arrival comes when all earlier
+`tcgen05.mma` of the thread have completed, their shared-memory reads included).
 """
 
 from __future__ import annotations
@@ -70,6 +77,7 @@ from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_COLUMN_ATTR,
+    TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
     ReadTmemAccumulatorOp,
 )
@@ -153,6 +161,94 @@ class TensorMemory:
     dots: list[Operation] = field(default_factory=list)
     #: This thread's flag word of each resident accumulator, by its first column.
     flags: dict[int, SSAValue] = field(default_factory=dict)
+    #: The slot mbarriers of each accumulator whose MMAs stay in flight, by column.
+    in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
+
+
+#: Bit of a slot's "commit not waited for yet" flag in a `SlotBarriers` word, above the
+#: slot's phase parity (bit `slot`): at most 16 slots.
+_PENDING_SHIFT = 16
+
+
+@dataclass
+class SlotBarriers:
+    """The "empty" mbarriers of the ring slots that the in-flight MMAs of one resident
+    accumulator read (`nv_tileas.tmem_in_flight`): slot `j`'s at `bars + 8 j`, each
+    completing a phase when the MMAs committed to it have read the slot; and this
+    thread's shared word holding, per slot, the parity of the phase it waits for next
+    (bit `j`) and whether a commit to it is not waited for yet (bit `16 + j`)."""
+
+    bars: SSAValue
+    word: SSAValue
+    slots: int
+
+
+def slot_barriers(
+    state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory, column: int, slots: int
+) -> SlotBarriers:
+    """The slot mbarriers of the resident accumulator at `column`, initialized (count 1:
+    the commit's one arrival) by thread 0 in the kernel's prologue, the thread's word
+    cleared there; nothing waits on them before a dot's CTA barrier has followed."""
+    known = memory.in_flight.get(column)
+    if known is not None:
+        return known
+    threads = state.num_warps * WARP_SIZE
+    area = allocate_persistent(state, rewriter, 8 * slots + 4 * threads)
+    b = state.prologue_builder(rewriter)
+    assert state.lane is not None and state.warp is not None
+    thread = b.add(b.shl(state.warp, b.const(5, i32)), state.lane)
+    word = b.add(b.add(area, b.const(8 * slots, i32)), b.shl(thread, b.const(2, i32)))
+    asm = ptx.PtxAsm()
+    thread0 = asm.input(state.owner_predicate_all(rewriter))
+    bars = asm.input(area)
+    for j in range(slots):
+        asm.instr("mbarrier.init.shared::cta.b64", ptx.address(bars, 8 * j), "1", guard=thread0)
+    asm.instr("fence.mbarrier_init.release.cluster", guard=thread0)
+    asm.instr("st.shared.b32", ptx.address(asm.input(word)), "0")
+    b.asm(asm)
+    known = SlotBarriers(area, word, slots)
+    memory.in_flight[column] = known
+    return known
+
+
+def _wait_slot(b: LLBuilder, barriers: SlotBarriers, slot: SSAValue, drain: bool = False) -> None:
+    """Where a commit to `slot`'s mbarrier is not waited for yet: wait for its phase
+    (the MMAs that read the slot are done with it), flip the parity, clear the flag.
+    (`drain`: the wait after the loop, its predicate named apart from a refill's.)"""
+    asm = ptx.PtxAsm()
+    word = asm.input(barriers.word)
+    j = asm.input(slot)
+    bar = asm.input(b.add(barriers.bars, b.shl(slot, b.const(3, i32))))
+    w, bits, mask = asm.register("b32", "%tc_w", "%tc_bits", "%tc_mask")
+    idle, done = asm.register("pred", "%tc_idle", "%tc_drained" if drain else "%tc_ok")
+    asm.instr("ld.shared.b32", w, ptx.address(word))
+    asm.instr("shr.b32", bits, w, j)
+    asm.instr("and.b32", mask, bits, str(1 << _PENDING_SHIFT))
+    asm.instr("setp.eq.b32", idle, mask, "0")
+    asm.instr("bra.uni", "$L_tc_free", guard=idle)
+    asm.instr("and.b32", bits, bits, "1")
+    asm.label("$L_tc_slot")
+    asm.instr("mbarrier.try_wait.parity.shared::cta.b64", done, ptx.address(bar), bits)
+    asm.instr("bra.uni", "$L_tc_slot", guard=done, negate=True)
+    asm.instr("mov.b32", mask, str(1 | 1 << _PENDING_SHIFT))
+    asm.instr("shl.b32", mask, mask, j)
+    asm.instr("xor.b32", w, w, mask)
+    asm.instr("st.shared.b32", ptx.address(word), w)
+    asm.label("$L_tc_free")
+    b.asm(asm)
+
+
+def _mark_committed(b: LLBuilder, barriers: SlotBarriers, slot: SSAValue) -> None:
+    """This thread's flag that a commit to `slot`'s mbarrier is not waited for yet."""
+    asm = ptx.PtxAsm()
+    word, j = asm.input(barriers.word), asm.input(slot)
+    w, flag = asm.register("b32", "%tc_w", "%tc_flag")
+    asm.instr("ld.shared.b32", w, ptx.address(word))
+    asm.instr("mov.b32", flag, str(1 << _PENDING_SHIFT))
+    asm.instr("shl.b32", flag, flag, j)
+    asm.instr("or.b32", w, w, flag)
+    asm.instr("st.shared.b32", ptx.address(word), w)
+    b.asm(asm)
 
 
 def tensor_memory(state: FunctionState, rewriter: PatternRewriter) -> TensorMemory:
@@ -343,6 +439,22 @@ def lower_tcgen05_dot(
     if resident:
         flag = _flag(state, rewriter, memory, base_column)
         started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
+    # MMAs in flight (`nv_tileas.tmem_in_flight`): they commit to the mbarrier of the
+    # ring slot they read, and the ring's next refill of that slot waits for it.
+    slot: tuple[SlotBarriers, SSAValue] | None = None
+    if TMEM_IN_FLIGHT_ATTR in op.attributes and feeds is not None:
+        rings = [feeds.by_dot.get((id(op), i)) for i in (0, 1)]
+        if not all(r is not None and r.mma_in_flight and r.current for r in rings):
+            raise not_supported(op, "tcgen05 MMAs in flight without both operands in rings")
+        ring_a = rings[0]
+        assert ring_a is not None and ring_a.current is not None
+        if ring_a.slots > _PENDING_SHIFT:
+            raise not_supported(op, f"tcgen05 MMAs in flight over {ring_a.slots} ring slots")
+        barriers = slot_barriers(state, rewriter, memory, base_column, ring_a.slots)
+        for ring in rings:
+            assert ring is not None
+            ring.refill_guard = lambda b, j, barriers=barriers: _wait_slot(b, barriers, j)
+        slot = (barriers, ring_a.slot_number(b, ring_a.current, a_buf.bytes))
 
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
     views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
@@ -389,7 +501,11 @@ def lower_tcgen05_dot(
     issuer = state.owner_predicate_all(rewriter)
     asm = ptx.PtxAsm()
     thread0 = asm.input(issuer)
-    bar = asm.input(memory.mbarrier)
+    if slot is not None:
+        barriers, j = slot
+        bar = asm.input(b.add(barriers.bars, b.shl(j, b.const(3, i32))))
+    else:
+        bar = asm.input(memory.mbarrier)
     descriptor = asm.input(b.const(idesc, i32))
     kept, fresh = asm.register("pred", "%tc_keep", "%tc_fresh")
     asm.instr("setp.ne.b32", kept, "1", "0")
@@ -424,6 +540,15 @@ def lower_tcgen05_dot(
     )
     b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
 
+    if slot is not None:
+        # -- the MMAs stay in flight: no thread waits for them here, and nothing
+        # rewrites what they read (their slots) or write (the resident accumulator)
+        # before waiting for their commit (`_wait_slot`).
+        _mark_committed(b, *slot)
+        assert flag is not None
+        _store_word(b, flag, 1)
+        rewriter.replace(op, [], [ctx.pack(rewriter, list(acc_vals), op.result.type)])
+        return
     # -- every thread waits for the commit's phase, then reads its lane quarter (a
     # resident accumulator stays where it is, and the loop carries its registers on).
     _wait_phase(b, memory)
@@ -538,6 +663,15 @@ def lower_read_tmem_accumulator(
     flag = _flag(state, rewriter, memory, column)
     b = LLBuilder(rewriter, InsertPoint.before(op))
     carried = ctx.registers_of(op, op.loop_result)
+    barriers = memory.in_flight.get(column)
+    if barriers is not None:
+        # The loop's MMAs are still in flight: wait for every commit not waited for
+        # yet (the last iteration's), which also frees the ring for the next run.
+        for j in range(barriers.slots):
+            _wait_slot(b, barriers, b.const(j, i32), drain=True)
+        fence = ptx.PtxAsm()
+        fence.instr("tcgen05.fence::after_thread_sync")
+        b.asm(fence, min_ptx_isa=TCGEN05_PTX_ISA)
     started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
     runs = _column_runs((m, n), state.num_warps)
     group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(column, i32))

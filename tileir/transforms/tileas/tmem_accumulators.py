@@ -15,6 +15,16 @@ columns after them (each is done with its columns before the next starts).  A ke
 needing more than the 512 columns of tensor memory keeps its accumulators in registers
 between iterations (no dot is marked resident).
 
+A resident dot whose A and B both come from the `cp.async` rings of
+`tileas-pipeline-dot-operands` (each a `future_wait` of a future its loop carries) also
+gets `nv_tileas.tmem_in_flight`: its MMAs stay in flight across iterations.  The MMAs of
+iteration `k` commit to the "empty" mbarrier of the ring slot they read, the ring gets
+one slot more (`stages` in all), and the copy of iteration `k + 1` refills the slot of
+iteration `k`'s MMAs after waiting for that commit, while iteration `k + 1`'s MMAs run
+(PTX ISA 9.7.16.6.3, "tcgen05.commit": the arrival comes once every earlier
+`tcgen05.mma` of the committing thread has completed, its reads of shared memory
+included).  Only the read after the loop waits for the last of them.
+
 The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
 `convert-tileas-to-llvm` carries it out (`conversions/tileas_to_llvm/tcgen05.py`).
 """
@@ -34,6 +44,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_COLUMN_ATTR,
+    TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
     ReadTmemAccumulatorOp,
 )
@@ -72,13 +83,28 @@ def resident_position(dot: tas.DotOp) -> int | None:
     return position
 
 
-def _say_resident(dot: tas.DotOp) -> None:
+def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
+    """Whether A and B of `dot` both come from `cp.async` rings of `loop`: each the
+    `future_wait` of a future `loop` carries (`tileas-pipeline-dot-operands`)."""
+    for operand in (dot.a, dot.b):
+        wait = operand.owner
+        if not isinstance(wait, tas.FutureWaitOp):
+            return False
+        future = wait.future
+        if not isinstance(future, BlockArgument) or future.block is not loop.body.block:
+            return False
+    return True
+
+
+def _say_resident(dot: tas.DotOp, in_flight: bool) -> None:
     """The feed `tileas-pipeline-dot-operands` recorded (what the `DotPipelined` remark
     reports) counted the accumulator's registers; a resident one is in tensor memory."""
     feed = dot.attributes.get(FEED_ATTR)
     if isinstance(feed, StringAttr):
         where = f"the accumulator in tensor memory ({_columns(dot)} columns)"
         text = re.sub(r"\d+ accumulator registers a thread", where, feed.data)
+        if in_flight:
+            text += ", its MMAs in flight across iterations (tcgen05.commit frees each slot)"
         dot.attributes[FEED_ATTR] = StringAttr(text)
 
 
@@ -118,7 +144,10 @@ class TmemAccumulatorsPass(ModulePass):
             assert position is not None and isinstance(loop, scf.ForOp)
             dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
             dot.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
-            _say_resident(dot)
+            in_flight = ring_fed(dot, loop)
+            if in_flight:
+                dot.attributes[TMEM_IN_FLIGHT_ATTR] = UnitAttr()
+            _say_resident(dot, in_flight)
             # Read back even when the loop's result is unused: the read also ends the
             # accumulation, so that the next run of the loop starts from its initial value.
             result = loop.results[position]

@@ -33,6 +33,10 @@ from tileir.dialects.nv_tileas.ops.base import TileASOp
 TMEM_COLUMN_ATTR = "nv_tileas.tmem_column"
 #: On a `tcgen05` dot: its accumulator stays in tensor memory across its loop.
 TMEM_RESIDENT_ATTR = "nv_tileas.tmem_resident"
+#: On a resident `tcgen05` dot whose operands both come from `cp.async` rings: its
+#: MMAs stay in flight across iterations (each releases its ring slot through a
+#: `tcgen05.commit` on that slot's mbarrier; no thread waits for them in the loop).
+TMEM_IN_FLIGHT_ATTR = "nv_tileas.tmem_in_flight"
 
 
 @irdl_op_definition
