@@ -19,13 +19,14 @@ from tileir.backend.ptx.target import module_to_ptx
 from tileir.diagnostics import CompileError, location_of, verify_module
 from tileir.frontend import parse_error, parse_text
 from tileir.pipelines import STAGES, stage_passes
-from tileir.printing import SIGNATURE_WIDTH, TileirPrinter
+from tileir.printing import LINE_WIDTH, SIGNATURE_WIDTH, TileirPrinter
 from tileir.registry import make_context
 
 
 def print_ir(module: ModuleOp) -> str:
     out = io.StringIO()
-    TileirPrinter(stream=out, width=SIGNATURE_WIDTH).print_op(module)  # a stage's text
+    printer = TileirPrinter(stream=out, width=SIGNATURE_WIDTH, line_width=LINE_WIDTH)
+    printer.print_op(module)  # a stage's text: long signatures and lines wrapped
     return out.getvalue() + "\n"
 
 

@@ -55,14 +55,21 @@ _BLOCK_STYLE = (
 # ---------------------------------------------------------------------------
 
 
-def ir_text(op: Operation, *, local_scope: bool = False) -> str:
+def ir_text(op: Operation, *, local_scope: bool = False, line_width: int | None = -1) -> str:
     """The text of `op` as tileir prints it (cuda_tile without prefixes inside
     `cuda_tile.module`, nv_tileas/nv_tileaa in their custom forms, layouts as
-    `#blocked` aliases unless `local_scope`, long function signatures wrapped)."""
-    from tileir.printing import SIGNATURE_WIDTH, TileirPrinter
+    `#blocked` aliases unless `local_scope`, long signatures wrapped, and lines longer
+    than `line_width` (default `LINE_WIDTH`; None: one line per op, as `tileir-opt` and
+    mlir-opt print it, and FileCheck patterns read it)."""
+    from tileir.printing import LINE_WIDTH, SIGNATURE_WIDTH, TileirPrinter
 
     out = io.StringIO()
-    TileirPrinter(stream=out, local_scope=local_scope, width=SIGNATURE_WIDTH).print_op(op)
+    TileirPrinter(
+        stream=out,
+        local_scope=local_scope,
+        width=SIGNATURE_WIDTH,
+        line_width=LINE_WIDTH if line_width == -1 else line_width,
+    ).print_op(op)
     return out.getvalue().rstrip("\n") + "\n"
 
 

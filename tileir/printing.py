@@ -47,6 +47,14 @@
    was the longest line of every stage after cuda_tile (up to 795 columns).  MLIR text
    does not care where lines break, so the text reads back the same.  `tileir-opt`
    prints one line per op, as mlir-opt does (FileCheck patterns match whole lines).
+7. *Lines that fit the screen.*  With a `line_width` (`LINE_WIDTH`, 120, in the same
+   places as item 6), every other line longer than that is wrapped where MLIR's syntax
+   allows a break (`wrap_line`: after the `, ` of a list, before the ` : ` of the types
+   or an ` -> `), its continuations four columns deeper: an nv_tileas op with its
+   attributes and layout-bearing types was up to 470 columns.  cuda_tile text is not
+   wrapped: it is printed as NVIDIA's tileirdisasm prints it.  Strings are never
+   broken, so what the IR records for the remarks is a list of short clauses
+   (`nv_tileas.operand_feed`), not one sentence.
 """
 
 from __future__ import annotations
@@ -84,6 +92,9 @@ CUDA_TILE = "cuda_tile"
 
 #: The width beyond which a function's signature is wrapped (item 6).
 SIGNATURE_WIDTH = 100
+
+#: The width beyond which any other line of a stage's text is wrapped (item 7).
+LINE_WIDTH = 120
 
 _BUILTIN_LOCATIONS = (UnknownLoc, FileLineColLoc, NameLoc, FusedLoc, CallSiteLoc)
 
@@ -352,6 +363,8 @@ class TileirPrinter(Printer):
     local_scope: bool = field(default=False, kw_only=True)
     #: Wrap a `func.func` signature longer than this many columns (item 6; None: never).
     width: int | None = field(default=None, kw_only=True)
+    #: Wrap every other line longer than this many columns (item 7; None: never).
+    line_width: int | None = field(default=None, kw_only=True)
     _mlir_names: dict[SSAValue, str] = field(default_factory=dict, init=False)
     _mlir_groups: dict[Operation, list[int]] = field(default_factory=dict, init=False)
     _op_depth: int = field(default=0, init=False)
@@ -366,6 +379,18 @@ class TileirPrinter(Printer):
 
     # -- ops --------------------------------------------------------------
     def print_op(self, op: Operation) -> None:
+        if self._op_depth == 0 and self.line_width is not None and not _holds_cuda_tile(op):
+            stream, self.stream = self.stream, io.StringIO()
+            try:
+                self._print_root(op)
+                text = self.stream.getvalue()
+            finally:
+                self.stream = stream
+            self.print_string(wrap_lines(text, self.line_width))
+            return
+        self._print_root(op)
+
+    def _print_root(self, op: Operation) -> None:
         root = self._op_depth == 0
         if root:
             self._collect_aliases(op)
@@ -684,3 +709,95 @@ def _is_signature(items: list[Any]) -> bool:
 
 def is_block_argument(value: SSAValue) -> bool:
     return isinstance(value, BlockArgument)
+
+
+# -- long lines ---------------------------------------------------------------
+
+
+def _holds_cuda_tile(root: Operation) -> bool:
+    """Whether `root` is or holds a `cuda_tile.module`: text printed as NVIDIA's
+    tileirdisasm prints it, one line per op, and never wrapped (item 7)."""
+    if root.name == "cuda_tile.module":
+        return True
+    return any(
+        op.name == "cuda_tile.module"
+        for region in root.regions
+        for block in region.blocks
+        for op in block.ops
+    )
+
+
+_OPENERS = "([{<"
+_CLOSERS = ")]}>"
+
+
+def _break_points(line: str, start: int) -> list[tuple[int, int, int]]:
+    """Where `line` may break, from `start` on: (end of the text kept on the line, start
+    of the continuation, bracket depth).  After the `, ` of any list (outside strings),
+    before a top-level ` : ` (the types) or ` -> `, and before the first string of a
+    list."""
+    points: list[tuple[int, int, int]] = []
+    depth = 0
+    i = start
+    in_string = False
+    while i < len(line):
+        c = line[i]
+        if in_string:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_string = False
+        elif c == '"':
+            in_string = True
+        elif c == "-" and line.startswith("->", i):
+            if depth == 0 and i > 0 and line[i - 1] == " ":
+                points.append((i - 1, i, depth))
+            i += 1
+        elif c in _OPENERS:
+            depth += 1
+            if c == "[" and line.startswith('["', i):  # a list of strings: its first one
+                points.append((i + 1, i + 1, depth))
+        elif c in _CLOSERS:
+            depth = max(depth - 1, 0)
+        elif c == "," and line.startswith(", ", i):
+            points.append((i + 1, i + 2, depth))
+        elif c == ":" and depth == 0 and line.startswith(" : ", i - 1):
+            points.append((i - 1, i, depth))
+        i += 1
+    return points
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """`line` in lines of at most `width` columns where it can break (`_break_points`),
+    each continuation four columns deeper than the line.  MLIR's text does not care
+    where lines break, so the text reads back the same.  A break is taken as late as it
+    fits, at the shallowest bracket depth among the breaks in the line's second half
+    (a list ends on a line of its own before its elements are split); text without a
+    break point (one long string) stays as it is."""
+    if len(line) <= width:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    pad = " " * (indent + 4)
+    points = _break_points(line, indent)
+    out: list[str] = []
+    begin, prefix = indent, line[:indent]
+    while len(prefix) + len(line) - begin > width:
+        room = width - len(prefix)
+        fitting = [p for p in points if begin < p[0] <= begin + room]
+        if not fitting:
+            later = [p for p in points if p[0] > begin]
+            if not later:
+                break
+            fitting = [later[0]]
+        half = [p for p in fitting if p[0] > begin + room // 2] or fitting
+        shallowest = min(p[2] for p in half)
+        end, resume, _ = max(p for p in half if p[2] == shallowest)
+        out.append(prefix + line[begin:end])
+        begin, prefix = resume, pad
+    out.append(prefix + line[begin:])
+    return out
+
+
+def wrap_lines(text: str, width: int) -> str:
+    """Every line of `text` wrapped at `width` columns (`wrap_line`)."""
+    return "\n".join(piece for line in text.split("\n") for piece in wrap_line(line, width))

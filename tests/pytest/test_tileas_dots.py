@@ -91,13 +91,13 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "DotPipelined",
             "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
             "in flight; two agents of 4 warps: a producer (40 registers) and a consumer (248 "
-            "registers)",
+            "registers); 16 accumulator registers a thread",
         ),
         (
             "gemm_bf16_two_warpgroups",
             "sm_90a",
             "DotPipelined",
-            "ring of cp.async copies, 1 wgmma group in flight; one agent of 8 warps, 64 "
+            "ring of cp.async copies, 1 wgmma group in flight; one agent of 8 warps; 64 "
             "accumulator registers a thread; not warp-specialized: the kernel's warps are not "
             "one warpgroup",
         ),
@@ -106,26 +106,28 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_bf16_big_tile",
             "sm_90a",
             "DotPipelined",
-            "wgmma waited for each iteration (its ring has no room for the slots they read)",
+            "copies; wgmma waited for each iteration (its ring has no room for the slots they read)",
         ),
         (
             "gemm_e4m3_scaled",
             "sm_90a",
             "DotPipelined",
-            "wgmma waited for each iteration (an operand is not fed by a ring)",
+            "copies; not B: its tile has users besides tensor-core dots, or a dot stores it "
+            "transposed; wgmma waited for each iteration (an operand is not fed by a ring)",
         ),
         (
             "gemm_bf16_big_tile",
             "sm_80",
             "DotNotPipelined",
-            "its accumulator takes 64 registers a thread (mma.sync: at most 32",
+            "operands not pipelined; its accumulator takes 64 registers a thread (mma.sync: at "
+            "most 32",
         ),
         ("gemm_tf32", "sm_90a", "DotNotPipelined", "A: it is computed (a conversion"),
         (
             "gemm_bf16_big_tile",
             "sm_100a",
             "DotPipelined",
-            "operands through a 2-stage ring of cp.async copies; one agent of 4 warps, the "
+            "operands through a 2-stage ring of cp.async copies; one agent of 4 warps; the "
             "accumulator in tensor memory (64 columns)",
         ),
     ],

@@ -32,6 +32,7 @@ from pathlib import Path
 from tileir.diagnostics import CompileError, SourceLocation
 from tileir.driver.errors import guarded
 from tileir.driver.pass_trace import add_arguments as add_trace_arguments
+from tileir.driver.pass_trace import line_width
 from tileir.targets import GPU_NAMES, resolve_gpu_name
 
 #: The stages `--emit` can stop after (tileir.pipelines.STAGES, kept here so that
@@ -57,6 +58,19 @@ class ArgumentError(Exception):
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise ArgumentError(message)
+
+
+def _columns(text: str) -> int:
+    """`--line-width`'s value: a number of columns, 0 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of columns, 0 or more (0: never wrap), not {text!r}"
+        )
+    return value
 
 
 REMARK_CATEGORIES = ("none", "all", "memory", "tensorcore")
@@ -132,7 +146,14 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--print-local-scope",
         action="store_true",
-        help="with --emit: print layouts in place, without #alias definitions",
+        help="with --emit: print layouts in place, without #alias definitions, one line per op",
+    )
+    p.add_argument(
+        "--line-width",
+        type=_columns,
+        metavar="N",
+        help="with --emit and the IR dumps: wrap lines longer than N columns (default 120, "
+        "tileir.printing.LINE_WIDTH; 0: one line per op, as tileir-opt prints, for FileCheck)",
     )
     p.add_argument(
         "--time-passes", action="store_true", help="print each pass's time on stderr at the end"
@@ -418,10 +439,12 @@ def compile_file(args: argparse.Namespace) -> int:
         tracer.finish()
     if args.emit is not None:
         text = result.stages[args.emit]
-        if args.print_local_scope and args.emit != "ptx":
+        if args.emit != "ptx" and (args.print_local_scope or args.line_width is not None):
             from tileir.display import ir_text
 
-            text = ir_text(result.module, local_scope=True)
+            local = bool(args.print_local_scope)
+            width = None if local else line_width(args)  # local scope: one line per op
+            text = ir_text(result.module, local_scope=local, line_width=width)
         write_output(output if output and not to_stdout else "-", text)
         return 0
     assert result.ptx is not None and output is not None

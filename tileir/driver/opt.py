@@ -310,7 +310,7 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
         if not (options.enabled or between):
             super().apply_passes(prog)
             return
-        tracer = PassTracer(options)
+        tracer = PassTracer(options, line_width=None)  # one line per op, as its output
         if between:
             tracer.between = sys.stdout
         verify = None if self.args.disable_verify else verify_module

@@ -112,6 +112,10 @@ class PassTracer:
     out: IO[str] = field(default_factory=lambda: sys.stderr)
     between: IO[str] | None = None
     """xDSL's `--print-between-passes`: the IR after every pass but the last, here."""
+    line_width: int | None = -1
+    """Where long lines are wrapped (`tileir.display.ir_text`: -1, `LINE_WIDTH`, as
+    `tileir-as --emit` prints a stage; None: one line per op, as `tileir-opt` prints
+    its output and FileCheck patterns read it)."""
     rows: list[tuple[str, str, float]] = field(default_factory=list[tuple[str, str, float]])
     _matched: set[str] = field(default_factory=set[str])
 
@@ -120,7 +124,9 @@ class PassTracer:
         from tileir.display import ir_text
 
         if self.options.dump_dir is not None:
-            self._dump_dir().joinpath("00_input.mlir").write_text(ir_text(module))
+            self._dump_dir().joinpath("00_input.mlir").write_text(
+                ir_text(module, line_width=self.line_width)
+            )
 
     def __call__(self, event: PassEvent) -> None:
         from tileir.display import ir_text
@@ -135,7 +141,7 @@ class PassTracer:
         between = self.between if self.between is not None and index != self.total else None
         if not (self.options.print_after_all or chosen or self.options.dump_dir or between):
             return
-        text = ir_text(event.module)
+        text = ir_text(event.module, line_width=self.line_width)
         place = f"pass {index} of {self.total}" if self.total else f"pass {index}"
         where = f"{event.stage}, {place}" if event.stage else place
         header = f"// -----// IR Dump After {event.name} ({where}) //----- //\n"
@@ -245,8 +251,18 @@ def compile_tracer(
     stages = stage_passes(arch, num_warps)
     kept = [passes for stage, passes in stages if STAGES.index(stage) <= STAGES.index(stop_after)]
     tracer = PassTracer(options, total=sum(len(passes) for passes in kept))
+    tracer.line_width = line_width(args)
     tracer.start(module)
     return tracer
+
+
+def line_width(args: argparse.Namespace) -> int | None:
+    """`tileir-as --line-width N`: where the IR it prints wraps, as `ir_text` takes it
+    (-1: `LINE_WIDTH`, the default; None: never, `--line-width 0`)."""
+    width = getattr(args, "line_width", None)
+    if width is None:
+        return -1
+    return None if width <= 0 else width
 
 
 def both(first: PassHook | None, second: PassHook | None) -> PassHook | None:

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Operation
 
 from tileir.diagnostics import SourceLocation, location_of
@@ -248,7 +248,7 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     atom records, and why it is not `wgmma` (`dot_plan.recorded_plan`)."""
     from tileir.dialects.cuda_tile.carriers import element_type
     from tileir.transforms.tileas.dot_plan import recorded_plan
-    from tileir.transforms.tileas.pipeline_dot_operands import FEED_ATTR
+    from tileir.transforms.tileas.pipeline_dot_operands import NOT_PIPELINED, feed_clauses
 
     plan = recorded_plan(op, arch)
     if plan is None:
@@ -262,11 +262,11 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
         message = f"{what} runs on FMAs (CUDA cores): {plan.detail}"
         return [Remark("missed", "TensorCore", "TensorCoreNotUsed", message, fn, where)]
     out = [Remark("passed", "TensorCore", "TensorCoreMma", f"{what} on {plan.detail}", fn, where)]
-    feed = op.attributes.get(FEED_ATTR)
-    if isinstance(feed, StringAttr):
-        pipelined = not feed.data.startswith("operands not pipelined")
+    feed = feed_clauses(op)
+    if feed:
+        pipelined = feed[0] != NOT_PIPELINED
         kind, name = ("passed", "DotPipelined") if pipelined else ("missed", "DotNotPipelined")
-        out.append(Remark(kind, "TensorCore", name, f"{what}: {feed.data}", fn, where))
+        out.append(Remark(kind, "TensorCore", name, f"{what}: {'; '.join(feed)}", fn, where))
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))

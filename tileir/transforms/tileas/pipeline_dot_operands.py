@@ -64,12 +64,14 @@ kernel's exchanges); a loop whose ring does not fit two stages is left as it is.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     Float8E4M3FNType,
     Float8E5M2Type,
@@ -117,8 +119,27 @@ from tileir.transforms.tileas.specialize_agents import (
 )
 from tileir.utils.bits import mlir_bit_width
 
-#: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks).
+#: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks): an
+#: array of short clauses, not one sentence, so that the nv_tileas text prints one per
+#: line instead of a string of 500 columns (`feed_clauses`).
 FEED_ATTR = "nv_tileas.operand_feed"
+
+#: The first clause of a dot whose operands stay synchronous (the reasons follow).
+NOT_PIPELINED = "operands not pipelined"
+
+
+def feed_clauses(dot: Operation) -> list[str] | None:
+    """The clauses `tileas-pipeline-dot-operands` recorded on `dot` (None: none); the
+    remarks join them with `; `."""
+    feed = dot.attributes.get(FEED_ATTR)
+    if not isinstance(feed, ArrayAttr):
+        return None
+    return [c.data for c in feed.data if isinstance(c, StringAttr)]
+
+
+def set_feed_clauses(dot: Operation, clauses: Sequence[str]) -> None:
+    dot.attributes[FEED_ATTR] = ArrayAttr([StringAttr(c) for c in clauses])
+
 
 #: On a `wgmma` dot whose operands come from rings: how many of its `wgmma` groups stay
 #: in flight while the loop goes on (`IN_FLIGHT`; module doc).
@@ -409,14 +430,11 @@ def why_not_fed(
         return "it is loaded once for the whole loop"
     if movable_load(op, analysis) is None:
         return (
-            "its load cannot move to an earlier iteration (an ordered, tokened or "
-            "in-bounds load, or a loop that writes memory)"
+            "its load cannot move to an earlier iteration (ordered, tokened or in-bounds, "
+            "or the loop writes memory)"
         )
     if not feeds_only_dots(op):
-        return (
-            "its tile has users besides tensor-core dot operands, or the dot stores it "
-            "transposed in shared memory"
-        )
+        return "its tile has users besides tensor-core dots, or a dot stores it transposed"
     if not zero_padding(op):
         return "its padding value is not zero (cp.async fills with zeros)"
     atom = async_atom(op)
@@ -428,13 +446,16 @@ def why_not_fed(
     return op, atom, sources
 
 
-def _record(dot: tas.DotOp, text: str, agents: str) -> None:
+#: The last clause of a recorded feed: the accumulator registers a thread holds
+#: (`tileas-tmem-accumulators` says tensor memory instead where the accumulator stays there).
+ACCUMULATOR_REGISTERS = re.compile(r"\d+ accumulator registers a thread")
+
+
+def _record(dot: tas.DotOp, clauses: Sequence[str], agents: str) -> None:
     """Record what feeds `dot`, with the agents that run it and the accumulator
     registers each of their threads holds (for the remarks)."""
     registers = accumulator_registers(dot)
-    dot.attributes[FEED_ATTR] = StringAttr(
-        f"{text}; {agents}, {registers} accumulator registers a thread"
-    )
+    set_feed_clauses(dot, [*clauses, agents, f"{registers} accumulator registers a thread"])
 
 
 def agents_of(fn: func.FuncOp) -> str:
@@ -508,29 +529,25 @@ def pipeline_loop(
         )
     if blockers or not chosen:
         for dot in dots:
-            _record(
-                dot, "operands not pipelined: " + "; ".join(blockers or direct[id(dot)]), agents
-            )
+            _record(dot, [NOT_PIPELINED, *(blockers or direct[id(dot)])], agents)
         return loop
     for dot in dots:
-        text = f"operands through a {stages}-stage ring of cp.async copies"
-        if id(dot) in direct:
-            text += " (not " + "; ".join(direct[id(dot)]) + ")"
+        clauses = [f"operands through a {stages}-stage ring of cp.async copies"]
+        clauses += [f"not {operand}" for operand in direct.get(id(dot), [])]
         why = in_flight[id(dot)]
         if why is None:
             dot.attributes[GROUPS_IN_FLIGHT_ATTR] = IntegerAttr(IN_FLIGHT, i32)
-            text += f", {IN_FLIGHT} wgmma group in flight"
+            clauses[0] += f", {IN_FLIGHT} wgmma group in flight"
         elif dot.atom.info.engine == "wgmma":
-            text += f", wgmma waited for each iteration ({why})"
-        _record(dot, text, agents)
+            clauses.append(f"wgmma waited for each iteration ({why})")
+        _record(dot, clauses, agents)
     if warp_specialize and all(why is None for why in in_flight.values()):
         why_not = why_not_specialized(loop, [load for load, _, _ in chosen.values()])
         if why_not is None:
             return _specialize(loop, dots, chosen, stages + IN_FLIGHT)
         for dot in dots:
-            dot.attributes[FEED_ATTR] = StringAttr(
-                f"{dot.attributes[FEED_ATTR].data}; not warp-specialized: {why_not}"  # pyright: ignore[reportAttributeAccessIssue]
-            )
+            clauses = feed_clauses(dot) or []
+            set_feed_clauses(dot, [*clauses, f"not warp-specialized: {why_not}"])
     rewriter = Rewriter()
     loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
     old_count = len(loop.results)
@@ -567,8 +584,10 @@ def _specialize(
     for dot in dots:
         _record(
             dot,
-            f"operands through a {stages}-stage mbarrier pipeline of cp.async copies, "
-            f"{IN_FLIGHT} wgmma group in flight",
+            [
+                f"operands through a {stages}-stage mbarrier pipeline of cp.async copies, "
+                f"{IN_FLIGHT} wgmma group in flight"
+            ],
             agents,
         )
     return loop

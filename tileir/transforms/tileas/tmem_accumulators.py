@@ -31,12 +31,11 @@ The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
 from xdsl.ir import BlockArgument
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -48,7 +47,11 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_RESIDENT_ATTR,
     ReadTmemAccumulatorOp,
 )
-from tileir.transforms.tileas.pipeline_dot_operands import FEED_ATTR
+from tileir.transforms.tileas.pipeline_dot_operands import (
+    ACCUMULATOR_REGISTERS,
+    feed_clauses,
+    set_feed_clauses,
+)
 from tileir.transforms.tileas.tcgen05_plan import TCGEN05_M, TMEM_COLUMNS, tmem_columns
 
 
@@ -99,13 +102,13 @@ def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
 def _say_resident(dot: tas.DotOp, in_flight: bool) -> None:
     """The feed `tileas-pipeline-dot-operands` recorded (what the `DotPipelined` remark
     reports) counted the accumulator's registers; a resident one is in tensor memory."""
-    feed = dot.attributes.get(FEED_ATTR)
-    if isinstance(feed, StringAttr):
+    clauses = feed_clauses(dot)
+    if clauses is not None:
         where = f"the accumulator in tensor memory ({_columns(dot)} columns)"
-        text = re.sub(r"\d+ accumulator registers a thread", where, feed.data)
+        clauses = [where if ACCUMULATOR_REGISTERS.fullmatch(c) else c for c in clauses]
         if in_flight:
-            text += ", its MMAs in flight across iterations (tcgen05.commit frees each slot)"
-        dot.attributes[FEED_ATTR] = StringAttr(text)
+            clauses.append("its MMAs in flight across iterations (tcgen05.commit frees each slot)")
+        set_feed_clauses(dot, clauses)
 
 
 @dataclass(frozen=True)
