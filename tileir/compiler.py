@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
-from tileir.backend.ptx.target import module_to_ptx
+from tileir.backend.ptx.target import check_kernel_names, module_to_ptx
 from tileir.diagnostics import CompileError, location_of, verify_module
 from tileir.frontend import parse_error, parse_text
 from tileir.pipelines import STAGES, stage_passes
@@ -129,6 +129,8 @@ def compile_module(
         result.stages["cuda_tile"] = print_ir(module)
     if stop_after == "cuda_tile":
         return result
+    if stop_after == "ptx":  # before the lowering, while the entries say where they are
+        check_kernel_names(module)
 
     for stage, passes in stage_passes(arch, num_warps, warp_specialize):
         for i, p in enumerate(passes):

@@ -147,3 +147,20 @@ def test_a_string_table_entry_outside_the_table_reads_as_nvidia_reads_it() -> No
     assert [bytes(data[a:b]) for a, b in items] == [b"", b"bcde"]
     with pytest.raises(BytecodeError, match="outside its 5-byte table"):
         read_table(ByteReader.over(bytes(data)), 4, "constant")
+
+
+@pytest.mark.parametrize("name", [".entry", "k?x", "WARP_SZ"])
+def test_a_kernel_name_ptx_cannot_spell_is_an_error_at_the_entrys_bytes(name: str) -> None:
+    """A kernel name from a string table, with no debug info to locate the entry: the
+    compile rejects it at the function's first byte (issue 18's held-out inputs), not
+    with an error that says nowhere."""
+    from tileir.compiler import compile_module
+
+    make_invalid = sys.modules["make_invalid"]
+    data = make_invalid.module(strings=[name.encode()])
+    module = read_bytecode(data, "k.tileirbc", CTX)
+    with pytest.raises(BytecodeError) as info:
+        compile_module(module, "sm_80")
+    assert info.value.offset == 17  # the function section's payload: its name's index
+    assert info.value.format().startswith("k.tileirbc: error: at byte 17: kernel name ")
+    assert "is not a valid PTX identifier" in info.value.message

@@ -516,3 +516,102 @@ def test_a_call_site_chain_300_deep_and_a_newline_in_a_file_name_assemble() -> N
     assert run_ptxas(ptx, "sm_80", extra=["-lineinfo"]).ok
     ptx = compile_text('entry @k() {\n  return loc("a\\nb.py":1:1)\n}\n', line_info=True)
     assert run_ptxas(ptx, "sm_80", extra=["-lineinfo"]).ok
+
+
+# ---------------------------------------------------------------------------
+# A third set, held out from the fixes (issue 18's re-check).
+# ---------------------------------------------------------------------------
+
+
+def _pointer_parameters(n: int) -> str:
+    params = ", ".join(f"%a{i}: tile<ptr<f32>>" for i in range(n))
+    return f"entry @k({params}) {{\n  return\n}}\n"
+
+
+def test_parameters_past_4352_bytes_take_ptx_8_1_and_assemble() -> None:
+    """545 pointers are 4360 bytes of parameters: more than PTX before 8.1 allows, so
+    the module says `.version 8.1` (ptxas rejected sm_80's 7.0 with them)."""
+    ptx = compile_text(_pointer_parameters(545))
+    assert ".version 8.1" in ptx
+    assert run_ptxas(ptx, "sm_80").ok
+    assert ".version 7.0" in compile_text(_pointer_parameters(544))
+
+
+def test_parameters_past_32764_bytes_are_an_error_at_the_kernel() -> None:
+    """4097 pointers are 32776 bytes: past what PTX allows any kernel (ptxas rejected
+    them, and tileir-as called that a tileir bug)."""
+    e = error_of(_pointer_parameters(4097))
+    assert "takes 4097 parameters of 32776 bytes" in e.message
+    assert e.location is not None and e.location.line == 1
+
+
+HELD_OUT = {
+    "constant_literal_count": (
+        "%c = constant <f32: [1.0, 2.0, 3.0]> : tile<4xf32>",
+        "does not match type",
+    ),
+    "tile_past_the_element_limit": (
+        "%c = constant <f32: 1.0> : tile<1048576x1024xf32>",
+        "maximum of 16777216 elements",
+    ),
+    "permute_repeats_a_dimension": (
+        "%t = constant <f32: 0.0> : tile<4x8xf32>\n"
+        "  %r = permute %t [0, 0] : tile<4x8xf32> -> tile<4x4xf32>",
+        "permutation elements to be unique",
+    ),
+    "bitcast_of_another_width": (
+        "%x = constant <i32: 1> : tile<i32>\n  %r = bitcast %x : tile<i32> -> tile<f16>",
+        "types must be equal width",
+    ),
+    "broadcast_to_fewer_elements": (
+        "%t = constant <f32: 1.0> : tile<8xf32>\n  %r = broadcast %t : tile<8xf32> -> tile<4xf32>",
+        "compatible with that of the result tile",
+    ),
+    "mmaf_of_mismatched_k": (
+        "%a = constant <f16: 1.0> : tile<16x16xf16>\n"
+        "  %b = constant <f16: 1.0> : tile<32x16xf16>\n"
+        "  %c = constant <f32: 0.0> : tile<16x16xf32>\n"
+        "  %r = mmaf %a, %b, %c : tile<16x16xf16>, tile<32x16xf16>, tile<16x16xf32>",
+        "dim 1 of lhs (16) and dim 0 of rhs (32) must match",
+    ),
+    "if_with_results_and_no_else": (
+        "%c = constant <i1: true> : tile<i1>\n  %r = if %c -> (tile<i32>) {\n"
+        "    %x = constant <i32: 1> : tile<i32>\n    yield %x : tile<i32>\n  }",
+        "must define else branch",
+    ),
+    "reduce_with_an_identity_too_many": (
+        "%t = constant <f32: 0.0> : tile<8xf32>\n"
+        "  %r = reduce %t dim=0 identities=[0.0 : f32, 1.0 : f32] : tile<8xf32> -> tile<f32>\n"
+        "  (%a: tile<f32>, %b: tile<f32>) {\n    yield %a : tile<f32>\n  }",
+        "1 operands and 2 identities",
+    ),
+    "assume_bounds_inverted": (
+        "%x = constant <i32: 1> : tile<i32>\n  %y = assume bounded<5, 1>, %x : tile<i32>",
+        "lower bound to be less than or equal to upper bound",
+    ),
+    "assume_div_by_zero": (
+        "%x = constant <i32: 1> : tile<i32>\n  %y = assume div_by<0>, %x : tile<i32>",
+        "divisor must be a power of 2",
+    ),
+    "loop_carries_another_type": (
+        "%z = constant <i32: 0> : tile<i32>\n  %f = constant <f32: 0.0> : tile<f32>\n"
+        "  %r = for %i in (%z to %z, step %z) : tile<i32> iter_values(%a = %z) -> (tile<i32>) {\n"
+        "    continue %f : tile<f32>\n  }",
+        "should have operand types that match the parent loop return types",
+    ),
+    "tensor_view_stride_zero": (
+        "%p = constant <i64: 0> : tile<i64>\n"
+        "  %q = int_to_ptr %p : tile<i64> -> tile<ptr<f32>>\n"
+        "  %tv = make_tensor_view %q, shape = [64], strides = [0] : "
+        "tensor_view<64xf32, strides=[0]>",
+        "expected strictly positive integer, got 0",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HELD_OUT))
+def test_held_out_invalid_kernels_are_located_errors(case: str) -> None:
+    body, message = HELD_OUT[case]
+    e = error_of(f"entry @k() {{\n  {body}\n  return\n}}\n")
+    assert message in e.message
+    assert e.location is not None and 2 <= e.location.line <= 2 + body.count("\n")

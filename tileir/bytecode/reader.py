@@ -18,6 +18,8 @@ failure names the offset of the offending op.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -71,8 +73,9 @@ def read_bytecode(
     `allow_unregistered` (tileir-opt's `--allow-unregistered-dialect`) builds ops tileir
     has no class for yet as unregistered ops, which the writer writes back unchanged,
     instead of failing at them.  `verify=False` skips verifying the module."""
+    reader = _Reader(bytes(data), ctx, allow_unregistered)
     try:
-        return _Reader(bytes(data), ctx, allow_unregistered).read(verify)
+        module = reader.read(verify)
     except BytecodeError as e:
         raise e.with_filename(filename) from None
     except RecursionError:
@@ -83,6 +86,21 @@ def read_bytecode(
             f"internal error while reading bytecode (a tileir bug): {type(e).__name__}: {e}",
             filename=filename,
         ) from e
+    for op, at in reader.offsets.items():
+        if op.name == "cuda_tile.entry":
+            _ENTRY_ORIGINS[op] = (filename, at)
+    return module
+
+
+#: Where each entry read from bytecode starts (file name, byte offset), while the entry
+#: lives: a later check that rejects a kernel (a name PTX cannot spell) points at its
+#: bytes with it where the file gives the entry no debug location.
+_ENTRY_ORIGINS: WeakKeyDictionary[Operation, tuple[str, int]] = WeakKeyDictionary()
+
+
+def entry_origin(op: Operation) -> tuple[str, int] | None:
+    """(file name, byte offset) of an entry read from bytecode; None for others."""
+    return _ENTRY_ORIGINS.get(op)
 
 
 #: The global section's fields, as a row (the section stores them, not an instruction).

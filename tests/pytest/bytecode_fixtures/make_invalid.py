@@ -231,6 +231,49 @@ def _cases() -> dict[str, Case]:
         hint_at,
     )
 
+    # Held-out hostile bytecode of issue 18's re-check: shapes, constants and bodies
+    # that a reader or verifier must reject, each at its bytes.
+    def one_constant(tile: bytes, data: bytes) -> bytes:
+        return module(
+            types=[*BASE_TYPES, tile],
+            body=bytes([0x10, 0x05, 0x00]) + RETURN,
+            extra=lambda out: section(out, CONSTANT, table([data], 8), 8),
+        )
+
+    cases["tile_past_the_element_limit"] = Case(
+        one_constant(varint(13) + varint(0) + arr([1 << 40], 8), varint(4) + le(0, 4)),
+        "tile shape [1099511627776] has more than 2^24 elements",
+    )
+    cases["tile_negative_dimension"] = Case(
+        one_constant(varint(13) + varint(2) + arr([-4], 8), varint(4) + le(0, 4)),
+        "tile shape [-4] has a dimension that is not positive",
+    )
+    cases["constant_shorter_than_its_tile"] = Case(
+        one_constant(varint(13) + varint(2) + arr([4], 8), varint(2) + le(7, 2)),
+        "constant of 2 bytes does not fit",
+    )
+    cases["constant_size_past_the_data"] = Case(
+        one_constant(varint(13) + varint(2) + arr([4], 8), varint(2**62)),
+        "constant size 4611686018427387904 is larger than the data left",
+    )
+    cases["constant_of_a_scalar_type"] = Case(
+        module(bytes([0x10, 0x02, 0x00]) + RETURN, extra=consts),
+        "a dense constant of type i32",
+        body_at + 2,
+    )
+    cases["return_of_a_value_from_a_void_entry"] = Case(
+        module(bytes([0x10, 0x03, 0x00, 0x5C, 0x00, 0x01, 0x00]), extra=consts),
+        "'cuda_tile.return' op has 1 operands, but enclosing function (@k) returns 0",
+        body_at + 3,
+    )
+    cases["body_without_a_terminator"] = Case(
+        module(bytes([0x10, 0x03, 0x00]), extra=consts),
+        "terminates block in single-block region but is not a terminator",
+    )
+    cases["two_entries_of_one_name"] = Case(
+        module(functions=[function(RETURN), function(RETURN)]), 'Redefinition of symbol "k"'
+    )
+
     # Indices that point nowhere.
     negf = bytes([0x4F, 0x01, 0x05])  # negf: result tile<f32>, operand value 5
     cases["dangling_value_index"] = Case(

@@ -59,6 +59,26 @@ PTX_VERSION = {name: arch.ptx_version for name, arch in ARCHS.items()}
 ARCH_ATTR = "tileir.arch"
 
 
+#: The most bytes of parameters a kernel takes (PTX ISA, "Kernel Function Parameters"):
+#: 4352 before PTX 8.1, 32764 from PTX 8.1 on sm_70 and later (every target here).  A
+#: kernel past the first gets PTX 8.1; past the second, ptxas would reject it, so it is
+#: rejected at its location instead.
+SMALL_PARAM_BYTES = 4352
+LARGE_PARAMS_ISA = "8.1"
+MAX_PARAM_BYTES = 32764
+
+
+def param_bytes(fn: llvm.FuncOp) -> int:
+    """Bytes of kernel `fn`'s `.param` space: each parameter aligned to its size."""
+    total = 0
+    block = fn.body.blocks.first
+    assert block is not None
+    for arg in block.args:
+        size = int(param_type(arg.type)[1:]) // 8
+        total = -(-total // size) * size + size
+    return total
+
+
 def param_type(t: Attribute) -> str:
     if isinstance(t, llvm.LLVMPointerType):
         return "u64"
@@ -177,22 +197,54 @@ PTX_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_$]*|[_$][A-Za-z0-9_$]+")
 PTX_PREDEFINED_IDENTIFIERS = frozenset({"WARP_SZ"})
 
 
+def _unspellable(name: str) -> str | None:
+    """Why PTX cannot spell kernel name `name`, or None when it can."""
+    if PTX_IDENTIFIER.fullmatch(name) is None or name in PTX_PREDEFINED_IDENTIFIERS:
+        return (
+            f"kernel name {name!r} is not a valid PTX identifier: a kernel name must be a "
+            "letter followed by letters, digits, '_' or '$' (or start with '_' or '$' "
+            "followed by at least one of them), and not a name PTX predefines"
+        )
+    return None
+
+
 def kernel_name(fn: llvm.FuncOp) -> str:
     """The `.entry` name of kernel `fn`: its symbol, which must be a PTX identifier.
 
     A launcher finds a kernel in the cubin by the name it was given (cuTile looks up the
     name it wrote into the bytecode), so tileir does not rename one that PTX cannot
     spell (`k?x`, `my-kernel`, a name from a corrupted string table): it rejects it at
-    the kernel, as tileiras does, rather than print PTX that ptxas refuses."""
+    the kernel, as tileiras does, rather than print PTX that ptxas refuses.
+    `check_kernel_names` rejects such a name before the lowering, where the entry can
+    still be found in a bytecode file; this is the check for modules built otherwise."""
     name = fn.sym_name.data
-    if PTX_IDENTIFIER.fullmatch(name) is None or name in PTX_PREDEFINED_IDENTIFIERS:
-        raise CompileError(
-            f"kernel name {name!r} is not a valid PTX identifier: a kernel name must be a "
-            "letter followed by letters, digits, '_' or '$' (or start with '_' or '$' "
-            "followed by at least one of them), and not a name PTX predefines",
-            location_of(fn),
-        )
+    problem = _unspellable(name)
+    if problem is not None:
+        raise CompileError(problem, location_of(fn))
     return name
+
+
+def check_kernel_names(module: Operation) -> None:
+    """Reject each `cuda_tile.entry` whose name PTX cannot spell, at the entry: its
+    location, or for bytecode without debug info its first byte (the name came from a
+    string table, and an error at the lowered kernel would say nowhere)."""
+    for op in module.walk():
+        if op.name != "cuda_tile.entry":
+            continue
+        name = op.properties["sym_name"]
+        assert isinstance(name, StringAttr)
+        problem = _unspellable(name.data)
+        if problem is None:
+            continue
+        location = location_of(op)
+        if location is None:
+            from tileir.bytecode.reader import entry_origin
+            from tileir.bytecode.stream import BytecodeError
+
+            origin = entry_origin(op)
+            if origin is not None:
+                raise BytecodeError(origin[1], problem, filename=origin[0])
+        raise CompileError(problem, location)
 
 
 def kernel_to_ptx(
@@ -232,6 +284,13 @@ def kernel_to_ptx(
             ctx.line(f"ld.param.s8 {regs.of(arg)}, [{pname}];")
         else:
             ctx.line(f"ld.param.{ptype} {regs.of(arg)}, [{pname}];")
+    total = param_bytes(fn)
+    if total > MAX_PARAM_BYTES:
+        raise CompileError(
+            f"kernel '{name}' takes {len(block.args)} parameters of {total} bytes in all; "
+            f"PTX allows a kernel at most {MAX_PARAM_BYTES} bytes of parameters",
+            location_of(fn),
+        )
     labels = {b: f"$L__{name_id(name)}_{i}" for i, b in enumerate(fn.body.blocks)}
     ctx.labels = labels
     comments = NameComments() if NameComments.wanted(fn) else None
@@ -310,18 +369,21 @@ def module_to_ptx(
     if arch not in PTX_VERSION:
         raise CompileError(f"unknown target '{arch}'; expected one of {', '.join(PTX_VERSION)}")
     tile_isa = TILE_LANGUAGE_PTX_VERSION if tile_kernels else None
+    kernels = [op for op in module.walk() if isinstance(op, llvm.FuncOp)]
+    isa = _newest_isa(module, tile_isa)
+    if any(param_bytes(fn) > SMALL_PARAM_BYTES for fn in kernels if "nvvm.kernel" in fn.attributes):
+        isa = isa if isa is not None and _isa(isa) > _isa(LARGE_PARAMS_ISA) else LARGE_PARAMS_ISA
     lines = [
         "//",
         "// Generated by tileir",
         "//",
         "",
-        f".version {ptx_version(arch, _newest_isa(module, tile_isa))}",
+        f".version {ptx_version(arch, isa)}",
         f".target {arch}",
         ".address_size 64",
         "",
     ]
     table = LineTable() if line_info else None
-    kernels = [op for op in module.walk() if isinstance(op, llvm.FuncOp)]
     if any(dynamic_shared_bytes(fn) for fn in kernels):
         lines += [f".extern .shared .align {ARENA_ALIGNMENT} .b8 {DYNAMIC_SHARED_SYMBOL}[];", ""]
     if not kernels and not allow_empty:
