@@ -11,7 +11,6 @@ their own subprocesses only.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -289,8 +288,8 @@ def test_changed_sources_retire_the_server(env: Env) -> None:
     sock = client.connect(env.paths())
     assert sock is not None
     request = {"op": "compile", "protocol": client.PROTOCOL, "fingerprint": "changed"}
-    client.send_frame(sock, json.dumps(request).encode())
-    assert json.loads(client.recv_frame(sock)) == {"error": "stale"}
+    client.send_message(sock, request)
+    assert client.recv_message(sock) == {"error": "stale"}
     sock.close()
     deadline = time.monotonic() + 30
     while client.server_alive(env.paths()) and time.monotonic() < deadline:
@@ -341,7 +340,7 @@ def test_other_users_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         peer.settimeout(5)
         peer.connect(paths.socket)
         monkeypatch.setattr(client, "peer_uid", lambda sock: os.getuid() + 1)
-        client.send_frame(peer, json.dumps({"op": "status", "protocol": 1}).encode())
+        client.send_message(peer, {"op": "status", "protocol": client.PROTOCOL})
         srv.accept()
         try:
             answer = peer.recv(1)
@@ -393,5 +392,30 @@ def test_a_cache_hit_does_not_import_the_compiler(tmp_path: Path) -> None:
 def test_the_tileiras_shim_goes_through_the_client(tmp_path: Path) -> None:
     from tileir.driver.assembler import make_tileiras_shim
 
-    shim = make_tileiras_shim(str(tmp_path))
-    assert "-m tileir.driver.client" in shim.read_text()
+    shim = make_tileiras_shim(str(tmp_path / "bin"))
+    assert " -S " in shim.read_text() and "tileir/driver/launch.py" in shim.read_text()
+    # A compilation in the shim's process (a Python without `site`, which runs it before
+    # the compiler is imported) and one through the console script give the same bytes;
+    # the second shim run is a cache hit that imported neither `site` nor `re`.
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80"]
+    environ = {**os.environ, "TILEIR_SERVER": "0", "TILEIR_CACHE_DIR": str(tmp_path / "c")}
+    environ.pop("TILEIR_NO_CACHE", None)
+    script = Path(sys.executable).parent / "tileir-as"
+    runs = []
+    tools = [[str(shim)], [str(shim)], [sys.executable, str(script), "--no-cache"]]
+    for i, tool in enumerate(tools):
+        extra = {"PYTHONPROFILEIMPORTTIME": "1"} if i == 1 else {}
+        proc = subprocess.run(
+            [*tool, *args, "-o", f"k{i}.ptx"],
+            capture_output=True,
+            cwd=tmp_path,
+            env={**environ, **extra, "TILEIR_CLIENT_DEBUG": "1"},
+        )
+        assert proc.returncode == 0, proc.stderr
+        runs.append(proc)
+    assert b"cache hit" not in runs[0].stderr and b"cache hit" in runs[1].stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in runs[1].stderr.decode().splitlines()}
+    assert "tileir.driver.client" in imported
+    assert not {"site", "re", "json", "xdsl"} & imported, sorted(imported)
+    ptx = [(tmp_path / f"k{i}.ptx").read_bytes() for i in range(3)]
+    assert ptx[0] == ptx[1] == ptx[2]

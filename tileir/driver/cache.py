@@ -13,8 +13,11 @@ Layout, under `$TILEIR_CACHE_DIR`, else `$XDG_CACHE_HOME/tileir`, else
     meta/                  memos: tileir's source digest, ptxas's version
     tmp/                   files being written (renamed into place when whole)
 
-An entry is `MAGIC`, the body's length, the body (a JSON header line, then stdout,
-stderr and each output file's bytes, lengths in the header) and the body's SHA-256.
+An entry is `MAGIC`, the body's length, the body (a header: its length, then the
+`marshal`led status, lengths, output roles and log line; then stdout, stderr and each
+output file's bytes) and the body's SHA-256.  (`marshal`, not JSON: importing `json`
+imports `re`, a few ms of every cache hit; an entry is read only after its digest
+matched, and the key names the Python version, whose `marshal` wrote it.)
 A reader that finds anything else (a truncated, corrupted or foreign file) treats it as
 a miss and deletes it: the compilation runs again and rewrites it.  Writers write a
 private temporary file and `os.replace` it into place, so that a reader sees a whole
@@ -26,8 +29,7 @@ only ever saves time.
 
 from __future__ import annotations
 
-import contextlib
-import json
+import marshal
 import os
 import struct
 import sys
@@ -42,7 +44,7 @@ except ImportError:
     except ImportError:  # pragma: no cover
         from hashlib import sha256  # type: ignore[assignment]
 
-MAGIC = b"TILEIR-CACHE-1\n"
+MAGIC = b"TILEIR-CACHE-2\n"
 #: `TILEIR_CACHE_DIR`: where the cache lives (default: `$XDG_CACHE_HOME/tileir`).
 DIR_ENV = "TILEIR_CACHE_DIR"
 #: `TILEIR_CACHE_SIZE`: the bound on the entries' total size (bytes, or with K/M/G).
@@ -104,16 +106,19 @@ class Result:
 
     def encode(self) -> bytes:
         roles = sorted(self.outputs)
-        header = {
-            "status": self.status,
-            "stdout": len(self.stdout),
-            "stderr": len(self.stderr),
-            "outputs": [[role, len(self.outputs[role])] for role in roles],
-            "log": self.log,
-        }
+        header = marshal.dumps(
+            (
+                self.status,
+                len(self.stdout),
+                len(self.stderr),
+                tuple((role, len(self.outputs[role])) for role in roles),
+                self.log,
+            )
+        )
         body = b"".join(
             [
-                json.dumps(header, separators=(",", ":")).encode() + b"\n",
+                struct.pack("<I", len(header)),
+                header,
                 self.stdout,
                 self.stderr,
                 *(self.outputs[role] for role in roles),
@@ -128,29 +133,30 @@ class Result:
         if not data.startswith(MAGIC) or len(data) < start + 32:
             return None
         (size,) = struct.unpack_from("<Q", data, len(MAGIC))
-        if len(data) != start + size + 32:
+        if len(data) != start + size + 32 or size < 4:
             return None
         body = data[start : start + size]
         if sha256(body).digest() != data[start + size :]:
             return None
         try:
-            line, _, rest = body.partition(b"\n")
-            header = json.loads(line)
-            pos = 0
-
-            def take(n: int) -> bytes:
-                nonlocal pos
-                chunk = rest[pos : pos + n]
-                pos += n
-                return chunk
-
-            result = Result(int(header["status"]), take(header["stdout"]), take(header["stderr"]))
-            for role, n in header["outputs"]:
-                result.outputs[str(role)] = take(n)
-            result.log = header.get("log")
-        except (ValueError, KeyError, TypeError):
+            (n,) = struct.unpack_from("<I", body)
+            status, n_out, n_err, roles, log = marshal.loads(body[4 : 4 + n])
+            pos = 4 + n
+            sizes = [int(n_out), int(n_err), *(int(k) for _, k in roles)]
+            chunks: list[bytes] = []
+            for k in sizes:
+                if k < 0:
+                    return None
+                chunks.append(body[pos : pos + k])
+                pos += k
+            if pos != len(body) or (log is not None and not isinstance(log, str)):
+                return None
+            result = Result(int(status), chunks[0], chunks[1], log=log)
+            for (role, _), chunk in zip(roles, chunks[2:], strict=True):
+                result.outputs[str(role)] = chunk
+        except (ValueError, TypeError, EOFError, struct.error):
             return None
-        return result if pos == len(rest) else None
+        return result
 
 
 class ResultCache:
@@ -179,11 +185,15 @@ class ResultCache:
         if result is None:
             # Truncated or corrupted: drop it, the compilation rewrites it.
             _debug(f"corrupt cache entry {path}: removed")
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
                 os.unlink(path)
+            except OSError:
+                pass
             return None
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
             os.utime(path)  # least recently used goes first
+        except OSError:
+            pass
         return result
 
     def put(self, key: str, result: Result) -> bool:
@@ -194,8 +204,10 @@ class ResultCache:
         except OSError as e:
             _debug(f"cache store failed: {e}")
             return False
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
             self.evict()
+        except OSError:
+            pass
         return True
 
     def write_atomic(self, path: str, data: bytes) -> None:
@@ -211,8 +223,10 @@ class ResultCache:
                 os.close(fd)
             os.replace(tmp, path)
         except BaseException:
-            with contextlib.suppress(OSError):
+            try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
                 os.unlink(tmp)
+            except OSError:
+                pass
             raise
 
     def entries(self) -> list[tuple[float, int, str]]:

@@ -25,9 +25,8 @@ command line; the cache keeps what one of them produced.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import json
+import marshal
 import os
 import stat
 import sys
@@ -70,7 +69,7 @@ CONTROL_ENV = frozenset(
     }
 )
 
-PROTOCOL = 1
+PROTOCOL = 2
 CONNECT_TIMEOUT = 2.0
 DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_RESULT_TIMEOUT = 900.0
@@ -370,8 +369,12 @@ def cache_key(request: Request, data: bytes, store: _cache.ResultCache) -> str:
         "input": _cache.digest(data),
         "env": sorted(settings.items()),
         "streams": _stream_encodings(),
+        # `-X importtime` and the like write to stderr, which the entry keeps.
+        "xoptions": sorted(f"{k}={v}" for k, v in sys._xoptions.items()),
     }
-    return _cache.digest(json.dumps(material, sort_keys=True).encode())
+    # repr, not JSON: `json` imports `re` (a few ms of every hit); the values are
+    # strings, numbers and lists of them, whose repr is deterministic.
+    return _cache.digest(repr(sorted(material.items())).encode(errors="surrogateescape"))
 
 
 def _stream_encodings() -> list[str | None]:
@@ -398,6 +401,7 @@ def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Re
     sys.stderr on them (the server's worker), else this process's own are used."""
     import tempfile
 
+    ensure_site()
     from tileir.driver import assembler
 
     assembler._SINGLE_RUN = True
@@ -457,8 +461,10 @@ def emit(result: _cache.Result) -> int:
     for fd, data in ((1, result.stdout), (2, result.stderr)):
         stream = sys.stdout if fd == 1 else sys.stderr
         if stream is not None:
-            with contextlib.suppress(OSError, ValueError):
+            try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
                 stream.flush()
+            except (OSError, ValueError):
+                pass
         view = memoryview(data)
         try:
             while view:
@@ -467,8 +473,10 @@ def emit(result: _cache.Result) -> int:
             if fd == 1 and status == 0:
                 status = 1
                 message = f"error: cannot write to standard output: {e.strerror or e}\n"
-                with contextlib.suppress(OSError):
+                try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
                     os.write(2, message.encode())
+                except OSError:
+                    pass
     return status
 
 
@@ -610,6 +618,21 @@ def recv_frame(sock: socket.socket, limit: int = 1 << 31) -> bytes:
     return recv_exact(sock, n)
 
 
+def send_message(sock: socket.socket, message: dict) -> None:
+    """A request or reply: a dict of strings, numbers, lists and dicts of them, as a
+    `marshal` frame (client and server are the same Python: the socket's name says
+    which; `json` would cost the client the import of `re`)."""
+    send_frame(sock, marshal.dumps(message))
+
+
+def recv_message(sock: socket.socket, limit: int = 1 << 20) -> dict:
+    """The next message; ValueError (or EOFError, TypeError) if it is not one."""
+    message = marshal.loads(recv_frame(sock, limit))
+    if not isinstance(message, dict):
+        raise ValueError("not a message")
+    return message
+
+
 def connect(paths: ServerPaths, timeout: float = CONNECT_TIMEOUT) -> socket.socket | None:
     """A connection to this user's server, or None (none listening, or not ours)."""
     import socket
@@ -699,16 +722,16 @@ def compile_on_server(argv: list[str], paths: ServerPaths) -> Recorded | None:
             "umask": umask,
             "streams": _stream_encodings(),
         }
-        send_frame(sock, json.dumps(request).encode(errors="surrogateescape"))
+        send_message(sock, request)
         sock.settimeout(result_timeout())
-        reply = json.loads(recv_frame(sock, 1 << 20))
+        reply = recv_message(sock)
         if "worker" not in reply:
             _debug(f"the server declined: {reply.get('error')}")
             if reply.get("error") == "stale":
                 spawn_server(paths)  # after the old one has gone (else the next call)
             return None
         worker = int(reply["worker"])
-        meta = json.loads(recv_frame(sock, 1 << 20))
+        meta = recv_message(sock)
         result = _cache.Result.decode(recv_frame(sock))
         if result is None:
             raise ConnectionError("a damaged result")
@@ -716,7 +739,7 @@ def compile_on_server(argv: list[str], paths: ServerPaths) -> Recorded | None:
     except KeyboardInterrupt:
         _kill(worker)
         raise
-    except (OSError, ValueError, KeyError, TypeError, ConnectionError) as e:
+    except (OSError, ValueError, EOFError, KeyError, TypeError, ConnectionError) as e:
         # The server (or its worker) died, hung or garbled the answer: compile here.
         _kill(worker)
         _debug(f"no answer from the server ({type(e).__name__}: {e}): compiling in-process")
@@ -729,8 +752,10 @@ def _kill(pid: int | None) -> None:
     if pid:
         import signal
 
-        with contextlib.suppress(OSError):
+        try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
             os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def server_request(paths: ServerPaths, op: str) -> dict | None:
@@ -738,10 +763,10 @@ def server_request(paths: ServerPaths, op: str) -> dict | None:
     if sock is None:
         return None
     try:
-        send_frame(sock, json.dumps({"op": op, "protocol": PROTOCOL}).encode())
+        send_message(sock, {"op": op, "protocol": PROTOCOL})
         sock.settimeout(10)
-        return json.loads(recv_frame(sock, 1 << 20))
-    except (OSError, ValueError, ConnectionError):
+        return recv_message(sock)
+    except (OSError, ValueError, EOFError, TypeError, ConnectionError):
         return None
     finally:
         sock.close()
@@ -853,10 +878,21 @@ def _read_input(path: str | None) -> bytes | None:
 
 
 def _in_process(argv: list[str]) -> int:
+    ensure_site()
     from tileir.driver import assembler
 
     assembler._SINGLE_RUN = True
     return assembler.run(argv)
+
+
+def ensure_site() -> None:
+    """Run `site` if this Python started without it (the tileiras shim starts the client
+    with `-S`, tileir/driver/launch.py) before the compiler is imported here: its
+    imports, and so its output, are those of a Python that ran `site`."""
+    if sys.flags.no_site and "site" not in sys.modules:
+        import site
+
+        site.main()
 
 
 def main() -> None:

@@ -27,7 +27,6 @@ import contextlib
 import errno
 import fcntl
 import gc
-import json
 import os
 import select
 import signal
@@ -210,7 +209,7 @@ class Server:
                 print("refused a connection from another user", file=sys.stderr, flush=True)
                 conn.close()
                 return
-            request = json.loads(client.recv_frame(conn, 16 << 20))
+            request = client.recv_message(conn, 16 << 20)
             op = request.get("op")
             if request.get("protocol") != client.PROTOCOL:
                 self.reply(conn, {"error": "protocol"})
@@ -234,13 +233,13 @@ class Server:
                     return  # the worker answers
             else:
                 self.reply(conn, {"error": f"unknown op {op!r}"})
-        except (OSError, ValueError, ConnectionError) as e:
+        except (OSError, ValueError, EOFError, TypeError, ConnectionError) as e:
             print(f"bad request: {e}", file=sys.stderr, flush=True)
         conn.close()
 
     def reply(self, conn: socket.socket, message: dict) -> None:
         with contextlib.suppress(OSError):
-            client.send_frame(conn, json.dumps(message).encode())
+            client.send_message(conn, message)
 
     def status(self) -> dict:
         return {
@@ -290,7 +289,7 @@ class Server:
 def worker(conn: socket.socket, request: dict) -> int:
     """Run one command line as the client's process would and send the answer."""
     conn.settimeout(60.0)
-    client.send_frame(conn, json.dumps({"worker": os.getpid()}).encode())
+    client.send_message(conn, {"worker": os.getpid()})
     os.chdir(request["cwd"])
     os.umask(int(request["umask"]))
     os.environ.clear()
@@ -300,7 +299,7 @@ def worker(conn: socket.socket, request: dict) -> int:
     if delay:
         time.sleep(float(delay))
     recorded = client.run_captured(list(request["argv"]), list(request["streams"]))
-    client.send_frame(conn, json.dumps({"irregular": recorded.irregular}).encode())
+    client.send_message(conn, {"irregular": recorded.irregular})
     client.send_frame(conn, recorded.result.encode())
     conn.close()
     return 0
