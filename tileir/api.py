@@ -686,9 +686,11 @@ def run_pass(
             try:
                 passes = list(PassPipeline.parse_spec(known, pass_).passes)
             except ValueError as e:
-                message = str(e)
-                if "Unrecognized passes" in message:
-                    raise _unknown_pass(pass_) from None
+                from tileir.pass_specs import explain_pass_spec
+
+                message = explain_pass_spec(pass_, e, known)
+                if message.startswith("unknown pass"):
+                    raise CompileError(f"{message}; {_OUR_PASSES}") from None
                 raise CompileError(f"bad pass spec '{pass_}': {message}") from None
     else:
         raise TypeError(
@@ -703,6 +705,18 @@ def run_pass(
 
 
 def _build_pass(cls: type[ModulePass], options: Mapping[str, Any]) -> ModulePass:
+    from tileir.diagnostics import did_you_mean
+    from tileir.pass_specs import options_of
+
+    known = options_of(cls)
+    for key in options:
+        name = key.replace("_", "-")
+        if name not in known:
+            listing = ", ".join(known) or "none"
+            raise CompileError(
+                f"bad options for pass '{cls.name}': it has no option '{name}'"
+                f"{did_you_mean(name, known)} (its options: {listing})"
+            )
     fields = {k.replace("-", "_"): v for k, v in options.items()}
     try:
         return cls(**fields)
@@ -710,9 +724,14 @@ def _build_pass(cls: type[ModulePass], options: Mapping[str, Any]) -> ModulePass
         raise CompileError(f"bad options for pass '{cls.name}': {e}") from None
 
 
+_OUR_PASSES = f"tileir's passes are {', '.join(PASSES)} (and xDSL's)"
+
+
 def _unknown_pass(spec: str) -> CompileError:
-    ours = ", ".join(PASSES)
-    return CompileError(f"unknown pass in '{spec}'; tileir's passes are {ours} (and xDSL's)")
+    from tileir.diagnostics import did_you_mean
+
+    close = did_you_mean(spec, available_passes())
+    return CompileError(f"unknown pass '{spec}'{close}; {_OUR_PASSES}")
 
 
 # ---------------------------------------------------------------------------

@@ -212,14 +212,33 @@ def test_run_pass_by_name_spec_class_and_instance(result: api.Compilation) -> No
 
 
 def test_run_pass_errors(module: ModuleOp) -> None:
+    """Each says what is wrong and what would be right (`tileir.pass_specs`)."""
     with pytest.raises(
         tileir.CompileError,
-        match=r"unknown pass in 'nope'; tileir's passes are .*tileas-canonicalize",
+        match=r"unknown pass 'nope'; tileir's passes are .*tileas-canonicalize",
     ):
         tileir.run_pass(module, "nope")
-    with pytest.raises(tileir.CompileError, match="bad pass spec"):
+    with pytest.raises(tileir.CompileError, match="did you mean 'tileas-canonicalize'"):
+        tileir.run_pass(module, "tileas-canonicalise", num_warps=2)
+    with pytest.raises(
+        tileir.CompileError,
+        match=r"bad pass spec .*: option 'num-warps' of pass 'tileas-assign-layouts' takes an "
+        r"integer, not 'many'",
+    ):
         tileir.run_pass(module, "tileas-assign-layouts{num-warps=many}")
-    with pytest.raises(tileir.CompileError, match="bad options for pass 'tileas-assign-layouts'"):
+    with pytest.raises(
+        tileir.CompileError,
+        match=r"unknown pass 'tileas-asign-layouts'; did you mean 'tileas-assign-layouts'\?; "
+        r"tileir's passes are",
+    ):
+        tileir.run_pass(module, "cse,tileas-asign-layouts")
+    with pytest.raises(
+        tileir.CompileError,
+        match=r"bad options for pass 'tileas-assign-layouts': it has no option 'num-warp'; "
+        r"did you mean 'num-warps'\? \(its options: num-warps, arch\)",
+    ):
+        tileir.run_pass(module, "tileas-assign-layouts", num_warp=2)
+    with pytest.raises(tileir.CompileError, match=r"no option 'warps' \(its options: num-warps"):
         tileir.run_pass(module, "tileas-assign-layouts", warps=2)
     with pytest.raises(TypeError, match="not int"):
         tileir.run_pass(module, 3)  # pyright: ignore[reportArgumentType]

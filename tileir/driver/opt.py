@@ -36,7 +36,6 @@ Everything `xdsl-opt` accepts works (`-p`, `--split-input-file`, `--print-op-gen
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -424,27 +423,37 @@ def _map_spans(
     return error
 
 
-def _unknown_passes(error: ValueError) -> str:
-    """xDSL's `Unrecognized passes: ['x']`, as `unknown pass 'x'` with the registered
-    names closest to each (a misspelled pass is the usual cause)."""
-    import ast
-
+def _pass_spec_error(error: ValueError, argv: Sequence[str] | None) -> str:
+    """xDSL's refusal of the `-p` spec (`Unrecognized passes: ['x']`, `Provided
+    arguments [...] not found`), as what is wrong and what to write instead
+    (`tileir.pass_specs`): a misspelled pass or option gets the closest names."""
     from tileir.api import available_passes
-    from tileir.diagnostics import did_you_mean
+    from tileir.pass_specs import explain_pass_spec
 
-    found = re.fullmatch(r"Unrecognized passes: (\[.*\])", str(error))
-    if found is None:
+    spec = _passes_argument(list(sys.argv[1:] if argv is None else argv))
+    if spec is None:
         return str(error)
-    names = ast.literal_eval(found.group(1))
-    known = list(available_passes())
-    return "; ".join(f"unknown pass '{name}'{did_you_mean(name, known)}" for name in names)
+    return explain_pass_spec(spec, error, available_passes())
+
+
+def _passes_argument(argv: list[str]) -> str | None:
+    """The value of `-p`/`--passes` in `argv` (the last one), if any."""
+    spec: str | None = None
+    for i, arg in enumerate(argv):
+        if arg in ("-p", "--passes") and i + 1 < len(argv):
+            spec = argv[i + 1]
+        elif arg.startswith("--passes="):
+            spec = arg.split("=", 1)[1]
+        elif arg.startswith("-p") and not arg.startswith("--") and len(arg) > 2:
+            spec = arg[2:]
+    return spec
 
 
 def run(argv: Sequence[str] | None = None) -> int:
     try:
         main = TileirOptMain(description="tileir modular optimizer driver", args=argv)
     except ValueError as e:
-        print(f"tileir-opt: error: {_unknown_passes(e)}", file=sys.stderr)
+        print(f"tileir-opt: error: {_pass_spec_error(e, argv)}", file=sys.stderr)
         return 1
     try:
         main.run()

@@ -6,7 +6,7 @@
 // RUN: tileir-opt %s --split-input-file -p tileas-remove-layout-conversions,dce --print-local-scope | filecheck %s --check-prefix=DCE
 // The pass takes no options: any is a diagnostic, not a traceback.
 // RUN: not tileir-opt %s -p 'tileas-remove-layout-conversions{num-stages=2}' --print-local-scope 2>&1 | filecheck %s --check-prefix=OPTION
-// OPTION: error: Provided arguments ["num_stages"] not found in expected arguments []
+// OPTION: error: pass 'tileas-remove-layout-conversions' has no option 'num-stages' (its options: none)
 // OPTION-NOT: Traceback
 
 #r4 = #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
