@@ -21,10 +21,13 @@ configurations of one GEMM (benchmarks/autotune_gemm.py, exported with cuTile), 
 compiled at once by parallel processes, the wall time of the batch for each command.
 
 The server and the cache live in private temporary directories (XDG_RUNTIME_DIR,
-TILEIR_CACHE_DIR); the server is stopped at the end.
+TILEIR_CACHE_DIR); the server is stopped at the end.  `--client shim` runs cold, warm
+and cached through the tileiras shim (`tileir-as --make-tileiras-shim`, what cuTile
+runs), whose Python starts without `site` (docs/cli.md), instead of the `tileir-as`
+console script.
 
     python benchmarks/bench_compile.py [--repeat 3] [--gpu-name sm_90] [--markdown]
-        [--only KERNEL ...] [--no-autotune] [--jobs 16]
+        [--only KERNEL ...] [--no-autotune] [--jobs 16] [--client script|shim]
 """
 
 from __future__ import annotations
@@ -95,9 +98,13 @@ def find_tools() -> tuple[str, str | None] | None:
 
 
 class Bench:
-    def __init__(self, ours: str, theirs: str | None, gpu: str, work: Path) -> None:
+    def __init__(
+        self, ours: str, theirs: str | None, gpu: str, work: Path, client: str = "script"
+    ) -> None:
         self.ours = ours
         self.theirs = theirs
+        #: What cold, warm and cached run: the console script, or the tileiras shim.
+        self.client = ours
         self.gpu = gpu
         self.work = work
         runtime = Path(tempfile.mkdtemp(prefix="tbench"))  # short: the socket's path
@@ -114,9 +121,13 @@ class Bench:
             "warm": {**base, "TILEIR_NO_CACHE": "1"},
             "cached": {**base, "TILEIR_SERVER": "0"},
         }
+        if client == "shim":
+            shim_dir = work / "shim"
+            subprocess.run([ours, "--make-tileiras-shim", str(shim_dir)], check=True, env=base)
+            self.client = str(shim_dir / "tileiras")
 
     def command(self, mode: str, kernel: Path, out: Path) -> list[str]:
-        tool = self.theirs if mode == "tileiras" else self.ours
+        tool = self.theirs if mode == "tileiras" else self.client
         assert tool is not None
         return [tool, str(kernel), "-o", str(out), "--gpu-name", self.gpu]
 
@@ -272,6 +283,12 @@ def main(argv: list[str] | None = None) -> int:
         "--kernels", metavar="DIR", help="compile DIR/*.tileirbc instead of the corpus"
     )
     parser.add_argument("--every", type=int, default=1, help="every Nth kernel (a sample)")
+    parser.add_argument(
+        "--client",
+        choices=("script", "shim"),
+        default="script",
+        help="run tileir-as as the console script or through the tileiras shim (-S)",
+    )
     args = parser.parse_args(argv)
 
     found = find_tools()
@@ -285,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
 
     compile_package()
     with tempfile.TemporaryDirectory(prefix="bench-compile-") as tmp:
-        bench = Bench(ours, theirs, args.gpu_name, Path(tmp))
+        bench = Bench(ours, theirs, args.gpu_name, Path(tmp), args.client)
         try:
             bench.start_server()
             rows: list[tuple[str, dict[str, float | str]]] = []
@@ -309,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"compile time to a cubin, whole process, best of {args.repeat} interleaved rounds, "
-        f"--gpu-name {args.gpu_name}; {stamp}; {machine()}; load average at the end {load}; "
+        f"--gpu-name {args.gpu_name}, tileir-as as the {args.client}; {stamp}; {machine()}; "
+        f"load average at the end {load}; "
         f"server after the runs: {status}"
     )
     print()
