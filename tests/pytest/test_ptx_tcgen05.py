@@ -87,6 +87,36 @@ def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
     np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
 
 
+def test_chain_of_dots_keeps_one_accumulator_in_tensor_memory(tmp_path: Path) -> None:
+    """Two dots per K step, the second accumulating into the first's result (as a
+    block-scaled K step does, one dot per scale block): one resident accumulator for
+    both, no tcgen05.ld in the loop, and c = 2 a b."""
+    text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
+    types = "tile<128x32xbf16>, tile<32x128xbf16>, tile<128x128xf32>"
+    one = f"%2 = mmaf %tile, %tile_25, %iterArg0 : {types}\n"
+    assert one in text
+    # Both dots read -a and -b (computed operands: no ring, the dots wait for their
+    # commits), the second accumulating into the first's result: c = 2 a b.
+    chain = (
+        "%na = negf %tile : tile<128x32xbf16>\n"
+        "    %nb = negf %tile_25 : tile<32x128xbf16>\n"
+        f"    %2 = mmaf %na, %nb, %iterArg0 : {types}\n"
+        f"    %3 = mmaf %na, %nb, %2 : {types}\n"
+    )
+    text = text.replace(one, chain).replace("continue %2 :", "continue %3 :")
+    (tmp_path / "gemm_chain.mlir").write_text(text)
+    module = load_module(tmp_path / "gemm_chain.mlir")
+    ptx = compile_module(module, "sm_100a").ptx
+    assert ptx is not None
+    loop = ptx[: ptx.index("tcgen05.ld.sync")]
+    assert loop.count("tcgen05.mma.cta_group::1") == 4 and "tcgen05.st.sync" in loop
+    case = _common.load_case_module(BROKEN_BASE)
+    inputs = case.make_inputs(np.random.default_rng(0))
+    expected = case.reference(_common.copy_inputs(inputs))
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    np.testing.assert_allclose(inputs["arrays"]["c"], 2 * expected["c"], 1e-5, 1e-4)
+
+
 def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
     """With no K step the resident accumulator is never written: the read after the
     loop gives the loop's initial value (zeros), not tensor memory."""

@@ -10,7 +10,8 @@ iteration), the loop carries the initial registers unchanged, and one
 `nv_tileas.read_tmem_accumulator` after the loop reads the result back for every use of
 the loop's result (it also ends the accumulation, so that another run of the loop starts
 from its initial value).  Resident accumulators get columns of their own (they are live for
-the whole loop, beside any other dot of its body); the other `tcgen05` dots share the
+the whole loop, beside any other dot of its body; a chain of dots, each accumulating
+into the last one's result, shares one accumulator); the other `tcgen05` dots share the
 columns after them (each is done with its columns before the next starts).  A kernel
 needing more than the 512 columns of tensor memory keeps its accumulators in registers
 between iterations (no dot is marked resident).
@@ -68,9 +69,12 @@ def _columns(dot: tas.DotOp) -> int:
     return tmem_columns((m, n))
 
 
-def resident_position(dot: tas.DotOp) -> int | None:
-    """The `scf.for` iteration argument `dot`'s accumulator can stay in tensor memory
-    as (the dot its only user, its result only yielded back to it), or None."""
+def resident_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp]] | None:
+    """The `scf.for` iteration argument whose accumulator can stay in tensor memory, and
+    the `tcgen05` dots that accumulate into it in turn, when `dot` is the first of them:
+    its accumulator is the argument, which only it uses; each dot's result is only the
+    next one's accumulator (a block-scaled K step is one dot per scale block), and the
+    last one's is only yielded back to the argument.  None otherwise."""
     acc = dot.acc
     loop = dot.parent_op()
     if not isinstance(acc, BlockArgument) or not isinstance(loop, scf.ForOp):
@@ -78,12 +82,23 @@ def resident_position(dot: tas.DotOp) -> int | None:
     if acc.block is not loop.body.block or acc.index == 0:
         return None
     position = acc.index - 1  # the first block argument is the induction variable
-    if acc.uses.get_length() != 1 or dot.result.uses.get_length() != 1:
+    if acc.uses.get_length() != 1:
         return None
-    use = next(iter(dot.result.uses))
-    if not isinstance(use.operation, scf.YieldOp) or use.index != position:
-        return None
-    return position
+    chain = [dot]
+    while chain[-1].result.uses.get_length() == 1:
+        use = next(iter(chain[-1].result.uses))
+        user = use.operation
+        if isinstance(user, scf.YieldOp):
+            return (position, chain) if use.index == position else None
+        if (
+            not isinstance(user, tas.DotOp)
+            or user.acc is not chain[-1].result
+            or user.atom.info.engine != "tcgen05"
+            or user.parent_op() is not loop
+        ):
+            return None
+        chain.append(user)
+    return None
 
 
 def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
@@ -131,26 +146,31 @@ class TmemAccumulatorsPass(ModulePass):
             return
         # A 64-row accumulator is read out through shared memory into its layout:
         # it stays in registers between iterations.
-        resident = [
-            d for d in dots if resident_position(d) is not None and _rows(d) % TCGEN05_M == 0
+        chains = [
+            chain
+            for chain in (resident_chain(d) for d in dots if _rows(d) % TCGEN05_M == 0)
+            if chain is not None
         ]
+        resident = [d for _, chain in chains for d in chain]
         transient = [d for d in dots if d not in resident]
-        needed = sum(_columns(d) for d in resident) + max(
+        needed = sum(_columns(chain[0]) for _, chain in chains) + max(
             (_columns(d) for d in transient), default=0
         )
         if needed > TMEM_COLUMNS:
-            resident, transient = [], dots
+            chains, transient = [], dots
         column = 0
-        for dot in resident:
-            position = resident_position(dot)
+        for position, chain in chains:
+            dot = chain[0]
             loop = dot.parent_op()
-            assert position is not None and isinstance(loop, scf.ForOp)
-            dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
-            dot.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
-            in_flight = ring_fed(dot, loop)
-            if in_flight:
-                dot.attributes[TMEM_IN_FLIGHT_ATTR] = UnitAttr()
-            _say_resident(dot, in_flight)
+            assert isinstance(loop, scf.ForOp)
+            # The MMAs of one dot stay in flight; a chain's waits for its own commits.
+            in_flight = len(chain) == 1 and ring_fed(dot, loop)
+            for link in chain:
+                link.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
+                link.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
+                if in_flight:
+                    link.attributes[TMEM_IN_FLIGHT_ATTR] = UnitAttr()
+                _say_resident(link, in_flight)
             # Read back even when the loop's result is unused: the read also ends the
             # accumulation, so that the next run of the loop starts from its initial value.
             result = loop.results[position]
