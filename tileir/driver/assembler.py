@@ -395,10 +395,15 @@ def compile_file(args: argparse.Namespace) -> int:
     arch = resolve_gpu_name(args.gpu_name)
     for features in args.preview:
         for feature in filter(None, features.split(",")):
-            raise CompileError(f"preview feature '{feature}' is not supported by tileir yet")
+            raise CompileError(
+                f"preview feature '{feature}' is not supported by tileir yet (cuTile asks "
+                "for it for a kernel that calls foreign SIMT functions): compile that kernel "
+                "with NVIDIA's tileiras, or without the foreign call"
+            )
     if args.libraries:
         raise CompileError(
-            "tile libraries (-l) need the 'simt' preview, which tileir does not support yet"
+            "tile libraries (-l) need the 'simt' preview, which tileir does not support yet: "
+            "compile a kernel that links a tile library with NVIDIA's tileiras"
         )
     if args.input is None:
         raise CompileError("no input file")
