@@ -62,6 +62,8 @@ def _run(name: str, ptx: str) -> None:
 def test_corpus_dot_on_tcgen05_matches_numpy(name: str) -> None:
     ptx = _ptx(name)
     assert "tcgen05.mma.cta_group::1" in ptx and "tcgen05.ld.sync.aligned.32x32b" in ptx
+    # One elected lane of warp 0 issues (elect.sync), not a comparison of the thread index.
+    assert re.search(r"elect\.sync %r\d+\|%tc_elected, -1;", ptx)
     # The K loop's operands arrive through cp.async rings (tileas-pipeline-dot-operands).
     assert ("cp.async.cg.shared.global" in ptx) >= (name in RING_FED)
     run_ptxas(ptx, "sm_100a")

@@ -20,7 +20,8 @@ Generation Family Instructions"); the instructions are written by the one PTX bu
   made visible to the tensor cores (`fence.proxy.async`); an accumulator that is not
   the integer constant zero is written to tensor memory by each warp's lane quarter
   (`tcgen05.st.32x32b`, `tcgen05.wait::st`); after `tcgen05.fence::before_thread_sync`,
-  a CTA barrier and `tcgen05.fence::after_thread_sync`, thread 0 issues one
+  a CTA barrier and `tcgen05.fence::after_thread_sync`, one thread (the lane of warp 0
+  that `elect.sync` elects once in the prologue, `issuer`) issues one
   `tcgen05.mma` per 128-row block, N chunk (at most 256) and K step (32 bytes of K),
   A and B given by sm_100 shared-memory descriptors (section 9.7.16.4.1, "Shared
   Memory Descriptor": the Hopper fields plus the fixed value 1 in bits 46-48) and the
@@ -35,7 +36,7 @@ A resident accumulator (`nv_tileas.tmem_resident`, `tileas-tmem-accumulators`) s
 in tensor memory across its K loop: a per-thread flag word says whether it holds the
 accumulation, and `nv_tileas.read_tmem_accumulator` reads it back after the loop.
 Where its operands come from `cp.async` rings (`nv_tileas.tmem_in_flight`), its MMAs
-stay in flight across iterations: thread 0 commits them to the "empty" mbarrier of
+stay in flight across iterations: the issuer commits them to the "empty" mbarrier of
 the ring slot they read (`SlotBarriers`, one per slot) and nobody waits; the ring's
 next copy into that slot (one iteration later, `async_copy.Ring.refill_guard`) first
 waits for that commit's phase, and the read after the loop waits for every commit not
@@ -163,6 +164,27 @@ class TensorMemory:
     flags: dict[int, SSAValue] = field(default_factory=dict)
     #: The slot mbarriers of each accumulator whose MMAs stay in flight, by column.
     in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
+    #: The one thread that issues every `tcgen05.mma` and `tcgen05.commit` (`issuer`).
+    issuer: SSAValue | None = None
+
+
+def issuer(state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory) -> SSAValue:
+    """`i1` true in the thread that issues the kernel's MMAs and commits: the lane of
+    warp 0 that `elect.sync` elects (PTX ISA 9.7.13, "elect.sync"), computed once in the
+    prologue, as CUTLASS and Triton pick it: the choice stays inside one warp, which
+    ptxas sees as such, instead of a comparison of the thread index.  The same thread
+    issues the MMAs and commits them (a commit tracks its own thread's MMAs)."""
+    if memory.issuer is not None:
+        return memory.issuer
+    b = state.prologue_builder(rewriter)
+    assert state.lane is not None
+    asm = ptx.PtxAsm()
+    leader = asm.output(i32)
+    (elected,) = asm.register("pred", "%tc_elected")
+    asm.instr("elect.sync", f"{leader}|{elected}", "-1")
+    (lane,) = b.asm(asm, min_ptx_isa="8.0")
+    memory.issuer = b.and_(memory.first_warp, b.icmp("eq", lane, state.lane))
+    return memory.issuer
 
 
 #: Bit of a slot's "commit not waited for yet" flag in a `SlotBarriers` word, above the
@@ -492,15 +514,14 @@ def lower_tcgen05_dot(
         wait.instr("tcgen05.wait::st.sync.aligned")
         b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
 
-    # -- thread 0 issues the MMAs and commits them to the mbarrier.
+    # -- the elected thread of warp 0 issues the MMAs and commits them to the mbarrier.
     a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo)
     b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo)
     chunk = tcgen05_n(n)
     mma_m = instruction_m(m)
     idesc = instruction_descriptor(spec, chunk, b_buf.mn_major, mma_m)
-    issuer = state.owner_predicate_all(rewriter)
     asm = ptx.PtxAsm()
-    thread0 = asm.input(issuer)
+    thread0 = asm.input(issuer(state, rewriter, memory))
     if slot is not None:
         barriers, j = slot
         bar = asm.input(b.add(barriers.bars, b.shl(j, b.const(3, i32))))
