@@ -10,6 +10,7 @@ makes a placeholder (an already-complete token or an empty future).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -23,13 +24,22 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
 )
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.traits import Pure
 
 from tileir.dialects.nv_tileaa.types import MemTokenType
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.interfaces import MemoryConsistencyOp
 from tileir.dialects.nv_tileas.ops.base import TileASOp
-from tileir.dialects.nv_tileas.syntax import bare_tile_syntax
+from tileir.dialects.nv_tileas.syntax import (
+    bare_tile_syntax,
+    parse_optional_operands,
+    parse_types,
+    print_operands,
+    print_types,
+    resolve,
+)
 from tileir.dialects.nv_tileas.types import (
     AsyncTokenType,
     PipelineConsumerTokenType,
@@ -50,10 +60,42 @@ class AsyncWaitOp(TileASOp):
     name = "nv_tileas.async.wait"
     tokens = var_operand_def(AsyncConstraint)
     traits = traits_def(MemoryConsistencyOp())
-    assembly_format = "attr-dict ($tokens^ `:` type($tokens))?"
 
     def __init__(self, tokens: Sequence[SSAValue]):
         super().__init__(operands=[list(tokens)])
+
+    # Custom, not `attr-dict ($tokens^ : type($tokens))?`: a wait with no operand (the
+    # drain after a warp-specialized loop) is followed by the next op, whose results
+    # (`%119 = ...`) that format would read as this op's operands.
+    @classmethod
+    def parse(cls, parser: Parser) -> AsyncWaitOp:
+        attributes = parser.parse_optional_attr_dict()
+        operands: list[SSAValue] = []
+        if not _defines_values(parser):
+            unresolved = parse_optional_operands(parser)
+            if unresolved:
+                parser.parse_punctuation(":")
+                operands = resolve(parser, unresolved, parse_types(parser))
+        op = cls(operands)
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        if self.tokens:
+            printer.print_string(" ")
+            print_operands(printer, self.tokens)
+            printer.print_string(" : ")
+            print_types(printer, [t.type for t in self.tokens])
+
+
+#: `%a, %b:2 =`: the results of the next op, not operands (`AsyncWaitOp.parse`).
+_RESULTS = re.compile(r"%[\w$.-]+(?:\s*,\s*%[\w$.-]+)*\s*(?::\d+\s*)?=(?!=)")
+
+
+def _defines_values(parser: Parser) -> bool:
+    """Whether the text at hand names the results of the next op."""
+    return _RESULTS.match(parser.lexer.input.content, parser.pos) is not None
 
 
 @bare_tile_syntax
