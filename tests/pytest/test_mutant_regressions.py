@@ -313,31 +313,104 @@ def test_reshapes_to_rank_0() -> None:
     assert got[0] == want[0] == 3.0
 
 
-OUTSIDE_THE_INDEX_SPACE = """entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %i: tile<i32>) {
+OUTSIDE_THE_INDEX_SPACE = """entry @k(%p: tile<ptr<f32>>, %q: tile<ptr<f32>>, %i: tile<i32>) {{
   %z = constant <i32: 0> : tile<i32>
-  %tv = make_tensor_view %p, shape = [64], strides = [1] : tensor_view<64xf32, strides=[1]>
-  %pv = make_partition_view %tv : partition_view<tile=(16), padding_value = neg_inf, tensor_view<64xf32, strides=[1]>>
-  %x, %t = load_view_tko weak %pv[%i] : partition_view<tile=(16), padding_value = neg_inf, tensor_view<64xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
+  %tv = make_tensor_view %p, shape = [{n}], strides = [1] : tensor_view<{n}xf32, strides=[1]>
+  %pv = make_partition_view %tv : partition_view<tile=(16), padding_value = neg_inf, tensor_view<{n}xf32, strides=[1]>>
+  %x, %t = load_view_tko weak %pv[%i] : partition_view<tile=(16), padding_value = neg_inf, tensor_view<{n}xf32, strides=[1]>>, tile<i32> -> tile<16xf32>, token
   %ov = make_tensor_view %q, shape = [16], strides = [1] : tensor_view<16xf32, strides=[1]>
   %opv = make_partition_view %ov : partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>
   %s = store_view_tko weak %x, %opv[%z] : tile<16xf32>, partition_view<tile=(16), tensor_view<16xf32, strides=[1]>>, tile<i32> -> token
   return
-}
+}}
 """
 
 
-@pytest.mark.parametrize("index", [2, 4, -1])
-def test_a_tile_outside_an_evenly_divided_view_is_padding(index: int) -> None:
-    """Kills `cuda_tile_to_tileaa.py` `lower_partition_access`: the mask of a view whose
-    tiles divide it exactly (`if inside is not None: mask = splat(inside)`) dropped, so
-    a tile index outside the index space read memory past the tensor instead of the
-    padding value."""
-    ptx = compile_module(parse_module_text(OUTSIDE_THE_INDEX_SPACE, "k.mlir"), "sm_80").ptx
+@pytest.mark.parametrize(("n", "index"), [(64, 2), (64, 4), (64, -1), (100, 6), (100, 7)])
+def test_a_tile_outside_a_view_is_padding(n: int, index: int) -> None:
+    """Kills two mutants of `cuda_tile_to_tileaa.py` `lower_partition_access`: the mask
+    of a view whose tiles divide it exactly (`if inside is not None: mask =
+    splat(inside)`) dropped, and the bound of a view they do not divide clamped at 1
+    instead of 0 (`max(min(remaining, extent), 0)`): either way a tile index outside
+    the index space read memory past the tensor instead of the padding value."""
+    text = OUTSIDE_THE_INDEX_SPACE.format(n=n)
+    ptx = compile_module(parse_module_text(text, "k.mlir"), "sm_80").ptx
     assert ptx is not None
-    x = np.arange(64 + 32, dtype=np.float32)  # 32 readable elements past the tensor
+    x = np.arange(n + 32, dtype=np.float32)  # 32 readable elements past the tensor
     got, want = np.zeros(16, np.float32), np.zeros(16, np.float32)
     simulate(ptx, (1, 1, 1), [x, got, np.int32(index)])
-    interpret(parse_module_text(OUTSIDE_THE_INDEX_SPACE, "k.mlir"), 1, x, want, np.int32(index))
-    expect = x[16 * index : 16 * index + 16] if 0 <= index < 4 else np.full(16, -np.inf)
+    interpret(parse_module_text(text, "k.mlir"), 1, x, want, np.int32(index))
+    expect = np.full(16, -np.inf, np.float32)
+    if index >= 0:
+        inside = x[16 * index : min(16 * index + 16, n)]
+        expect[: len(inside)] = inside
     np.testing.assert_array_equal(got, want)
-    np.testing.assert_array_equal(want, expect.astype(np.float32))
+    np.testing.assert_array_equal(want, expect)
+
+
+INTEGER_DIVISION = """entry @k(%x: tile<ptr<{t}>>, %y: tile<ptr<{t}>>, {outs}) {{
+  %a, %ta = load_ptr_tko weak %x : tile<ptr<{t}>> -> tile<{t}>, token
+  %b, %tb = load_ptr_tko weak %y : tile<ptr<{t}>> -> tile<{t}>, token
+{lines}
+  return
+}}
+"""
+DIVISIONS = [
+    "divi %a, %b signed",
+    "divi %a, %b signed rounding<negative_inf>",
+    "divi %a, %b signed rounding<positive_inf>",
+    "divi %a, %b unsigned",
+    "divi %a, %b unsigned rounding<positive_inf>",
+    "mulhii %a, %b",
+]
+
+
+@pytest.mark.parametrize("t", ["i16", "i32", "i64"])
+def test_integer_division_modes_and_high_products(t: str) -> None:
+    """Kills `scalar.py` `lower_divi`: `if mode is ZERO: return q` dropped (a truncating
+    division rounded up like `positive_inf`), and `lower_mulhii`: the i64 entry of its
+    intrinsic table made 65 (mulhii on i64 no longer compiles).  Every division mode
+    and the high product, on operands of both signs whose quotients are inexact."""
+    outs = ", ".join(f"%o{k}: tile<ptr<{t}>>" for k in range(len(DIVISIONS)))
+    lines = []
+    for k, op in enumerate(DIVISIONS):
+        lines.append(f"  %r{k} = {op} : tile<{t}>")
+        lines.append(
+            f"  %s{k} = store_ptr_tko weak %o{k}, %r{k} : tile<ptr<{t}>>, tile<{t}> -> token"
+        )
+    text = INTEGER_DIVISION.format(t=t, outs=outs, lines="\n".join(lines))
+    ptx = compile_module(parse_module_text(text, "k.mlir"), "sm_80").ptx
+    assert ptx is not None
+    dtype = {"i16": np.int16, "i32": np.int32, "i64": np.int64}[t]
+    big = np.iinfo(dtype).max // 3
+    for a, b in ((7, 2), (-7, 2), (7, -2), (-7, -2), (big, -5)):
+        got = [np.zeros(1, dtype) for _ in DIVISIONS]
+        want = [np.zeros(1, dtype) for _ in DIVISIONS]
+        xs = [np.array([a], dtype), np.array([b], dtype)]
+        simulate(ptx, (1, 1, 1), [*(x.copy() for x in xs), *got])
+        interpret(parse_module_text(text, "k.mlir"), 1, *xs, *want)
+        assert [g[0] for g in got] == [w[0] for w in want], (a, b)
+        truncated = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        assert want[0][0] == truncated  # -7 / 2 is -3
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_a_copy_group_straddling_the_edge_of_a_padded_operand(arch: str) -> None:
+    """Kills `async_copy.py` `_copy`: the element path's global offset `i * bits // 8`
+    made `i * bits // 7` or `i * bits * 8`.  The element path runs where a group of
+    `cp.async` elements straddles the edge of the tensor; with A's rows padded to 64
+    elements (16-byte aligned, so the copy is vectorized) and K = 39, the group of
+    columns 32..39 has seven elements in and one out."""
+    from test_mma_dot import _gemm_text
+
+    tm, tn, tk = 32, 64, 16
+    m, n, k, lda = 70, 136, 39, 64
+    ptx = compile_module(parse_module_text(_gemm_text("f16", tm, tn, tk), "gemm.mlir"), arch).ptx
+    assert ptx is not None and "cp.async" in ptx
+    rng = np.random.default_rng(36)
+    a = rng.integers(-3, 4, (m, lda)).astype(np.float16)
+    b = rng.integers(-3, 4, (k, n)).astype(np.float16)
+    c = np.zeros((m, n), dtype=np.float32)
+    grid = (-(-m // tm), -(-n // tn), 1)
+    simulate(ptx, grid, [a, m, k, lda, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
+    np.testing.assert_array_equal(c, a[:, :k].astype(np.float64) @ b)
