@@ -16,8 +16,6 @@ The names below load on first use, so `import tileir` stays cheap for the driver
 
 from __future__ import annotations
 
-import importlib
-
 #: `typing.TYPE_CHECKING` without importing `typing` (a few milliseconds of every
 #: `tileir-as` start, whose client imports this package only for `tileir.driver`).
 TYPE_CHECKING = False
@@ -89,6 +87,8 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'tileir' has no attribute '{name}'")
+    import importlib  # here, not at the top: the client's start imports this package
+
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value
