@@ -1127,21 +1127,20 @@ def test_tileir_memory_templates(
     pad = 0x5A5A5A5A5A5A5A5A & ((1 << bits) - 1)
     reg = {8: "b16", 16: "b16", 32: "b32", 64: "b64"}[bits]
     # Stand-ins for the SSA values the blocks bind ($N in the order load_group and
-    # store_group take them: results, then values, addresses, predicates).
+    # store_group take them: results, then values, the group's first address, predicates).
+    # The per-element fallback addresses element i as [first+i*size]: the group's
+    # elements are consecutive, and only its first address is an operand.
     element = IntegerType(bits)
-    ssa = test.TestOp(
-        result_types=[element] * vec + [LLVMPointerType(IntAttr(1))] * vec + [i1] * vec
-    ).results
-    data, ptrs, masks = ssa[:vec], ssa[vec : 2 * vec], ssa[2 * vec :]
-    load = load_group(element, bits, vec, ptrs, masks, pad, Qualifiers(*ld_quals)).template
-    store = store_group(bits, data, ptrs, masks, Qualifiers(*st_quals)).template
-    copy = store_group(bits, data, ptrs[:1], [], Qualifiers(*st_quals)).template
+    ssa = test.TestOp(result_types=[element] * vec + [LLVMPointerType(IntAttr(1))] + [i1] * vec)
+    data, first, masks = ssa.results[:vec], ssa.results[vec], ssa.results[vec + 1 :]
+    load = load_group(element, bits, vec, first, masks, pad, Qualifiers(*ld_quals)).template
+    store = store_group(bits, data, first, masks, Qualifiers(*st_quals)).template
+    copy = store_group(bits, data, first, [], Qualifiers(*st_quals)).template
     values = [f"%v{i}" for i in range(vec)]
-    addrs = [f"%a{i}" for i in range(vec)]
     preds = [f"%q{i}" for i in range(vec)]
     body = [
         f".reg .{reg} %v<{vec}>;",
-        f".reg .b64 %a<{vec}>, %b<{vec}>, %c<{vec}>, %x, %y, %z;",
+        ".reg .b64 %a, %b, %c, %x, %y, %z;",
         f".reg .pred %q<{vec}>;",
         ".reg .b32 %t, %e, %n;",
         "mov.u32 %t, %tid.x;",
@@ -1149,18 +1148,16 @@ def test_tileir_memory_templates(
         "ld.param.u64 %x, [x];",
         "ld.param.u64 %y, [out];",
         "ld.param.u64 %z, [padded];",
+        f"mul.lo.s32 %e, %t, {vec};",
+        f"mad.wide.s32 %a, %e, {size}, %x;",
+        f"mad.wide.s32 %b, %e, {size}, %y;",
+        f"mad.wide.s32 %c, %e, {size}, %z;",
     ]
     for i in range(vec):
-        body += [
-            f"mad.lo.s32 %e, %t, {vec}, {i};",
-            f"setp.lt.s32 %q{i}, %e, %n;",
-            f"mad.wide.s32 %a{i}, %e, {size}, %x;",
-            f"mad.wide.s32 %b{i}, %e, {size}, %y;",
-            f"mad.wide.s32 %c{i}, %e, {size}, %z;",
-        ]
-    body.append(_instantiate(load, values + addrs + preds))
-    body.append(_instantiate(store, values + [f"%b{i}" for i in range(vec)] + preds))
-    body.append(_instantiate(copy, [*values, "%c0"]))
+        body += [f"add.s32 %e, %e, {int(i > 0)};", f"setp.lt.s32 %q{i}, %e, %n;"]
+    body.append(_instantiate(load, [*values, "%a", *preds]))
+    body.append(_instantiate(store, [*values, "%b", *preds]))
+    body.append(_instantiate(copy, [*values, "%c"]))
     dtype = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[bits]
     rng = np.random.default_rng(bits * 100 + vec)
     x = rng.integers(0, 2**bits - 1, n, dtype=dtype, endpoint=True)

@@ -1,6 +1,7 @@
 // convert-tileas-to-llvm: a kernel with one masked 1-D load and store.  Each thread
 // holds registers for its elements; contiguous groups move with one vector access,
-// masked groups fall back to per-element predicated accesses at the edge.
+// masked groups fall back to per-element predicated accesses at the edge, each at an
+// immediate offset from the group's one address (`[$4+12]`: element 3 of f32s).
 // RUN: tileir-opt %s -p tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_80},cse | filecheck %s
 
 // CHECK-LABEL: llvm.func @scale(%{{.*}}: !llvm.ptr<1>, %{{.*}}: i32)
@@ -10,8 +11,8 @@
 // CHECK: nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK: llvm.getelementptr
 // CHECK: llvm.icmp "slt"
-// CHECK: llvm.inline_asm "{{.*}}@t_all ld.global.v4.b32 {$0, $1, $2, $3}, [$4];{{.*}}@t_p ld.global.b32 $3, [$7];
-// CHECK-SAME: "=r,=r,=r,=r,l,l,l,l,b,b,b,b"
+// CHECK: llvm.inline_asm "{{.*}}@t_all ld.global.v4.b32 {$0, $1, $2, $3}, [$4];{{.*}}@t_p ld.global.b32 $0, [$4];{{.*}}@t_p ld.global.b32 $3, [$4+12];
+// CHECK-SAME: "=r,=r,=r,=r,l,b,b,b,b"
 // CHECK-SAME: -> !llvm.struct<(f32, f32, f32, f32)>
 // CHECK: llvm.fmul
 // CHECK: llvm.inline_asm has_side_effects "{{.*}}@t_all st.global.v4.b32 [$4], {$0, $1, $2, $3};

@@ -1,9 +1,12 @@
-// Every kernel carries its register budget as `.maxnreg`: the share of the register
-// file (64 Ki registers per SM) that keeps `occupancy` CTAs resident (the entry's
-// optimization hint for the target, else its `default`, else 1), in multiples of 8 and
-// at most 255, as tileiras's cubins record it.  Without it ptxas chose 32 registers
-// for some large kernels and spilled tens of KiB.  A dot whose accumulator would take
-// more than 64 registers per thread gets more warps (up to 8).
+// A kernel with an occupancy hint, a dot or a large tile carries its register budget
+// as `.maxnreg`: the share of the register file (64 Ki registers per SM) that keeps
+// `occupancy` CTAs resident (the entry's optimization hint for the target, else its
+// `default`, else 1), in multiples of 8 and at most 255, as tileiras's cubins record
+// it.  Without it ptxas chose 32 registers for some large kernels and spilled tens of
+// KiB.  A kernel of small tiles (at most 32 words a thread) without a hint carries none:
+// ptxas then chooses fewer registers than a 255 budget leads it to (relu_bf16_2d: 40
+// against 68).  A dot whose accumulator would take more than 64 registers per thread
+// gets more warps (up to 8).
 // RUN: tileir-as %s --gpu-name sm_90 --num-warps 8 -o %t.sm90.ptx
 // RUN: filecheck %s --check-prefixes=CHECK,SM90 --input-file=%t.sm90.ptx
 // RUN: %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin
@@ -34,6 +37,24 @@ cuda_tile.module @budget {
     %dbases = broadcast %dbase : tile<1xptr<f32>> -> tile<2048xptr<f32>>
     %dptrs = offset %dbases, %offsets : tile<2048xptr<f32>>, tile<2048xi32> -> tile<2048xptr<f32>>
     %t2 = store_ptr_tko weak %dptrs, %x : tile<2048xptr<f32>>, tile<2048xf32> -> token
+    return
+  }
+
+  // No hint, no dot, 8 (4 with 8 warps) words a thread: no budget, ptxas chooses.
+  // CHECK-LABEL: .visible .entry copy_small(
+  // CHECK: .reqntid {{128|256}}, 1, 1
+  // CHECK-NOT: .maxnreg
+  // CHECK: ld.param
+  entry @copy_small(%src: tile<ptr<f32>>, %dst: tile<ptr<f32>>) {
+    %offsets = iota : tile<1024xi32>
+    %base = reshape %src : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %bases = broadcast %base : tile<1xptr<f32>> -> tile<1024xptr<f32>>
+    %ptrs = offset %bases, %offsets : tile<1024xptr<f32>>, tile<1024xi32> -> tile<1024xptr<f32>>
+    %x, %t = load_ptr_tko weak %ptrs : tile<1024xptr<f32>> -> tile<1024xf32>, token
+    %dbase = reshape %dst : tile<ptr<f32>> -> tile<1xptr<f32>>
+    %dbases = broadcast %dbase : tile<1xptr<f32>> -> tile<1024xptr<f32>>
+    %dptrs = offset %dbases, %offsets : tile<1024xptr<f32>>, tile<1024xi32> -> tile<1024xptr<f32>>
+    %t2 = store_ptr_tko weak %dptrs, %x : tile<1024xptr<f32>>, tile<1024xf32> -> token
     return
   }
 

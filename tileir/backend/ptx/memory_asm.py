@@ -10,7 +10,7 @@ or a row mask across a row's vector) moves all or nothing: the vector instructio
 under that predicate, without the per-element fallback.
 
 The functions describe one group to a `PtxAsm` (`asm_builder.py`), its operands bound
-to the group's addresses, predicates and values, which `convert-tileas-to-llvm` turns
+to the group's first address, its predicates and its values, which `convert-tileas-to-llvm` turns
 into one `llvm.inline_asm` (`LLBuilder.asm`).
 
 i8 elements live sign-extended in 16-bit registers (PTX has no 8-bit arithmetic
@@ -124,23 +124,24 @@ def load_group(
     element: Attribute,
     bits: int,
     vec: int,
-    addresses: Sequence[SSAValue],
+    first: SSAValue,
     preds: Sequence[SSAValue],
     padding_bits: int,
     quals: Qualifiers,
 ) -> PtxAsm:
     """Loads `vec` elements of `bits` bits into `vec` values of type `element`.
 
-    `addresses`: each element's (masked element by element), or the group's first;
-    `preds`: one per element, one for the whole group (uniform), or none (unmasked).
-    Masked-off elements keep `padding_bits`."""
+    `first`: the address of the group's first element (its elements are consecutive, so the
+    per-element fallback addresses element `i` as `[first+i*bytes]`: one 64-bit address
+    live per group, not one per element); `preds`: one per element, one for the whole
+    group (uniform), or none (unmasked).  Masked-off elements keep `padding_bits`."""
     asm = PtxAsm()
     words, word_bits = _word_layout(bits, vec)
     out = [asm.output(element, CONSTRAINT[bits]) for _ in range(vec)]
-    addr = [asm.input(a) for a in addresses]
+    addr = asm.input(first)
     pred = [asm.input(p) for p in preds]
     masked = bool(pred)
-    per_element = masked and len(addr) > 1
+    per_element = masked and len(pred) > 1
     same_regs = word_bits == bits  # elements are the words themselves
     regs = out if same_regs else _scratch_words(asm, words, word_bits, bits)
     if masked:
@@ -162,7 +163,7 @@ def load_group(
     guard = ("t_all" if per_element else pred[0]) if masked else None
     lone_byte = bits == 8 and vec == 1
     suffix = _scalar_suffix(8, load=True) if lone_byte else _vector_suffix(words, word_bits)
-    asm.instr(opcode(op, suffix), vector(regs), address(addr[0]), guard=guard)
+    asm.instr(opcode(op, suffix), vector(regs), address(addr), guard=guard)
     if not same_regs:
         per_word = word_bits // bits
         for w, reg in enumerate(regs):
@@ -175,7 +176,10 @@ def load_group(
         for i in range(vec):
             asm.instr("and.pred", "t_p", pred[i], "t_none")
             asm.instr(
-                opcode(op, _scalar_suffix(bits, load=True)), out[i], address(addr[i]), guard="t_p"
+                opcode(op, _scalar_suffix(bits, load=True)),
+                out[i],
+                _element_address(addr, i, bits),
+                guard="t_p",
             )
     return asm
 
@@ -183,21 +187,21 @@ def load_group(
 def store_group(
     bits: int,
     values: Sequence[SSAValue],
-    addresses: Sequence[SSAValue],
+    first: SSAValue,
     preds: Sequence[SSAValue],
     quals: Qualifiers,
 ) -> PtxAsm:
     """Stores `values`, consecutive elements of `bits` bits.
 
-    `addresses` and `preds` as for `load_group`."""
+    `first` and `preds` as for `load_group`."""
     asm = PtxAsm()
     vec = len(values)
     words, word_bits = _word_layout(bits, vec)
     vals = [asm.input(v, CONSTRAINT[bits]) for v in values]
-    addr = [asm.input(a) for a in addresses]
+    addr = asm.input(first)
     pred = [asm.input(p) for p in preds]
     masked = bool(pred)
-    per_element = masked and len(addr) > 1
+    per_element = masked and len(pred) > 1
     same_regs = word_bits == bits
     if same_regs:
         regs = vals
@@ -215,15 +219,23 @@ def store_group(
     op = quals.spell("st")
     guard = ("t_all" if per_element else pred[0]) if masked else None
     asm.instr(
-        opcode(op, _vector_suffix(words, word_bits)), address(addr[0]), vector(regs), guard=guard
+        opcode(op, _vector_suffix(words, word_bits)), address(addr), vector(regs), guard=guard
     )
     if per_element:
         for i in range(vec):
             asm.instr("and.pred", "t_p", pred[i], "t_none")
             asm.instr(
-                opcode(op, _scalar_suffix(bits, load=False)), address(addr[i]), vals[i], guard="t_p"
+                opcode(op, _scalar_suffix(bits, load=False)),
+                _element_address(addr, i, bits),
+                vals[i],
+                guard="t_p",
             )
     return asm
+
+
+def _element_address(first: Operand, i: int, bits: int) -> Operand:
+    """Element `i` of a group that starts at `first`: `[first]`, then `[first+2]`, ..."""
+    return address(first, i * bits // 8 if i else None)
 
 
 def _sign_extend(value: int, bits: int) -> int:

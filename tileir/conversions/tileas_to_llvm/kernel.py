@@ -12,6 +12,7 @@ from xdsl.dialects.builtin import (
     DictionaryAttr,
     IntegerAttr,
     StringAttr,
+    TensorType,
     UnitAttr,
     i32,
 )
@@ -30,18 +31,47 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.targets import hint_target, register_budget
+from tileir.transforms.tileas.assign_layouts import tile_words
 from tileir.transforms.tileas.specialize_agents import agent_warps
 
 
-def occupancy_hint(fn: func.FuncOp, arch: str) -> int:
+def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
     """The CTAs per SM the kernel's `occupancy` hint asks for on `arch` (its
-    `sm_NN` entry, else `default`), or 1."""
+    `sm_NN` entry, else `default`), or None without one."""
     hints = fn.attributes.get(HINTS_ATTR)
     if not isinstance(hints, OptimizationHintsAttr):
-        return 1
+        return None
     chosen = hints.for_target(hint_target(arch))
     value = chosen.data.get(OCCUPANCY) if chosen is not None else None
-    return value.value.data if isinstance(value, IntegerAttr) else 1
+    return value.value.data if isinstance(value, IntegerAttr) else None
+
+
+#: 32-bit words of its largest tile a thread may hold for ptxas to choose the kernel's
+#: registers itself (`wants_register_budget`).
+SMALL_TILE_WORDS = 32
+
+
+def wants_register_budget(fn: func.FuncOp, threads: int) -> bool:
+    """Whether the kernel gets an explicit `.maxnreg`.  A kernel with a dot or a tile of
+    more than `SMALL_TILE_WORDS` words a thread does: there ptxas's own choice can be
+    far too small (a 128x256 f16 GEMM on sm_80: 32 registers and 13 KB of spill stores;
+    NVIDIA's LayerNorm backward sample: 64 registers and 1.3 KB where 128 spill 0.8 KB).
+    A kernel of small tiles does not: told it may use 255 registers, ptxas uses them to
+    schedule every address and load early (`relu_bf16_2d` on sm_90a: 68 registers
+    with `.maxnreg 255`, 40 without, neither spilling; tileiras's cubin: 52), and more
+    registers than a memory-bound kernel needs only cost it occupancy."""
+    if any(isinstance(o, tas.DotOp) for o in fn.walk()):
+        return True
+    words = max(
+        (
+            tile_words(r.type)
+            for o in fn.walk()
+            for r in o.results
+            if isinstance(r.type, TensorType)
+        ),
+        default=0,
+    )
+    return words > SMALL_TILE_WORDS * threads
 
 
 def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str) -> llvm.FuncOp:
@@ -52,8 +82,12 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     tileiras's cubins record it (`EIATTR_MAXREG_COUNT` 168 for 384 threads).  Without
     it ptxas picks a budget by its own heuristics, and for some large kernels picks 32
     registers and spills tens of KiB (a 128x256 f16 GEMM on sm_80: 32 registers,
-    13 KB of spill stores; with `.maxnreg 255`: 255 registers, 2.6 KB)."""
+    13 KB of spill stores; with `.maxnreg 255`: 255 registers, 2.6 KB).  A kernel of
+    small tiles without a hint is left to ptxas (`wants_register_budget`)."""
     switch = next((o for o in fn.walk() if isinstance(o, tas.AgentSwitchOp)), None)
+    warps = fn.attributes.get("nv_tileas.num_warps")
+    num_warps = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
+    budgeted = wants_register_budget(fn, num_warps * WARP_SIZE)
     body = rewriter.move_region_contents_to_new_regions(fn.body)
     block = body.block
     arg_types: list[Attribute] = []
@@ -73,8 +107,6 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
                 block.insert_op_before(cast_op, first)
             arg.replace_all_uses_with(cast)
             rewriter.erase_block_argument(arg)
-    warps = fn.attributes.get("nv_tileas.num_warps")
-    num_warps = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
     ll = llvm.FuncOp(
         fn.sym_name.data,
         llvm.LLVMFunctionType(arg_types, llvm.LLVMVoidType()),
@@ -83,14 +115,16 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     )
     ll.attributes["nvvm.kernel"] = UnitAttr()
     threads = num_warps * WARP_SIZE
-    budget = register_budget(threads, occupancy_hint(fn, arch))
+    hint = occupancy_hint(fn, arch)
+    budget = register_budget(threads, hint or 1)
     if switch is not None:
         # Warp-specialized: every agent's warps, starting at the largest budget of an
         # agent the launch allows (`setmaxnreg` moves each agent from there, `agents.py`).
         threads = sum(agent_warps(switch)) * WARP_SIZE
-        budget = min(register_budget(threads, occupancy_hint(fn, arch)), max(switch.budgets))
+        budget = min(register_budget(threads, hint or 1), max(switch.budgets))
     ll.attributes["nvvm.reqntid"] = DenseArrayBase.from_list(i32, [threads, 1, 1])
-    ll.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
+    if hint is not None or switch is not None or budgeted:
+        ll.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
     ll.attributes["nv_tileas.num_warps"] = fn.attributes.get(
         "nv_tileas.num_warps"
     ) or DenseArrayBase.from_list(i32, [4])

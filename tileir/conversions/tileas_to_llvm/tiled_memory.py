@@ -133,13 +133,11 @@ class LowerTiledLoad(TilePattern):
         pad = padding_bits(op)
         for g in groups:
             regs = list(range(g, g + vec))
-            masked = masks is not None
             preds = [masks[r] for r in regs] if masks is not None else []
             uniform = one_predicate(preds)
             if uniform:
                 preds = preds[:1]
-            addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
-            group = load_group(storage, bits, vec, addresses, preds, pad, quals)
+            group = load_group(storage, bits, vec, ptrs[g], preds, pad, quals)
             outs = b.asm(group, side_effects=quals.semantic != "weak")
             for r, v in zip(regs, outs, strict=True):
                 values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
@@ -173,16 +171,14 @@ class LowerTiledStore(TilePattern):
         b = self.builder(rewriter, op)
         for g in groups:
             regs = list(range(g, g + vec))
-            masked = masks is not None or owner is not None
             preds = [masks[r] for r in regs] if masks is not None else []
             uniform = not preds or one_predicate(preds)
             if preds and uniform:
                 preds = preds[:1]
             if owner is not None:
                 preds = [b.and_(p, owner) for p in preds] if preds else [owner]
-            addresses = [ptrs[r] for r in regs] if masked and not uniform else [ptrs[g]]
             data = [values[r] for r in regs]
             if is_bool:
                 data = [b.zext(v, i8) for v in data]
-            b.asm(store_group(bits, data, addresses, preds, quals))
+            b.asm(store_group(bits, data, ptrs[g], preds, quals))
         rewriter.erase(op)

@@ -217,13 +217,8 @@ def fitted_layout(
     return rank_layout
 
 
-#: Warps per CTA below which the number of resident CTAs per SM (32 on sm_80, sm_90 and
-#: sm_100) caps occupancy: 32 CTAs of 2 warps fill the 64 warps an SM holds, 32 of 1 warp
-#: only half of them.
-MIN_OCCUPANCY_WARPS = 2
-
 #: The access width (bytes) a thread keeps for the widest element type when vectors
-#: narrow to keep `MIN_OCCUPANCY_WARPS`: 16, one `ld.global.v4.b32`.
+#: narrow to keep warps: 16, one `ld.global.v4.b32`.
 KEPT_ACCESS_BYTES = 16
 
 
@@ -300,9 +295,15 @@ def choose_num_warps(
 ) -> tuple[int, int]:
     """The warps per CTA and the widest vector (elements per thread along the
     contiguous dimension) for `fn`, such that no thread holds a copy of another's
-    elements of the largest tile.  Warps shrink first, down to `MIN_OCCUPANCY_WARPS`;
-    then vectors narrow, but not below `min_vector` (what keeps the widest element type
-    at `KEPT_ACCESS_BYTES` per access); then warps shrink again.
+    elements of the largest tile.  Vectors narrow first, but not below `min_vector`
+    (what keeps the widest element type at `KEPT_ACCESS_BYTES` per access); then warps
+    shrink.
+
+    Vectors wider than `min_vector` only widen the accesses of the narrower types, and
+    they cost warps and registers: `int8_mix` (i8 in, i32 out, 1024-element tiles) with
+    16 elements a thread took 2 warps and 116 registers (16 i32 words of its widened
+    tile each, and the bytes of two 16-byte loads); with 8, 4 warps (as tileiras runs
+    it) and half the words per thread.
 
     Measured on an H200 (docs/performance.md): `residual_cast_f16` (f32 in, f16 out,
     256-element tiles) ran 1-warp CTAs with 8 elements per thread at 52 % of the copy
@@ -316,10 +317,10 @@ def choose_num_warps(
                 largest = max(largest, math.prod(r.type.get_shape()))
     warps = requested
     while warps > 1 and warps * WARP_SIZE * vector > largest:
-        if warps > MIN_OCCUPANCY_WARPS or vector <= min_vector:
-            warps //= 2
-        else:
+        if vector > min_vector:
             vector //= 2
+        else:
+            warps //= 2
     return warps, vector
 
 
