@@ -40,7 +40,6 @@ from tileir.compiler import (
     compile_module,
     load_module,
     parse_module_text,
-    resolve_gpu_name,
 )
 from tileir.diagnostics import CompileError, verify_module
 from tileir.display import (
@@ -55,8 +54,9 @@ from tileir.display import (
     ptxas_report,
     register_ipython_formatters,
 )
-from tileir.pipelines import STAGES
+from tileir.pipelines import STAGES, check_num_warps
 from tileir.registry import PASSES, make_context
+from tileir.targets import resolve_gpu_name
 
 if TYPE_CHECKING:
     from tileir.driver.remarks import Remark
@@ -145,7 +145,8 @@ def load_cutile(kernel: Any, signature: Any, arch: str = "sm_90a") -> ModuleOp:
             "signature: a cuda.tile.compilation.KernelSignature, a list of them, or the "
             f"list of a signature's parameters, not {type(signature).__name__}"
         )
-    gpu = resolve_gpu_name(arch).removesuffix("a")
+    gpu = resolve_gpu_name(arch, "arch").removesuffix("a")
+    _check_parameter_count(kernel, signatures)
     out = io.BytesIO()
     try:
         export_kernel(
@@ -171,6 +172,26 @@ def load_cutile(kernel: Any, signature: Any, arch: str = "sm_90a") -> ModuleOp:
 
     name_values_from_python(module)
     return module
+
+
+def _check_parameter_count(kernel: Any, signatures: Sequence[Any]) -> None:
+    """A signature of the wrong length is a mistake in the call, which cuTile reports
+    from deep inside its export (`zip() argument 2 is longer than argument 1`): say
+    which parameters the kernel has instead."""
+    import inspect
+
+    function = getattr(kernel, "_pyfunc", None)
+    if function is None:
+        return
+    names = list(inspect.signature(function).parameters)
+    for signature in signatures:
+        given = getattr(signature, "parameters", None)
+        if given is not None and len(given) != len(names):
+            raise CompileError(
+                f"the signature gives {len(given)} parameter(s), but kernel "
+                f"'{function.__name__}' takes {len(names)} ({', '.join(names)}): give one "
+                "constraint per parameter, in order"
+            )
 
 
 def _is_cutile_kernel(value: object) -> bool:
@@ -596,14 +617,14 @@ def compile(
             raise TypeError(
                 "compiling a cuTile kernel needs its signature: compile(kernel, signature)"
             )
-        arch = resolve_gpu_name(arch or "sm_90a")
+        arch = resolve_gpu_name(arch or "sm_90a", "arch")
         source = load_cutile(module, signature, arch)
     else:
         if signature is not None:
             raise TypeError("signature= is for cuTile kernels; this is a module")
         if arch_or_signature is not None and not isinstance(arch_or_signature, str):
             raise TypeError(f"arch must be a string such as 'sm_90a', not {arch_or_signature!r}")
-        arch = resolve_gpu_name(_one_arch(arch_or_signature, arch) or "sm_90a")
+        arch = resolve_gpu_name(_one_arch(arch_or_signature, arch) or "sm_90a", "arch")
         source = _as_module(module)
     stop = stop_after or "ptx"
     if stop not in STAGES:
@@ -611,6 +632,8 @@ def compile(
     options = _pipeline_options(pipeline_options)
     working = source.clone()
     verify_module(working)
+    if "num_warps" in options:  # as tileir-as checks --num-warps: a message, not a layout's
+        check_num_warps(options["num_warps"], working)
 
     recorder = _Recorder(working, arch, trace_passes)
     result = compile_module(working, arch, stop_after=stop, on_pass=recorder, **options)
@@ -632,7 +655,7 @@ def emit_ptx(module: ModuleOp, arch: str = "sm_90a") -> Stage:
     whose `ptxas()` checks it."""
     from tileir.backend.ptx.target import module_to_ptx
 
-    arch = resolve_gpu_name(arch)
+    arch = resolve_gpu_name(arch, "arch")
     return Stage("ptx", None, arch, [], module_to_ptx(module, arch))
 
 

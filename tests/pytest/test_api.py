@@ -130,7 +130,7 @@ def test_compile_stop_after_and_options(module: ModuleOp) -> None:
         tileir.compile(module, stop_after="spirv")
     with pytest.raises(tileir.CompileError, match=r"unknown pipeline option 'bogus'.*num_warps"):
         tileir.compile(module, bogus=1)
-    with pytest.raises(tileir.CompileError, match="unknown --gpu-name 'sm_12'"):
+    with pytest.raises(tileir.CompileError, match="unknown arch 'sm_12'"):
         tileir.compile(module, arch="sm_12")
 
 

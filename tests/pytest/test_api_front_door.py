@@ -67,6 +67,23 @@ def test_a_cutile_kernel_needs_its_signature(kernel_and_params: tuple[Any, list[
         tileir.compile(CORPUS / "vadd_f32.mlir", ["not", "an", "arch"])
 
 
+def test_mistakes_in_the_call_say_what_to_give(kernel_and_params: tuple[Any, list[Any]]) -> None:
+    """A signature of the wrong length names the kernel's parameters (cuTile's own error
+    is a `zip()` deep in its export); an unknown arch is an arch, not a `--gpu-name`; a
+    warp count the layouts cannot use lists the ones they can (it was a layout's
+    'blocked layout extents must be powers of two')."""
+    kernel, params = kernel_and_params
+    with pytest.raises(
+        tileir.CompileError,
+        match=r"the signature gives 1 parameter\(s\), but kernel 'double' takes 2 \(x, out\)",
+    ):
+        tileir.compile(kernel, params[:1])
+    with pytest.raises(tileir.CompileError, match="unknown arch 'sm_75'; tileir supports sm_80"):
+        tileir.compile(kernel, params, arch="sm_75")
+    with pytest.raises(tileir.CompileError, match="num-warps must be one of 1, 2, 4, 8, 16, 32"):
+        tileir.compile(CORPUS / "vadd_f32.mlir", num_warps=3)
+
+
 def test_asm_maps_each_stage_to_its_text() -> None:
     result = tileir.compile(CORPUS / "vadd_f32.mlir", "sm_90a", stop_after="tileas")
     assert list(result.asm) == ["cuda_tile", "tileaa", "tileas"]
