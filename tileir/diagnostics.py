@@ -167,7 +167,9 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
         reverse=True,
     )
     # The best match, and a second one only where it is as close (`exp2f`: exp2, exp).
-    close = [c for ratio, c in scored[:2] if ratio >= 0.75 and ratio >= scored[0][0] - 0.05]
+    # A short name is close at one character changed (`f33`: f32, a ratio of 2/3).
+    least = 0.75 if len(word) > 4 else 0.65
+    close = [c for ratio, c in scored[:2] if ratio >= least and ratio >= scored[0][0] - 0.05]
     if not close or word in close:
         return ""
     return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"

@@ -79,6 +79,7 @@ def test_prior_use_is_a_note_and_types_are_spelled_as_cuda_tile_writes_them() ->
     [
         ("%e = exp %c rounding<aprox> : tile<4xf32>", "did you mean 'approx'?"),
         ("%e = exp %c : tile<4xf3>", "did you mean 'f32'?"),
+        ("%e = exp %c : tile<4xf33>", "did you mean 'f32'?"),  # a short name, one changed
         ("%e = exp %c : tilee<4xf32>", "did you mean 'tile'?"),
         ("%e = cuda_tile.exp %c : !cuda_tile.tilee<4xf32>", "did you mean 'cuda_tile.tile'?"),
         ("%e = cmpf less_thn ordered %c, %c : tile<4xf32> -> tile<4xi1>", "'less_than'?"),
