@@ -48,11 +48,27 @@ WIDTH = 150
 
 
 def _focus(text: str, pattern: str) -> str:
-    found = [line.rstrip().expandtabs(4) for line in text.splitlines() if re.search(pattern, line)]
+    found = [line for line in _ops(text) if re.search(pattern, line)]
     shown = [(line[:WIDTH] + " ...") if len(line) > WIDTH else line for line in found]
     more = len(shown) - LINES_PER_STAGE
     shown = shown[:LINES_PER_STAGE] + ([f"    ... ({more} more)"] if more > 0 else [])
     return "\n".join(shown)
+
+
+def _ops(text: str) -> list[str]:
+    """The lines of `text`, each op on one: a stage's text wraps a long op onto lines
+    four columns deeper (`tileir.printing.wrap_line`), joined back here."""
+    out: list[str] = []
+    depth = -1
+    for line in text.splitlines():
+        line = line.rstrip().expandtabs(4)
+        indent = len(line) - len(line.lstrip(" "))
+        if out and indent == depth + 4 and line.strip():
+            out[-1] += " " + line.strip()
+            continue
+        out.append(line)
+        depth = indent
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
