@@ -19,6 +19,11 @@ CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 SOFTMAX = CORPUS / "softmax_f32_2d.tileirbc"
 
 
+def unnamed(text: str) -> str:
+    """`text` with every value name the same (the parser keeps only a name's base)."""
+    return re.sub(r"%[\w$.-]+", "%v", text)
+
+
 @pytest.fixture(scope="module")
 def softmax() -> tileir.Compilation:
     return tileir.compile(SOFTMAX, arch="sm_90a", stop_after="llvm")
@@ -45,9 +50,6 @@ def test_aliases_parse_back(softmax: tileir.Compilation) -> None:
     text = softmax.tileas.text
     module = tileir.load(text, name="tileas.mlir")
     assert softmax.tileas.module is not None
-
-    def unnamed(t: str) -> str:
-        return re.sub(r"%[\w$.-]+", "%v", t)
 
     original = ir_text(softmax.tileas.module, local_scope=True)
     assert unnamed(ir_text(module, local_scope=True)) == unnamed(original)
@@ -157,9 +159,6 @@ def test_every_tileas_line_fits_and_reads_back(kernel: str) -> None:
     module = tileir.load(text, name=f"{kernel}.mlir")
     assert ir_text(module) == text
     assert compiled.tileas.module is not None
-
-    def unnamed(t: str) -> str:
-        return re.sub(r"%[\w$.-]+", "%v", t)
 
     one_line = ir_text(compiled.tileas.module, line_width=None)
     assert max(len(line) for line in one_line.splitlines()) > 2 * LINE_WIDTH  # it did wrap
