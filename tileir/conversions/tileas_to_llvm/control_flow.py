@@ -49,6 +49,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
     llvm_scalar_type,
 )
+from tileir.conversions.tileas_to_llvm.names import name_block_registers
 from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
@@ -125,6 +126,7 @@ def rebind_args(ctx: LoweringContext, old: Block, new: Block, op: Operation) -> 
     values, casts = values_from_registers(ctx, new.args, [a.type for a in old.args], op)
     insert_at_start(new, casts)
     for arg, value in zip(old.args, values, strict=True):
+        name_block_registers(arg, value)
         arg.replace_all_uses_with(value)
 
 
@@ -133,6 +135,7 @@ def rebind_results(ctx: LoweringContext, op: Operation, block: Block) -> None:
     values, casts = values_from_registers(ctx, block.args, [r.type for r in op.results], op)
     insert_at_start(block, casts)
     for res, value in zip(op.results, values, strict=True):
+        name_block_registers(res, value)
         res.replace_all_uses_with(value)
 
 
@@ -207,6 +210,7 @@ class LowerScfFor(_Pattern):
         values, casts = values_from_registers(self.ctx, header.args[1:], types, op)
         insert_at_start(body, casts)
         for arg, value in zip(body_block.args[1:], values, strict=True):
+            name_block_registers(arg, value)
             arg.replace_all_uses_with(value)
         # The results are the header's arguments, seen from the exit block.
         values, casts = values_from_registers(

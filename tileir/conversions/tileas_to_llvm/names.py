@@ -13,14 +13,16 @@ PTX printer marks the instructions that define a Python-named value's registers
 
 Only registers made by the rewrite of that very op are named: a register it reuses
 (a splat's scalar, a broadcast's source registers) keeps the name of the value that
-made it."""
+made it.  A loop's or branch's block arguments become one block argument per register
+(`control_flow.py`); `name_block_registers` names those after the value they hold
+(`%iterArg0`, `%iterArg0_0`, ...)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
-from xdsl.ir import Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
 
 def name_registers(
@@ -46,3 +48,17 @@ def name_registers(
                 and register.op in made
             ):
                 register.name_hint = hint
+
+
+def name_block_registers(old: SSAValue, new: SSAValue) -> None:
+    """`new`, the value that replaces block argument or result `old` (a register block
+    argument, or a cast packing several), has its block-argument registers named as
+    `old` was."""
+    hint = old.name_hint
+    if hint is None:
+        return
+    owner = new.owner
+    registers = owner.inputs if isinstance(owner, UnrealizedConversionCastOp) else (new,)
+    for register in registers:
+        if isinstance(register, BlockArgument) and register.name_hint is None:
+            register.name_hint = hint
