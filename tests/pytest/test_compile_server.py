@@ -419,3 +419,27 @@ def test_the_tileiras_shim_goes_through_the_client(tmp_path: Path) -> None:
     assert not {"site", "re", "json", "xdsl"} & imported, sorted(imported)
     ptx = [(tmp_path / f"k{i}.ptx").read_bytes() for i in range(3)]
     assert ptx[0] == ptx[1] == ptx[2]
+
+
+def test_the_warm_server_knows_ptxas_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers inherit the answer of `ptxas --version` (does ptxas take `.language`?):
+    the warm-up writes only PTX, so it asks explicitly; else every request ran ptxas
+    once more, 10-30 ms, and the worker forgot the answer when it exited."""
+    import gc
+
+    from tileir.backend.ptx import ptxas
+
+    monkeypatch.setattr(ptxas, "ptxas_release", ptxas.ptxas_release)  # undone after
+    srv = server.Server.__new__(server.Server)
+    try:
+        srv.warm_up()
+    finally:
+        gc.unfreeze()
+    found = ptxas.find_ptxas()
+    assert found is not None  # a test dependency (nvidia-cuda-nvcc)
+
+    def no_subprocess(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"ran {args} after the warm-up")
+
+    monkeypatch.setattr(ptxas.subprocess, "run", no_subprocess)
+    assert ptxas.ptxas_supports_tile_language(found) in (True, False)

@@ -103,7 +103,11 @@ class Server:
                 status = assembler.run([source, "--gpu-name", arch, "-o", out])
                 if status != 0:
                     print(f"warm-up compile for {arch} failed ({status})", file=sys.stderr)
-        ptxas.find_ptxas()
+        # The warm-up wrote PTX, so nothing asked ptxas's release yet: ask it here, or every
+        # worker runs `ptxas --version` (10-30 ms) and forgets the answer when it exits.
+        found = ptxas.find_ptxas()
+        if found is not None:
+            ptxas.ptxas_supports_tile_language(found)
         gc.collect()
         gc.freeze()  # the workers' collections leave the warm heap alone (and unshared pages)
 
