@@ -476,7 +476,8 @@ def lower_tcgen05_dot(
         for ring in rings:
             assert ring is not None
             ring.refill_guard = lambda b, j, barriers=barriers: _wait_slot(b, barriers, j)
-        slot = (barriers, ring_a.slot_number(b, ring_a.current, a_buf.bytes))
+        size = feeds.ring_placement(ring_a).operand_bytes(0)  # as the ring's slots
+        slot = (barriers, ring_a.slot_number(b, ring_a.current, size))
 
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
     views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
