@@ -413,3 +413,59 @@ def test_a_copy_group_straddling_the_edge_of_a_padded_operand() -> None:
     grid = (-(-m // tm), -(-n // tn), 1)
     simulate(ptx, grid, [a, m, k, lda, 1, b, k, n, n, 1, c, m, n, n, 1, -(-k // tk)])
     np.testing.assert_array_equal(c, a[:, :k].astype(np.float64) @ b)
+
+
+FAST_ACC = """entry @k(%a: tile<ptr<f8E4M3FN>>, %b: tile<ptr<f8E4M3FN>>, %c: tile<ptr<f32>>) {
+  %x, %tx = load_ptr_tko weak %a : tile<ptr<f8E4M3FN>> -> tile<f8E4M3FN>, token
+  %x1 = reshape %x : tile<f8E4M3FN> -> tile<1x1xf8E4M3FN>
+  %fa = broadcast %x1 : tile<1x1xf8E4M3FN> -> tile<16x64xf8E4M3FN>
+  %y, %ty = load_ptr_tko weak %b : tile<ptr<f8E4M3FN>> -> tile<f8E4M3FN>, token
+  %y1 = reshape %y : tile<f8E4M3FN> -> tile<1x1xf8E4M3FN>
+  %fb = broadcast %y1 : tile<1x1xf8E4M3FN> -> tile<64x8xf8E4M3FN>
+  %z = constant <f32: 0.0> : tile<16x8xf32>
+  %r = mmaf %fa, %fb, %z fast_acc : tile<16x64xf8E4M3FN>, tile<64x8xf8E4M3FN>, tile<16x8xf32>
+  %c0 = constant <i32: 0> : tile<i32>
+  %tv = make_tensor_view %c, shape = [16, 8], strides = [8, 1] : tensor_view<16x8xf32, strides=[8,1]>
+  %pv = make_partition_view %tv : partition_view<tile=(16x8), tensor_view<16x8xf32, strides=[8,1]>>
+  %s = store_view_tko weak %r, %pv[%c0, %c0] : tile<16x8xf32>, partition_view<tile=(16x8), tensor_view<16x8xf32, strides=[8,1]>>, tile<i32> -> token
+  return
+}
+"""
+
+
+def test_fast_acc_reaches_nv_tileaa() -> None:
+    """Kills `cuda_tile_to_tileaa.py` `LowerDot`: `fast_acc` not carried onto
+    `nv_tileaa.dot` (the lowering may then use no faster accumulation than the exact
+    one; the stage must still say what the kernel allowed)."""
+    module = parse_module_text(FAST_ACC, "k.mlir")
+    stages = compile_module(module, "sm_90a", stop_after="tileaa", keep_stages=True).stages
+    dots = [line for line in stages["tileaa"].splitlines() if "nv_tileaa.dot" in line]
+    assert dots and all("fast_acc" in line for line in dots), dots
+
+
+F64_REDUCE = """entry @k(%p: tile<ptr<f64>>, %q: tile<ptr<f64>>) {
+  %z = constant <i32: 0> : tile<i32>
+  %tv = make_tensor_view %p, shape = [512], strides = [1] : tensor_view<512xf64, strides=[1]>
+  %pv = make_partition_view %tv : partition_view<tile=(512), tensor_view<512xf64, strides=[1]>>
+  %x, %t = load_view_tko weak %pv[%z] : partition_view<tile=(512), tensor_view<512xf64, strides=[1]>>, tile<i32> -> tile<512xf64>, token
+  %r = reduce %x dim=0 identities=[0xFFF0000000000000 : f64] : tile<512xf64> -> tile<f64>
+  (%e: tile<f64>, %a: tile<f64>) {
+    %m = maxf %e, %a : tile<f64>
+    yield %m : tile<f64>
+  }
+  %s = store_ptr_tko weak %q, %r : tile<ptr<f64>>, tile<f64> -> token
+  return
+}
+"""
+
+
+def test_an_f64_maximum_across_lanes_and_warps() -> None:
+    """Kills `reductions.py` `shuffle`: the integer type an f64 is shuffled as made i65
+    (a 64-bit float exchanged between lanes as a word it does not fit)."""
+    ptx = compile_module(parse_module_text(F64_REDUCE, "k.mlir"), "sm_80").ptx
+    assert ptx is not None and "shfl.sync" in ptx
+    x = np.random.default_rng(64).normal(size=512)
+    got, want = np.zeros(1), np.zeros(1)
+    simulate(ptx, (1, 1, 1), [x, got])
+    interpret(parse_module_text(F64_REDUCE, "k.mlir"), 1, x, want)
+    assert got[0] == want[0] == x.max()
