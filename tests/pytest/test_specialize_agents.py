@@ -3,7 +3,7 @@ copies operand tiles into an mbarrier pipeline and a consumer agent that multipl
 (docs/codegen.md, "Warp specialization").
 
 The simulator runs the warp-specialized GEMMs of the corpus against numpy (ragged edges,
-two warpgroups per agent, a pipeline that wraps around), and each deliberately broken
+a consumer of two warpgroups, a pipeline that wraps around), and each deliberately broken
 variant of the handshake fails: a consumer that does not wait for its stage, a producer
 that does not wait for the stage to be released or waits for the wrong phase, a consumer
 that never releases, a producer that counts its stages differently from the consumer.
@@ -47,12 +47,16 @@ def test_specialized_gemm_matches_numpy(name: str) -> None:
     _run(name, ptx)
 
 
-def test_two_warpgroups_stay_one_agent() -> None:
-    """Two agents of two warpgroups would launch 512 threads at 128 registers and spill:
-    gemm_bf16_two_warpgroups keeps one agent, and the remark says why."""
+def test_two_consumer_warpgroups_share_one_producer() -> None:
+    """A kernel of two warpgroups (128x128 tiles) is tileiras's shape: a consumer of 8
+    warps fed by a producer of 4, 384 threads at 168 registers; the producer's tiles are
+    laid out over its 4 warps, and the GEMM (ragged) still matches numpy."""
     ptx = compile_module(load_module(CORPUS / "gemm_bf16_two_warpgroups.mlir"), "sm_90a").ptx
     assert ptx is not None
-    assert ".reqntid 256" in ptx and "setmaxnreg" not in ptx
+    assert ".reqntid 384, 1, 1" in ptx and ".maxnreg 168" in ptx
+    assert "setmaxnreg.dec.sync.aligned.u32 48;" in ptx
+    assert "setmaxnreg.inc.sync.aligned.u32 232;" in ptx
+    _run("gemm_bf16_two_warpgroups", ptx)
 
 
 def _without_wait(ptx: str, n: int) -> str:

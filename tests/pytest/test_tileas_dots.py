@@ -97,9 +97,9 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_bf16_two_warpgroups",
             "sm_90a",
             "DotPipelined",
-            "ring of cp.async copies, 1 wgmma group in flight; one agent of 8 warps; 64 "
-            "accumulator registers a thread; not warp-specialized: the kernel's warps are not "
-            "one warpgroup",
+            "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "in flight; two agents: a producer of 4 warps (48 registers) and a consumer of 8 "
+            "warps (232 registers); 64 accumulator registers a thread",
         ),
         ("gemm_bf16_big_tile", "sm_90a", "DotPipelined", "a 2-stage ring"),
         (

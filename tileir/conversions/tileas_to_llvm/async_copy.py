@@ -271,7 +271,7 @@ class LowerAsyncTiledLoad(TilePattern):
         t = op.loaded_type()
         layout = linear_layout(op, t)
         bits = element_bits(t)
-        buffer_layout, strides = place.views[ring.index]
+        buffer_layout, strides = place.view_of(ring.index, layout)
         thread = self.exchange.thread_offset(b, state, rewriter, buffer_layout, strides, slot)
         ptrs = self.ctx.registers_of(op, view.src)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None

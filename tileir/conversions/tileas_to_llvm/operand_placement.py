@@ -37,6 +37,14 @@ class OperandPlacement:
     #: The accumulator exchange's strides and size, when it goes through memory.
     accumulator: tuple[list[int], int]
 
+    def view_of(self, index: int, layout: LinearLayout) -> tuple[LinearLayout, list[int]]:
+        """Operand `index`'s buffer as a tile of `layout` sees it (`views` is the dot's
+        own layout's view): a warp-specialized producer of fewer warps than the dot's
+        copies the operand in a layout of its own (`specialize_agents.fewer_warps`)."""
+        if self.operand_buffers is not None:
+            return self.operand_buffers[index].view(layout, 1 - index)
+        return layout, self.views[index][1]
+
     def operand_bytes(self, index: int) -> int:
         """Bytes of operand `index` (0: A, 1: B), every matrix of a batch."""
         return self.batch * self.batch_bytes[index]

@@ -112,9 +112,10 @@ from tileir.transforms.tileas.materialize_schedule import (
     operand_sources,
 )
 from tileir.transforms.tileas.specialize_agents import (
-    PRODUCER_REGISTERS,
+    PRODUCER_WARPS,
     SPECIALIZE_ATTR,
     consumer_registers,
+    producer_registers,
     why_not_specialized,
 )
 from tileir.utils.bits import mlir_bit_width
@@ -577,10 +578,17 @@ def _specialize(
     warps = fn.attributes[NUM_WARPS_ATTR]
     assert isinstance(warps, IntegerAttr)
     w = warps.value.data
-    agents = (
-        f"two agents of {w} warps: a producer ({PRODUCER_REGISTERS} registers) and a "
-        f"consumer ({consumer_registers(w)} registers)"
-    )
+    producer, consumer = producer_registers(w), consumer_registers(w)
+    if w == PRODUCER_WARPS:
+        agents = (
+            f"two agents of {w} warps: a producer ({producer} registers) and a "
+            f"consumer ({consumer} registers)"
+        )
+    else:
+        agents = (
+            f"two agents: a producer of {PRODUCER_WARPS} warps ({producer} registers) and "
+            f"a consumer of {w} warps ({consumer} registers)"
+        )
     for dot in dots:
         _record(
             dot,

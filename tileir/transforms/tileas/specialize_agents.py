@@ -36,9 +36,11 @@ handshake form:
       <the rest of the kernel>
     }
 
-Each agent has the warps the kernel's layouts were assigned for (`nv_tileas.num_warps`,
-W): the kernel runs 2W warps, and inside an agent a thread's warp is its warp within
-the agent, so every layout means what it meant.  The code before the loop (pure index
+The consumer has the warps the kernel's layouts were assigned for (`nv_tileas.num_warps`,
+W: one or two warpgroups), the producer one warpgroup: the kernel runs W + 4 warps, and
+inside an agent a thread's warp is its warp within the agent.  When W is 8, the
+producer's tiles are laid out anew over its 4 warps (`fewer_warps`), each thread
+copying twice the elements; every other layout means what it meant.  The code before the loop (pure index
 computation: `why_not_specialized` requires it) runs in every warp; the agents'
 register budgets (`max_regs`: the producer needs few, the consumer's accumulator many)
 become `setmaxnreg`.  `consumer_release` of a stage that a dot with `g` groups in
@@ -51,10 +53,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
     IntegerAttr,
     ModuleOp,
@@ -62,7 +66,7 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
@@ -71,7 +75,12 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from tileir.diagnostics import error_at
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import Residency
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.layouts import (
+    WARP_SIZE,
+    BlockedLayoutAttr,
+    DistributedLayout,
+    SliceLayoutAttr,
+)
 from tileir.dialects.nv_tileas.types import (
     IteratorKind,
     PipelineIteratorType,
@@ -91,20 +100,29 @@ AGENT_WARPS_ATTR = "nv_tileas.agent_warps"
 #: The producer's warps: one warpgroup (`setmaxnreg` acts on whole warpgroups).
 PRODUCER_WARPS = 4
 
-#: The consumer's warps: the kernel's, one warpgroup.  (Two consumer warpgroups fed by one
-#: producer warpgroup, tileiras's shape, were tried with the producer's loads laid out
-#: anew over its 4 warps: `gemm_bf16_two_warpgroups` then spills 112 bytes in the
-#: consumer's epilogue under `setmaxnreg.inc 232`, 380 without it, where one agent of 8
-#: warps needs 106 registers and no spill; so such kernels stay one agent.)
-CONSUMER_WARPS = (4,)
+#: The consumer's warps: the kernel's, one or two warpgroups.  Two consumer warpgroups
+#: are fed by one producer warpgroup (tileiras's shape: 384 threads, `.maxnreg 168`, the
+#: consumer raised to 232), the producer's tiles laid out anew over its 4 warps
+#: (`fewer_warps`).  Two agents of two warpgroups each would launch 512 threads at 128
+#: registers and spill (`gemm_bf16_two_warpgroups`: 176 bytes).
+CONSUMER_WARPS = (4, 8)
 
 #: The most registers an agent is given (`.maxnreg` of a warp-specialized kernel: the
 #: largest agent budget, at most what 256 threads may launch with).
 AGENT_REGISTER_LIMIT = 248
 
-#: The producer's register budget: it only computes addresses and issues copies
-#: (CUTLASS's and tileiras's Hopper GEMMs give their load warps 40 too).
-PRODUCER_REGISTERS = 40
+#: The producer's register budget per consumer warpgroup it feeds: it only computes
+#: addresses and issues copies (CUTLASS's and tileiras's Hopper GEMMs give their load
+#: warps 40 too).  Feeding two consumer warpgroups, each producer thread copies twice
+#: the elements: the held-out 128x128x64 bf16 GEMM spills 44 bytes in its producer at
+#: 40 registers and none at 48, the consumer keeping 232 (`producer_registers`).
+PRODUCER_REGISTERS = {4: 40, 8: 48}
+
+
+def producer_registers(consumer_warps: int) -> int:
+    """The producer's budget when it feeds a consumer of `consumer_warps` warps."""
+    return PRODUCER_REGISTERS[consumer_warps]
+
 
 #: Ops whose lowering exchanges values through shared memory (with CTA barriers).
 EXCHANGING_OPS = (
@@ -123,7 +141,7 @@ def consumer_registers(warps: int) -> int:
     the producer's warpgroup holds its registers (one CTA per SM), in `setmaxnreg`'s steps
     of 8 (one consumer warpgroup: 248; two: 232, as CUTLASS's and tileiras's Hopper GEMMs
     give theirs)."""
-    rows = REGISTERS_PER_SM // WARP_SIZE - PRODUCER_WARPS * PRODUCER_REGISTERS
+    rows = REGISTERS_PER_SM // WARP_SIZE - PRODUCER_WARPS * producer_registers(warps)
     return min(AGENT_REGISTER_LIMIT, rows // warps // 8 * 8)
 
 
@@ -146,14 +164,15 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
     producer and a consumer agent; None when it does.  The code before the loop must
     be pure and the loop the function's only one at the top (it runs in every warp, and
     the consumer takes the rest of the kernel); the loads' index computation pure and
-    free of exchanges (the producer runs it alone); the kernel one warpgroup, which each
-    agent then has (`setmaxnreg` acts on warpgroups)."""
+    free of exchanges (the producer runs it alone); the kernel one or two warpgroups, the
+    consumer's (`setmaxnreg` acts on warpgroups), with layouts the producer's one
+    warpgroup can take."""
     fn = loop.parent_op()
     if not isinstance(fn, func.FuncOp):
         return "the loop is nested in other control flow"
     warps = fn.attributes.get(NUM_WARPS_ATTR)
     if not isinstance(warps, IntegerAttr) or warps.value.data not in CONSUMER_WARPS:
-        return "the kernel's warps are not one warpgroup (two consumer warpgroups spill)"
+        return "the kernel's warps are not one or two warpgroups"
     block = loop.parent_block()
     assert block is not None
     for op in block.ops:
@@ -168,7 +187,69 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
         sources = operand_sources(load, loop)
         if sources is None or any(isinstance(s, EXCHANGING_OPS) for s in sources):
             return "a load's index computation exchanges values between threads"
+        if warps.value.data != PRODUCER_WARPS:
+            for o in [*sources, load]:
+                for r in o.results:
+                    if fewer_warps(r.type, PRODUCER_WARPS) is None:
+                        return f"'{o.name}' has a layout the producer's 4 warps cannot take"
     return None
+
+
+def fewer_warps(attr: Attribute, warps: int) -> Attribute | None:
+    """`attr` (a type, or any attribute holding layouts) with each blocked layout spread
+    over `warps` warps: the warps of its slowest dimensions halved until that many are
+    left, each thread then holding more of the tile.  None when a layout is not blocked
+    (or a slice of one) or its warps do not halve down to `warps`."""
+    if isinstance(attr, BlockedLayoutAttr):
+        wpc = list(attr.wpc)
+        for d in reversed(attr.dim_order):
+            while math.prod(wpc) > warps and wpc[d] > 1:
+                wpc[d] //= 2
+        if math.prod(wpc) != warps:
+            return None
+        return BlockedLayoutAttr(attr.spt, attr.tpw, wpc, attr.dim_order)
+    if isinstance(attr, DistributedLayout) and not isinstance(attr, SliceLayoutAttr):
+        return None
+    if isinstance(attr, ParametrizedAttribute):
+        params: list[Attribute] = []
+        for p in attr.parameters:
+            q = fewer_warps(p, warps)
+            if q is None:
+                return None
+            params.append(q)
+        if all(p is q for p, q in zip(params, attr.parameters, strict=True)):
+            return attr
+        return type(attr).new(params)
+    if isinstance(attr, ArrayAttr):
+        items: list[Attribute] = []
+        for a in cast(ArrayAttr[Attribute], attr).data:
+            b = fewer_warps(a, warps)
+            if b is None:
+                return None
+            items.append(b)
+        if all(a is b for a, b in zip(items, attr.data, strict=True)):
+            return attr
+        return ArrayAttr(items)
+    return attr
+
+
+def _spread_over_producer(region: Region) -> None:
+    """Lay the producer's tiles out over its `PRODUCER_WARPS` warps (its values, and the
+    attributes of its ops that hold layouts), when the kernel's layouts are for more:
+    the producer runs fewer warps than the consumer (`CONSUMER_WARPS`), and only the
+    producer's threads copy the tiles (`why_not_specialized` checked the layouts)."""
+    for op in list(region.walk()):
+        for name, value in [*op.properties.items(), *op.attributes.items()]:
+            new = fewer_warps(value, PRODUCER_WARPS)
+            assert new is not None
+            if new is not value:
+                target = op.properties if name in op.properties else op.attributes
+                target[name] = new
+        for result in list(op.results):
+            new_type = fewer_warps(result.type, PRODUCER_WARPS)
+            assert new_type is not None
+            if new_type is not result.type:
+                Rewriter.replace_value_with_new_type(result, new_type)
 
 
 @dataclass
@@ -352,7 +433,7 @@ def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
     producer = _producer(parts, pipeline.producer_token, producer_it)
     consumer = _consumer(parts, pipeline.consumer_token, consumer_it, rest)
     switch = tas.AgentSwitchOp(
-        [producer, consumer], [PRODUCER_REGISTERS, consumer_registers(warps)]
+        [producer, consumer], [producer_registers(warps), consumer_registers(warps)]
     )
     switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [PRODUCER_WARPS, warps])
     switch.location = loop.location
@@ -361,6 +442,8 @@ def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
     prologue = [o for o in block.ops if o not in (storage, view, pipeline, switch, terminator)]
     for region in switch.agents:
         _sink(prologue, region)
+    if warps != PRODUCER_WARPS:
+        _spread_over_producer(switch.agents[0])
     for o in reversed(prologue):
         if not any(r.uses for r in o.results):
             Rewriter.erase_op(o)
