@@ -37,9 +37,9 @@
    (`tileir.source_names`, hint ending in `PYTHON_NAMED`) takes that name in item 2's
    numbering instead of its op's suggestion, made unique the same way (`%tx`, `%acc_24`),
    and item 4 pins it, still marked as Python's: `tx = ct.load(...)` is `%tx` in every
-   stage, its registers in the llvm stage are `%tx`, `%tx_0`, ...
+   stage, its registers in the llvm stage are `%tx.0`, `%tx.1`, ...
    (`conversions/tileas_to_llvm/names.py`), and the PTX instructions that write them end
-   in `// tx` (`backend/ptx/target.py`).
+   in their names, `// tx.0` (`backend/ptx/target.py`).
 6. *Signatures that fit the screen.*  With a `width` (`SIGNATURE_WIDTH` in the stages
    `tileir-as --emit`, the Python API and the pass traces print), a `func.func` whose
    parameters or attributes would pass it has them on lines of their own, packed, four

@@ -204,10 +204,11 @@ def test_the_line_width_is_the_cli_s_to_choose() -> None:
 
 def test_a_loop_s_registers_keep_the_names_of_its_values() -> None:
     """A loop-carried tile is one block argument per register in the llvm stage, each
-    named as the loop's argument was (`%iterArg0` of cuda_tile and nv_tileas)."""
+    named as the loop's argument was (`%iterArg0` of cuda_tile and nv_tileas), with the
+    register's index (`%iterArg0.0`)."""
     compiled = tileir.compile(CORPUS / "row_sum_loop_f32.tileirbc", arch="sm_80", stop_after="llvm")
     assert re.search(r"iter_args\(%iterArg0 = %\w+,\s+%iterArg1 = ", compiled.tileas.text)
     header = re.search(r"\^bb\d+\(%loopIdx: i32, ([^)]*)\):", compiled.llvm.text)
     assert header is not None
     names = re.findall(r"%([\w$.]+): f32", header.group(1))
-    assert names[:2] == ["iterArg0", "iterArg0_0"] and "iterArg1" in names
+    assert names[:2] == ["iterArg0.0", "iterArg0.1"] and "iterArg1.0" in names

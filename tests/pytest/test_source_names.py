@@ -85,42 +85,42 @@ def test_the_cli_names_values_as_the_api_does(tanh_exp: tileir.Compilation) -> N
 def test_a_named_tile_s_registers_carry_its_name_in_the_llvm_stage(
     tanh_exp: tileir.Compilation,
 ) -> None:
-    """`tx` (32x64 f16, 16 elements a thread) is `%tx`, `%tx_0`, ... `%tx_14` in the llvm
-    stage, on the values its load made; `xf`'s are the `fpext`s of them, and `y`'s the
-    `fma`s; the tile's `ftof` to f16, which has no name, names none."""
+    """`tx` (32x64 f16, 16 elements a thread) is `%tx.0` ... `%tx.15` in the llvm stage,
+    on the values its load made; `xf.i` is the `fpext` of `tx.i`, and `y`'s registers
+    the `fma`s; the tile's `ftof` to f16, which has no name, names none."""
     text = tanh_exp.llvm.text
-    tx = re.findall(r"^\s*%(tx(?:_\d+)?) = llvm\.extractvalue ", text, re.M)
-    assert len(tx) == 16
-    xf = re.findall(r"^\s*%xf(?:_\d+)? = llvm\.fpext %(tx(?:_\d+)?) : f16 to f32", text, re.M)
-    assert sorted(xf) == sorted(tx)
-    assert (
-        len(re.findall(r"^\s*%y(?:_\d+)? = llvm\.call_intrinsic \"llvm\.fma\.f32\"", text, re.M))
-        == 16
-    )
-    assert re.search(r"^\s*%\d+ = llvm\.fptrunc %y ", text, re.M)
+    tx = re.findall(r"^\s*%tx\.(\d+) = llvm\.extractvalue ", text, re.M)
+    assert sorted(map(int, tx)) == list(range(16))
+    xf = re.findall(r"^\s*%xf\.(\d+) = llvm\.fpext %tx\.(\d+) : f16 to f32", text, re.M)
+    assert len(xf) == 16 and all(a == b for a, b in xf)
+    fma = r"^\s*%y\.\d+ = llvm\.call_intrinsic \"llvm\.fma\.f32\""
+    assert len(re.findall(fma, text, re.M)) == 16
+    assert re.search(r"^\s*%\d+ = llvm\.fptrunc %y\.0 ", text, re.M)
 
 
 def test_the_ptx_marks_each_python_name_where_its_registers_are_written(
     tanh_exp: tileir.Compilation,
 ) -> None:
-    """`// tx` at the `mov` out of each word of the vector load (not at the edge path's
-    scalar loads), `// xf` at each `cvt`, `// y` at each `fma`; with the comments taken
-    out the PTX is the PTX of the same kernel without names, byte for byte, and ptxas
-    takes it."""
+    """`// tx.0, tx.1` at the `mov` out of each word of the vector load (not at the edge
+    path's scalar loads), `// xf.i` at each `cvt`, `// y.i` at each `fma`; with the
+    comments taken out the PTX is the PTX of the same kernel without names, byte for
+    byte, and ptxas takes it."""
     named = tanh_exp.ptx.text
-    marked = re.findall(r"^\t(\S+).*\t// (\w+)$", named, re.M)
+    marked = re.findall(r"^\t(\S+).*\t// ([\w., ]+)$", named, re.M)
     by_name: dict[str, set[str]] = {}
-    for mnemonic, name in marked:
-        by_name.setdefault(name, set()).add(mnemonic)
-    assert by_name == {
-        "bm": {"mov.u32"},
-        "tx": {"mov.b32"},
-        "xf": {"cvt.f32.f16"},
-        "y": {"fma.rn.f32"},
-    }
-    assert sum(1 for _, name in marked if name == "tx") == 8  # 2 rows of 4 words
+    registers: dict[str, list[str]] = {}
+    for mnemonic, names in marked:
+        for name in names.split(", "):
+            base, _, index = name.partition(".")
+            by_name.setdefault(base, set()).add(mnemonic)
+            registers.setdefault(base, []).append(index)
+    expected = {"bm": {"mov.u32"}, "tx": {"mov.b32"}, "xf": {"cvt.f32.f16"}, "y": {"fma.rn.f32"}}
+    assert by_name == expected
+    assert sorted(map(int, registers["tx"])) == list(range(16))  # 8 words of two halves
+    assert sum(1 for _, names in marked if names.startswith("tx.")) == 8
+    assert registers["bm"] == [""]  # a scalar is one register, under its own name
     plain = tileir.compile(tileir.load(BYTECODE.read_bytes(), name=str(BYTECODE)), arch="sm_90a")
-    assert re.sub(r"\t// \w+$", "", named, flags=re.M) == plain.ptx.text
+    assert re.sub(r"\t// [\w., ]+$", "", named, flags=re.M) == plain.ptx.text
     if find_ptxas() is not None:
         report = tanh_exp.ptx.ptxas()
         assert report.ok, report.output

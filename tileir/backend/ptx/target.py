@@ -6,8 +6,9 @@ for sm_100a), so both CUDA 12 and CUDA 13 ptxas assemble the output.  Each
 arguments in order (pointers `.u64`, then `cvta.to.global`), with `.reqntid` from
 `nvvm.reqntid` so a launcher can read the block size back.  An instruction that
 defines a register of a value named after a cuTile Python variable (`tileir.compile`,
-`tileir-as --python-names`) ends in that name as a comment (`// tx`), so the PTX can be
-searched for the variable; without Python names the PTX is the same as before.
+`tileir-as --python-names`) ends in the names of those registers as a comment
+(`// tx.0, tx.1`), so the PTX can be searched for the variable; without Python names the
+PTX is the same as before.
 
 A kernel whose shared-memory arena is dynamic (`tileir.dynamic_shared_bytes`, see
 `conversions/tileas_to_llvm/shared_arena.py`) gets the module's one `.extern .shared`
