@@ -269,12 +269,16 @@ def _client_command(python: str) -> str:
     for directory in site.getsitepackages():
         if os.path.isdir(directory) and directory not in paths:
             paths.append(directory)
-    launcher = os.path.join(package_parent, "tileir", "driver", "launch.py")
+    launcher = shlex.quote(os.path.join(package_parent, "tileir", "driver", "launch.py"))
     flags = "-S -P" if sys.version_info >= (3, 11) else "-S"
     return (
-        "# Python without `site`: tileir/driver/launch.py (docs/cli.md).\n"
-        f"exec {python} {flags} {shlex.quote(launcher)} "
+        "# Python without `site`: tileir/driver/launch.py (docs/cli.md); if tileir has\n"
+        "# moved since this was written, the client as a module, with `site`.\n"
+        f"if [ -f {launcher} ]; then\n"
+        f"  exec {python} {flags} {launcher} "
         f'--paths {shlex.quote(os.pathsep.join(paths))} -- "$@"\n'
+        "fi\n"
+        f'exec {python} -m tileir.driver.client "$@"\n'
     )
 
 
