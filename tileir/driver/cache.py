@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import marshal
 import os
-import struct
 import sys
 import time
 
@@ -117,14 +116,14 @@ class Result:
         )
         body = b"".join(
             [
-                struct.pack("<I", len(header)),
+                len(header).to_bytes(4, "little"),
                 header,
                 self.stdout,
                 self.stderr,
                 *(self.outputs[role] for role in roles),
             ]
         )
-        return MAGIC + struct.pack("<Q", len(body)) + body + sha256(body).digest()
+        return MAGIC + len(body).to_bytes(8, "little") + body + sha256(body).digest()
 
     @staticmethod
     def decode(data: bytes) -> Result | None:
@@ -132,14 +131,14 @@ class Result:
         start = len(MAGIC) + 8
         if not data.startswith(MAGIC) or len(data) < start + 32:
             return None
-        (size,) = struct.unpack_from("<Q", data, len(MAGIC))
+        size = int.from_bytes(data[len(MAGIC) : start], "little")
         if len(data) != start + size + 32 or size < 4:
             return None
         body = data[start : start + size]
         if sha256(body).digest() != data[start + size :]:
             return None
         try:
-            (n,) = struct.unpack_from("<I", body)
+            n = int.from_bytes(body[:4], "little")
             status, n_out, n_err, roles, log = marshal.loads(body[4 : 4 + n])
             pos = 4 + n
             sizes = [int(n_out), int(n_err), *(int(k) for _, k in roles)]
@@ -154,7 +153,7 @@ class Result:
             result = Result(int(status), chunks[0], chunks[1], log=log)
             for (role, _), chunk in zip(roles, chunks[2:], strict=True):
                 result.outputs[str(role)] = chunk
-        except (ValueError, TypeError, EOFError, struct.error):
+        except (ValueError, TypeError, EOFError):
             return None
         return result
 
