@@ -6,7 +6,7 @@
 
 // ZERO: error: tileas-materialize-schedule: option num-stages must be at least 1, got 0
 // ZERO-NOT: Traceback
-// WORD: error: {{.*}}expected <class 'int'>
+// WORD: error: option 'num-stages' of pass 'tileas-materialize-schedule' takes an integer, not 'two'
 // WORD-NOT: Traceback
 
 func.func @bad_hint(%v: !nv_tileas.tiled_view<4096xf32, gmem>) {
