@@ -216,6 +216,19 @@ class AxisInfoAnalysis:
                     )
                 k.append(base)
             return AxisInfo((1,) * rank, (1,) * rank, tuple(k))
+        if isinstance(op, ct.MinIOp | ct.MaxIOp):
+            # Each element is one of its operands' elements: what divides both divides
+            # it, and it repeats where both repeat (a clamp of an extent, `min(n - i,
+            # 128)`, keeps n's divisibility).
+            a, b = self.get(op.operands[0]), self.get(op.operands[1])
+            return AxisInfo(
+                (1,) * rank,
+                tuple(
+                    math.gcd(divisibility_at_runs(a, i, 1), divisibility_at_runs(b, i, 1))
+                    for i in range(rank)
+                ),
+                tuple(math.gcd(x, y) for x, y in zip(a.constancy, b.constancy, strict=True)),
+            )
         if isinstance(op, ct.AndIOp | ct.OrIOp | ct.XOrIOp | ct.SelectOp):
             infos = [self.get(v) for v in op.operands]
             k = tuple(math.gcd(*(x.constancy[i] for x in infos)) for i in range(rank))

@@ -96,7 +96,11 @@ from tileir.conversions.tileas_to_llvm.slices import (
 )
 from tileir.conversions.tileas_to_llvm.synchronization import LowerCtaBarrier
 from tileir.conversions.tileas_to_llvm.tcgen05 import finalize_tensor_memory
-from tileir.conversions.tileas_to_llvm.tiled_memory import LowerTiledLoad, LowerTiledStore
+from tileir.conversions.tileas_to_llvm.tiled_memory import (
+    LowerTiledLoad,
+    LowerTiledStore,
+    mask_runs,
+)
 from tileir.diagnostics import not_supported
 from tileir.targets import ARCHS
 from tileir.utils.rewriting import LocatedWalker, TypeDispatch
@@ -124,6 +128,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             apply_recursively=False,
         ).rewrite_module(op)
         lowering = LoweringContext(self.arch)
+        lowering.mask_runs = mask_runs(op)
         structured = StructuredLowering(lowering)
         # One exchange (and allocator) per run, shared by every lowering that moves
         # values between threads through shared memory.

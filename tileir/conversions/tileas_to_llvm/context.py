@@ -196,6 +196,9 @@ class LoweringContext:
     def __init__(self, arch: str = "sm_90a") -> None:
         self.arch = arch
         self.functions: dict[Block, FunctionState] = {}
+        #: Per masked tiled load (by id): its mask's constant runs per
+        #: dimension, from before the lowering (`tiled_memory.mask_runs`).
+        self.mask_runs: dict[int, tuple[int, ...]] = {}
 
     def function_state(self, op: Operation) -> FunctionState:
         fn = op.parent_op()

@@ -1,0 +1,46 @@
+"""A masked vector load whose elements provably share one mask value moves all or
+nothing under one predicate, without the per-element fallback (docs/codegen.md, "Memory
+accesses"): the mask's runs come from the axis analysis before the lowering
+(`tiled_memory.mask_runs`), e.g. `col < extent - start` with the extent `assume
+div_by<16>` is constant over each aligned 8-element vector.
+
+transpose_f16_ragged (extents multiples of 16, not of its 64x64 tile) keeps its
+masks, loses every load's fallback, and still matches numpy in the simulator on every
+target; a ragged extent without such a promise (clamp_f32_2d) keeps its fallback.
+(Stores keep theirs: tiled_memory.LowerTiledStore says why.)"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tileir.compiler import compile_module, load_module
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402
+
+SEED = 20261126
+
+
+def _ptx(name: str, arch: str) -> str:
+    ptx = compile_module(load_module(CORPUS / f"{name}.tileirbc"), arch).ptx
+    assert ptx is not None
+    return ptx
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_aligned_extents_move_whole_vectors(arch: str) -> None:
+    ptx = _ptx("transpose_f16_ragged", arch)
+    # Masked (the edge tiles are partial), 16-byte vectors, and no per-element loads.
+    assert "ld.global.v4.b32" in ptx and "st.global.v4.b32" in ptx
+    assert "ld.global.b16" not in ptx
+    _common.simulate_case("transpose_f16_ragged", ptx, SEED)
+
+
+def test_ragged_extents_keep_the_fallback() -> None:
+    ptx = _ptx("clamp_f32_2d", "sm_90a")
+    assert "t_none" in ptx
