@@ -172,10 +172,12 @@ SHARED_OPERAND_ENGINES = ("mma.sync", "wgmma", "tcgen05")
 
 
 def feeds_only_dots(op: tas.TiledLoadOp) -> bool:
-    """Whether every use of `op`'s tile is the A or B operand of a tensor-core dot that
-    keeps the operand's rows contiguous in shared memory as they are in the load."""
+    """Whether `op`'s tile has one use, the A or B operand of a tensor-core dot that
+    keeps the operand's rows contiguous in shared memory as they are in the load.  (A
+    ring belongs to one dot's operand, laid out as that dot reads it: a tile two dots
+    read, as after CSE merges two loads of it, stays a synchronous load.)"""
     uses = list(op.result.uses)
-    return bool(uses) and all(
+    return len(uses) == 1 and all(
         isinstance(u.operation, tas.DotOp)
         and u.index in (0, 1)
         and u.operation.atom.info.engine in SHARED_OPERAND_ENGINES
@@ -435,7 +437,7 @@ def why_not_fed(
             "or the loop writes memory)"
         )
     if not feeds_only_dots(op):
-        return "its tile has users besides tensor-core dots, or a dot stores it transposed"
+        return "its tile has users besides one tensor-core dot, or a dot stores it transposed"
     if not zero_padding(op):
         return "its padding value is not zero (cp.async fills with zeros)"
     atom = async_atom(op)
