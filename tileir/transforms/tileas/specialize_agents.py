@@ -211,26 +211,29 @@ def fewer_warps(attr: Attribute, warps: int) -> Attribute | None:
     if isinstance(attr, DistributedLayout) and not isinstance(attr, SliceLayoutAttr):
         return None
     if isinstance(attr, ParametrizedAttribute):
-        params: list[Attribute] = []
-        for p in attr.parameters:
-            q = fewer_warps(p, warps)
-            if q is None:
-                return None
-            params.append(q)
-        if all(p is q for p, q in zip(params, attr.parameters, strict=True)):
-            return attr
+        params = _each_with_fewer_warps(attr.parameters, warps)
+        if params is None or params is attr.parameters:
+            return None if params is None else attr
         return type(attr).new(params)
     if isinstance(attr, ArrayAttr):
-        items: list[Attribute] = []
-        for a in cast(ArrayAttr[Attribute], attr).data:
-            b = fewer_warps(a, warps)
-            if b is None:
-                return None
-            items.append(b)
-        if all(a is b for a, b in zip(items, attr.data, strict=True)):
-            return attr
+        data = cast(ArrayAttr[Attribute], attr).data
+        items = _each_with_fewer_warps(data, warps)
+        if items is None or items is data:
+            return None if items is None else attr
         return ArrayAttr(items)
     return attr
+
+
+def _each_with_fewer_warps(attrs: Sequence[Attribute], warps: int) -> Sequence[Attribute] | None:
+    """`fewer_warps` of each of `attrs`: None if one has none, `attrs` itself if none
+    changed."""
+    out: list[Attribute] = []
+    for a in attrs:
+        b = fewer_warps(a, warps)
+        if b is None:
+            return None
+        out.append(b)
+    return attrs if all(a is b for a, b in zip(attrs, out, strict=True)) else out
 
 
 def _spread_over_producer(region: Region) -> None:
