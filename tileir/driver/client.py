@@ -546,8 +546,13 @@ def install_id() -> str:
 
 
 class ServerPaths:
+    """The socket, lock and log of this installation's server.  Their names carry the
+    protocol: a server of an older protocol (a tileir upgraded under it) keeps its own
+    socket until its idle timeout, and a server of this one starts beside it; sharing
+    the name, the old server would close every request it cannot read, and stay up."""
+
     def __init__(self, directory: str) -> None:
-        ident = install_id()
+        ident = f"{install_id()}-{PROTOCOL}"
         self.directory = directory
         self.socket = os.path.join(directory, f"server-{ident}.sock")
         self.lock = os.path.join(directory, f"server-{ident}.lock")
