@@ -11,6 +11,7 @@ target; a ragged extent without such a promise (clamp_f32_2d) keeps its fallback
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -44,3 +45,14 @@ def test_aligned_extents_move_whole_vectors(arch: str) -> None:
 def test_ragged_extents_keep_the_fallback() -> None:
     ptx = _ptx("clamp_f32_2d", "sm_90a")
     assert "t_none" in ptx
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_aligned_operand_tiles_copy_whole_vectors_into_rings(arch: str) -> None:
+    """gemm_f16_aligned_edges (extents multiples of 16, partial last tiles in M, N and
+    K): each ring copy is one cp.async whose src-size is 0 out of bounds, which
+    zero-fills the slot; no element goes through registers, and the GEMM matches numpy."""
+    ptx = _ptx("gemm_f16_aligned_edges", arch)
+    assert re.search(r"cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16, t_n;", ptx)
+    assert "ld.global.b16" not in ptx and "st.shared.b16" not in ptx
+    _common.simulate_case("gemm_f16_aligned_edges", ptx, SEED)

@@ -54,7 +54,11 @@ from tileir.conversions.tileas_to_llvm.exchange import Exchange
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
-from tileir.conversions.tileas_to_llvm.tiled_memory import pointer_view, vector_groups
+from tileir.conversions.tileas_to_llvm.tiled_memory import (
+    pointer_view,
+    uniform_groups,
+    vector_groups,
+)
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
@@ -280,6 +284,8 @@ class LowerAsyncTiledLoad(TilePattern):
         # A replicated tile: only the owner of an element writes it into the slot.
         owner = state.owner_predicate(rewriter, layout)
         nbytes = bits // 8
+        # Groups inside one run of the mask move all or nothing (`uniform_groups`).
+        aligned = uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
         for g in groups:
             offsets = [
                 sum(x * s for x, s in zip(buffer_layout.register_coord(r), strides, strict=True))
@@ -291,6 +297,8 @@ class LowerAsyncTiledLoad(TilePattern):
                 )
             dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
             preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
+            if aligned:
+                preds = preds[:1]
             b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader))
         b.op(nvvm.CpAsyncCommitGroupOp())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
@@ -320,7 +328,8 @@ def _copy(
     async_reader: bool = False,
 ) -> ptx.PtxAsm:
     """One group: a `cp.async` of `vec` elements when every predicate holds (or there
-    are none), else element by element through registers, zeros where masked off; only
+    are none; with one predicate for the group, a zero-filling `cp.async` when it does
+    not), else element by element through registers, zeros where masked off; only
     in the thread that owns the elements (`owner`, when copies of them are replicated).
     The group's elements are contiguous in global memory (its atom was chosen so), so
     each is addressed from the first: one address register per group, not one per
@@ -336,6 +345,15 @@ def _copy(
     copy = ptx.opcode("cp.async", kind, "shared", "global")
     if not preds:
         asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), guard=mine)
+        return asm
+    if len(preds) == 1 and nbytes >= 4:
+        # One predicate for the whole group: in bounds, copy it; out of bounds, the
+        # copy reads nothing (`src-size` 0) and zero-fills the slot (PTX ISA, cp.async).
+        (size,) = asm.register("b32", "t_n")
+        asm.instr(
+            "selp.b32", size, ptx.immediate(nbytes), ptx.immediate(0), asm.input(preds[0], "b")
+        )
+        asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), size, guard=mine)
         return asm
     pred = [asm.input(p, "b") for p in preds]
     all_in_bounds(asm, pred)

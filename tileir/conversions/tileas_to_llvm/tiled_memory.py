@@ -69,7 +69,7 @@ def vector_groups(
 
 
 def mask_runs(module: Operation) -> dict[int, tuple[int, ...]]:
-    """Per masked `tiled_load` of `module` (by id): the runs its mask
+    """Per masked `tiled_load` and `async.tiled_load` of `module` (by id): the runs its mask
     is constant in, per dimension (`AxisInfo.constancy`), read before the mask's ops
     are lowered to registers (`uniform_groups` then knows a vector's elements share one
     predicate without comparing register values)."""
@@ -77,7 +77,7 @@ def mask_runs(module: Operation) -> dict[int, tuple[int, ...]]:
     return {
         id(o): analysis.get(o.mask).constancy
         for o in module.walk()
-        if isinstance(o, tas.TiledLoadOp) and o.mask is not None
+        if isinstance(o, tas.TiledLoadOp | tas.AsyncTiledLoadOp) and o.mask is not None
     }
 
 
