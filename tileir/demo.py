@@ -47,8 +47,11 @@ LINES_PER_STAGE = 6
 WIDTH = 150
 
 
-def _focus(text: str, pattern: str) -> str:
-    found = [line for line in _ops(text) if re.search(pattern, line)]
+def _focus(text: str, pattern: str, wrapped: bool = True) -> str:
+    """The lines of `text` that match `pattern`; `wrapped`: a stage whose long ops are
+    wrapped (the IR stages; PTX is not, and indents the lines of its inline blocks)."""
+    lines = _ops(text) if wrapped else [line.rstrip().expandtabs(4) for line in text.splitlines()]
+    found = [line for line in lines if re.search(pattern, line)]
     shown = [(line[:WIDTH] + " ...") if len(line) > WIDTH else line for line in found]
     more = len(shown) - LINES_PER_STAGE
     shown = shown[:LINES_PER_STAGE] + ([f"    ... ({more} more)"] if more > 0 else [])
@@ -128,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     for stage, (what, pattern) in FOCUS.items():
         print(f"\n-- stage {stage}: {what}")
-        print(_focus(result.asm[stage], pattern))
+        print(_focus(result.asm[stage], pattern, wrapped=stage != "ptx"))
 
     # 4. The decisions, as `tileir-as --remarks=all` reports them.
     print("\n-- remarks: what the compiler decided, and where")
