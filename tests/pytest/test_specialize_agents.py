@@ -44,6 +44,10 @@ def test_specialized_gemm_matches_numpy(name: str) -> None:
     assert ".reqntid 256" in ptx and "setmaxnreg.dec.sync.aligned.u32 40;" in ptx
     assert "cp.async.mbarrier.arrive.shared::cta.b64" in ptx
     assert "wgmma.wait_group.sync.aligned 1;" in ptx
+    # The one CTA-wide barrier is the pipeline's set-up, before the agents part; a
+    # barrier inside the consumer (its epilogue's exchange) is its named barrier, which
+    # does not wait for the producer's warps.
+    assert ptx.count("bar.sync 0;") == 1 and "bar.sync 2, 128;" in ptx
     _run(name, ptx)
 
 
@@ -56,6 +60,7 @@ def test_two_consumer_warpgroups_share_one_producer() -> None:
     assert ".reqntid 384, 1, 1" in ptx and ".maxnreg 168" in ptx
     assert "setmaxnreg.dec.sync.aligned.u32 48;" in ptx
     assert "setmaxnreg.inc.sync.aligned.u32 232;" in ptx
+    assert ptx.count("bar.sync 0;") == 1 and "bar.sync 2, 256;" in ptx
     _run("gemm_bf16_two_warpgroups", ptx)
 
 
