@@ -100,13 +100,6 @@ AGENT_WARPS_ATTR = "nv_tileas.agent_warps"
 #: The producer's warps: one warpgroup (`setmaxnreg` acts on whole warpgroups).
 PRODUCER_WARPS = 4
 
-#: The consumer's warps: the kernel's, one or two warpgroups.  Two consumer warpgroups
-#: are fed by one producer warpgroup (tileiras's shape: 384 threads, `.maxnreg 168`, the
-#: consumer raised to 232), the producer's tiles laid out anew over its 4 warps
-#: (`fewer_warps`).  Two agents of two warpgroups each would launch 512 threads at 128
-#: registers and spill (`gemm_bf16_two_warpgroups`: 176 bytes).
-CONSUMER_WARPS = (4, 8)
-
 #: The most registers an agent is given (`.maxnreg` of a warp-specialized kernel: the
 #: largest agent budget, at most what 256 threads may launch with).
 AGENT_REGISTER_LIMIT = 248
@@ -117,6 +110,14 @@ AGENT_REGISTER_LIMIT = 248
 #: the elements: the held-out 128x128x64 bf16 GEMM spills 44 bytes in its producer at
 #: 40 registers and none at 48, the consumer keeping 232 (`producer_registers`).
 PRODUCER_REGISTERS = {4: 40, 8: 48}
+
+#: The consumer's warps: the kernel's, one or two warpgroups (those with a producer
+#: budget).  Two consumer warpgroups are fed by one producer warpgroup (tileiras's
+#: shape: 384 threads, `.maxnreg 168`, the consumer raised to 232), the producer's tiles
+#: laid out anew over its 4 warps (`fewer_warps`).  Two agents of two warpgroups each
+#: would launch 512 threads at 128 registers and spill (`gemm_bf16_two_warpgroups`:
+#: 176 bytes).
+CONSUMER_WARPS = tuple(PRODUCER_REGISTERS)
 
 
 def producer_registers(consumer_warps: int) -> int:
@@ -175,23 +176,29 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
         return "the kernel's warps are not one or two warpgroups"
     block = loop.parent_block()
     assert block is not None
+    prologue: list[Operation] = []
     for op in block.ops:
         if op is loop:
             break
         if op.regions or not is_side_effect_free(op) or isinstance(op, EXCHANGING_OPS):
             return f"'{op.name}' before the loop would run in both agents"
+        prologue.append(op)
     for op in block.ops:
         if op is not loop and isinstance(op, scf.ForOp | scf.WhileOp):
             return "the kernel has another loop at the top"
+    producer: list[Operation] = []
     for load in loads:
         sources = operand_sources(load, loop)
         if sources is None or any(isinstance(s, EXCHANGING_OPS) for s in sources):
             return "a load's index computation exchanges values between threads"
-        if warps.value.data != PRODUCER_WARPS:
-            for o in [*sources, load]:
-                for r in o.results:
-                    if fewer_warps(r.type, PRODUCER_WARPS) is None:
-                        return f"'{o.name}' has a layout the producer's 4 warps cannot take"
+        producer += [*sources, load]
+    if warps.value.data != PRODUCER_WARPS:
+        # The producer's ops and the prologue ops it gets copies of (`_sink`) are laid
+        # out anew over its warps (`_spread_over_producer`).
+        producer += _needed(prologue, {id(o) for o in producer})
+        for o in producer:
+            if any(fewer_warps(r.type, PRODUCER_WARPS) is None for r in o.results):
+                return f"'{o.name}' has a layout the producer's 4 warps cannot take"
     return None
 
 
