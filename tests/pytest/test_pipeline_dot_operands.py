@@ -19,6 +19,7 @@ import pytest
 
 from tileir.backend.ptx.target import module_to_ptx
 from tileir.compiler import compile_module, load_module
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.pipelines import stage_passes
 from tileir.registry import make_context
 from tileir.testing import ASYNC_RACE, SimulationError
@@ -191,3 +192,33 @@ def test_broken_pipelines_are_caught(arch: str, breakage: Callable[[str], str]) 
         _run("gemm_bf16_ragged", broken)
     # A read of a slot whose copy may not have landed (in this thread or another).
     assert caught.value.kind == ASYNC_RACE, caught.value
+
+
+def test_a_view_of_pointers_two_loads_read_stays_synchronous() -> None:
+    """A batched matmul's A tile loaded twice from one view of pointers and multiplied by
+    itself: reshaping one load into the dot's shape would replace the view the other still
+    reads, so neither operand is pipelined and the IR verifies.  (Kills issue 18's last
+    mutant: the one-use check on that view dropped, an internal error.)"""
+    module = load_module(CORPUS / "batched_matmul_2d_f16.mlir")
+    ctx = make_context()
+    for _, passes in stage_passes("sm_90a", 4):
+        for p in passes:
+            if isinstance(p, PipelineDotOperandsPass):
+                dot = next(op for op in module.walk() if isinstance(op, tas.DotOp))
+                a_view, b_view = (v.owner for v in (dot.a, dot.b))
+                assert isinstance(a_view, tas.ViewOp) and isinstance(b_view, tas.ViewOp)
+                a_load = a_view.src.owner
+                assert isinstance(a_load, tas.TiledLoadOp)
+                again = a_load.clone()
+                assert again.parent_block() is None
+                block = a_load.parent_block()
+                assert block is not None
+                block.insert_op_after(again, a_load)
+                b_view.operands[0] = again.result
+                p.apply(ctx, module)
+                module.verify()
+                assert not any(isinstance(op, tas.AsyncTiledLoadOp) for op in module.walk())
+                assert "A: it is computed" in str(dot.attributes["nv_tileas.operand_feed"])
+                return
+            p.apply(ctx, module)
+    raise AssertionError("no tileas-pipeline-dot-operands in the sm_90a pipeline")
