@@ -1,0 +1,151 @@
+"""Verification once per signature (tileir/utils/verified_signatures.py): an op whose
+verdict can only depend on its types, properties and attributes is verified the first
+time its signature is seen; an op that fails fails every time, with xDSL's message; an
+op whose verdict depends on more (a trait that looks at its parent, its own verifier,
+its place at the end of a block) is verified every time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import (
+    FunctionType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region
+
+from tileir.diagnostics import CompileError, verify_module
+from tileir.utils import verified_signatures as vs
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory() -> Iterator[None]:
+    saved = (set(vs._VERIFIED), dict(vs._BY_IDENTITY))
+    vs._VERIFIED.clear()
+    vs._BY_IDENTITY.clear()
+    yield
+    vs._VERIFIED.clear()
+    vs._BY_IDENTITY.clear()
+    vs._VERIFIED.update(saved[0])
+    vs._BY_IDENTITY.update(saved[1])
+
+
+def _function(arg_types: list[Attribute]) -> tuple[ModuleOp, Block]:
+    """A module of one function `f` whose body is a `func.return`."""
+    block = Block(arg_types=arg_types)
+    block.add_op(func.ReturnOp())
+    f = func.FuncOp("f", FunctionType.from_lists(arg_types, []), Region(block))
+    return ModuleOp([f]), block
+
+
+def _insert(block: Block, op: Operation) -> Operation:
+    assert block.last_op is not None
+    block.insert_op_before(op, block.last_op)
+    return op
+
+
+def _add(block: Block) -> llvm.AddOp:
+    return llvm.AddOp(block.args[0], block.args[1])
+
+
+def _count_verifications(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    original = Operation.verify
+
+    def counting(self: Operation, verify_nested_ops: bool = True) -> None:
+        counts[self.name] = counts.get(self.name, 0) + 1
+        original(self, verify_nested_ops)
+
+    monkeypatch.setattr(Operation, "verify", counting)
+    return counts
+
+
+def test_a_repeated_signature_is_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    module, block = _function([i32, i32])
+    for _ in range(5):
+        _insert(block, _add(block))
+    counts = _count_verifications(monkeypatch)
+    verify_module(module)
+    assert counts["llvm.add"] == 1
+    verify_module(module)  # and not again: the signature is remembered
+    assert counts["llvm.add"] == 1
+    assert counts["func.return"] == 2 and counts["func.func"] == 2
+
+
+def test_an_equal_signature_from_other_objects_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The memory by identity misses (other type objects); the one by value finds it."""
+    first, block = _function([i64, i64])
+    _insert(block, _add(block))
+    verify_module(first)
+    second, block = _function([IntegerType(64), IntegerType(64)])
+    add = _insert(block, _add(block))
+    parts = vs.signature(add)
+    assert parts is not None and tuple(map(id, parts)) not in vs._BY_IDENTITY
+    counts = _count_verifications(monkeypatch)
+    verify_module(second)
+    assert "llvm.add" not in counts
+    assert tuple(map(id, parts)) in vs._BY_IDENTITY
+
+
+def test_a_failing_op_fails_every_time() -> None:
+    """A signature is remembered only once it verified."""
+    module, block = _function([i32, i32])
+    # llvm.icmp's own verifier: a vector result for scalar operands is wrong.
+    _insert(
+        block,
+        llvm.ICmpOp.create(
+            operands=list(block.args),
+            result_types=[VectorType(i1, [2])],
+            properties={"predicate": IntegerAttr(0, i64)},
+        ),
+    )
+    for _ in range(2):
+        with pytest.raises(CompileError, match="Result must be scalar"):
+            verify_module(module)
+    assert not vs._VERIFIED
+
+
+def test_ops_whose_verdict_depends_on_more_are_verified_every_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """func.return ends its block and has a parent rule; func.func has a region."""
+    module, block = _function([i32, i32])
+    assert vs.signature(block.last_op) is None  # type: ignore[arg-type]
+    assert vs.signature(module.ops.first) is None  # type: ignore[arg-type]
+    assert not vs._is_local(func.ReturnOp)  # HasParent looks at the parent
+    counts = _count_verifications(monkeypatch)
+    for _ in range(3):
+        verify_module(module)
+    assert counts["func.return"] == 3 and counts["func.func"] == 3
+
+
+def test_an_op_with_a_verifier_of_its_own_is_not_memoized() -> None:
+    """Only verifiers read and found local (LOCAL_VERIFIER_CLASSES) are trusted."""
+    from tileir.dialects.cuda_tile.ops.integer import AddIOp
+
+    assert vs._is_local(llvm.AddOp)
+    assert vs._is_local(llvm.ICmpOp)
+    assert not vs._is_local(AddIOp)
+
+
+def test_an_erased_operand_is_still_reported() -> None:
+    """xDSL's check for an operand that was erased runs on every op."""
+    module, block = _function([i32, i32])
+    producer = _insert(block, _add(block))
+    add = _insert(block, _add(block))
+    verify_module(module)
+    add.operands = [producer.results[0], block.args[1]]
+    producer.detach()
+    producer.erase(safe_erase=False)
+    with pytest.raises(ValueError, match="Erased SSA value"):
+        vs.verify_op(add)

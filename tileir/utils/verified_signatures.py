@@ -1,0 +1,158 @@
+"""Verification that does not repeat itself: an op whose verdict can only depend on its
+signature is verified once per signature.
+
+Verifying a module at a stage's end walks every op through xDSL's generic constraint
+checks (operand and result types against the op's definition, properties, attributes,
+traits).  The llvm stage of a kernel is thousands of ops of a few dozen shapes (`llvm.add`
+of two i32, `llvm.bitcast` of an f32 to an i32, ...): 95% of the ops the stage ends
+verify over the held-out kernels repeat the signature of an op verified before, and
+verification was a fifth of a warm compilation.
+
+An op's verdict depends only on its *signature* (its class, its operands' and results'
+types, its properties and attributes) when:
+
+- it has no regions and no successors (xDSL then checks nothing about its blocks), and
+  it does not end its block (the terminator rule looks at its position);
+- its class has no verifier of its own beyond the IRDL definition, or one of the
+  verifiers of `LOCAL_VERIFIER_CLASSES`, read and found to look only at types and properties;
+- each of its traits checks nothing, or is in `LOCAL_TRAITS` (a trait such as
+  `HasParent` looks at the op's parent, and is not);
+- none of its operands is an erased value (xDSL's own check, kept).
+
+Such an op is verified in full the first time its signature is seen; the signature is
+remembered only when it verified, so a failing op fails every time, with xDSL's own
+message.  Every other op is verified in full, every time.  Nothing is skipped: an op
+whose verdict is remembered is one whose verification would repeat a check that
+already passed on the same inputs.  The compile server fills the memory while it warms
+up (tileir/driver/server.py), so a forked worker starts with the common signatures."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects import llvm
+from xdsl.ir import ErasedSSAValue, Operation
+from xdsl.irdl import IRDLOperation
+from xdsl.traits import OpTrait, SameOperandsAndResultType
+
+#: Op classes whose own verifier (run after their IRDL definition's checks) looks only at
+#: their operand and result types and their properties (read in xDSL 0.74).
+LOCAL_VERIFIER_CLASSES: tuple[type[Operation], ...] = (
+    llvm.ICmpOp,
+    llvm.GEPOp,
+    llvm.CallIntrinsicOp,
+)
+
+#: Traits whose check looks only at the op's own types.
+LOCAL_TRAITS: frozenset[type[OpTrait]] = frozenset({SameOperandsAndResultType})
+
+#: Signatures that verified, by value and by the identity of their parts (`verify_op`).
+#: Bounded: a long-lived process (a notebook, the tests) starts over when one is full.
+_VERIFIED: set[tuple[object, ...]] = set()
+_BY_IDENTITY: dict[tuple[int, ...], tuple[object, ...]] = {}
+_LIMIT = 200_000
+
+_LOCAL_VERIFIERS: set[Callable[..., None]] = set()
+
+#: Per op class: whether its verdict depends only on its signature.
+_LOCAL_CLASS: dict[type[Operation], bool] = {}
+
+
+def _custom_verifier(cls: type[Operation]) -> Callable[..., None] | None:
+    """The verifier an IRDL op class runs after its definition's checks (xDSL's
+    `irdl_op_definition` wraps it, with the definition, into the class's `verify_`);
+    None when the class's `verify_` is not such a wrapper (then it is not memoized)."""
+    wrapper = cls.__dict__.get("verify_")
+    code = getattr(wrapper, "__code__", None)
+    closure = getattr(wrapper, "__closure__", None)
+    if code is None or closure is None or "custom_verify" not in code.co_freevars:
+        return None
+    return closure[code.co_freevars.index("custom_verify")].cell_contents
+
+
+def _local_verifiers() -> set[Callable[..., None]]:
+    """`Operation.verify_` (no verifier of its own) and those of
+    `LOCAL_VERIFIER_CLASSES`."""
+    if not _LOCAL_VERIFIERS:
+        _LOCAL_VERIFIERS.add(Operation.verify_)
+        for cls in LOCAL_VERIFIER_CLASSES:
+            verifier = _custom_verifier(cls)
+            if verifier is not None:
+                _LOCAL_VERIFIERS.add(verifier)
+    return _LOCAL_VERIFIERS
+
+
+def _is_local(cls: type[Operation]) -> bool:
+    known = _LOCAL_CLASS.get(cls)
+    if known is not None:
+        return known
+    local = False
+    if issubclass(cls, IRDLOperation):
+        verifier = _custom_verifier(cls)
+        local = verifier is not None and verifier in _local_verifiers()
+        if local:
+            for trait in cls.traits:
+                kind = type(trait)
+                if kind.verify is not OpTrait.verify and kind not in LOCAL_TRAITS:
+                    local = False
+                    break
+    _LOCAL_CLASS[cls] = local
+    return local
+
+
+def signature(op: Operation) -> list[object] | None:
+    """What `op`'s verdict depends on (its class, operand types, result types,
+    properties and attributes, flattened), or None when it depends on more (see the
+    module's docstring)."""
+    cls = type(op)
+    if op.regions or op.successors or not _is_local(cls):
+        return None
+    block = op.parent
+    if block is not None and block.last_op is op:
+        return None
+    operands = op.operands
+    parts: list[object] = [cls, len(operands)]
+    for operand in operands:
+        if isinstance(operand, ErasedSSAValue):
+            return None
+        parts.append(operand.type)
+    results = op.results
+    parts.append(len(results))
+    parts.extend(r.type for r in results)
+    for name, value in op.properties.items():
+        parts += (name, value)
+    parts.append(None)
+    for name, value in op.attributes.items():
+        parts += (name, value)
+    return parts
+
+
+def verify_op(op: Operation) -> None:
+    """`op.verify(verify_nested_ops=False)`, once per signature where the verdict can
+    only depend on the signature.
+
+    Two memories: signatures by the identity of their parts (attributes are immutable,
+    and most ops of a stage share their type objects), which costs no hashing of
+    nested attributes, and signatures by value, which finds an equal signature built
+    from other objects.  The first holds the parts it names, so that an id is never
+    reused for another object while it is remembered."""
+    parts = signature(op)
+    if parts is None:
+        op.verify(verify_nested_ops=False)
+        return
+    identity = tuple(map(id, parts))
+    if identity in _BY_IDENTITY:
+        return
+    key = tuple(parts)
+    try:
+        known = key in _VERIFIED
+    except TypeError:  # an unhashable attribute: verify it every time
+        op.verify(verify_nested_ops=False)
+        return
+    if not known:
+        op.verify(verify_nested_ops=False)
+    if len(_VERIFIED) >= _LIMIT or len(_BY_IDENTITY) >= _LIMIT:
+        _VERIFIED.clear()
+        _BY_IDENTITY.clear()
+    _VERIFIED.add(key)
+    _BY_IDENTITY[identity] = key
