@@ -37,7 +37,8 @@
    (`tileir.source_names`, hint ending in `PYTHON_NAMED`) takes that name in item 2's
    numbering instead of its op's suggestion, made unique the same way (`%tx`, `%acc_24`),
    and item 4 pins it, still marked as Python's: `tx = ct.load(...)` is `%tx` in every
-   stage, its registers in the llvm stage are `%tx.0`, `%tx.1`, ...
+   stage (a loop's or an `if`'s block argument or result named after the variable it
+   carries, `%acc_24` for `acc`, takes it instead of `%iterArg0`), its registers in the llvm stage are `%tx.0`, `%tx.1`, ...
    (`conversions/tileas_to_llvm/names.py`), and the PTX instructions that write them end
    in their names, `// tx.0` (`backend/ptx/target.py`).
 6. *Signatures that fit the screen.*  With a `width` (`SIGNATURE_WIDTH` in the stages
@@ -309,6 +310,7 @@ class _MlirNumbering:
         for block in region.blocks:
             if hook is not None:
                 for arg, name in zip(block.args, hook(block), strict=False):
+                    name = python_name(arg) or name
                     if name:
                         self.set_name(arg, name)
         for block in region.blocks:
@@ -318,7 +320,9 @@ class _MlirNumbering:
         for arg in block.args:
             if arg in self.numbers:
                 continue
-            if entry:
+            if (name := python_name(arg)) is not None:
+                self.set_name(arg, name)
+            elif entry:
                 self.set_name(arg, f"arg{self.next_argument}")
                 self.next_argument += 1
             else:

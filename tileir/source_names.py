@@ -14,8 +14,19 @@ stages (`tileir.printing`, items 2 and 4), in the Python API and in `tileir-as` 
 (`tileir-as --python-names`).
 
 Only plain assignments to one name count (`x = ...`, `x: T = ...`, `x += ...`); a tuple
-target, a loop variable or an expression statement names nothing, and a value keeps
-the name the cuda_tile text would give it.
+target or an expression statement names nothing, and a value keeps the name the
+cuda_tile text would give it.
+
+A variable a loop carries has no op of its own: cuTile makes it a block argument of
+the loop's body (`%iterArg0`) and a result of the loop (`%for`), and an `if` that
+assigns it in a branch makes it a result of the `if`.  Those take the variable's name
+too (`name_carried_values`): `acc` of `acc = ct.mma(ta, tb, acc)` in a K loop is `%acc`
+before the loop, in the loop's body and after it, and the `for` statement's variable
+(`for k in range(...)`) names the loop's induction variable.  Which variable a slot
+carries is not recorded, so it is read off the values it joins: the value it starts
+from (the variable before the loop) or the values each iteration ends with, whichever
+is a variable the statement assigns (`m_i = m_ij` at the end of an attention loop
+carries `m_i`, which the start names, not `m_ij`).
 """
 
 from __future__ import annotations
@@ -24,12 +35,21 @@ import ast
 import functools
 import linecache
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from xdsl.ir import Operation, OpResult
+from xdsl.ir import Operation, OpResult, SSAValue
 
 from tileir.diagnostics import location_of
+from tileir.dialects.cuda_tile.ops.control_flow import (
+    BreakOp,
+    ContinueOp,
+    ForOp,
+    IfOp,
+    LoopOp,
+    YieldOp,
+)
 from tileir.dialects.cuda_tile.types import TileType
-from tileir.printing import PYTHON_NAMED
+from tileir.printing import PYTHON_NAMED, python_name
 
 #: The source text of a file, or None where it cannot be read.
 SourceReader = Callable[[str], str | None]
@@ -92,7 +112,7 @@ def name_values_from_python(root: Operation, read: SourceReader = _read) -> int:
         if result is not None:
             result.name_hint = texts[file][(line, column)] + PYTHON_NAMED
             named += 1
-    return named
+    return named + name_carried_values(root, read)
 
 
 #: The ops cuTile makes a tile of a scalar operand with (`t * 2.0`: reshape to 1-D, then
@@ -123,3 +143,136 @@ def _assigned_result(op: Operation) -> OpResult | None:
     if len(values) > 1:
         values = [r for r in values if r.uses]
     return values[0] if len(values) == 1 else None
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """What a compound statement (`for`, `while`, `if`) assigns: the names stored
+    anywhere in it, and a `for`'s own variable."""
+
+    stored: frozenset[str]
+    target: str | None = None
+
+
+@functools.lru_cache(maxsize=64)
+def _statements(text: str) -> dict[tuple[int, int], _Statement]:
+    """(line, column) of each `for`, `while` and `if` statement in `text` -> what it
+    assigns (cuTile locates a loop or an `if` at its statement)."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return {}
+    found: dict[tuple[int, int], _Statement] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.For | ast.While | ast.If):
+            continue
+        stored = frozenset(
+            name.id
+            for part in ast.iter_child_nodes(node)
+            for name in ast.walk(part)
+            if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store)
+        )
+        target = (
+            node.target.id
+            if isinstance(node, ast.For) and isinstance(node.target, ast.Name)
+            else None
+        )
+        found[(node.lineno, node.col_offset)] = _Statement(stored, target)
+    return found
+
+
+def name_carried_values(root: Operation, read: SourceReader = _read) -> int:
+    """Name the block arguments and results of the loops and `if`s under `root` after
+    the Python variables they carry, and each `for`'s induction variable after the
+    statement's variable (module doc); returns how many were named.  Run after the
+    assignments are named: a slot's name comes from the values it joins, and a loop's
+    from those of the loops and `if`s in and around it, so it repeats until no name is
+    added."""
+    controls = [op for op in root.walk() if isinstance(op, ForOp | LoopOp | IfOp)]
+    statements = {op: _statement_of(op, read) for op in controls}
+    named = 0
+    while True:
+        added = sum(_name_slots(op, statements[op]) for op in controls)
+        if not added:
+            return named
+        named += added
+
+
+def _statement_of(op: Operation, read: SourceReader) -> _Statement | None:
+    loc = location_of(op)
+    if loc is None:
+        return None
+    text = read(loc.file)
+    return _statements(text).get((loc.line, loc.column)) if text else None
+
+
+def _name_slots(op: ForOp | LoopOp | IfOp, statement: _Statement | None) -> int:
+    """Name the unnamed values of `op`'s slots (`_slots`); returns how many.  A name
+    must be one the statement assigns (where the statement is known), and goes to one
+    slot of the op only."""
+    slots = _slots(op)
+    taken = {(group, n) for values, _, group in slots for v in values if (n := python_name(v))}
+    named = 0
+    target = statement.target if statement is not None and isinstance(op, ForOp) else None
+    if isinstance(op, ForOp) and target is not None and python_name(op.induction_var) is None:
+        op.induction_var.name_hint = target + PYTHON_NAMED
+        named += 1
+    for values, sources, group in slots:
+        if all(python_name(v) is not None for v in values):
+            continue
+        candidates = [n for v in sources if (n := python_name(v)) is not None]
+        if statement is not None:
+            candidates = [n for n in candidates if n in statement.stored]
+        name = next((n for n in candidates if (group, n) not in taken), None)
+        if name is None:
+            continue
+        taken.add((group, name))
+        for value in values:
+            if python_name(value) is None:
+                value.name_hint = name + PYTHON_NAMED
+                named += 1
+    return named
+
+
+#: A carried slot: the values one variable is (a block argument and a result, or one
+#: of them), the values it joins (the variable before the op first), and its group:
+#: the slots of one group carry different variables (a `loop`'s results are a group of
+#: their own, as they need not be its block arguments).
+_Slot = tuple[list[SSAValue], list[SSAValue], int]
+
+
+def _slots(op: ForOp | LoopOp | IfOp) -> list[_Slot]:
+    """The carried slots of `op` (`_Slot`)."""
+    if isinstance(op, IfOp):
+        yields = [
+            block.last_op
+            for region in (op.then_region, op.else_region)
+            for block in region.blocks
+            if isinstance(block.last_op, YieldOp)
+        ]
+        return [([r], [y.operands[i] for y in yields], 0) for i, r in enumerate(op.results)]
+    exits = _exits(op)
+    continues = [e for e in exits if isinstance(e, ContinueOp)]
+    slots: list[_Slot] = []
+    for i, arg in enumerate(op.iter_args):
+        values: list[SSAValue] = [arg]
+        if isinstance(op, ForOp):
+            values.append(op.results[i])
+        slots.append((values, [op.init_values[i], *(c.operands[i] for c in continues)], 0))
+    if isinstance(op, LoopOp):
+        breaks = [e for e in exits if isinstance(e, BreakOp)]
+        slots.extend(([r], [b.operands[i] for b in breaks], 1) for i, r in enumerate(op.results))
+    return slots
+
+
+def _exits(loop: ForOp | LoopOp) -> list[Operation]:
+    """The `continue`s and `break`s that leave `loop`'s body, not a nested loop's."""
+    found: list[Operation] = []
+    stack = [loop.body]
+    while stack:
+        for op in stack.pop().ops:
+            if isinstance(op, ContinueOp | BreakOp):
+                found.append(op)
+            elif not isinstance(op, ForOp | LoopOp):
+                stack.extend(block for region in op.regions for block in region.blocks)
+    return found

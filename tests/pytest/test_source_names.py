@@ -213,3 +213,132 @@ def test_a_changed_source_is_read_again(tmp_path: Path) -> None:
     second = tileir.load(text, name="k.mlir")
     name_values_from_python(second)
     assert "%q, %blockId_y" in tileir.print_ir(second)
+
+
+@pytest.fixture(scope="module")
+def gemm() -> tileir.Compilation:
+    sys.path.insert(0, str(CORPUS))
+    try:
+        import gemm_f16 as kernel  # pyright: ignore[reportMissingImports]
+    finally:
+        sys.path.remove(str(CORPUS))
+    return tileir.compile(
+        kernel.KERNEL,  # pyright: ignore[reportUnknownMemberType]
+        kernel.signatures()[0],  # pyright: ignore[reportUnknownMemberType]
+        arch="sm_90a",
+    )
+
+
+def test_a_loop_carried_acc_is_followed_by_name_from_cuda_tile_to_ptx(
+    gemm: tileir.Compilation,
+) -> None:
+    """`acc = ct.full(...)`; `for k in range(k_tiles): ... acc = ct.mma(ta, tb, acc)`:
+    the loop's block argument and result are `acc` too (MLIR-unique: `%acc_24`,
+    `%acc_22`), and `k` the induction variable, in every stage; in llvm the block
+    argument's registers are `%acc_24.i`, and in PTX the moves into them say so."""
+    cuda_tile = gemm.cuda_tile.text
+    loop = re.search(
+        r"%(acc_\d+) = for %k in \(.*\) : tile<i32> iter_values\(%(acc_\d+) = %acc\)", cuda_tile
+    )
+    assert loop, cuda_tile
+    result, carried = loop.groups()
+    dot = re.search(rf"%(acc_\d+) = mmaf %ta, %tb, %{carried} ", cuda_tile)
+    assert dot and f"continue %{dot[1]} :" in cuda_tile
+    assert re.search(rf"store_view_tko weak %{result}, ", cuda_tile)
+    assert "iterArg" not in cuda_tile and "loopIdx" not in cuda_tile
+    for stage, op in (("tileaa", "nv_tileaa.dot"), ("tileas", "nv_tileas.dot")):
+        text = gemm.stage(stage).text
+        assert re.search(
+            rf"%{result}(, %\d+)* = scf\.for %k = .* iter_args\(%{carried} = %acc", text
+        )
+        assert f"%{dot[1]} = {op} %ta, %tb, %{carried}" in text, stage
+    llvm_text = gemm.llvm.text
+    header = re.search(r"^\s*\^bb\d+\(%k: i32, (.*?)\):", llvm_text, re.M | re.S)
+    assert header, llvm_text
+    assert re.findall(r"%(acc_\d+)\.(\d+): f32", header[1]) == [
+        (carried, str(i)) for i in range(16)
+    ]
+    ptx = gemm.ptx.text
+    moves = re.findall(rf"^\tmov\.b32 %f\d+, %f\d+;\t// {carried}\.(\d+)$", ptx, re.M)
+    assert sorted(map(int, moves)) == list(range(16))  # the loop's entry edge
+    assert re.search(r"^\tmov\.f32 %f\d+, 0f00000000;\t// acc\.0$", ptx, re.M)
+    assert re.search(rf"^\twgmma\.mma_async\..*\t// {dot[1]}\.0, ", ptx, re.M)
+
+
+CARRIED_TEXT = """\
+cuda_tile.module @m {
+  entry @k(%n: tile<i32>) {
+    %a = constant <f32: 0.0> : tile<16xf32> loc("l.py":2:10)
+    %b = constant <f32: 1.0> : tile<16xf32> loc("l.py":3:8)
+    %lo = constant <i32: 0> : tile<i32> loc("l.py":4:4)
+    %one = constant <i32: 1> : tile<i32> loc("l.py":4:4)
+    %r:2 = for %iv in (%lo to %n, step %one) : tile<i32> iter_values(%x = %a, %y = %b)
+        -> (tile<16xf32>, tile<16xf32>) {
+      %c = addf %x, %y : tile<16xf32> loc("l.py":5:15)
+      %d = mulf %c, %c : tile<16xf32> loc("l.py":6:12)
+      continue %c, %d : tile<16xf32>, tile<16xf32> loc("l.py":4:4)
+    } loc("l.py":4:4)
+    %z = cmpi greater_than %n, %lo, signed : tile<i32> -> tile<i1> loc("l.py":9:7)
+    %s = if %z -> (tile<16xf32>) {
+      %e = addf %r#1, %r#1 : tile<16xf32> loc("l.py":10:12)
+      yield %e : tile<16xf32> loc("l.py":9:4)
+    } else {
+      %f = negf %r#1 : tile<16xf32> loc("l.py":12:12)
+      yield %f : tile<16xf32> loc("l.py":9:4)
+    } loc("l.py":9:4)
+    %w:2 = loop iter_values(%p = %n, %q = %s) : tile<i32>, tile<16xf32>
+        -> tile<i32>, tile<16xf32> {
+      %g = cmpi greater_than_or_equal %p, %n, signed : tile<i32> -> tile<i1> loc("l.py":15:11)
+      if %g {
+        break %p, %q : tile<i32>, tile<16xf32> loc("l.py":16:12)
+      } loc("l.py":15:8)
+      %h = addi %p, %one : tile<i32> loc("l.py":17:12)
+      %o = addf %q, %q : tile<16xf32> loc("l.py":18:12)
+      continue %h, %o : tile<i32>, tile<16xf32> loc("l.py":14:4)
+    } loc("l.py":14:4)
+    return
+  }
+}
+"""
+
+CARRIED_SOURCE = """\
+def k(n):
+    m_i = ct.zeros((16,))
+    s = ct.ones((16,))
+    for j in range(n):
+        m_ij = m_i + s
+        t = m_ij * m_ij
+        m_i = m_ij
+        s = t
+    if n > 0:
+        u = s + s
+    else:
+        u = -s
+    v = u
+    while True:
+        if n >= n:
+            break
+        n = n + 1
+        v = v + v
+"""
+
+
+def test_which_variable_a_loop_or_an_if_carries() -> None:
+    """A slot takes the name of the variable before the loop where the loop assigns it
+    (`m_i = m_ij` carries `m_i`, not `m_ij`), else of the value an iteration ends with
+    (`v = u` made no op: the value before the `while` is `u`'s, which the loop does not
+    assign); an `if`'s result the name both branches give; a `loop`'s results those of
+    its `break`; a `for`'s induction variable the statement's variable.  Unique as
+    MLIR makes names, and the text reads back."""
+    module = tileir.load(CARRIED_TEXT, name="l.mlir")
+    name_values_from_python(module, {"l.py": CARRIED_SOURCE}.get)
+    text = tileir.print_ir(module)
+    assert (
+        "%m_i_0, %s_1 = for %j in (%cst_0_i32 to %arg0, step %cst_1_i32) : tile<i32> "
+        "iter_values(%m_i_2 = %m_i, %s_3 = %s)" in text
+    )
+    assert "%m_ij = addf %m_i_2, %s_3 " in text and "continue %m_ij, %t :" in text
+    assert "%u = if %0 -> (tile<16xf32>)" in text and "addf %s_1, %s_1 " in text
+    assert "%n, %v = loop iter_values(%n_2 = %arg0, %v_3 = %u) " in text
+    assert "break %n_2, %v_3 :" in text
+    assert tileir.load(text) is not None

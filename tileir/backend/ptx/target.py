@@ -125,7 +125,9 @@ class NameComments:
     instructions marks its last one; an op that prints none (an `extractvalue` of an
     inline-asm result, a cast kept in its register) marks the first instruction of its
     operand's op that names its register: the one that wrote it (the `mov` out of a
-    vector load's word, not the edge path's scalar load)."""
+    vector load's word, not the edge path's scalar load).  A branch marks the moves that
+    write the registers of its target's named block arguments (a loop-carried `acc`'s
+    `mov.b32 %f2, %f3;	// acc_24.0` on the loop's entry edge)."""
 
     def __init__(self) -> None:
         self.names: dict[int, list[str]] = {}
@@ -135,7 +137,11 @@ class NameComments:
     @staticmethod
     def wanted(fn: llvm.FuncOp) -> bool:
         """Whether kernel `fn` has a value with a Python name (else no comment at all)."""
-        return any(python_name(r) is not None for op in fn.walk() for r in op.results)
+        return any(
+            python_name(v) is not None
+            for op in fn.walk()
+            for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args))
+        )
 
     def mark(self, ctx: PtxContext, op: Operation, first_line: int) -> None:
         """Note the names of `op`'s results; `first_line` is the first line `op` printed."""
@@ -146,9 +152,32 @@ class NameComments:
                 continue
             line = self._writer(ctx, op, result, first_line)
             if line is not None:
-                names = self.names.setdefault(line, [])
-                if name not in names:
-                    names.append(name)
+                self._add(line, name)
+        for block in op.successors:
+            for arg in block.args:
+                name = python_name(arg)
+                line = None if name is None else self._move_into(ctx, arg, first_line)
+                if name is not None and line is not None:
+                    self._add(line, name)
+
+    def _add(self, line: int, name: str) -> None:
+        names = self.names.setdefault(line, [])
+        if name not in names:
+            names.append(name)
+
+    @staticmethod
+    def _move_into(ctx: PtxContext, arg: SSAValue, first: int) -> int | None:
+        """The last line from `first` on that writes block argument `arg`'s register
+        (an edge's move, `instructions._edge_moves`); None where none does (the value
+        was already in it)."""
+        register = ctx.regs.names.get(arg)
+        if not isinstance(register, str):
+            return None
+        writes = re.compile(r"^\S+ " + re.escape(register) + ",")
+        return next(
+            (i for i in range(len(ctx.lines) - 1, first - 1, -1) if writes.match(ctx.lines[i])),
+            None,
+        )
 
     def _writer(self, ctx: PtxContext, op: Operation, result: SSAValue, first: int) -> int | None:
         if len(ctx.lines) > first:
