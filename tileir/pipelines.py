@@ -20,6 +20,7 @@ from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
 from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
 from tileir.transforms.dce import DeadCodeElimination
+from tileir.transforms.llvm.sink_tmem_loads import SinkTmemLoadsPass
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
@@ -72,6 +73,7 @@ def stage_passes(
                 ConvertTileASToLLVMPass(arch=arch),
                 CommonSubexpressionElimination(),
                 DeadCodeElimination(),
+                SinkTmemLoadsPass(),
             ],
         ),
     ]

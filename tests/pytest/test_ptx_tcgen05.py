@@ -131,6 +131,18 @@ def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
     np.testing.assert_array_equal(inputs["arrays"]["c"], 0.0)
 
 
+def test_epilogue_reads_tensor_memory_a_slice_at_a_time() -> None:
+    """`llvm-sink-tmem-loads`: each 32-column `tcgen05.ld` of the accumulator, with its
+    own `tcgen05.wait::ld`, comes just before the stores of those columns, not all loads
+    before the first store (64 registers a thread at once here, 256 for a 256x256 tile
+    with 8 warps, which spilled)."""
+    ptx = _ptx(BROKEN_BASE)
+    loads = [m.start() for m in re.finditer(r"tcgen05\.ld\.sync", ptx)]
+    assert len(loads) == 2
+    between = ptx[loads[0] : loads[1]]
+    assert "tcgen05.wait::ld" in between and "st.global" in between
+
+
 def _broken(pattern: str, replacement: str) -> str:
     ptx = _ptx(BROKEN_BASE)
     broken, count = re.subn(pattern, replacement, ptx)

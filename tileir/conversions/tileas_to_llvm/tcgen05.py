@@ -642,8 +642,10 @@ def _read_accumulator(
     keep: tuple[SSAValue, list[SSAValue]] | None = None,
 ) -> list[SSAValue]:
     """This thread's part of an accumulator in tensor memory (`tcgen05.ld` of its lane
-    quarter, then `tcgen05.wait::ld`); with `keep = (started, values)`, the loads run only
-    where `started` holds and `values` stand otherwise."""
+    quarter, at most `MAX_COLUMNS_PER_ACCESS` columns at a time, each followed by its own
+    `tcgen05.wait::ld` in the same block, so that `llvm-sink-tmem-loads` can move each
+    slice to its first use); with `keep = (started, values)`, the loads run only where
+    `started` holds and `values` stand otherwise."""
     out: list[SSAValue] = [memory.base] * sum(count for _, _, count in runs)
     for first, column, count in runs:
         asm = ptx.PtxAsm()
@@ -660,10 +662,8 @@ def _read_accumulator(
             ptx.address(address),
             guard=guard,
         )
+        asm.instr("tcgen05.wait::ld.sync.aligned")
         out[first : first + count] = b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
-    wait = ptx.PtxAsm()
-    wait.instr("tcgen05.wait::ld.sync.aligned")
-    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
     return out
 
 

@@ -1,0 +1,52 @@
+// RUN: tileir-opt %s -p llvm-sink-tmem-loads | filecheck %s
+
+// llvm-sink-tmem-loads: each tcgen05.ld block (load + tcgen05.wait::ld) and the pure
+// ops computed from what it loaded move down to their first use in the block, so an
+// epilogue runs one column slice at a time: load, convert, store, then the next load.
+// Ops that do not depend on a load keep their order; no load moves past a write of
+// tensor memory (tcgen05.mma / tcgen05.st / tcgen05.dealloc).
+
+// CHECK-LABEL: llvm.func @epilogue
+// CHECK:      %[[ADDR:.*]] = llvm.add %arg0, %arg1 : i32
+// CHECK-NEXT: %[[L0:.*]] = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x2.b32 {$0, $1}, [$2];\0Atcgen05.wait::ld.sync.aligned;"
+// CHECK-NEXT: %[[A:.*]] = llvm.extractvalue %[[L0]][0]
+// CHECK-NEXT: %[[B:.*]] = llvm.extractvalue %[[L0]][1]
+// CHECK-NEXT: %[[S0:.*]] = llvm.fadd %[[A]], %[[B]] : f32
+// CHECK-NEXT: llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %arg2, %[[S0]]
+// CHECK-NEXT: %[[L1:.*]] = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x2.b32 {$0, $1}, [$2+2];\0Atcgen05.wait::ld.sync.aligned;"
+// CHECK-NEXT: %[[C:.*]] = llvm.extractvalue %[[L1]][0]
+// CHECK-NEXT: %[[D:.*]] = llvm.extractvalue %[[L1]][1]
+// CHECK-NEXT: %[[S1:.*]] = llvm.fadd %[[C]], %[[D]] : f32
+// CHECK-NEXT: llvm.inline_asm has_side_effects "st.global.f32 [$0+4], $1;", "l,f" %arg2, %[[S1]]
+// CHECK-NEXT: llvm.return
+builtin.module {
+  llvm.func @epilogue(%arg0: i32, %arg1: i32, %arg2: !llvm.ptr<1>) {
+    %addr = llvm.add %arg0, %arg1 : i32
+    %l0 = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x2.b32 {$0, $1}, [$2];\0Atcgen05.wait::ld.sync.aligned;", "=f,=f,r" %addr : (i32) -> !llvm.struct<(f32, f32)>
+    %l1 = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x2.b32 {$0, $1}, [$2+2];\0Atcgen05.wait::ld.sync.aligned;", "=f,=f,r" %addr : (i32) -> !llvm.struct<(f32, f32)>
+    %a = llvm.extractvalue %l0[0] : !llvm.struct<(f32, f32)>
+    %b = llvm.extractvalue %l0[1] : !llvm.struct<(f32, f32)>
+    %c = llvm.extractvalue %l1[0] : !llvm.struct<(f32, f32)>
+    %d = llvm.extractvalue %l1[1] : !llvm.struct<(f32, f32)>
+    %s0 = llvm.fadd %a, %b : f32
+    %s1 = llvm.fadd %c, %d : f32
+    llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %arg2, %s0 : (!llvm.ptr<1>, f32) -> ()
+    llvm.inline_asm has_side_effects "st.global.f32 [$0+4], $1;", "l,f" %arg2, %s1 : (!llvm.ptr<1>, f32) -> ()
+    llvm.return
+  }
+
+  // A load stays before a tcgen05.mma that writes the columns it reads, even where its
+  // first use comes after the MMA; the pure op on it still moves to its use.
+  // CHECK-LABEL: llvm.func @before_a_write
+  // CHECK:      %[[L:.*]] = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x1.b32 {$0}, [$1];\0Atcgen05.wait::ld.sync.aligned;"
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "tcgen05.mma.cta_group::1.kind::f16 [$0], $1, $1, $2, 1;"
+  // CHECK-NEXT: %[[X:.*]] = llvm.fadd %[[L]], %[[L]] : f32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %{{.*}}, %[[X]]
+  llvm.func @before_a_write(%arg0: i32, %arg1: i64, %arg2: !llvm.ptr<1>) {
+    %l = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x1.b32 {$0}, [$1];\0Atcgen05.wait::ld.sync.aligned;", "=f,r" %arg0 : (i32) -> f32
+    %x = llvm.fadd %l, %l : f32
+    llvm.inline_asm has_side_effects "tcgen05.mma.cta_group::1.kind::f16 [$0], $1, $1, $2, 1;", "r,l,r" %arg0, %arg1, %arg0 : (i32, i64, i32) -> ()
+    llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %arg2, %x : (!llvm.ptr<1>, f32) -> ()
+    llvm.return
+  }
+}

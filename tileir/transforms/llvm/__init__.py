@@ -1,0 +1,1 @@
+"""Passes on the llvm + nvvm stage (after `convert-tileas-to-llvm`)."""
