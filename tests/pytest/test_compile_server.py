@@ -236,7 +236,7 @@ def test_worker_killed_mid_compile(env: Env) -> None:
     info = env.start()
     args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.cubin"]
     proc = env.popen(args, TILEIR_SERVER_TEST_DELAY="60")
-    worker = _wait_for_worker(info["pid"])
+    worker = _wait_for_worker(env)
     os.kill(worker, signal.SIGKILL)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
@@ -252,7 +252,7 @@ def test_server_killed_mid_compile(env: Env) -> None:
     info = env.start()
     args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.cubin"]
     proc = env.popen(args, TILEIR_SERVER_TEST_DELAY="1")
-    _wait_for_worker(info["pid"])
+    _wait_for_worker(env)
     os.kill(info["pid"], signal.SIGKILL)
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err
@@ -265,20 +265,58 @@ def test_server_killed_mid_compile(env: Env) -> None:
     assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
 
 
-def _wait_for_worker(server_pid: int) -> int:
+def _wait_for_worker(env: Env) -> int:
+    """The pid of the worker compiling a request (the server's status lists them; the
+    spare waiting for the next request is not one)."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == server_pid:
-                return int(entry.name)
+        info = env.status()
+        if info is not None and info["worker_pids"]:
+            return info["worker_pids"][0]
         time.sleep(0.02)
     raise AssertionError("no worker appeared")
+
+
+def _wait_for_spare(env: Env) -> int:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        info = env.status()
+        if info is not None and info["spare_pid"] is not None:
+            return info["spare_pid"]
+        time.sleep(0.02)
+    raise AssertionError("no spare worker appeared")
+
+
+def test_the_spare_worker_takes_the_next_request(env: Env) -> None:
+    """The server forks a worker ahead, while idle; the next request goes to it, and a
+    new spare is forked once the server is idle again."""
+    env.start()
+    spare = _wait_for_spare(env)
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.cubin"]
+    proc = env.popen(args, TILEIR_SERVER_TEST_DELAY="1")
+    assert _wait_for_worker(env) == spare
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    ref = env.work / "ref.cubin"
+    assert in_process([*args[:-1], str(ref)], env.work).returncode == 0
+    assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
+    assert _wait_for_spare(env) != spare
+
+
+def test_a_dead_spare_is_replaced(env: Env) -> None:
+    """A spare that died while it waited costs nothing: the request is served by a
+    worker forked for it, or by the next spare."""
+    env.start()
+    spare = _wait_for_spare(env)
+    os.kill(spare, signal.SIGKILL)
+    args = [str(CORPUS / "vadd_f32.tileirbc"), "--gpu-name", "sm_80", "-o", "k.cubin"]
+    proc = env.run(args)
+    assert proc.returncode == 0 and proc.stderr == b""
+    ref = env.work / "ref.cubin"
+    assert in_process([*args[:-1], str(ref)], env.work).returncode == 0
+    assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
+    assert _wait_for_spare(env) != spare
+    assert not _running(spare)
 
 
 def test_changed_sources_retire_the_server(env: Env) -> None:
