@@ -27,13 +27,14 @@ from tileir.conversions.tileas_to_llvm.reductions import ScanPlan
 from tileir.interpreter import launch
 from tileir.testing import simulate
 
-DTYPES = {"f32": np.float32, "i16": np.int16, "i32": np.int32, "i64": np.int64}
+DTYPES = {"f32": np.float32, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64}
 
 #: body name -> (operand types from the element type, identities, body lines).  The
 #: arguments are %p0, %q0 (the element, the running value), %p1, %q1, ...
 BODIES: dict[str, tuple[int, list[str], list[str]]] = {
     "add": (1, ["{zero}"], ["%s = {add} %p0, %q0 : tile<{t}>", "yield %s : tile<{t}>"]),
     "max": (1, ["{lowest}"], ["%s = {max} %p0, %q0 : tile<{t}>", "yield %s : tile<{t}>"]),
+    "mul": (1, ["1 : {t}"], ["%s = muli %p0, %q0 : tile<{t}>", "yield %s : tile<{t}>"]),
     # (a, b) after (A, B) is (a A, a B + b): the recurrence r = a r + b.
     "affine": (
         2,
@@ -54,8 +55,12 @@ def _words(t: str) -> dict[str, str]:
     return {"zero": f"0 : {t}", "lowest": f"-1000 : {t}", "add": "addi", "max": "maxi signed"}
 
 
-def scan_kernel(shape: tuple[int, ...], t: str, dim: int, reverse: bool, body: str) -> str:
-    """One block: load the operands (row-major arrays of `shape`), scan, store."""
+def scan_kernel(
+    shape: tuple[int, ...], t: str, dim: int, reverse: bool, body: str, aligned: bool = False
+) -> str:
+    """One block: load the operands (row-major arrays of `shape`), scan, store; with
+    `aligned`, the pointers are 16-byte aligned (`assume div_by<16>`, as cuTile says of
+    its arrays), so accesses may be vectors."""
     operands, identities, lines = BODIES[body]
     words = _words(t)
     tile = "x".join(map(str, shape)) + f"x{t}"
@@ -70,8 +75,12 @@ def scan_kernel(shape: tuple[int, ...], t: str, dim: int, reverse: bool, body: s
     ]
     for a in args:
         dims = ", ".join(map(str, shape))
+        base = a
+        if aligned:
+            base = f"%aligned_{a[1:]}"
+            text.append(f"  {base} = assume div_by<16>, {a} : tile<ptr<{t}>>")
         text.append(
-            f"  %tv_{a[1:]} = make_tensor_view {a}, shape = [{dims}], "
+            f"  %tv_{a[1:]} = make_tensor_view {base}, shape = [{dims}], "
             f"strides = [{', '.join(map(str, strides))}] : {view}"
         )
         text.append(f"  %pv_{a[1:]} = make_partition_view %tv_{a[1:]} : {part}")
@@ -108,6 +117,9 @@ def inputs(shape: tuple[int, ...], t: str, body: str, rng: np.random.Generator) 
     dtype = DTYPES[t]
     if body == "affine":
         return [rng.integers(-3, 4, shape).astype(dtype), rng.integers(-9, 10, shape).astype(dtype)]
+    if body == "mul":
+        # Odd factors: a product never wraps to zero, so every prefix is distinct.
+        return [rng.choice(np.array([-3, -1, 1, 3, 5], dtype=dtype), shape)]
     return [rng.integers(-50, 50, shape).astype(dtype)]
 
 
@@ -140,6 +152,7 @@ CASES = [
     ((512,), "i32", 0, True, "affine"),
     ((8, 128), "i32", 1, False, "affine"),
     ((64, 8), "i32", 0, True, "affine"),
+    ((16, 32), "i8", 0, True, "mul"),  # unaligned: one element a vector, dim 0 in registers
 ]
 
 
@@ -147,7 +160,21 @@ CASES = [
 def test_scan_matches_interpreter(
     shape: tuple[int, ...], t: str, dim: int, reverse: bool, body: str, tmp_path: Path
 ) -> None:
-    text = scan_kernel(shape, t, dim, reverse, body)
+    check_scan(shape, t, dim, reverse, body, tmp_path)
+
+
+def check_scan(
+    shape: tuple[int, ...],
+    t: str,
+    dim: int,
+    reverse: bool,
+    body: str,
+    tmp_path: Path,
+    aligned: bool = False,
+) -> str:
+    """Compile the scan for sm_90a, run it in the PTX simulator and in the interpreter,
+    compare; the PTX."""
+    text = scan_kernel(shape, t, dim, reverse, body, aligned)
     path = tmp_path / "scan.mlir"
     path.write_text(text)
     ptx = compile_module(parse_module_text(text, str(path)), "sm_90a").ptx
@@ -173,6 +200,32 @@ def test_scan_matches_interpreter(
     words = 2 if t == "i64" else 1
     shuffles = len(re.findall(r"shfl\.sync", ptx))
     assert shuffles <= 6 * runs * len(xs) * words, shuffles
+    return ptx
+
+
+#: Scans of 16-byte aligned arrays, whose layouts give the scanned dimension a thread's
+#: registers first (`assign_layouts.scan_size_per_thread`), with the shuffles the
+#: work-efficient scan then needs:
+#: - the held-out x_cumprod_rev_i8_axis0's shape, one warp: dim 0 over 4 registers and 4
+#:   lanes, 4 runs a thread of 2 lane steps and the exclusive carry each: 12 (16-byte
+#:   vectors along the rows put dim 0 over 16 lanes: 64; tileiras 16);
+#: - x_cumsum_bool_i32's: one run of 8 over 4 lanes: 3 (runs of 4 over 8 lanes: 8;
+#:   tileiras 3);
+#: - dim 0 over 8 registers, 2 lanes and 4 warps (16-byte f32 vectors kept): 4 runs of
+#:   one lane step and the carry: 8 (the vector alone along the rows: 8 runs of 2: 16).
+LAYOUT_SHUFFLES = [
+    (((16, 32), "i8", 0, True, "mul"), 12),
+    (((32, 32), "i32", 1, False, "add"), 3),
+    (((64, 64), "f32", 0, False, "max"), 8),
+]
+
+
+@pytest.mark.parametrize(("case", "shuffles"), LAYOUT_SHUFFLES)
+def test_scan_layout_keeps_shuffles_few(
+    case: tuple[tuple[int, ...], str, int, bool, str], shuffles: int, tmp_path: Path
+) -> None:
+    ptx = check_scan(*case, tmp_path, aligned=True)
+    assert len(re.findall(r"shfl\.sync", ptx)) == shuffles
 
 
 def test_scan_plan_needs_blocked_order() -> None:

@@ -415,10 +415,15 @@ LAYOUTS: list[type[Attribute]] = [BlockedLayoutAttr, SliceLayoutAttr, SharedLayo
 
 
 def default_blocked(
-    shape: Sequence[int], num_warps: int, vector: int, order: Sequence[int] | None = None
+    shape: Sequence[int],
+    num_warps: int,
+    vector: int,
+    order: Sequence[int] | None = None,
+    size_per_thread: Sequence[int] | None = None,
 ) -> BlockedLayoutAttr:
     """A coalesced blocked layout: `vector` contiguous elements per thread along the
-    fastest dimension, lanes then warps filling that dimension first."""
+    fastest dimension (or `size_per_thread` elements along each dimension), lanes then
+    warps filling that dimension first."""
     rank = len(shape)
     order = tuple(order) if order is not None else tuple(reversed(range(rank)))
     spt = [1] * rank
@@ -426,6 +431,8 @@ def default_blocked(
     wpc = [1] * rank
     fastest = order[0]
     spt[fastest] = max(1, min(vector, shape[fastest]))
+    if size_per_thread is not None:
+        spt = [max(1, min(n, s)) for n, s in zip(size_per_thread, shape, strict=True)]
     lanes_left = WARP_SIZE
     for d in order:
         room = max(1, shape[d] // spt[d])

@@ -151,24 +151,103 @@ def narrow_atoms(fn: func.FuncOp, state: LayoutAssignment, analysis: AxisInfoAna
             op.properties["atom"] = AtomAttr(copy_atom(direction, bits * safe))
 
 
-def reduced_dims(fn: func.FuncOp) -> dict[int, set[int]]:
-    """For each tile rank, the dimensions a `reduce` or `scan` combines along."""
+def reduced_dims(
+    fn: func.FuncOp, kinds: tuple[type[Operation], ...] | None = None
+) -> dict[int, set[int]]:
+    """For each tile rank, the dimensions a `reduce` or `scan` (only the ops of
+    `kinds`, if given) combines along."""
     out: dict[int, set[int]] = {}
     for op in fn.walk():
         if isinstance(op, tas.ReduceOp | tas.ScanOp) and op.operands:
+            if kinds is not None and not isinstance(op, kinds):
+                continue
             rank = len(shape_of(op.operands[0].type))
             out.setdefault(rank, set()).add(op.dimension)
     return out
 
 
+#: Lanes of a warp a scanned dimension may span where the thread's registers can take
+#: it instead.  Every lane bit along the scanned dimension is a Kogge-Stone step, a
+#: shuffle, a combine and a select in one dependent chain, for each run of elements a
+#: thread holds: `x_cumprod_rev_i8_axis0` (16x32 i8, one warp of 16-byte vectors along
+#: the rows) spread dim 0 over 16 lanes and shuffled each of its 16 registers 4 times
+#: (64 SHFL, tileiras 16).  Two steps are where tileiras's own layouts for these scans
+#: stop (`x_cumprod_f32_axis0`: dim 0 over 4 lanes and 4 warps, 16-byte f32 vectors).
+SCAN_LANES = 4
+#: The narrowest access (bytes) a vector across a scanned dimension narrows to, so
+#: that the thread's registers can go along the scanned dimension: one 32-bit word, the
+#: width tileiras loads `x_cumprod_rev_i8_axis0` with.
+SCAN_MIN_ACCESS_BYTES = 4
+
+
+def scan_size_per_thread(
+    shape: tuple[int, ...],
+    num_warps: int,
+    vector: int,
+    order: tuple[int, ...],
+    scanned: set[int],
+    min_vector: int,
+) -> list[int] | None:
+    """The elements a thread holds along each dimension when the tile is scanned along
+    `scanned`: the scan is work-efficient in any blocked layout (`LowerScan`:
+    sequential over a thread's run, Kogge-Stone over lanes, shared memory over warps),
+    and cheapest when a thread's elements run along the scanned dimension.
+
+    * Registers a thread holds beyond its `vector` go along the scanned dimension
+      first, not to repetitions of the tile: a register bit along it is a combine,
+      a lane bit a shuffle step for every run.  Along the contiguous dimension itself
+      (`order[0]`) the run grows beyond the vector only while the dimension spans more
+      than `SCAN_LANES` lanes: the accesses stay as wide, but the lanes of a warp
+      cover fewer bytes of a row at once.
+    * Across the contiguous dimension, where a thread has no registers to spare and
+      the scanned dimension still spans more than `SCAN_LANES` lanes, the vector
+      narrows (not below `min_vector` elements) and the registers it frees go along
+      the scanned dimension: a warp's accesses stay coalesced, each thread makes more
+      of them, and a lane step fewer costs each remaining run its shuffle.
+
+    None where nothing is scanned (the vector decides alone)."""
+    scanned = {d for d in scanned if shape[d] > 1}
+    if not scanned or not shape:
+        return None
+    fastest = order[0]
+    spt = [1] * len(shape)
+    spt[fastest] = max(1, min(vector, shape[fastest]))
+    per_thread = max(1, math.prod(shape) // (num_warps * WARP_SIZE))
+
+    def lanes(d: int) -> int:
+        return default_blocked(shape, num_warps, 1, order, spt).tpw[d]
+
+    for d in sorted(scanned, key=order.index):
+        while True:
+            spare = math.prod(spt) < per_thread and spt[d] < shape[d]
+            if spare and (d != fastest or lanes(d) > SCAN_LANES):
+                spt[d] *= 2
+            elif d != fastest and lanes(d) > SCAN_LANES and spt[fastest] > min_vector:
+                spt[fastest] //= 2
+            else:
+                break
+    return spt
+
+
 def blocked_avoiding(
-    shape: tuple[int, ...], num_warps: int, vector: int, order: tuple[int, ...], avoid: set[int]
+    shape: tuple[int, ...],
+    num_warps: int,
+    vector: int,
+    order: tuple[int, ...],
+    avoid: set[int],
+    scanned: set[int] | None = None,
+    min_vector: int = 1,
 ) -> BlockedLayoutAttr:
     """`default_blocked`, but warps go first along dimensions not in `avoid` (the
     dimensions a reduce or scan combines along), so the combination stays inside a
     warp; warps beyond what those dimensions hold go along the combined dimensions
-    (combined across warps through shared memory) and only then replicate the tile."""
-    base = default_blocked(shape, num_warps, vector, order)
+    (combined across warps through shared memory) and only then replicate the tile.
+    The dimensions in `scanned` take the thread's registers first
+    (`scan_size_per_thread`)."""
+    spt_of_scan = scan_size_per_thread(
+        shape, num_warps, vector, order, scanned or set(), min_vector
+    )
+    base = default_blocked(shape, num_warps, vector, order, spt_of_scan)
     keep = [d for d in order if d not in avoid]
     if not keep or not avoid:
         return base
@@ -196,6 +275,8 @@ def fitted_layout(
     shape: tuple[int, ...],
     num_warps: int,
     avoid: set[int],
+    scanned: set[int] | None = None,
+    min_vector: int = 1,
 ) -> BlockedLayoutAttr:
     """The rank's layout for a tile of `shape`, unless it makes threads hold copies that
     a layout fitted to the shape would not: then the fitted one (the rank's vector and
@@ -211,7 +292,7 @@ def fitted_layout(
     order = rank_layout.dim_order
     order = tuple(d for d in order if shape[d] > 1) + tuple(d for d in order if shape[d] <= 1)
     vector = rank_layout.spt[rank_layout.dim_order[0]]
-    fitted = blocked_avoiding(shape, num_warps, vector, order, avoid)
+    fitted = blocked_avoiding(shape, num_warps, vector, order, avoid, scanned, min_vector)
     if fitted.linear(list(shape)).num_registers < registers:
         return fitted
     return rank_layout
@@ -494,7 +575,12 @@ class AssignLayoutsPass(ModulePass):
         anchors = anchors_of(fn, analysis)
         max_vector = max((a.vector for a in anchors), default=1)
         reduced = reduced_dims(fn)
+        scanned = reduced_dims(fn, (tas.ScanOp,))
         widest_type = max((element_bytes(element_type(a.value.type)) for a in anchors), default=4)
+        narrowest_type = min(
+            (element_bytes(element_type(a.value.type)) for a in anchors), default=4
+        )
+        scan_vector = max(1, SCAN_MIN_ACCESS_BYTES // narrowest_type)
         kept = max(1, KEPT_ACCESS_BYTES // widest_type)
         warps, widest = choose_num_warps(fn, dot_warps(fn, self.num_warps), max_vector, kept)
         state = LayoutAssignment(warps)
@@ -520,6 +606,8 @@ class AssignLayoutsPass(ModulePass):
                 min(best.vector, widest),
                 best.order,
                 reduced.get(rank, set()),
+                scanned.get(rank),
+                scan_vector,
             )
         # Anchors of the highest rank seed first: lower ranks usually feed them
         # through expand_dims and should become slices of their layout, or come out
@@ -531,7 +619,9 @@ class AssignLayoutsPass(ModulePass):
                 if layout is None:
                     shape = shape_of(a.value.type)
                     avoid = reduced.get(rank, set())
-                    layout = fitted_layout(rank_layouts[rank], shape, warps, avoid)
+                    layout = fitted_layout(
+                        rank_layouts[rank], shape, warps, avoid, scanned.get(rank), scan_vector
+                    )
                 state.require(a.value, layout, None)
                 view = next(
                     (
@@ -552,12 +642,19 @@ class AssignLayoutsPass(ModulePass):
                 if is_tile(r) and r not in state.layouts:
                     shape = shape_of(r.type)
                     avoid = reduced.get(len(shape), set())
+                    along = scanned.get(len(shape))
                     rank_layout = rank_layouts.get(len(shape))
                     layout = (
-                        fitted_layout(rank_layout, shape, warps, avoid)
+                        fitted_layout(rank_layout, shape, warps, avoid, along, scan_vector)
                         if rank_layout is not None
                         else blocked_avoiding(
-                            shape, warps, 1, tuple(reversed(range(len(shape)))), avoid
+                            shape,
+                            warps,
+                            1,
+                            tuple(reversed(range(len(shape)))),
+                            avoid,
+                            along,
+                            scan_vector,
                         )
                     )
                     state.require(r, layout, None)

@@ -31,7 +31,9 @@ exchange touches shared memory only, and brackets itself with barriers like ever
 other use of the arena.
 
 When it pays, and only then.  The exchange costs a shared-memory round trip and two
-barriers; it is made only where the vector grows from at most 8 to 16 bytes a thread,
+barriers; it is made only for elements of at least 2 bytes (the exchange moves bytes
+one at a time, an `st.shared` and an `ld.shared` per element), where the vector grows
+from at most 8 to 16 bytes a thread,
 where the tile has at least a 16-byte vector for every thread of the CTA (the new
 layout holds no copies of elements, and gives a thread no more registers than the old
 one: a 16-element row sum over 128 threads stays as it is), where a thread's share of
@@ -130,6 +132,11 @@ def wide_layout(
     if not isinstance(layout, DistributedLayout) or not shape:
         return None
     size = element_bytes(element_type(t))
+    if size < 2:
+        # The exchange moves bytes one at a time (`exchange.vector_width`): staging a
+        # 16x32 i8 scan result (one warp, 4-byte vectors) cost 16 `st.shared.b8`,
+        # 16 `ld.shared.b8` and two barriers a thread to save 3 global stores.
+        return None
     atom_elements = store.atom.info.bits // (8 * size)
     if atom_elements * size < WIDE_BYTES:
         return None

@@ -128,3 +128,69 @@ func.func @fitted_to_shape(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>) {
   "test.op"(%z, %x, %u) : (tensor<2x8192x1xf32>, tensor<2x128x64xf32>, tensor<16x16x2xf32>) -> ()
   func.return
 }
+
+// -----
+
+// A scan along the contiguous dimension: the thread's 8 elements all run along the
+// scanned rows (two 16-byte vectors), so a row spans 4 lanes (two Kogge-Stone steps
+// and one run per thread) instead of 8 lanes and two runs of 4.
+// CHECK-LABEL: func.func @scan_rows
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<32x32xf32, #nv_tileas.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK: nv_tileas.scan {{.*}} -> tensor<32x32xf32, #nv_tileas.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>
+func.func @scan_rows(%p: !cuda_tile.ptr<f32>) {
+  %rows = cuda_tile.iota : tensor<32xi32>
+  %c32 = cuda_tile.constant <i32: 32> : tensor<32xi32>
+  %r = cuda_tile.muli %rows, %c32 : tensor<32xi32>
+  %r2 = nv_tileas.expand_dims %r {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rb = nv_tileas.broadcast %r2 : tensor<32x1xi32> -> tensor<32x32xi32>
+  %cols = cuda_tile.iota : tensor<32xi32>
+  %c2 = nv_tileas.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %cb = nv_tileas.broadcast %c2 : tensor<1x32xi32> -> tensor<32x32xi32>
+  %off = cuda_tile.addi %rb, %cb : tensor<32x32xi32>
+  %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<32x32x!cuda_tile.ptr<f32>>
+  %ptrs = nv_tileas.addptr %s, %off : tensor<32x32x!cuda_tile.ptr<f32>>, tensor<32x32xi32>
+  %v = nv_tileas.view %ptrs : tensor<32x32x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<32x32xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<32x32xf32, gmem> -> tensor<32x32xf32>
+  %y = nv_tileas.scan %x {axis = 1 : i32, identities = [0.0 : f32], reverse = false} : tensor<32x32xf32> -> tensor<32x32xf32> {
+  ^bb0(%acc: f32, %e: f32):
+    %t = arith.addf %acc, %e : f32
+    nv_tileas.yield %t : f32
+  }
+  "test.op"(%y) : (tensor<32x32xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// A scan across the contiguous dimension (x_cumprod_rev_i8_axis0's 16x32 i8 along
+// dim 0, one warp): 16-byte vectors along the rows left dim 0 over 16 lanes, four
+// shuffle steps for each of a thread's 16 registers; the vectors narrow to 4 bytes
+// and the registers they free run down the columns: dim 0 over 4 registers and 4
+// lanes.
+// CHECK-LABEL: func.func @scan_columns_i8
+// CHECK-SAME: nv_tileas.num_warps = 1 : i32
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<16x32xi8, #nv_tileas.blocked<{sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>>
+func.func @scan_columns_i8(%p: !cuda_tile.ptr<i8>) {
+  %rows = cuda_tile.iota : tensor<16xi32>
+  %c32 = cuda_tile.constant <i32: 32> : tensor<16xi32>
+  %r = cuda_tile.muli %rows, %c32 : tensor<16xi32>
+  %r2 = nv_tileas.expand_dims %r {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+  %rb = nv_tileas.broadcast %r2 : tensor<16x1xi32> -> tensor<16x32xi32>
+  %cols = cuda_tile.iota : tensor<32xi32>
+  %c2 = nv_tileas.expand_dims %cols {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %cb = nv_tileas.broadcast %c2 : tensor<1x32xi32> -> tensor<16x32xi32>
+  %off = cuda_tile.addi %rb, %cb : tensor<16x32xi32>
+  %s = nv_tileas.splat %p : !cuda_tile.ptr<i8> -> tensor<16x32x!cuda_tile.ptr<i8>>
+  %ptrs = nv_tileas.addptr %s, %off : tensor<16x32x!cuda_tile.ptr<i8>>, tensor<16x32xi32>
+  %v = nv_tileas.view %ptrs : tensor<16x32x!cuda_tile.ptr<i8>> -> !nv_tileas.tiled_view<16x32xi8, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<16x32xi8, gmem> -> tensor<16x32xi8>
+  %y = nv_tileas.scan %x {axis = 0 : i32, identities = [1 : i8], reverse = true} : tensor<16x32xi8> -> tensor<16x32xi8> {
+  ^bb0(%acc: i8, %e: i8):
+    %t = arith.muli %acc, %e : i8
+    nv_tileas.yield %t : i8
+  }
+  "test.op"(%y) : (tensor<16x32xi8>) -> ()
+  func.return
+}
