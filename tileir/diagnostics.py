@@ -239,9 +239,28 @@ def error_at(op: Operation | None, message: str) -> CompileError:
     return CompileError(prefix + message, location_of(op))
 
 
-def not_supported(op: Operation, what: str | None = None) -> CompileError:
+#: What to do about a gap that only tileir's own lowering can hit (an internal op in a
+#: state the passes before it should not leave): it is tileir's to fix, not the user's.
+REPORT = (
+    "this is a gap in tileir's lowering, not an error in the kernel: please report it "
+    "with the kernel (tileir-as --emit=tileas shows the IR it came from)"
+)
+
+
+def not_supported(
+    op: Operation, what: str | None = None, *, instead: str | None = None
+) -> CompileError:
+    """An error for input tileir cannot compile yet, as a user can act on it: where (the
+    op's location, the user's line), what (`what`, and the op the user wrote:
+    `tileir.user_terms.written_as`), and what to do instead (`instead`: a smaller tile,
+    another dtype or target, `num-warps`; by default `REPORT`).  A resource the target
+    lacks is not a gap: it is worded as a limit (`exceeds the shared memory limit`)."""
+    from tileir.user_terms import written_as
+
     detail = f": {what}" if what else ""
-    return error_at(op, f"is not supported by tileir yet{detail}")
+    return error_at(
+        op, f"is not supported by tileir yet{detail}{written_as(op)}; {instead or REPORT}"
+    )
 
 
 def verify_module(module: Operation) -> None:

@@ -128,7 +128,10 @@ def test_a_resource_limit_says_what_to_change() -> None:
         compile_module(parse_module_text(text, "transpose.mlir"), "sm_86")
     first, quoted, caret = str(e.value).splitlines()
     assert first.startswith("transpose.mlir:")
-    assert "exceeds the shared memory limit: an exchange needs 132096 bytes" in first
+    assert (
+        "'nv_tileas.shuffle' op exceeds the shared memory limit: an exchange (written as "
+        "ct.transpose / ct.permute in cuTile: cuda_tile.permute) needs 132096 bytes"
+    ) in first
     assert first.endswith(
         "make the tile smaller, or compile for a target with more shared memory per CTA"
     )

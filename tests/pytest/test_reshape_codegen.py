@@ -213,7 +213,10 @@ def test_a_reshape_over_the_shared_memory_budget_says_reshape() -> None:
     with pytest.raises(CompileError, match=r"reshape of a 64x1024 tile to 32768x2") as e:
         _compile(_reshape_kernel((64, 1024), (32768, 2), aligned=True), "sm_80")
     assert "nv_tileaa" not in e.value.message
-    assert "an exchange needs 262144 bytes" in e.value.message
+    assert (
+        "an exchange (written as ct.reshape / ct.expand_dims in cuTile: cuda_tile.reshape) "
+        "needs 262144 bytes"
+    ) in e.value.message
     assert e.value.location is not None
 
 

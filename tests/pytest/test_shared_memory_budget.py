@@ -121,7 +121,8 @@ def test_a_use_over_the_targets_budget_is_reported_at_its_op() -> None:
         with pytest.raises(CompileError) as e:
             compile_module(parse_module_text(_kernel(256, 256), "budget.mlir"), arch)
         assert e.value.message == (
-            "'nv_tileas.shuffle' op exceeds the shared memory limit: an exchange needs 263168 "
+            "'nv_tileas.shuffle' op exceeds the shared memory limit: an exchange (written as "
+            "ct.transpose / ct.permute in cuTile: cuda_tile.permute) needs 263168 "
             f"bytes ({limit} are available: a CTA may use {limit} bytes of shared memory "
             f"on {arch}); make the tile smaller, or compile for a target with more shared "
             "memory per CTA"

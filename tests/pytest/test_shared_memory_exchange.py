@@ -261,7 +261,8 @@ def test_an_exchange_over_the_arena_budget_is_reported_at_its_op() -> None:
         "tile<64x32xf32>", "tile<256x128xf32>"
     )
     expected = (
-        r"exceeds the shared memory limit: an exchange needs 132096 bytes \(101376 are "
+        r"exceeds the shared memory limit: an exchange \(written as ct\.transpose / "
+        r"ct\.permute in cuTile: cuda_tile\.permute\) needs 132096 bytes \(101376 are "
         r"available: a CTA may use 101376 bytes of shared memory on sm_86\); make the tile "
         r"smaller"
     )

@@ -185,6 +185,8 @@ def _check_kernel_parameters(module: ModuleOp) -> None:
                     entry,
                     f"kernel parameter #{index} has type {arg.type}; a kernel takes scalar "
                     "tiles (integers, floats and pointers)",
+                    instead="pass views and arrays as their pointer, sizes and strides, as "
+                    "cuTile passes an array",
                 )
 
 
@@ -764,7 +766,12 @@ class LowerIndexSpaceShape(RewritePattern):
     def match_and_rewrite(self, op: ct.GetIndexSpaceShapeOp, rewriter: PatternRewriter) -> None:
         access = trace_partition_view(op, op.src)
         if not isinstance(access.view_type, PartitionViewType):
-            raise not_supported(op, "get_index_space_shape of a strided or gather/scatter view")
+            raise not_supported(
+                op,
+                "get_index_space_shape of a strided or gather/scatter view",
+                instead="count the tiles of a partition view (make_partition_view, what "
+                "ct.num_tiles reads), or compute the count from the shape with ct.cdiv",
+            )
         b = TileBuilder(rewriter, InsertPoint.before(op))
         results: list[SSAValue] = []
         for k, extent in enumerate(access.tile):
@@ -903,4 +910,9 @@ def _erase_dead_views(module: ModuleOp) -> None:
 def _check_fully_lifted(module: ModuleOp) -> None:
     for o in module.walk():
         if o.name.startswith("cuda_tile.") and not isinstance(o, CARRIER_OPS):
-            raise not_supported(o, "convert-cuda-tile-to-tileaa cannot lift it")
+            raise not_supported(
+                o,
+                "convert-cuda-tile-to-tileaa cannot lift it",
+                instead="write it with other ops (docs/cutile.md lists what tileir "
+                "compiles, docs/dialects/cuda_tile.md every op)",
+            )

@@ -104,7 +104,11 @@ def decompose_scaled_mma(module: ModuleOp) -> None:
         for operand in (op.lhs, op.rhs):
             el = element_type(operand.type)
             if not isinstance(el, Float8E4M3FNType | Float8E5M2Type):
-                raise not_supported(op, f"mmaf_scaled on {el} operands (8-bit floats only)")
+                raise not_supported(
+                    op,
+                    f"mmaf_scaled on {el} operands (8-bit floats only)",
+                    instead="use float8_e4m3fn or float8_e5m2 operands",
+                )
         ops: list[Operation] = []
         rank = len(shape_of(op.lhs.type))
         k = shape_of(op.lhs.type)[-1]

@@ -194,7 +194,12 @@ class ExitLowering:
             elif isinstance(el, AnyFloat):
                 out.append(self.add(block, ct.ConstantOp.splat(0.0, t)))
             else:
-                raise not_supported(where, f"an early exit past a value of type {t}")
+                raise not_supported(
+                    where,
+                    f"an early exit past a value of type {t}",
+                    instead="carry only tiles and tokens through a loop that is left early "
+                    "(break, or continue and return inside an if), or move the exit out of it",
+                )
         return out
 
     # -- sequences -----------------------------------------------------------

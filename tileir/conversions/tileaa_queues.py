@@ -94,7 +94,8 @@ class ResourceModel:
             raise error_at(
                 op,
                 f"the agents' register budgets {op.budgets} need {total} registers "
-                f"({self.threads_per_agent} threads each); the register file has {self.register_file}",
+                f"({self.threads_per_agent} threads each); the register file has "
+                f"{self.register_file}: lower the budgets, or run fewer agents",
             )
         for key, available, unit in (
             ("named_barriers", self.named_barriers, "named barriers"),
@@ -104,7 +105,9 @@ class ResourceModel:
             wanted = op.resource(key)
             if wanted > available:
                 raise error_at(
-                    op, f"{key} = {wanted} exceeds the {available} {unit} a CTA has on {arch}"
+                    op,
+                    f"{key} = {wanted} exceeds the {available} {unit} a CTA has on {arch}: "
+                    "ask for less, or compile for a target with more",
                 )
 
 

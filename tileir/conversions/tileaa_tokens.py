@@ -117,6 +117,7 @@ def _lower_kernel_tokens(kernel: Operation, tokens: list[aa.CreateMemTokenOp]) -
                 op,
                 "an asynchronous mem token created inside a loop or branch: re-arming its "
                 "mbarrier on every execution needs phase tracking",
+                instead="make the token once, before the loop or branch, and pass it in",
             )
         for use in op.result.uses:
             user = use.operation
@@ -125,6 +126,7 @@ def _lower_kernel_tokens(kernel: Operation, tokens: list[aa.CreateMemTokenOp]) -
                     user,
                     f"an asynchronous mem token ({op.producers} producers) used by '{user.name}': "
                     "only joins and memory accesses can wait for its mbarrier",
+                    instead="pass the token only to join_tokens and to loads and stores",
                 )
     barriers, phase = _initialize(entry, tokens)
 

@@ -318,7 +318,9 @@ def kernel_to_ptx(
     if total > MAX_PARAM_BYTES:
         raise CompileError(
             f"kernel '{name}' takes {len(block.args)} parameters of {total} bytes in all; "
-            f"PTX allows a kernel at most {MAX_PARAM_BYTES} bytes of parameters",
+            f"PTX allows a kernel at most {MAX_PARAM_BYTES} bytes of parameters: pass fewer "
+            "(each array is its pointer, shape and strides: fewer or lower-rank arrays), or "
+            "pass a pointer to the data instead",
             location_of(fn),
         )
     labels = {b: f"$L__{name_id(name)}_{i}" for i, b in enumerate(fn.body.blocks)}

@@ -101,7 +101,7 @@ from tileir.conversions.tileas_to_llvm.tiled_memory import (
     LowerTiledStore,
     mask_runs,
 )
-from tileir.diagnostics import not_supported
+from tileir.diagnostics import CompileError
 from tileir.targets import ARCHS
 from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 
@@ -119,8 +119,10 @@ class ConvertTileASToLLVMPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.arch not in SUPPORTED_ARCHS:
-            raise not_supported(
-                op, f"target {self.arch} (expected one of {', '.join(SUPPORTED_ARCHS)})"
+            # A target, not an op: no op's name in front of it.
+            raise CompileError(
+                f"target {self.arch} is not supported by tileir: compile for one of "
+                f"{', '.join(SUPPORTED_ARCHS)} (tileir-as --gpu-name sm_90 selects sm_90a)"
             )
         check_legal(op)
         LocatedWalker(

@@ -90,7 +90,11 @@ FIRST_ARCH_WITH_BF16_ATOMIC_ADD = 90
 def ptx_type(op: Operation, el: Attribute, kind: str) -> str:
     if isinstance(el, Float16Type | BFloat16Type):
         if kind != "f":
-            raise not_supported(op, f"{el} atomics other than addf")
+            raise not_supported(
+                op,
+                f"{el} atomics other than addf",
+                instead="use ct.atomic_add on f16 and bf16, or an f32 array for other atomics",
+            )
         return "noftz.f16" if isinstance(el, Float16Type) else "noftz.bf16"
     if isinstance(el, AnyFloat):
         bits = el.bitwidth
@@ -116,7 +120,12 @@ def order_qualifiers(op: tas.AtomicRmwOp | tas.AtomicCasOp) -> tuple[str, str]:
     sem = op.semantic()
     scope = op.mem_scope
     if sem not in PTX_ORDER or scope is None or scope.data not in PTX_SCOPE:
-        raise not_supported(op, f"an atomic with {sem.value} semantic and scope {scope}")
+        raise not_supported(
+            op,
+            f"an atomic with {sem.value} semantic and scope {scope}",
+            instead="use memory order relaxed, acquire, release or acq_rel with a block, "
+            "device or system scope (ct.MemoryOrder, ct.MemoryScope)",
+        )
     return PTX_ORDER[sem], PTX_SCOPE[scope.data]
 
 
@@ -136,7 +145,11 @@ class LowerAtomic(TilePattern):
             if isinstance(el, Float16Type | BFloat16Type) or (
                 isinstance(el, IntegerType) and el.width.data not in (32, 64)
             ):
-                raise not_supported(op, f"compare-and-swap on {el}")
+                raise not_supported(
+                    op,
+                    f"compare-and-swap on {el}",
+                    instead="use ct.atomic_cas on 32- or 64-bit elements",
+                )
         else:
             assert isinstance(op, tas.AtomicRmwOp)
             name, kind = MODES[op.rmw_mode.data]

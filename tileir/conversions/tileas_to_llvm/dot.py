@@ -87,7 +87,11 @@ class LowerDot(TilePattern):
             raise not_supported(op, f"a dot on atom '{info.name}'")
         a_shape, b_shape = a_t.get_shape(), b_t.get_shape()
         if len(a_shape) not in (2, 3):
-            raise not_supported(op, f"a rank-{len(a_shape)} dot")
+            raise not_supported(
+                op,
+                f"a rank-{len(a_shape)} dot",
+                instead="use 2-D tiles, or 3-D ones for a batch of dots",
+            )
         (m, k), (_, n) = a_shape[-2:], b_shape[-2:]
         k_unit = 16 if spec.integer else spec.k_step  # i8: m16n8k16 takes a 16-byte tail
         if m % 16 or k % k_unit or n % 8:
@@ -95,6 +99,8 @@ class LowerDot(TilePattern):
                 op,
                 f"dot of a {m}x{k} by a {k}x{n} tile (mma.sync needs M a multiple of 16, "
                 f"K of {k_unit} and N of 8)",
+                instead="pad the tiles to those multiples (padding_mode=ct.PaddingMode.ZERO "
+                "loads zeros past the array's edge)",
             )
         return spec, m, n, k
 

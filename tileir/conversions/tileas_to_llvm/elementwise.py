@@ -27,6 +27,9 @@ from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 
+#: What to do instead of a constant tile of different values.
+_NOT_DENSE = "build the tile from ct.arange, ct.full and arithmetic"
+
 
 class LowerElementwise(TilePattern):
     """Each register of the result is the scalar op applied to the same registers of
@@ -61,11 +64,11 @@ class LowerConstant(TilePattern):
         if isinstance(el, PointerType):
             raise not_supported(op, "pointer constants")
         if not bool((data == data[0]).all()) and data.dtype.kind != "f":
-            raise not_supported(op, "non-splat dense constants")
+            raise not_supported(op, "non-splat dense constants", instead=_NOT_DENSE)
         if data.dtype.kind == "f" and not (
             bool((data == data[0]).all()) or bool(np_isnan_all(data))
         ):
-            raise not_supported(op, "non-splat dense constants")
+            raise not_supported(op, "non-splat dense constants", instead=_NOT_DENSE)
         b = self.builder(rewriter, op)
         value = data[0].item() if hasattr(data[0], "item") else data[0]
         if is_fp8(el):  # held as its bits in an i8 register

@@ -63,6 +63,9 @@ from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
 
+#: What to do instead of moving elements of a width the exchange has no registers for.
+_WORDS = "convert the tile to an 8-, 16-, 32- or 64-bit type first (ct.astype)"
+
 
 class SharedAllocator:
     """Buffers for the exchanges, from the kernel's one `.shared` arena.
@@ -323,9 +326,13 @@ def element_kind(op: Operation, t: Attribute) -> ElementKind:
         try:
             bits = 8 if is_bool else element_bits(t)
         except ValueError:
-            raise not_supported(op, f"exchanging {el} elements through shared memory") from None
+            raise not_supported(
+                op, f"exchanging {el} elements through shared memory", instead=_WORDS
+            ) from None
     if bits not in _CONSTRAINT:
-        raise not_supported(op, f"exchanging {bits}-bit elements through shared memory")
+        raise not_supported(
+            op, f"exchanging {bits}-bit elements through shared memory", instead=_WORDS
+        )
     return ElementKind(bits, is_bool, i8 if is_bool else element_llvm_type(t))
 
 

@@ -221,7 +221,11 @@ def convert(
         return encode_e8m0(b, value, mode is RoundingMode.POSITIVE_INF)
     if is_fp8(to):
         if mode is not RoundingMode.NEAREST_EVEN:
-            raise not_supported(op, f"rounding<{mode.value}> to {to}")
+            raise not_supported(
+                op,
+                f"rounding<{mode.value}> to {to}",
+                instead="use rounding<nearest_even>, ct.astype's default",
+            )
         sign = _sign_bit(b, x) if not is_fp8(src) else _sign_bit(b, value)
         return encode_from_f32(b, _to_f32(b, value), to, sign)
     return widen(b, value, to)

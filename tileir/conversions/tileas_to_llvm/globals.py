@@ -72,7 +72,11 @@ class LowerGetGlobal(TilePattern):
         if address is None:
             owner = self.owners.setdefault(symbol, state.entry)
             if owner is not state.entry:
-                raise not_supported(op, f"global '@{symbol}' used by more than one kernel")
+                raise not_supported(
+                    op,
+                    f"global '@{symbol}' used by more than one kernel",
+                    instead="give each kernel a global of its own",
+                )
             b = state.prologue_builder(rewriter)
             (address,) = b.asm(declaration(target))
             self.addresses[key] = address

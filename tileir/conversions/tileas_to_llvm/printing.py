@@ -95,9 +95,17 @@ def rewrite_format(op: Operation, fmt: str, args: Sequence[SSAValue]) -> tuple[s
             out.append(m.group(0).replace("%", "%%"))
             continue
         if width == "*" or precision == "*":
-            raise not_supported(op, "'*' widths and precisions in a print format")
+            raise not_supported(
+                op,
+                "'*' widths and precisions in a print format",
+                instead="write the width and precision into the format ('%8.3f')",
+            )
         if conv == "s":
-            raise not_supported(op, "'%s' in a print format (there are no strings to print)")
+            raise not_supported(
+                op,
+                "'%s' in a print format (there are no strings to print)",
+                instead="write the text into the format itself",
+            )
         arg = args[used]
         used += 1
         el = element(arg.type)
@@ -108,7 +116,11 @@ def rewrite_format(op: Operation, fmt: str, args: Sequence[SSAValue]) -> tuple[s
             out.append(spec + {"a": "e", "A": "E", "F": "f"}.get(conv, conv))
             continue
         if is_float:
-            raise not_supported(op, f"'%{conv}' of a floating-point argument in a print format")
+            raise not_supported(
+                op,
+                f"'%{conv}' of a floating-point argument in a print format",
+                instead="print a float with %f, %e or %g, or convert it to an integer first",
+            )
         bits = 64 if isinstance(el, llvm.LLVMPointerType) else int_width(el)
         if conv == "c":
             kinds.append("char")
@@ -214,7 +226,11 @@ def _layout_of(op: Operation, values: Sequence[SSAValue]) -> LinearLayout | None
         if layout is None:
             layout, shape = this, v.type.get_shape()
         elif this != layout or v.type.get_shape() != shape:
-            raise not_supported(op, "tile arguments of one print with different shapes or layouts")
+            raise not_supported(
+                op,
+                "tile arguments of one print with different shapes or layouts",
+                instead="print tiles of different shapes with one ct.printf each",
+            )
     return layout
 
 

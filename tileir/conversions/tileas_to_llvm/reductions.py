@@ -111,7 +111,12 @@ def combine(
             continue
         lowering = SCALAR_LOWERINGS.get(type(inner))
         if lowering is None or len(inner.results) != 1:
-            raise not_supported(inner, f"in the body of {op.name}")
+            raise not_supported(
+                inner,
+                f"in the body of {op.name}",
+                instead="combine with arithmetic (+, *, max, min, bitwise ops, comparisons and "
+                "select), or use ct.sum / ct.max / ct.min / ct.prod",
+            )
         env[inner.results[0]] = lowering(b, inner, [lowered(v) for v in inner.operands])
     raise error_at(op, "the body must end with yield")
 
@@ -163,7 +168,11 @@ def shuffle(
     elif isinstance(t, AnyFloat):
         bits = {16: i16, 32: i32, 64: IntegerType(64)}[t.bitwidth]
         return b.bitcast(shuffle(op, b, b.bitcast(value, bits), mode, lane), t)
-    raise not_supported(op, f"exchanging {t} values between lanes")
+    raise not_supported(
+        op,
+        f"exchanging {t} values between lanes",
+        instead="reduce or move integer or float tiles (a pointer tile as integers: ptr_to_int)",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -177,7 +186,9 @@ def _dimension_bits(
     """For each bit of coordinate `dim`, lowest first: ("register"|"lane"|"warp", index)."""
     if size & (size - 1):
         raise not_supported(
-            op, f"{op.name} along a dimension of {size} elements (not a power of two)"
+            op,
+            f"{op.name} along a dimension of {size} elements (not a power of two)",
+            instead="make the tile's size along that dimension a power of two",
         )
     out: list[tuple[str, int]] = []
     for bit in range(size.bit_length() - 1):
@@ -405,7 +416,11 @@ def _to_word(op: Operation, b: LLBuilder, value: SSAValue) -> tuple[SSAValue, in
     if isinstance(t, AnyFloat):
         value = b.bitcast(value, IntegerType(bits))
     elif not isinstance(t, IntegerType):
-        raise not_supported(op, f"a reduction of {t} values across warps")
+        raise not_supported(
+            op,
+            f"a reduction of {t} values across warps",
+            instead="reduce integer or float tiles (a pointer tile as integers: ptr_to_int)",
+        )
     if bits == 64:
         return value, 64
     if bits < 32:

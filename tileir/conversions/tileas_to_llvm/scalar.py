@@ -52,6 +52,9 @@ from tileir.dialects.cuda_tile.carriers import element_type
 
 ScalarLowering = Callable[[LLBuilder, Operation, Sequence[SSAValue]], SSAValue]
 
+#: What to do instead of an arithmetic op tileir has no lowering for at this type.
+_IN_F32 = "compute in f32 (ct.astype) and convert the result"
+
 ROUNDING_SUFFIX = {
     RoundingMode.NEAREST_EVEN: "rn",
     RoundingMode.ZERO: "rz",
@@ -119,7 +122,11 @@ def _rounded_binary(kind: str) -> ScalarLowering:
             RoundingMode.APPROX,
             RoundingMode.FULL,
         ):
-            raise not_supported(op, f"rounding<{mode.value}> on {t}")
+            raise not_supported(
+                op,
+                f"rounding<{mode.value}> on {t}",
+                instead="use rounding<nearest_even> or <approx>, or " + _IN_F32,
+            )
         if kind == "div" and mode is RoundingMode.APPROX:
             name = "llvm.nvvm.div.approx" + (".ftz" if ftz else "") + ".f"
             return h.narrow(b.intrinsic(name, [lhs, rhs], h.compute_type))
@@ -151,7 +158,11 @@ def lower_fma(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValue
     if mode is RoundingMode.NEAREST_EVEN and not op.flush_to_zero:
         return b.fma(args[0], args[1], args[2])
     if is_half(t):
-        raise not_supported(op, f"rounding<{mode.value}> or flush_to_zero on {t}")
+        raise not_supported(
+            op,
+            f"rounding<{mode.value}> or flush_to_zero on {t}",
+            instead="use the default rounding without flush_to_zero, or " + _IN_F32,
+        )
     suffix = (
         ROUNDING_SUFFIX[mode] + (".ftz" if op.flush_to_zero else "") + "." + _nvvm_float_suffix(t)
     )
@@ -203,7 +214,7 @@ def _computed_in_f32(
         t = args[0].type
         if isinstance(t, Float64Type):
             if f64_compute is None:
-                raise not_supported(op, "f64 operands")
+                raise not_supported(op, "f64 operands", instead=_IN_F32)
             return f64_compute(b, *args)
         h = HalfPrecision(b, t)
         return h.narrow(compute(b, *(h.widen(a) for a in args)))
@@ -284,7 +295,11 @@ def lower_sqrt(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     if mode is RoundingMode.NEAREST_EVEN and not ftz:
         return h.narrow(b.intrinsic(f"llvm.sqrt.{ct_}", [x], ct_))
     if is_half(t):
-        raise not_supported(op, f"rounding<{mode.value}> on {t}")
+        raise not_supported(
+            op,
+            f"rounding<{mode.value}> on {t}",
+            instead="use rounding<nearest_even> or <approx>, or " + _IN_F32,
+        )
     suffix = ROUNDING_SUFFIX[mode] + (".ftz" if ftz else "") + "." + _nvvm_float_suffix(t)
     return b.intrinsic(f"llvm.nvvm.sqrt.{suffix}", [x], t)
 
@@ -401,7 +416,7 @@ def lower_mulhii(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAVa
     assert isinstance(t, IntegerType)
     name = {16: "us", 32: "ui", 64: "ull"}.get(t.width.data)
     if name is None:
-        raise not_supported(op, f"mulhii on {t}")
+        raise not_supported(op, f"mulhii on {t}", instead="use i16, i32 or i64 operands")
     return b.intrinsic(f"llvm.nvvm.mulhi.{name}", list(args), t)
 
 
@@ -468,19 +483,31 @@ def lower_ftof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
         # A tf32 register is the f32 of the same value.
         src = f32
     if mode is RoundingMode.NEAREST_AWAY:
-        raise not_supported(op, f"rounding<{mode.value}> to {to}")
+        raise not_supported(
+            op,
+            f"rounding<{mode.value}> to {to}",
+            instead="use rounding<nearest_even> (ct.astype's default) or a directed rounding",
+        )
     if fp8.is_fp8(src) or fp8.is_fp8(to):
         assert isinstance(op, ct.FToFOp)
         plain = Float16Type | BFloat16Type | Float32Type | Float64Type
         if not (fp8.is_fp8(src) or isinstance(src, plain)) or not (
             fp8.is_fp8(to) or isinstance(to, plain)
         ):
-            raise not_supported(op, f"conversion from {src} to {to}")
+            raise not_supported(
+                op,
+                f"conversion from {src} to {to}",
+                instead="convert in two steps through f32 (two ct.astype)",
+            )
         return fp8.convert(b, op, args[0], src, to, mode, convert_float)
     if not isinstance(to, Float16Type | BFloat16Type | Float32Type | Float64Type) or not isinstance(
         args[0].type, Float16Type | BFloat16Type | Float32Type | Float64Type
     ):
-        raise not_supported(op, f"conversion from {args[0].type} to {to}")
+        raise not_supported(
+            op,
+            f"conversion from {args[0].type} to {to}",
+            instead="convert in two steps through f32 (two ct.astype)",
+        )
     if mode is RoundingMode.NEAREST_EVEN:
         return convert_float(b, args[0], to)
     return narrow_directed(b, args[0], to, ROUNDING_SUFFIX[mode])
@@ -511,7 +538,11 @@ def lower_itof(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     src = x.type
     assert isinstance(src, IntegerType)
     if not isinstance(to, Float16Type | BFloat16Type | Float32Type | Float64Type):
-        raise not_supported(op, f"conversion to {to}")
+        raise not_supported(
+            op,
+            f"conversion to {to}",
+            instead="convert to f32 first, then to the type (two ct.astype)",
+        )
     signed = _signed(op)
     wide = i64 if src.width.data == 64 else i32
     x = b.int_cast(x, wide, signed) if src != wide else x
@@ -542,7 +573,11 @@ def lower_ftoi(b: LLBuilder, op: Operation, args: Sequence[SSAValue]) -> SSAValu
     if is_half(x.type):
         x = b.fpext(x, f32)
     if not isinstance(x.type, Float32Type | Float64Type):
-        raise not_supported(op, f"conversion from {args[0].type}")
+        raise not_supported(
+            op,
+            f"conversion from {args[0].type}",
+            instead="convert to f32 first, then to the integer type (two ct.astype)",
+        )
     width = to.width.data
     if width == 1:
         return b.fcmp("une", x, b.const(0.0, x.type))

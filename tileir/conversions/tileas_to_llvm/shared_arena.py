@@ -52,6 +52,7 @@ from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.diagnostics import error_at
 from tileir.dialects import nvvm
 from tileir.targets import ARCHS
+from tileir.user_terms import written_as
 
 #: Attribute of a kernel's `llvm.func` whose arena is dynamic shared memory: its size in
 #: bytes (an i32), which every launch must provide.
@@ -221,7 +222,7 @@ def allocate_shared(
     if total > budget.available:
         raise error_at(
             op,
-            f"exceeds the shared memory limit: {what} needs {total} bytes "
+            f"exceeds the shared memory limit: {what}{written_as(op)} needs {total} bytes "
             f"({budget.explain()}); "
             "make the tile smaller, or compile for a target with more shared memory per CTA",
         )

@@ -201,7 +201,11 @@ def tile_coordinate(
     from a cuda_tile tile coordinate, `index_cast(%i) * extent`, as `%i`'s own register."""
     if isinstance(offset, int):
         if offset % extent:
-            raise not_supported(op, f"{op.name} at offset {offset}, not a multiple of {extent}")
+            raise not_supported(
+                op,
+                f"{op.name} at offset {offset}, not a multiple of {extent}",
+                instead=f"extract at a multiple of the result's size ({extent})",
+            )
         return b.const(offset // extent, i32)
     mul = offset.owner
     if isinstance(mul, arith.MuliOp) and isinstance(cast := mul.lhs.owner, arith.IndexCastOp):
@@ -227,14 +231,20 @@ class LowerByteView(TilePattern):
         if not isinstance(src_t, TensorType) or not isinstance(res_t, TensorType):
             raise not_supported(op, "reinterpret of a tiled view")
         if len(src_t.get_shape()) != 1 or len(res_t.get_shape()) != 1:
-            raise not_supported(op, "reinterpret of tiles of rank other than 1")
+            raise not_supported(
+                op,
+                "reinterpret of tiles of rank other than 1",
+                instead="bitcast 1-D tiles (ct.reshape before and after)",
+            )
         ex, ctx = self.exchange, self.ctx
         src, res = linear_layout(op, src_t), linear_layout(op, res_t)
         check_exchangeable(op, src)
         check_exchangeable(op, res)
         src_kind, res_kind = element_kind(op, src_t), element_kind(op, res_t)
         if src_kind.is_bool or res_kind.is_bool:
-            raise not_supported(op, f"{op.name} of i1 tiles")
+            raise not_supported(
+                op, f"{op.name} of i1 tiles", instead="convert the tile to i8 first (ct.astype)"
+            )
         size = src_t.get_shape()[0] * src_kind.bits // 8
         state = ctx.function_state(op)
         (smem,) = ex.allocator.allocate(op, state, rewriter, [size])

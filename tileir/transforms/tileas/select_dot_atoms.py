@@ -22,7 +22,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from tileir.diagnostics import not_supported
-from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import AtomAttr
@@ -34,8 +34,16 @@ def select_dot_atom(op: aa.DotOp, arch: str) -> tas.DotOp:
     """The `nv_tileas.dot` computing `op` on `arch`, in its place."""
     plan = plan_dot(op, arch)
     if plan is None:
-        types = " x ".join(str(element_type(v.type)) for v in (op.lhs, op.rhs))
-        raise not_supported(op, f"dot of {types} -> {element_type(op.acc.type)} with these shapes")
+        shapes = [
+            "x".join(map(str, shape_of(v.type))) + f" {element_type(v.type)}"
+            for v in (op.lhs, op.rhs, op.acc)
+        ]
+        raise not_supported(
+            op,
+            f"a dot of a {shapes[0]} by a {shapes[1]} tile into a {shapes[2]} accumulator",
+            instead="use f16, bf16, tf32 or 8-bit float operands with an f32 accumulator, "
+            "or i8 operands with an i32 one",
+        )
     new = tas.DotOp(op.lhs, op.rhs, op.acc, AtomAttr(plan.atom))
     new.attributes.update(op.attributes)
     Rewriter.replace_op(op, new)
