@@ -5,6 +5,7 @@ and in `tileir-as --python-names` alike."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
@@ -28,18 +29,19 @@ def defined_names(text: str) -> list[str]:
     return re.findall(r"^\s*%([A-Za-z_][\w$.]*)(?:, %[\w$.]+)*(?::\d+)? = ", text, re.M)
 
 
-@pytest.fixture(scope="module")
-def tanh_exp() -> tileir.Compilation:
+def compile_corpus_kernel(name: str) -> tileir.Compilation:
+    """The corpus kernel `name` compiled from its `@ct.kernel` (names from its Python)."""
     sys.path.insert(0, str(CORPUS))
     try:
-        import tanh_exp_f16_2d as kernel  # pyright: ignore[reportMissingImports]
+        kernel = importlib.import_module(name)
     finally:
         sys.path.remove(str(CORPUS))
-    return tileir.compile(
-        kernel.KERNEL,  # pyright: ignore[reportUnknownMemberType]
-        kernel.signatures()[0],  # pyright: ignore[reportUnknownMemberType]
-        arch="sm_90a",
-    )
+    return tileir.compile(kernel.KERNEL, kernel.signatures()[0], arch="sm_90a")
+
+
+@pytest.fixture(scope="module")
+def tanh_exp() -> tileir.Compilation:
+    return compile_corpus_kernel("tanh_exp_f16_2d")
 
 
 def test_a_cutile_kernel_s_values_carry_their_python_names(
@@ -217,16 +219,7 @@ def test_a_changed_source_is_read_again(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def gemm() -> tileir.Compilation:
-    sys.path.insert(0, str(CORPUS))
-    try:
-        import gemm_f16 as kernel  # pyright: ignore[reportMissingImports]
-    finally:
-        sys.path.remove(str(CORPUS))
-    return tileir.compile(
-        kernel.KERNEL,  # pyright: ignore[reportUnknownMemberType]
-        kernel.signatures()[0],  # pyright: ignore[reportUnknownMemberType]
-        arch="sm_90a",
-    )
+    return compile_corpus_kernel("gemm_f16")
 
 
 def test_a_loop_carried_acc_is_followed_by_name_from_cuda_tile_to_ptx(

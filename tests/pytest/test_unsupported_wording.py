@@ -111,19 +111,9 @@ def test_an_unknown_target_is_a_target_not_an_op() -> None:
 def test_a_gap_of_tileirs_own_lowering_says_whose_it_is() -> None:
     """An internal op in a state no cuTile kernel leads to: the op the user wrote (the
     load), and that the gap is tileir's, with what to send."""
-    text = """
-func.func @k(%p: !cuda_tile.ptr<f32>) attributes {nv_tileas.kernel} {
-  %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<256x!cuda_tile.ptr<f32>>
-  %i = cuda_tile.iota : tensor<256xi32>
-  %ptrs = nv_tileas.addptr %s, %i : tensor<256x!cuda_tile.ptr<f32>>, tensor<256xi32>
-  %v = nv_tileas.view %ptrs : tensor<256x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<256xf32, gmem>
-  %c1 = arith.constant 1 : index
-  %x = nv_tileas.tiled_load %v[%c1] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<256xf32, gmem> -> tensor<256xf32>
-  nv_tileas.tiled_store %x, %v[%c1] {atom = #nv_tileas<atom stg_128b>} : tensor<256xf32>, !nv_tileas.tiled_view<256xf32, gmem>
-  func.return
-}
-"""
-    module = tileir.load(text, name="gap.mlir")
+    case = ROOT / "tests" / "filecheck" / "conversions" / "tileas_to_llvm_tiled_memory_invalid.mlir"
+    text = case.read_text().split("// -----")[0]  # a tiled load at coordinate 1, line 13
+    module = tileir.load(text, name=str(case))
     module = tileir.run_pass(module, "tileas-assign-layouts")
     with pytest.raises(CompileError) as e:
         tileir.run_pass(module, "convert-tileas-to-llvm{arch=sm_80}")
@@ -132,7 +122,7 @@ func.func @k(%p: !cuda_tile.ptr<f32>) attributes {nv_tileas.kernel} {
         "view at a coordinate or offset other than 0 (written as ct.load in cuTile: "
         f"cuda_tile.load_view_tko); {REPORT}"
     )
-    assert e.value.location is not None and e.value.location.line == 8
+    assert e.value.location is not None and e.value.location.line == 13
 
 
 def test_a_resource_limit_is_a_limit_in_the_users_terms() -> None:
