@@ -6,7 +6,8 @@ div_by<16>` is constant over each aligned 8-element vector.
 
 transpose_f16_ragged (extents multiples of 16, not of its 64x64 tile) keeps its
 masks, loses every load's fallback, and still matches numpy in the simulator on every
-target; a ragged extent without such a promise (clamp_f32_2d) keeps its fallback.
+target; so does cumprod_cols_i8, whose column bound goes through a `select`; a ragged
+extent without such a promise (clamp_f32_2d) keeps its fallback.
 (Stores keep theirs: tiled_memory.LowerTiledStore says why.)"""
 
 from __future__ import annotations
@@ -40,6 +41,18 @@ def test_aligned_extents_move_whole_vectors(arch: str) -> None:
     assert "ld.global.v4.b32" in ptx and "st.global.v4.b32" in ptx
     assert "ld.global.b16" not in ptx
     _common.simulate_case("transpose_f16_ragged", ptx, SEED)
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_column_bound_through_select_moves_whole_vectors(arch: str) -> None:
+    """cumprod_cols_i8 (a 2-D grid, 16x32 i8 tiles, columns ragged but a multiple of
+    16): the bound of a tile's column mask is `select(row tile in bounds, clamp(extent
+    - start, 0, 32), 0)`; the select keeps the extent's divisibility (either value's
+    divisor divides it), so each 4-byte vector is wholly in or out: no byte loads."""
+    ptx = _ptx("cumprod_cols_i8", arch)
+    assert "ld.global.b32" in ptx
+    assert "ld.global.s8" not in ptx and "ld.global.u8" not in ptx
+    _common.simulate_case("cumprod_cols_i8", ptx, SEED)
 
 
 def test_ragged_extents_keep_the_fallback() -> None:

@@ -229,7 +229,24 @@ class AxisInfoAnalysis:
                 ),
                 tuple(math.gcd(x, y) for x, y in zip(a.constancy, b.constancy, strict=True)),
             )
-        if isinstance(op, ct.AndIOp | ct.OrIOp | ct.XOrIOp | ct.SelectOp):
+        if isinstance(op, ct.SelectOp):
+            # Each element is one of the two values' elements, as for min/max: what
+            # divides both divides it (the bound of a 2-D tile's column mask, `select(row
+            # tile in bounds, clamp(n - start, 0, 32), 0)`, keeps n's divisibility, so a
+            # vector of the row is wholly in bounds or out).
+            cond, a, b = (self.get(v) for v in op.operands)
+            return AxisInfo(
+                (1,) * rank,
+                tuple(
+                    math.gcd(divisibility_at_runs(a, i, 1), divisibility_at_runs(b, i, 1))
+                    for i in range(rank)
+                ),
+                tuple(
+                    math.gcd(*(x.constancy[i] for x in (cond, a, b) if x.rank == rank))
+                    for i in range(rank)
+                ),
+            )
+        if isinstance(op, ct.AndIOp | ct.OrIOp | ct.XOrIOp):
             infos = [self.get(v) for v in op.operands]
             k = tuple(math.gcd(*(x.constancy[i] for x in infos)) for i in range(rank))
             return AxisInfo((1,) * rank, (1,) * rank, k)
