@@ -235,22 +235,26 @@ def make_tileiras_shim(directory: str) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     python = shlex.quote(sys.executable)
     header = (
-        "#!/bin/sh\n"
         "# Written by `tileir-as --make-tileiras-shim`.  With this directory first on PATH\n"
         "# (and without the nvidia-cuda-tileiras wheel), cuTile Python compiles with tileir.\n"
     )
+    errors = (
+        "# Errors as file:line:col: error: (cuTile 1.7 cannot print an exception whose\n"
+        f"# location it parsed); {ERROR_FORMAT_ENV}=tileiras gives tileiras's loc(...) form.\n"
+    )
     shim = target / "tileiras"
     shim.write_text(
-        header
-        + "# Errors as file:line:col: error: (cuTile 1.7 cannot print an exception whose\n"
-        + f"# location it parsed); {ERROR_FORMAT_ENV}=tileiras gives tileiras's loc(...) form.\n"
+        _python_shim(header + errors)
+        or "#!/bin/sh\n"
+        + header
+        + errors
         + f': "${{{ERROR_FORMAT_ENV}:=mlir}}"\n'
         + f"export {ERROR_FORMAT_ENV}\n"
         + _client_command(python)
     )
     disasm = target / "tileirdisasm"
     disasm.write_text(
-        header + "# tileirdisasm FILE [--preview=...]: the file's cuda_tile text.\n"
+        "#!/bin/sh\n" + header + "# tileirdisasm FILE [--preview=...]: the file's cuda_tile text.\n"
         f'exec {python} -m tileir.driver.opt "$1"\n'
     )
     for script in (shim, disasm):
@@ -258,10 +262,13 @@ def make_tileiras_shim(directory: str) -> Path:
     return shim
 
 
-def _client_command(python: str) -> str:
-    """The shim's last line: tileir-as's client without Python's `site` start-up
-    (tileir/driver/launch.py; 10-25 ms of every cache hit and every compilation the
-    warm server answers), given the directories `site` would have found it in."""
+#: The longest `#!` line every Linux kernel reads whole (127 bytes before 5.1).
+SHEBANG_LIMIT = 127
+
+
+def _client_paths() -> list[str]:
+    """The directories `site` found tileir and the site-packages (the `nvidia` wheels'
+    ptxas) in: the client without `site` looks there."""
     import site
 
     package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -269,6 +276,50 @@ def _client_command(python: str) -> str:
     for directory in site.getsitepackages():
         if os.path.isdir(directory) and directory not in paths:
             paths.append(directory)
+    return paths
+
+
+def _python_shim(comments: str) -> str | None:
+    """The shim as a Python script whose `#!` line starts Python without `site` and
+    without the script's directory on `sys.path` (`-SP`), with no `/bin/sh` in front
+    of it (1 ms of every cache hit and every answer from the server): what
+    tileir/driver/launch.py does, on the directories `site` found when this was
+    written.  None where a `#!` line cannot say it (Python before 3.11 has no `-P`; a
+    path with spaces, or too long), and the shim is a shell script."""
+    line = f"#!{sys.executable} -SP"
+    if (
+        sys.version_info < (3, 11)
+        or len(line) > SHEBANG_LIMIT
+        or any(c.isspace() for c in sys.executable)
+    ):
+        return None
+    return (
+        f"{line}\n"
+        + comments
+        + '# Python without `site` (docs/cli.md, "The tileiras shim"); if tileir has moved\n'
+        "# since this was written, the client as a Python with `site` would find it.\n"
+        "import os\n"
+        "import sys\n"
+        "\n"
+        f'os.environ.setdefault("{ERROR_FORMAT_ENV}", "mlir")\n'
+        f"sys.path[:0] = [p for p in {_client_paths()!r} if p not in sys.path]\n"
+        "try:\n"
+        "    from tileir.driver import client\n"
+        "except ImportError:\n"
+        "    import site\n"
+        "\n"
+        "    site.main()\n"
+        "    from tileir.driver import client\n"
+        "client.main()\n"
+    )
+
+
+def _client_command(python: str) -> str:
+    """The shell shim's last line: tileir-as's client without Python's `site` start-up
+    (tileir/driver/launch.py; 10-25 ms of every cache hit and every compilation the
+    warm server answers), given the directories `site` would have found it in."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    paths = _client_paths()
     launcher = shlex.quote(os.path.join(package_parent, "tileir", "driver", "launch.py"))
     flags = "-S -P" if sys.version_info >= (3, 11) else "-S"
     return (
