@@ -2,7 +2,8 @@
 `TypeDispatch` tries the patterns xDSL's `GreedyRewritePatternApplier` would try, in
 the same order, and `tileir.transforms.dce` erases the ops xDSL's `dce` erases (checked
 at each of the pipeline's three `dce` steps on corpus kernels with loops, branches and
-dots, and on a function with an unreachable block)."""
+dots, and on a function with an unreachable block; it asks xDSL whether an op is live by
+itself once per op class only where the class decides it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, i32
-from xdsl.ir import Operation
+from xdsl.ir import Block, Operation
 from xdsl.parser import Parser
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -161,6 +162,31 @@ def test_dce_matches_xdsl_at_every_pipeline_step(kernel: str) -> None:
             else:
                 p.apply(ctx, module)
     assert steps == 3
+
+
+def test_dce_asks_a_class_once_only_where_the_class_decides() -> None:
+    """Whether an op is live by itself is asked once per class where its traits'
+    effects are one set for every op, and every time where an op-level trait computes
+    them (scf.for has the effects of its body)."""
+    from xdsl.dialects import llvm, scf
+    from xdsl.transforms.dead_code_elimination import would_be_trivially_dead
+
+    from tileir.transforms import dce
+
+    a = arith.ConstantOp(IntegerAttr(1, i32))
+    add = llvm.AddOp(a.result, a.result)
+    assert dce._constant_effects(llvm.AddOp)  # NoMemoryEffect
+    assert dce._constant_effects(llvm.StoreOp)  # no effect trait: unknown effects
+    assert not dce._constant_effects(scf.ForOp)  # RecursiveMemoryEffect
+    for op in (a, add):
+        assert dce._would_be_trivially_dead(op) == would_be_trivially_dead(op)
+        assert dce._BY_CLASS[type(op)] is True
+    dce._BY_CLASS.pop(scf.ForOp, None)
+    lb = arith.ConstantOp.from_int_and_width(0, 32)
+    loop = scf.ForOp(lb.result, lb.result, lb.result, [], Block(arg_types=[i32]))
+    loop.body.block.add_op(scf.YieldOp())
+    assert dce._would_be_trivially_dead(loop) == would_be_trivially_dead(loop)
+    assert dce._BY_CLASS[scf.ForOp] is None
 
 
 def test_a_long_elementwise_chain_compiles_through_tileaa() -> None:
