@@ -4,9 +4,10 @@ signature is verified once per signature.
 Verifying a module at a stage's end walks every op through xDSL's generic constraint
 checks (operand and result types against the op's definition, properties, attributes,
 traits).  The llvm stage of a kernel is thousands of ops of a few dozen shapes (`llvm.add`
-of two i32, `llvm.bitcast` of an f32 to an i32, ...): 95% of the ops the stage ends
-verify over the held-out kernels repeat the signature of an op verified before, and
-verification was a fifth of a warm compilation.
+of two i32, `llvm.bitcast` of an f32 to an i32, ...): of the 32,500 ops the stage ends
+verify over 24 held-out kernels, 21,300 repeat the signature of an op verified before,
+and verification was a fifth of a warm compilation (0.75 s of those kernels' CPU; 0.49 s
+with this).
 
 An op's verdict depends only on its *signature* (its class, its operands' and results'
 types, its properties and attributes) when:
