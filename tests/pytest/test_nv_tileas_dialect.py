@@ -79,8 +79,12 @@ def test_every_roster_op_exists_in_its_family() -> None:
     assert {op.name for op in FAMILIES["pointer"]} == {"nv_tileas.addptr", "nv_tileas.assume"}
     assert {op.name for op in FAMILIES["debug"]} == {"nv_tileas.print", "nv_tileas.assert"}
     assert {op.name for op in FAMILIES["globals"]} == {"nv_tileas.global", "nv_tileas.get_global"}
-    assert {op.name for op in FAMILIES["tensor memory"]} == {"nv_tileas.read_tmem_accumulator"}
-    assert len(OPS) == 70 == len({op.name for op in OPS})
+    assert {op.name for op in FAMILIES["tensor memory"]} == {
+        "nv_tileas.read_tmem_accumulator",
+        "nv_tileas.write_tmem_accumulator",
+        "nv_tileas.scale_tmem_accumulator",
+    }
+    assert len(OPS) == 72 == len({op.name for op in OPS})
     assert {op.name for op in NvTileAS.operations} == {op.name for op in OPS}
 
 

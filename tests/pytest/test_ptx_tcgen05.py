@@ -119,6 +119,75 @@ def test_chain_of_dots_keeps_one_accumulator_in_tensor_memory(tmp_path: Path) ->
     np.testing.assert_allclose(inputs["arrays"]["c"], 2 * expected["c"], 1e-5, 1e-4)
 
 
+def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False) -> str:
+    """gemm_bf16_two_warpgroups whose K loop scales its accumulator row by row before
+    each dot, as flash attention rescales O: acc = acc * f[:, None] + a_k b_k, with
+    f[i] = 0.25 + i / 128 for row i of the tile (each row a different factor).  With
+    `invariant_a`, A is the first K tile for every step, loaded before the loop (as
+    attention's Q): acc = acc * f[:, None] + a_0 b_k."""
+    text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
+    if invariant_a:
+        load = "    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %loopIdx] "
+        line = next(x for x in text.splitlines(keepends=True) if x.startswith(load))
+        text = text.replace(line, "")
+        before = line.replace("%loopIdx]", "%cst_0_i32]").replace("    ", "  ", 1)
+        text = text.replace("  %for = for %loopIdx", before + "  %for = for %loopIdx", 1)
+    loop = "  %for = for %loopIdx"
+    factor = (
+        "  %g16_row = iota : tile<128xi32>\n"
+        "  %g16_rowf = itof %g16_row signed : tile<128xi32> -> tile<128xf32>\n"
+        "  %g16_step = constant <f32: 0.0078125> : tile<128xf32>\n"
+        "  %g16_base = constant <f32: 0.25> : tile<128xf32>\n"
+        "  %g16_f = fma %g16_rowf, %g16_step, %g16_base : tile<128xf32>\n"
+        "  %g16_col = reshape %g16_f : tile<128xf32> -> tile<128x1xf32>\n"
+        "  %g16_fb = broadcast %g16_col : tile<128x1xf32> -> tile<128x128xf32>\n"
+    )
+    types = "tile<128x32xbf16>, tile<32x128xbf16>, tile<128x128xf32>"
+    one = f"%2 = mmaf %tile, %tile_25, %iterArg0 : {types}\n"
+    scaled = (
+        "%g16_s = mulf %iterArg0, %g16_fb : tile<128x128xf32>\n"
+        f"    %2 = mmaf %tile, %tile_25, %g16_s : {types}\n"
+    )
+    assert loop in text and one in text
+    text = text.replace(loop, factor + loop, 1).replace(one, scaled)
+    (tmp_path / "gemm_rescaled.mlir").write_text(text)
+    ptx = compile_module(load_module(tmp_path / "gemm_rescaled.mlir"), "sm_100a").ptx
+    assert ptx is not None
+    return ptx
+
+
+@pytest.mark.parametrize("invariant_a", [False, True])
+def test_rescaled_accumulator_stays_in_tensor_memory(tmp_path: Path, invariant_a: bool) -> None:
+    """tileas-tmem-accumulators keeps an accumulator the loop scales row by row in
+    tensor memory: written there before the loop, scaled there (tcgen05.ld, mul,
+    tcgen05.st in the loop), read once after it; an A the loop does not change is
+    written to shared memory once, before the loop (nv_tileas.staged_once).  The result
+    equals numpy's in the simulator, for a loop of several K steps and for one that does
+    not run."""
+    ptx = _rescaled_gemm(tmp_path, invariant_a)
+    run_ptxas(ptx, "sm_100a")
+    head = ptx.split("tcgen05.mma.cta_group::1", 1)[0]
+    assert "tcgen05.st.sync" in head  # the initial value, before the loop
+    assert "mul.rn.f32" in head  # the scaling in tensor memory, in the loop
+    case = _common.load_case_module(BROKEN_BASE)
+    for k_tiles in (None, 0):
+        inputs = case.make_inputs(np.random.default_rng(0))
+        if k_tiles is not None:
+            inputs["scalars"]["k_tiles"] = k_tiles
+        a = inputs["arrays"]["a"].astype(np.float32)
+        b = inputs["arrays"]["b"].astype(np.float32)
+        steps = inputs["scalars"]["k_tiles"]
+        rows = (0.25 + np.arange(128, dtype=np.float32) / 128).astype(np.float32)
+        factor = np.tile(rows, -(-a.shape[0] // 128))[: a.shape[0], None]
+        expected = np.zeros((a.shape[0], b.shape[1]), np.float32)
+        for k in range(steps):
+            a_k = a[:, 0:32] if invariant_a else a[:, 32 * k : 32 * k + 32]
+            b_k = b[32 * k : 32 * k + 32]
+            expected = expected * factor + a_k[:, : b_k.shape[0]] @ b_k
+        simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+        np.testing.assert_allclose(inputs["arrays"]["c"], expected, 1e-4, 1e-3)
+
+
 def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
     """With no K step the resident accumulator is never written: the read after the
     loop gives the loop's initial value (zeros), not tensor memory."""

@@ -63,7 +63,12 @@ from tileir.conversions.tileas_to_llvm.atomics import LowerAtomic
 from tileir.conversions.tileas_to_llvm.cleanup import cleanup
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import StructuredLowering
-from tileir.conversions.tileas_to_llvm.dot import LowerDot, LowerReadTmemAccumulator
+from tileir.conversions.tileas_to_llvm.dot import (
+    LowerDot,
+    LowerReadTmemAccumulator,
+    LowerScaleTmemAccumulator,
+    LowerWriteTmemAccumulator,
+)
 from tileir.conversions.tileas_to_llvm.elementwise import (
     LowerConstant,
     LowerElementwise,
@@ -175,6 +180,8 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerReshape(lowering, exchange),
                     LowerDot(lowering, exchange, feeds),
                     LowerReadTmemAccumulator(lowering),
+                    LowerWriteTmemAccumulator(lowering),
+                    LowerScaleTmemAccumulator(lowering),
                     *feed_patterns(lowering, exchange, feeds),
                     *structured.patterns(),
                 ],

@@ -43,7 +43,9 @@ from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
 from tileir.conversions.tileas_to_llvm.tcgen05 import (
     lower_read_tmem_accumulator,
+    lower_scale_tmem_accumulator,
     lower_tcgen05_dot,
+    lower_write_tmem_accumulator,
 )
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
@@ -64,6 +66,23 @@ class LowerReadTmemAccumulator(TilePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.ReadTmemAccumulatorOp, rewriter: PatternRewriter) -> None:
         lower_read_tmem_accumulator(op, rewriter, self.ctx)
+
+
+class LowerWriteTmemAccumulator(TilePattern):
+    """`nv_tileas.write_tmem_accumulator` -> `tcgen05.st` (`tcgen05.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.WriteTmemAccumulatorOp, rewriter: PatternRewriter) -> None:
+        lower_write_tmem_accumulator(op, rewriter, self.ctx)
+
+
+class LowerScaleTmemAccumulator(TilePattern):
+    """`nv_tileas.scale_tmem_accumulator` -> `tcgen05.ld`, `mul`, `tcgen05.st`
+    (`tcgen05.py`)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.ScaleTmemAccumulatorOp, rewriter: PatternRewriter) -> None:
+        lower_scale_tmem_accumulator(op, rewriter, self.ctx)
 
 
 class LowerDot(TilePattern):

@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i32, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -65,6 +65,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.exchange import (
+    ElementKind,
     Exchange,
     check_exchangeable,
     element_kind,
@@ -74,13 +75,17 @@ from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent, 
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import (
+    STAGED_ONCE_ATTR,
     TMEM_COLUMN_ATTR,
     TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
+    TMEM_STORED_ATTR,
     ReadTmemAccumulatorOp,
+    ScaleTmemAccumulatorOp,
+    WriteTmemAccumulatorOp,
 )
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
@@ -103,6 +108,9 @@ SM100_DESCRIPTOR_VERSION = 1 << 46
 #: Columns one `tcgen05.ld`/`st` `32x32b` moves here (up to `.x128` exist; 32 registers
 #: at a time leave ptxas room under a kernel's `.maxnreg`, as CUTLASS's epilogues do).
 MAX_COLUMNS_PER_ACCESS = 32
+#: Columns `nv_tileas.scale_tmem_accumulator` reads, scales and writes back at a time:
+#: it runs in the middle of a softmax, whose registers are the kernel's peak.
+SCALE_COLUMNS = 8
 #: Instruction-descriptor codes of D's type (bits 4-5) and of A's and B's (bits 7-9,
 #: 10-12), per kind (section 9.7.16.4.2).
 D_TYPE = {"f16": 0, "f32": 1, "s32": 2}
@@ -166,6 +174,9 @@ class TensorMemory:
     in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
     #: The one thread that issues every `tcgen05.mma` and `tcgen05.commit` (`issuer`).
     issuer: SSAValue | None = None
+    #: The buffers of the loop-invariant operands written once (`_stage_once`), by
+    #: their registers and buffer layout.
+    staged: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
 
 
 def issuer(state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory) -> SSAValue:
@@ -438,11 +449,24 @@ def lower_tcgen05_dot(
         buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
     a_buf, b_buf = buffers
     fed = [feeds.ring_address(op, i) if feeds is not None else None for i in (0, 1)]
-    sizes = [buf.bytes for buf, f in zip(buffers, fed, strict=True) if f is None]
+    views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
+    # Operands the loop does not change (`nv_tileas.staged_once`), written once before it.
+    staged: list[SSAValue | None] = [None, None]
+    for index in _staged_once(op):
+        if fed[index] is None:
+            vals = (a_vals, b_vals)[index]
+            staged[index] = _stage_once(
+                state, rewriter, ex, vals, views[index], buffers[index], operand
+            )
+    sizes = [
+        buf.bytes
+        for buf, f, once in zip(buffers, fed, staged, strict=True)
+        if f is None and once is None
+    ]
     sizes += [c_size] if exchange_c else []
     allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes) if sizes else [])
-    smem_a = fed[0] if fed[0] is not None else next(allocated)
-    smem_b = fed[1] if fed[1] is not None else next(allocated)
+    smem_a = fed[0] or staged[0] or next(allocated)
+    smem_b = fed[1] or staged[1] or next(allocated)
     smem_c = next(allocated, None)
 
     memory = tensor_memory(state, rewriter)
@@ -450,15 +474,18 @@ def lower_tcgen05_dot(
     memory.needed = max(memory.needed, base_column + tmem_columns((m, n)))
     memory.dots.append(op)
     resident = TMEM_RESIDENT_ATTR in op.attributes
+    # Tensor memory holds the accumulation from before the loop on
+    # (`nv_tileas.tmem_stored`): no flag, no store, every MMA accumulates.
+    stored = TMEM_STORED_ATTR in op.attributes
     b = LLBuilder(rewriter, InsertPoint.before(op))
-    zero_acc = _is_zero(acc_vals)
+    zero_acc = _is_zero(acc_vals) and not stored
     # A resident accumulator (`tileas-tmem-accumulators`): the loop carries the initial
     # registers unchanged; this thread's flag says whether tensor memory already holds
     # the accumulation (set after the first iteration, cleared by the read after the
     # loop).
     started: SSAValue | None = None
     flag: SSAValue | None = None
-    if resident:
+    if resident and not stored:
         flag = _flag(state, rewriter, memory, base_column)
         started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
     # MMAs in flight (`nv_tileas.tmem_in_flight`): they commit to the mbarrier of the
@@ -480,40 +507,24 @@ def lower_tcgen05_dot(
         slot = (barriers, ring_a.slot_number(b, ring_a.current, size))
 
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
-    views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
-    for vals, (layout, strides), smem, ring in zip(
-        (a_vals, b_vals), views, (smem_a, smem_b), fed, strict=True
+    for vals, (layout, strides), smem, ring, once in zip(
+        (a_vals, b_vals), views, (smem_a, smem_b), fed, staged, strict=True
     ):
-        if ring is None:
+        if ring is None and once is None:
             ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
     b.op(nvvm.FenceProxyOp())
     runs = _column_runs((m, n), state.num_warps)
     group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(base_column, i32))
     # -- the accumulator into tensor memory, unless it is zero (a resident one only in
-    # the loop's first iteration).
-    if not zero_acc:
+    # the loop's first iteration) or already there.
+    if not zero_acc and not stored:
         c = acc_vals
         if acc_layout != tmem_layout:
             assert smem_c is not None
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
             b.op(nvvm.Barrier0Op())
             c = ex.read(b, rewriter, state, tmem_layout, c_strides, smem_c, accumulator)
-        for first, column, count in runs:
-            asm = ptx.PtxAsm()
-            address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
-            words = [asm.input(v) for v in c[first : first + count]]
-            guard = asm.input(started) if started is not None else None
-            asm.instr(
-                f"tcgen05.st.sync.aligned.32x32b.x{count}.b32",
-                ptx.address(address),
-                ptx.vector(words),
-                guard=guard,
-                negate=True,
-            )
-            b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
-        wait = ptx.PtxAsm()
-        wait.instr("tcgen05.wait::st.sync.aligned")
-        b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
+        _write_accumulator(b, memory, state, runs, group, c, unless=started)
 
     # -- the elected thread of warp 0 issues the MMAs and commits them to the mbarrier.
     a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo)
@@ -562,21 +573,29 @@ def lower_tcgen05_dot(
     )
     b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
 
+    # What the loop carries for a resident accumulator: the initial registers, or (where
+    # tensor memory holds the accumulation from before the loop on) a zero that nothing
+    # reads, so that ptxas keeps no register live across the loop for it (the initial
+    # registers, passed back to themselves, would stay live through the loop).
+    carried = list(acc_vals)
+    if stored:
+        carried = [b.const(0, accumulator.register_type)] * len(acc_vals)
     if slot is not None:
         # -- the MMAs stay in flight: no thread waits for them here, and nothing
         # rewrites what they read (their slots) or write (the resident accumulator)
         # before waiting for their commit (`_wait_slot`).
         _mark_committed(b, *slot)
-        assert flag is not None
-        _store_word(b, flag, 1)
-        rewriter.replace(op, [], [ctx.pack(rewriter, list(acc_vals), op.result.type)])
+        if flag is not None:
+            _store_word(b, flag, 1)
+        rewriter.replace(op, [], [ctx.pack(rewriter, carried, op.result.type)])
         return
     # -- every thread waits for the commit's phase, then reads its lane quarter (a
     # resident accumulator stays where it is, and the loop carries its registers on).
     _wait_phase(b, memory)
-    if flag is not None:
-        _store_word(b, flag, 1)
-        result = list(acc_vals)
+    if resident:
+        if flag is not None:
+            _store_word(b, flag, 1)
+        result = carried
     else:
         result = _read_accumulator(b, memory, state, runs, group, accumulator.register_type)
     # Every warp is done with the operand buffers (the commit's phase covers the
@@ -591,6 +610,48 @@ def lower_tcgen05_dot(
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def _staged_once(op: Operation) -> list[int]:
+    """The operands `tileas-tmem-accumulators` marked `nv_tileas.staged_once`."""
+    attr = op.attributes.get(STAGED_ONCE_ATTR)
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
+
+
+def _stage_once(
+    state: FunctionState,
+    rewriter: PatternRewriter,
+    ex: Exchange,
+    vals: Sequence[SSAValue],
+    view: tuple[LinearLayout, Sequence[int]],
+    buf: wgmma.OperandBuffer,
+    kind: ElementKind,
+) -> SSAValue | None:
+    """The shared address of a buffer of its own (persistent: nothing else writes it)
+    holding a loop-invariant operand, written once right after its registers are
+    computed, before the loop (the dot's CTA barrier before its MMAs orders every
+    thread's writes, as for the writes in the loop).  The same registers in the same
+    buffer layout are written once for every dot that reads them.  None, and the dot
+    writes them itself, where they are not all defined in one block."""
+    owners = [v.owner for v in vals if isinstance(v.owner, Operation)]
+    block = owners[0].parent_block() if owners else None
+    if block is None or len(owners) != len(vals) or any(o.parent is not block for o in owners):
+        return None
+    key = (tuple(id(v) for v in vals), buf.bytes, buf.lbo, buf.sbo, buf.mn_major)
+    memory = tensor_memory(state, rewriter)
+    known = memory.staged.get(key)
+    if known is not None:
+        return known
+    last = max(owners, key=block.get_operation_index)
+    smem = allocate_persistent(state, rewriter, buf.bytes)
+    b = LLBuilder(rewriter, InsertPoint.after(last))
+    layout, strides = view
+    ex.write(b, rewriter, state, list(vals), layout, strides, smem, kind)
+    b.op(nvvm.FenceProxyOp())
+    memory.staged[key] = smem
+    return smem
 
 
 def _column_of(op: Operation) -> int:
@@ -682,7 +743,6 @@ def lower_read_tmem_accumulator(
         raise not_supported(op, "a tensor-memory accumulator read into another layout")
     column = op.column.value.data
     memory = tensor_memory(state, rewriter)
-    flag = _flag(state, rewriter, memory, column)
     b = LLBuilder(rewriter, InsertPoint.before(op))
     carried = ctx.registers_of(op, op.loop_result)
     barriers = memory.in_flight.get(column)
@@ -694,15 +754,113 @@ def lower_read_tmem_accumulator(
         fence = ptx.PtxAsm()
         fence.instr("tcgen05.fence::after_thread_sync")
         b.asm(fence, min_ptx_isa=TCGEN05_PTX_ISA)
-    started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
     runs = _column_runs((m, n), state.num_warps)
     group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(column, i32))
     register_type = element_kind(op, t).register_type
-    values = _read_accumulator(
-        b, memory, state, runs, group, register_type, keep=(started, list(carried))
-    )
-    _store_word(b, flag, 0)
+    if TMEM_STORED_ATTR in op.attributes:
+        # Tensor memory holds it whether the loop ran or not.
+        values = _read_accumulator(b, memory, state, runs, group, register_type)
+    else:
+        flag = _flag(state, rewriter, memory, column)
+        started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
+        values = _read_accumulator(
+            b, memory, state, runs, group, register_type, keep=(started, list(carried))
+        )
+        _store_word(b, flag, 0)
     rewriter.replace(op, [], [ctx.pack(rewriter, values, t)])
+
+
+def _write_accumulator(
+    b: LLBuilder,
+    memory: TensorMemory,
+    state: FunctionState,
+    runs: list[tuple[int, int, int]],
+    group: SSAValue,
+    values: Sequence[SSAValue],
+    unless: SSAValue | None = None,
+) -> None:
+    """This thread's part of an accumulator into tensor memory (`tcgen05.st` of its lane
+    quarter, a slice of columns at a time, then `tcgen05.wait::st`); with `unless`, only
+    where `unless` does not hold."""
+    for first, column, count in runs:
+        asm = ptx.PtxAsm()
+        address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
+        words = [asm.input(v) for v in values[first : first + count]]
+        guard = asm.input(unless) if unless is not None else None
+        asm.instr(
+            f"tcgen05.st.sync.aligned.32x32b.x{count}.b32",
+            ptx.address(address),
+            ptx.vector(words),
+            guard=guard,
+            negate=True,
+        )
+        b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    wait = ptx.PtxAsm()
+    wait.instr("tcgen05.wait::st.sync.aligned")
+    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
+
+
+def _accumulator_place(
+    op: Operation,
+    t: Attribute,
+    column: int,
+    b: LLBuilder,
+    ctx: LoweringContext,
+    rewriter: PatternRewriter,
+) -> tuple[FunctionState, TensorMemory, list[tuple[int, int, int]], SSAValue]:
+    """For an op on the `m x n` accumulator of type `t` at `column`, laid out as
+    `tcgen05.ld` reads it: the kernel's state and tensor memory (sized to include it),
+    this thread's column runs and its first column."""
+    assert isinstance(t, TensorType)
+    m, n = t.get_shape()
+    state = ctx.function_state(op)
+    if linear_layout(op, t) != tcgen05_accumulator_layout((m, n), state.num_warps).linear((m, n)):
+        raise not_supported(op, "a tensor-memory accumulator in another layout")
+    memory = tensor_memory(state, rewriter)
+    memory.needed = max(memory.needed, column + tmem_columns((m, n)))
+    runs = _column_runs((m, n), state.num_warps)
+    group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(column, i32))
+    return state, memory, runs, group
+
+
+def lower_write_tmem_accumulator(
+    op: WriteTmemAccumulatorOp, rewriter: PatternRewriter, ctx: LoweringContext
+) -> None:
+    """`nv_tileas.write_tmem_accumulator`: the initial value into tensor memory."""
+    b = LLBuilder(rewriter, InsertPoint.before(op))
+    column = op.column.value.data
+    state, memory, runs, group = _accumulator_place(op, op.value.type, column, b, ctx, rewriter)
+    _write_accumulator(b, memory, state, runs, group, ctx.registers_of(op, op.value))
+    rewriter.erase(op)
+
+
+def lower_scale_tmem_accumulator(
+    op: ScaleTmemAccumulatorOp, rewriter: PatternRewriter, ctx: LoweringContext
+) -> None:
+    """`nv_tileas.scale_tmem_accumulator`: per slice of columns, `tcgen05.ld` (with its
+    wait), each value times its row's factor (`mul.rn.f32`: the factor tensor has the
+    accumulator's layout, so register `r` of both is in the same row), `tcgen05.st`;
+    then `tcgen05.wait::st`.  The dot after it orders the stores before its MMAs
+    (`tcgen05.fence` around a CTA barrier)."""
+    b = LLBuilder(rewriter, InsertPoint.before(op))
+    column = op.column.value.data
+    t = op.accumulator.type
+    state, memory, runs, group = _accumulator_place(op, t, column, b, ctx, rewriter)
+    assert isinstance(t, TensorType)
+    if element_kind(op, t).register_type != f32:
+        raise not_supported(op, "scaling a tensor-memory accumulator that is not f32")
+    factors = ctx.registers_of(op, op.factor)
+    total = sum(count for _, _, count in runs)
+    if len(factors) != total:
+        raise not_supported(op, "a row factor in another layout than its accumulator")
+    for first, column_offset, count in runs:
+        for part in range(0, count, SCALE_COLUMNS):
+            width = min(SCALE_COLUMNS, count - part)
+            piece = [(0, column_offset + part, width)]
+            loaded = _read_accumulator(b, memory, state, piece, group, f32)
+            scaled = [b.fmul(v, factors[first + part + k]) for k, v in enumerate(loaded)]
+            _write_accumulator(b, memory, state, piece, group, scaled)
+    rewriter.erase(op)
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
@@ -731,7 +889,9 @@ __all__ = [
     "TensorMemory",
     "finalize_tensor_memory",
     "instruction_descriptor",
+    "lower_scale_tmem_accumulator",
     "lower_tcgen05_dot",
+    "lower_write_tmem_accumulator",
     "smem_descriptor",
     "tensor_memory",
 ]

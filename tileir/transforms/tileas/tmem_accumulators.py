@@ -26,6 +26,22 @@ iteration `k`'s MMAs after waiting for that commit, while iteration `k + 1`'s MM
 `tcgen05.mma` of the committing thread has completed, its reads of shared memory
 included).  Only the read after the loop waits for the last of them.
 
+An accumulator that the loop scales row by row before the dot accumulates into it (the
+dot's accumulator is `mulf(arg, broadcast(f))`, `f` one factor per row in the
+accumulator's layout, `arg` the iteration argument only the `mulf` uses: flash
+attention's `O * alpha`) stays in tensor memory as well (`rescaled_chain`): the dot takes
+`arg` again, the `mulf` becomes `nv_tileas.scale_tmem_accumulator f` (tensor memory read,
+scaled and written back a column slice at a time), and `nv_tileas.write_tmem_accumulator`
+puts the loop's initial value in tensor memory before the loop (`nv_tileas.tmem_stored`
+on the dots and the read): the registers the loop carries are then read by nothing, so
+neither the accumulator nor its initial value occupies registers across the loop (64 a
+thread for a 128x128 O with 8 warps; the softmax of attention needs them).
+
+A `tcgen05` dot in a loop whose A or B the loop does not change (an op before the loop
+computes it: attention's Q) gets `nv_tileas.staged_once`: the operand is written to
+shared memory once, before the loop, into a buffer of its own, instead of every
+iteration, and its registers are not live across the loop.
+
 The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
 `convert-tileas-to-llvm` carries it out (`conversions/tileas_to_llvm/tcgen05.py`).
 """
@@ -36,17 +52,23 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
-from xdsl.ir import BlockArgument
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileir.dialects.cuda_tile.attributes import RoundingMode
+from tileir.dialects.cuda_tile.ops.floating_point import MulFOp
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.ops.tmem import (
+    STAGED_ONCE_ATTR,
     TMEM_COLUMN_ATTR,
     TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
+    TMEM_STORED_ATTR,
     ReadTmemAccumulatorOp,
+    ScaleTmemAccumulatorOp,
+    WriteTmemAccumulatorOp,
 )
 from tileir.transforms.tileas.pipeline_dot_operands import (
     ACCUMULATOR_REGISTERS,
@@ -69,6 +91,55 @@ def _columns(dot: tas.DotOp) -> int:
     return tmem_columns((m, n))
 
 
+@dataclass(frozen=True)
+class Rescale:
+    """The `mulf(arg, broadcast(factor))` a rescaled accumulator goes through before its
+    first dot (`rescaled_chain`)."""
+
+    mulf: MulFOp
+    broadcast: tas.BroadcastOp
+    argument: BlockArgument
+
+
+def _row_factor(dot: tas.DotOp) -> Rescale | None:
+    """`dot`'s accumulator as `mulf(arg, broadcast(f))` with `arg` an iteration
+    argument of `dot`'s loop that only the `mulf` uses, `f` an `M x 1` tensor in the
+    accumulator's layout, the `mulf` round-to-nearest without flush and used only by
+    `dot`; None otherwise."""
+    mulf = dot.acc.owner
+    loop = dot.parent_op()
+    if not isinstance(mulf, MulFOp) or not isinstance(loop, scf.ForOp):
+        return None
+    if mulf.flush_to_zero_flag is not None or mulf.rounding() is not RoundingMode.NEAREST_EVEN:
+        return None
+    if mulf.result.uses.get_length() != 1 or mulf.parent_op() is not loop:
+        return None
+    lhs, rhs = mulf.operands
+    for arg, other in ((lhs, rhs), (rhs, lhs)):
+        spread = other.owner
+        if not isinstance(arg, BlockArgument) or not isinstance(spread, tas.BroadcastOp):
+            continue
+        if arg.block is not loop.body.block or arg.index == 0 or arg.uses.get_length() != 1:
+            continue
+        source, acc = spread.src.type, dot.acc.type
+        assert isinstance(source, TensorType) and isinstance(acc, TensorType)
+        (m, n), (rows, one) = acc.get_shape(), source.get_shape()
+        if (rows, one) != (m, 1) or n == 1 or source.encoding != acc.encoding:
+            continue
+        return Rescale(mulf, spread, arg)
+    return None
+
+
+def rescaled_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp], Rescale] | None:
+    """As `resident_chain`, for an accumulator the loop scales row by row before `dot`
+    (`_row_factor`): the argument's position, the chain of dots, and the scaling."""
+    rescale = _row_factor(dot)
+    if rescale is None:
+        return None
+    found = _chain_from(dot, rescale.argument.index - 1)
+    return None if found is None else (found[0], found[1], rescale)
+
+
 def resident_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp]] | None:
     """The `scf.for` iteration argument whose accumulator can stay in tensor memory, and
     the `tcgen05` dots that accumulate into it in turn, when `dot` is the first of them:
@@ -84,6 +155,14 @@ def resident_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp]] | None:
     position = acc.index - 1  # the first block argument is the induction variable
     if acc.uses.get_length() != 1:
         return None
+    return _chain_from(dot, position)
+
+
+def _chain_from(dot: tas.DotOp, position: int) -> tuple[int, list[tas.DotOp]] | None:
+    """The `tcgen05` dots from `dot` on, each accumulating into the last one's result,
+    the last one's only yielded back to the loop's argument at `position`."""
+    loop = dot.parent_op()
+    assert isinstance(loop, scf.ForOp)
     chain = [dot]
     while chain[-1].result.uses.get_length() == 1:
         use = next(iter(chain[-1].result.uses))
@@ -99,6 +178,20 @@ def resident_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp]] | None:
             return None
         chain.append(user)
     return None
+
+
+def loop_invariant_operands(dot: tas.DotOp) -> list[int]:
+    """Which of `dot`'s A (0) and B (1) an op outside its enclosing `scf.for` defines
+    (the loop does not change them)."""
+    loop = dot.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return []
+    invariant: list[int] = []
+    for index, operand in enumerate((dot.a, dot.b)):
+        owner = operand.owner
+        if isinstance(owner, Operation) and not loop.is_ancestor(owner):
+            invariant.append(index)
+    return invariant
 
 
 def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
@@ -146,35 +239,47 @@ class TmemAccumulatorsPass(ModulePass):
             return
         # A 64-row accumulator is read out through shared memory into its layout:
         # it stays in registers between iterations.
-        chains = [
-            chain
-            for chain in (resident_chain(d) for d in dots if _rows(d) % TCGEN05_M == 0)
-            if chain is not None
-        ]
-        resident = [d for _, chain in chains for d in chain]
+        full = [d for d in dots if _rows(d) % TCGEN05_M == 0]
+        chains: list[tuple[int, list[tas.DotOp], Rescale | None]] = []
+        for d in full:
+            plain = resident_chain(d)
+            if plain is not None:
+                chains.append((*plain, None))
+                continue
+            rescaled = rescaled_chain(d)
+            if rescaled is not None:
+                chains.append(rescaled)
+        resident = [d for _, chain, _ in chains for d in chain]
         transient = [d for d in dots if d not in resident]
-        needed = sum(_columns(chain[0]) for _, chain in chains) + max(
+        needed = sum(_columns(chain[0]) for _, chain, _ in chains) + max(
             (_columns(d) for d in transient), default=0
         )
         if needed > TMEM_COLUMNS:
             chains, transient = [], dots
         column = 0
-        for position, chain in chains:
+        for position, chain, rescale in chains:
             dot = chain[0]
             loop = dot.parent_op()
             assert isinstance(loop, scf.ForOp)
-            # The MMAs of one dot stay in flight; a chain's waits for its own commits.
-            in_flight = len(chain) == 1 and ring_fed(dot, loop)
+            # The MMAs of one dot stay in flight; a chain's waits for its own commits, and
+            # so does a rescaled one (the scaling reads what the last MMAs wrote).
+            in_flight = len(chain) == 1 and rescale is None and ring_fed(dot, loop)
             for link in chain:
                 link.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
                 link.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
                 if in_flight:
                     link.attributes[TMEM_IN_FLIGHT_ATTR] = UnitAttr()
+                if rescale is not None:
+                    link.attributes[TMEM_STORED_ATTR] = UnitAttr()
                 _say_resident(link, in_flight)
+            if rescale is not None:
+                _scale_in_tensor_memory(loop, position, dot, rescale, column)
             # Read back even when the loop's result is unused: the read also ends the
             # accumulation, so that the next run of the loop starts from its initial value.
             result = loop.results[position]
             read = ReadTmemAccumulatorOp(result, column)
+            if rescale is not None:
+                read.attributes[TMEM_STORED_ATTR] = UnitAttr()
             Rewriter.insert_op(read, InsertPoint.after(loop))
             result.replace_uses_with_if(
                 read.result, lambda use, read=read: use.operation is not read
@@ -182,3 +287,27 @@ class TmemAccumulatorsPass(ModulePass):
             column += _columns(dot)
         for dot in transient:
             dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
+        for dot in dots:
+            invariant = loop_invariant_operands(dot)
+            if invariant:
+                dot.attributes[STAGED_ONCE_ATTR] = ArrayAttr(
+                    [IntegerAttr(i, i64) for i in invariant]
+                )
+
+
+def _scale_in_tensor_memory(
+    loop: scf.ForOp, position: int, dot: tas.DotOp, rescale: Rescale, column: int
+) -> None:
+    """The initial value into tensor memory before `loop`, the row scaling of the
+    accumulator done there, and `dot` accumulating into the loop's argument again."""
+    initial: SSAValue = loop.iter_args[position]
+    Rewriter.insert_op(WriteTmemAccumulatorOp(initial, column), InsertPoint.before(loop))
+    factor = rescale.broadcast.src
+    scale = ScaleTmemAccumulatorOp(rescale.argument, factor, column)
+    Rewriter.insert_op(scale, InsertPoint.before(rescale.mulf))
+    dot.operands[2] = rescale.argument
+    rescale.mulf.detach()
+    rescale.mulf.erase()
+    if not rescale.broadcast.result.uses:
+        rescale.broadcast.detach()
+        rescale.broadcast.erase()

@@ -107,7 +107,12 @@ from tileir.dialects.nv_tileas.ops.tma import (
     AsyncTiledTmaStoreOp,
     MakeTiledTmaDescOp,
 )
-from tileir.dialects.nv_tileas.ops.tmem import TMEM_OPS, ReadTmemAccumulatorOp
+from tileir.dialects.nv_tileas.ops.tmem import (
+    TMEM_OPS,
+    ReadTmemAccumulatorOp,
+    ScaleTmemAccumulatorOp,
+    WriteTmemAccumulatorOp,
+)
 from tileir.dialects.nv_tileas.ops.tokens import (
     TOKEN_OPS,
     AsyncWaitOp,
@@ -201,6 +206,7 @@ __all__ = [
     "ReadTmemAccumulatorOp",
     "ReduceOp",
     "ReinterpretOp",
+    "ScaleTmemAccumulatorOp",
     "ScanOp",
     "ScatterStoreOp",
     "ShuffleOp",
@@ -214,6 +220,7 @@ __all__ = [
     "ToAsyncOp",
     "TokenToAsyncOp",
     "ViewOp",
+    "WriteTmemAccumulatorOp",
     "YieldOp",
     "bool_array",
 ]

@@ -9,6 +9,14 @@ unchanged.  The loop's result is then read back once, after the loop, by
 `nv_tileas.read_tmem_accumulator`, which the pass puts there: so the decision shows in
 `--emit=tileas` and `convert-tileas-to-llvm` only carries it out
 (`conversions/tileas_to_llvm/tcgen05.py`).
+
+An accumulator that each iteration scales row by row before the dot accumulates into it
+(flash attention's `O * alpha`, `alpha` one factor per row) stays there too
+(`nv_tileas.tmem_stored`): `nv_tileas.write_tmem_accumulator` puts the loop's initial
+value in tensor memory before the loop, `nv_tileas.scale_tmem_accumulator` replaces the
+multiplication inside it (tensor memory read, scaled and written back a column slice at
+a time), and the read after the loop always reads tensor memory.  What the loop still
+carries for it, a zero the lowering passes back each iteration, nothing reads.
 """
 
 from __future__ import annotations
@@ -37,6 +45,14 @@ TMEM_RESIDENT_ATTR = "nv_tileas.tmem_resident"
 #: MMAs stay in flight across iterations (each releases its ring slot through a
 #: `tcgen05.commit` on that slot's mbarrier; no thread waits for them in the loop).
 TMEM_IN_FLIGHT_ATTR = "nv_tileas.tmem_in_flight"
+#: On the dots of a resident accumulator, and on its `read_tmem_accumulator`: tensor
+#: memory holds the accumulation from before the loop on (`write_tmem_accumulator`), so
+#: neither the dots nor the read consult the registers the loop carries.
+TMEM_STORED_ATTR = "nv_tileas.tmem_stored"
+#: On a `tcgen05` dot in a loop: the operands (0 for A, 1 for B) the loop does not
+#: change, written to shared memory once, before the loop, instead of every iteration
+#: (their registers are then not live across the loop).
+STAGED_ONCE_ATTR = "nv_tileas.staged_once"
 
 
 @irdl_op_definition
@@ -66,4 +82,56 @@ class ReadTmemAccumulatorOp(TileASOp):
         )
 
 
-TMEM_OPS: list[type[TileASOp]] = [ReadTmemAccumulatorOp]
+@irdl_op_definition
+class WriteTmemAccumulatorOp(TileASOp):
+    """`nv_tileas.write_tmem_accumulator %init {column = 0 : i64} : tensor<128x64xf32, #l>`
+
+    Before the `scf.for` of a resident accumulator marked `nv_tileas.tmem_stored`: its
+    initial value `%init` (laid out as `tcgen05.ld` reads it) written to tensor memory at
+    `column` (`tcgen05.st` of each warp's lane quarter), so that the loop's registers
+    need not hold it."""
+
+    name = "nv_tileas.write_tmem_accumulator"
+    value = operand_def()
+    column = prop_def(IntegerAttr[IntegerType])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$value attr-dict `:` type($value)"
+    RULES: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, value: SSAValue, column: int):
+        super().__init__(operands=[value], properties={"column": IntegerAttr(column, i64)})
+
+
+@irdl_op_definition
+class ScaleTmemAccumulatorOp(TileASOp):
+    """`nv_tileas.scale_tmem_accumulator %acc, %factor {column = 0 : i64} : tensor<128x64xf32, #l>, tensor<128x1xf32, #l>`
+
+    Inside the loop of a resident accumulator marked `nv_tileas.tmem_stored`, where the
+    loop multiplied the accumulator (its iteration argument `%acc`, whose registers it
+    does not read) by `%factor` broadcast along its rows (`mulf` with round-to-nearest,
+    no flush): every row `i` of the accumulator at `column` multiplied by
+    `%factor[i, 0]` in tensor memory (`tcgen05.ld`, `mul.rn.f32`, `tcgen05.st`, a column
+    slice at a time).  `%factor` has the accumulator's layout, so each thread holds the
+    factor of the rows it reads."""
+
+    name = "nv_tileas.scale_tmem_accumulator"
+    accumulator = operand_def()
+    factor = operand_def()
+    column = prop_def(IntegerAttr[IntegerType])
+    irdl_options = (ParsePropInAttrDict(),)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$accumulator `,` $factor attr-dict `:` type($accumulator) `,` type($factor)"
+    RULES: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, accumulator: SSAValue, factor: SSAValue, column: int):
+        super().__init__(
+            operands=[accumulator, factor], properties={"column": IntegerAttr(column, i64)}
+        )
+
+
+TMEM_OPS: list[type[TileASOp]] = [
+    ReadTmemAccumulatorOp,
+    WriteTmemAccumulatorOp,
+    ScaleTmemAccumulatorOp,
+]
