@@ -50,9 +50,9 @@
    prints one line per op, as mlir-opt does (FileCheck patterns match whole lines).
 7. *Lines that fit the screen.*  With a `line_width` (`LINE_WIDTH`, 120, in the same
    places as item 6), every other line longer than that is wrapped where MLIR's syntax
-   allows a break (`wrap_line`: after the `, ` of a list, before the ` : ` of the types
-   or an ` -> `), its continuations four columns deeper: an nv_tileas op with its
-   attributes and layout-bearing types was up to 470 columns.  cuda_tile text is not
+   allows a break (`wrap_line`: after the `, ` of a list, before the ` : ` of the types,
+   an ` -> ` or a symbol, `@name`), its continuations four columns deeper: an nv_tileas
+   op with its attributes and layout-bearing types was up to 470 columns.  cuda_tile text is not
    wrapped: it is printed as NVIDIA's tileirdisasm prints it.  Strings are never
    broken, so what the IR records for the remarks is a list of short clauses
    (`nv_tileas.operand_feed`), not one sentence.
@@ -738,8 +738,10 @@ _CLOSERS = ")]}>"
 def _break_points(line: str, start: int) -> list[tuple[int, int, int]]:
     """Where `line` may break, from `start` on: (end of the text kept on the line, start
     of the continuation, bracket depth).  After the `, ` of any list (outside strings),
-    before a top-level ` : ` (the types) or ` -> `, and before the first string of a
-    list."""
+    before a top-level ` : ` (the types) or ` -> `, before the first string of a list,
+    and before a top-level symbol (`@name`: a function whose mangled cuTile name passes
+    the width starts its header `func.func` and has the name on the next line, where a
+    name of up to 112 characters fits)."""
     points: list[tuple[int, int, int]] = []
     depth = 0
     i = start
@@ -765,7 +767,10 @@ def _break_points(line: str, start: int) -> list[tuple[int, int, int]]:
             depth = max(depth - 1, 0)
         elif c == "," and line.startswith(", ", i):
             points.append((i + 1, i + 2, depth))
-        elif c == ":" and depth == 0 and line.startswith(" : ", i - 1):
+        elif depth == 0 and (
+            (c == ":" and line.startswith(" : ", i - 1))
+            or (c == "@" and line[i - 1] == " ")  # a symbol: `func.func @k(`
+        ):
             points.append((i - 1, i, depth))
         i += 1
     return points
