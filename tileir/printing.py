@@ -776,23 +776,54 @@ def _break_points(line: str, start: int) -> list[tuple[int, int, int]]:
     return points
 
 
+def _spaces(line: str, start: int) -> list[tuple[int, int, int]]:
+    """The top-level spaces of `line` from `start` on, outside strings and past an op's
+    results, as break points: MLIR's text may break between any two tokens, which
+    `wrap_line` does where none of `_break_points` fits (`scf.for %k = %lb to %ub step
+    %s` before a long `iter_args(`)."""
+    if line.startswith("%", start):
+        start = line.find(" = ", start) + 3
+    points: list[tuple[int, int, int]] = []
+    depth = 0
+    in_string = False
+    for i in range(start, len(line)):
+        c = line[i]
+        if in_string:
+            in_string = c != '"' or line[i - 1] == "\\"
+        elif c == '"':
+            in_string = True
+        elif c in _OPENERS:
+            depth += 1
+        elif c in _CLOSERS:
+            depth = max(depth - 1, 0)
+        elif c == " " and depth == 0 and line[i - 1] != " ":
+            points.append((i, i + 1, 0))
+    return points
+
+
 def wrap_line(line: str, width: int) -> list[str]:
     """`line` in lines of at most `width` columns where it can break (`_break_points`),
     each continuation four columns deeper than the line.  MLIR's text does not care
     where lines break, so the text reads back the same.  A break is taken as late as it
     fits, at the shallowest bracket depth among the breaks in the line's second half
-    (a list ends on a line of its own before its elements are split); text without a
+    (a list ends on a line of its own before its elements are split), never among an
+    op's results (`%for, %107,` then `%108 = scf.for ...` hid the op); text without a
     break point (one long string) stays as it is."""
     if len(line) <= width:
         return [line]
     indent = len(line) - len(line.lstrip(" "))
     pad = " " * (indent + 4)
     points = _break_points(line, indent)
+    if line.startswith("%", indent):  # an op's results stay together: `%a, %b = ...`
+        results = line.find(" = ", indent)
+        points = [p for p in points if p[0] > results]
     out: list[str] = []
     begin, prefix = indent, line[:indent]
     while len(prefix) + len(line) - begin > width:
         room = width - len(prefix)
         fitting = [p for p in points if begin < p[0] <= begin + room]
+        if not fitting:  # any space between two tokens, rather than a line too long
+            fitting = [p for p in _spaces(line, indent) if begin < p[0] <= begin + room][-1:]
         if not fitting:
             later = [p for p in points if p[0] > begin]
             if not later:

@@ -179,6 +179,26 @@ def test_a_line_breaks_between_tokens_never_in_a_string() -> None:
     assert wrap_line('  "' + "z" * 100 + '"', 40) == ['  "' + "z" * 100 + '"']  # cannot break
 
 
+def test_an_ops_results_stay_together_and_a_header_breaks_between_tokens() -> None:
+    """A loop whose `iter_args(` list would pass the width breaks before it (any space
+    between tokens, where no list or type break fits), never among the loop's results
+    (`%for, %107,` then `%108 = scf.for ...` hid the op)."""
+    from tileir.printing import wrap_line
+
+    line = (
+        "      %for, %107, %108 = scf.for %loopIdx = %cst_0_i32_0 to %arg15 step %cst_1_i32_22_0 "
+        "iter_args(%iterArg0 = %cst_0_f32, %109 = %3, %110 = %106) -> (tensor<64x32xf32>, i32) "
+        ": i32 {"
+    )
+    pieces = wrap_line(line, 100)
+    assert pieces[0] == (
+        "      %for, %107, %108 = scf.for %loopIdx = %cst_0_i32_0 to %arg15 step %cst_1_i32_22_0"
+    )
+    assert pieces[1].startswith("          iter_args(%iterArg0 = %cst_0_f32, ")
+    assert " ".join(p.strip() for p in pieces) == line.strip()
+    assert all(len(p) <= 100 for p in pieces)
+
+
 ASSEMBLER = (sys.executable, "-m", "tileir.driver.assembler", "--gpu-name", "sm_90a")
 
 

@@ -245,6 +245,8 @@ def test_a_loop_carried_acc_is_followed_by_name_from_cuda_tile_to_ptx(
             rf"%{result}(, %\d+)* = scf\.for %k = .* iter_args\(%{carried} = %acc", text
         )
         assert f"%{dot[1]} = {op} %ta, %tb, %{carried}" in text, stage
+    # The warp-specialized producer's copy of the loop runs the same iterations: `k` too.
+    assert re.search(r"scf\.for %k_\d+ = .* iter_args\(%\d+ = ", gemm.tileas.text)
     llvm_text = gemm.llvm.text
     header = re.search(r"^\s*\^bb\d+\(%k: i32, (.*?)\):", llvm_text, re.M | re.S)
     assert header, llvm_text

@@ -86,6 +86,7 @@ from tileir.dialects.nv_tileas.types import (
     PipelineIteratorType,
     TiledViewType,
 )
+from tileir.printing import pinned_name
 from tileir.targets import REGISTERS_PER_SM
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import operand_sources
@@ -308,6 +309,8 @@ def _producer(parts: _Loop, token: SSAValue, iterator_type: PipelineIteratorType
     outer.add_op(it)
     body = Block(arg_types=[loop.lb.type, token.type, iterator_type])
     k, t, i = body.args
+    # The same iterations: the loop's name for them, not pinned, so that the loop keeps it.
+    k.name_hint = pinned_name(loop.body.block.args[0]) or loop.body.block.args[0].name_hint
     acquire = tas.ProducerAcquireOp(t, i)
     body.add_op(acquire)
     write_body = Block()
