@@ -15,6 +15,10 @@ which the rendered page hides:
                                 run with TILEIR_DOCS_SLOW=1 (`make docs-test`)
     <!-- docs-test: skip REASON -->   never run here (REASON: what it needs)
 
+A plain block (no language) marked `<!-- docs-test: output -->` is what the shell block
+before it prints, and the block's standard output must be that text, line for line
+(trailing spaces aside): the page shows what the command really prints.
+
 Blocks run with `HOME` in the scratch directory (the shim example writes into
 `~/.tileir/bin`) and without the compile server (`TILEIR_SERVER=0`: no process outlives
 the test).
@@ -27,7 +31,7 @@ import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -40,6 +44,8 @@ FENCE = re.compile(r"^```(sh|shell|bash)\s*$")
 #: README.md's Python blocks run too.
 PYTHON_FENCE = re.compile(r"^```python\s*$")
 MARKER = re.compile(r"^<!--\s*docs-test:\s*(gpu|slow|skip)\b\s*(.*?)\s*-->\s*$")
+#: Marks a plain block as the output of the shell block before it.
+OUTPUT_MARKER = re.compile(r"^<!--\s*docs-test:\s*output\s*-->\s*$")
 
 #: Set to run the blocks marked slow too.
 SLOW_ENV = "TILEIR_DOCS_SLOW"
@@ -65,6 +71,8 @@ class Block:
     marker: str | None
     reason: str
     python: bool = False
+    #: What the block prints, where the page shows it (`OUTPUT_MARKER`).
+    expected: str | None = None
 
     @property
     def id(self) -> str:
@@ -77,6 +85,12 @@ def shell_blocks() -> list[Block]:
         lines = page.read_text().splitlines()
         i = 0
         while i < len(lines):
+            if lines[i] == "```" and i and OUTPUT_MARKER.match(lines[i - 1]):
+                end = lines.index("```", i + 1)
+                assert blocks and blocks[-1].page == page, f"{page}:{i}: output of no block"
+                blocks[-1] = replace(blocks[-1], expected="\n".join(lines[i + 1 : end]))
+                i = end + 1
+                continue
             python = page.name == "README.md" and PYTHON_FENCE.match(lines[i]) is not None
             if FENCE.match(lines[i]) or python:
                 start = i
@@ -132,6 +146,7 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_pages_have_shell_blocks() -> None:
     assert len(BLOCKS) >= 10
     assert all(b.marker != "skip" or b.reason for b in BLOCKS), "a skip says why"
+    assert any(b.expected for b in BLOCKS), "the pages show some command's output"
     # The README's Python: a cuTile kernel compiled from Python, run unmarked.
     readme_python = [b for b in BLOCKS if b.python]
     assert readme_python and all(b.marker is None for b in readme_python)
@@ -194,3 +209,8 @@ def test_documented_commands_run(
         f"{block.id}: a documented command failed (exit {proc.returncode})\n"
         f"{block.script}\n--- stderr ---\n{proc.stderr[-3000:]}"
     )
+    if block.expected is not None:
+        printed = [line.rstrip() for line in proc.stdout.rstrip("\n").splitlines()]
+        assert printed == [line.rstrip() for line in block.expected.splitlines()], (
+            f"{block.id}: the page shows other output than the command prints:\n{proc.stdout}"
+        )
