@@ -64,11 +64,19 @@ def _read(file: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=64)
+def _tree(text: str) -> ast.Module | None:
+    """`text` parsed (once for both tables below), or None where it is not Python."""
+    try:
+        return ast.parse(text)
+    except SyntaxError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
 def _assignments(text: str) -> dict[tuple[int, int], str]:
     """(line, column) of each assigned expression in `text` -> the variable's name."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    tree = _tree(text)
+    if tree is None:
         return {}
     names: dict[tuple[int, int], str] = {}
     for node in ast.walk(tree):
@@ -158,9 +166,8 @@ class _Statement:
 def _statements(text: str) -> dict[tuple[int, int], _Statement]:
     """(line, column) of each `for`, `while` and `if` statement in `text` -> what it
     assigns (cuTile locates a loop or an `if` at its statement)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
+    tree = _tree(text)
+    if tree is None:
         return {}
     found: dict[tuple[int, int], _Statement] = {}
     for node in ast.walk(tree):
