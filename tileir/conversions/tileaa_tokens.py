@@ -80,7 +80,8 @@ def assign_mbarrier_slots(module: ModuleOp) -> dict[Operation, list[aa.CreateMem
                 raise error_at(
                     op,
                     f"needs an mbarrier, but the CTA's pool of {MBARRIER_POOL} is exhausted by "
-                    f"the asynchronous tokens before it in this kernel",
+                    "the asynchronous tokens before it in this kernel: join tokens "
+                    "(join_tokens) or make fewer of them",
                 )
             op.attributes[SLOT_ATTR] = IntegerAttr(len(claimed), i32)
             claimed.append(op)

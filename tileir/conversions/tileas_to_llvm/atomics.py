@@ -160,7 +160,8 @@ class LowerAtomic(TilePattern):
             raise error_at(
                 op,
                 f"is incompatible with architecture '{arch}': atomic addf on bf16 needs "
-                f"sm_{FIRST_ARCH_WITH_BF16_ATOMIC_ADD} or newer (PTX atom.add.noftz.bf16)",
+                f"sm_{FIRST_ARCH_WITH_BF16_ATOMIC_ADD} or newer (PTX atom.add.noftz.bf16): "
+                "compile for sm_90a or later, or add into an f32 array",
             )
         type_suffix = ptx_type(op, el, kind)
         sem, scope = order_qualifiers(op)
