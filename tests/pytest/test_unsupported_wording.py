@@ -49,7 +49,7 @@ entry @k() {
     first, quoted, _ = str(e).splitlines()
     assert first == (
         "k.mlir:4:3: error: 'cuda_tile.divf' op is not supported by tileir yet: rounding<zero> "
-        "on f16 (written as / (ct.truediv) in cuTile); use rounding<nearest_even> or <approx>, "
+        "on f16 (written as a / b (ct.truediv) in cuTile); use rounding<nearest_even> or <approx>, "
         "or compute in f32 (ct.astype) and convert the result"
     )
     assert "divf %v, %v rounding<zero>" in quoted
