@@ -69,3 +69,48 @@ def test_aligned_operand_tiles_copy_whole_vectors_into_rings(arch: str) -> None:
     assert re.search(r"cp\.async\.cg\.shared\.global \[%r\d+\], \[%rd\d+\], 16, t_n;", ptx)
     assert "ld.global.b16" not in ptx and "st.shared.b16" not in ptx
     _common.simulate_case("gemm_f16_aligned_edges", ptx, SEED)
+
+
+#: cuTile's column mask of a batched (1xMxK) tile, as `convert-tileaa-to-tileas` leaves
+#: it: the bound `select(tile in bounds, clamp(extent - start, 0, 128), 0)` with the
+#: extent `assume div_by<16>`, compared with an iota, expanded to 1x128 and viewed as
+#: 128 (the reshape to the dot's 2-D operand).
+MASK_THROUGH_SELECT_AND_VIEW = """
+func.func @f(%n: i64, %block: i64, %inside: i1) {
+  %a = nv_tileas.assume %n, #cuda_tile.div_by<16> : i64
+  %t = cuda_tile.constant <i64: 128> : i64
+  %start = cuda_tile.muli %block, %t : i64
+  %d = cuda_tile.subi %a, %start : i64
+  %z = cuda_tile.constant <i64: 0> : i64
+  %lo = cuda_tile.mini %d, %t signed : i64
+  %c = cuda_tile.maxi %lo, %z signed : i64
+  %s = cuda_tile.select %inside, %c, %z : i1, i64
+  %b = cuda_tile.trunci %s : i64 -> i32
+  %i = cuda_tile.iota : tensor<128xi32>
+  %bs = nv_tileas.splat %b : i32 -> tensor<128xi32>
+  %m = cuda_tile.cmpi less_than %i, %bs, signed : tensor<128xi32> -> tensor<128xi1>
+  %e = nv_tileas.expand_dims %m {axis = 0 : i32} : tensor<128xi1> -> tensor<1x128xi1>
+  %v = nv_tileas.view %e : tensor<1x128xi1> -> tensor<128xi1>
+  "test.op"(%s, %v) : (i64, tensor<128xi1>) -> ()
+  func.return
+}
+"""
+
+
+def test_select_and_unit_reshape_keep_the_mask_runs() -> None:
+    """A select keeps what divides both its values (each element is one of them), and a
+    reshape that drops a unit dimension keeps the others' runs, so the mask flips only
+    at multiples of 16: held-out cuTile kernels lost their per-element paths with these
+    (x_cumprod_rev_i8_axis0: 16 byte loads; NVIDIA's batched matmul sample s_bmm_f16:
+    192 `ld.global.b16` of its ring copies)."""
+    from xdsl.parser import Parser
+
+    from tileir.analysis.axis_info import AxisInfoAnalysis
+    from tileir.registry import make_context
+
+    module = Parser(make_context(), MASK_THROUGH_SELECT_AND_VIEW).parse_module()
+    user = next(op for op in module.walk() if op.name == "test.op")
+    analysis = AxisInfoAnalysis()
+    bound, mask = (analysis.get(v) for v in user.operands)
+    assert bound.divisibility[0] >= 16
+    assert mask.constancy == (16,)

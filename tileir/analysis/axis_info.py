@@ -78,6 +78,25 @@ def divisibility_at_runs(info: AxisInfo, dim: int, runs: int) -> int:
     return min(div, pow2_divisor(runs))
 
 
+def every_element_divisibility(info: AxisInfo) -> int:
+    """What divides *every* element of a value, not only the starts of its runs: inside
+    a contiguous run consecutive values differ by one, so only dimensions without runs
+    keep their divisibility (that of a dimension of one-element runs, such as one
+    `expand_dims` or a reshape adds)."""
+    return min(
+        (dv if cg == 1 else 1 for cg, dv in zip(info.contiguity, info.divisibility, strict=True)),
+        default=MAX_DIVISIBILITY,
+    )
+
+
+def _is_reshape(op: Operation) -> bool:
+    """A reshape of a tile's values: cuda_tile's, nv_tileaa's view, nv_tileas's value
+    view (without indices)."""
+    if isinstance(op, tas.ViewOp):
+        return op.is_value_view and not op.indices
+    return isinstance(op, ct.ReshapeOp | aa.ViewOp)
+
+
 class AxisInfoAnalysis:
     """Computes AxisInfo on demand, memoized per value."""
 
@@ -141,16 +160,8 @@ class AxisInfoAnalysis:
         if isinstance(op, aa.ExpandDimsOp | tas.ExpandDimsOp):
             src = self.get(op.src)
             axis = op.axis.value.data
-            # Along the new axis every element starts a run, so its divisibility is
-            # what divides *every* element: inside a contiguous run consecutive
-            # values differ by one, so only dimensions without runs keep theirs.
-            new_div = min(
-                (
-                    dv if cg == 1 else 1
-                    for cg, dv in zip(src.contiguity, src.divisibility, strict=True)
-                ),
-                default=MAX_DIVISIBILITY,
-            )
+            # Along the new axis every element starts a run.
+            new_div = every_element_divisibility(src)
             if not shape_of(op.src.type):
                 src = AxisInfo((), (), ())
             c, d, k = list(src.contiguity), list(src.divisibility), list(src.constancy)
@@ -174,6 +185,10 @@ class AxisInfoAnalysis:
             return AxisInfo(tuple(c), tuple(d), tuple(k))
         if isinstance(op, ct.ExtIOp | ct.TruncIOp):
             return self.get(op.args[0])
+        if _is_reshape(op):
+            unit = self._unit_reshape(op.operands[0], shape)
+            if unit is not None:
+                return unit
         if isinstance(op, ct.AddIOp | ct.SubIOp | tas.AddPtrOp | aa.AddPtrOp | ct.OffsetOp):
             a, b = self.get(op.operands[0]), self.get(op.operands[1])
             scale = 1
@@ -251,6 +266,31 @@ class AxisInfoAnalysis:
             k = tuple(math.gcd(*(x.constancy[i] for x in infos)) for i in range(rank))
             return AxisInfo((1,) * rank, (1,) * rank, k)
         return self._unknown(value)
+
+    def _unit_reshape(self, src_value: SSAValue, shape: tuple[int, ...]) -> AxisInfo | None:
+        """A reshape that only adds or drops dimensions of one element (cuTile's batched
+        matmul views its 1xMxK tiles, and their masks, as MxK): the other dimensions keep
+        their runs; a new unit dimension is what `expand_dims` makes.  None for any
+        other reshape (its runs would need the row-major order of both shapes)."""
+        src = self.get(src_value)
+        src_shape = self._shape(src_value)
+        kept = [i for i, n in enumerate(src_shape) if n > 1]
+        if [src_shape[i] for i in kept] != [n for n in shape if n > 1]:
+            return None
+        unit_div = every_element_divisibility(src)
+        c, d, k = [], [], []
+        source = iter(kept)
+        for n in shape:
+            if n > 1:
+                i = next(source)
+                c.append(src.contiguity[i])
+                d.append(src.divisibility[i])
+                k.append(src.constancy[i])
+            else:
+                c.append(1)
+                d.append(unit_div)
+                k.append(1)
+        return AxisInfo(tuple(c), tuple(d), tuple(k))
 
     def _add_like(self, a: AxisInfo, b: AxisInfo, subtract: bool) -> AxisInfo:
         rank = a.rank
