@@ -35,6 +35,26 @@ builtin.module {
     llvm.return
   }
 
+  // A pure intrinsic on a loaded value moves with it; an op that also reads a value the
+  // block computes otherwise (a partner's value loaded from shared memory) stays where
+  // it is, so that value does not live longer.
+  // CHECK-LABEL: llvm.func @intrinsics
+  // CHECK:      %[[P:.*]] = llvm.load
+  // CHECK-NEXT: %[[L:.*]] = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x1.b32
+  // CHECK-NEXT: %[[M:.*]] = llvm.call_intrinsic "llvm.maxnum.f32"(%[[L]], %[[P]])
+  // CHECK-NEXT: %[[E:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[L]])
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %{{.*}}, %[[E]]
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "st.shared.f32 [$0], $1;", "r,f" %{{.*}}, %[[M]]
+  llvm.func @intrinsics(%arg0: i32, %arg1: !llvm.ptr<3>, %arg2: !llvm.ptr<1>) {
+    %l = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x1.b32 {$0}, [$1];\0Atcgen05.wait::ld.sync.aligned;", "=f,r" %arg0 : (i32) -> f32
+    %e = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%l) : (f32) -> f32
+    %p = llvm.load %arg1 : !llvm.ptr<3> -> f32
+    %m = llvm.call_intrinsic "llvm.maxnum.f32"(%l, %p) : (f32, f32) -> f32
+    llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %arg2, %e : (!llvm.ptr<1>, f32) -> ()
+    llvm.inline_asm has_side_effects "st.shared.f32 [$0], $1;", "r,f" %arg0, %m : (i32, f32) -> ()
+    llvm.return
+  }
+
   // A load stays before a tcgen05.mma that writes the columns it reads, even where its
   // first use comes after the MMA; the pure op on it still moves to its use.
   // CHECK-LABEL: llvm.func @before_a_write
