@@ -119,12 +119,13 @@ def test_chain_of_dots_keeps_one_accumulator_in_tensor_memory(tmp_path: Path) ->
     np.testing.assert_allclose(inputs["arrays"]["c"], 2 * expected["c"], 1e-5, 1e-4)
 
 
-def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False) -> str:
+def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False, negated_b: bool = False) -> str:
     """gemm_bf16_two_warpgroups whose K loop scales its accumulator row by row before
     each dot, as flash attention rescales O: acc = acc * f[:, None] + a_k b_k, with
     f[i] = 0.25 + i / 128 for row i of the tile (each row a different factor).  With
     `invariant_a`, A is the first K tile for every step, loaded before the loop (as
-    attention's Q): acc = acc * f[:, None] + a_0 b_k."""
+    attention's Q): acc = acc * f[:, None] + a_0 b_k.  With `negated_b`, the dot reads
+    -b_k, computed in registers (no ring feeds it)."""
     text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
     if invariant_a:
         load = "    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %loopIdx] "
@@ -149,6 +150,11 @@ def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False) -> str:
         f"    %2 = mmaf %tile, %tile_25, %g16_s : {types}\n"
     )
     assert loop in text and one in text
+    if negated_b:
+        scaled = scaled.replace(
+            "%2 = mmaf %tile, %tile_25,",
+            "%g16_nb = negf %tile_25 : tile<32x128xbf16>\n    %2 = mmaf %tile, %g16_nb,",
+        )
     text = text.replace(loop, factor + loop, 1).replace(one, scaled)
     (tmp_path / "gemm_rescaled.mlir").write_text(text)
     ptx = compile_module(load_module(tmp_path / "gemm_rescaled.mlir"), "sm_100a").ptx
@@ -156,15 +162,19 @@ def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False) -> str:
     return ptx
 
 
-@pytest.mark.parametrize("invariant_a", [False, True])
-def test_rescaled_accumulator_stays_in_tensor_memory(tmp_path: Path, invariant_a: bool) -> None:
+@pytest.mark.parametrize(
+    ("invariant_a", "negated_b"), [(False, False), (True, False), (True, True)]
+)
+def test_rescaled_accumulator_stays_in_tensor_memory(
+    tmp_path: Path, invariant_a: bool, negated_b: bool
+) -> None:
     """tileas-tmem-accumulators keeps an accumulator the loop scales row by row in
     tensor memory: written there before the loop, scaled there (tcgen05.ld, mul,
     tcgen05.st in the loop), read once after it; an A the loop does not change is
     written to shared memory once, before the loop (nv_tileas.staged_once).  The result
     equals numpy's in the simulator, for a loop of several K steps and for one that does
     not run."""
-    ptx = _rescaled_gemm(tmp_path, invariant_a)
+    ptx = _rescaled_gemm(tmp_path, invariant_a, negated_b)
     run_ptxas(ptx, "sm_100a")
     head = ptx.split("tcgen05.mma.cta_group::1", 1)[0]
     assert "tcgen05.st.sync" in head  # the initial value, before the loop
@@ -175,7 +185,7 @@ def test_rescaled_accumulator_stays_in_tensor_memory(tmp_path: Path, invariant_a
         if k_tiles is not None:
             inputs["scalars"]["k_tiles"] = k_tiles
         a = inputs["arrays"]["a"].astype(np.float32)
-        b = inputs["arrays"]["b"].astype(np.float32)
+        b = inputs["arrays"]["b"].astype(np.float32) * (-1 if negated_b else 1)
         steps = inputs["scalars"]["k_tiles"]
         rows = (0.25 + np.arange(128, dtype=np.float32) / 128).astype(np.float32)
         factor = np.tile(rows, -(-a.shape[0] // 128))[: a.shape[0], None]
@@ -186,6 +196,24 @@ def test_rescaled_accumulator_stays_in_tensor_memory(tmp_path: Path, invariant_a
             expected = expected * factor + a_k[:, : b_k.shape[0]] @ b_k
         simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
         np.testing.assert_allclose(inputs["arrays"]["c"], expected, 1e-4, 1e-3)
+
+
+def test_scaling_before_the_commit_fails_in_the_simulator(tmp_path: Path) -> None:
+    """A rescaled accumulator's dot is not in flight: each iteration waits for its MMAs'
+    commit, since the next iteration's scaling reads what they wrote.  Without that wait
+    (operands in registers, so no ring's refill comes first) the simulator reports the
+    scaling's tcgen05.ld as a read before the commit's phase completed."""
+    ptx = _rescaled_gemm(tmp_path, invariant_a=True, negated_b=True)
+    broken, count = re.subn(
+        r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s*@!%tc_done[^;]*;",
+        "",
+        ptx,
+    )
+    assert count == 1
+    case = _common.load_case_module(BROKEN_BASE)
+    inputs = case.make_inputs(np.random.default_rng(0))
+    with pytest.raises(SimulationError, match=r"tcgen05\.ld reads tensor memory .* before"):
+        simulate(broken, inputs["grid"], _common.flatten_args(inputs))
 
 
 def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
