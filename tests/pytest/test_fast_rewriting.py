@@ -3,7 +3,8 @@
 the same order, and `tileir.transforms.dce` erases the ops xDSL's `dce` erases (checked
 at each of the pipeline's three `dce` steps on corpus kernels with loops, branches and
 dots, and on a function with an unreachable block; it asks xDSL whether an op is live by
-itself once per op class only where the class decides it)."""
+itself once per op class only where the class decides it); and the llvm ops LLBuilder
+copies from a shape are the ops xDSL's constructors build."""
 
 from __future__ import annotations
 
@@ -187,6 +188,51 @@ def test_dce_asks_a_class_once_only_where_the_class_decides() -> None:
     loop.body.block.add_op(scf.YieldOp())
     assert dce._would_be_trivially_dead(loop) == would_be_trivially_dead(loop)
     assert dce._BY_CLASS[scf.ForOp] is None
+
+
+def test_llvm_ops_built_from_a_shape_are_the_constructors_ops() -> None:
+    """LLBuilder builds the llvm ops it makes most as copies of what xDSL's constructor
+    built for the same class, operand types and arguments (`builder._built`): the same
+    result types, properties and attributes, the same generic text."""
+    from io import StringIO
+
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import Float32Type, IntegerType, VectorType, f16, f32, i1, i64
+    from xdsl.printer import Printer
+
+    from tileir.conversions.tileas_to_llvm import builder
+
+    def generic(op: Operation) -> str:
+        out = StringIO()
+        Printer(stream=out, print_generic_format=True).print_op(op)
+        return out.getvalue()
+
+    block = Block(arg_types=[i32, i32, i1, f32, f32, VectorType(f16, [2]), IntegerType(64)])
+    a, b, c, x, y, v, w = block.args
+    cases: list[tuple[type[Operation], list, tuple]] = [
+        *((cls, [a, b], ()) for cls in (llvm.AddOp, llvm.AndOp, llvm.XOrOp, llvm.LShrOp)),
+        *((cls, [a, b], ()) for cls in (llvm.MulOp, llvm.SDivOp, llvm.URemOp, llvm.ShlOp)),
+        *((cls, [x, y], ()) for cls in (llvm.FAddOp, llvm.FMulOp, llvm.FDivOp, llvm.FSubOp)),
+        (llvm.FNegOp, [x], ()),
+        (llvm.SelectOp, [c, a, b], ()),
+        (llvm.ICmpOp, [a, b], (IntegerAttr(2, i64),)),
+        (llvm.ZExtOp, [a], (i64,)),
+        (llvm.TruncOp, [w], (i32,)),
+        (llvm.FPExtOp, [x], (Float32Type(),)),
+        (llvm.BitcastOp, [v], (i32,)),
+        (llvm.SIToFPOp, [a], (f32,)),
+    ]
+    builder._SHAPES.clear()
+    for cls, operands, args in cases:
+        reference = cls(*operands, *args)
+        for _ in range(2):  # built by the constructor, then copied from its shape
+            op = builder._built(cls, operands, *args)
+            assert type(op) is cls
+            assert op.result_types == reference.result_types
+            assert op.properties == reference.properties
+            assert op.attributes == reference.attributes
+            assert generic(op) == generic(reference)
+            op.verify()
 
 
 def test_a_long_elementwise_chain_compiles_through_tileaa() -> None:

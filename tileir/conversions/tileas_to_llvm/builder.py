@@ -56,6 +56,35 @@ ICMP = {
 }
 
 
+#: Per (llvm op class, operand types, the constructor's other arguments): the result
+#: types, properties and attributes xDSL's own constructor gives such an op (`_built`).
+_SHAPES: dict[
+    tuple[object, ...], tuple[list[Attribute], dict[str, Attribute], dict[str, Attribute]]
+] = {}
+
+
+def _built(cls: type[Operation], operands: Sequence[SSAValue], *args: object) -> Operation:
+    """`cls(*operands, *args)`: built by xDSL's constructor the first time its class,
+    operand types and other arguments are seen, and after that as a copy of what it
+    built (`Operation.create` with the same result types, properties and attributes),
+    which skips the constructor's generic argument handling (`irdl_op_init`: 12 us an
+    op against 4.6, for the ten thousands of llvm ops a kernel's lowering makes).  The
+    constructors of the classes this serves look only at their operands' types."""
+    key = (cls, *[o.type for o in operands], *args)
+    shape = _SHAPES.get(key)
+    if shape is None:
+        op = cls(*operands, *args)
+        _SHAPES[key] = (list(op.result_types), dict(op.properties), dict(op.attributes))
+        return op
+    results, properties, attributes = shape
+    return cls.create(
+        operands=list(operands),
+        result_types=list(results),
+        properties=dict(properties),
+        attributes=dict(attributes),
+    )
+
+
 class LLBuilder:
     def __init__(self, rewriter: PatternRewriter, insertion_point: InsertPoint):
         self.rewriter = rewriter
@@ -114,60 +143,60 @@ class LLBuilder:
 
     # -- integer ----------------------------------------------------------------
     def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.AddOp(a, b))
+        return self.v(_built(llvm.AddOp, [a, b]))
 
     def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.SubOp(a, b))
+        return self.v(_built(llvm.SubOp, [a, b]))
 
     def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.MulOp(a, b))
+        return self.v(_built(llvm.MulOp, [a, b]))
 
     def and_(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.AndOp(a, b))
+        return self.v(_built(llvm.AndOp, [a, b]))
 
     def or_(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.OrOp(a, b))
+        return self.v(_built(llvm.OrOp, [a, b]))
 
     def xor(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.XOrOp(a, b))
+        return self.v(_built(llvm.XOrOp, [a, b]))
 
     def shl(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.ShlOp(a, b))
+        return self.v(_built(llvm.ShlOp, [a, b]))
 
     def lshr(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.LShrOp(a, b))
+        return self.v(_built(llvm.LShrOp, [a, b]))
 
     def ashr(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.AShrOp(a, b))
+        return self.v(_built(llvm.AShrOp, [a, b]))
 
     def sdiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.SDivOp(a, b))
+        return self.v(_built(llvm.SDivOp, [a, b]))
 
     def udiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.UDivOp(a, b))
+        return self.v(_built(llvm.UDivOp, [a, b]))
 
     def srem(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.SRemOp(a, b))
+        return self.v(_built(llvm.SRemOp, [a, b]))
 
     def urem(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.URemOp(a, b))
+        return self.v(_built(llvm.URemOp, [a, b]))
 
     def icmp(self, predicate: str, a: SSAValue, b: SSAValue, signed: bool = True) -> SSAValue:
         name = ICMP.get((predicate, signed), predicate)
         flag = llvm.ICmpPredicateFlag(name)
-        return self.v(llvm.ICmpOp(a, b, IntegerAttr(flag.to_int(), i64)))
+        return self.v(_built(llvm.ICmpOp, [a, b], IntegerAttr(flag.to_int(), i64)))
 
     def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.SelectOp(c, a, b))
+        return self.v(_built(llvm.SelectOp, [c, a, b]))
 
     def sext(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.SExtOp(a, t))
+        return self.v(_built(llvm.SExtOp, [a], t))
 
     def zext(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.ZExtOp(a, t))
+        return self.v(_built(llvm.ZExtOp, [a], t))
 
     def trunc(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.TruncOp(a, t))
+        return self.v(_built(llvm.TruncOp, [a], t))
 
     def int_cast(self, a: SSAValue, t: IntegerType, signed: bool = True) -> SSAValue:
         src = a.type
@@ -180,31 +209,31 @@ class LLBuilder:
 
     # -- floating point -----------------------------------------------------------
     def fadd(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.FAddOp(a, b))
+        return self.v(_built(llvm.FAddOp, [a, b]))
 
     def fsub(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.FSubOp(a, b))
+        return self.v(_built(llvm.FSubOp, [a, b]))
 
     def fmul(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.FMulOp(a, b))
+        return self.v(_built(llvm.FMulOp, [a, b]))
 
     def fdiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.FDivOp(a, b))
+        return self.v(_built(llvm.FDivOp, [a, b]))
 
     def fneg(self, a: SSAValue) -> SSAValue:
-        return self.v(llvm.FNegOp(a))
+        return self.v(_built(llvm.FNegOp, [a]))
 
     def fcmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.v(llvm.FCmpOp(a, b, predicate))
 
     def fpext(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.FPExtOp(a, t))
+        return self.v(_built(llvm.FPExtOp, [a], t))
 
     def fptrunc(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.FPTruncOp(a, t))
+        return self.v(_built(llvm.FPTruncOp, [a], t))
 
     def bitcast(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.BitcastOp(a, t))
+        return self.v(_built(llvm.BitcastOp, [a], t))
 
     # -- 16-bit pairs in 32-bit words ----------------------------------------------
     def pack_halves(self, lo: SSAValue, hi: SSAValue) -> SSAValue:
@@ -227,7 +256,7 @@ class LLBuilder:
         return [half if t == i16 else self.bitcast(half, t) for half in (low, high)]
 
     def sitofp(self, a: SSAValue, t: Attribute) -> SSAValue:
-        return self.v(llvm.SIToFPOp(a, t))
+        return self.v(_built(llvm.SIToFPOp, [a], t))
 
     def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute) -> SSAValue:
         return self.v(llvm.CallIntrinsicOp(name, list(args), [result]))
