@@ -84,6 +84,7 @@ from tileir.dialects.cuda_tile.attributes import (
     enum_of_i32_attr,
 )
 from tileir.dialects.cuda_tile.carriers import element_type, lowered_carrier, shape_of
+from tileir.dialects.cuda_tile.hints import HINTS_ATTR
 from tileir.dialects.cuda_tile.ops.newer import GdcLaunchDependentsTkoOp, GdcWaitTkoOp, InsertOp
 from tileir.dialects.cuda_tile.types import (
     GatherScatterViewType,
@@ -100,7 +101,6 @@ from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 from tileir.utils.tile_builder import TileBuilder
 
 KERNEL_ATTR = "nv_tileaa.kernel"
-HINTS_ATTR = "cuda_tile.optimization_hints"
 
 
 # ---------------------------------------------------------------------------

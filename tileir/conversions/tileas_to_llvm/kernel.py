@@ -19,32 +19,18 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from tileir.conversions.cuda_tile_to_tileaa import HINTS_ATTR
 from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
     llvm_scalar_type,
 )
 from tileir.diagnostics import error_at
-from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
-from tileir.dialects.cuda_tile.hints import OCCUPANCY
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
-from tileir.targets import hint_target, register_budget
+from tileir.targets import register_budget
 from tileir.transforms.tileas.assign_layouts import tile_words
+from tileir.transforms.tileas.ring_budget import occupancy_hint
 from tileir.transforms.tileas.specialize_agents import agent_warps
-
-
-def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
-    """The CTAs per SM the kernel's `occupancy` hint asks for on `arch` (its
-    `sm_NN` entry, else `default`), or None without one."""
-    hints = fn.attributes.get(HINTS_ATTR)
-    if not isinstance(hints, OptimizationHintsAttr):
-        return None
-    chosen = hints.for_target(hint_target(arch))
-    value = chosen.data.get(OCCUPANCY) if chosen is not None else None
-    return value.value.data if isinstance(value, IntegerAttr) else None
-
 
 #: 32-bit words of its largest tile a thread may hold for ptxas to choose the kernel's
 #: registers itself (`wants_register_budget`).

@@ -46,6 +46,9 @@ KNOWN_TARGETS = (
     "default",
 )
 
+#: The attribute a kernel's entry hints travel under, from cuda_tile to nv_tileas.
+HINTS_ATTR = "cuda_tile.optimization_hints"
+
 NUM_CTA_IN_CGA = "num_cta_in_cga"
 NUM_WORKER_WARPS_PER_CTA = "num_worker_warps_per_cta"
 OCCUPANCY = "occupancy"

@@ -37,8 +37,11 @@ the op is an `nv_tileas.tiled_load` without token operand or result (an ordered 
 stays where its token puts it) and with weak semantics (an acquire must not move); no
 dimension is `in_bounds` (every access is bounds-checked against its view, so a load
 issued for an iteration that does not run reads padding and cannot fault); the loop
-body writes no memory and holds no memory-consistency op (nothing in the loop can change
-what the load reads); a pending load's operands are loop invariant or computed from the
+body writes no memory and holds no memory-consistency op other than a reduction or scan
+(nothing in the loop can change what the load reads: a reduction's or scan's memory is
+its own shared-memory scratch for the exchange across warps, which no global load can
+read, so it is judged by its body like any region-holding op; its consistency trait is
+for canonicalizations, which must not reorder its exchanges); a pending load's operands are loop invariant or computed from the
 induction variable by pure, region-free ops of the body.  A load that fails any of them
 is still counted, and left in place.  Stores and async roots are counted, never moved.
 
@@ -78,6 +81,7 @@ from tileir.dialects.nv_tileas.builders import add, build_index_expr
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.interfaces import is_memory_consistency_op
 from tileir.dialects.nv_tileas.ops import TiledLoadOp
+from tileir.dialects.nv_tileas.ops.compute import AxisRegionOp
 from tileir.dialects.nv_tileas.ops.memory import TiledLoadBase
 from tileir.dialects.nv_tileas.types import AsyncTokenType, TiledViewType
 
@@ -175,7 +179,7 @@ def async_eligible(op: Operation, num_stages: int) -> bool:
 def analyze_loop(loop: scf.ForOp, num_stages: int) -> ScheduleAnalysis:
     analysis = ScheduleAnalysis(loop, num_stages)
     for op in loop.body.block.ops:
-        if is_memory_consistency_op(op) or _writes(op):
+        if (is_memory_consistency_op(op) and not isinstance(op, AxisRegionOp)) or _writes(op):
             analysis.clobbers = True
         if starts_async_work(op):
             analysis.async_roots.append(op)

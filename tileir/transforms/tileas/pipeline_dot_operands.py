@@ -56,9 +56,15 @@ B of 8-bit or tf32 dots, stored transposed; not 8-bit floats widened to f16 befo
 (`mma.sync`).  A loop whose dots all run on `wgmma` with both operands on rings and a
 loop-carried accumulator they alone use leaves one `wgmma` group in flight
 (`nv_tileas.groups_in_flight`; its rings take `N + 1` slots instead of `N - 1`, within
-the same budget).  N is the option, lowered until the ring of every qualifying load fits half
-the shared memory a CTA may statically take on the target (the other half stays for the
-kernel's exchanges); a loop whose ring does not fit two stages is left as it is.
+the same budget).  N is the option, lowered until the ring of every qualifying load fits
+the shared memory left for the loop's rings (`ring_budget.py`: the kernel's static shared
+memory, within one SM's shared memory divided by the CTAs per SM its `occupancy` hint asks
+for, less an upper bound of its largest exchange and the rings of its loops already
+pipelined); a loop whose ring does not fit two stages is left as it is.
+
+A reduction or scan in the loop body (the online softmax between the two products of
+flash attention) does not keep the loads from moving (`materialize_schedule`): its
+shared memory is its own scratch.
 """
 
 from __future__ import annotations
@@ -111,6 +117,7 @@ from tileir.transforms.tileas.materialize_schedule import (
     movable_load,
     operand_sources,
 )
+from tileir.transforms.tileas.ring_budget import RingBudget
 from tileir.transforms.tileas.specialize_agents import (
     PRODUCER_WARPS,
     SPECIALIZE_ATTR,
@@ -474,7 +481,7 @@ def agents_of(fn: func.FuncOp) -> str:
 def pipeline_loop(
     loop: scf.ForOp,
     num_stages: int,
-    ring_budget: int,
+    budget: RingBudget,
     agents: str,
     warp_specialize: bool = False,
 ) -> scf.ForOp:
@@ -510,6 +517,7 @@ def pipeline_loop(
                 f"{ACCUMULATOR_REGISTER_LIMIT} leave room for the copies in flight)"
             )
     per_stage = sum(tile_bytes(load) for load, _, _ in chosen.values())
+    ring_budget = budget.for_loop({load.result for load, _, _ in chosen.values()})
     stages = min(num_stages, ring_budget // per_stage) if per_stage else 0
     # wgmma groups in flight need both operands in rings, and slots for what they read:
     # for every dot of the loop, or for none (the loop's rings share one stage count).
@@ -525,16 +533,22 @@ def pipeline_loop(
         in_flight = dict.fromkeys(in_flight, "its ring has no room for the slots they read")
     else:
         stages = flight_stages
+    slots = stages + (IN_FLIGHT if all(why is None for why in in_flight.values()) else 0)
     if chosen and stages < 2:
         blockers.append(
-            f"two stages of its operands ({2 * per_stage} bytes) do not fit half the "
-            f"static shared memory ({ring_budget} bytes)"
+            f"two stages of its operands ({2 * per_stage} bytes) do not fit the shared "
+            f"memory left for rings ({max(ring_budget, 0)} bytes)"
         )
     if blockers or not chosen:
         for dot in dots:
             _record(dot, [NOT_PIPELINED, *(blockers or direct[id(dot)])], agents)
         return loop
+    budget.place(slots * per_stage)
     for dot in dots:
+        if len(direct.get(id(dot), [])) == 2:
+            # Both operands direct: the loop's rings feed its other dots, not this one.
+            _record(dot, [NOT_PIPELINED, *direct[id(dot)]], agents)
+            continue
         clauses = [f"operands through a {stages}-stage ring of cp.async copies"]
         clauses += [f"not {operand}" for operand in direct.get(id(dot), [])]
         why = in_flight[id(dot)]
@@ -580,7 +594,9 @@ def _specialize(
     warps = fn.attributes[NUM_WARPS_ATTR]
     assert isinstance(warps, IntegerAttr)
     w = warps.value.data
-    producer, consumer = producer_registers(w), consumer_registers(w)
+    stage_bytes = sum(tile_bytes(load) for load, _, _ in chosen.values())
+    producer = producer_registers(w, stage_bytes)
+    consumer = consumer_registers(w, stage_bytes)
     if w == PRODUCER_WARPS:
         agents = (
             f"two agents of {w} warps: a producer ({producer} registers) and a "
@@ -642,16 +658,16 @@ class PipelineDotOperandsPass(ModulePass):
             raise CompileError(
                 f"{self.name}: option num-stages must be at least 1, got {self.num_stages}"
             )
-        ring_budget = ARCHS[self.arch].static_shared // 2
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             agents = agents_of(fn)
+            budget = RingBudget(fn, self.arch)
             loops = [o for o in fn.walk(region_first=True) if isinstance(o, scf.ForOp)]
             for loop in loops:
                 if not any(isinstance(o, scf.ForOp) for o in loop.body.walk()):
                     pipeline_loop(
                         loop,
                         self.num_stages,
-                        ring_budget,
+                        budget,
                         agents,
                         self.warp_specialize and ARCHS[self.arch].warp_specialization,
                     )

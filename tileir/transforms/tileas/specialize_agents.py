@@ -112,6 +112,17 @@ AGENT_REGISTER_LIMIT = 248
 #: 40 registers and none at 48, the consumer keeping 232 (`producer_registers`).
 PRODUCER_REGISTERS = {4: 40, 8: 48}
 
+#: 16-byte copies a producer thread issues per stage within its base budget; each one
+#: more takes `REGISTERS_PER_EXTRA_COPY` (its 64-bit global address).  tileiras's
+#: producers issue TMA copies from one thread and need no more than the base; ours issue
+#: `cp.async` from every thread.  Feeding one consumer warpgroup, the register file has
+#: room for more (4 warps x 72 + 4 x 248 = 1,280 of its 2,048 registers a lane):
+#: `gemm_bf16_big_tile` (48 KiB a stage, 24 copies a thread) spilled 216 bytes at 40
+#: registers, 12 at 56 and none at 72.  Feeding two, it has none (4 x 48 + 8 x 232 =
+#: 2,048), so the base stays.
+BASE_COPIES = 8
+REGISTERS_PER_EXTRA_COPY = 2
+
 #: The consumer's warps: the kernel's, one or two warpgroups (those with a producer
 #: budget).  Two consumer warpgroups are fed by one producer warpgroup (tileiras's
 #: shape: 384 threads, `.maxnreg 168`, the consumer raised to 232), the producer's tiles
@@ -121,9 +132,15 @@ PRODUCER_REGISTERS = {4: 40, 8: 48}
 CONSUMER_WARPS = tuple(PRODUCER_REGISTERS)
 
 
-def producer_registers(consumer_warps: int) -> int:
-    """The producer's budget when it feeds a consumer of `consumer_warps` warps."""
-    return PRODUCER_REGISTERS[consumer_warps]
+def producer_registers(consumer_warps: int, stage_bytes: int) -> int:
+    """The producer's budget when it feeds a consumer of `consumer_warps` warps stages
+    of `stage_bytes` bytes (`BASE_COPIES`), in `setmaxnreg`'s steps of 8."""
+    base = PRODUCER_REGISTERS[consumer_warps]
+    if consumer_warps != PRODUCER_WARPS:
+        return base
+    copies = -(-stage_bytes // (PRODUCER_WARPS * WARP_SIZE * 16))
+    extra = max(0, copies - BASE_COPIES) * REGISTERS_PER_EXTRA_COPY
+    return min(AGENT_REGISTER_LIMIT, -(-(base + extra) // 8) * 8)
 
 
 #: Ops whose lowering exchanges values through shared memory (with CTA barriers).
@@ -138,12 +155,13 @@ EXCHANGING_OPS = (
 )
 
 
-def consumer_registers(warps: int) -> int:
+def consumer_registers(warps: int, stage_bytes: int) -> int:
     """The consumer's budget: what the register file has left for its `warps` warps once
     the producer's warpgroup holds its registers (one CTA per SM), in `setmaxnreg`'s steps
     of 8 (one consumer warpgroup: 248; two: 232, as CUTLASS's and tileiras's Hopper GEMMs
     give theirs)."""
-    rows = REGISTERS_PER_SM // WARP_SIZE - PRODUCER_WARPS * producer_registers(warps)
+    producer = producer_registers(warps, stage_bytes)
+    rows = REGISTERS_PER_SM // WARP_SIZE - PRODUCER_WARPS * producer
     return min(AGENT_REGISTER_LIMIT, rows // warps // 8 * 8)
 
 
@@ -446,7 +464,8 @@ def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
     producer = _producer(parts, pipeline.producer_token, producer_it)
     consumer = _consumer(parts, pipeline.consumer_token, consumer_it, rest)
     switch = tas.AgentSwitchOp(
-        [producer, consumer], [producer_registers(warps), consumer_registers(warps)]
+        [producer, consumer],
+        [producer_registers(warps, stage_bytes), consumer_registers(warps, stage_bytes)],
     )
     switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [PRODUCER_WARPS, warps])
     switch.location = loop.location

@@ -1,0 +1,250 @@
+"""How much shared memory the rings of one pipelined loop may take
+(`tileas-pipeline-dot-operands`).
+
+The LLVM lowering puts every buffer that lives across other uses of shared memory (the
+rings, their mbarriers, tcgen05's bookkeeping) after the largest *transient* use: an
+exchange between layouts, the operand buffers of a dot not fed by a ring, a reduction's
+or scan's steps across warps, an atomic's broadcast (`shared_arena.py`).  The kernel's
+static shared memory must hold both, so a loop's rings may take what is left of the
+kernel's budget after
+
+* an upper bound of the largest transient use, taken here from the tensor types of the
+  ops that lower to one (`transient_bound`; computed before lowering, it must never be
+  below what the lowering will take, or the lowering rejects the kernel);
+* the rings of the kernel's loops already pipelined (all of them are live together);
+* the operands of `tcgen05` dots staged once before their loop (`staged_once_bound`);
+* `PERSISTENT_RESERVE` bytes for the small persistent buffers (mbarrier pool, pipeline
+  barriers, tcgen05's commit words).
+
+The kernel's budget is chosen, not accidental: the static shared memory ptxas accepts
+for the target (`targets.GpuArch.static_shared`: 48 KiB before sm_90, whatever a launcher
+that knows nothing of tileir can launch, 227 KiB on sm_90a and sm_100a), and no more than
+one SM's shared memory divided by the CTAs per SM the kernel's `occupancy` hint asks for
+(the remarks say how many CTAs per SM the result allows).  A GEMM without the hint may
+take the whole 227 KiB for a deep ring and one CTA per SM, as tileiras's GEMMs do; an
+attention kernel that asks for two CTAs per SM keeps its rings within half an SM.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
+from tileir.dialects.cuda_tile.hints import HINTS_ATTR, OCCUPANCY
+from tileir.dialects.cuda_tile.types import PointerType
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
+from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
+from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, hint_target
+from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
+from tileir.transforms.tileas.materialize_schedule import defined_outside
+from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
+from tileir.transforms.tileas.tcgen05_plan import tmem_register_layout
+from tileir.utils.bits import storage_bits
+
+#: Warps assumed of a kernel that does not say (the most a CTA has).
+MAX_WARPS = 32
+
+#: Bytes kept for the persistent buffers besides the rings: the mbarrier pool of the
+#: kernel's asynchronous tokens, a pipeline's full/empty mbarriers (16 bytes a stage),
+#: tcgen05's commit barriers and per-thread words (8 per slot and 4 per thread).
+PERSISTENT_RESERVE = 4 * KIB
+
+#: Bytes one row of an exchange buffer may be padded by against bank conflicts (the
+#: lowering pads a row by one word, or aligns it to 16 bytes).
+ROW_PAD = 16
+
+#: Bytes an element of a dot operand may take in its buffer at least: 8-bit floats are
+#: widened to f16 where the tensor cores do not take them (before sm_89).
+DOT_OPERAND_BYTES = 2
+
+#: Ops whose lowering may go through the arena, with every tensor they read or write.
+#: A dot, a view and a reduction are judged apart.
+_EXCHANGING = (
+    *EXCHANGING_OPS,
+    tas.AllocTensorOp,
+    tas.AtomicRmwOp,
+    tas.AtomicCasOp,
+    tas.ReadTmemAccumulatorOp,
+)
+
+
+def _element_bytes(t: Attribute) -> int:
+    """Bytes of one element of a tile of element type `t` in an exchange buffer (at
+    least one; a pointer is 8; a bool may be widened to a word)."""
+    if isinstance(t, PointerType):
+        return 8
+    bits = storage_bits(t)
+    if bits is None or bits == 1:
+        return 4
+    return max(1, bits // 8)
+
+
+def padded_bytes(value: SSAValue, least: int = 1) -> int:
+    """An upper bound of the bytes of an exchange buffer holding the tile `value`, each
+    element taking at least `least` bytes: row-major, each row padded by `ROW_PAD` bytes
+    (0 for anything but a tile)."""
+    t = value.type
+    if not isinstance(t, TensorType):
+        return 0
+    shape = t.get_shape()
+    size = max(least, _element_bytes(t.element_type))
+    if not shape:
+        return size + ROW_PAD
+    rows = math.prod(shape[:-1])
+    return rows * (shape[-1] * size + ROW_PAD)
+
+
+def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
+    """Whether the lowering reads and writes `op`'s accumulator in the engine's own
+    registers: the `mma` layout of `mma.sync` and `wgmma`, the registers `tcgen05.ld`
+    fills for `tcgen05` (else it exchanges the accumulator and the result)."""
+    acc, result = op.acc.type, op.result.type
+    if not (isinstance(acc, TensorType) and isinstance(result, TensorType)):
+        return False
+    if op.atom.info.engine != "tcgen05":
+        return isinstance(acc.encoding, MmaLayoutAttr) and isinstance(
+            result.encoding, MmaLayoutAttr
+        )
+    shape = acc.get_shape()
+    if len(shape) != 2 or not all(isinstance(t.encoding, DistributedLayout) for t in (acc, result)):
+        return False
+    tmem = tmem_register_layout((shape[0], shape[1]), warps)
+    return all(
+        isinstance(t.encoding, DistributedLayout) and t.encoding.linear(shape) == tmem
+        for t in (acc, result)
+    )
+
+
+def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
+    """A dot's buffers: A and B unless a ring feeds them (8-bit floats may be widened
+    to f16 on the way in, `DOT_OPERAND_BYTES`), and the accumulator and the result when
+    they are not in the engine's own registers (then the lowering exchanges them)."""
+    total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in (op.a, op.b) if v not in fed)
+    if not _accumulator_in_place(op, warps):
+        total += padded_bytes(op.acc) + padded_bytes(op.result)
+    return total
+
+
+def transient_bound(fn: func.FuncOp, fed: set[SSAValue]) -> int:
+    """An upper bound of the largest transient use of shared memory in `fn`, the dot
+    operands in `fed` (those rings will feed) not counted."""
+    attr = fn.attributes.get(NUM_WARPS_ATTR)
+    warps = attr.value.data if isinstance(attr, IntegerAttr) else MAX_WARPS
+    return max((op_bound(op, fed, warps) for op in fn.walk()), default=0)
+
+
+def _view_bound(op: tas.ViewOp) -> int:
+    """A view of a tile: nothing when it is a register renaming (or a view of pointers
+    as storage for the tiled loads), else one buffer of the source tile."""
+    src, dst = op.src.type, op.result.type
+    if not (isinstance(src, TensorType) and isinstance(dst, TensorType)):
+        return 0
+    if (
+        isinstance(src.encoding, DistributedLayout)
+        and isinstance(dst.encoding, DistributedLayout)
+        and same_registers(
+            src.encoding.linear(src.get_shape()), dst.encoding.linear(dst.get_shape())
+        )
+    ):
+        return 0
+    return padded_bytes(op.src)
+
+
+def _reduce_bound(op: tas.ReduceOp, warps: int) -> int:
+    """A reduction's steps across warps: one 8-byte word per thread, result and register
+    the result's layout gives a thread (`reductions.py`)."""
+    total = 0
+    for result in op.results:
+        t = result.type
+        registers = 1
+        if isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout):
+            registers = t.encoding.linear(t.get_shape()).num_registers
+        elif isinstance(t, TensorType) and t.get_shape():
+            registers = math.prod(t.get_shape())
+        total += registers * warps * WARP_SIZE * 8
+    return total
+
+
+def op_bound(op: Operation, fed: set[SSAValue], warps: int) -> int:
+    """An upper bound of the shared memory `op`'s lowering takes for one use, in a
+    kernel of `warps` warps."""
+    if isinstance(op, tas.DotOp):
+        return _dot_bound(op, fed, warps)
+    if isinstance(op, tas.ViewOp):
+        return _view_bound(op)
+    if isinstance(op, tas.ReduceOp):
+        return _reduce_bound(op, warps)
+    if isinstance(op, _EXCHANGING):
+        return sum(padded_bytes(v) for v in (*op.operands, *op.results))
+    return 0
+
+
+def staged_once_bound(fn: func.FuncOp) -> int:
+    """Bytes of the persistent buffers of `tcgen05` dot operands a loop does not change
+    (attention's Q: `tileas-tmem-accumulators` marks them `nv_tileas.staged_once`, and
+    the lowering writes them once, before the loop, into a buffer that lives across it)."""
+    total = 0
+    for op in fn.walk():
+        loop = op.parent_op()
+        if not (
+            isinstance(op, tas.DotOp)
+            and op.atom.info.engine == "tcgen05"
+            and isinstance(loop, scf.ForOp)
+        ):
+            continue
+        total += sum(
+            padded_bytes(v, DOT_OPERAND_BYTES) for v in (op.a, op.b) if defined_outside(v, loop)
+        )
+    return total
+
+
+def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
+    """The CTAs per SM the kernel's `occupancy` hint asks for on `arch` (its `sm_NN`
+    entry, else `default`), or None without one."""
+    hints = fn.attributes.get(HINTS_ATTR)
+    if not isinstance(hints, OptimizationHintsAttr):
+        return None
+    chosen = hints.for_target(hint_target(arch))
+    value = chosen.data.get(OCCUPANCY) if chosen is not None else None
+    return value.value.data if isinstance(value, IntegerAttr) else None
+
+
+def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
+    """The shared memory the kernel `fn` may declare on `arch` (module doc)."""
+    target = ARCHS[arch]
+    ctas = max(1, occupancy_hint(fn, arch) or 1)
+    per_cta = target.shared_per_sm // ctas - RESERVED_SHARED_PER_CTA
+    return min(target.static_shared, target.shared_per_block, per_cta)
+
+
+@dataclass
+class RingBudget:
+    """The rings of one kernel: what each loop's may take, as loops are pipelined in
+    turn (module doc)."""
+
+    fn: func.FuncOp
+    arch: str
+    #: Bytes the rings of the loops pipelined so far take.
+    placed: int = 0
+
+    def for_loop(self, fed: set[SSAValue]) -> int:
+        """Bytes the rings of one more loop may take, the dot operands in `fed` fed by
+        them: the kernel's budget less the largest transient use, the rings already
+        placed, the operands staged once and the persistent reserve."""
+        return (
+            kernel_shared_budget(self.fn, self.arch)
+            - transient_bound(self.fn, fed)
+            - self.placed
+            - staged_once_bound(self.fn)
+            - PERSISTENT_RESERVE
+        )
+
+    def place(self, size: int) -> None:
+        """Record a loop's rings of `size` bytes."""
+        self.placed += size
