@@ -20,13 +20,18 @@ from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
 
 from tileir.backend.ptx.target import module_to_ptx
 from tileir.compiler import compile_module, load_module
+from tileir.conversions.tileas_to_llvm.exchange import MAX_ROW_PADDING
 from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
 from tileir.dialects.cuda_tile.hints import HINTS_ATTR, OCCUPANCY
 from tileir.pipelines import stage_passes
 from tileir.registry import make_context
 from tileir.targets import ARCHS, RESERVED_SHARED_PER_CTA
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
-from tileir.transforms.tileas.ring_budget import kernel_shared_budget, transient_bound
+from tileir.transforms.tileas.ring_budget import (
+    CONVERSION_ROW_PAD,
+    kernel_shared_budget,
+    transient_bound,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
@@ -70,6 +75,10 @@ def _arena_without_rings(name: str, arch: str) -> tuple[int, int]:
 def test_the_exchange_bound_covers_the_lowering(name: str, arch: str) -> None:
     bound, arena = _arena_without_rings(name, arch)
     assert arena <= bound, f"{name} on {arch}: arena {arena} above the bound {bound}"
+
+
+def test_a_conversion_pads_rows_as_the_lowering_may() -> None:
+    assert CONVERSION_ROW_PAD == MAX_ROW_PADDING
 
 
 def _kernel(occupancy: int | None) -> func.FuncOp:

@@ -59,12 +59,16 @@ PERSISTENT_RESERVE = 4 * KIB
 #: lowering pads a row by one word, or aligns it to 16 bytes).
 ROW_PAD = 16
 
+#: Bytes a layout conversion may pad a row by (the lowering's
+#: `exchange.MAX_ROW_PADDING`, which `test_ring_budget.py` checks this equals).
+CONVERSION_ROW_PAD = 128
+
 #: Bytes an element of a dot operand may take in its buffer at least: 8-bit floats are
 #: widened to f16 where the tensor cores do not take them (before sm_89).
 DOT_OPERAND_BYTES = 2
 
 #: Ops whose lowering may go through the arena, with every tensor they read or write.
-#: A dot, a view and a reduction are judged apart.
+#: A dot, a view, a reduction and a layout conversion are judged apart.
 _EXCHANGING = (
     *EXCHANGING_OPS,
     tas.AllocTensorOp,
@@ -171,6 +175,17 @@ def _reduce_bound(op: tas.ReduceOp, warps: int) -> int:
     return total
 
 
+def _conversion_bound(op: tas.ConvertLayoutOp) -> int:
+    """A layout conversion's one buffer: the result tile row-major, each row padded by
+    up to `CONVERSION_ROW_PAD` bytes (the lowering pads where that saves bank conflicts)."""
+    t = op.result.type
+    if not isinstance(t, TensorType) or not t.get_shape():
+        return padded_bytes(op.result)
+    shape = t.get_shape()
+    row = shape[-1] * _element_bytes(t.element_type)
+    return math.prod(shape[:-1]) * (row + CONVERSION_ROW_PAD)
+
+
 def op_bound(op: Operation, fed: set[SSAValue], warps: int) -> int:
     """An upper bound of the shared memory `op`'s lowering takes for one use, in a
     kernel of `warps` warps."""
@@ -180,6 +195,8 @@ def op_bound(op: Operation, fed: set[SSAValue], warps: int) -> int:
         return _view_bound(op)
     if isinstance(op, tas.ReduceOp):
         return _reduce_bound(op, warps)
+    if isinstance(op, tas.ConvertLayoutOp):
+        return _conversion_bound(op)
     if isinstance(op, _EXCHANGING):
         return sum(padded_bytes(v) for v in (*op.operands, *op.results))
     return 0
