@@ -122,3 +122,20 @@ def test_broken_handshakes_are_caught(breakage: Callable[[str], str]) -> None:
     assert broken != ptx
     with pytest.raises(SimulationError):
         _run(WRAPPING, broken)
+
+
+def test_a_wide_accumulator_stays_in_one_agent_of_two_warpgroups() -> None:
+    """A consumer of two warpgroups keeps 232 registers a thread: up to 64 of them
+    accumulator (`gemm_bf16_two_warpgroups`, 128x128) it is warp-specialized; more (the
+    held-out 128x256 GEMM, 128 a thread, spilled 288 bytes so) keeps the loop in one
+    agent with its wgmma group in flight, and the remark says why."""
+    from tileir.transforms.tileas.specialize_agents import (
+        TWO_WARPGROUP_ACCUMULATOR_LIMIT,
+        too_many_for_two_warpgroups,
+    )
+
+    assert too_many_for_two_warpgroups(TWO_WARPGROUP_ACCUMULATOR_LIMIT) is None
+    why = too_many_for_two_warpgroups(128)
+    assert why is not None and "128 registers a thread" in why
+    ptx = compile_module(load_module(CORPUS / "gemm_bf16_two_warpgroups.mlir"), "sm_90a").ptx
+    assert ptx is not None and "setmaxnreg.inc.sync.aligned.u32 232;" in ptx

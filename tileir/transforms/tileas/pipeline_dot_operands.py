@@ -123,6 +123,7 @@ from tileir.transforms.tileas.specialize_agents import (
     SPECIALIZE_ATTR,
     consumer_registers,
     producer_registers,
+    too_many_for_two_warpgroups,
     why_not_specialized,
 )
 from tileir.utils.bits import mlir_bit_width
@@ -560,6 +561,9 @@ def pipeline_loop(
         _record(dot, clauses, agents)
     if warp_specialize and all(why is None for why in in_flight.values()):
         why_not = why_not_specialized(loop, [load for load, _, _ in chosen.values()])
+        registers = max(accumulator_registers(dot) for dot in dots)
+        if why_not is None and _warps(loop) != PRODUCER_WARPS:
+            why_not = too_many_for_two_warpgroups(registers)
         if why_not is None:
             return _specialize(loop, dots, chosen, stages + IN_FLIGHT)
         for dot in dots:
@@ -577,6 +581,15 @@ def pipeline_loop(
     return loop
 
 
+def _warps(loop: scf.ForOp) -> int:
+    """The warps of the kernel `loop` is in (`tileas-assign-layouts`)."""
+    fn = loop.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    warps = fn.attributes.get(NUM_WARPS_ATTR) if fn is not None else None
+    return warps.value.data if isinstance(warps, IntegerAttr) else PRODUCER_WARPS
+
+
 def _specialize(
     loop: scf.ForOp,
     dots: Sequence[tas.DotOp],
@@ -589,11 +602,7 @@ def _specialize(
     for load, atom, _ in chosen.values():
         _to_async(load, atom)
     loop.attributes[SPECIALIZE_ATTR] = IntegerAttr(stages, i32)
-    fn = loop.parent_op()
-    assert isinstance(fn, func.FuncOp)
-    warps = fn.attributes[NUM_WARPS_ATTR]
-    assert isinstance(warps, IntegerAttr)
-    w = warps.value.data
+    w = _warps(loop)
     stage_bytes = sum(tile_bytes(load) for load, _, _ in chosen.values())
     producer = producer_registers(w, stage_bytes)
     consumer = consumer_registers(w, stage_bytes)

