@@ -41,8 +41,9 @@ body writes no memory and holds no memory-consistency op other than a reduction 
 (nothing in the loop can change what the load reads: a reduction's or scan's memory is
 its own shared-memory scratch for the exchange across warps, which no global load can
 read, so it is judged by its body like any region-holding op; its consistency trait is
-for canonicalizations, which must not reorder its exchanges); a pending load's operands are loop invariant or computed from the
-induction variable by pure, region-free ops of the body.  A load that fails any of them
+for canonicalizations, which must not reorder its exchanges); a pending load's operands
+are loop invariant or computed from the induction variable by pure, region-free ops of
+the body.  A load that fails any of them
 is still counted, and left in place.  Stores and async roots are counted, never moved.
 
 The stage count of a loop is its `nv_tileas.num_stages` attribute when it has one (a
