@@ -48,6 +48,7 @@ import time
 import traceback
 
 from tileir.driver import client
+from tileir.utils import plain_isinstance
 
 #: A small kernel compiled once at start-up: it imports what the compiler imports lazily
 #: and fills its caches before the first request forks a worker.
@@ -120,6 +121,7 @@ class Server:
         found = ptxas.find_ptxas()
         if found is not None:
             ptxas.ptxas_supports_tile_language(found)
+        plain_isinstance.install()  # as a single run has it (tileir-as's importing_the_compiler)
         gc.collect()
         gc.freeze()  # the workers' collections leave the warm heap alone (and unshared pages)
 
