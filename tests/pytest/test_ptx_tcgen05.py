@@ -11,6 +11,7 @@ was at hand: ptxas and the simulator are the judges (docs/codegen.md, "Blackwell
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -87,6 +88,64 @@ def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
     expected = case.reference(_common.copy_inputs(inputs))
     simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
     np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
+
+
+def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
+    tmp_path: Path,
+) -> None:
+    """gemm_bf16_two_warpgroups (128x128 f32, 8 warps: two groups of four split the
+    columns) whose epilogue reduces each row twice, as attention's softmax does:
+    c = x + (sum(x, 1) - max(x, 1))[:, None], x = acc * 0.1.  The groups hold runs of 8
+    columns in turn (`tcgen05_plan.column_run`), so the row trees combine each thread's
+    registers first and cross warps with 8 values; the PTX in the simulator equals the
+    interpreter bit for bit (integer inputs: the products and the accumulation are exact,
+    so only the reductions' order could differ)."""
+    from tileir.interpreter import launch
+
+    text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
+    store = "  %1 = store_view_tko weak %for,"
+    assert store in text
+    f32 = "tile<128x128xf32>"
+
+    def reduce(name: str, combine: str, identity: str) -> str:
+        return (
+            f"  %{name} = reduce %g16_x dim=1 identities=[{identity} : f32] : {f32} -> "
+            "tile<128xf32>\n"
+            "  (%lhs: tile<f32>, %rhs: tile<f32>) {\n"
+            f"    %{name}_c = {combine} %lhs, %rhs : tile<f32>\n"
+            f"    yield %{name}_c : tile<f32>\n"
+            "  }\n"
+        )
+
+    epilogue = (
+        f"  %g16_tenth = constant <f32: 0.1> : {f32}\n"
+        f"  %g16_x = mulf %for, %g16_tenth : {f32}\n"
+        + reduce("g16_sum", "addf", "0.000000e+00")
+        + reduce("g16_max", "maxf", "0xFF800000")
+        + "  %g16_d = subf %g16_sum, %g16_max : tile<128xf32>\n"
+        "  %g16_col = reshape %g16_d : tile<128xf32> -> tile<128x1xf32>\n"
+        f"  %g16_b = broadcast %g16_col : tile<128x1xf32> -> {f32}\n"
+        f"  %g16_out = addf %g16_x, %g16_b : {f32}\n"
+    )
+    text = text.replace(store, epilogue + store.replace("%for,", "%g16_out,"))
+    path = tmp_path / "gemm_row_reductions.mlir"
+    path.write_text(text)
+    ptx = compile_module(load_module(path), "sm_100a").ptx
+    assert ptx is not None
+    assert ptx.count("tcgen05.ld.sync.aligned.32x32b.x8.b32") == 8
+    run_ptxas(ptx, "sm_100a")
+    case = _common.load_case_module(BROKEN_BASE)
+    inputs = case.make_inputs(np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    for key in ("a", "b"):
+        shape = inputs["arrays"][key].shape
+        inputs["arrays"][key][...] = rng.integers(-3, 4, shape).astype(ml_dtypes.bfloat16)
+    simulated, interpreted = _common.copy_inputs(inputs), _common.copy_inputs(inputs)
+    simulate(ptx, inputs["grid"], _common.flatten_args(simulated))
+    launch(path, inputs["grid"], *_common.flatten_args(interpreted))
+    got, want = simulated["arrays"]["c"], interpreted["arrays"]["c"]
+    assert np.isfinite(want).all() and np.abs(want).max() > 1
+    assert got.tobytes() == want.tobytes()
 
 
 def test_chain_of_dots_keeps_one_accumulator_in_tensor_memory(tmp_path: Path) -> None:
@@ -229,15 +288,17 @@ def test_loop_that_does_not_run_gives_the_initial_accumulator() -> None:
 
 
 def test_epilogue_reads_tensor_memory_a_slice_at_a_time() -> None:
-    """`llvm-sink-tmem-loads`: each 32-column `tcgen05.ld` of the accumulator, with its
-    own `tcgen05.wait::ld`, comes just before the stores of those columns, not all loads
+    """`llvm-sink-tmem-loads`: each `tcgen05.ld` of the accumulator, with its own
+    `tcgen05.wait::ld`, comes just before the stores of those columns, not all loads
     before the first store (64 registers a thread at once here, 256 for a 256x256 tile
-    with 8 warps, which spilled)."""
+    with 8 warps, which spilled).  The two groups of four warps split the 128 columns in
+    runs of 8 (`tcgen05_plan.column_run`): eight 8-column loads a thread."""
     ptx = _ptx(BROKEN_BASE)
-    loads = [m.start() for m in re.finditer(r"tcgen05\.ld\.sync", ptx)]
-    assert len(loads) == 2
-    between = ptx[loads[0] : loads[1]]
-    assert "tcgen05.wait::ld" in between and "st.global" in between
+    loads = [m.start() for m in re.finditer(r"tcgen05\.ld\.sync\.aligned\.32x32b\.x8\b", ptx)]
+    assert len(loads) == 8 and ptx.count("tcgen05.ld.sync") == 8
+    for first, second in itertools.pairwise(loads):
+        between = ptx[first:second]
+        assert "tcgen05.wait::ld" in between and "st.global" in between
 
 
 def _broken(pattern: str, replacement: str) -> str:

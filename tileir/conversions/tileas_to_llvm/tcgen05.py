@@ -90,6 +90,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
+    column_run,
     instruction_m,
     tcgen05_accumulator_layout,
     tcgen05_kind,
@@ -380,16 +381,19 @@ def _tmem_address(
 def _column_runs(mn: tuple[int, int], num_warps: int) -> list[tuple[int, int, int]]:
     """`(first register, column offset, count)` of each `tcgen05.ld`/`st` of a thread,
     the offset from its first block's first column (`_thread_column`): per 128-row
-    block it holds (`Gm` apart), its run of columns in pieces of at most 128 (the
-    registers of `tcgen05_accumulator_layout` in order)."""
+    block it holds (`Gm` apart), each of its runs of `column_run` consecutive columns
+    (`Gc` runs apart), in pieces of at most `MAX_COLUMNS_PER_ACCESS` (the registers of
+    `tcgen05_accumulator_layout` in order)."""
     m, n = mn
     rows, columns = warp_split(mn, num_warps)
     per_thread = n // columns
-    step = min(per_thread, MAX_COLUMNS_PER_ACCESS)
+    run = column_run(mn, num_warps)
+    step = min(run, MAX_COLUMNS_PER_ACCESS)
     return [
-        (i * per_thread + j, rows * i * n + j, step)
+        (i * per_thread + r * run + j, rows * i * n + r * run * columns + j, step)
         for i in range(max(1, m // TCGEN05_M) // rows)
-        for j in range(0, per_thread, step)
+        for r in range(per_thread // run)
+        for j in range(0, run, step)
     ]
 
 
@@ -397,14 +401,16 @@ def _thread_column(
     b: LLBuilder, state: FunctionState, mn: tuple[int, int], num_warps: int
 ) -> SSAValue:
     """The first tensor-memory column of this warp's accumulator part: block
-    `w / 4 % Gm` (`n` columns each), column run `w / 4 / Gm` (`n / Gc` columns each)."""
+    `w / 4 % Gm` (`n` columns each), column group `w / 4 / Gm` (whose first run starts
+    `column_run` columns after the previous group's)."""
     assert state.warp is not None
     _, n = mn
-    rows, columns = warp_split(mn, num_warps)
+    rows, _ = warp_split(mn, num_warps)
     group = b.lshr(state.warp, b.const(2, i32))
     block = b.and_(group, b.const(rows - 1, i32))
-    run = b.lshr(group, b.const(rows.bit_length() - 1, i32))
-    return b.add(b.mul(block, b.const(n, i32)), b.mul(run, b.const(n // columns, i32)))
+    part = b.lshr(group, b.const(rows.bit_length() - 1, i32))
+    run = column_run(mn, num_warps)
+    return b.add(b.mul(block, b.const(n, i32)), b.mul(part, b.const(run, i32)))
 
 
 def lower_tcgen05_dot(
@@ -838,10 +844,11 @@ def lower_scale_tmem_accumulator(
     op: ScaleTmemAccumulatorOp, rewriter: PatternRewriter, ctx: LoweringContext
 ) -> None:
     """`nv_tileas.scale_tmem_accumulator`: per slice of columns, `tcgen05.ld` (with its
-    wait), each value times its row's factor (`mul.rn.f32`: the factor tensor has the
-    accumulator's layout, so register `r` of both is in the same row), `tcgen05.st`;
-    then `tcgen05.wait::st`.  The dot after it orders the stores before its MMAs
-    (`tcgen05.fence` around a CTA barrier)."""
+    wait), each value times its row's factor (`mul.rn.f32`: the `M x 1` factor tensor
+    has the accumulator's layout, so its lanes and warps hold the same rows, and each
+    register of the accumulator takes the factor's register of the same row,
+    `_row_factors`), `tcgen05.st`; then `tcgen05.wait::st`.  The dot after it orders
+    the stores before its MMAs (`tcgen05.fence` around a CTA barrier)."""
     b = LLBuilder(rewriter, InsertPoint.before(op))
     column = op.column.value.data
     t = op.accumulator.type
@@ -849,9 +856,8 @@ def lower_scale_tmem_accumulator(
     assert isinstance(t, TensorType)
     if element_kind(op, t).register_type != f32:
         raise not_supported(op, "scaling a tensor-memory accumulator that is not f32")
-    factors = ctx.registers_of(op, op.factor)
-    total = sum(count for _, _, count in runs)
-    if len(factors) != total:
+    factors = _row_factors(op, t, ctx.registers_of(op, op.factor))
+    if factors is None:
         raise not_supported(op, "a row factor in another layout than its accumulator")
     for first, column_offset, count in runs:
         for part in range(0, count, SCALE_COLUMNS):
@@ -861,6 +867,26 @@ def lower_scale_tmem_accumulator(
             scaled = [b.fmul(v, factors[first + part + k]) for k, v in enumerate(loaded)]
             _write_accumulator(b, memory, state, piece, group, scaled)
     rewriter.erase(op)
+
+
+def _row_factors(
+    op: ScaleTmemAccumulatorOp, t: TensorType, registers: Sequence[SSAValue]
+) -> list[SSAValue] | None:
+    """For each register of the accumulator of type `t`, the register of `op`'s `M x 1`
+    factor in the same row; None where the factor's lanes and warps do not hold the
+    accumulator's rows or a row has no register."""
+    acc = linear_layout(op, t)
+    factor_t = op.factor.type
+    assert isinstance(factor_t, TensorType)
+    factor = linear_layout(op, factor_t)
+    for mine, theirs in ((acc.lanes, factor.lanes), (acc.warps, factor.warps)):
+        if [c[0] for c in mine] != [c[0] for c in theirs]:
+            return None
+    by_row = {factor.register_coord(q)[0]: v for q, v in enumerate(registers)}
+    rows = [acc.register_coord(r)[0] for r in range(acc.num_registers)]
+    if any(row not in by_row for row in rows):
+        return None
+    return [by_row[row] for row in rows]
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:

@@ -30,6 +30,8 @@ with the reason this module gives (the `Tcgen05NotUsed` remark):
 
 from __future__ import annotations
 
+import math
+
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, BlockedLayoutAttr, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.targets import ARCHS
@@ -45,6 +47,9 @@ TMEM_COLUMNS = 512
 TMEM_MIN_ALLOC = 32
 #: Warps that together reach all 128 lanes: warp `w` reads lanes `32 (w % 4) ..`.
 LANE_QUARTERS = 4
+#: The most consecutive columns of a row one thread holds where groups of four warps
+#: split the columns (`column_run`).
+COLUMN_RUN = 8
 
 
 def tcgen05_kind(spec: MmaSpec) -> str | None:
@@ -156,15 +161,34 @@ def tmem_register_layout(mn: tuple[int, int], num_warps: int) -> LinearLayout:
     return LinearLayout((m, n), registers, lanes, warps)
 
 
+def column_run(mn: tuple[int, int], num_warps: int) -> int:
+    """How many consecutive columns of a row a thread holds before the next run of the
+    row goes to the next group of four warps (`Gc` groups split the columns).  With one
+    group, the whole row.  With several, runs of `COLUMN_RUN` columns (fewer where
+    `n / Gc` is not a multiple of it) dealt out to the groups in turn: a row reduction's
+    tree (`reductions.py`, the highest coordinate bit first) then combines a thread's
+    own registers before it crosses warps, and only `COLUMN_RUN` values a thread go
+    through shared memory there instead of all `n / Gc` (attention's softmax on a
+    128x128 S with 8 warps: 8 KB for each of its two row reductions, not 64 KB).  A
+    64-row accumulator (layout F) keeps whole runs: it is read out through shared
+    memory into its own layout."""
+    m, n = mn
+    _, columns = warp_split(mn, num_warps)
+    per_thread = n // columns
+    if columns == 1 or m < TCGEN05_M:
+        return per_thread
+    return math.gcd(per_thread, COLUMN_RUN)
+
+
 def tcgen05_accumulator_layout(mn: tuple[int, int], num_warps: int) -> BlockedLayoutAttr:
     """The registers `tcgen05.ld.32x32b` fills from an `m x n` accumulator in layout D:
     warp `w` may read only lanes `32 (w % 4) .. +31` (its lane quarter), so its lane `l`
     holds row `32 (w % 4) + l` of 128-row blocks; the groups of four warps `w / 4` split
-    the blocks (`Gm` of them) and then the columns (`Gc`: `warp_split`), each thread a
-    run of `n / Gc` consecutive columns of the blocks `w / 4 % Gm + Gm i`.  A blocked
-    layout: every pass already handles it."""
-    _, n = mn
+    the blocks (`Gm` of them) and then the columns (`Gc`: `warp_split`), in runs of
+    `column_run` consecutive columns dealt out to the `Gc` groups in turn (one run of
+    all `n` columns where `Gc` is 1), of the blocks `w / 4 % Gm + Gm i`.  A blocked
+    layout (repeated along the columns): every pass already handles it."""
     rows, columns = warp_split(mn, num_warps)
     return BlockedLayoutAttr(
-        [1, n // columns], [WARP_SIZE, 1], [LANE_QUARTERS * rows, columns], [0, 1]
+        [1, column_run(mn, num_warps)], [WARP_SIZE, 1], [LANE_QUARTERS * rows, columns], [0, 1]
     )
