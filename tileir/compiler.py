@@ -89,6 +89,16 @@ class CompileResult:
     arch: str
     stages: dict[str, str] = field(default_factory=dict)
     ptx: str | None = None
+    #: The last stage is not verified yet (`compile_module`'s `defer_final_verification`):
+    #: the caller calls `verify_deferred` before it uses the PTX.
+    verification_pending: bool = False
+
+    def verify_deferred(self) -> None:
+        """Verify the last stage, if `compile_module` left it to the caller; its
+        CompileError is the one the compilation would have raised."""
+        if self.verification_pending:
+            self.verification_pending = False
+            verify_module(self.module)
 
 
 def compile_module(
@@ -105,6 +115,7 @@ def compile_module(
     allow_empty: bool = False,
     verify_each: bool = False,
     warp_specialize: bool = True,
+    defer_final_verification: bool = False,
 ) -> CompileResult:
     """Lower `module` (in place) to `stop_after`; returns the requested artifacts.
     `warp_specialize=False` keeps every K loop in one agent (`tileas-specialize-agents`
@@ -120,7 +131,13 @@ def compile_module(
     `compile_module` with 11 of the 14 passes verified).  A pass that breaks the IR is a
     tileir bug, still reported at the end of its stage; `tileir-opt -p`, which verifies
     after every pass, tells which pass it was, and so does `verify_each=True`
-    (`tileir-as --verify-each`), which verifies after every pass here too."""
+    (`tileir-as --verify-each`), which verifies after every pass here too.
+
+    `defer_final_verification=True` (with `stop_after="ptx"`) leaves the last stage's
+    verification to the caller, who must call `result.verify_deferred()` before it uses
+    the PTX: `tileir-as` runs it while ptxas assembles (tileir/driver/assembler.py).  If
+    the PTX printer fails on the unverified module, the verification runs first, so that
+    an invalid module is reported as the verifier reports it, as without the deferral."""
     if stop_after not in STAGES:
         raise CompileError(f"unknown stage '{stop_after}'; expected one of {', '.join(STAGES)}")
     ctx = ctx or make_context()
@@ -132,12 +149,16 @@ def compile_module(
     if stop_after == "ptx":  # before the lowering, while the entries say where they are
         check_kernel_names(module)
 
-    for stage, passes in stage_passes(arch, num_warps, warp_specialize):
+    stages = stage_passes(arch, num_warps, warp_specialize)
+    defer = defer_final_verification and stop_after == "ptx" and not verify_each
+    for stage, passes in stages:
         for i, p in enumerate(passes):
             ends_stage = i == len(passes) - 1
             start = time.perf_counter()
             _apply(ctx, p, module)
-            if ends_stage or verify_each:
+            if defer and ends_stage and stage == stages[-1][0]:
+                result.verification_pending = True
+            elif ends_stage or verify_each:
                 verify_module(module)
             if on_pass is not None:
                 seconds = time.perf_counter() - start
@@ -147,9 +168,13 @@ def compile_module(
         if stage == stop_after:
             return result
     start = time.perf_counter()
-    result.ptx = module_to_ptx(
-        module, arch, line_info=line_info, tile_kernels=tile_kernels, allow_empty=allow_empty
-    )
+    try:
+        result.ptx = module_to_ptx(
+            module, arch, line_info=line_info, tile_kernels=tile_kernels, allow_empty=allow_empty
+        )
+    except Exception:
+        result.verify_deferred()  # an invalid module: the verifier's error, as before
+        raise
     if on_pass is not None:
         on_pass(PassEvent("ptx", "emit-ptx", module, time.perf_counter() - start, True))
     if keep_stages:

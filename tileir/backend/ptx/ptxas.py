@@ -74,19 +74,74 @@ def run_ptxas(
     file whose bytes the result carries (`cubin`, so that the caller writes its output
     itself and reports its own write errors); the result also carries ptxas's report
     and the register count of each kernel."""
+    return start_ptxas(ptx, arch, output, opt_level, extra).result()
+
+
+def start_ptxas(
+    ptx: str,
+    arch: str,
+    output: str | None = None,
+    opt_level: int = 3,
+    extra: list[str] | None = None,
+) -> PtxasRun:
+    """`run_ptxas`, started: ptxas runs while the caller does something else (tileir-as
+    verifies the llvm stage meanwhile), and `result()` waits for it."""
     ptxas = find_ptxas()
     if ptxas is None:
         raise FileNotFoundError(
             "ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME"
         )
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "kernel.ptx"
+    tmp = tempfile.TemporaryDirectory()
+    try:
+        src = Path(tmp.name) / "kernel.ptx"
         src.write_text(ptx)
-        out = output or str(Path(tmp) / "kernel.cubin")
+        out = output or str(Path(tmp.name) / "kernel.cubin")
         cmd = [ptxas, f"-arch={arch}", f"-O{opt_level}", "-v", str(src), "-o", out, *(extra or [])]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        cubin = Path(out).read_bytes() if output is None and proc.returncode == 0 else None
-    text = proc.stdout + proc.stderr
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+    except BaseException:
+        tmp.cleanup()
+        raise
+    return PtxasRun(proc, tmp, out if output is None else None)
+
+
+class PtxasRun:
+    """A ptxas process `start_ptxas` started, and the temporary directory of its input."""
+
+    def __init__(
+        self, proc: subprocess.Popen[str], tmp: tempfile.TemporaryDirectory[str], cubin: str | None
+    ) -> None:
+        self.proc = proc
+        self.tmp = tmp
+        self.cubin_path = cubin
+
+    def result(self) -> PtxasResult:
+        """Wait for ptxas; what it said and made."""
+        try:
+            try:
+                stdout, stderr = self.proc.communicate()
+            except BaseException:  # interrupted: ptxas goes too, as under subprocess.run
+                self.proc.kill()
+                self.proc.wait()
+                raise
+            ok = self.proc.returncode == 0
+            cubin = Path(self.cubin_path).read_bytes() if self.cubin_path and ok else None
+        finally:
+            self.tmp.cleanup()
+        return parse_report(ok, stdout + stderr, cubin)
+
+    def cancel(self) -> None:
+        """Stop ptxas (its work is not wanted: the compilation failed meanwhile)."""
+        try:
+            self.proc.kill()
+            self.proc.communicate()
+        finally:
+            self.tmp.cleanup()
+
+
+def parse_report(ok: bool, text: str, cubin: bytes | None) -> PtxasResult:
+    """ptxas's `-v` report: the registers and spill stores of each kernel."""
     registers: dict[str, int] = {}
     spills: dict[str, int] = {}
     current = None
@@ -100,7 +155,7 @@ def run_ptxas(
         m = re.search(r"(\d+) bytes spill stores", line)
         if m and current:
             spills[current] = int(m.group(1))
-    return PtxasResult(proc.returncode == 0, text, registers, spills, cubin)
+    return PtxasResult(ok, text, registers, spills, cubin)
 
 
 def ptxas_release(ptxas: str) -> str | None:
