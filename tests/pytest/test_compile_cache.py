@@ -356,3 +356,35 @@ def test_a_full_standard_output_fails_with_or_without_a_hit(tmp_path: Path) -> N
         assert (HIT.encode() in run.stderr) == expect_hit, run.stderr
         assert run.returncode == 1
         assert b"cannot write to standard output: No space left on device" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("setup", "status", "stdout"),
+    [
+        ("", 3, "buffered "),
+        ("import atexit; atexit.register(print, 'at exit')", 3, "buffered at exit\n"),
+        ("import tileir.compiler", 3, "buffered "),
+        (  # another thread runs: Python waits for it, so the client returns
+            "import threading, time; threading.Thread(target=time.sleep, args=(0.5,)).start()",
+            4,
+            "buffered returned\n",
+        ),
+    ],
+)
+def test_the_client_ends_without_finalization_once_it_is_done(
+    setup: str, status: int, stdout: str
+) -> None:
+    """`client.exit_at_once`: tileir-as ends without the interpreter's finalization,
+    its buffered output written and its `atexit` handlers run, unless another thread
+    runs (then it returns and Python exits as usual)."""
+    code = (
+        f"{setup}\n"
+        "import sys\n"
+        "from tileir.driver.client import exit_at_once\n"
+        "sys.stdout.write('buffered ')\n"
+        "exit_at_once(3)\n"
+        "print('returned')\n"
+        "sys.exit(4)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert (run.returncode, run.stdout) == (status, stdout), run.stderr
