@@ -5,8 +5,9 @@
 // it.  Without it ptxas chose 32 registers for some large kernels and spilled tens of
 // KiB.  A kernel of small tiles (at most 32 words a thread) without a hint carries none:
 // ptxas then chooses fewer registers than a 255 budget leads it to (relu_bf16_2d: 40
-// against 68).  A dot whose accumulator would take more than 64 registers per thread
-// gets more warps (up to 8).
+// against 68).  A dot of small tiles is no different, and neither is a hint whose share
+// is the whole 255 registers: it caps nothing.  A dot whose accumulator would take
+// more than 64 registers per thread gets more warps (up to 8).
 // RUN: tileir-as %s --gpu-name sm_90 --num-warps 8 -o %t.sm90.ptx
 // RUN: filecheck %s --check-prefixes=CHECK,SM90 --input-file=%t.sm90.ptx
 // RUN: %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin
@@ -77,6 +78,33 @@ cuda_tile.module @budget {
     %acc = constant <f32: 0.000000e+00> : tile<128x128xf32>
     %r = mmaf %x, %y, %acc : tile<128x32xf16>, tile<32x128xf16>, tile<128x128xf32>
     %t2 = store_view_tko weak %r, %cp[%zero, %zero] : tile<128x128xf32>, partition_view<tile=(128x128), tensor_view<128x128xf32, strides=[128,1]>>, tile<i32> -> token
+    return
+  }
+
+  // A 16x32 by 32x16 f32 dot (on FMAs) and 2 CTAs asked of 4 warps: the share is
+  // 65536 / 256 = 256, more than 255, so the hint caps nothing, and 512 elements are
+  // 4 words a thread: no budget, ptxas chooses (cuTile's small attention tests: 70
+  // registers, where `.maxnreg 255` led ptxas to 244).  With 8 warps on sm_90 the
+  // share is 128: the hint caps.
+  // CHECK-LABEL: .visible .entry small_dot_hinted(
+  // SM90: .reqntid 256, 1, 1
+  // SM90-NEXT: .maxnreg 128
+  // SM100: .reqntid 128, 1, 1
+  // SM100-NOT: .maxnreg
+  // SM100: ld.param
+  entry @small_dot_hinted(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %c: tile<ptr<f32>>) optimization_hints=<default = {occupancy = 2}> {
+    %av = make_tensor_view %a, shape = [16, 32], strides = [32, 1] : tensor_view<16x32xf32, strides=[32,1]>
+    %bv = make_tensor_view %b, shape = [32, 16], strides = [16, 1] : tensor_view<32x16xf32, strides=[16,1]>
+    %cv = make_tensor_view %c, shape = [16, 16], strides = [16, 1] : tensor_view<16x16xf32, strides=[16,1]>
+    %ap = make_partition_view %av : partition_view<tile=(16x32), tensor_view<16x32xf32, strides=[32,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(32x16), tensor_view<32x16xf32, strides=[16,1]>>
+    %cp = make_partition_view %cv : partition_view<tile=(16x16), tensor_view<16x16xf32, strides=[16,1]>>
+    %zero = constant <i32: 0> : tile<i32>
+    %x, %t0 = load_view_tko weak %ap[%zero, %zero] : partition_view<tile=(16x32), tensor_view<16x32xf32, strides=[32,1]>>, tile<i32> -> tile<16x32xf32>, token
+    %y, %t1 = load_view_tko weak %bp[%zero, %zero] : partition_view<tile=(32x16), tensor_view<32x16xf32, strides=[16,1]>>, tile<i32> -> tile<32x16xf32>, token
+    %acc = constant <f32: 0.000000e+00> : tile<16x16xf32>
+    %r = mmaf %x, %y, %acc : tile<16x32xf32>, tile<32x16xf32>, tile<16x16xf32>
+    %t2 = store_view_tko weak %r, %cp[%zero, %zero] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<16x16xf32, strides=[16,1]>>, tile<i32> -> token
     return
   }
 }

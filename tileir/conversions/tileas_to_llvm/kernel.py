@@ -27,9 +27,9 @@ from tileir.diagnostics import error_at
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
-from tileir.targets import register_budget
+from tileir.targets import MAX_REGISTERS_PER_THREAD, register_budget
 from tileir.transforms.tileas.assign_layouts import tile_words
-from tileir.transforms.tileas.ring_budget import occupancy_hint
+from tileir.transforms.tileas.occupancy import occupancy_hint
 from tileir.transforms.tileas.specialize_agents import agent_warps
 
 #: 32-bit words of its largest tile a thread may hold for ptxas to choose the kernel's
@@ -38,16 +38,17 @@ SMALL_TILE_WORDS = 32
 
 
 def wants_register_budget(fn: func.FuncOp, threads: int) -> bool:
-    """Whether the kernel gets an explicit `.maxnreg`.  A kernel with a dot or a tile of
-    more than `SMALL_TILE_WORDS` words a thread does: there ptxas's own choice can be
-    far too small (a 128x256 f16 GEMM on sm_80: 32 registers and 13 KB of spill stores;
-    NVIDIA's LayerNorm backward sample: 64 registers and 1.3 KB where 128 spill 0.8 KB).
-    A kernel of small tiles does not: told it may use 255 registers, ptxas uses them to
-    schedule every address and load early (`relu_bf16_2d` on sm_90a: 68 registers
-    with `.maxnreg 255`, 40 without, neither spilling; tileiras's cubin: 52), and more
-    registers than a memory-bound kernel needs only cost it occupancy."""
-    if any(isinstance(o, tas.DotOp) for o in fn.walk()):
-        return True
+    """Whether the kernel gets an explicit `.maxnreg` whatever its hint.  A kernel with
+    a tile of more than `SMALL_TILE_WORDS` words a thread does: there ptxas's own choice
+    can be far too small (a 128x256 f16 GEMM on sm_80: 32 registers and 13 KB of spill
+    stores; NVIDIA's LayerNorm backward sample: 64 registers and 1.3 KB where 128 spill
+    0.8 KB).  A kernel of small tiles does not, dot or no dot: told it may use 255
+    registers, ptxas uses them to schedule every address and load early (`relu_bf16_2d`
+    on sm_90a: 68 registers with `.maxnreg 255`, 40 without, neither spilling; tileiras's
+    cubin: 52; cuTile's small attention tests, 8x32 by 32x16 f32 dots on the CUDA cores,
+    244 registers with it, 70 without), and more registers than the tiles need only cost
+    occupancy.  Its occupancy hint still caps it where the cap is below 255
+    (`lower_kernel_signature`)."""
     words = max(
         (
             tile_words(r.type)
@@ -69,7 +70,8 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     it ptxas picks a budget by its own heuristics, and for some large kernels picks 32
     registers and spills tens of KiB (a 128x256 f16 GEMM on sm_80: 32 registers,
     13 KB of spill stores; with `.maxnreg 255`: 255 registers, 2.6 KB).  A kernel of
-    small tiles without a hint is left to ptxas (`wants_register_budget`)."""
+    small tiles is left to ptxas (`wants_register_budget`) unless its hint's share is
+    below 255."""
     switch = next((o for o in fn.walk() if isinstance(o, tas.AgentSwitchOp)), None)
     warps = fn.attributes.get("nv_tileas.num_warps")
     num_warps = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
@@ -109,7 +111,10 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
         threads = sum(agent_warps(switch)) * WARP_SIZE
         budget = min(register_budget(threads, hint or 1), max(switch.budgets))
     ll.attributes["nvvm.reqntid"] = DenseArrayBase.from_list(i32, [threads, 1, 1])
-    if hint is not None or switch is not None or budgeted:
+    # A hint whose share is the whole 255 caps nothing: a kernel of small tiles is then
+    # left to ptxas, which meets the hint with the registers it chooses.
+    capped = hint is not None and budget < MAX_REGISTERS_PER_THREAD
+    if capped or switch is not None or budgeted:
         ll.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
     ll.attributes["nv_tileas.num_warps"] = fn.attributes.get(
         "nv_tileas.num_warps"
