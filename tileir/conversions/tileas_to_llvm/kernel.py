@@ -29,7 +29,7 @@ from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.targets import MAX_REGISTERS_PER_THREAD, register_budget
 from tileir.transforms.tileas.assign_layouts import tile_words
-from tileir.transforms.tileas.occupancy import occupancy_hint
+from tileir.transforms.tileas.ring_budget import occupancy_hint
 from tileir.transforms.tileas.specialize_agents import agent_warps
 
 #: 32-bit words of its largest tile a thread may hold for ptxas to choose the kernel's
