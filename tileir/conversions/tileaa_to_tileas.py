@@ -161,11 +161,14 @@ class MemoryLowering:
         return view.result, [zero.result] * len(shape)
 
     def atom(self, direction: str, pointers: SSAValue) -> AtomAttr:
+        """The widest copy atom the pointers' contiguity and alignment allow.  A bool
+        is one byte in memory, as an i8 is, and moves in vectors of bytes the same way
+        (unpacked and compared with zero as loaded, packed as stored): a 32x32 i1 tile
+        with 16-byte aligned rows (cuTile's `cumsum` of a bool array) took 8 one-byte
+        loads a thread, tileiras one 8-byte load."""
         el = element_type(pointers.type)
         assert isinstance(el, PointerType)
         bits = best_vector(self.analysis, pointers) * element_bytes(el.pointee) * 8
-        if isinstance(el.pointee, IntegerType) and el.pointee.width.data == 1:
-            bits = 8
         return AtomAttr(copy_atom(direction, max(8, bits)))
 
 

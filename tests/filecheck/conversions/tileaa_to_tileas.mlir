@@ -138,3 +138,27 @@ func.func @shifted_run(%p: !cuda_tile.ptr<f32>) {
   "test.op"(%x) : (tensor<64xf32>) -> ()
   func.return
 }
+
+// -----
+
+// A bool is a byte in memory: 16 contiguous bools of a 16-byte aligned base move in
+// one 16-byte access, as i8 would (they were always one byte at a time); 4-byte
+// aligned, 4 at a time.
+// CHECK-LABEL: func.func @aligned_bools
+// CHECK: nv_tileas.tiled_load {{.*}}atom = #nv_tileas<atom ldg_128b>
+// CHECK: nv_tileas.tiled_store {{.*}}atom = #nv_tileas<atom stg_128b>
+// CHECK: nv_tileas.tiled_load {{.*}}atom = #nv_tileas<atom ldg_32b>
+func.func @aligned_bools(%p: !cuda_tile.ptr<i1>, %q: !cuda_tile.ptr<i1>) {
+  %a = nv_tileaa.assume %p, #cuda_tile.div_by<16> : !cuda_tile.ptr<i1>
+  %i = cuda_tile.iota : tensor<256xi32>
+  %s = nv_tileaa.splat %a : !cuda_tile.ptr<i1> -> tensor<256x!cuda_tile.ptr<i1>>
+  %ptrs = nv_tileaa.addptr %s, %i : tensor<256x!cuda_tile.ptr<i1>>, tensor<256xi32>
+  %x, %t1 = nv_tileaa.load weak %ptrs : tensor<256x!cuda_tile.ptr<i1>> -> tensor<256xi1>
+  %t2 = nv_tileaa.store weak %ptrs, %x token %t1 : tensor<256x!cuda_tile.ptr<i1>>, tensor<256xi1>
+  %b = nv_tileaa.assume %q, #cuda_tile.div_by<4> : !cuda_tile.ptr<i1>
+  %sq = nv_tileaa.splat %b : !cuda_tile.ptr<i1> -> tensor<256x!cuda_tile.ptr<i1>>
+  %qs = nv_tileaa.addptr %sq, %i : tensor<256x!cuda_tile.ptr<i1>>, tensor<256xi32>
+  %y, %t3 = nv_tileaa.load weak %qs : tensor<256x!cuda_tile.ptr<i1>> -> tensor<256xi1>
+  "test.op"(%y) : (tensor<256xi1>) -> ()
+  func.return
+}
