@@ -55,7 +55,7 @@ from tileir.dialects.nv_tileas.layouts import (
     SliceLayoutAttr,
     default_blocked,
 )
-from tileir.transforms.tileas.mma_layouts import tensor_core_dots
+from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
 
 NUM_WARPS_ATTR = "nv_tileas.num_warps"
 
@@ -307,6 +307,15 @@ KEPT_ACCESS_BYTES = 16
 DOT_ACCUMULATOR_REGISTERS = 64
 #: The most warps `dot_warps` grows a kernel to.
 MAX_DOT_WARPS = 8
+#: The same for a dot on the CUDA cores (`fma_dot.py`): beside its accumulator a thread
+#: reads, for every K step, the A value of each accumulator row it holds and the B value
+#: of each column, and ptxas loads the whole K loop's worth early.  cuTile's FFT test
+#: (12 batched 2x16x16 by 2x16x256 f32 dots, K = 16) on sm_90a: 64 accumulator words a
+#: thread (4 warps) 255 registers and 1,232 bytes of spill stores, 32 (8 warps) 255 and
+#: 384, 16 (16 warps) 128 and 8; tileiras runs it with 12 warps.
+FMA_DOT_ACCUMULATOR_REGISTERS = 16
+#: The most warps `dot_warps` grows a kernel with a dot on the CUDA cores to.
+MAX_FMA_DOT_WARPS = 16
 
 
 def dot_warps(fn: func.FuncOp, requested: int) -> int:
@@ -318,18 +327,25 @@ def dot_warps(fn: func.FuncOp, requested: int) -> int:
     operand tiles on their way to shared memory; with 4 warps a 128x256 f32
     accumulator alone takes 256 registers, so ptxas spills (NVIDIA's cuTile 128x256x64
     f16 matmul: 2.6 KB of spill stores on sm_80 and 2.1 KB on sm_90a with 4 warps,
-    72 B and 152 B with 8).  tileiras runs such kernels with 256 threads too."""
-    registers = max(
-        (
-            tile_words(op.acc.type)
-            for op in fn.walk()
-            if isinstance(op, aa.DotOp | tas.DotOp) and isinstance(op.acc.type, TensorType)
-        ),
-        default=0,
-    )
+    72 B and 152 B with 8).  tileiras runs such kernels with 256 threads too.  A dot on
+    the CUDA cores counts its accumulator against `FMA_DOT_ACCUMULATOR_REGISTERS` (up to
+    `MAX_FMA_DOT_WARPS`): its operand values are in registers too."""
+    accumulators: list[tuple[TensorType[Attribute], bool]] = [
+        (op.acc.type, runs_on_tensor_cores(op))
+        for op in fn.walk()
+        if isinstance(op, aa.DotOp | tas.DotOp) and isinstance(op.acc.type, TensorType)
+    ]
     warps = requested
-    while warps < MAX_DOT_WARPS and registers > DOT_ACCUMULATOR_REGISTERS * warps * WARP_SIZE:
-        warps *= 2
+    for limit, most, fma_only in (
+        (DOT_ACCUMULATOR_REGISTERS, MAX_DOT_WARPS, False),
+        (FMA_DOT_ACCUMULATOR_REGISTERS, MAX_FMA_DOT_WARPS, True),
+    ):
+        registers = max(
+            (tile_words(t) for t, tensor_cores in accumulators if not (fma_only and tensor_cores)),
+            default=0,
+        )
+        while warps < most and registers > limit * warps * WARP_SIZE:
+            warps *= 2
     carried = carried_words(fn)
     while warps < MAX_CARRIED_WARPS and carried > CARRIED_REGISTERS * warps * WARP_SIZE:
         warps *= 2
