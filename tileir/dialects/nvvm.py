@@ -29,6 +29,8 @@ from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    BaseAttr,
+    EqAttrConstraint,
     IRDLOperation,
     ParsePropInAttrDict,
     irdl_op_definition,
@@ -662,6 +664,23 @@ WGMMA_SCALE_OUT = ("one", "zero")
 WGMMA_SCALE_IN = ("one", "neg")
 #: The largest N of one `wgmma.mma_async` (PTX ISA).
 WGMMA_MAX_N = 256
+#: 32-bit words of a thread's A fragment of one K step, when A is in registers: 32
+#: bytes of A a thread (64 rows by 32 bytes of K over a warpgroup's 128 threads).
+WGMMA_A_REGISTERS = 4
+
+
+#: The properties of `nvvm.wgmma.mma_async`, written in its attribute dictionary.
+_WGMMA_PROPERTIES = (
+    "shape",
+    "typeA",
+    "typeB",
+    "typeD",
+    "scaleD",
+    "scaleA",
+    "scaleB",
+    "layoutA",
+    "layoutB",
+)
 
 
 @irdl_op_definition
@@ -676,7 +695,12 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     `nvvm.wgmma.mma_async`: the accumulator goes in and comes out as one struct of the
     same type; `layoutA = "row"` and `layoutB = "col"` are the K-major operands, the
     other layouts the transposed (MN-major) ones, which only 16-bit types have
-    (`imm-trans-a/b`); `scaleA/B = "neg"` negates an operand (floats only).  Unlike
+    (`imm-trans-a/b`); `scaleA/B = "neg"` negates an operand (floats only).  As
+    upstream, A may instead be in registers: a struct of 4 i32 words holding the
+    thread's elements of A's fragment (PTX ISA, "Register Fragments and Shared Memory
+    Matrix Layouts" of wgmma: the rows and columns `mma.sync`'s m16n8k16 A fragment
+    gives a warp, warp `w` of the warpgroup taking rows 16w ..); it is then K-major
+    (`layoutA = "row"`, no `imm-trans-a`).  Unlike
     upstream, types, scales and layouts are strings and the shape a dense array, as
     for `nvvm.mma.sync`; `satfinite` is not supported.  Mixed `s8`/`u8` operands need
     PTX ISA 8.4 (`MIN_PTX_ISA`).
@@ -689,7 +713,9 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     `Pure`."""
 
     name = "nvvm.wgmma.mma_async"
-    descriptorA = operand_def(i64)
+    #: A's matrix descriptor (an i64), or A itself in registers: a struct of 4 i32 words,
+    #: the warpgroup's A fragment of one K step (`WGMMA_A_REGISTERS`).
+    descriptorA = operand_def(EqAttrConstraint(i64) | BaseAttr(LLVMStructType))
     descriptorB = operand_def(i64)
     inouts = operand_def(LLVMStructType)
     shape = prop_def(DenseArrayBase[I32])
@@ -702,11 +728,45 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     layoutA = prop_def(StringAttr)
     layoutB = prop_def(StringAttr)
     results_ = result_def(LLVMStructType)
-    assembly_format = (
-        "$descriptorA `,` $descriptorB `,` $inouts attr-dict `:` type($inouts) `->` type($results_)"
-    )
-    irdl_options = (ParsePropInAttrDict(),)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> WgmmaMmaAsyncOp:
+        """`%a, %b, %c {...} : [type(%a),] type(%c) -> type(result)`: A's type is
+        written only for A in registers (a descriptor is an i64)."""
+        names = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            names.append(parser.parse_unresolved_operand())
+        attributes = dict(parser.parse_optional_attr_dict())
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        if parser.parse_optional_punctuation(","):
+            types.append(parser.parse_type())
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        a_type = types[0] if len(types) == 2 else i64
+        operand_types = (a_type, i64, types[-1])
+        operands = [parser.resolve_operand(n, t) for n, t in zip(names, operand_types, strict=True)]
+        properties = {k: attributes.pop(k) for k in _WGMMA_PROPERTIES if k in attributes}
+        return cls.build(
+            operands=operands,
+            result_types=[result],
+            properties=properties,
+            attributes=attributes,
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes({**self.properties, **self.attributes})
+        printer.print_string(" : ")
+        if isinstance(self.descriptorA.type, LLVMStructType):
+            printer.print_attribute(self.descriptorA.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.inouts.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.results_.type)
 
     def __init__(
         self,
@@ -772,6 +832,13 @@ class WgmmaMmaAsyncOp(IRDLOperation):
             raise VerifyException(
                 f"only 16-bit operands may be transposed: {a} takes layoutA = row and layoutB = col"
             )
+        if isinstance(self.descriptorA.type, LLVMStructType):
+            if _result_words(self.descriptorA.type) != [i32] * WGMMA_A_REGISTERS:
+                raise VerifyException(
+                    f"A in registers must be a struct of {WGMMA_A_REGISTERS} i32 words"
+                )
+            if self.layoutA.data != "row":
+                raise VerifyException("A in registers is K-major: layoutA must be row")
         register = f32 if d == "f32" else i32
         words = n // 4 if d == "f16" else n // 2
         if _result_words(self.inouts.type) != [register] * words:

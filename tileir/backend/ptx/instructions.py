@@ -1087,13 +1087,15 @@ def emit_wgmma_mma_async(ctx: PtxContext, op: Operation) -> None:
     immediates = [int(op.scaleD.data == "one")]
     if d != "s32":
         immediates += [-1 if op.scaleA.data == "neg" else 1, -1 if op.scaleB.data == "neg" else 1]
+    in_registers = isinstance(op.descriptorA.type, llvm.LLVMStructType)
     if k == 16:
-        immediates += [int(op.layoutA.data == "col"), int(op.layoutB.data == "row")]
+        # A in registers has no transpose flag, only B's.
+        immediates += [] if in_registers else [int(op.layoutA.data == "col")]
+        immediates += [int(op.layoutB.data == "row")]
+    a = _vector(ctx.regs.struct_of(op.descriptorA)) if in_registers else ctx.r(op.descriptorA)
     ctx.line(
-        f"wgmma.mma_async.sync.aligned.m{m}n{n}k{k}.{d}.{a}.{b} {_vector(outs)}, "
-        f"{ctx.r(op.descriptorA)}, {ctx.r(op.descriptorB)}, "
-        + ", ".join(str(i) for i in immediates)
-        + ";"
+        f"wgmma.mma_async.sync.aligned.m{m}n{n}k{k}.{d}.{op.typeA.data}.{b} {_vector(outs)}, "
+        f"{a}, {ctx.r(op.descriptorB)}, " + ", ".join(str(i) for i in immediates) + ";"
     )
 
 

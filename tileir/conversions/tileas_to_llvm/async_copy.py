@@ -95,6 +95,9 @@ class Ring:
     #: `producer_write` sets the slot its copies fill in `write_slot`, `agents.py`).
     stages: int = 0
     write_slot: SSAValue | None = None
+    #: The loop whose lifetime bounds the ring's (`allocate_persistent`'s scope, set by
+    #: `AsyncFeeds.plan` while the loops are there: `ring_scope`).
+    scope: int | None = None
 
     @property
     def slots(self) -> int:
@@ -139,6 +142,7 @@ class AsyncFeeds:
             if ring is None:
                 ring = Ring(dot, index, in_flight=groups_in_flight(dot))
                 ring.mma_in_flight = TMEM_IN_FLIGHT_ATTR in dot.attributes
+                ring.scope = ring_scope(dot)
                 self.by_dot[(id(dot), index)] = ring
             self.rings[id(op)] = ring
             stage = op.attributes.get(STAGE_ATTR)
@@ -174,6 +178,20 @@ class AsyncFeeds:
             assert self.placement is not None
             ring.placement = self.placement(ring.dot)
         return ring.placement
+
+
+def ring_scope(dot: tas.DotOp) -> int | None:
+    """The scope of the rings of `dot`'s unspecialized pipeline: its loop.  A ring of
+    `cp.async` copies into the slots of a `wgmma` or `mma.sync` dot is done with when
+    the loop's `async.wait` has waited for every copy and every group and passed a CTA
+    barrier, so the rings of other loops may reuse its memory (`ring_budget.py`).  None,
+    live for the whole kernel, for the slots of `tcgen05` dots, whose MMAs may outlive
+    the loop.  (The payload of an mbarrier pipeline is allocated by `agents.py`, for the
+    whole kernel.)"""
+    loop = dot.parent_op()
+    if dot.atom.info.engine == "tcgen05" or not isinstance(loop, scf.ForOp):
+        return None
+    return id(loop)
 
 
 def _drains_wgmma(wait: tas.AsyncWaitOp) -> bool:
@@ -249,7 +267,8 @@ class LowerAsyncTiledLoad(TilePattern):
         state = self.ctx.function_state(op)
         size = place.operand_bytes(ring.index)
         if ring.base is None:
-            ring.base = allocate_persistent(state, rewriter, ring.slots * size)
+            scope = None if ring.stages else ring.scope
+            ring.base = allocate_persistent(state, rewriter, ring.slots * size, scope)
         stage = op.attributes.get(STAGE_ATTR)
         k = stage.value.data if isinstance(stage, IntegerAttr) else 0
         b = self.builder(rewriter, op)

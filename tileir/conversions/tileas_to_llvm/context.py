@@ -98,6 +98,9 @@ class FunctionState:
     shared_budget: SharedBudget | None = None
     #: The kernel's tensor memory (sm_100a `tcgen05` dots: `tcgen05.TensorMemory`).
     tensor_memory: object | None = None
+    #: The buffers of dot operands written once before their loop, by their registers
+    #: and buffer layout (`staged_operands.stage_once`).
+    staged_operands: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
 
     def prologue_builder(self, rewriter: PatternRewriter) -> PrologueBuilder:
         if self.prologue is None:

@@ -41,6 +41,7 @@ from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
+from tileir.conversions.tileas_to_llvm.staged_operands import stage_once
 from tileir.conversions.tileas_to_llvm.tcgen05 import (
     lower_read_tmem_accumulator,
     lower_scale_tmem_accumulator,
@@ -56,8 +57,9 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_linear,
 )
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
-from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
+from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_a_in_registers, wgmma_obstacle
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
+from tileir.transforms.tileas.ring_budget import marked_staged_once
 
 
 class LowerReadTmemAccumulator(TilePattern):
@@ -251,13 +253,33 @@ class LowerDot(TilePattern):
         # Operands an asynchronous pipeline already put in shared memory (a ring
         # buffer's slot, `async_copy.py`) are read there; the others are written first.
         fed = [self.feeds.ring_address(op, i) for i in (0, 1)]
+        # A in registers (attention's P): no buffer, no writes (`wgmma_a_in_registers`).
+        a_in_registers = use_wgmma and fed[0] is None and wgmma_a_in_registers(op)
+        # Operands the loop does not change, written once before it (attention's Q).
+        for i in marked_staged_once(op) if use_wgmma else []:
+            if fed[i] is None and not (i == 0 and a_in_registers):
+                fed[i] = stage_once(
+                    state,
+                    rewriter,
+                    self.exchange,
+                    (a_vals, b_vals)[i],
+                    place.views[i],
+                    batch * (a_batch, b_batch)[i],
+                    operand,
+                )
         alloc = self.exchange.allocator
-        sizes = [batch * size for size, f in zip((a_batch, b_batch), fed, strict=True) if f is None]
+        sizes = [
+            batch * size
+            for i, (size, f) in enumerate(zip((a_batch, b_batch), fed, strict=True))
+            if f is None and not (i == 0 and a_in_registers)
+        ]
         if not (acc_in_registers and result_in_registers):
             sizes.append(c_size)
         buffers = iter(alloc.allocate(op, state, rewriter, sizes) if sizes else [])
-        smem_a = fed[0] if fed[0] is not None else next(buffers)
+        smem_a = fed[0] if fed[0] is not None or a_in_registers else next(buffers)
         smem_b = fed[1] if fed[1] is not None else next(buffers)
+        if smem_a is None:
+            smem_a = smem_b  # (its descriptor is not used)
         smem_c = next(buffers, None)
 
         # The thread's addresses in the operand buffers: once, in the kernel's prologue,
@@ -276,10 +298,10 @@ class LowerDot(TilePattern):
 
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex = self.exchange
-        for vals, (layout, strides), smem, ring in zip(
-            (a_vals, b_vals), place.views, (smem_a, smem_b), fed, strict=True
+        for i, (vals, (layout, strides), smem, ring) in enumerate(
+            zip((a_vals, b_vals), place.views, (smem_a, smem_b), fed, strict=True)
         ):
-            if ring is None:
+            if ring is None and not (i == 0 and a_in_registers):
                 ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
@@ -338,6 +360,9 @@ class LowerDot(TilePattern):
                 word_type,
                 (pack, unpack),
                 in_flight,
+                wgmma.register_a(b, a_vals, a_layout, spec.k_step, 16 * wm)
+                if a_in_registers
+                else None,
             )
         else:
             mma.mma_sync_dot(

@@ -85,6 +85,15 @@ class SharedArena:
     #: Buffers live across uses (`allocate_persistent`), placed after the largest use.
     persistent: list[PersistentBuffer] = field(default_factory=list)
     persistent_size: int = 0
+    #: Buffers live across uses within one scope only (the rings of one loop), placed
+    #: after the other persistent ones, each scope's from the same start.
+    scoped: dict[int, list[PersistentBuffer]] = field(default_factory=dict)
+    scoped_sizes: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def scoped_size(self) -> int:
+        """Bytes of the scoped region: the largest scope's buffers."""
+        return max(self.scoped_sizes.values(), default=0)
 
 
 @dataclass(frozen=True)
@@ -253,17 +262,29 @@ def _arena(state: FunctionState, b: LLBuilder) -> SharedArena:
     return state.shared_arena
 
 
-def allocate_persistent(state: FunctionState, rewriter: PatternRewriter, size: int) -> SSAValue:
+def allocate_persistent(
+    state: FunctionState, rewriter: PatternRewriter, size: int, scope: int | None = None
+) -> SSAValue:
     """The 32-bit shared address of a 16-byte aligned buffer of `size` bytes that stays
     live across the other uses (the ring of a pipelined loop, `async_copy.py`): every
     persistent buffer goes after the largest transient use, so none overlaps another,
-    at an offset `finalize_persistent` sets once the kernel is lowered."""
+    at an offset `finalize_persistent` sets once the kernel is lowered.
+
+    A buffer with a `scope` (an id: the loop whose rings it holds) is live only while
+    that scope runs, and nothing of it survives the scope (its copies are waited for and
+    a CTA barrier passed at its end): the buffers of different scopes share one region,
+    as large as the largest scope's, after the unscoped ones."""
     b = state.prologue_builder(rewriter)
     arena = _arena(state, b)
     offset = llvm.ConstantOp(IntegerAttr(0, i32), i32)
     b.op(offset)
-    arena.persistent.append(PersistentBuffer(offset, arena.persistent_size, size))
-    arena.persistent_size += _align(size)
+    if scope is None:
+        arena.persistent.append(PersistentBuffer(offset, arena.persistent_size, size))
+        arena.persistent_size += _align(size)
+    else:
+        start = arena.scoped_sizes.get(scope, 0)
+        arena.scoped.setdefault(scope, []).append(PersistentBuffer(offset, start, size))
+        arena.scoped_sizes[scope] = start + _align(size)
     return b.add(arena.address, offset.result)
 
 
@@ -271,17 +292,23 @@ def finalize_persistent(state: FunctionState) -> None:
     """Place the persistent buffers of the kernel of `state` after its largest transient
     use, and size the arena for both; a diagnostic when they do not fit the budget."""
     arena = state.shared_arena
-    if arena is None or not arena.persistent:
+    if arena is None or not (arena.persistent or arena.scoped):
         return
     transient = _align(arena.size)
     for buffer in arena.persistent:
         buffer.offset.value = IntegerAttr(transient + buffer.start, i32)
-    total = transient + arena.persistent_size
+    scoped_start = transient + arena.persistent_size
+    for buffers in arena.scoped.values():
+        for buffer in buffers:
+            buffer.offset.value = IntegerAttr(scoped_start + buffer.start, i32)
+    rings = arena.persistent_size + arena.scoped_size
+    total = transient + rings
     budget = _budget(state)
     if total > budget.available:
+        first = (arena.persistent or next(iter(arena.scoped.values())))[0]
         raise error_at(
-            arena.persistent[0].offset,
-            f"exceeds the shared memory limit: ring buffers of {arena.persistent_size} bytes "
+            first.offset,
+            f"exceeds the shared memory limit: ring buffers of {rings} bytes "
             f"beside {transient} bytes of exchanges ({budget.explain()}); compile with "
             "fewer pipeline stages (tileas-pipeline-dot-operands{num-stages=2}) or smaller "
             "tiles, or for a target with more shared memory per CTA",

@@ -29,9 +29,11 @@ specialization are later work:
     element size, `T = 16 / s`), so a thread's run of K elements is one vector store.
   - B (`K x N`, N contiguous) is MN-major for 16-bit types (`imm-trans-b` 1): a line
     holds 8 N elements of one K (`(n % 8)·s + (k % 8)·16 + (k / 8)·LBO +
-    (n / 8)·SBO`), again one vector store per run of N.  8-bit types and tf32 have
-    no transpose flag: their B is K-major, written transposed (N x K) an element at
-    a time.
+    (n / 8)·SBO`), again one vector store per run of N.  A 16-bit B whose threads hold
+    runs along K (a tile loaded K-contiguous: attention's K read with `order=`) is
+    K-major instead, like A (`b_mn_major`).  8-bit types and tf32 have no transpose
+    flag: their B is K-major, written transposed (N x K) an element at a time unless
+    it was loaded K-contiguous.
   - The core matrices adjacent along the dimension they are adjacent in are padded
     apart (0-112 bytes, the least that minimizes the bank conflicts of the writes,
     `choose_pad`), as the 16-byte lines of a warp's stores otherwise fall into the
@@ -158,18 +160,30 @@ def choose_pad(
     return best[2]
 
 
+def b_mn_major(size: int, b_layout: LinearLayout) -> bool:
+    """Whether B's buffer is MN-major: for 16-bit elements (the only ones with a
+    transpose flag) unless the thread's first run of B's elements goes along K, as a
+    tile loaded K-contiguous gives it (attention's K, read transposed with `order=`):
+    then K-major keeps each run one vector write, or one `cp.async`."""
+    if size != 2:
+        return False
+    first = next(iter((*b_layout.registers, *b_layout.lanes)), None)
+    return first is None or first[0] == 0
+
+
 def operand_buffers(
     mnk: tuple[int, int, int], size: int, layouts: tuple[LinearLayout, LinearLayout], limit: int
 ) -> tuple[OperandBuffer, OperandBuffer]:
-    """A's (K-major) and B's (MN-major for 16-bit elements) buffers: padded against
-    bank conflicts when both fit in `limit` bytes, dense otherwise."""
+    """A's (K-major) and B's (MN-major for 16-bit elements, `b_mn_major`) buffers:
+    padded against bank conflicts when both fit in `limit` bytes, dense otherwise."""
     m, n, k = mnk
     a_layout, b_layout = layouts
+    mn_major = b_mn_major(size, b_layout)
     a = choose_pad(m, k, size, False, a_layout, 1)
-    b = choose_pad(n, k, size, size == 2, b_layout, 0)
+    b = choose_pad(n, k, size, mn_major, b_layout, 0)
     if a.bytes + b.bytes > limit:
         a = OperandBuffer(m, k, size, False)
-        b = OperandBuffer(n, k, size, size == 2)
+        b = OperandBuffer(n, k, size, mn_major)
     return a, b
 
 
@@ -180,6 +194,33 @@ def descriptor(p: LLBuilder, smem: SSAValue, lbo: int, sbo: int) -> SSAValue:
     start = p.and_(p.lshr(smem, p.const(4, i32)), p.const(0x3FFF, i32))
     fixed = ((sbo >> 4) << 32) | ((lbo >> 4) << 16)
     return p.or_(p.zext(start, i64), p.const(fixed, i64))
+
+
+#: The rows and K columns (within 16 of K) of a thread's 8 A elements of one K step,
+#: relative to its first (lane 0 of warp 0 holds rows 0 and 8): pairs along K, then
+#: 8 rows down, then 8 columns on (PTX ISA, wgmma's register fragment of A, as
+#: `mma.sync`'s m16n8k16 A fragment gives a warp its 16 rows).
+A_FRAGMENT = ((0, 0), (0, 1), (8, 0), (8, 1), (0, 8), (0, 9), (8, 8), (8, 9))
+
+#: What A is in registers: per 64-row block of a warpgroup (the slab index) and K
+#: step, the 4 words of the thread's fragment.
+RegisterA = Callable[[int, int], list[SSAValue]]
+
+
+def register_a(
+    b: LLBuilder, values: Sequence[SSAValue], layout: LinearLayout, k_step: int, slab: int
+) -> RegisterA:
+    """A's fragment words (16-bit pairs) for `wgmma_dot`, from A's registers in
+    `layout` (`dot_plan.wgmma_a_in_registers` checked it is the fragment's): the
+    thread's elements of slab `mr` (rows `mr * slab ..`) and K step `ks` are its
+    registers at A_FRAGMENT's offsets, packed two to a word as they are issued."""
+    where = {layout.register_coord(r): r for r in range(layout.num_registers)}
+
+    def words(mr: int, ks: int) -> list[SSAValue]:
+        regs = [where[(mr * slab + dr, ks * k_step + dk)] for dr, dk in A_FRAGMENT]
+        return [b.pack_halves(values[regs[i]], values[regs[i + 1]]) for i in range(0, 8, 2)]
+
+    return words
 
 
 def operand_descriptors(
@@ -230,12 +271,15 @@ def wgmma_dot(
     word_type: Attribute,
     packing: tuple[Packer, Packer],
     in_flight: int = 0,
+    a_registers: RegisterA | None = None,
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
     layout) in place: one chain per 64-row slab and `chunk` (the atom's N) of the
     warpgroup's columns, each waited for; or, with `in_flight` groups left in flight,
     all chains committed as one group and only the groups older than the last
-    `in_flight` waited for (docs/codegen.md, "`wgmma` groups in flight")."""
+    `in_flight` waited for (docs/codegen.md, "`wgmma` groups in flight").  With
+    `a_registers`, A comes from the thread's registers (`register_a`), not through
+    its descriptor."""
     m, n = mn
     a_buf, b_buf = buffers
     wm, wn = grid
@@ -250,8 +294,12 @@ def wgmma_dot(
         for c0 in range(0, columns, chunk):
             # Registers 4i..4i+3 hold the warp's i-th 8-column block of the slab.
             r = 4 * (c0 // 8 + (columns // 8) * mr)
-            a_descs = [
-                _offset(b, desc_a, mr * slab // 8 * a_buf.sbo + a_buf.k_offset(ks * spec.k_step))
+            a_descs: list[SSAValue | list[SSAValue]] = [
+                a_registers(mr, ks)
+                if a_registers is not None
+                else _offset(
+                    b, desc_a, mr * slab // 8 * a_buf.sbo + a_buf.k_offset(ks * spec.k_step)
+                )
                 for ks in range(k_steps)
             ]
             b_descs = [
@@ -280,14 +328,16 @@ def _chain(
     types: tuple[str, str, str],
     layouts: tuple[str, str],
     acc: list[SSAValue],
-    descs: tuple[Sequence[SSAValue], Sequence[SSAValue]],
+    descs: tuple[Sequence[SSAValue | list[SSAValue]], Sequence[SSAValue]],
     word_type: Attribute,
     asynchronous: bool = False,
 ) -> list[SSAValue]:
     """One chain: the accumulator words as a struct, `wgmma.fence`, one
     `wgmma.mma_async` per K step, commit and wait for the group; then its words.  The
     struct is built before the fence, so that the `ptx` target's moves into its
-    registers precede it, and the K steps accumulate in those registers.
+    registers precede it, and the K steps accumulate in those registers.  An A given
+    as words (in registers) becomes one struct per K step, also before the fence: the
+    fence orders the writes of the registers a `wgmma` reads (PTX ISA, wgmma.fence).
 
     An `asynchronous` chain is neither committed nor waited for here, and its struct
     takes the accumulator's own registers (`IN_PLACE_ATTR` on the inserts): the
@@ -302,10 +352,20 @@ def _chain(
         if asynchronous:
             insert.attributes[IN_PLACE_ATTR] = UnitAttr()
         d = b.v(insert)
+    a_operands = [a if isinstance(a, SSAValue) else _words_struct(b, a) for a in a_descs]
     b.op(nvvm.WgmmaFenceAlignedOp())
-    for a_desc, b_desc in zip(a_descs, b_descs, strict=True):
-        d = b.v(nvvm.WgmmaMmaAsyncOp(a_desc, b_desc, d, shape, types, layouts))
+    for a_operand, b_desc in zip(a_operands, b_descs, strict=True):
+        d = b.v(nvvm.WgmmaMmaAsyncOp(a_operand, b_desc, d, shape, types, layouts))
     if not asynchronous:
         b.op(nvvm.WgmmaGroupSyncAlignedOp())
         b.op(nvvm.WgmmaWaitGroupSyncOp(0))
     return [b.extract(d, i, word_type) for i in range(len(acc))]
+
+
+def _words_struct(b: LLBuilder, words: Sequence[SSAValue]) -> SSAValue:
+    """A's words of one K step as the struct `nvvm.wgmma.mma_async` takes."""
+    struct = llvm.LLVMStructType.from_type_list([i32] * len(words))
+    value = b.v(llvm.UndefOp(struct))
+    for i, word in enumerate(words):
+        value = b.v(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), value, word))
+    return value

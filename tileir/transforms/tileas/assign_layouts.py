@@ -114,6 +114,47 @@ def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
     return out
 
 
+def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
+    """The reshapes (value views) through which `value` reaches its users, when every
+    user at the end of them is the A or B operand of a dot (None otherwise): a dot
+    writes its operands into shared memory in its own arrangement, so the layout of
+    the tile on the way there is free, and the load can take the coalesced one."""
+    views: list[tas.ViewOp] = []
+    uses = list(value.uses)
+    if not uses:
+        return None
+    for use in uses:
+        user = use.operation
+        if isinstance(user, tas.ViewOp) and user.is_value_view and not user.indices:
+            more = operand_reshapes(user.result)
+            if more is None:
+                return None
+            views += [user, *more]
+        elif not (isinstance(user, aa.DotOp | tas.DotOp) and use.index in (0, 1)):
+            return None
+    return views
+
+
+def renamed_layout(layout: BlockedLayoutAttr, view: tas.ViewOp) -> BlockedLayoutAttr | None:
+    """`layout` with the unit dimensions `view` drops taken out, when that is all the
+    reshape does and `layout` spreads nothing over them: the reshape is then a renaming
+    of registers (None otherwise)."""
+    src, dst = shape_of(view.src.type), shape_of(view.result.type)
+    kept = [d for d, n in enumerate(src) if n != 1]
+    if [src[d] for d in kept] != list(dst) or len(src) != len(layout.spt):
+        return None
+    dropped = [d for d in range(len(src)) if d not in kept]
+    if any(layout.spt[d] * layout.tpw[d] * layout.wpc[d] != 1 for d in dropped):
+        return None
+    order = [kept.index(d) for d in layout.dim_order if d in kept]
+    return BlockedLayoutAttr(
+        [layout.spt[d] for d in kept],
+        [layout.tpw[d] for d in kept],
+        [layout.wpc[d] for d in kept],
+        order,
+    )
+
+
 def narrow_atoms(fn: func.FuncOp, state: LayoutAssignment, analysis: AxisInfoAnalysis) -> None:
     """Give each tiled load and store an atom no wider than its layout allows.
 
@@ -635,8 +676,22 @@ class AssignLayoutsPass(ModulePass):
                 if layout is None:
                     shape = shape_of(a.value.type)
                     avoid = reduced.get(rank, set())
+                    base = rank_layouts[rank]
+                    if shape[a.order[0]] > 1 and a.order[0] != base.dim_order[0]:
+                        reshapes = operand_reshapes(a.value)
+                        if reshapes is not None:
+                            # A tensor-core operand loaded along another dimension
+                            # than the rank's anchor (attention's K, `order=`): its
+                            # own coalesced layout, renamed through its reshapes.
+                            base = blocked_avoiding(
+                                shape, warps, min(a.vector, widest), a.order, avoid
+                            )
+                            for view in reshapes:
+                                renamed = renamed_layout(base, view)
+                                if renamed is not None:
+                                    state.require(view.result, renamed, None)
                     layout = fitted_layout(
-                        rank_layouts[rank], shape, warps, avoid, scanned.get(rank), scan_vector
+                        base, shape, warps, avoid, scanned.get(rank), scan_vector
                     )
                 state.require(a.value, layout, None)
                 view = next(

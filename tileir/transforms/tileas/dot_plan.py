@@ -54,7 +54,7 @@ from tileir.dialects.nv_tileas.attributes import (
     wgmma_atom,
 )
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
-from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
+from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_linear, mma_warp_grid
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, MAX_WGMMA_N, WARPGROUP, MmaSpec
 from tileir.targets import ARCHS, compute_capability
 from tileir.transforms.tileas.tcgen05_plan import (
@@ -63,6 +63,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     tcgen05_n,
     tcgen05_obstacle,
 )
+from tileir.utils.bits import mlir_bit_width
 
 #: The first compute capability with `mma.sync.aligned.m16n8k32` on e4m3/e5m2 (Ada; also
 #: sm_90a beside `wgmma`, sm_100a and sm_12x).
@@ -242,6 +243,33 @@ def wgmma_obstacle(
     if n % (8 * wn) or columns % chunk or chunk % 8 or (integer and chunk > 24 and chunk % 16):
         return f"its {columns} columns per warpgroup are no wgmma N"
     return None
+
+
+def wgmma_a_in_registers(op: tas.DotOp) -> bool:
+    """Whether a `wgmma` dot takes A from registers instead of shared memory: a 2-D A
+    of 16-bit elements (f16, bf16) whose layout is the A fragment of the dot's warps
+    (`mma_linear` of A's shape over the accumulator's `wm x 1` warp grid: the
+    accumulator layout of a previous product, as the probabilities P of attention,
+    computed from the scores' accumulator, have it).  A then goes to the instruction
+    as it is, with no trip through shared memory (PTX ISA, wgmma's register fragments);
+    any other A is written to its core-matrix buffer."""
+    if op.atom.info.engine != "wgmma":
+        return False
+    spec = op.atom.info.mma_spec
+    a, acc = op.a.type, op.acc.type
+    if (
+        spec is None
+        or spec.element_bytes != 2
+        or not isinstance(a, TensorType)
+        or not isinstance(acc, TensorType)
+        or len(a.get_shape()) != 2
+        or not isinstance(a.encoding, DistributedLayout)
+        or mlir_bit_width(a.element_type) != 16
+    ):
+        return False
+    wm, wn = dot_warp_grid(op, acc)
+    m, k = a.get_shape()
+    return wn == 1 and a.encoding.linear([m, k]) == mma_linear((m, k), wm, 1)
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ the same budget).  N is the option, lowered until the ring of every qualifying l
 the shared memory left for the loop's rings (`ring_budget.py`: the kernel's static shared
 memory, within one SM's shared memory divided by the CTAs per SM its `occupancy` hint asks
 for, less an upper bound of its largest exchange and the rings of its loops already
-pipelined); a loop whose ring does not fit two stages is left as it is.
+pipelined); a loop whose rings do not fit one slot each (two stages) is left as it is.
 
 A reduction or scan in the loop body (the online softmax between the two products of
 flash attention) does not keep the loads from moving (`materialize_schedule`): its
@@ -72,7 +72,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -89,6 +89,7 @@ from xdsl.dialects.builtin import (
     TensorType,
     i1,
     i32,
+    i64,
 )
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -105,19 +106,21 @@ from tileir.dialects.nv_tileas.layouts import (
     same_registers,
 )
 from tileir.dialects.nv_tileas.mma_layout import mma_linear
+from tileir.dialects.nv_tileas.ops.tmem import STAGED_ONCE_ATTR
 from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.targets import ARCHS
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
-from tileir.transforms.tileas.dot_plan import dot_warp_grid
+from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_a_in_registers
 from tileir.transforms.tileas.materialize_schedule import (
     STAGE_ATTR,
     ScheduleAnalysis,
     analyze_loop,
+    defined_outside,
     expand_pending_load,
     movable_load,
     operand_sources,
 )
-from tileir.transforms.tileas.ring_budget import RingBudget
+from tileir.transforms.tileas.ring_budget import RingBudget, marked_staged_once, ring_scoped
 from tileir.transforms.tileas.specialize_agents import (
     PRODUCER_WARPS,
     SPECIALIZE_ATTR,
@@ -135,6 +138,16 @@ FEED_ATTR = "nv_tileas.operand_feed"
 
 #: The first clause of a dot whose operands stay synchronous (the reasons follow).
 NOT_PIPELINED = "operands not pipelined"
+
+#: How an operand the loop does not change reaches the dot instead of a ring
+#: (`mark_staged_once`; the remark names the operand before it).
+STAGED_ONCE = "written to shared memory once, before the loop (which does not change it)"
+
+#: How an A that `wgmma` takes from registers reaches the dot (`wgmma_a_in_registers`).
+A_IN_REGISTERS = "from registers, in the accumulator layout it has"
+
+#: The ways an operand reaches a dot without a ring that are not shortcomings.
+NO_RING_NEEDED = (STAGED_ONCE, A_IN_REGISTERS)
 
 
 def feed_clauses(dot: Operation) -> list[str] | None:
@@ -197,21 +210,30 @@ def feeds_only_dots(op: tas.TiledLoadOp) -> bool:
 
 def copies_rows(op: tas.TiledLoadOp, dot: tas.DotOp, index: int) -> bool:
     """Whether the dot keeps operand `index` in shared memory with the load's
-    contiguous dimension (the last: K of A, N of B) contiguous, so that each thread's
-    vector lands in one piece: not for B of 8-bit or tf32 dots (stored transposed, N x
-    K), nor for 8-bit floats widened to f16 on the way in (no 8-bit float tensor cores
-    before sm_89)."""
+    contiguous dimension contiguous, so that each thread's vector lands in one piece:
+    K for A; for B, N on `mma.sync` (K for 8-bit and tf32 elements, stored transposed,
+    N x K), and on `wgmma` and `tcgen05` K except for 16-bit elements, whose buffer
+    follows the load (`wgmma.b_mn_major`).  Not for 8-bit floats widened to f16 on the
+    way in (no 8-bit float tensor cores before sm_89)."""
     spec = dot.atom.info.mma_spec
     t = op.result.type
     if spec is None or not isinstance(t, TensorType):
         return False
-    if index == 1 and spec.k_major_b:
-        return False
     if spec.a == "f16" and isinstance(t.element_type, FLOAT8_TYPES):
         return False
     layout = t.encoding
+    if not isinstance(layout, BlockedLayoutAttr):
+        return False
     rank = len(t.get_shape())
-    return isinstance(layout, BlockedLayoutAttr) and layout.dim_order[0] == rank - 1
+    contiguous = layout.dim_order[0]
+    if index == 0:
+        return contiguous == rank - 1
+    k_dim, n_dim = rank - 2, rank - 1
+    if dot.atom.info.engine == "mma.sync":
+        return contiguous == (k_dim if spec.k_major_b else n_dim)
+    if spec.element_bytes == 2:
+        return contiguous in (k_dim, n_dim)
+    return contiguous == k_dim
 
 
 def zero_padding(op: tas.TiledLoadOp) -> bool:
@@ -479,96 +501,218 @@ def agents_of(fn: func.FuncOp) -> str:
     return "one agent"
 
 
-def pipeline_loop(
-    loop: scf.ForOp,
-    num_stages: int,
-    budget: RingBudget,
-    agents: str,
-    warp_specialize: bool = False,
-) -> scf.ForOp:
-    """Turn the dot-feeding loads of `loop` into an asynchronous pipeline (module doc);
-    record on each tensor-core dot of the loop what feeds it, or why not a ring."""
-    dots = [
+@dataclass
+class LoopPlan:
+    """What `tileas-pipeline-dot-operands` does with one loop, decided before anything
+    is rewritten (`plan_loop`), so that the loops of a kernel can be planned together
+    (`plan_function`) and then carried out (`apply_plan`)."""
+
+    loop: scf.ForOp
+    #: The loop's dots that read their operands from shared memory.
+    dots: list[tas.DotOp]
+    #: The loads that qualify for a ring, with their `cp.async` atom and sources.
+    chosen: dict[int, tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]]
+    #: Per dot, the operands that stay synchronous and why.
+    direct: dict[int, list[str]]
+    #: Why the loop is not pipelined at all (empty: it is, where anything qualifies).
+    blockers: list[str]
+    #: Bytes of one stage of all the loop's rings.
+    per_stage: int = 0
+    stages: int = 0
+    #: Per dot, why its `wgmma` groups are not left in flight (None: they are).
+    in_flight: dict[int, str | None] = field(default_factory=dict)
+    #: Whether the loop becomes a producer and a consumer agent, or why not (None
+    #: where it could not be: its dots wait for their groups).
+    specialize: bool = False
+    why_not_specialized: str | None = None
+    #: Whether its rings live only while the loop runs (`ring_budget.ring_scoped`).
+    scoped: bool = False
+
+    @property
+    def pipelined(self) -> bool:
+        return bool(self.chosen) and not self.blockers
+
+    @property
+    def fed(self) -> set[SSAValue]:
+        """The dot operands the loop's rings feed (none when it is not pipelined)."""
+        if not self.pipelined:
+            return set()
+        return {load.result for load, _, _ in self.chosen.values()}
+
+    @property
+    def all_in_flight(self) -> bool:
+        return all(why is None for why in self.in_flight.values())
+
+    @property
+    def slots(self) -> int:
+        """Slots of each of the loop's rings (`ring_slots`)."""
+        return ring_slots(self.stages, IN_FLIGHT if self.all_in_flight else 0)
+
+
+def shared_operand_dots(loop: scf.ForOp) -> list[tas.DotOp]:
+    return [
         op
         for op in loop.body.block.ops
         if isinstance(op, tas.DotOp) and op.atom.info.engine in SHARED_OPERAND_ENGINES
     ]
-    if not dots:
-        return loop
-    for dot in dots:
-        for value in (dot.a, dot.b):
-            if isinstance(value.owner, tas.ViewOp):
-                load_in_dot_shape(value.owner, loop)
+
+
+def mark_staged_once(loop: scf.ForOp) -> None:
+    """Mark the operands of `loop`'s `wgmma` dots that the loop does not change
+    (attention's Q) `nv_tileas.staged_once`: the lowering writes them to shared memory
+    once, before the loop, and their registers are not live across it
+    (`staged_operands.py`).  Not an A that `wgmma` takes from registers."""
+    for dot in shared_operand_dots(loop):
+        if dot.atom.info.engine != "wgmma":
+            continue
+        staged = [
+            i
+            for i, v in enumerate((dot.a, dot.b))
+            if defined_outside(v, loop) and not (i == 0 and wgmma_a_in_registers(dot))
+        ]
+        if staged:
+            dot.attributes[STAGED_ONCE_ATTR] = ArrayAttr([IntegerAttr(i, i64) for i in staged])
+
+
+def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> LoopPlan:
+    """What of `loop` could be pipelined whatever the budget (module doc): the loads that
+    qualify for rings, the operands that stay synchronous and why, what keeps the loop
+    from being pipelined at all, whether its `wgmma` groups could stay in flight and
+    it could be warp-specialized; nothing is rewritten."""
+    dots = shared_operand_dots(loop)
     analysis = analyze_loop(loop, num_stages)
-    chosen: dict[int, tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]] = {}
-    #: Per dot, the operands that stay synchronous and why.
-    direct: dict[int, list[str]] = {}
-    blockers: list[str] = []
+    plan = LoopPlan(loop, dots, {}, {}, [])
     for dot in dots:
-        for name, value in (("A", dot.a), ("B", dot.b)):
+        staged = marked_staged_once(dot)
+        for index, (name, value) in enumerate((("A", dot.a), ("B", dot.b))):
+            if index in staged:
+                plan.direct.setdefault(id(dot), []).append(f"{name}: {STAGED_ONCE}")
+                continue
+            if index == 0 and wgmma_a_in_registers(dot):
+                plan.direct.setdefault(id(dot), []).append(f"{name}: {A_IN_REGISTERS}")
+                continue
             fed = why_not_fed(value, analysis, loop)
             if isinstance(fed, str):
-                direct.setdefault(id(dot), []).append(f"{name}: {fed}")
+                plan.direct.setdefault(id(dot), []).append(f"{name}: {fed}")
             else:
-                chosen[id(fed[0])] = fed
+                plan.chosen[id(fed[0])] = fed
         registers = accumulator_registers(dot)
         if dot.atom.info.engine == "mma.sync" and registers > ACCUMULATOR_REGISTER_LIMIT:
-            blockers.append(
+            plan.blockers.append(
                 f"its accumulator takes {registers} registers a thread (mma.sync: at most "
                 f"{ACCUMULATOR_REGISTER_LIMIT} leave room for the copies in flight)"
             )
-    per_stage = sum(tile_bytes(load) for load, _, _ in chosen.values())
-    ring_budget = budget.for_loop({load.result for load, _, _ in chosen.values()})
-    stages = min(num_stages, ring_budget // per_stage) if per_stage else 0
+    if not plan.pipelined:
+        return plan
     # wgmma groups in flight need both operands in rings, and slots for what they read:
     # for every dot of the loop, or for none (the loop's rings share one stage count).
-    in_flight = {
+    in_flight: dict[int, str | None] = {
         id(dot): why_not_in_flight(dot, loop)
-        or ("an operand is not fed by a ring" if id(dot) in direct else None)
+        or ("an operand is not fed by a ring" if id(dot) in plan.direct else None)
         for dot in dots
     }
-    flight_stages = min(num_stages, ring_budget // per_stage - IN_FLIGHT) if per_stage else 0
     if any(why is not None for why in in_flight.values()):
         in_flight = {k: why or "another dot of the loop waits" for k, why in in_flight.items()}
-    elif flight_stages < 2:
-        in_flight = dict.fromkeys(in_flight, "its ring has no room for the slots they read")
-    else:
-        stages = flight_stages
-    slots = stages + (IN_FLIGHT if all(why is None for why in in_flight.values()) else 0)
-    if chosen and stages < 2:
-        blockers.append(
-            f"two stages of its operands ({2 * per_stage} bytes) do not fit the shared "
-            f"memory left for rings ({max(ring_budget, 0)} bytes)"
+    plan.in_flight = in_flight
+    loads = [load for load, _, _ in plan.chosen.values()]
+    if warp_specialize and plan.all_in_flight:
+        plan.why_not_specialized = why_not_specialized(loop, loads)
+        if plan.why_not_specialized is None and _warps(loop) != PRODUCER_WARPS:
+            registers = max(accumulator_registers(dot) for dot in dots)
+            plan.why_not_specialized = too_many_for_two_warpgroups(registers)
+        plan.specialize = plan.why_not_specialized is None
+    plan.scoped = ring_scoped(dots, plan.specialize)
+    plan.per_stage = sum(tile_bytes(load) for load in loads)
+    return plan
+
+
+def sized_plan(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPlan:
+    """`candidates` (`loop_candidates`) with the stages its rings get within what
+    `budget` leaves them: fewer than the option where they do not fit, no `wgmma` group
+    in flight (nor warp specialization) where its slots do not, and not pipelined where
+    one slot of each ring does not."""
+    plan = replace(candidates, blockers=list(candidates.blockers))
+    if not plan.pipelined:
+        return plan
+    ring_budget = budget.for_loop(plan.fed, plan.scoped)
+    # Without groups in flight a ring takes `stages - 1` slots (`ring_slots`).
+    plan.stages = min(num_stages, ring_budget // plan.per_stage + 1)
+    if plan.all_in_flight:
+        flight_stages = min(num_stages, ring_budget // plan.per_stage - IN_FLIGHT)
+        if flight_stages < 2:
+            plan.in_flight = dict.fromkeys(
+                plan.in_flight, "its ring has no room for the slots they read"
+            )
+            plan.specialize = False
+            plan.why_not_specialized = None
+        else:
+            plan.stages = flight_stages
+    plan.scoped = ring_scoped(plan.dots, plan.specialize)
+    if plan.stages < 2:
+        plan.blockers.append(
+            f"one slot of its operands' rings ({plan.per_stage} bytes) does not fit the "
+            f"shared memory left for rings ({max(ring_budget, 0)} bytes)"
         )
-    if blockers or not chosen:
-        for dot in dots:
-            _record(dot, [NOT_PIPELINED, *(blockers or direct[id(dot)])], agents)
+    return plan
+
+
+def plan_function(
+    loops: Sequence[scf.ForOp], num_stages: int, budget: RingBudget, warp_specialize: bool
+) -> list[LoopPlan]:
+    """Plan `loops` (the innermost loops of one kernel, in order) together.  Each loop's
+    rings fit beside the kernel's largest exchange, which depends on which dot operands
+    the other loops' rings feed: planned first assuming every operand that qualifies is
+    fed, then again with only those the previous round fed, until nothing changes
+    (fewer operands fed only lowers the budgets, so this ends)."""
+    candidates = [loop_candidates(loop, num_stages, warp_specialize) for loop in loops]
+    assumed = {v for plan in candidates for v in plan.fed}
+    while True:
+        trial = budget.assuming(assumed)
+        plans = []
+        for plan in candidates:
+            sized = sized_plan(plan, num_stages, trial)
+            trial.place(sized.slots * sized.per_stage if sized.pipelined else 0, sized.scoped)
+            plans.append(sized)
+        fed = {v for plan in plans for v in plan.fed}
+        if fed == assumed:
+            return plans
+        assumed = fed
+
+
+def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
+    """Carry out `plan` (`plan_loop`): rewrite the loop's loads into a pipeline and
+    record on each tensor-core dot what feeds it, or why not a ring."""
+    loop, dots, chosen, direct = plan.loop, plan.dots, plan.chosen, plan.direct
+    if not dots:
         return loop
-    budget.place(slots * per_stage)
+    if plan.blockers or not chosen:
+        for dot in dots:
+            _record(dot, [NOT_PIPELINED, *(plan.blockers or direct[id(dot)])], agents)
+        return loop
+    stages = plan.stages
     for dot in dots:
         if len(direct.get(id(dot), [])) == 2:
             # Both operands direct: the loop's rings feed its other dots, not this one.
             _record(dot, [NOT_PIPELINED, *direct[id(dot)]], agents)
             continue
         clauses = [f"operands through a {stages}-stage ring of cp.async copies"]
-        clauses += [f"not {operand}" for operand in direct.get(id(dot), [])]
-        why = in_flight[id(dot)]
+        clauses += [
+            operand if operand.endswith(NO_RING_NEEDED) else f"not {operand}"
+            for operand in direct.get(id(dot), [])
+        ]
+        why = plan.in_flight[id(dot)]
         if why is None:
             dot.attributes[GROUPS_IN_FLIGHT_ATTR] = IntegerAttr(IN_FLIGHT, i32)
             clauses[0] += f", {IN_FLIGHT} wgmma group in flight"
         elif dot.atom.info.engine == "wgmma":
             clauses.append(f"wgmma waited for each iteration ({why})")
         _record(dot, clauses, agents)
-    if warp_specialize and all(why is None for why in in_flight.values()):
-        why_not = why_not_specialized(loop, [load for load, _, _ in chosen.values()])
-        registers = max(accumulator_registers(dot) for dot in dots)
-        if why_not is None and _warps(loop) != PRODUCER_WARPS:
-            why_not = too_many_for_two_warpgroups(registers)
-        if why_not is None:
-            return _specialize(loop, dots, chosen, stages + IN_FLIGHT)
+    if plan.specialize:
+        return _specialize(loop, dots, chosen, stages + IN_FLIGHT)
+    if plan.all_in_flight and plan.why_not_specialized is not None:
         for dot in dots:
             clauses = feed_clauses(dot) or []
-            set_feed_clauses(dot, [*clauses, f"not warp-specialized: {why_not}"])
+            set_feed_clauses(dot, [*clauses, f"not warp-specialized: {plan.why_not_specialized}"])
     rewriter = Rewriter()
     loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
     old_count = len(loop.results)
@@ -668,15 +812,22 @@ class PipelineDotOperandsPass(ModulePass):
                 f"{self.name}: option num-stages must be at least 1, got {self.num_stages}"
             )
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            agents = agents_of(fn)
-            budget = RingBudget(fn, self.arch)
-            loops = [o for o in fn.walk(region_first=True) if isinstance(o, scf.ForOp)]
+            loops = [
+                o
+                for o in fn.walk(region_first=True)
+                if isinstance(o, scf.ForOp)
+                and not any(isinstance(x, scf.ForOp) for x in o.body.walk())
+                and shared_operand_dots(o)
+            ]
             for loop in loops:
-                if not any(isinstance(o, scf.ForOp) for o in loop.body.walk()):
-                    pipeline_loop(
-                        loop,
-                        self.num_stages,
-                        budget,
-                        agents,
-                        self.warp_specialize and ARCHS[self.arch].warp_specialization,
-                    )
+                for dot in shared_operand_dots(loop):
+                    for value in (dot.a, dot.b):
+                        if isinstance(value.owner, tas.ViewOp):
+                            load_in_dot_shape(value.owner, loop)
+            for loop in loops:
+                mark_staged_once(loop)
+            specialize = self.warp_specialize and ARCHS[self.arch].warp_specialization
+            plans = plan_function(loops, self.num_stages, RingBudget(fn, self.arch), specialize)
+            agents = agents_of(fn)
+            for plan in plans:
+                apply_plan(plan, agents)

@@ -28,10 +28,11 @@ attention kernel that asks for two CTAs per SM keeps its rings within half an SM
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IntegerAttr, TensorType
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
@@ -40,8 +41,10 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
+from tileir.dialects.nv_tileas.ops.tmem import STAGED_ONCE_ATTR
 from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, hint_target
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
+from tileir.transforms.tileas.dot_plan import wgmma_a_in_registers
 from tileir.transforms.tileas.materialize_schedule import defined_outside
 from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
 from tileir.transforms.tileas.tcgen05_plan import tmem_register_layout
@@ -126,10 +129,15 @@ def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
 
 
 def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
-    """A dot's buffers: A and B unless a ring feeds them (8-bit floats may be widened
-    to f16 on the way in, `DOT_OPERAND_BYTES`), and the accumulator and the result when
-    they are not in the engine's own registers (then the lowering exchanges them)."""
-    total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in (op.a, op.b) if v not in fed)
+    """A dot's buffers: A and B unless a ring feeds them or, for A, `wgmma` takes it
+    from registers (`wgmma_a_in_registers`; 8-bit floats may be widened to f16 on the
+    way in, `DOT_OPERAND_BYTES`), and the accumulator and the result when they are not
+    in the engine's own registers (then the lowering exchanges them)."""
+    staged = marked_staged_once(op)
+    direct = [v for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
+    if op.a in direct and wgmma_a_in_registers(op):
+        direct.remove(op.a)
+    total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in direct)
     if not _accumulator_in_place(op, warps):
         total += padded_bytes(op.acc) + padded_bytes(op.result)
     return total
@@ -203,22 +211,33 @@ def op_bound(op: Operation, fed: set[SSAValue], warps: int) -> int:
 
 
 def staged_once_bound(fn: func.FuncOp) -> int:
-    """Bytes of the persistent buffers of `tcgen05` dot operands a loop does not change
-    (attention's Q: `tileas-tmem-accumulators` marks them `nv_tileas.staged_once`, and
-    the lowering writes them once, before the loop, into a buffer that lives across it)."""
-    total = 0
+    """Bytes of the persistent buffers of dot operands a loop does not change
+    (attention's Q), which the lowering writes once, before the loop, into a buffer
+    that lives across it (`staged_operands.py`): those `tileas-pipeline-dot-operands`
+    marked `nv_tileas.staged_once` on `wgmma` dots, and every such operand of a
+    `tcgen05` dot (`tileas-tmem-accumulators` marks them later); once per value, as
+    the lowering writes a tile two dots read once.  (Their buffers are not among the
+    transient uses: `_dot_bound`.)"""
+    staged: dict[SSAValue, int] = {}  # a value two dots read is written once
     for op in fn.walk():
         loop = op.parent_op()
-        if not (
-            isinstance(op, tas.DotOp)
-            and op.atom.info.engine == "tcgen05"
-            and isinstance(loop, scf.ForOp)
-        ):
+        if not isinstance(op, tas.DotOp) or not isinstance(loop, scf.ForOp):
             continue
-        total += sum(
-            padded_bytes(v, DOT_OPERAND_BYTES) for v in (op.a, op.b) if defined_outside(v, loop)
-        )
-    return total
+        if op.atom.info.engine == "tcgen05":
+            values = [v for v in (op.a, op.b) if defined_outside(v, loop)]
+        else:
+            values = [(op.a, op.b)[i] for i in marked_staged_once(op)]
+        for v in values:
+            staged[v] = padded_bytes(v, DOT_OPERAND_BYTES)
+    return sum(staged.values())
+
+
+def marked_staged_once(op: Operation) -> list[int]:
+    """The operands (0: A, 1: B) marked `nv_tileas.staged_once` on the dot `op`."""
+    attr = op.attributes.get(STAGED_ONCE_ATTR)
+    if not isinstance(attr, ArrayAttr):
+        return []
+    return [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
 
 
 def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
@@ -240,28 +259,54 @@ def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
     return min(target.static_shared, target.shared_per_block, per_cta)
 
 
+def ring_scoped(dots: Sequence[tas.DotOp], specialized: bool) -> bool:
+    """Whether the rings of a loop whose dots are `dots` live only while the loop runs,
+    so that the rings of the kernel's other loops reuse their memory: the `cp.async`
+    rings of an unspecialized loop of `wgmma` or `mma.sync` dots, which the loop's
+    `async.wait` drains (`async_copy.ring_scope`, the lowering's side of this rule).
+    Not the payload of an mbarrier pipeline, nor the slots of `tcgen05` MMAs, which may
+    outlive the loop: those are the kernel's for its whole run."""
+    return not specialized and all(dot.atom.info.engine != "tcgen05" for dot in dots)
+
+
 @dataclass
 class RingBudget:
     """The rings of one kernel: what each loop's may take, as loops are pipelined in
-    turn (module doc)."""
+    turn (module doc).  Rings live for the whole kernel (and add up) or only while their
+    loop runs (`ring_scoped`: the lowering places those of all loops in one region, as
+    large as the largest loop's)."""
 
     fn: func.FuncOp
     arch: str
-    #: Bytes the rings of the loops pipelined so far take.
+    #: Bytes the whole-kernel rings of the loops pipelined so far take.
     placed: int = 0
+    #: Bytes the largest loop's scoped rings take.
+    scoped: int = 0
+    #: Dot operands the rings of the kernel's other loops are assumed to feed (their
+    #: operand buffers are not counted among the exchanges).
+    others_fed: frozenset[SSAValue] = frozenset()
 
-    def for_loop(self, fed: set[SSAValue]) -> int:
+    def assuming(self, fed: set[SSAValue]) -> RingBudget:
+        """A fresh budget of the same kernel, assuming the rings feed `fed`."""
+        return RingBudget(self.fn, self.arch, others_fed=frozenset(fed))
+
+    def for_loop(self, fed: set[SSAValue], scoped: bool = False) -> int:
         """Bytes the rings of one more loop may take, the dot operands in `fed` fed by
         them: the kernel's budget less the largest transient use, the rings already
-        placed, the operands staged once and the persistent reserve."""
+        placed (those of other loops too, unless both are `scoped`), the operands
+        staged once and the persistent reserve."""
         return (
             kernel_shared_budget(self.fn, self.arch)
-            - transient_bound(self.fn, fed)
+            - transient_bound(self.fn, fed | self.others_fed)
             - self.placed
+            - (0 if scoped else self.scoped)
             - staged_once_bound(self.fn)
             - PERSISTENT_RESERVE
         )
 
-    def place(self, size: int) -> None:
+    def place(self, size: int, scoped: bool = False) -> None:
         """Record a loop's rings of `size` bytes."""
-        self.placed += size
+        if scoped:
+            self.scoped = max(self.scoped, size)
+        else:
+            self.placed += size

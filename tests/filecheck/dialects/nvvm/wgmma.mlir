@@ -71,3 +71,30 @@ llvm.func @wgmma(%da: i64, %db: i64, %x: f32, %w: i32) attributes {nvvm.kernel} 
   %r = llvm.extractvalue %d1[0] : !llvm.struct<(f32, f32, f32, f32)>
   llvm.return
 }
+
+// A in registers (upstream's struct form of descriptorA): its type is written before the
+// accumulator's, the instruction takes the 4 words as a vector, and only B has a
+// transpose flag (imm-trans-b 1 for layoutB = row).
+// IR-LABEL: llvm.func @wgmma_a_registers
+// IR: nvvm.wgmma.mma_async %{{.*}}, %{{.*}}, %{{.*}} {{{.*}}layoutA = "row", layoutB = "row"} : !llvm.struct<(i32, i32, i32, i32)>, !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+// PTX-LABEL: .visible .entry wgmma_a_registers(
+// PTX: wgmma.fence.sync.aligned;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {%{{f[0-9]+}}, %{{f[0-9]+}}, %{{f[0-9]+}}, %{{f[0-9]+}}}, {%[[A0:r[0-9]+]], %{{r[0-9]+}}, %{{r[0-9]+}}, %{{r[0-9]+}}}, %{{rd[0-9]+}}, 1, 1, 1, 1;
+llvm.func @wgmma_a_registers(%db: i64, %x: f32, %w: i32) attributes {nvvm.kernel} {
+  %au = llvm.mlir.undef : !llvm.struct<(i32, i32, i32, i32)>
+  %a0 = llvm.insertvalue %w, %au[0] : !llvm.struct<(i32, i32, i32, i32)>
+  %a1 = llvm.insertvalue %w, %a0[1] : !llvm.struct<(i32, i32, i32, i32)>
+  %a2 = llvm.insertvalue %w, %a1[2] : !llvm.struct<(i32, i32, i32, i32)>
+  %a = llvm.insertvalue %w, %a2[3] : !llvm.struct<(i32, i32, i32, i32)>
+  %u = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+  %c0 = llvm.insertvalue %x, %u[0] : !llvm.struct<(f32, f32, f32, f32)>
+  %c1 = llvm.insertvalue %x, %c0[1] : !llvm.struct<(f32, f32, f32, f32)>
+  %c2 = llvm.insertvalue %x, %c1[2] : !llvm.struct<(f32, f32, f32, f32)>
+  %c = llvm.insertvalue %x, %c2[3] : !llvm.struct<(f32, f32, f32, f32)>
+  nvvm.wgmma.fence.aligned
+  %d = nvvm.wgmma.mma_async %a, %db, %c {shape = array<i32: 64, 8, 16>, typeA = "bf16", typeB = "bf16", typeD = "f32", scaleD = "one", scaleA = "one", scaleB = "one", layoutA = "row", layoutB = "row"} : !llvm.struct<(i32, i32, i32, i32)>, !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  %r = llvm.extractvalue %d[0] : !llvm.struct<(f32, f32, f32, f32)>
+  llvm.return
+}

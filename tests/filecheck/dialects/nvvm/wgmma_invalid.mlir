@@ -101,3 +101,19 @@ nvvm.wgmma.wait.group.sync.aligned -1
 %c = "test.op"() : () -> !llvm.struct<(f32, f32, f32, f32)>
 // expected-error@+1 {{the result type !llvm.struct<(i32, i32, i32, i32)> must be the accumulator's !llvm.struct<(f32, f32, f32, f32)>}}
 %r = nvvm.wgmma.mma_async %d, %d, %c {shape = array<i32: 64, 8, 16>, typeA = "f16", typeB = "f16", typeD = "f32", scaleD = "one", scaleA = "one", scaleB = "one", layoutA = "row", layoutB = "col"} : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(i32, i32, i32, i32)>
+
+// -----
+
+%a = "test.op"() : () -> !llvm.struct<(i32, i32)>
+%d = "test.op"() : () -> i64
+%c = "test.op"() : () -> !llvm.struct<(f32, f32, f32, f32)>
+// expected-error@+1 {{A in registers must be a struct of 4 i32 words}}
+%r = nvvm.wgmma.mma_async %a, %d, %c {shape = array<i32: 64, 8, 16>, typeA = "f16", typeB = "f16", typeD = "f32", scaleD = "one", scaleA = "one", scaleB = "one", layoutA = "row", layoutB = "col"} : !llvm.struct<(i32, i32)>, !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+
+// -----
+
+%a = "test.op"() : () -> !llvm.struct<(i32, i32, i32, i32)>
+%d = "test.op"() : () -> i64
+%c = "test.op"() : () -> !llvm.struct<(f32, f32, f32, f32)>
+// expected-error@+1 {{A in registers is K-major: layoutA must be row}}
+%r = nvvm.wgmma.mma_async %a, %d, %c {shape = array<i32: 64, 8, 16>, typeA = "f16", typeB = "f16", typeD = "f32", scaleD = "one", scaleA = "one", scaleB = "one", layoutA = "col", layoutB = "col"} : !llvm.struct<(i32, i32, i32, i32)>, !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
