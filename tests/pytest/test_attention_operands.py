@@ -1,0 +1,87 @@
+"""How flash attention's operands reach `wgmma` on sm_90a (`tileas-pipeline-dot-operands`,
+`dot.py`, `wgmma.py`), run in the PTX simulator against numpy.
+
+`flash_attention_causal_bf16` has two K/V loops (the tiles before the diagonal, then
+the diagonal one, masked), each with both products on `wgmma`:
+
+* K, read transposed (`order=`), is loaded K-contiguous and feeds the first product
+  K-major (`imm-trans-b` 0), from a ring like V's;
+* Q, which neither loop changes, is written to shared memory once, before the loops;
+* P, computed from the scores' accumulator, is the second product's A in registers;
+* the rings of each loop live only while it runs, so the two loops' rings share one
+  region of shared memory.
+
+Each of these is checked in the PTX, and the kernel must still match numpy; a
+register-A operand with two words swapped must not.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tileir.compiler import compile_module, load_module
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402
+
+NAME = "flash_attention_causal_bf16"
+SEED = 20261126
+
+#: A `wgmma.mma_async` whose A is 4 registers.
+REGISTER_A = re.compile(
+    r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16 \{[^}]*\}, "
+    r"\{(%r\d+), (%r\d+), (%r\d+), (%r\d+)\}, %rd\d+, 1, 1, 1, (\d);"
+)
+#: One whose A and B are descriptors: the last immediate is imm-trans-b.
+DESCRIPTOR_A = re.compile(
+    r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16 \{[^}]*\}, "
+    r"%rd\d+, %rd\d+, 1, 1, 1, 0, (\d);"
+)
+
+
+@pytest.fixture(scope="module")
+def ptx() -> str:
+    compiled = compile_module(load_module(CORPUS / f"{NAME}.mlir"), "sm_90a").ptx
+    assert compiled is not None
+    return compiled
+
+
+def test_operands_reach_wgmma_as_planned(ptx: str) -> None:
+    # The second product of each loop, 4 K steps: A in registers, V N-major.
+    register_a = REGISTER_A.findall(ptx)
+    assert len(register_a) == 8 and {m[-1] for m in register_a} == {"1"}
+    # The first product: Q and K by descriptor, K K-major.
+    assert [m for m in DESCRIPTOR_A.findall(ptx)] == ["0"] * 8
+    # K and V of both loops on rings.
+    assert ptx.count("cp.async.cg.shared.global") >= 4
+
+
+def test_two_loops_share_their_rings_memory(ptx: str) -> None:
+    """Each loop's rings: 2 slots (3 stages) of a 64x64 bf16 K and V tile, 32 KiB; Q
+    staged once, 8 KiB.  Both loops' rings apart would take 64 KiB."""
+    (arena,) = (int(n) for n in re.findall(r"tileir_xchg_\d+\[(\d+)\]", ptx))
+    assert 32 * 1024 + 8 * 1024 <= arena < 64 * 1024
+
+
+def test_matches_numpy(ptx: str) -> None:
+    _common.simulate_case(NAME, ptx, SEED)
+
+
+def test_swapped_a_registers_are_caught(ptx: str) -> None:
+    """Swap two words of the first register-A operand: the products of P and V then
+    mix up probabilities of different keys, which numpy sees."""
+    match = REGISTER_A.search(ptx)
+    assert match is not None
+    first, second = match.group(1), match.group(2)
+    original = match.group(0)
+    broken_instruction = original.replace(f"{{{first}, {second},", f"{{{second}, {first},")
+    broken = ptx.replace(original, broken_instruction, 1)
+    assert broken != ptx
+    with pytest.raises(AssertionError):
+        _common.simulate_case(NAME, broken, SEED)
