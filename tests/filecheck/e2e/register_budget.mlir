@@ -107,4 +107,28 @@ cuda_tile.module @budget {
     %t2 = store_view_tko weak %r, %cp[%zero, %zero] : tile<16x16xf32>, partition_view<tile=(16x16), tensor_view<16x16xf32, strides=[16,1]>>, tile<i32> -> token
     return
   }
+
+  // A batched 2x16x16 by 2x16x256 f32 dot runs on the CUDA cores (as each of cuTile's
+  // FFT dots): beside its accumulator a thread holds the operand values of the K steps
+  // ptxas loads early, so above 16 accumulator words a thread the kernel gets more
+  // warps, up to 16: 8192 words over 16 warps are 16 a thread, whether 4 or 8 warps
+  // were asked (before: 4, and 255 registers and 1,260 bytes of spill stores for the
+  // same dot in corpus kernel batched_dft_f32).
+  // CHECK-LABEL: .visible .entry fma_dot_batched(
+  // CHECK: .reqntid 512, 1, 1
+  entry @fma_dot_batched(%a: tile<ptr<f32>>, %b: tile<ptr<f32>>, %c: tile<ptr<f32>>) {
+    %av = make_tensor_view %a, shape = [2, 16, 16], strides = [256, 16, 1] : tensor_view<2x16x16xf32, strides=[256,16,1]>
+    %bv = make_tensor_view %b, shape = [2, 16, 256], strides = [4096, 256, 1] : tensor_view<2x16x256xf32, strides=[4096,256,1]>
+    %cv = make_tensor_view %c, shape = [2, 16, 256], strides = [4096, 256, 1] : tensor_view<2x16x256xf32, strides=[4096,256,1]>
+    %ap = make_partition_view %av : partition_view<tile=(2x16x16), tensor_view<2x16x16xf32, strides=[256,16,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(2x16x256), tensor_view<2x16x256xf32, strides=[4096,256,1]>>
+    %cp = make_partition_view %cv : partition_view<tile=(2x16x256), tensor_view<2x16x256xf32, strides=[4096,256,1]>>
+    %zero = constant <i32: 0> : tile<i32>
+    %x, %t0 = load_view_tko weak %ap[%zero, %zero, %zero] : partition_view<tile=(2x16x16), tensor_view<2x16x16xf32, strides=[256,16,1]>>, tile<i32> -> tile<2x16x16xf32>, token
+    %y, %t1 = load_view_tko weak %bp[%zero, %zero, %zero] : partition_view<tile=(2x16x256), tensor_view<2x16x256xf32, strides=[4096,256,1]>>, tile<i32> -> tile<2x16x256xf32>, token
+    %acc = constant <f32: 0.000000e+00> : tile<2x16x256xf32>
+    %r = mmaf %x, %y, %acc : tile<2x16x16xf32>, tile<2x16x256xf32>, tile<2x16x256xf32>
+    %t2 = store_view_tko weak %r, %cp[%zero, %zero, %zero] : tile<2x16x256xf32>, partition_view<tile=(2x16x256), tensor_view<2x16x256xf32, strides=[4096,256,1]>>, tile<i32> -> token
+    return
+  }
 }
