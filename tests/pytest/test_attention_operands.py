@@ -85,3 +85,15 @@ def test_swapped_a_registers_are_caught(ptx: str) -> None:
     assert broken != ptx
     with pytest.raises(AssertionError):
         _common.simulate_case(NAME, broken, SEED)
+
+
+def test_k_feeds_mma_sync_k_major_on_sm_80() -> None:
+    """On `mma.sync` too, K loaded K-contiguous is stored N x K, one vector a run (a
+    ring's `cp.async`), and read with plain `ldmatrix` (`MmaSpec.b_k_contiguous`), where
+    V is read with `ldmatrix.trans`; the kernel still matches numpy."""
+    ptx = compile_module(load_module(CORPUS / f"{NAME}.mlir"), "sm_80").ptx
+    assert ptx is not None
+    assert "ldmatrix.sync.aligned.m8n8.x2.shared.b16" in ptx
+    assert "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16" in ptx
+    assert ptx.count("cp.async.cg.shared.global") >= 4
+    _common.simulate_case(NAME, ptx, SEED)

@@ -12,6 +12,8 @@ into its layout.  The steps, the buffers and the layouts are described in `mma.p
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from xdsl.dialects.builtin import (
     TensorType,
     f16,
@@ -150,6 +152,9 @@ class LowerDot(TilePattern):
         batch = lhs_t.get_shape()[0] if batched else 1
         a_layout = linear_layout(op, op.a.type)
         b_layout = linear_layout(op, op.b.type)
+        if op.atom.info.engine == "mma.sync" and not wgmma.b_mn_major(spec.element_bytes, b_layout):
+            # A 16-bit B that came K-contiguous: stored N x K, one vector a run.
+            spec = replace(spec, b_k_contiguous=spec.element_bytes == 2)
         grid = dot_warp_grid(op, acc_t)
         frag = mma_linear((m, n), *grid)
         if batched:

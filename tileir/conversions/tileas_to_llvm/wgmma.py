@@ -168,7 +168,8 @@ def b_mn_major(size: int, b_layout: LinearLayout) -> bool:
     if size != 2:
         return False
     first = next(iter((*b_layout.registers, *b_layout.lanes)), None)
-    return first is None or first[0] == 0
+    # (K, N), or (batch, K, N) for a batched dot.
+    return first is None or not (first[-2] != 0 and first[-1] == 0)
 
 
 def operand_buffers(

@@ -28,6 +28,9 @@ class MmaSpec:
     a: str  # f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2
     b: str
     acc: str  # f32 | f16 | s32
+    #: A 16-bit B stored N x K as well, because its tile came K-contiguous (attention's
+    #: K read transposed): `mma.sync`'s placement sets it (`dot.LowerDot.placement`).
+    b_k_contiguous: bool = False
 
     @property
     def integer(self) -> bool:
@@ -58,8 +61,9 @@ class MmaSpec:
     def k_major_b(self) -> bool:
         """B is stored N x K (K contiguous) for the tensor cores: `ldmatrix` and
         `wgmma` transpose only 16-bit elements, so the others are transposed as they
-        are written to shared memory."""
-        return self.element_bytes != 2
+        are written to shared memory; a 16-bit B that came K-contiguous is stored so
+        too (`b_k_contiguous`), and read with a plain `ldmatrix`."""
+        return self.element_bytes != 2 or self.b_k_contiguous
 
     @property
     def instruction(self) -> str:

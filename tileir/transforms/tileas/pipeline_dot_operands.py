@@ -211,10 +211,10 @@ def feeds_only_dots(op: tas.TiledLoadOp) -> bool:
 def copies_rows(op: tas.TiledLoadOp, dot: tas.DotOp, index: int) -> bool:
     """Whether the dot keeps operand `index` in shared memory with the load's
     contiguous dimension contiguous, so that each thread's vector lands in one piece:
-    K for A; for B, N on `mma.sync` (K for 8-bit and tf32 elements, stored transposed,
-    N x K), and on `wgmma` and `tcgen05` K except for 16-bit elements, whose buffer
-    follows the load (`wgmma.b_mn_major`).  Not for 8-bit floats widened to f16 on the
-    way in (no 8-bit float tensor cores before sm_89)."""
+    K for A; for B, K (8-bit and tf32 elements are stored N x K), except for 16-bit
+    elements, whose buffer follows the load on every engine (`wgmma.b_mn_major`,
+    `MmaSpec.b_k_contiguous`).  Not for 8-bit floats widened to f16 on the way in (no
+    8-bit float tensor cores before sm_89)."""
     spec = dot.atom.info.mma_spec
     t = op.result.type
     if spec is None or not isinstance(t, TensorType):
@@ -229,8 +229,6 @@ def copies_rows(op: tas.TiledLoadOp, dot: tas.DotOp, index: int) -> bool:
     if index == 0:
         return contiguous == rank - 1
     k_dim, n_dim = rank - 2, rank - 1
-    if dot.atom.info.engine == "mma.sync":
-        return contiguous == (k_dim if spec.k_major_b else n_dim)
     if spec.element_bytes == 2:
         return contiguous in (k_dim, n_dim)
     return contiguous == k_dim
