@@ -95,11 +95,12 @@ def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
 ) -> None:
     """gemm_bf16_two_warpgroups (128x128 f32, 8 warps: two groups of four split the
     columns) whose epilogue reduces each row twice, as attention's softmax does:
-    c = x + (sum(x, 1) - max(x, 1))[:, None], x = acc * 0.1.  The groups hold runs of 8
-    columns in turn (`tcgen05_plan.column_run`), so the row trees combine each thread's
-    registers first and cross warps with 8 values; the PTX in the simulator equals the
-    interpreter bit for bit (integer inputs: the products and the accumulation are exact,
-    so only the reductions' order could differ)."""
+    c = x + (sum(x, 1) - max(x, 1))[:, None], x = acc * 0.1.  In a kernel that reduces an
+    accumulator's rows the groups hold runs of 2 columns in turn
+    (`tcgen05_plan.column_run`; 8 in the plain GEMM), so the row trees combine each
+    thread's registers first and cross warps with 2 values; the PTX in the simulator
+    equals the interpreter bit for bit (integer inputs: the products and the accumulation
+    are exact, so only the reductions' order could differ)."""
     from tileir.interpreter import launch
 
     text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
@@ -132,7 +133,7 @@ def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
     path.write_text(text)
     ptx = compile_module(load_module(path), "sm_100a").ptx
     assert ptx is not None
-    assert ptx.count("tcgen05.ld.sync.aligned.32x32b.x8.b32") == 8
+    assert ptx.count("tcgen05.ld.sync.aligned.32x32b.x2.b32") == 32
     run_ptxas(ptx, "sm_100a")
     case = _common.load_case_module(BROKEN_BASE)
     inputs = case.make_inputs(np.random.default_rng(0))

@@ -90,7 +90,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
-    column_run,
+    accumulator_run,
     instruction_m,
     tcgen05_accumulator_layout,
     tcgen05_kind,
@@ -378,16 +378,15 @@ def _tmem_address(
     return b.add(b.add(memory.base, lanes), b.const(column, i32))
 
 
-def _column_runs(mn: tuple[int, int], num_warps: int) -> list[tuple[int, int, int]]:
+def _column_runs(mn: tuple[int, int], num_warps: int, run: int) -> list[tuple[int, int, int]]:
     """`(first register, column offset, count)` of each `tcgen05.ld`/`st` of a thread,
     the offset from its first block's first column (`_thread_column`): per 128-row
-    block it holds (`Gm` apart), each of its runs of `column_run` consecutive columns
-    (`Gc` runs apart), in pieces of at most `MAX_COLUMNS_PER_ACCESS` (the registers of
-    `tcgen05_accumulator_layout` in order)."""
+    block it holds (`Gm` apart), each of its runs of `run` consecutive columns (`Gc`
+    runs apart: `column_run`), in pieces of at most `MAX_COLUMNS_PER_ACCESS` (the
+    registers of `tcgen05_accumulator_layout` in order)."""
     m, n = mn
     rows, columns = warp_split(mn, num_warps)
     per_thread = n // columns
-    run = column_run(mn, num_warps)
     step = min(run, MAX_COLUMNS_PER_ACCESS)
     return [
         (i * per_thread + r * run + j, rows * i * n + r * run * columns + j, step)
@@ -398,18 +397,17 @@ def _column_runs(mn: tuple[int, int], num_warps: int) -> list[tuple[int, int, in
 
 
 def _thread_column(
-    b: LLBuilder, state: FunctionState, mn: tuple[int, int], num_warps: int
+    b: LLBuilder, state: FunctionState, mn: tuple[int, int], num_warps: int, run: int
 ) -> SSAValue:
     """The first tensor-memory column of this warp's accumulator part: block
     `w / 4 % Gm` (`n` columns each), column group `w / 4 / Gm` (whose first run starts
-    `column_run` columns after the previous group's)."""
+    `run` columns after the previous group's)."""
     assert state.warp is not None
     _, n = mn
     rows, _ = warp_split(mn, num_warps)
     group = b.lshr(state.warp, b.const(2, i32))
     block = b.and_(group, b.const(rows - 1, i32))
     part = b.lshr(group, b.const(rows.bit_length() - 1, i32))
-    run = column_run(mn, num_warps)
     return b.add(b.mul(block, b.const(n, i32)), b.mul(part, b.const(run, i32)))
 
 
@@ -438,7 +436,8 @@ def lower_tcgen05_dot(
     result_layout = linear_layout(op, op.result.type)
     for layout in (a_layout, b_layout, acc_layout):
         check_exchangeable(op, layout)
-    tmem_layout = tmem_register_layout((m, n), state.num_warps)
+    run = accumulator_run(op.result.type, state.num_warps)
+    tmem_layout = tmem_register_layout((m, n), state.num_warps, run)
     a_vals = ctx.registers_of(op, op.a)
     b_vals = ctx.registers_of(op, op.b)
     acc_vals = ctx.registers_of(op, op.acc)
@@ -519,8 +518,8 @@ def lower_tcgen05_dot(
         if ring is None and once is None:
             ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
     b.op(nvvm.FenceProxyOp())
-    runs = _column_runs((m, n), state.num_warps)
-    group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(base_column, i32))
+    runs = _column_runs((m, n), state.num_warps, run)
+    group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(base_column, i32))
     # -- the accumulator into tensor memory, unless it is zero (a resident one only in
     # the loop's first iteration) or already there.
     if not zero_acc and not stored:
@@ -745,7 +744,8 @@ def lower_read_tmem_accumulator(
     m, n = t.get_shape()
     state = ctx.function_state(op)
     layout = linear_layout(op, t)
-    if layout != tcgen05_accumulator_layout((m, n), state.num_warps).linear((m, n)):
+    run = accumulator_run(t, state.num_warps)
+    if layout != tcgen05_accumulator_layout((m, n), state.num_warps, run).linear((m, n)):
         raise not_supported(op, "a tensor-memory accumulator read into another layout")
     column = op.column.value.data
     memory = tensor_memory(state, rewriter)
@@ -760,8 +760,8 @@ def lower_read_tmem_accumulator(
         fence = ptx.PtxAsm()
         fence.instr("tcgen05.fence::after_thread_sync")
         b.asm(fence, min_ptx_isa=TCGEN05_PTX_ISA)
-    runs = _column_runs((m, n), state.num_warps)
-    group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(column, i32))
+    runs = _column_runs((m, n), state.num_warps, run)
+    group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(column, i32))
     register_type = element_kind(op, t).register_type
     if TMEM_STORED_ATTR in op.attributes:
         # Tensor memory holds it whether the loop ran or not.
@@ -820,12 +820,14 @@ def _accumulator_place(
     assert isinstance(t, TensorType)
     m, n = t.get_shape()
     state = ctx.function_state(op)
-    if linear_layout(op, t) != tcgen05_accumulator_layout((m, n), state.num_warps).linear((m, n)):
+    run = accumulator_run(t, state.num_warps)
+    expected = tcgen05_accumulator_layout((m, n), state.num_warps, run)
+    if linear_layout(op, t) != expected.linear((m, n)):
         raise not_supported(op, "a tensor-memory accumulator in another layout")
     memory = tensor_memory(state, rewriter)
     memory.needed = max(memory.needed, column + tmem_columns((m, n)))
-    runs = _column_runs((m, n), state.num_warps)
-    group = b.add(_thread_column(b, state, (m, n), state.num_warps), b.const(column, i32))
+    runs = _column_runs((m, n), state.num_warps, run)
+    group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(column, i32))
     return state, memory, runs, group
 
 

@@ -22,6 +22,8 @@ from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_warp_grid
 from tileir.transforms.tileas.dot_plan import DotTypes, mma_spec, tensor_core_k_step
 from tileir.transforms.tileas.tcgen05_plan import (
     TCGEN05_M,
+    column_run,
+    rows_reduced,
     tcgen05_accumulator_layout,
     tcgen05_obstacle,
 )
@@ -37,7 +39,7 @@ def runs_on_tensor_cores(op: aa.DotOp | tas.DotOp) -> bool:
 
 
 def mma_layout_for(
-    op: aa.DotOp | tas.DotOp, num_warps: int, arch: str = ""
+    op: aa.DotOp | tas.DotOp, num_warps: int, arch: str = "", reduced: bool = False
 ) -> DistributedLayout | None:
     """The MMA layout of a rank-2 tensor-core dot's accumulator (batched dots keep a
     blocked one: `#nv_tileas.mma` is rank 2); on a tcgen05 target, for a dot that runs
@@ -56,7 +58,10 @@ def mma_layout_for(
     # A 64-row tcgen05 accumulator keeps the MMA layout (it is read out through shared
     # memory, `tcgen05.tmem_register_layout`).
     if obstacle is None and m % TCGEN05_M == 0:
-        return tcgen05_accumulator_layout((m, n), num_warps)
+        # `reduced`: the kernel reduces the rows of a tcgen05 accumulator (attention's
+        # S), and all of them take the short column runs (`tcgen05_plan.column_run`).
+        run = column_run((m, n), num_warps, reduced)
+        return tcgen05_accumulator_layout((m, n), num_warps, run)
     return MmaLayoutAttr(*mma_warp_grid(m, n, num_warps))
 
 
@@ -65,9 +70,13 @@ def tensor_core_dots(
 ) -> list[tuple[aa.DotOp | tas.DotOp, DistributedLayout]]:
     """The dots of `fn` that run on tensor cores, with their accumulator layout."""
     out: list[tuple[aa.DotOp | tas.DotOp, DistributedLayout]] = []
-    for op in fn.walk():
-        if isinstance(op, aa.DotOp | tas.DotOp):
-            layout = mma_layout_for(op, num_warps, arch)
-            if layout is not None:
-                out.append((op, layout))
+    dots = [op for op in fn.walk() if isinstance(op, aa.DotOp | tas.DotOp)]
+    # One column run for every tcgen05 accumulator of the kernel, so that attention's S
+    # and O (whose rows S's maximum and sum scale) share a layout and their row values
+    # need no conversion.
+    reduced = any(rows_reduced(op.result) for op in dots)
+    for op in dots:
+        layout = mma_layout_for(op, num_warps, arch, reduced)
+        if layout is not None:
+            out.append((op, layout))
     return out

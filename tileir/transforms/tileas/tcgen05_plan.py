@@ -32,6 +32,11 @@ from __future__ import annotations
 
 import math
 
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, BlockedLayoutAttr, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.targets import ARCHS
@@ -50,6 +55,8 @@ LANE_QUARTERS = 4
 #: The most consecutive columns of a row one thread holds where groups of four warps
 #: split the columns (`column_run`).
 COLUMN_RUN = 8
+#: The same for an accumulator whose rows a reduction combines (`rows_reduced`).
+REDUCED_ROW_RUN = 2
 
 
 def tcgen05_kind(spec: MmaSpec) -> str | None:
@@ -144,7 +151,9 @@ def warp_split(mn: tuple[int, int], num_warps: int) -> tuple[int, int]:
     return rows, groups // rows
 
 
-def tmem_register_layout(mn: tuple[int, int], num_warps: int) -> LinearLayout:
+def tmem_register_layout(
+    mn: tuple[int, int], num_warps: int, run: int | None = None
+) -> LinearLayout:
     """The registers `tcgen05.ld.32x32b` fills from an `m x n` accumulator: for a
     multiple of 128 rows, `tcgen05_accumulator_layout`'s; for 64 rows (layout F, rows
     `16q .. 16q+15` in lanes `32q ..` of quarter `q`), lane `l < 16` of warp `w` holds
@@ -152,7 +161,7 @@ def tmem_register_layout(mn: tuple[int, int], num_warps: int) -> LinearLayout:
     layout: an exchange writes only lanes below 16)."""
     m, n = mn
     if m != TCGEN05_HALF_M:
-        return tcgen05_accumulator_layout(mn, num_warps).linear(mn)
+        return tcgen05_accumulator_layout(mn, num_warps, run).linear(mn)
     groups = num_warps // LANE_QUARTERS
     per_thread = n // groups
     registers = tuple((0, 1 << i) for i in range(log2(per_thread)))
@@ -161,34 +170,90 @@ def tmem_register_layout(mn: tuple[int, int], num_warps: int) -> LinearLayout:
     return LinearLayout((m, n), registers, lanes, warps)
 
 
-def column_run(mn: tuple[int, int], num_warps: int) -> int:
+def column_run(mn: tuple[int, int], num_warps: int, reduced: bool = False) -> int:
     """How many consecutive columns of a row a thread holds before the next run of the
     row goes to the next group of four warps (`Gc` groups split the columns).  With one
     group, the whole row.  With several, runs of `COLUMN_RUN` columns (fewer where
     `n / Gc` is not a multiple of it) dealt out to the groups in turn: a row reduction's
     tree (`reductions.py`, the highest coordinate bit first) then combines a thread's
-    own registers before it crosses warps, and only `COLUMN_RUN` values a thread go
-    through shared memory there instead of all `n / Gc` (attention's softmax on a
-    128x128 S with 8 warps: 8 KB for each of its two row reductions, not 64 KB).  A
-    64-row accumulator (layout F) keeps whole runs: it is read out through shared
-    memory into its own layout."""
+    own registers before it crosses warps, and only as many values a thread as a run
+    holds go through shared memory there instead of all `n / Gc` (attention's softmax
+    on a 128x128 S with 8 warps exchanged 64 KB for each of its two row reductions).
+    In a kernel that reduces the rows of an accumulator (`reduced`, `rows_reduced`:
+    attention's S), every accumulator takes runs of `REDUCED_ROW_RUN` (S and O share a
+    layout, so the row values that scale O need no conversion): 2 values a thread cross
+    warps, and the registers the softmax holds across its exchanges drop further
+    (sm_100a, ptxas 13, spill stores with runs of 8 -> 2: `t_attention_bf16_d128_causal`
+    12 -> 0, `s_fmha_f16_causal` 36 -> 0; runs of 2 for S alone made O's row factors
+    convert through shared memory, 36 -> 164).  Other kernels keep `COLUMN_RUN`, the
+    8-column `tcgen05.ld`s and stores their epilogues want (runs of 2 took
+    `t_matmul_bf16_128x128x64` from 64 to 169 registers).  A 64-row accumulator (layout F) keeps whole runs: it is read out
+    through shared memory into its own layout."""
     m, n = mn
     _, columns = warp_split(mn, num_warps)
     per_thread = n // columns
     if columns == 1 or m < TCGEN05_M:
         return per_thread
-    return math.gcd(per_thread, COLUMN_RUN)
+    return math.gcd(per_thread, REDUCED_ROW_RUN if reduced else COLUMN_RUN)
 
 
-def tcgen05_accumulator_layout(mn: tuple[int, int], num_warps: int) -> BlockedLayoutAttr:
+def rows_reduced(value: SSAValue) -> bool:
+    """Whether the `m x n` tile `value` reaches a reduction along its rows (axis 1)
+    through ops that keep its shape (attention's scaling, masking and `exp2` between S
+    and its row maximum and sum) and the loops or branches that yield it (an
+    accumulator reduced after its K loop)."""
+    t = value.type
+    if not isinstance(t, TensorType) or len(t.get_shape()) != 2:
+        return False
+    shape = t.get_shape()
+    seen: set[Operation] = set()
+    work = [value]
+    while work:
+        for use in work.pop().uses:
+            user = use.operation
+            if isinstance(user, tas.ReduceOp):
+                if user.axis.value.data == 1:
+                    return True
+                continue
+            if isinstance(user, scf.YieldOp):
+                parent = user.parent_op()
+                if isinstance(parent, scf.ForOp | scf.IfOp):
+                    work.append(parent.results[use.index])
+                continue
+            if user.regions or user in seen:
+                continue
+            seen.add(user)
+            for result in user.results:
+                r = result.type
+                if isinstance(r, TensorType) and r.get_shape() == shape:
+                    work.append(result)
+    return False
+
+
+def accumulator_run(t: Attribute, num_warps: int) -> int:
+    """The column run of the `tcgen05` accumulator type `t`: its blocked layout's when
+    that is `tcgen05_accumulator_layout` with that run, else `column_run`'s default."""
+    assert isinstance(t, TensorType)
+    m, n = t.get_shape()
+    layout = t.encoding
+    if isinstance(layout, BlockedLayoutAttr) and len(layout.spt) == 2:
+        run = layout.spt[1]
+        if layout == tcgen05_accumulator_layout((m, n), num_warps, run):
+            return run
+    return column_run((m, n), num_warps)
+
+
+def tcgen05_accumulator_layout(
+    mn: tuple[int, int], num_warps: int, run: int | None = None
+) -> BlockedLayoutAttr:
     """The registers `tcgen05.ld.32x32b` fills from an `m x n` accumulator in layout D:
     warp `w` may read only lanes `32 (w % 4) .. +31` (its lane quarter), so its lane `l`
     holds row `32 (w % 4) + l` of 128-row blocks; the groups of four warps `w / 4` split
     the blocks (`Gm` of them) and then the columns (`Gc`: `warp_split`), in runs of
-    `column_run` consecutive columns dealt out to the `Gc` groups in turn (one run of
-    all `n` columns where `Gc` is 1), of the blocks `w / 4 % Gm + Gm i`.  A blocked
-    layout (repeated along the columns): every pass already handles it."""
+    `run` consecutive columns (`column_run`'s by default) dealt out to the `Gc` groups in
+    turn (one run of all `n` columns where `Gc` is 1), of the blocks `w / 4 % Gm + Gm i`.
+    A blocked layout (repeated along the columns): every pass already handles it."""
     rows, columns = warp_split(mn, num_warps)
-    return BlockedLayoutAttr(
-        [1, column_run(mn, num_warps)], [WARP_SIZE, 1], [LANE_QUARTERS * rows, columns], [0, 1]
-    )
+    if run is None:
+        run = column_run(mn, num_warps)
+    return BlockedLayoutAttr([1, run], [WARP_SIZE, 1], [LANE_QUARTERS * rows, columns], [0, 1])
