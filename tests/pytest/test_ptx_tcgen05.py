@@ -90,20 +90,9 @@ def test_256_row_tile_splits_row_blocks_over_warps(tmp_path: Path) -> None:
     np.testing.assert_allclose(inputs["arrays"]["c"], expected["c"], 1e-5, 1e-4)
 
 
-def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
-    tmp_path: Path,
-) -> None:
-    """gemm_bf16_two_warpgroups (128x128 f32, 8 warps: two groups of four split the
-    columns) whose epilogue reduces each row twice, as attention's softmax does:
-    c = x + (sum(x, 1) - max(x, 1))[:, None], x = acc * 0.1.  In a kernel that reduces an
-    accumulator's rows the groups hold runs of 2 columns in turn
-    (`tcgen05_plan.column_run`; 8 in the plain GEMM), so the row trees combine each
-    thread's registers first and cross warps with 2 values; the PTX in the simulator
-    equals the interpreter bit for bit (integer inputs: the products and the accumulation
-    are exact, so only the reductions' order could differ)."""
-    from tileir.interpreter import launch
-
-    text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
+def _with_row_reductions(text: str) -> str:
+    """A kernel text whose stored result `%for` becomes x + (sum(x, 1) - max(x, 1))[:, None],
+    x = %for * 0.1: its rows reduced twice, as attention's softmax reduces S."""
     store = "  %1 = store_view_tko weak %for,"
     assert store in text
     f32 = "tile<128x128xf32>"
@@ -124,16 +113,18 @@ def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
         + reduce("g16_sum", "addf", "0.000000e+00")
         + reduce("g16_max", "maxf", "0xFF800000")
         + "  %g16_d = subf %g16_sum, %g16_max : tile<128xf32>\n"
-        "  %g16_col = reshape %g16_d : tile<128xf32> -> tile<128x1xf32>\n"
-        f"  %g16_b = broadcast %g16_col : tile<128x1xf32> -> {f32}\n"
-        f"  %g16_out = addf %g16_x, %g16_b : {f32}\n"
+        "  %g16_dcol = reshape %g16_d : tile<128xf32> -> tile<128x1xf32>\n"
+        f"  %g16_db = broadcast %g16_dcol : tile<128x1xf32> -> {f32}\n"
+        f"  %g16_out = addf %g16_x, %g16_db : {f32}\n"
     )
-    text = text.replace(store, epilogue + store.replace("%for,", "%g16_out,"))
-    path = tmp_path / "gemm_row_reductions.mlir"
-    path.write_text(text)
-    ptx = compile_module(load_module(path), "sm_100a").ptx
-    assert ptx is not None
-    assert ptx.count("tcgen05.ld.sync.aligned.32x32b.x2.b32") == 32
+    return text.replace(store, epilogue + store.replace("%for,", "%g16_out,"))
+
+
+def _assert_equals_interpreter(path: Path, ptx: str) -> None:
+    """`ptx` (compiled from `path`, a variant of the base GEMM) in the simulator and
+    `path` in the interpreter give the same bits, on integer inputs."""
+    from tileir.interpreter import launch
+
     run_ptxas(ptx, "sm_100a")
     case = _common.load_case_module(BROKEN_BASE)
     inputs = case.make_inputs(np.random.default_rng(0))
@@ -147,6 +138,26 @@ def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
     got, want = simulated["arrays"]["c"], interpreted["arrays"]["c"]
     assert np.isfinite(want).all() and np.abs(want).max() > 1
     assert got.tobytes() == want.tobytes()
+
+
+def test_row_reductions_of_a_column_split_accumulator_equal_the_interpreter(
+    tmp_path: Path,
+) -> None:
+    """gemm_bf16_two_warpgroups (128x128 f32, 8 warps: two groups of four split the
+    columns) whose epilogue reduces each row twice, as attention's softmax does
+    (`_with_row_reductions`).  In a kernel that reduces an accumulator's rows the groups
+    hold runs of 2 columns in turn (`tcgen05_plan.column_run`; 8 in the plain GEMM), so
+    the row trees combine each thread's registers first and cross warps with 2 values;
+    the PTX in the simulator equals the interpreter bit for bit (integer inputs: the
+    products and the accumulation are exact, so only the reductions' order could
+    differ)."""
+    text = _with_row_reductions((CORPUS / f"{BROKEN_BASE}.mlir").read_text())
+    path = tmp_path / "gemm_row_reductions.mlir"
+    path.write_text(text)
+    ptx = compile_module(load_module(path), "sm_100a").ptx
+    assert ptx is not None
+    assert ptx.count("tcgen05.ld.sync.aligned.32x32b.x2.b32") == 32
+    _assert_equals_interpreter(path, ptx)
 
 
 def test_chain_of_dots_keeps_one_accumulator_in_tensor_memory(tmp_path: Path) -> None:
@@ -179,13 +190,16 @@ def test_chain_of_dots_keeps_one_accumulator_in_tensor_memory(tmp_path: Path) ->
     np.testing.assert_allclose(inputs["arrays"]["c"], 2 * expected["c"], 1e-5, 1e-4)
 
 
-def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False, negated_b: bool = False) -> str:
+def _rescaled_gemm(
+    tmp_path: Path, invariant_a: bool = False, negated_b: bool = False, reduce_rows: bool = False
+) -> str:
     """gemm_bf16_two_warpgroups whose K loop scales its accumulator row by row before
     each dot, as flash attention rescales O: acc = acc * f[:, None] + a_k b_k, with
     f[i] = 0.25 + i / 128 for row i of the tile (each row a different factor).  With
     `invariant_a`, A is the first K tile for every step, loaded before the loop (as
     attention's Q): acc = acc * f[:, None] + a_0 b_k.  With `negated_b`, the dot reads
-    -b_k, computed in registers (no ring feeds it)."""
+    -b_k, computed in registers (no ring feeds it).  With `reduce_rows`, the result's rows
+    are reduced as well (`_with_row_reductions`)."""
     text = (CORPUS / f"{BROKEN_BASE}.mlir").read_text()
     if invariant_a:
         load = "    %tile, %result_token = load_view_tko weak %pview[%blockId_x, %loopIdx] "
@@ -216,6 +230,8 @@ def _rescaled_gemm(tmp_path: Path, invariant_a: bool = False, negated_b: bool = 
             "%g16_nb = negf %tile_25 : tile<32x128xbf16>\n    %2 = mmaf %tile, %g16_nb,",
         )
     text = text.replace(loop, factor + loop, 1).replace(one, scaled)
+    if reduce_rows:
+        text = _with_row_reductions(text)
     (tmp_path / "gemm_rescaled.mlir").write_text(text)
     ptx = compile_module(load_module(tmp_path / "gemm_rescaled.mlir"), "sm_100a").ptx
     assert ptx is not None
@@ -256,6 +272,17 @@ def test_rescaled_accumulator_stays_in_tensor_memory(
             expected = expected * factor + a_k[:, : b_k.shape[0]] @ b_k
         simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
         np.testing.assert_allclose(inputs["arrays"]["c"], expected, 1e-4, 1e-3)
+
+
+def test_rescaled_accumulator_in_runs_of_two_equals_the_interpreter(tmp_path: Path) -> None:
+    """The rescaled accumulator of a kernel that also reduces its result's rows: runs
+    of 2 columns (`tcgen05_plan.column_run`), so `scale_tmem_accumulator` scales
+    2-column slices, each register by its row's factor (`_row_factors`); simulator and
+    interpreter agree bit for bit (integer inputs, dyadic row factors)."""
+    ptx = _rescaled_gemm(tmp_path, reduce_rows=True)
+    head = ptx.split("tcgen05.mma.cta_group::1", 1)[0]
+    assert "tcgen05.ld.sync.aligned.32x32b.x2.b32" in head and "mul.rn.f32" in head
+    _assert_equals_interpreter(tmp_path / "gemm_rescaled.mlir", ptx)
 
 
 def test_scaling_before_the_commit_fails_in_the_simulator(tmp_path: Path) -> None:
