@@ -59,7 +59,8 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_linear,
 )
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
-from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_a_in_registers, wgmma_obstacle
+from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR
+from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 
@@ -258,8 +259,8 @@ class LowerDot(TilePattern):
         # Operands an asynchronous pipeline already put in shared memory (a ring
         # buffer's slot, `async_copy.py`) are read there; the others are written first.
         fed = [self.feeds.ring_address(op, i) for i in (0, 1)]
-        # A in registers (attention's P): no buffer, no writes (`wgmma_a_in_registers`).
-        a_in_registers = use_wgmma and fed[0] is None and wgmma_a_in_registers(op)
+        # A in registers (attention's P): no buffer, no writes (`A_IN_REGISTERS_ATTR`).
+        a_in_registers = use_wgmma and fed[0] is None and A_IN_REGISTERS_ATTR in op.attributes
         # Operands the loop does not change, written once before it (attention's Q).
         for i in marked_staged_once(op) if use_wgmma else []:
             if fed[i] is None and not (i == 0 and a_in_registers):

@@ -212,7 +212,7 @@ def register_a(
     b: LLBuilder, values: Sequence[SSAValue], layout: LinearLayout, k_step: int, slab: int
 ) -> RegisterA:
     """A's fragment words (16-bit pairs) for `wgmma_dot`, from A's registers in
-    `layout` (`dot_plan.wgmma_a_in_registers` checked it is the fragment's): the
+    `layout` (`dot_plan.a_is_wgmma_fragment` checked it is the fragment's): the
     thread's elements of slab `mr` (rows `mr * slab ..`) and K step `ks` are its
     registers at A_FRAGMENT's offsets, packed two to a word as they are issued."""
     where = {layout.register_coord(r): r for r in range(layout.num_registers)}

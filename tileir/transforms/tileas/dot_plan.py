@@ -245,14 +245,14 @@ def wgmma_obstacle(
     return None
 
 
-def wgmma_a_in_registers(op: tas.DotOp) -> bool:
-    """Whether a `wgmma` dot takes A from registers instead of shared memory: a 2-D A
+def a_is_wgmma_fragment(op: tas.DotOp) -> bool:
+    """Whether a `wgmma` dot could take A from registers instead of shared memory: a 2-D A
     of 16-bit elements (f16, bf16) whose layout is the A fragment of the dot's warps
     (`mma_linear` of A's shape over the accumulator's `wm x 1` warp grid: the
     accumulator layout of a previous product, as the probabilities P of attention,
-    computed from the scores' accumulator, have it).  A then goes to the instruction
-    as it is, with no trip through shared memory (PTX ISA, wgmma's register fragments);
-    any other A is written to its core-matrix buffer."""
+    computed from the scores' accumulator, have it).  A could then go to the
+    instruction as it is, with no trip through shared memory (PTX ISA, wgmma's register
+    fragments; `tileas-pipeline-dot-operands` decides, `A_IN_REGISTERS_ATTR`)."""
     if op.atom.info.engine != "wgmma":
         return False
     spec = op.atom.info.mma_spec

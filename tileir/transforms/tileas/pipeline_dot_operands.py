@@ -87,6 +87,7 @@ from xdsl.dialects.builtin import (
     NoneAttr,
     StringAttr,
     TensorType,
+    UnitAttr,
     i1,
     i32,
     i64,
@@ -101,16 +102,17 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG, AtomAttr, Residency
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.layouts import (
+    WARP_SIZE,
     BlockedLayoutAttr,
     DistributedLayout,
     same_registers,
 )
 from tileir.dialects.nv_tileas.mma_layout import mma_linear
-from tileir.dialects.nv_tileas.ops.tmem import STAGED_ONCE_ATTR
+from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, STAGED_ONCE_ATTR
 from tileir.dialects.nv_tileas.types import TiledViewType
-from tileir.targets import ARCHS
+from tileir.targets import ARCHS, register_budget
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
-from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_a_in_registers
+from tileir.transforms.tileas.dot_plan import a_is_wgmma_fragment, dot_warp_grid
 from tileir.transforms.tileas.materialize_schedule import (
     STAGE_ATTR,
     ScheduleAnalysis,
@@ -120,7 +122,12 @@ from tileir.transforms.tileas.materialize_schedule import (
     movable_load,
     operand_sources,
 )
-from tileir.transforms.tileas.ring_budget import RingBudget, marked_staged_once, ring_scoped
+from tileir.transforms.tileas.ring_budget import (
+    RingBudget,
+    marked_staged_once,
+    occupancy_hint,
+    ring_scoped,
+)
 from tileir.transforms.tileas.specialize_agents import (
     PRODUCER_WARPS,
     SPECIALIZE_ATTR,
@@ -143,7 +150,7 @@ NOT_PIPELINED = "operands not pipelined"
 #: (`mark_staged_once`; the remark names the operand before it).
 STAGED_ONCE = "written to shared memory once, before the loop (which does not change it)"
 
-#: How an A that `wgmma` takes from registers reaches the dot (`wgmma_a_in_registers`).
+#: How an A that `wgmma` takes from registers reaches the dot (`mark_register_a`).
 A_IN_REGISTERS = "from registers, in the accumulator layout it has"
 
 #: The ways an operand reaches a dot without a ring that are not shortcomings.
@@ -555,6 +562,39 @@ def shared_operand_dots(loop: scf.ForOp) -> list[tas.DotOp]:
     ]
 
 
+#: Registers a thread keeps beside a loop's accumulators and a register A for everything
+#: else the loop holds (addresses, indices, row statistics, temporaries).
+REGISTER_A_RESERVE = 64
+
+
+def mark_register_a(loop: scf.ForOp, arch: str) -> None:
+    """Mark the `wgmma` dots of `loop` whose A is in the fragment layout
+    (`a_is_wgmma_fragment`: attention's P) `nv_tileas.a_in_registers`, where the
+    registers allow it: the A registers stay live until the instruction completes,
+    beside every accumulator of the loop, where through shared memory they die at the
+    store.  With the kernel's register budget (its warps and `occupancy` hint) below the
+    loop's accumulators, A's registers and `REGISTER_A_RESERVE`, A keeps going through
+    shared memory: NVIDIA's attention sample with 128x128 tiles at `occupancy = 2`
+    (128 registers) spills 1,552 bytes that way and 1,888 with P in registers."""
+    dots = [d for d in shared_operand_dots(loop) if a_is_wgmma_fragment(d)]
+    if not dots:
+        return
+    fn = loop.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    if fn is None:
+        return
+    budget = register_budget(_warps(loop) * WARP_SIZE, occupancy_hint(fn, arch) or 1)
+    held = sum(accumulator_registers(d) for d in shared_operand_dots(loop))
+    for dot in dots:
+        a = dot.a.type
+        assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
+        words = (a.encoding.linear(a.get_shape()).num_registers + 1) // 2  # 16-bit pairs
+        if held + words + REGISTER_A_RESERVE <= budget:
+            dot.attributes[A_IN_REGISTERS_ATTR] = UnitAttr()
+            held += words
+
+
 def mark_staged_once(loop: scf.ForOp) -> None:
     """Mark the operands of `loop`'s `wgmma` dots that the loop does not change
     (attention's Q) `nv_tileas.staged_once`: the lowering writes them to shared memory
@@ -566,7 +606,7 @@ def mark_staged_once(loop: scf.ForOp) -> None:
         staged = [
             i
             for i, v in enumerate((dot.a, dot.b))
-            if defined_outside(v, loop) and not (i == 0 and wgmma_a_in_registers(dot))
+            if defined_outside(v, loop) and not (i == 0 and A_IN_REGISTERS_ATTR in dot.attributes)
         ]
         if staged:
             dot.attributes[STAGED_ONCE_ATTR] = ArrayAttr([IntegerAttr(i, i64) for i in staged])
@@ -586,7 +626,7 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
             if index in staged:
                 plan.direct.setdefault(id(dot), []).append(f"{name}: {STAGED_ONCE}")
                 continue
-            if index == 0 and wgmma_a_in_registers(dot):
+            if index == 0 and A_IN_REGISTERS_ATTR in dot.attributes:
                 plan.direct.setdefault(id(dot), []).append(f"{name}: {A_IN_REGISTERS}")
                 continue
             fed = why_not_fed(value, analysis, loop)
@@ -823,6 +863,7 @@ class PipelineDotOperandsPass(ModulePass):
                         if isinstance(value.owner, tas.ViewOp):
                             load_in_dot_shape(value.owner, loop)
             for loop in loops:
+                mark_register_a(loop, self.arch)
                 mark_staged_once(loop)
             specialize = self.warp_specialize and ARCHS[self.arch].warp_specialization
             plans = plan_function(loops, self.num_stages, RingBudget(fn, self.arch), specialize)

@@ -41,10 +41,9 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
-from tileir.dialects.nv_tileas.ops.tmem import STAGED_ONCE_ATTR
+from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, STAGED_ONCE_ATTR
 from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, hint_target
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
-from tileir.transforms.tileas.dot_plan import wgmma_a_in_registers
 from tileir.transforms.tileas.materialize_schedule import defined_outside
 from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
 from tileir.transforms.tileas.tcgen05_plan import tmem_register_layout
@@ -130,12 +129,12 @@ def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
 
 def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
     """A dot's buffers: A and B unless a ring feeds them or, for A, `wgmma` takes it
-    from registers (`wgmma_a_in_registers`; 8-bit floats may be widened to f16 on the
+    from registers (`A_IN_REGISTERS_ATTR`; 8-bit floats may be widened to f16 on the
     way in, `DOT_OPERAND_BYTES`), and the accumulator and the result when they are not
     in the engine's own registers (then the lowering exchanges them)."""
     staged = marked_staged_once(op)
     direct = [v for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
-    if op.a in direct and wgmma_a_in_registers(op):
+    if op.a in direct and A_IN_REGISTERS_ATTR in op.attributes:
         direct.remove(op.a)
     total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in direct)
     if not _accumulator_in_place(op, warps):

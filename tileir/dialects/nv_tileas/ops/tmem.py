@@ -54,6 +54,11 @@ TMEM_STORED_ATTR = "nv_tileas.tmem_stored"
 #: (their registers are then not live across the loop).
 STAGED_ONCE_ATTR = "nv_tileas.staged_once"
 
+#: On a `wgmma` dot (unit): its A goes to the instruction from the registers that hold it,
+#: in the accumulator layout of the product that computed it (attention's P), not
+#: through shared memory (`tileas-pipeline-dot-operands` decides, `wgmma.register_a`).
+A_IN_REGISTERS_ATTR = "nv_tileas.a_in_registers"
+
 
 @irdl_op_definition
 class ReadTmemAccumulatorOp(TileASOp):
