@@ -65,6 +65,17 @@ pipelined); a loop whose rings do not fit one slot each (two stages) is left as 
 A reduction or scan in the loop body (the online softmax between the two products of
 flash attention) does not keep the loads from moving (`materialize_schedule`): its
 shared memory is its own scratch.
+
+The loops of a kernel are planned together (`plan_function`): the rings of an
+unspecialized loop of `wgmma` or `mma.sync` dots live only while it runs and share one
+region with the other such loops' (`ring_budget.ring_scoped`).  Operands that need no
+ring are marked too: a `wgmma` dot's operand the loop does not change (attention's Q)
+`nv_tileas.staged_once`, written to shared memory once, before the loop
+(`mark_staged_once`), and an A already in the instruction's register fragment
+(attention's P, in the accumulator layout of the product that computed it)
+`nv_tileas.a_in_registers`, where the kernel's registers allow it (`mark_register_a`):
+
+    %o = nv_tileas.dot %p, %v, %acc {nv_tileas.a_in_registers, ...}
 """
 
 from __future__ import annotations
