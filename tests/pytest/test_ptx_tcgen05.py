@@ -329,6 +329,21 @@ def test_epilogue_reads_tensor_memory_a_slice_at_a_time() -> None:
         assert "tcgen05.wait::ld" in between and "st.global" in between
 
 
+def test_one_column_runs_assemble_and_match_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`tcgen05.ld`/`st` of one column (`.x1`) still write their register as a vector
+    expression, `{%f1}` (ptxas rejects a bare register): the base GEMM with column runs
+    of 1 (no kernel gets them today: `column_run` gives at least 2) assembles and matches
+    numpy in the simulator."""
+    from tileir.transforms.tileas import tcgen05_plan
+
+    monkeypatch.setattr(tcgen05_plan, "COLUMN_RUN", 1)
+    ptx = compile_module(load_module(CORPUS / f"{BROKEN_BASE}.mlir"), "sm_100a").ptx
+    assert ptx is not None
+    assert re.search(r"tcgen05\.ld\.sync\.aligned\.32x32b\.x1\.b32 \{%f\d+\}", ptx)
+    run_ptxas(ptx, "sm_100a")
+    _run(BROKEN_BASE, ptx)
+
+
 def _broken(pattern: str, replacement: str) -> str:
     ptx = _ptx(BROKEN_BASE)
     broken, count = re.subn(pattern, replacement, ptx)

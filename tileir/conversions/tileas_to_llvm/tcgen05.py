@@ -698,6 +698,13 @@ def _store_word(b: LLBuilder, address: SSAValue, value: int) -> None:
     b.asm(asm)
 
 
+def _tmem_vector(items: Sequence[str]) -> str:
+    """The registers of a `tcgen05.ld`/`st`: always a vector expression in braces, one
+    register included (PTX ISA 9.7.16.8.3, "tcgen05.ld": `r` is a vector expression of
+    `.num` registers; ptxas rejects a bare register for `.x1`)."""
+    return "{" + ", ".join(items) + "}"
+
+
 def _read_accumulator(
     b: LLBuilder,
     memory: TensorMemory,
@@ -724,7 +731,7 @@ def _read_accumulator(
                 asm.instr("mov.b32", o, asm.input(v))
         asm.instr(
             f"tcgen05.ld.sync.aligned.32x32b.x{count}.b32",
-            ptx.vector(outs),
+            _tmem_vector(outs),
             ptx.address(address),
             guard=guard,
         )
@@ -796,7 +803,7 @@ def _write_accumulator(
         asm.instr(
             f"tcgen05.st.sync.aligned.32x32b.x{count}.b32",
             ptx.address(address),
-            ptx.vector(words),
+            _tmem_vector(words),
             guard=guard,
             negate=True,
         )
