@@ -183,12 +183,13 @@ def column_run(mn: tuple[int, int], num_warps: int, reduced: bool = False) -> in
     attention's S), every accumulator takes runs of `REDUCED_ROW_RUN` (S and O share a
     layout, so the row values that scale O need no conversion): 2 values a thread cross
     warps, and the registers the softmax holds across its exchanges drop further
-    (sm_100a, ptxas 13, spill stores with runs of 8 -> 2: `t_attention_bf16_d128_causal`
-    12 -> 0, `s_fmha_f16_causal` 36 -> 0; runs of 2 for S alone made O's row factors
-    convert through shared memory, 36 -> 164).  Other kernels keep `COLUMN_RUN`, the
-    8-column `tcgen05.ld`s and stores their epilogues want (runs of 2 took
-    `t_matmul_bf16_128x128x64` from 64 to 169 registers).  A 64-row accumulator (layout F) keeps whole runs: it is read out
-    through shared memory into its own layout."""
+    (sm_100a, ptxas 13, spill stores with runs of 8 -> 2 at `2bba914`:
+    `t_attention_bf16_d128_causal` 52 -> 4, `s_fmha_f16_causal` 60 -> 0; runs of 2 for S
+    alone made O's row factors convert through shared memory).  Other kernels keep
+    `COLUMN_RUN`, the 8-column `tcgen05.ld`s and stores their epilogues want (runs of 2
+    took `t_matmul_bf16_128x128x64` from 64 to 169 registers).  A 64-row accumulator
+    (layout F) keeps whole runs: it is read out through shared memory into its own
+    layout."""
     m, n = mn
     _, columns = warp_split(mn, num_warps)
     per_thread = n // columns
