@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import IntegerAttr, TensorType, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -65,20 +65,19 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.exchange import (
-    ElementKind,
     Exchange,
     check_exchangeable,
     element_kind,
     padded_strides,
 )
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent, available_bytes
+from tileir.conversions.tileas_to_llvm.staged_operands import stage_once
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import (
-    STAGED_ONCE_ATTR,
     TMEM_COLUMN_ATTR,
     TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
@@ -87,6 +86,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     ScaleTmemAccumulatorOp,
     WriteTmemAccumulatorOp,
 )
+from tileir.transforms.tileas.ring_budget import marked_staged_once
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
@@ -175,9 +175,6 @@ class TensorMemory:
     in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
     #: The one thread that issues every `tcgen05.mma` and `tcgen05.commit` (`issuer`).
     issuer: SSAValue | None = None
-    #: The buffers of the loop-invariant operands written once (`_stage_once`), by
-    #: their registers and buffer layout.
-    staged: dict[tuple[object, ...], SSAValue] = field(default_factory=dict)
 
 
 def issuer(state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory) -> SSAValue:
@@ -457,11 +454,11 @@ def lower_tcgen05_dot(
     views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
     # Operands the loop does not change (`nv_tileas.staged_once`), written once before it.
     staged: list[SSAValue | None] = [None, None]
-    for index in _staged_once(op):
+    for index in marked_staged_once(op):
         if fed[index] is None:
             vals = (a_vals, b_vals)[index]
-            staged[index] = _stage_once(
-                state, rewriter, ex, vals, views[index], buffers[index], operand
+            staged[index] = stage_once(
+                state, rewriter, ex, vals, views[index], buffers[index].bytes, operand
             )
     sizes = [
         buf.bytes
@@ -615,48 +612,6 @@ def lower_tcgen05_dot(
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
-
-
-def _staged_once(op: Operation) -> list[int]:
-    """The operands `tileas-tmem-accumulators` marked `nv_tileas.staged_once`."""
-    attr = op.attributes.get(STAGED_ONCE_ATTR)
-    if not isinstance(attr, ArrayAttr):
-        return []
-    return [a.value.data for a in attr.data if isinstance(a, IntegerAttr)]
-
-
-def _stage_once(
-    state: FunctionState,
-    rewriter: PatternRewriter,
-    ex: Exchange,
-    vals: Sequence[SSAValue],
-    view: tuple[LinearLayout, Sequence[int]],
-    buf: wgmma.OperandBuffer,
-    kind: ElementKind,
-) -> SSAValue | None:
-    """The shared address of a buffer of its own (persistent: nothing else writes it)
-    holding a loop-invariant operand, written once right after its registers are
-    computed, before the loop (the dot's CTA barrier before its MMAs orders every
-    thread's writes, as for the writes in the loop).  The same registers in the same
-    buffer layout are written once for every dot that reads them.  None, and the dot
-    writes them itself, where they are not all defined in one block."""
-    owners = [v.owner for v in vals if isinstance(v.owner, Operation)]
-    block = owners[0].parent_block() if owners else None
-    if block is None or len(owners) != len(vals) or any(o.parent is not block for o in owners):
-        return None
-    key = (tuple(id(v) for v in vals), buf.bytes, buf.lbo, buf.sbo, buf.mn_major)
-    memory = tensor_memory(state, rewriter)
-    known = memory.staged.get(key)
-    if known is not None:
-        return known
-    last = max(owners, key=block.get_operation_index)
-    smem = allocate_persistent(state, rewriter, buf.bytes)
-    b = LLBuilder(rewriter, InsertPoint.after(last))
-    layout, strides = view
-    ex.write(b, rewriter, state, list(vals), layout, strides, smem, kind)
-    b.op(nvvm.FenceProxyOp())
-    memory.staged[key] = smem
-    return smem
 
 
 def _column_of(op: Operation) -> int:

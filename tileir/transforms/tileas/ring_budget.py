@@ -46,7 +46,7 @@ from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, hint_target
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import defined_outside
 from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
-from tileir.transforms.tileas.tcgen05_plan import tmem_register_layout
+from tileir.transforms.tileas.tcgen05_plan import accumulator_run, tmem_register_layout
 from tileir.utils.bits import storage_bits
 
 #: Warps assumed of a kernel that does not say (the most a CTA has).
@@ -120,7 +120,7 @@ def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
     shape = acc.get_shape()
     if len(shape) != 2 or not all(isinstance(t.encoding, DistributedLayout) for t in (acc, result)):
         return False
-    tmem = tmem_register_layout((shape[0], shape[1]), warps)
+    tmem = tmem_register_layout((shape[0], shape[1]), warps, accumulator_run(result, warps))
     return all(
         isinstance(t.encoding, DistributedLayout) and t.encoding.linear(shape) == tmem
         for t in (acc, result)
