@@ -20,6 +20,7 @@ from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
 from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
 from tileir.transforms.dce import DeadCodeElimination
+from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
 from tileir.transforms.llvm.sink_tmem_loads import SinkTmemLoadsPass
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
@@ -74,6 +75,7 @@ def stage_passes(
                 CommonSubexpressionElimination(),
                 DeadCodeElimination(),
                 SinkTmemLoadsPass(),
+                DeferReadBarriersPass(),
             ],
         ),
     ]

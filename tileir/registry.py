@@ -112,6 +112,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "llvm-sink-tmem-loads": _pass("tileir.transforms.llvm.sink_tmem_loads", "SinkTmemLoadsPass"),
+    "llvm-defer-read-barriers": _pass(
+        "tileir.transforms.llvm.defer_read_barriers", "DeferReadBarriersPass"
+    ),
     "cuda-tile-to-ptx": _pass("tileir.pipelines", "CudaTileToPtxPipeline"),
     # cuda_tile -> cuda_tile (tileir/transforms/cuda_tile/).
     "fuse-fma": _pass("tileir.transforms.cuda_tile.fuse_fma", "FuseFmaPass"),

@@ -74,7 +74,9 @@ def test_a_reduction_and_an_exchange_share_the_arena(arch: str) -> None:
     assert ptx is not None
     assert _arena_size(ptx) == n * (m * 4 + 4)
     assert "tileir_reduce" not in ptx
-    assert ptx.count("bar.sync 0;") >= 4  # the exchange's two and the reduce's two
+    # The exchange's two and the reduce's first: nothing writes shared memory after the
+    # reduce's reads, so no barrier closes them (llvm-defer-read-barriers).
+    assert ptx.count("bar.sync 0;") >= 3
     result = run_ptxas(ptx, arch)
     assert result.ok, result.output
     rng = np.random.default_rng(7)
