@@ -97,3 +97,20 @@ def test_k_feeds_mma_sync_k_major_on_sm_80() -> None:
     assert "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16" in ptx
     assert ptx.count("cp.async.cg.shared.global") >= 4
     _common.simulate_case(NAME, ptx, SEED)
+
+
+def test_only_the_rings_that_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where one slot of K's and V's rings does not fit (12,000 bytes left: one 8 KiB
+    tile's slot, not two), each loop keeps V's ring, loads K synchronously and says why
+    (`sized_plan`); the kernel still matches numpy."""
+    from tileir.transforms.tileas.pipeline_dot_operands import NO_ROOM
+    from tileir.transforms.tileas.ring_budget import RingBudget
+
+    monkeypatch.setattr(RingBudget, "for_loop", lambda self, fed, scoped=False: 12000)
+    compiled = compile_module(load_module(CORPUS / f"{NAME}.mlir"), "sm_90a", keep_stages=True)
+    assert compiled.ptx is not None
+    tileas = compiled.stages["tileas"]
+    # K's dot (the first product of each loop) says its ring did not fit; V's has one.
+    assert tileas.count(f"B: {NO_ROOM}") == 2
+    assert tileas.count("nv_tileas.async.tiled_load") == 2 * 2  # V: a stage ahead, in the body
+    _common.simulate_case(NAME, compiled.ptx, SEED)

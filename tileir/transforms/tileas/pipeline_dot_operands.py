@@ -68,7 +68,8 @@ shared memory is its own scratch.
 
 The loops of a kernel are planned together (`plan_function`): the rings of an
 unspecialized loop of `wgmma` or `mma.sync` dots live only while it runs and share one
-region with the other such loops' (`ring_budget.ring_scoped`).  Operands that need no
+region with the other such loops' (`ring_budget.ring_scoped`); where one slot of every
+ring does not fit, the rings of fewer operands may (`sized_plan`).  Operands that need no
 ring are marked too: a `wgmma` dot's operand the loop does not change (attention's Q)
 `nv_tileas.staged_once`, written to shared memory once, before the loop
 (`mark_staged_once`), and an A already in the instruction's register fragment
@@ -675,11 +676,51 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
     return plan
 
 
+#: Why an operand that qualified for a ring stays synchronous (`sized_plan`).
+NO_ROOM = "its ring does not fit beside the other operands' rings"
+
+
 def sized_plan(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPlan:
     """`candidates` (`loop_candidates`) with the stages its rings get within what
     `budget` leaves them: fewer than the option where they do not fit, no `wgmma` group
-    in flight (nor warp specialization) where its slots do not, and not pipelined where
-    one slot of each ring does not."""
+    in flight (nor warp specialization) where its slots do not.  Where one slot of every
+    ring does not fit, the rings of fewer operands, the first loaded dropped first (a
+    synchronous operand's buffer then counts among the exchanges): attention's V alone
+    where K and V do not fit; not pipelined where no single ring fits."""
+    plan = _sized(candidates, num_stages, budget)
+    if plan.pipelined or candidates.blockers or len(candidates.chosen) < 2:
+        return plan
+    for dropped in candidates.chosen:
+        fewer = _without(candidates, dropped)
+        sized = sized_plan(fewer, num_stages, budget)
+        if sized.pipelined:
+            return sized
+    return plan
+
+
+def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
+    """`plan` with the load `dropped` (an id of `chosen`) left synchronous."""
+    load = plan.chosen[dropped][0]
+    (use,) = list(load.result.uses)
+    direct = {k: list(v) for k, v in plan.direct.items()}
+    direct.setdefault(id(use.operation), []).append(f"{'AB'[use.index]}: {NO_ROOM}")
+    chosen = {k: v for k, v in plan.chosen.items() if k != dropped}
+    return replace(
+        plan,
+        chosen=chosen,
+        direct=direct,
+        blockers=list(plan.blockers),
+        per_stage=sum(tile_bytes(load) for load, _, _ in chosen.values()),
+        in_flight=dict.fromkeys(plan.in_flight, "an operand is not fed by a ring"),
+        specialize=False,
+        why_not_specialized=None,
+        scoped=ring_scoped(plan.dots, False),
+    )
+
+
+def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPlan:
+    """`candidates` with the stages its rings get (`sized_plan`), every operand that
+    qualified on a ring or the loop not pipelined."""
     plan = replace(candidates, blockers=list(candidates.blockers))
     if not plan.pipelined:
         return plan
@@ -712,7 +753,8 @@ def plan_function(
     rings fit beside the kernel's largest exchange, which depends on which dot operands
     the other loops' rings feed: planned first assuming every operand that qualifies is
     fed, then again with only those the previous round fed, until nothing changes
-    (fewer operands fed only lowers the budgets, so this ends)."""
+    (fewer operands fed only lowers the budgets, so this ends).  A round that feeds
+    at least what it assumed is sound: its exchanges are no larger than assumed."""
     candidates = [loop_candidates(loop, num_stages, warp_specialize) for loop in loops]
     assumed = {v for plan in candidates for v in plan.fed}
     while True:
@@ -723,9 +765,9 @@ def plan_function(
             trial.place(sized.slots * sized.per_stage if sized.pipelined else 0, sized.scoped)
             plans.append(sized)
         fed = {v for plan in plans for v in plan.fed}
-        if fed == assumed:
+        if fed >= assumed:
             return plans
-        assumed = fed
+        assumed &= fed
 
 
 def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
