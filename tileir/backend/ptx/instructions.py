@@ -200,6 +200,45 @@ def _int_binary(mnemonic: str, pred_op: str | None = None, normalize: bool = Tru
     return emit
 
 
+def _wide_operand(value: SSAValue, signed: bool) -> SSAValue | int | None:
+    """`value` as a 32-bit operand of `mul.wide`: the source of its 32-bit `zext`
+    (`sext` when `signed`), or a constant of the 32-bit range; None otherwise."""
+    owner = value.owner
+    kind = llvm.SExtOp if signed else llvm.ZExtOp
+    if isinstance(owner, kind) and width(owner.operands[0].type) == 32:
+        return owner.operands[0]
+    constant = constant_int(value)
+    lo, hi = (-(1 << 31), 1 << 31) if signed else (0, 1 << 32)
+    if constant is not None and lo <= constant < hi:
+        return constant
+    return None
+
+
+_mul_lo = _int_binary("mul.lo.s{w}", "and")
+
+
+def emit_mul(ctx: PtxContext, op: Operation) -> None:
+    """`mul.lo`, or `mul.wide.u32` / `.s32` for a 64-bit product of a 32-bit value,
+    extended, and a constant of the same 32-bit range (LLVM's NVPTX backend selects
+    it so): ptxas makes one `IMAD.WIDE.U32` of it where a 64-bit multiply of the
+    extended value costs more instructions and registers (the strength-reduced
+    addresses of tiled accesses, `tileas_to_llvm/affine_addresses.py`: x_permute_2d_f32
+    on sm_90a 80 registers with it, 96 with `mul.lo.s64`).  Two extended values keep
+    `mul.lo.s64`: measured over the corpus, `mul.wide` there moved registers both
+    ways (gemm_bf16_big_tile on sm_80 began to spill)."""
+    a, b = op.operands
+    if width(op.results[0].type) == 64:
+        for signed in (False, True):
+            x, y = _wide_operand(a, signed), _wide_operand(b, signed)
+            if isinstance(x, int):
+                x, y = y, x
+            if isinstance(x, SSAValue) and isinstance(y, int):
+                sign = "s" if signed else "u"
+                ctx.line(f"mul.wide.{sign}32 {ctx.r(op.results[0])}, {ctx.r(x)}, {y};")
+                return
+    _mul_lo(ctx, op)
+
+
 def _unsigned_operand(ctx: PtxContext, value: SSAValue) -> str:
     """An i8 operand zero-extended (its register holds it sign-extended)."""
     if width(value.type) != 8:
@@ -570,7 +609,10 @@ def emit_gep(ctx: PtxContext, op: Operation) -> None:
         # A shared pointer: 32-bit address arithmetic (the index is i32).
         ctx.line(f"mad.lo.s32 {d}, {ctx.r(idx)}, {size}, {base};")
         return
-    if width(idx.type) == 64:
+    if width(idx.type) == 64 and size == 1:
+        # A byte offset: ptxas folds `mul.wide` + `add` into one IMAD.WIDE, not a `mad`.
+        ctx.line(f"add.s64 {d}, {base}, {ctx.r(idx)};")
+    elif width(idx.type) == 64:
         ctx.line(f"mad.lo.s64 {d}, {ctx.r(idx)}, {size}, {base};")
     elif width(idx.type) == 32:
         ctx.line(f"mad.wide.s32 {d}, {ctx.r(idx)}, {size}, {base};")
@@ -1131,7 +1173,7 @@ EMITTERS: dict[type[Operation], Emitter] = {
     llvm.ConstantOp: emit_constant,
     llvm.AddOp: _int_binary("add.s{w}", "xor"),
     llvm.SubOp: _int_binary("sub.s{w}", "xor"),
-    llvm.MulOp: _int_binary("mul.lo.s{w}", "and"),
+    llvm.MulOp: emit_mul,
     llvm.AndOp: _int_binary("and.b{w}", "and", normalize=False),
     llvm.OrOp: _int_binary("or.b{w}", "or", normalize=False),
     llvm.XOrOp: _int_binary("xor.b{w}", "xor", normalize=False),

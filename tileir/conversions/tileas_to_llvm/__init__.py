@@ -35,7 +35,8 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 What the patterns share: `pattern.py` (`TilePattern`, the base), `context.py` (registers
 of each value, per-kernel state), `builder.py` (`LLBuilder`, the one place llvm/nvvm ops
 and inline PTX are made), `exchange.py` (moving values between threads through shared
-memory), `shared_arena.py` (the kernel's one shared-memory arena), `scalar.py` and the
+memory), `affine_addresses.py` (a thread's tiled-access addresses from its first one),
+`shared_arena.py` (the kernel's one shared-memory arena), `scalar.py` and the
 `math_*`/`trig_*`/`remainder_functions.py`, `fp8.py`, `tf32.py` routines (one element);
 `legality.py` checks what comes in and what goes out; `names.py` gives a named tile's
 registers its name.  No module of the package imports
@@ -56,6 +57,7 @@ from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
 )
 
+from tileir.conversions.tileas_to_llvm.affine_addresses import plan_affine_addresses
 from tileir.conversions.tileas_to_llvm.agents import Agents, agent_patterns
 from tileir.conversions.tileas_to_llvm.arith import LowerArithConstant, LowerArithInteger
 from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, feed_patterns
@@ -146,6 +148,9 @@ class ConvertTileASToLLVMPass(ModulePass):
         # Warp-specialized agents and the pipelines between them (their rings are feeds).
         agents = Agents(feeds)
         agents.plan(op)
+        # Strength-reduced addresses of tiled accesses, read before their pointer tiles
+        # are lowered (its anchors go in last, after every plan that walks the IR).
+        lowering.affine_addresses = plan_affine_addresses(op)
         LocatedWalker(
             TypeDispatch(
                 [

@@ -31,6 +31,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from tileir.analysis.affine_forms import AffineAccess
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.shared_arena import SharedArena, SharedBudget
 from tileir.diagnostics import error_at, not_supported
@@ -202,6 +203,9 @@ class LoweringContext:
         #: Per masked tiled load (by id): its mask's constant runs per
         #: dimension, from before the lowering (`tiled_memory.mask_runs`).
         self.mask_runs: dict[int, tuple[int, ...]] = {}
+        #: Per tiled load and store with an affine pointer tile (by id): its form and
+        #: anchored scales (`affine_addresses.plan_affine_addresses`).
+        self.affine_addresses: dict[int, AffineAccess] = {}
 
     def function_state(self, op: Operation) -> FunctionState:
         fn = op.parent_op()

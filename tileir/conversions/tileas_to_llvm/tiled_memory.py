@@ -18,6 +18,7 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.analysis.axis_info import AxisInfoAnalysis
 from tileir.backend.ptx.memory_asm import Qualifiers, load_group, store_group
+from tileir.conversions.tileas_to_llvm.affine_addresses import group_addresses
 from tileir.conversions.tileas_to_llvm.context import (
     element_bits,
     is_representative,
@@ -160,6 +161,7 @@ class LowerTiledLoad(TilePattern):
             # A scalar: every thread loads it (every thread holds the value).
             vec, groups = 1, [0]
         b = self.builder(rewriter, op)
+        ptrs = group_addresses(self.ctx, op, b, view.src, ptrs, groups)
         values: dict[int, SSAValue] = {}
         pad = padding_bits(op)
         aligned = layout is not None and uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
@@ -201,6 +203,7 @@ class LowerTiledStore(TilePattern):
             vec, groups = 1, [0]
             owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
         b = self.builder(rewriter, op)
+        ptrs = group_addresses(self.ctx, op, b, view.src, ptrs, groups)
         for g in groups:
             regs = list(range(g, g + vec))
             preds = [masks[r] for r in regs] if masks is not None else []
