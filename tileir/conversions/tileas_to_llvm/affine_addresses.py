@@ -34,25 +34,13 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileir.analysis.affine_forms import AffineAccess, AffineForms
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
+from tileir.conversions.tileas_to_llvm.context import (
+    LoweringContext,
+    disjoint_bits,
+    linear_layout,
+)
 from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import LinearLayout
-
-
-def separable(layout: LinearLayout) -> bool:
-    """Whether a register's coordinate is the thread's plus its own in every dimension:
-    no register bit overlaps a lane or warp bit there (XOR is then addition)."""
-    for d in range(len(layout.shape)):
-        registers = 0
-        for basis in layout.registers:
-            registers |= basis[d]
-        threads = 0
-        for basis in (*layout.lanes, *layout.warps):
-            threads |= basis[d]
-        if registers & threads:
-            return False
-    return True
 
 
 def plan_affine_addresses(module: ModuleOp) -> dict[int, AffineAccess]:
@@ -104,7 +92,7 @@ def group_addresses(
         plan.anchor.detach()
         plan.anchor.erase()
     layout = linear_layout(op, pointers.type)
-    if len(registers) != layout.num_registers or not separable(layout):
+    if len(registers) != layout.num_registers or not disjoint_bits(layout):
         return result
     first = registers[0]
     for g in groups:

@@ -272,3 +272,19 @@ def representative(layout: LinearLayout, r: int) -> int:
         if r >> i & 1 and not any(basis):
             r &= ~(1 << i)
     return r
+
+
+def disjoint_bits(layout: LinearLayout) -> bool:
+    """Whether register bits never overlap thread bits in any coordinate, so that a
+    coordinate is the register part *plus* the thread part (no carries, no XOR): an
+    exchange's addresses and a tiled access's (`affine_addresses.py`) rely on it."""
+    for d in range(len(layout.shape)):
+        reg = 0
+        for basis in layout.registers:
+            reg |= basis[d]
+        thread = 0
+        for basis in (*layout.lanes, *layout.warps):
+            thread |= basis[d]
+        if reg & thread:
+            return False
+    return True

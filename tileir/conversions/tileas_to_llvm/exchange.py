@@ -44,6 +44,7 @@ from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     FunctionState,
     LoweringContext,
+    disjoint_bits,
     element_bits,
     element_llvm_type,
     is_representative,
@@ -149,21 +150,6 @@ def conversion_strides(
         if cost < best[0]:
             best = (cost, total, candidate)
     return best[2], best[1]
-
-
-def _disjoint(layout: LinearLayout) -> bool:
-    """Whether register bits never overlap thread bits in any coordinate, so that a
-    coordinate is the register part *plus* the thread part (no carries, no XOR)."""
-    for d in range(len(layout.shape)):
-        reg = 0
-        for basis in layout.registers:
-            reg |= basis[d]
-        thread = 0
-        for basis in (*layout.lanes, *layout.warps):
-            thread |= basis[d]
-        if reg & thread:
-            return False
-    return True
 
 
 class Exchange:
@@ -337,7 +323,7 @@ def element_kind(op: Operation, t: Attribute) -> ElementKind:
 
 
 def check_exchangeable(op: Operation, layout: LinearLayout) -> None:
-    if not _disjoint(layout):
+    if not disjoint_bits(layout):
         raise not_supported(op, "exchanging tiles whose layouts mix register and thread bits")
 
 
