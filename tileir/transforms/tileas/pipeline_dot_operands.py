@@ -521,7 +521,7 @@ def agents_of(fn: func.FuncOp) -> str:
 @dataclass
 class LoopPlan:
     """What `tileas-pipeline-dot-operands` does with one loop, decided before anything
-    is rewritten (`plan_loop`), so that the loops of a kernel can be planned together
+    is rewritten (`sized_plan`), so that the loops of a kernel can be planned together
     (`plan_function`) and then carried out (`apply_plan`)."""
 
     loop: scf.ForOp
@@ -752,9 +752,9 @@ def plan_function(
     """Plan `loops` (the innermost loops of one kernel, in order) together.  Each loop's
     rings fit beside the kernel's largest exchange, which depends on which dot operands
     the other loops' rings feed: planned first assuming every operand that qualifies is
-    fed, then again with only those the previous round fed, until nothing changes
-    (fewer operands fed only lowers the budgets, so this ends).  A round that feeds
-    at least what it assumed is sound: its exchanges are no larger than assumed."""
+    fed, then again assuming only those both rounds fed, until a round feeds at least
+    what it assumed (then its exchanges are no larger than assumed; the assumption
+    only shrinks, so this ends)."""
     candidates = [loop_candidates(loop, num_stages, warp_specialize) for loop in loops]
     assumed = {v for plan in candidates for v in plan.fed}
     while True:
@@ -771,7 +771,7 @@ def plan_function(
 
 
 def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
-    """Carry out `plan` (`plan_loop`): rewrite the loop's loads into a pipeline and
+    """Carry out `plan` (`sized_plan`): rewrite the loop's loads into a pipeline and
     record on each tensor-core dot what feeds it, or why not a ring."""
     loop, dots, chosen, direct = plan.loop, plan.dots, plan.chosen, plan.direct
     if not dots:
