@@ -542,8 +542,12 @@ class LoopPlan:
     #: where it could not be: its dots wait for their groups).
     specialize: bool = False
     why_not_specialized: str | None = None
-    #: Whether its rings live only while the loop runs (`ring_budget.ring_scoped`).
-    scoped: bool = False
+
+    @property
+    def scoped(self) -> bool:
+        """Whether its rings live only while the loop runs (`ring_budget.ring_scoped`);
+        while `specialize` is still a possibility the answer is the cautious one."""
+        return ring_scoped(self.dots, self.specialize)
 
     @property
     def pipelined(self) -> bool:
@@ -671,7 +675,6 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
             registers = max(accumulator_registers(dot) for dot in dots)
             plan.why_not_specialized = too_many_for_two_warpgroups(registers)
         plan.specialize = plan.why_not_specialized is None
-    plan.scoped = ring_scoped(dots, plan.specialize)
     plan.per_stage = sum(tile_bytes(load) for load in loads)
     return plan
 
@@ -714,7 +717,6 @@ def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
         in_flight=dict.fromkeys(plan.in_flight, "an operand is not fed by a ring"),
         specialize=False,
         why_not_specialized=None,
-        scoped=ring_scoped(plan.dots, False),
     )
 
 
@@ -737,7 +739,6 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
             plan.why_not_specialized = None
         else:
             plan.stages = flight_stages
-    plan.scoped = ring_scoped(plan.dots, plan.specialize)
     if plan.stages < 2:
         plan.blockers.append(
             f"one slot of its operands' rings ({plan.per_stage} bytes) does not fit the "
