@@ -1,14 +1,21 @@
 """`targets.register_budget` and `assign_layouts.dot_warps`: the register budget a
-kernel carries (`.maxnreg`) and the warps a large dot accumulator gets; and the
+kernel carries (`.maxnreg`), raised where its occupancy hint cannot be met
+(`kernel.relax_occupancy_cap`), and the warps a large dot accumulator gets; and the
 per-target CTA resources `convert-tileaa-to-tileas` checks against."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import func, llvm
+from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.parser import Parser
 
+from tileir.compiler import compile_module, load_module
+from tileir.conversions.tileas_to_llvm.kernel import OccupancyCap, relax_occupancy_cap
 from tileir.pipelines import stage_passes
 from tileir.registry import make_context
 from tileir.targets import hint_target, register_budget
@@ -28,6 +35,38 @@ from tileir.transforms.tileas.assign_layouts import dot_warps
 )
 def test_register_budget(threads: int, ctas: int, budget: int) -> None:
     assert register_budget(threads, ctas) == budget
+
+
+@pytest.mark.parametrize(
+    ("arch", "shared", "maxnreg"),
+    [
+        ("sm_90a", 88 * 1024, 128),  # two CTAs fit in 228 KiB: the hint holds
+        ("sm_90a", 113 * 1024, 128),  # exactly two (1 KiB reserved each)
+        ("sm_90a", 113 * 1024 + 1, 255),  # one CTA: the cap buys nothing
+        ("sm_80", 81 * 1024, 128),  # 164 KiB an SM on sm_80
+        ("sm_80", 100 * 1024, 255),
+        ("sm_90a", 300 * 1024, 255),  # cannot launch at all: still the one-CTA share
+    ],
+)
+def test_an_occupancy_cap_shared_memory_defeats_is_raised(
+    arch: str, shared: int, maxnreg: int
+) -> None:
+    fn = llvm.FuncOp("k", llvm.LLVMFunctionType([], llvm.LLVMVoidType()))
+    fn.attributes["nvvm.maxnreg"] = IntegerAttr(128, i32)
+    relax_occupancy_cap(fn, OccupancyCap(threads=256, hint=2), shared, arch)
+    assert fn.attributes["nvvm.maxnreg"] == IntegerAttr(maxnreg, i32)
+
+
+def test_wide_attention_keeps_the_registers_its_hint_cannot_use() -> None:
+    """`attention_wide_kv_bf16` asks for two CTAs per SM but takes more than half an
+    SM's shared memory on sm_90a (its 64x256 scores and 256-key tiles): `.maxnreg` is
+    the one-CTA share, 255, not the hint's 128 (where ptxas spilled 388 bytes)."""
+    corpus = Path(__file__).resolve().parents[1] / "corpus"
+    ptx = compile_module(load_module(corpus / "attention_wide_kv_bf16.mlir"), "sm_90a").ptx
+    assert ptx is not None
+    assert re.search(r"\.maxnreg 255\b", ptx)
+    smem = sum(int(n) for n in re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", ptx))
+    assert smem > 113 * 1024
 
 
 def test_hint_target_drops_the_feature_suffix() -> None:

@@ -48,6 +48,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
@@ -80,7 +81,11 @@ from tileir.conversions.tileas_to_llvm.elementwise import (
 from tileir.conversions.tileas_to_llvm.exchange import Exchange, SharedAllocator
 from tileir.conversions.tileas_to_llvm.globals import LowerGetGlobal, erase_globals
 from tileir.conversions.tileas_to_llvm.grid_dependency import LowerGridDependency
-from tileir.conversions.tileas_to_llvm.kernel import LowerKernel, LowerReturn
+from tileir.conversions.tileas_to_llvm.kernel import (
+    LowerKernel,
+    LowerReturn,
+    relax_occupancy_cap,
+)
 from tileir.conversions.tileas_to_llvm.layout import (
     LowerBroadcast,
     LowerConvertLayout,
@@ -94,7 +99,10 @@ from tileir.conversions.tileas_to_llvm.names import name_registers
 from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
-from tileir.conversions.tileas_to_llvm.shared_arena import finalize_persistent
+from tileir.conversions.tileas_to_llvm.shared_arena import (
+    declared_bytes,
+    finalize_persistent,
+)
 from tileir.conversions.tileas_to_llvm.slices import (
     LowerByteView,
     LowerCat,
@@ -132,8 +140,9 @@ class ConvertTileASToLLVMPass(ModulePass):
                 f"{', '.join(SUPPORTED_ARCHS)} (tileir-as --gpu-name sm_90 selects sm_90a)"
             )
         check_legal(op)
+        kernels = LowerKernel(self.arch)
         LocatedWalker(
-            GreedyRewritePatternApplier([LowerKernel(self.arch), LowerReturn()]),
+            GreedyRewritePatternApplier([kernels, LowerReturn()]),
             apply_recursively=False,
         ).rewrite_module(op)
         lowering = LoweringContext(self.arch)
@@ -198,6 +207,10 @@ class ConvertTileASToLLVMPass(ModulePass):
         for state in lowering.functions.values():
             finalize_persistent(state)
             finalize_tensor_memory(state)
+            fn = state.entry.parent_op()
+            if isinstance(fn, llvm.FuncOp) and fn.sym_name.data in kernels.caps:
+                cap = kernels.caps[fn.sym_name.data]
+                relax_occupancy_cap(fn, cap, declared_bytes(state), self.arch)
         erase_globals(op)
         cleanup(op)
         op.attributes[ARCH_ATTR] = StringAttr(self.arch)

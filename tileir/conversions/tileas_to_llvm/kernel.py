@@ -5,6 +5,8 @@ occupancy hint as `nvvm.minctasm`/`maxnreg`; `func.return` -> `llvm.return`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -27,7 +29,7 @@ from tileir.diagnostics import error_at
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import KERNEL_ATTR
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
-from tileir.targets import MAX_REGISTERS_PER_THREAD, register_budget
+from tileir.targets import MAX_REGISTERS_PER_THREAD, ctas_per_sm_by_shared, register_budget
 from tileir.transforms.tileas.assign_layouts import tile_words
 from tileir.transforms.tileas.ring_budget import occupancy_hint
 from tileir.transforms.tileas.specialize_agents import agent_warps
@@ -61,7 +63,40 @@ def wants_register_budget(fn: func.FuncOp, threads: int) -> bool:
     return words > SMALL_TILE_WORDS * threads
 
 
-def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str) -> llvm.FuncOp:
+@dataclass(frozen=True)
+class OccupancyCap:
+    """A kernel's `.maxnreg` taken from its `occupancy` hint: `threads` a CTA, `hint`
+    CTAs per SM asked for.  Revisited once the kernel's shared memory is known
+    (`relax_occupancy_cap`)."""
+
+    threads: int
+    hint: int
+
+
+def relax_occupancy_cap(fn: llvm.FuncOp, cap: OccupancyCap, shared_bytes: int, arch: str) -> None:
+    """Raise the `.maxnreg` of `fn` to the share of the register file of the CTAs per
+    SM its `shared_bytes` of shared memory allow, where that is fewer than its hint asked
+    for.  The hint's cap only buys occupancy: when shared memory already keeps the SM to
+    fewer CTAs, the registers it withholds are never used by another CTA, and ptxas
+    spills for nothing (NVIDIA's 64x256 attention test with `occupancy=2`: 125 KB of
+    shared memory, one CTA per SM; at `.maxnreg 128` 308 bytes of spill stores, at 255
+    none).  tileiras does the same: its cubin of that kernel records
+    `EIATTR_MAXREG_COUNT` 255 beside 148 KB of shared memory.  `shared_bytes` is a lower
+    bound of the kernel's shared memory, so the CTAs it allows are an upper bound: the
+    cap is never raised where the hint could still be met."""
+    resident = ctas_per_sm_by_shared(arch, shared_bytes)
+    if resident >= cap.hint:
+        return
+    budget = register_budget(cap.threads, max(resident, 1))
+    fn.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
+
+
+def lower_kernel_signature(
+    fn: func.FuncOp,
+    rewriter: PatternRewriter,
+    arch: str,
+    caps: dict[str, OccupancyCap] | None = None,
+) -> llvm.FuncOp:
     """func.func @k(...) {nv_tileas.kernel} -> llvm.func @k(...) {nvvm.kernel}.
 
     The kernel's register budget is `nvvm.maxnreg` (PTX `.maxnreg`): the share of the
@@ -71,7 +106,8 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     registers and spills tens of KiB (a 128x256 f16 GEMM on sm_80: 32 registers,
     13 KB of spill stores; with `.maxnreg 255`: 255 registers, 2.6 KB).  A kernel of
     small tiles is left to ptxas (`wants_register_budget`) unless its hint's share is
-    below 255."""
+    below 255.  A cap that comes from the hint alone is recorded in `caps` (by kernel
+    name) for `relax_occupancy_cap`."""
     switch = next((o for o in fn.walk() if isinstance(o, tas.AgentSwitchOp)), None)
     warps = fn.attributes.get("nv_tileas.num_warps")
     num_warps = warps.value.data if warps is not None else 4  # pyright: ignore[reportAttributeAccessIssue]
@@ -116,6 +152,8 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
     capped = hint is not None and budget < MAX_REGISTERS_PER_THREAD
     if capped or switch is not None or budgeted:
         ll.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
+    if capped and switch is None and hint is not None and caps is not None:
+        caps[fn.sym_name.data] = OccupancyCap(threads, hint)
     ll.attributes["nv_tileas.num_warps"] = fn.attributes.get(
         "nv_tileas.num_warps"
     ) or DenseArrayBase.from_list(i32, [4])
@@ -127,12 +165,14 @@ def lower_kernel_signature(fn: func.FuncOp, rewriter: PatternRewriter, arch: str
 class LowerKernel(RewritePattern):
     def __init__(self, arch: str):
         self.arch = arch
+        #: The kernels whose `.maxnreg` their occupancy hint set (`OccupancyCap`).
+        self.caps: dict[str, OccupancyCap] = {}
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter) -> None:
         if KERNEL_ATTR not in op.attributes:
             raise error_at(op, "only kernels (functions from cuda_tile entries) can be lowered")
-        rewriter.replace(op, lower_kernel_signature(op, rewriter, self.arch))
+        rewriter.replace(op, lower_kernel_signature(op, rewriter, self.arch, self.caps))
 
 
 class LowerReturn(RewritePattern):

@@ -184,6 +184,14 @@ def becomes_dynamic(state: FunctionState, size: int) -> bool:
     return _budget(state).is_dynamic(size)
 
 
+def declared_bytes(state: FunctionState) -> int:
+    """Shared memory the kernel of `state` declares through this module once lowered:
+    its arena and its mbarrier pool (a lower bound of its whole shared memory: other
+    declarations only add to it)."""
+    arena = state.shared_arena.size if state.shared_arena is not None else 0
+    return _align(arena) + _align(_budget(state).mbarrier_bytes)
+
+
 def _declaration(name: str, size: int, dynamic: bool) -> ptx.PtxAsm:
     """The arena's `.shared` array (at function scope) and the `mov` of its 32-bit
     address into the block's result; a dynamic arena is the module's one `.extern
