@@ -125,7 +125,17 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "operands not pipelined; its accumulator takes 64 registers a thread (mma.sync: at "
             "most 32",
         ),
-        ("gemm_tf32", "sm_90a", "DotNotPipelined", "A: it is computed (a conversion"),
+        (
+            # f32 tiles rounded to tf32 (ftof) before the dot: through the ring, rounded
+            # where they land (tf32_operands.py).
+            "gemm_tf32",
+            "sm_90a",
+            "DotPipelined",
+            "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "in flight; A: f32 through the ring, rounded to tf32 in shared memory; B: f32 "
+            "through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an "
+            "element into its N x K buffer; two agents of 4 warps",
+        ),
         (
             "gemm_bf16_big_tile",
             "sm_100a",

@@ -23,6 +23,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `alloc_tensor` + `insert_slice`s, `reinterpret` (slices) | `slices.py`      | `LowerCat`, `LowerByteView` |
 | `nv_tileas.dot` (compute)                              | `dot.py` (engines `mma.py`, `wgmma.py`, `fma_dot.py`) | `LowerDot` |
 | `nv_tileas.async.tiled_load`, `future_wait`, `wait` (async) | `async_copy.py` | `LowerAsyncTiledLoad`, `LowerFutureWait`, `LowerAsyncWait` |
+| `cuda_tile.ftof` to tf32 `nv_tileas.rounded_in_shared` (a ring's stage) | `ring_rounding.py` | `LowerRoundInRing` |
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
 | `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |
 | `nv_tileas.cta_barrier` (synchronization)              | `synchronization.py` | `LowerCtaBarrier`        |
@@ -99,6 +100,7 @@ from tileir.conversions.tileas_to_llvm.names import name_registers
 from tileir.conversions.tileas_to_llvm.pointer import LowerAddPtr, LowerAssume
 from tileir.conversions.tileas_to_llvm.printing import LowerAssert, LowerPrint
 from tileir.conversions.tileas_to_llvm.reductions import LowerReduce, LowerScan
+from tileir.conversions.tileas_to_llvm.ring_rounding import LowerRoundInRing
 from tileir.conversions.tileas_to_llvm.shared_arena import (
     declared_bytes,
     finalize_persistent,
@@ -164,6 +166,7 @@ class ConvertTileASToLLVMPass(ModulePass):
             TypeDispatch(
                 [
                     *agent_patterns(lowering, agents),
+                    LowerRoundInRing(lowering, exchange, feeds),
                     LowerElementwise(lowering),
                     LowerArithConstant(lowering),
                     LowerArithInteger(lowering),

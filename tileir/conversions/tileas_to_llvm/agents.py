@@ -57,10 +57,12 @@ from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.specialize_agents import agent_warps
+from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 #: Bytes of one mbarrier object.
 MBARRIER_BYTES = 8
@@ -157,6 +159,10 @@ class Agents:
             raise not_supported(read, "a pipeline read by more than one consumer_read")
         for value in read.values:
             uses = list(value.uses)
+            user = uses[0].operation if len(uses) == 1 else None
+            if isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes:
+                # Rounded to tf32 in the stage first (`ring_rounding.py`).
+                uses = list(user.result.uses)
             dot = uses[0].operation if len(uses) == 1 else None
             if not isinstance(dot, tas.DotOp) or uses[0].index not in (0, 1):
                 raise not_supported(read, "a pipeline stage read by other than a dot operand")

@@ -61,10 +61,12 @@ from tileir.conversions.tileas_to_llvm.tiled_memory import (
 )
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, ring_slots
+from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 #: Engines whose tensor cores read shared memory through the async proxy.
 ASYNC_PROXY_ENGINES = ("wgmma", "tcgen05")
@@ -230,7 +232,12 @@ def _consumer(value: SSAValue, seen: set[int]) -> tuple[tas.DotOp, int] | None:
 
 
 def _dot_of(wait: tas.FutureWaitOp) -> tuple[tas.DotOp, int] | None:
+    """The dot operand `wait`'s tile is: directly, or rounded to tf32 in its slot first
+    (`ring_rounding.py`)."""
     uses = list(wait.result.uses)
+    user = uses[0].operation if len(uses) == 1 else None
+    if isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes:
+        uses = list(user.result.uses)
     if len(uses) == 1 and isinstance(uses[0].operation, tas.DotOp) and uses[0].index in (0, 1):
         return uses[0].operation, uses[0].index
     return None
@@ -310,12 +317,18 @@ class LowerAsyncTiledLoad(TilePattern):
                 sum(x * s for x, s in zip(buffer_layout.register_coord(r), strides, strict=True))
                 for r in range(g, g + vec)
             ]
-            if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
-                raise not_supported(
-                    op, "an asynchronous copy whose elements are not contiguous in the ring"
-                )
-            dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
             preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
+            if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
+                if nbytes < 4:
+                    raise not_supported(
+                        op, "an asynchronous copy whose elements are not contiguous in the ring"
+                    )
+                # A group the ring stores apart (a 32-bit B stored N x K): one copy an
+                # element, each addressed from the group's first in global memory.
+                dsts = [b.add(thread, b.const(o, i32)) if o else thread for o in offsets]
+                b.asm(_scatter(dsts, ptrs[g], preds, owner, bits))
+                continue
+            dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
             if aligned:
                 preds = preds[:1]
             b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader))
@@ -335,6 +348,35 @@ def _slot_ahead(b: LLBuilder, ring: Ring, size: int) -> SSAValue:
     end = b.add(ring.base, b.const(ring.slots * size, i32))
     wrapped = b.sub(ahead, b.const(ring.slots * size, i32))
     return b.select(b.icmp("uge", ahead, end, signed=False), wrapped, ahead)
+
+
+def _scatter(
+    dsts: list[SSAValue],
+    address: SSAValue,
+    preds: list[SSAValue],
+    owner: SSAValue | None,
+    bits: int,
+) -> ptx.PtxAsm:
+    """A group of `len(dsts)` elements contiguous in global memory from `address`, each
+    copied by its own `cp.async` (of 4 or 8 bytes) to its own place in the slot, and
+    zero-filled where its predicate is false (`src-size` 0); only in the thread that
+    owns the group (`owner`)."""
+    asm = ptx.PtxAsm()
+    nbytes = bits // 8
+    src = asm.input(address, "l")
+    mine = asm.input(owner, "b") if owner is not None else None
+    copy = ptx.opcode("cp.async", "ca", "shared", "global")
+    (size,) = asm.register("b32", "t_n")
+    for i, dst in enumerate(dsts):
+        d = asm.input(dst, "r")
+        at = ptx.address(src, i * nbytes)
+        if not preds:
+            asm.instr(copy, ptx.address(d), at, ptx.immediate(nbytes), guard=mine)
+            continue
+        pred = asm.input(preds[i], "b")
+        asm.instr("selp.b32", size, ptx.immediate(nbytes), ptx.immediate(0), pred)
+        asm.instr(copy, ptx.address(d), at, ptx.immediate(nbytes), size, guard=mine)
+    return asm
 
 
 def _copy(

@@ -41,6 +41,13 @@ elements zero-filled), waits with `cp.async.wait_group` and a CTA barrier, and t
 reads the buffer of the oldest stage instead of writing its operand first
 (docs/codegen.md, "The K loop as a pipeline").
 
+An operand that is an f32 load rounded to tf32 (`ftof`, cuTile's `astype(ct.tfloat32)`
+before every f32 `ct.mma`) is fed as the load would be: the f32 tile goes through the
+ring (or the stages of a warp-specialized pipeline) and the `ftof`, marked
+`nv_tileas.rounded_in_shared`, stays between the wait and the dot; the lowering rounds
+the stage where it landed (`tf32_operands.py`; not yet on `tcgen05`, nor for a tile
+replicated across threads).
+
 An operand that is a unit-dimension reshape of a load (`1 x M x K -> M x K`, as batched
 matmuls write it) is first loaded in the dot's shape, its pointers and mask reshaped
 instead, where every reshape is a register renaming (`load_in_dot_shape`).
@@ -51,7 +58,9 @@ the induction variable by pure ops), it reads global memory with a 4-, 8- or 16-
 atom (a `cp.async` size), its padding is zero (`cp.async` fills with zeros), and its
 only users are the A or B operands of tensor-core dots (`mma.sync`, `wgmma`,
 `tcgen05`) of the same loop body that keep its rows contiguous in shared memory (not
-B of 8-bit or tf32 dots, stored transposed; not 8-bit floats widened to f16 before sm_89), and those dots run on
+B of 8-bit dots, stored transposed; a tf32 B loaded N-contiguous is copied one 4-byte
+element at a time into its N x K buffer; not 8-bit floats widened to f16 before
+sm_89), and those dots run on
 `wgmma` or hold at most `ACCUMULATOR_REGISTER_LIMIT` accumulator registers per thread
 (`mma.sync`).  A loop whose dots all run on `wgmma` with both operands on rings and a
 loop-carried accumulator they alone use leaves one `wgmma` group in flight
@@ -148,6 +157,18 @@ from tileir.transforms.tileas.specialize_agents import (
     too_many_for_two_warpgroups,
     why_not_specialized,
 )
+from tileir.transforms.tileas.tf32_operands import (
+    ELEMENT_COPIES,
+    ROUNDED_IN_SHARED,
+    ROUNDED_IN_SHARED_ATTR,
+    ROUNDING_ENGINES,
+    element_copies,
+    fed_value,
+    operand_use,
+    replicated,
+    rounded,
+    tf32_rounding,
+)
 from tileir.utils.bits import mlir_bit_width
 
 #: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks): an
@@ -215,8 +236,9 @@ def feeds_only_dots(op: tas.TiledLoadOp) -> bool:
     """Whether `op`'s tile has one use, the A or B operand of a tensor-core dot that
     keeps the operand's rows contiguous in shared memory as they are in the load.  (A
     ring belongs to one dot's operand, laid out as that dot reads it: a tile two dots
-    read, as after CSE merges two loads of it, stays a synchronous load.)"""
-    uses = list(op.result.uses)
+    read, as after CSE merges two loads of it, stays a synchronous load.)  An f32 tile
+    the use rounds to tf32 first counts as that use's (`tf32_operands.fed_value`)."""
+    uses = list(fed_value(op).uses)
     return len(uses) == 1 and all(
         isinstance(u.operation, tas.DotOp)
         and u.index in (0, 1)
@@ -232,8 +254,9 @@ def copies_rows(op: tas.TiledLoadOp, dot: tas.DotOp, index: int) -> bool:
     contiguous dimension contiguous, so that each thread's vector lands in one piece:
     K for A; for B, K (8-bit and tf32 elements are stored N x K), except for 16-bit
     elements, whose buffer follows the load on every engine (`wgmma.b_mn_major`,
-    `MmaSpec.b_k_contiguous`).  Not for 8-bit floats widened to f16 on the way in (no
-    8-bit float tensor cores before sm_89)."""
+    `MmaSpec.b_k_contiguous`), and for 32-bit ones, copied an element at a time
+    (`tf32_operands.element_copies`).  Not for 8-bit floats widened to f16 on the way
+    in (no 8-bit float tensor cores before sm_89)."""
     spec = dot.atom.info.mma_spec
     t = op.result.type
     if spec is None or not isinstance(t, TensorType):
@@ -248,7 +271,7 @@ def copies_rows(op: tas.TiledLoadOp, dot: tas.DotOp, index: int) -> bool:
     if index == 0:
         return contiguous == rank - 1
     k_dim, n_dim = rank - 2, rank - 1
-    if spec.element_bytes == 2:
+    if spec.element_bytes == 2 or element_copies(op, dot, index):
         return contiguous in (k_dim, n_dim)
     return contiguous == k_dim
 
@@ -471,7 +494,8 @@ def why_not_fed(
 ) -> tuple[tas.TiledLoadOp, AtomAttr, list[Operation]] | str:
     """The load that feeds a dot operand and its `cp.async` atom and operand sources
     when it qualifies (module doc), else why not."""
-    op = value.owner
+    rounding = tf32_rounding(value)
+    op = rounding.args[0].owner if rounding is not None else value.owner
     if not isinstance(op, tas.TiledLoadOp):
         return "it is computed (a conversion or rearrangement of a load), not loaded"
     if op.parent_block() is not loop.body.block:
@@ -487,6 +511,19 @@ def why_not_fed(
         return "its tile has users besides one tensor-core dot, or a dot stores it transposed"
     if not zero_padding(op):
         return "its padding value is not zero (cp.async fills with zeros)"
+    use = operand_use(op)
+    assert use is not None and isinstance(use.operation, tas.DotOp)
+    dot = use.operation
+    if rounding is not None and dot.atom.info.engine not in ROUNDING_ENGINES:
+        return (
+            f"rounding it to tf32 in the shared memory of a {dot.atom.info.engine} dot's "
+            "ring is not supported yet"
+        )
+    if rounding is not None and replicated(op):
+        return (
+            "its tile is replicated across threads, and rounding a replicated tile to "
+            "tf32 in shared memory is not supported yet"
+        )
     atom = async_atom(op)
     if atom is None:
         return f"no cp.async copies its {op.atom.info.bits}-bit accesses of global memory"
@@ -558,7 +595,7 @@ class LoopPlan:
         """The dot operands the loop's rings feed (none when it is not pipelined)."""
         if not self.pipelined:
             return set()
-        return {load.result for load, _, _ in self.chosen.values()}
+        return {fed_value(load) for load, _, _ in self.chosen.values()}
 
     @property
     def all_in_flight(self) -> bool:
@@ -704,7 +741,8 @@ def sized_plan(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> Loo
 def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
     """`plan` with the load `dropped` (an id of `chosen`) left synchronous."""
     load = plan.chosen[dropped][0]
-    (use,) = list(load.result.uses)
+    use = operand_use(load)
+    assert use is not None
     direct = {k: list(v) for k, v in plan.direct.items()}
     direct.setdefault(id(use.operation), []).append(f"{'AB'[use.index]}: {NO_ROOM}")
     chosen = {k: v for k, v in plan.chosen.items() if k != dropped}
@@ -782,12 +820,17 @@ def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
             _record(dot, [NOT_PIPELINED, *(plan.blockers or direct[id(dot)])], agents)
         return loop
     stages = plan.stages
+    for load, _, _ in chosen.values():
+        rounding = rounded(load)
+        if rounding is not None:
+            rounding.attributes[ROUNDED_IN_SHARED_ATTR] = UnitAttr()
     for dot in dots:
         if len(direct.get(id(dot), [])) == 2:
             # Both operands direct: the loop's rings feed its other dots, not this one.
             _record(dot, [NOT_PIPELINED, *direct[id(dot)]], agents)
             continue
         clauses = [f"operands through a {stages}-stage ring of cp.async copies"]
+        clauses += _rounding_clauses(dot, chosen)
         clauses += [
             operand if operand.endswith(NO_RING_NEEDED) else f"not {operand}"
             for operand in direct.get(id(dot), [])
@@ -817,6 +860,23 @@ def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
     return loop
 
 
+def _rounding_clauses(
+    dot: tas.DotOp, chosen: dict[int, tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]]
+) -> list[str]:
+    """What the remark says of `dot`'s operands that rings feed as f32 and that are
+    rounded to tf32 where they land (`tf32_operands.py`), A first."""
+    clauses: list[tuple[int, str]] = []
+    for load, _, _ in chosen.values():
+        use = operand_use(load)
+        if use is None or use.operation is not dot or rounded(load) is None:
+            continue
+        clause = f"{'AB'[use.index]}: {ROUNDED_IN_SHARED}"
+        if element_copies(load, dot, use.index):
+            clause += f", {ELEMENT_COPIES}"
+        clauses.append((use.index, clause))
+    return [c for _, c in sorted(clauses)]
+
+
 def _warps(loop: scf.ForOp) -> int:
     """The warps of the kernel `loop` is in (`tileas-assign-layouts`)."""
     fn = loop.parent_op()
@@ -835,11 +895,12 @@ def _specialize(
     """Leave `loop`'s operand loads asynchronous in the iteration that reads them and
     mark the loop for `tileas-specialize-agents` with the stages of its pipeline (the
     slots the rings of an unspecialized loop would take); the remarks say so."""
+    rounding = {id(dot): _rounding_clauses(dot, chosen) for dot in dots}
+    stage_bytes = sum(tile_bytes(load) for load, _, _ in chosen.values())
     for load, atom, _ in chosen.values():
         _to_async(load, atom)
     loop.attributes[SPECIALIZE_ATTR] = IntegerAttr(stages, i32)
     w = _warps(loop)
-    stage_bytes = sum(tile_bytes(load) for load, _, _ in chosen.values())
     producer = producer_registers(w, stage_bytes)
     consumer = consumer_registers(w, stage_bytes)
     if w == PRODUCER_WARPS:
@@ -857,7 +918,8 @@ def _specialize(
             dot,
             [
                 f"operands through a {stages}-stage mbarrier pipeline of cp.async copies, "
-                f"{IN_FLIGHT} wgmma group in flight"
+                f"{IN_FLIGHT} wgmma group in flight",
+                *rounding[id(dot)],
             ],
             agents,
         )

@@ -1,0 +1,102 @@
+"""`cuda_tile.ftof` f32 -> tf32 marked `nv_tileas.rounded_in_shared`: the stage of a
+ring that holds an f32 operand tile is rounded to tf32 where it landed
+(`transforms/tileas/tf32_operands.py` says why it must be rounded, and where).
+
+The future's wait (`async_copy.LowerFutureWait`) has just made the thread's own copies
+of the stage visible to it (`cp.async.wait_group`; PTX ISA: the writes of the completed
+copies are visible to the executing thread).  Each thread then reads back exactly the
+words it copied (the tile's layout, seen through the dot's buffer as the copies saw it:
+`OperandPlacement.view_of`), rounds them with `tf32.round_to_tf32` in the op's mode, and
+stores them in place; the dot's CTA barrier (after `fence.proxy.async` for `wgmma`,
+whose reads go through the async proxy) orders every thread's rounded words before the
+tensor cores read the slot, as it orders the copies.  No barrier is added:
+
+    cp.async.wait_group 2;
+    ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [%r9];      // the thread's 16 copied bytes
+    ... add 0xfff + lowest kept bit, clear the low 13 bits (each word) ...
+    st.shared.v4.u32 [%r9], {%r5, %r6, %r7, %r8};
+    fence.proxy.async.shared::cta;                      // (wgmma) as before
+    bar.sync 0;
+
+In a warp-specialized consumer (the stage of an mbarrier pipeline, `agents.py`) the
+producer's threads copied the words, and the consumer's *full* mbarrier wait made them
+visible to the consumer's threads: each rounds its words of the tile (the tile's
+layout over the consumer's warps), then `fence.proxy.async` (for `wgmma`) and a CTA
+barrier, which becomes the consumer's named barrier (`bar.sync 2, 128`), before any of
+them issues the tensor-core instructions: one barrier after the last rounding in front
+of the dot.
+
+A tile that several threads hold (a replicated layout) is not rounded this way: only one
+copy of each element was copied, and the others would read it before it lands
+(`tileas-pipeline-dot-operands` keeps such an operand synchronous).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import UnrealizedConversionCastOp
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds
+from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
+from tileir.conversions.tileas_to_llvm.exchange import Exchange, element_kind
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.tf32 import round_to_tf32
+from tileir.diagnostics import not_supported
+from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
+
+
+class LowerRoundInRing(TilePattern):
+    """The rounding of a ring's stage in shared memory (module doc)."""
+
+    def __init__(self, ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds):
+        super().__init__(ctx)
+        self.exchange = exchange
+        self.feeds = feeds
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ct.FToFOp, rewriter: PatternRewriter) -> None:
+        if ROUNDED_IN_SHARED_ATTR not in op.attributes:
+            return
+        uses = list(op.result.uses)
+        dot = uses[0].operation if len(uses) == 1 else None
+        if not isinstance(dot, tas.DotOp) or uses[0].index not in (0, 1):
+            raise not_supported(op, "a tf32 rounding in shared memory that feeds no dot operand")
+        ring = self.feeds.by_dot.get((id(dot), uses[0].index))
+        if ring is None or ring.current is None:
+            raise not_supported(op, "a tf32 rounding in shared memory of a tile no ring holds")
+        state = self.ctx.function_state(op)
+        source = op.args[0].type
+        layout = linear_layout(op, source)
+        if state.owner_predicate(rewriter, layout) is not None:
+            raise not_supported(op, "a tf32 rounding in shared memory of a replicated tile")
+        buffer_layout, strides = self.feeds.ring_placement(ring).view_of(ring.index, layout)
+        kind = element_kind(op, source)
+        b = self.builder(rewriter, op)
+        ex = self.exchange
+        words = ex.read(b, rewriter, state, buffer_layout, strides, ring.current, kind)
+        mode = op.rounding_mode.data
+        tf32 = [round_to_tf32(b, w, mode) for w in words]
+        ex.write(b, rewriter, state, tf32, buffer_layout, strides, ring.current, kind)
+        if ring.stages and _last_rounding(op, dot):
+            # A consumer's stage: its words came from the producer, so the consumer's
+            # threads must all be done with them before any tensor core reads the stage
+            # (the agent's own named barrier, `agents.name_barriers`).
+            if dot.atom.info.engine == "wgmma":
+                b.op(nvvm.FenceProxyOp())
+            b.op(nvvm.Barrier0Op())
+        # The dot reads the rounded tile from its slot: no registers stand for it.
+        rewriter.replace(op, UnrealizedConversionCastOp.get([], [op.result.type]))
+
+
+def _last_rounding(op: ct.FToFOp, dot: tas.DotOp) -> bool:
+    """Whether `op` is the last stage rounding in front of `dot` (one barrier after all
+    of them)."""
+    later = op.next_op
+    while later is not None and later is not dot:
+        if isinstance(later, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in later.attributes:
+            return False
+        later = later.next_op
+    return True
