@@ -19,6 +19,7 @@ from tileir.conversions.tileaa_to_tileas import ConvertTileAAToTileASPass
 from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
 from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
+from tileir.transforms.cuda_tile.split_accumulators import SplitAccumulatorsPass
 from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
 from tileir.transforms.llvm.sink_tmem_loads import SinkTmemLoadsPass
@@ -46,6 +47,7 @@ def stage_passes(
         (
             "tileaa",
             [
+                SplitAccumulatorsPass(arch=arch, num_warps=num_warps),
                 ConvertCudaTileToTileAAPass(),
                 TileAACanonicalizePass(),
                 TileAADropUnitDimsPass(),

@@ -119,6 +119,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     # cuda_tile -> cuda_tile (tileir/transforms/cuda_tile/).
     "fuse-fma": _pass("tileir.transforms.cuda_tile.fuse_fma", "FuseFmaPass"),
     "loop-split": _pass("tileir.transforms.cuda_tile.loop_split", "LoopSplitPass"),
+    "split-dot-accumulators": _pass(
+        "tileir.transforms.cuda_tile.split_accumulators", "SplitAccumulatorsPass"
+    ),
     "synthesize-debug-info-scopes": _pass(
         "tileir.transforms.cuda_tile.synthesize_debug_info_scopes",
         "SynthesizeDebugInfoScopesPass",

@@ -118,8 +118,14 @@ def decompose_scaled_mma(module: ModuleOp) -> None:
         for g in range(groups):
             a = _scaled_block(ops, op.lhs, op.lhs_scale, rank - 1, g, width)
             b = _scaled_block(ops, op.rhs, op.rhs_scale, rank - 2, g, width)
+            # The last dot, whose result is the accumulator's, keeps the discardable
+            # attributes (split-dot-accumulators' decision).
+            kept = dict(op.attributes) if g == groups - 1 else {}
             acc = _insert(
-                ops, ct.MmaFOp.create(operands=[a, b, acc], result_types=[op.result.type])
+                ops,
+                ct.MmaFOp.create(
+                    operands=[a, b, acc], result_types=[op.result.type], attributes=kept
+                ),
             )
         Rewriter.insert_op(ops, InsertPoint.before(op))
         op.result.replace_all_uses_with(acc)

@@ -30,7 +30,9 @@ right after the stage that made it, never a guess:
   not form whole warpgroups along M; `Missed` where it falls back from `wgmma` to
   `mma.sync` on sm_90a, and where the dot runs on FMAs, with the reason); for a dot in
   a loop, whether its operands arrive through a ring of `cp.async` copies and how many
-  stages deep (`DotPipelined`), or why not (`DotNotPipelined`).
+  stages deep (`DotPipelined`), or why not (`DotNotPipelined`); for a dot whose
+  accumulator does not fit in registers, the passes split-dot-accumulators runs its
+  loop in (`AccumulatorSplit`) or why it left it whole (`AccumulatorNotSplit`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TextIO
 
 from xdsl.dialects import func
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Operation
 
 from tileir.diagnostics import SourceLocation, location_of
@@ -247,6 +249,7 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     """The `TensorCore` remarks of one `nv_tileas.dot`: the engine and instruction its
     atom records, and why it is not `wgmma` (`dot_plan.recorded_plan`)."""
     from tileir.dialects.cuda_tile.carriers import element_type
+    from tileir.transforms.cuda_tile.split_accumulators import ACCUMULATOR_SPLIT_ATTR
     from tileir.transforms.tileas.dot_plan import recorded_plan
     from tileir.transforms.tileas.pipeline_dot_operands import NOT_PIPELINED, feed_clauses
 
@@ -267,6 +270,14 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
         pipelined = feed[0] != NOT_PIPELINED
         kind, name = ("passed", "DotPipelined") if pipelined else ("missed", "DotNotPipelined")
         out.append(Remark(kind, "TensorCore", name, f"{what}: {'; '.join(feed)}", fn, where))
+    split = op.attributes.get(ACCUMULATOR_SPLIT_ATTR)
+    if isinstance(split, StringAttr):
+        kind, name = (
+            ("missed", "AccumulatorNotSplit")
+            if " not split: " in split.data
+            else ("passed", "AccumulatorSplit")
+        )
+        out.append(Remark(kind, "TensorCore", name, f"{what}: {split.data}", fn, where))
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
