@@ -40,4 +40,26 @@ builtin.module {
     nv_tileas.tiled_store %s, %v[%c0] {atom = #nv_tileas<atom stg_32b>} : tensor<1xi32, #l1>, !nv_tileas.tiled_view<1xi32, gmem>
     func.return
   }
+
+  // In registers (`extract_plan`): the source's layout covers 32 elements per register
+  // (one a lane), so the slice at the static offset 32 is register 1 of every thread,
+  // laid out as the slice is: no barrier, no shared memory.  At offset 16 the slice's
+  // elements sit in other lanes, and it goes through shared memory.
+  // CHECK-LABEL: llvm.func @extract_in_registers(
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: %[[R1:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm {{.*}}st.global.b32 {{.*}} %[[R1]], %{{.*}}
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.return
+  func.func @extract_in_registers(%p: !cuda_tile.ptr<i32>) attributes {nv_tileas.kernel, nv_tileas.num_warps = 1 : i32} {
+    %t = cuda_tile.iota : tensor<64xi32, #l1>
+    %a = nv_tileas.extract_slice %t[32][32][1] : tensor<64xi32, #l1> to tensor<32xi32, #l1>
+    %ps = nv_tileas.splat %p : !cuda_tile.ptr<i32> -> tensor<32x!cuda_tile.ptr<i32>, #l1>
+    %v = nv_tileas.view %ps : tensor<32x!cuda_tile.ptr<i32>, #l1> -> !nv_tileas.tiled_view<32xi32, gmem>
+    %c0 = arith.constant 0 : index
+    nv_tileas.tiled_store %a, %v[%c0] {atom = #nv_tileas<atom stg_32b>} : tensor<32xi32, #l1>, !nv_tileas.tiled_view<32xi32, gmem>
+    %b = nv_tileas.extract_slice %t[16][16][1] : tensor<64xi32, #l1> to tensor<16xi32, #l1>
+    %s = cuda_tile.addi %b, %b : tensor<16xi32, #l1>
+    func.return
+  }
 }

@@ -1,7 +1,8 @@
 """Tensor slices: `nv_tileas.extract_slice`, `insert_slice` (cuda_tile's `insert`), an
 insertion chain into an `alloc_tensor` (cuda_tile's `cat`), and `reinterpret`
 (cuda_tile's `pack`/`unpack`).  Each is an exchange through shared memory
-(`exchange.py`), or registers only where the layouts allow it (`insert_slice`).
+(`exchange.py`), or registers only where the layouts allow it (`insert_slice`, and
+`extract_slice` at static offsets: `extract_plan`).
 
 `insert_slice` as cuda_tile's `insert` (13.4): the destination tile with its block
 `(i, ...)` (the destination cut into blocks of the source's shape) replaced by the
@@ -153,7 +154,9 @@ class LowerCat(TilePattern):
 
 
 class LowerExtract(TilePattern):
-    """`nv_tileas.extract_slice` of a tile: the source goes into a buffer, and each thread
+    """`nv_tileas.extract_slice` of a tile: where the offsets are static and every thread
+    holds the slice's elements in its own source registers (`extract_plan`), the result
+    is those registers; otherwise the source goes into a buffer, and each thread
     reads its result registers from the sub-tile at the offsets.  An offset is a multiple
     of the slice's size (as `convert-tileaa-to-tileas` makes them from cuda_tile's tile
     coordinates): static, or `index_cast(%i) * size`, and the buffer address adds the
@@ -174,6 +177,14 @@ class LowerExtract(TilePattern):
             raise not_supported(op, "extract_slice with sizes other than its result's, or strides")
         ex, ctx = self.exchange, self.ctx
         src, res = linear_layout(op, src_t), linear_layout(op, res_t)
+        offsets = op.mixed_offsets()
+        if all(isinstance(o, int) for o in offsets):
+            plan = extract_plan(src, res, [o for o in offsets if isinstance(o, int)], shape)
+            if plan is not None:
+                sources = ctx.registers_of(op, op.source)
+                results = [sources[s] for s in plan]
+                rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
+                return
         check_exchangeable(op, src)
         check_exchangeable(op, res)
         kind = element_kind(op, src_t)
@@ -285,6 +296,30 @@ def register_plan(
                 if any(x - k * e != y for x, k, e, y in zip(d, block, block_shape, c, strict=True)):
                     return None
     return plan
+
+
+def extract_plan(
+    src: LinearLayout, res: LinearLayout, offsets: Sequence[int], shape: Sequence[int]
+) -> list[int] | None:
+    """For each register of a slice of `shape` at static `offsets` (multiples of `shape`),
+    the source register that holds the same element in every thread; None when the
+    slice must move between threads.  The source cut into blocks of the slice's shape,
+    each block laid out in its threads as the slice is (`register_plan`, seen from the
+    slice), makes the slice one block's registers: as a 32-row slice of a tile whose
+    layout covers 32 rows per register block."""
+    if any(o % e for o, e in zip(offsets, shape, strict=True)):
+        return None
+    plan = register_plan(res, src, shape)
+    if plan is None:
+        return None
+    block = tuple(o // e for o, e in zip(offsets, shape, strict=True))
+    held: dict[int, int] = {}
+    for s, (b, r) in enumerate(plan):
+        if b == block:
+            held.setdefault(r, s)
+    if len(held) != res.num_registers:
+        return None
+    return [held[r] for r in range(res.num_registers)]
 
 
 class LowerInsert(TilePattern):

@@ -135,6 +135,26 @@ def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
     return views
 
 
+def slice_users(value: SSAValue) -> tuple[list[tas.ExtractSliceOp], tuple[int, ...]] | None:
+    """The `extract_slice`s of `value` and their one shape, when they are all its users
+    and cut it into blocks of one shape smaller than it (None otherwise): `mmaf_scaled`'s
+    K groups of a loaded fp8 tile (`scaled_mma.py`)."""
+    slices: list[tas.ExtractSliceOp] = []
+    shapes: set[tuple[int, ...]] = set()
+    for use in value.uses:
+        user = use.operation
+        if not isinstance(user, tas.ExtractSliceOp) or use.index != 0:
+            return None
+        slices.append(user)
+        shapes.add(tuple(shape_of(user.result.type)))
+    if len(shapes) != 1:
+        return None
+    (shape,) = shapes
+    if shape == tuple(shape_of(value.type)):
+        return None
+    return slices, shape
+
+
 def renamed_layout(layout: BlockedLayoutAttr, view: tas.ViewOp) -> BlockedLayoutAttr | None:
     """`layout` with the unit dimensions `view` drops taken out, when that is all the
     reshape does and `layout` spreads nothing over them: the reshape is then a renaming
@@ -677,7 +697,17 @@ class AssignLayoutsPass(ModulePass):
                     shape = shape_of(a.value.type)
                     avoid = reduced.get(rank, set())
                     base = rank_layouts[rank]
-                    if shape[a.order[0]] > 1 and a.order[0] != base.dim_order[0]:
+                    sliced = slice_users(a.value)
+                    if sliced is not None:
+                        # A tile only cut into blocks (`extract_slice`s of one shape):
+                        # the coalesced layout of one block, repeated over the tile, so
+                        # that each slice is registers of the threads that loaded it
+                        # (`slices.extract_plan`), not an exchange of the whole tile.
+                        slices, block = sliced
+                        base = blocked_avoiding(block, warps, min(a.vector, widest), a.order, avoid)
+                        for extract in slices:
+                            state.require(extract.result, base, None)
+                    elif shape[a.order[0]] > 1 and a.order[0] != base.dim_order[0]:
                         reshapes = operand_reshapes(a.value)
                         if reshapes is not None:
                             # A tensor-core operand loaded along another dimension
