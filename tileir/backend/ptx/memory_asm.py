@@ -16,7 +16,12 @@ into one `llvm.inline_asm` (`LLBuilder.asm`).
 i8 elements live sign-extended in 16-bit registers (PTX has no 8-bit arithmetic
 registers worth using): a lone byte loads with `ld.s8` into its register and stores
 with `st.b8` from it; bytes moved together travel in 16- or 32-bit words that are
-unpacked with `bfe.s32` (sign-extending) and packed with `bfi.b32`.
+unpacked with `bfe.s32` (sign-extending) and packed with `bfi.b32`.  A load may instead
+leave its bytes packed (`load_group(packed_bytes=True)`: its results are the words) and
+unpack each word with its own block (`unpack_word`), which `llvm-sink-tmem-loads` places
+just before the first use of its bytes: a word holds four bytes in one register, where
+unpacked they take four (an fp8 tile of 256x128 for 256 threads is 32 words a thread, or
+128 registers unpacked).
 """
 
 from __future__ import annotations
@@ -24,7 +29,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.backend.ptx.asm_builder import (
     Operand,
@@ -128,22 +135,32 @@ def load_group(
     preds: Sequence[SSAValue],
     padding_bits: int,
     quals: Qualifiers,
+    packed_bytes: bool = False,
 ) -> PtxAsm:
     """Loads `vec` elements of `bits` bits into `vec` values of type `element`.
 
     `first`: the address of the group's first element (its elements are consecutive, so the
     per-element fallback addresses element `i` as `[first+i*bytes]`: one 64-bit address
     live per group, not one per element); `preds`: one per element, one for the whole
-    group (uniform), or none (unmasked).  Masked-off elements keep `padding_bits`."""
+    group (uniform), or none (unmasked).  Masked-off elements keep `padding_bits`.
+    `packed_bytes` (where `packs_bytes` holds): the results are the group's words instead,
+    each to be unpacked by `unpack_word`."""
     asm = PtxAsm()
     words, word_bits = _word_layout(bits, vec)
-    out = [asm.output(element, CONSTRAINT[bits]) for _ in range(vec)]
+    masked = bool(preds)
+    per_element = masked and len(preds) > 1
+    same_regs = word_bits == bits  # elements are the words themselves
+    if packed_bytes:
+        assert packs_bytes(bits, vec, len(preds)), "only whole byte groups stay packed"
+        out = [asm.output(IntegerType(word_bits), CONSTRAINT[word_bits]) for _ in range(words)]
+    else:
+        out = [asm.output(element, CONSTRAINT[bits]) for _ in range(vec)]
     addr = asm.input(first)
     pred = [asm.input(p) for p in preds]
-    masked = bool(pred)
-    per_element = masked and len(pred) > 1
-    same_regs = word_bits == bits  # elements are the words themselves
-    regs = out if same_regs else _scratch_words(asm, words, word_bits, bits)
+    if same_regs or packed_bytes:
+        regs = out
+    else:
+        regs = _scratch_words(asm, words, word_bits, bits)
     if masked:
         pad = padding_bits & ((1 << bits) - 1)
         if same_regs:
@@ -164,7 +181,7 @@ def load_group(
     lone_byte = bits == 8 and vec == 1
     suffix = _scalar_suffix(8, load=True) if lone_byte else _vector_suffix(words, word_bits)
     asm.instr(opcode(op, suffix), vector(regs), address(addr), guard=guard)
-    if not same_regs:
+    if not same_regs and not packed_bytes:
         per_word = word_bits // bits
         for w, reg in enumerate(regs):
             parts = out[w * per_word : (w + 1) * per_word]
@@ -182,6 +199,46 @@ def load_group(
                 guard="t_p",
             )
     return asm
+
+
+def packs_bytes(bits: int, vec: int, predicates: int) -> bool:
+    """Whether a load group of `vec` elements of `bits` bits under `predicates` predicates
+    can leave its bytes packed in words (`load_group(packed_bytes=True)`): bytes moved
+    together (16 or 32 bits a word), all or nothing (at most one predicate: the
+    per-element fallback writes bytes one by one)."""
+    return bits == 8 and vec > 1 and predicates <= 1
+
+
+def unpack_word(word: SSAValue, element: Attribute) -> PtxAsm:
+    """The bytes of `word` (an i16 or i32 a packed load returned), little-endian, each
+    sign-extended into its own 16-bit register of type `element`: the unpacking
+    `load_group` does in its own block, as a block of its own that has no side effects
+    (`is_unpack_word` recognizes it)."""
+    word_bits = word.type.width.data if isinstance(word.type, IntegerType) else 0
+    assert word_bits in (16, 32), "a packed load's words are 16 or 32 bits"
+    asm = PtxAsm()
+    parts = [asm.output(element, CONSTRAINT[8]) for _ in range(word_bits // 8)]
+    reg = asm.input(word, CONSTRAINT[word_bits])
+    _byte_scratch(asm)
+    _unpack_bytes(asm, reg, word_bits, parts)
+    return asm
+
+
+def is_unpack_word(op: Operation) -> bool:
+    """Whether `op` is a block `unpack_word` wrote: side-effect free, its one operand a
+    word, its text the one `unpack_word` gives for that word."""
+    if not isinstance(op, llvm.InlineAsmOp) or op.has_side_effects is not None:
+        return False
+    if len(op.operands) != 1 or op.res is None:
+        return False
+    word = op.operands[0]
+    if not (isinstance(word.type, IntegerType) and word.type.width.data in (16, 32)):
+        return False
+    result = op.res.type
+    if not isinstance(result, llvm.LLVMStructType):
+        return False
+    element = result.types.data[0]
+    return op.asm_string.data == unpack_word(word, element).template
 
 
 def store_group(

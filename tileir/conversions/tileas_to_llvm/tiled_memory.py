@@ -17,7 +17,13 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.analysis.axis_info import AxisInfoAnalysis
-from tileir.backend.ptx.memory_asm import Qualifiers, load_group, store_group
+from tileir.backend.ptx.memory_asm import (
+    Qualifiers,
+    load_group,
+    packs_bytes,
+    store_group,
+    unpack_word,
+)
 from tileir.conversions.tileas_to_llvm.affine_addresses import group_addresses
 from tileir.conversions.tileas_to_llvm.context import (
     element_bits,
@@ -33,6 +39,7 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
 from tileir.dialects.nv_tileas.canonicalize import constant_int
 from tileir.dialects.nv_tileas.layouts import LinearLayout
+from tileir.targets import TCGEN05_TARGETS
 from tileir.utils.numeric import numpy_dtype
 
 PTX_SCOPE = {
@@ -165,14 +172,20 @@ class LowerTiledLoad(TilePattern):
         values: dict[int, SSAValue] = {}
         pad = padding_bits(op)
         aligned = layout is not None and uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
+        # On tcgen05 targets bytes stay packed in their words until `llvm-sink-tmem-loads`
+        # unpacks each word where its bytes are first used (`memory_asm.unpack_word`).
+        packed_bytes = self.ctx.arch in TCGEN05_TARGETS
         for g in groups:
             regs = list(range(g, g + vec))
             preds = [masks[r] for r in regs] if masks is not None else []
             uniform = aligned or one_predicate(preds)
             if uniform:
                 preds = preds[:1]
-            group = load_group(storage, bits, vec, ptrs[g], preds, pad, quals)
+            packed = packed_bytes and packs_bytes(bits, vec, len(preds))
+            group = load_group(storage, bits, vec, ptrs[g], preds, pad, quals, packed)
             outs = b.asm(group, side_effects=quals.semantic != "weak")
+            if packed:
+                outs = [v for w in outs for v in b.asm(unpack_word(w, storage), False)]
             for r, v in zip(regs, outs, strict=True):
                 values[r] = b.icmp("ne", v, b.const(0, i8)) if is_bool else v
         if layout is None:

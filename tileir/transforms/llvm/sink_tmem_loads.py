@@ -28,6 +28,14 @@ such an op.  Every such write is issued from code every thread runs (one elected
 after a CTA barrier), so a later load in a thread's program still sees tensor memory as
 its first position did.  Kernels without `tcgen05.ld` are left as they are (sm_80 and
 sm_90a PTX unchanged).
+
+Bytes loaded from global memory move the same way: on tcgen05 targets a load of 8-bit
+elements returns its words and unpacks each word in a block of its own
+(`memory_asm.unpack_word`), which this pass places before the first use of its bytes,
+so a tile of bytes stays four to a register until it is used.  `mmaf_scaled`'s fp8
+tiles (256x128 and 128x256 in NVIDIA's block-scaled samples, 128 bytes a thread each)
+were 256 registers of bytes at the top of the K loop, all live through the four K
+groups' dequantization.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
+
+from tileir.backend.ptx.memory_asm import is_unpack_word
 
 #: Opcodes of the instructions that write or free tensor memory (section 9.7.16).
 TMEM_WRITERS = (
@@ -99,23 +109,29 @@ def writes_tmem(op: Operation) -> bool:
 
 
 def _movable(block: Block) -> set[Operation]:
-    """The tensor-memory loads of `block` and the side-effect-free ops without regions
-    (`is_pure`) that use (transitively) what they loaded and nothing else the block
-    computes: moving an op that also reads another value of the block (a partner's value
-    a reduction loaded from shared memory) would keep that value live until the op's new
-    place (measured: attention's cross-warp row maximum spilled 1.5x as much)."""
+    """The tensor-memory loads of `block`, its byte unpackings (`memory_asm.is_unpack_word`:
+    one word in, its four bytes out, so a later place keeps one register live where the
+    bytes took four), and the side-effect-free ops without regions (`is_pure`) that use
+    (transitively) what those produced and nothing else the block computes: moving an op
+    that also reads another value of the block (a partner's value a reduction loaded from
+    shared memory) would keep that value live until the op's new place (measured:
+    attention's cross-warp row maximum spilled 1.5x as much)."""
     movable: set[Operation] = set()
     for op in block.ops:
-        if is_tmem_load(op) or (
-            not op.regions
-            and not op.successors
-            and op.results
-            and is_pure(op)
-            and any(o.owner in movable for o in op.operands)
-            and all(
-                o.owner in movable
-                for o in op.operands
-                if isinstance(o.owner, Operation) and o.owner.parent is block
+        if (
+            is_tmem_load(op)
+            or is_unpack_word(op)
+            or (
+                not op.regions
+                and not op.successors
+                and op.results
+                and is_pure(op)
+                and any(o.owner in movable for o in op.operands)
+                and all(
+                    o.owner in movable
+                    for o in op.operands
+                    if isinstance(o.owner, Operation) and o.owner.parent is block
+                )
             )
         ):
             movable.add(op)

@@ -69,4 +69,30 @@ builtin.module {
     llvm.inline_asm has_side_effects "st.global.f32 [$0], $1;", "l,f" %arg2, %x : (!llvm.ptr<1>, f32) -> ()
     llvm.return
   }
+
+  // The unpacking of a word of bytes a packed load returned (memory_asm.unpack_word)
+  // moves down to the first use of its bytes: the word, one register, stays live where
+  // four bytes would.  The load keeps its place.  A block that only looks like one (its
+  // text not unpack_word's for its word) stays where it is.
+  // CHECK-LABEL: llvm.func @byte_words
+  // CHECK:      %[[W:.*]] = llvm.inline_asm "ld.global.b32 $0, [$1];", "=r,l" %arg1
+  // CHECK-NEXT: %[[NOT:.*]] = llvm.inline_asm "{{.*}}bfe.s32 t_y, $4, 8, 8;
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.sync 0;"
+  // CHECK-NEXT: %[[U:.*]] = llvm.inline_asm "{{.*}}bfe.s32 t_y, $4, 24, 8;{{.*}}", "=h,=h,=h,=h,r" %[[W]]
+  // CHECK-NEXT: %[[B0:.*]] = llvm.extractvalue %[[U]][0]
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "st.global.b8 [$0], $1;", "l,h" %{{[^,]*}}, %[[B0]]
+  // CHECK-NEXT: %[[B3:.*]] = llvm.extractvalue %[[U]][3]
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "st.global.b8 [$0+3], $1;", "l,h" %{{[^,]*}}, %[[B3]]
+  llvm.func @byte_words(%arg0: i32, %arg1: !llvm.ptr<1>) {
+    %w = llvm.inline_asm "ld.global.b32 $0, [$1];", "=r,l" %arg1 : (!llvm.ptr<1>) -> i32
+    %u = llvm.inline_asm "{\0A.reg .b32 t_x, t_y;\0Abfe.s32 t_y, $4, 0, 8;\0Acvt.u16.u32 $0, t_y;\0Abfe.s32 t_y, $4, 8, 8;\0Acvt.u16.u32 $1, t_y;\0Abfe.s32 t_y, $4, 16, 8;\0Acvt.u16.u32 $2, t_y;\0Abfe.s32 t_y, $4, 24, 8;\0Acvt.u16.u32 $3, t_y;\0A}", "=h,=h,=h,=h,r" %w : (i32) -> !llvm.struct<(i8, i8, i8, i8)>
+    %b0 = llvm.extractvalue %u[0] : !llvm.struct<(i8, i8, i8, i8)>
+    %b3 = llvm.extractvalue %u[3] : !llvm.struct<(i8, i8, i8, i8)>
+    %n = llvm.inline_asm "{\0A.reg .b32 t_x, t_y;\0Abfe.s32 t_y, $4, 0, 8;\0Acvt.u16.u32 $0, t_y;\0Abfe.s32 t_y, $4, 8, 8;\0Acvt.u16.u32 $1, t_y;\0A}", "=h,=h,=h,=h,r" %w : (i32) -> !llvm.struct<(i8, i8, i8, i8)>
+    llvm.inline_asm has_side_effects "bar.sync 0;", "" : () -> ()
+    llvm.inline_asm has_side_effects "st.global.b8 [$0], $1;", "l,h" %arg1, %b0 : (!llvm.ptr<1>, i8) -> ()
+    llvm.inline_asm has_side_effects "st.global.b8 [$0+3], $1;", "l,h" %arg1, %b3 : (!llvm.ptr<1>, i8) -> ()
+    %l = llvm.inline_asm has_side_effects "tcgen05.ld.sync.aligned.32x32b.x1.b32 {$0}, [$1];\0Atcgen05.wait::ld.sync.aligned;", "=f,r" %arg0 : (i32) -> f32
+    llvm.return
+  }
 }
