@@ -257,13 +257,18 @@ def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
     return max(ring.last_stage - 1, 0) * len(loads)
 
 
-class LowerAsyncTiledLoad(TilePattern):
-    """`cp.async` copies of a tile into its ring slot (module doc)."""
+class RingPattern(TilePattern):
+    """A pattern that works on the slots of rings: it knows the run's rings (`feeds`)
+    and addresses a thread's elements of a slot as an exchange does (`exchange`)."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds):
         super().__init__(ctx)
         self.exchange = exchange
         self.feeds = feeds
+
+
+class LowerAsyncTiledLoad(RingPattern):
+    """`cp.async` copies of a tile into its ring slot (module doc)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.AsyncTiledLoadOp, rewriter: PatternRewriter) -> None:

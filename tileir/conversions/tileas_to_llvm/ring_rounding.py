@@ -36,10 +36,9 @@ from __future__ import annotations
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
-from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds
-from tileir.conversions.tileas_to_llvm.context import LoweringContext, linear_layout
-from tileir.conversions.tileas_to_llvm.exchange import Exchange, element_kind
-from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.async_copy import RingPattern
+from tileir.conversions.tileas_to_llvm.context import linear_layout
+from tileir.conversions.tileas_to_llvm.exchange import element_kind
 from tileir.conversions.tileas_to_llvm.tf32 import round_to_tf32
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
@@ -48,13 +47,8 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 
-class LowerRoundInRing(TilePattern):
+class LowerRoundInRing(RingPattern):
     """The rounding of a ring's stage in shared memory (module doc)."""
-
-    def __init__(self, ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds):
-        super().__init__(ctx)
-        self.exchange = exchange
-        self.feeds = feeds
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.FToFOp, rewriter: PatternRewriter) -> None:
