@@ -270,8 +270,9 @@ def verify_module(module: Operation) -> None:
     from xdsl.utils.exceptions import VerifyException
 
     from tileir.utils.verified_signatures import verify_op
+    from tileir.utils.walk import ops_of
 
-    for op in module.walk():
+    for op in ops_of(module):
         try:
             verify_op(op)
         except VerifyException as e:

@@ -3,8 +3,10 @@
 the same order, and `tileir.transforms.dce` erases the ops xDSL's `dce` erases (checked
 at each of the pipeline's three `dce` steps on corpus kernels with loops, branches and
 dots, and on a function with an unreachable block; it asks xDSL whether an op is live by
-itself once per op class only where the class decides it); and the llvm ops LLBuilder
-copies from a shape are the ops xDSL's constructors build."""
+itself once per op class only where the class decides it); the llvm ops LLBuilder
+copies from a shape are the ops xDSL's constructors build; `tileir.transforms.cse` leaves
+the IR xDSL's `cse` leaves (at both of the pipeline's `cse` steps, and on loads with and
+without a store between them); and `ops_of` lists the ops xDSL's `walk` yields."""
 
 from __future__ import annotations
 
@@ -252,3 +254,23 @@ def test_a_long_elementwise_chain_compiles_through_tileaa() -> None:
     text = result.stages["tileaa"]
     assert text.count("mulf") == 375  # every fourth op of the chain
     assert "nv_tileaa.store weak %19, %x1500," in text.replace("\n", " ")
+
+
+def test_ops_of_is_xdsl_walk_forward_and_reversed() -> None:
+    """`ops_of` lists the ops `Operation.walk` yields, in its order, at every stage of a
+    kernel with loops and branches."""
+    from tileir.utils.walk import ops_of
+
+    ctx = make_context()
+    module = load_module(CORPUS / "control_flow_f32.tileirbc", ctx)
+    seen = 0
+    for _, passes in stage_passes("sm_90a", 4):
+        for p in passes:
+            p.apply(ctx, module)
+        for reverse in (False, True):
+            theirs = list(module.walk(reverse=reverse))
+            ours = ops_of(module, reverse=reverse)
+            assert len(ours) == len(theirs)
+            assert all(a is b for a, b in zip(ours, theirs, strict=True))
+            seen += len(ours)
+    assert seen > 100

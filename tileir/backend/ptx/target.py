@@ -50,6 +50,7 @@ from tileir.conversions.tileas_to_llvm.shared_arena import (
 from tileir.diagnostics import CompileError, SourceLocation, location_of
 from tileir.printing import python_name
 from tileir.targets import ARCHS, TILE_LANGUAGE_PTX_VERSION, ptx_version
+from tileir.utils.walk import ops_of
 
 #: Lowest `.version` each target accepts: the one list of targets, tileir/targets.py.
 PTX_VERSION = {name: arch.ptx_version for name, arch in ARCHS.items()}
@@ -139,7 +140,7 @@ class NameComments:
         """Whether kernel `fn` has a value with a Python name (else no comment at all)."""
         return any(
             python_name(v) is not None
-            for op in fn.walk()
+            for op in ops_of(fn)
             for v in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args))
         )
 
@@ -401,7 +402,7 @@ def module_to_ptx(
     if arch not in PTX_VERSION:
         raise CompileError(f"unknown target '{arch}'; expected one of {', '.join(PTX_VERSION)}")
     tile_isa = TILE_LANGUAGE_PTX_VERSION if tile_kernels else None
-    kernels = [op for op in module.walk() if isinstance(op, llvm.FuncOp)]
+    kernels = [op for op in ops_of(module) if isinstance(op, llvm.FuncOp)]
     isa = _newest_isa(module, tile_isa)
     if any(param_bytes(fn) > SMALL_PARAM_BYTES for fn in kernels if "nvvm.kernel" in fn.attributes):
         isa = isa if isa is not None and _isa(isa) > _isa(LARGE_PARAMS_ISA) else LARGE_PARAMS_ISA
@@ -443,7 +444,7 @@ def _newest_isa(module: ModuleOp, at_least: str | None) -> str | None:
     nvvm mbarrier ops: `test_wait.parity` is PTX 7.1, newer than sm_80's 7.0; the
     `MIN_PTX_ISA_ATTR` an inline-asm op carries: a mixed-sign `wgmma` is PTX 8.4)."""
     newest = at_least
-    for op in module.walk():
+    for op in ops_of(module):
         need = getattr(op, "MIN_PTX_ISA", None)
         carried = op.attributes.get(MIN_PTX_ISA_ATTR)
         if isinstance(carried, StringAttr):

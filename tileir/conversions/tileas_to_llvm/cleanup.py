@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import (
 )
 
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.utils.walk import ops_of
 
 #: What a pattern may leave behind without users: views, the index arithmetic of their
 #: coordinates, and the casts between tiles and their registers.
@@ -33,7 +34,7 @@ def cleanup(module: ModuleOp) -> None:
     changed = True
     while changed:
         changed = False
-        for op in list(module.walk(reverse=True)):
+        for op in ops_of(module, reverse=True):
             if isinstance(op, DEAD_KINDS) and not any(r.uses for r in op.results):
                 op.detach()
                 op.erase()

@@ -19,6 +19,7 @@ from tileir.diagnostics import error_at, not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
 from tileir.dialects.nv_tileaa.types import MemTokenType
+from tileir.utils.walk import ops_of
 
 #: Dialects whose every op the lowering takes: the tileas stage's, and its own output
 #: dialects (already lowered ops pass through, as in a partial MLIR conversion).
@@ -93,7 +94,7 @@ def check_legal(module: ModuleOp) -> None:
 def check_lowered(module: ModuleOp) -> None:
     """Raise at the first op the lowering left behind: one still behind an unrealized
     cast (its user has no code generation) or outside llvm/nvvm."""
-    for o in module.walk():
+    for o in ops_of(module):
         if o is module:
             continue
         if isinstance(o, UnrealizedConversionCastOp):

@@ -44,6 +44,7 @@ from xdsl.passes import ModulePass
 
 from tileir.dialects import nvvm
 from tileir.transforms.llvm.sink_tmem_loads import is_pure
+from tileir.utils.walk import ops_of
 
 #: Opcode roots of PTX instructions that only compute registers (what the lowering's
 #: inline PTX around its loads and stores uses: predicates, moves, address arithmetic).
@@ -196,6 +197,6 @@ class DeferReadBarriersPass(ModulePass):
     name = "llvm-defer-read-barriers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for barrier in [o for o in op.walk() if isinstance(o, nvvm.Barrier0Op)]:
+        for barrier in [o for o in ops_of(op) if isinstance(o, nvvm.Barrier0Op)]:
             if barrier.parent is not None:
                 defer_barrier(barrier)

@@ -50,6 +50,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 
 from tileir.backend.ptx.memory_asm import is_unpack_word
+from tileir.utils.walk import ops_of
 
 #: Opcodes of the instructions that write or free tensor memory (section 9.7.16).
 TMEM_WRITERS = (
@@ -197,7 +198,7 @@ class SinkTmemLoadsPass(ModulePass):
     name = "llvm-sink-tmem-loads"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not any(is_tmem_load(o) for o in op.walk()):
+        if not any(is_tmem_load(o) for o in ops_of(op)):
             return
         blocks = [b for o in op.walk() for r in o.regions for b in r.blocks]
         for block in blocks:
