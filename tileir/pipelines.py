@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from tileir.conversions.cuda_tile_to_tileaa import ConvertCudaTileToTileAAPass
 from tileir.conversions.tileaa_to_tileas import ConvertTileAAToTileASPass
 from tileir.conversions.tileas_to_llvm import ConvertTileASToLLVMPass
 from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
+from tileir.transforms.cse import CommonSubexpressionElimination
 from tileir.transforms.cuda_tile.split_accumulators import SplitAccumulatorsPass
 from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
