@@ -16,6 +16,7 @@ import pytest
 
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
+from tileir.driver.remarks import tileas_remarks
 from tileir.interpreter import launch
 from tileir.testing import simulate
 from tileir.transforms.cuda_tile import split_accumulators
@@ -86,6 +87,11 @@ def test_split_dot_matches_interpreter(arch: str) -> None:
     shown = str(tileaa)
     assert shown.count("scf.for") == 2
     assert "accumulator of 256 registers a thread split into 2 passes of 128" in shown
+    tileas = compile_module(parse_module_text(KERNEL, "matmul.mlir"), arch, stop_after="tileas")
+    assert tileas.module is not None
+    split = [r for r in tileas_remarks(tileas.module, arch) if r.name == "AccumulatorSplit"]
+    assert len(split) == 2 and split[0].kind == "passed"
+    assert split[0].message.endswith("split into 2 passes of 128")
     ptx = compile_module(parse_module_text(KERNEL, "matmul.mlir"), arch).ptx
     assert ptx is not None
     report = run_ptxas(ptx, arch)

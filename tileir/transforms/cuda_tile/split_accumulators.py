@@ -32,25 +32,30 @@ split dimension are as many on both sides); any other value is cut with `extract
 
 When (the threshold): the accumulator's 32-bit words spread over the warps the kernel
 will get (`assign_layouts.dot_warps`: the requested warps doubled, up to
-`MAX_DOT_WARPS`, while it needs more than `DOT_ACCUMULATOR_REGISTERS` a thread), plus
-`ACCUMULATOR_RESERVE` for everything else the loop keeps (addresses, indices, operand
-fragments), exceed the registers a thread may have with that many threads and the
-kernel's `occupancy` hint (`targets.register_budget`: 255 for 256 threads, 128 for two
-CTAs of 256).  256x256 f32: 256 + 64 > 255, split into two 256x128 (128 + 64 <= 255);
-with `occupancy = 2`, into four.  The split is along N (the accumulator's last
+`MAX_DOT_WARPS`, while it needs more than `DOT_ACCUMULATOR_REGISTERS` a thread), plus a
+reserve for everything else the loop keeps (addresses, indices, operand fragments),
+exceed the registers a thread may have with that many threads and the kernel's
+`occupancy` hint (`targets.register_budget`: 255 for 256 threads, 128 for two CTAs of
+256).  The reserve is `ACCUMULATOR_RESERVE` (64), or `COMPUTED_OPERANDS_RESERVE`
+(128) where A or B reaches a dot through a reshape, permute or conversion of a load:
+those operands are not fed through rings (`tileas-pipeline-dot-operands`) and their
+registers sit beside the accumulator (the fp8 batched GEMM, whose tiles are loaded
+1x256x128 and reshaped, spilled 712 bytes on sm_90a in two passes, none in four).
+256x256 f32 with plain loads: 256 + 64 > 255, split into two 256x128 (128 + 64 <=
+255); with `occupancy = 2`, into four.  The split is along N (the accumulator's last
 dimension: B, its scale and the output's columns are halved, A re-read), and repeated
 on the halves while they still do not fit (N halves measured better than M halves:
-t_matmul_f16_256x256x64 on sm_90a 234 registers against 254, the block-scaled GEMMs
-0 and 1,132 bytes of spill stores against 48 and 1,348).
+t_matmul_f16_256x256x64 on sm_90a 234 registers against 254; the block-scaled GEMMs,
+whose spills come from dequantizing A in registers, no better either way).
 
 On `tcgen05` targets (sm_100a) the accumulator lives in tensor memory (256x256 f32 is
 exactly its 512 columns of 128 lanes), so its registers are not what spills: the f16
 GEMMs take 88-92 registers whole, and split they would hold two loops' rings for the
 kernel's whole run (tcgen05 rings are not scoped to their loop: 337 KB, more than an
 SM has).  There the loop is split only where an operand of its dots is computed in
-registers (`mmaf_scaled`'s dequantized blocks, a reshape or conversion of a load),
-which is what spilled beside the epilogue: the fp8 batched and block-scaled GEMMs
-76-908 bytes whole, none split.
+registers (`operands_in_registers`: `mmaf_scaled`'s dequantized blocks, a reshape or
+conversion of a load), which is what spilled beside the epilogue: the fp8 batched GEMM
+76 bytes whole, none split; the block-scaled ones 908 and 672, 420 and 416 split.
 
 Where (legality): the loop carries no tile other than the accumulator (others are
 0-d scalars or indices), so each pass computes the same scalars; every op of its body
@@ -61,7 +66,8 @@ flows through to `continue`; and after the loop it flows only through elementwis
 loop's block.  Pure ops between the loop and those stores that do not depend on them
 move above the loop; anything else there keeps the loop whole.  The halves' stores are
 chained by their tokens, and the loop carries no token, so no token orders a load of
-the second pass after a store of the first (the memory model orders only by tokens).
+the second pass after a store of the first (token-ordered operations are not
+constrained by program order, cuda_tile's `load_view_tko`).
 
 Each split dot records the decision (`ACCUMULATOR_SPLIT_ATTR`, carried to
 `nv_tileas.dot`), and so does a dot left whole whose accumulator does not fit, with the
@@ -72,7 +78,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -123,6 +129,8 @@ ACCUMULATOR_SPLIT_ATTR = "tileir.accumulator_split"
 #: Registers a thread keeps beside the accumulator for everything else the K loop
 #: holds (as `pipeline_dot_operands.REGISTER_A_RESERVE`).
 ACCUMULATOR_RESERVE = 64
+#: The same where an operand is computed in registers (`operands_in_registers`).
+COMPUTED_OPERANDS_RESERVE = 128
 WARP_SIZE = 32
 
 MMA_OPS = (MmaFOp, MmaIOp, MmaFScaledOp)
@@ -159,6 +167,7 @@ class Budget:
 
     requested_warps: int
     ctas_per_sm: int
+    reserve: int = 64
 
     def registers(self, t: Attribute) -> int:
         """Accumulator registers a thread at the warps the kernel will get."""
@@ -168,7 +177,7 @@ class Budget:
     def fits(self, t: Attribute) -> bool:
         words = accumulator_words(t)
         threads = dot_warps(words, self.requested_warps) * WARP_SIZE
-        return self.registers(t) + ACCUMULATOR_RESERVE <= register_budget(threads, self.ctas_per_sm)
+        return self.registers(t) + self.reserve <= register_budget(threads, self.ctas_per_sm)
 
 
 def half_type(t: Attribute, dim: int) -> TileType:
@@ -606,16 +615,19 @@ class SplitAccumulatorsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch = resolve_gpu_name(self.arch, "split-dot-accumulators target")
         for fn in [f for f in op.walk() if isinstance(f, EntryOp)]:
-            budget = Budget(self.num_warps, occupancy(fn, arch))
+            budget = Budget(self.num_warps, occupancy(fn, arch), ACCUMULATOR_RESERVE)
             for loop in [o for o in fn.walk() if isinstance(o, ForOp)]:
                 self.split(loop, budget, ARCHS[arch].tcgen05)
 
     def split(self, loop: ForOp, budget: Budget, tensor_memory: bool) -> None:
         for index, arg in enumerate(loop.iter_args):
             chain = accumulator_chain(loop, index)
-            if chain is None or budget.fits(arg.type):
+            if chain is None:
                 continue
-            if tensor_memory and not any(operands_in_registers(d) for d in chain):
+            computed = any(operands_in_registers(d) for d in chain)
+            if any(operands_rearranged(d) for d in chain):
+                budget = replace(budget, reserve=COMPUTED_OPERANDS_RESERVE)
+            if budget.fits(arg.type) or (tensor_memory and not computed):
                 continue
             registers = budget.registers(arg.type)
             final = split_until_fits(loop, index, budget)
@@ -642,6 +654,13 @@ def operands_in_registers(dot: Operation) -> bool:
     if isinstance(dot, MmaFScaledOp):
         return True
     return any(not isinstance(dot.operands[p].owner, LoadViewTkoOp) for p in (LHS, RHS))
+
+
+def operands_rearranged(dot: Operation) -> bool:
+    """Whether A or B of `dot` (not `mmaf_scaled`, whose dequantization is counted in
+    its reserve already) reaches it through a reshape, permute or conversion of a load,
+    which `tileas-pipeline-dot-operands` does not feed through rings."""
+    return not isinstance(dot, MmaFScaledOp) and operands_in_registers(dot)
 
 
 def short_type(t: Attribute) -> str:
