@@ -49,9 +49,21 @@ class PtxContext:
     shared: dict[str, str] = field(default_factory=dict)
     #: The 16-bit halves of 32-bit words already split in a block (`emit_trunc_half`).
     halves: dict[tuple[SSAValue, Block], tuple[str, str]] = field(default_factory=dict)
+    #: `folded_constant` of the values asked so far (`folded`).
+    folded_constants: dict[SSAValue, int | None] = field(default_factory=dict)
 
     def line(self, text: str) -> None:
         self.lines.append(text)
+
+    def folded(self, value: SSAValue) -> int | None:
+        """`folded_constant(value)`, worked out once per value: it looks at every use,
+        and each use asks (a kernel's `shfl.sync`s share one member-mask constant, so
+        asking at each of them was quadratic: 3% of a reduction kernel's compilation)."""
+        known = self.folded_constants
+        if value in known:
+            return known[value]
+        folded = known[value] = folded_constant(value)
+        return folded
 
     def r(self, value: SSAValue) -> str:
         return self.regs.of(value)
@@ -143,7 +155,7 @@ def folded_constant(value: SSAValue) -> int | None:
 
 def emit_constant(ctx: PtxContext, op: Operation) -> None:
     assert isinstance(op, llvm.ConstantOp)
-    if folded_constant(op.result) is not None:
+    if ctx.folded(op.result) is not None:
         return
     t = op.result.type
     d = ctx.r(op.result)
@@ -978,7 +990,7 @@ def emit_barrier(ctx: PtxContext, op: Operation) -> None:
 def emit_named_barrier(ctx: PtxContext, op: Operation) -> None:
     assert isinstance(op, nvvm.BarrierOp)
     operands = [
-        ctx.r(v) if (c := folded_constant(v)) is None else str(c)
+        ctx.r(v) if (c := ctx.folded(v)) is None else str(c)
         for v in (op.barrier_id, op.number_of_threads)
     ]
     ctx.line(f"bar.sync {', '.join(operands)};")
@@ -1055,9 +1067,9 @@ def _bits_immediate(value: int) -> str:
 
 def emit_shfl_sync(ctx: PtxContext, op: Operation) -> None:
     assert isinstance(op, nvvm.ShflSyncOp)
-    offset = folded_constant(op.offset)
-    clamp = folded_constant(op.mask_and_clamp)
-    mask = folded_constant(op.thread_mask)
+    offset = ctx.folded(op.offset)
+    clamp = ctx.folded(op.mask_and_clamp)
+    mask = ctx.folded(op.thread_mask)
     ctx.line(
         f"shfl.sync.{op.kind.data}.b32 {ctx.r(op.res)}, {ctx.r(op.val)}, "
         f"{ctx.r(op.offset) if offset is None else offset}, "
