@@ -707,19 +707,23 @@ class AssignLayoutsPass(ModulePass):
                         base = blocked_avoiding(block, warps, min(a.vector, widest), a.order, avoid)
                         for extract in slices:
                             state.require(extract.result, base, None)
-                    elif shape[a.order[0]] > 1 and a.order[0] != base.dim_order[0]:
-                        reshapes = operand_reshapes(a.value)
-                        if reshapes is not None:
-                            # A tensor-core operand loaded along another dimension
-                            # than the rank's anchor (attention's K, `order=`): its
-                            # own coalesced layout, renamed through its reshapes.
-                            base = blocked_avoiding(
-                                shape, warps, min(a.vector, widest), a.order, avoid
-                            )
-                            for view in reshapes:
-                                renamed = renamed_layout(base, view)
-                                if renamed is not None:
-                                    state.require(view.result, renamed, None)
+                    elif (reshapes := operand_reshapes(a.value)) is not None and (
+                        bool(reshapes)
+                        or (shape[a.order[0]] > 1 and a.order[0] != base.dim_order[0])
+                    ):
+                        # A tensor-core operand loaded along another dimension than
+                        # the rank's anchor (attention's K, `order=`), or reshaped
+                        # before its dot (batched matmul's 1xKxN tiles, whose rank
+                        # layout was fitted to another shape: its 1x128x256 B took
+                        # two rows a warp, the 128x256 operand one): its own
+                        # coalesced layout, renamed through its reshapes, so that
+                        # each reshape is a renaming of registers and the load can
+                        # feed the dot's ring (`pipeline_dot_operands`).
+                        base = blocked_avoiding(shape, warps, min(a.vector, widest), a.order, avoid)
+                        for view in reshapes:
+                            renamed = renamed_layout(base, view)
+                            if renamed is not None:
+                                state.require(view.result, renamed, None)
                     layout = fitted_layout(
                         base, shape, warps, avoid, scanned.get(rank), scan_vector
                     )
