@@ -53,11 +53,12 @@ class _Key:
     def __init__(self, op: Operation) -> None:
         self.op = op
         self.name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+        attributes, properties = op.attributes, op.properties
         self.hash = hash(
             (
                 self.name,
-                sum(hash(i) for i in op.attributes.items()),
-                sum(hash(i) for i in op.properties.items()),
+                sum(map(hash, attributes.items())) if attributes else 0,
+                sum(map(hash, properties.items())) if properties else 0,
                 hash(op.result_types),
                 hash(op.operands),
             )
