@@ -295,3 +295,25 @@ def test_overflow_saturates_in_compiled_code_and_interpreter(to: str) -> None:
     want = np.array([big, big, big, -big, -big, np.nan, 448.0, -448.0]).astype(F8[to])
     np.testing.assert_array_equal(got, want.view(np.uint8))
     np.testing.assert_array_equal(by_interpreter.view(np.uint8), want.view(np.uint8))
+
+
+def test_packed_bytes_on_sm100a_with_ragged_groups() -> None:
+    """On sm_100a a load of bytes returns its words, unpacked where the bytes are first
+    used (`memory_asm.unpack_word`); a group only partly in bounds loads its bytes one by
+    one into their places in the words (`bfi.b32`).  Every f8E4M3FN bit pattern, 2,298
+    of them (16 a thread: the last group has 10 bytes in bounds), widened to f32 in
+    the simulator, bit for bit."""
+    tile = 2048
+    x = np.resize(ALL_BITS, tile + 250).view(F8["f8E4M3FN"])
+    text = kernel_text(["%r = ftof %x0 -> f32"], ["f8E4M3FN"], "f32", tile)
+    # 16-byte aligned arrays (as the simulator places them), so 16 bytes move at once.
+    aligned = (
+        "  %al0 = assume div_by<16>, %a0 : tile<ptr<f8E4M3FN>>\n  %tv0 = make_tensor_view %al0,"
+    )
+    text = text.replace("  %tv0 = make_tensor_view %a0,", aligned)
+    ptx = compile_text(text, "sm_100a")
+    assert "ld.global.u8" in ptx and "bfi.b32" in ptx  # the packed per-element fallback
+    assert "ld.global.s8" not in ptx  # no byte loaded into a register of its own
+    run_ptxas(ptx, "sm_100a")
+    got = run_kernel(ptx, [x], WIDE["f32"], tile=tile)
+    _bits_equal(got, x.astype(np.float64).astype(WIDE["f32"]))

@@ -159,6 +159,8 @@ def load_group(
     pred = [asm.input(p) for p in preds]
     if same_regs or packed_bytes:
         regs = out
+        if packed_bytes and per_element:
+            asm.register("b32", "t_x")  # a byte of the per-element fallback
     else:
         regs = _scratch_words(asm, words, word_bits, bits)
     if masked:
@@ -189,7 +191,17 @@ def load_group(
                 _unpack_bytes(asm, reg, word_bits, parts)
             else:
                 asm.instr(opcode("mov", typed("b", word_bits)), vector(parts), reg)
-    if per_element:
+    if per_element and packed_bytes:
+        # Each byte in bounds goes into its place in its word (`bfi`), the others keep
+        # the padding the word was set to.
+        for i in range(vec):
+            asm.instr("and.pred", "t_p", pred[i], "t_none")
+            asm.instr(opcode(op, "u8"), "t_x", _element_address(addr, i, bits), guard="t_p")
+            word = regs[i // 4]
+            asm.instr(
+                "bfi.b32", word, "t_x", word, immediate(8 * (i % 4)), immediate(8), guard="t_p"
+            )
+    elif per_element:
         for i in range(vec):
             asm.instr("and.pred", "t_p", pred[i], "t_none")
             asm.instr(
@@ -204,9 +216,9 @@ def load_group(
 def packs_bytes(bits: int, vec: int, predicates: int) -> bool:
     """Whether a load group of `vec` elements of `bits` bits under `predicates` predicates
     can leave its bytes packed in words (`load_group(packed_bytes=True)`): bytes moved
-    together (16 or 32 bits a word), all or nothing (at most one predicate: the
-    per-element fallback writes bytes one by one)."""
-    return bits == 8 and vec > 1 and predicates <= 1
+    together, 16 or 32 bits a word, all or nothing (at most one predicate), or in 32-bit
+    words whose per-element fallback puts each byte in its place (`bfi.b32`)."""
+    return bits == 8 and vec > 1 and (predicates <= 1 or vec % 4 == 0)
 
 
 def unpack_word(word: SSAValue, element: Attribute) -> PtxAsm:
