@@ -22,15 +22,17 @@ import re
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tileir.compiler import compile_module, load_module
-from tileir.testing import ASYNC_RACE, SimulationError
+from tileir.testing import ASYNC_RACE, SimulationError, simulate
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
     sys.path.insert(0, str(CORPUS))
 import _common  # noqa: E402
+from cases.gemm_tf32 import round_to_tf32  # noqa: E402
 
 NAME = "gemm_tf32"
 SEED = 20261126
@@ -91,8 +93,10 @@ def test_matches_numpy(compiled: tuple[str, bool, str]) -> None:
     _common.simulate_case(NAME, compiled[2], SEED)
 
 
+@pytest.mark.parametrize("compiled", FEEDS[:2], indirect=True, ids=("sm_80", "sm_90a"))
 def test_skipped_rounding_is_caught(compiled: tuple[str, bool, str]) -> None:
-    """Without the rounded stores the tensor cores read the f32 words as they landed."""
+    """Without the rounded stores the tensor cores read the f32 words as they landed.
+    (The agents' rounding is the same code, after another wait: not simulated twice.)"""
     lines = compiled[2].splitlines()
     first, last = _rounding(lines)
     for i in range(first, last):
@@ -118,3 +122,63 @@ def test_rounding_out_of_order_is_caught(compiled: tuple[str, bool, str]) -> Non
             lines[i] = "// " + lines[i]
     with pytest.raises(SimulationError, match=ASYNC_RACE):
         _common.simulate_case(NAME, "\n".join(lines), SEED)
+
+
+#: One 64x64 tile of `c = tf32(a) @ tf32(b)`, K = 128 in 32-wide steps, with M and N
+#: given at launch and N a multiple of 4 (`assume div_by<4>`): each 16-byte group of B
+#: is then wholly in bounds or wholly out, and its four 4-byte copies share one
+#: predicate (`uniform_groups`).
+ALIGNED_N = """
+cuda_tile.module @aligned_n {
+  entry @tf32_gemm(%a0: tile<ptr<f32>>, %b0: tile<ptr<f32>>, %c0: tile<ptr<f32>>, %m: tile<i32>, %n0: tile<i32>) {
+    %n = assume div_by<4>, %n0 : tile<i32>
+    %a = assume div_by<16>, %a0 : tile<ptr<f32>>
+    %b = assume div_by<16>, %b0 : tile<ptr<f32>>
+    %c = assume div_by<16>, %c0 : tile<ptr<f32>>
+    %av = make_tensor_view %a, shape = [%m, 128], strides = [128, 1] : tile<i32> -> tensor_view<?x128xf32, strides=[128,1]>
+    %bv = make_tensor_view %b, shape = [128, %n], strides = [%n, 1] : tile<i32> -> tensor_view<128x?xf32, strides=[?,1]>
+    %cv = make_tensor_view %c, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
+    %ap = make_partition_view %av : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x128xf32, strides=[128,1]>>
+    %bp = make_partition_view %bv : partition_view<tile=(32x64), padding_value = zero, tensor_view<128x?xf32, strides=[?,1]>>
+    %cp = make_partition_view %cv : partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>
+    %zero = constant <i32: 0> : tile<i32>
+    %one = constant <i32: 1> : tile<i32>
+    %steps = constant <i32: 4> : tile<i32>
+    %init = constant <f32: 0.000000e+00> : tile<64x64xf32>
+    %acc = for %k in (%zero to %steps, step %one) : tile<i32> iter_values(%sum = %init) -> (tile<64x64xf32>) {
+      %x, %t0 = load_view_tko weak %ap[%zero, %k] : partition_view<tile=(64x32), padding_value = zero, tensor_view<?x128xf32, strides=[128,1]>>, tile<i32> -> tile<64x32xf32>, token
+      %y, %t1 = load_view_tko weak %bp[%k, %zero] : partition_view<tile=(32x64), padding_value = zero, tensor_view<128x?xf32, strides=[?,1]>>, tile<i32> -> tile<32x64xf32>, token
+      %xt = ftof %x : tile<64x32xf32> -> tile<64x32xtf32>
+      %yt = ftof %y : tile<32x64xf32> -> tile<32x64xtf32>
+      %next = mmaf %xt, %yt, %sum : tile<64x32xtf32>, tile<32x64xtf32>, tile<64x64xf32>
+      continue %next : tile<64x64xf32>
+    }
+    %t2 = store_view_tko weak %acc, %cp[%zero, %zero] : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> token
+    return
+  }
+}
+"""
+
+
+def test_b_groups_under_one_predicate_match_numpy(tmp_path: Path) -> None:
+    """M = 50 and N = 44 (ragged within the tile, N a multiple of 4), on sm_80: B's
+    element copies take one predicate a group, and the zero-filled groups past N still
+    add nothing."""
+    source = tmp_path / "aligned_n.mlir"
+    source.write_text(ALIGNED_N)
+    ptx = compile_module(load_module(source), "sm_80").ptx
+    assert ptx is not None
+    copy = r"\s*cp\.async\.ca\.shared\.global \[%r\d+\], \[%rd\d+\+{}\], 4, t_n;\n"
+    whole = re.compile(
+        r"selp\.b32 t_n, 4, 0, %p\d+;\n" + "".join(copy.format(4 * i) for i in range(4))
+    )
+    assert whole.findall(ptx)
+    assert not re.search(r"selp\.b32 t_n, 4, 0, %p\d+;\n" + copy.format(4), ptx)
+    rng = np.random.default_rng(SEED)
+    m, n = 50, 44
+    a = rng.uniform(-1, 1, (m, 128)).astype(np.float32)
+    b = rng.uniform(-1, 1, (128, n)).astype(np.float32)
+    c = np.zeros((m, n), np.float32)
+    simulate(ptx, (1, 1, 1), [a, b, c, m, n])
+    expected = round_to_tf32(a).astype(np.float64) @ round_to_tf32(b).astype(np.float64)
+    np.testing.assert_allclose(c, expected.astype(np.float32), rtol=1e-5, atol=1e-4)

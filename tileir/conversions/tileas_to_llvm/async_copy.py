@@ -323,6 +323,8 @@ class LowerAsyncTiledLoad(RingPattern):
                 for r in range(g, g + vec)
             ]
             preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
+            if aligned:
+                preds = preds[:1]
             if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
                 if nbytes < 4:
                     raise not_supported(
@@ -334,8 +336,6 @@ class LowerAsyncTiledLoad(RingPattern):
                 b.asm(_scatter(dsts, ptrs[g], preds, owner, bits))
                 continue
             dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
-            if aligned:
-                preds = preds[:1]
             b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader))
         b.op(nvvm.CpAsyncCommitGroupOp())
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
@@ -364,8 +364,9 @@ def _scatter(
 ) -> ptx.PtxAsm:
     """A group of `len(dsts)` elements contiguous in global memory from `address`, each
     copied by its own `cp.async` (of 4 or 8 bytes) to its own place in the slot, and
-    zero-filled where its predicate is false (`src-size` 0); only in the thread that
-    owns the group (`owner`)."""
+    zero-filled where its predicate is false (`src-size` 0; one predicate for the whole
+    group where its mask moves in runs of the group, `uniform_groups`); only in the
+    thread that owns the group (`owner`)."""
     asm = ptx.PtxAsm()
     nbytes = bits // 8
     src = asm.input(address, "l")
@@ -378,8 +379,9 @@ def _scatter(
         if not preds:
             asm.instr(copy, ptx.address(d), at, ptx.immediate(nbytes), guard=mine)
             continue
-        pred = asm.input(preds[i], "b")
-        asm.instr("selp.b32", size, ptx.immediate(nbytes), ptx.immediate(0), pred)
+        if i < len(preds):
+            pred = asm.input(preds[i], "b")
+            asm.instr("selp.b32", size, ptx.immediate(nbytes), ptx.immediate(0), pred)
         asm.instr(copy, ptx.address(d), at, ptx.immediate(nbytes), size, guard=mine)
     return asm
 
