@@ -21,6 +21,8 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
+from tileir.utils.walk import ops_of
+
 
 @dataclass
 class _Tracking(RewritePattern):
@@ -58,7 +60,10 @@ class LocatedWalker(PatternRewriteWalker):
             self._tracking.inserted[-1].append(op)
             if isinstance(op.location, UnknownLoc):
                 source = self._tracking.current[-1].location
-                for nested in op.walk():
+                if not op.regions:  # most inserted ops: no walk to start
+                    op.location = source
+                    return
+                for nested in ops_of(op):
                     if isinstance(nested.location, UnknownLoc):
                         nested.location = source
 
