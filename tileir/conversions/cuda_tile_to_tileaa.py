@@ -118,9 +118,26 @@ class TileToCarrier(TypeConversionPattern):
     `@attr_type_rewrite_pattern` formats each non-matching attribute (dense constants
     included) into a discarded exception; together a quarter of a kernel's compile
     time.  The results are the same: an attribute with nothing to convert is returned
-    as it is instead of as an equal copy."""
+    as it is instead of as an equal copy.
+
+    Each attribute object is converted once (`_converted`, by identity, the object
+    kept so that its id is not reused): a kernel's ops share their type objects, and
+    the walker asks again for every result, attribute and block argument of every op
+    (17,700 conversions over ten held-out kernels, 2% of their compilation)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._converted: dict[int, tuple[Attribute, Attribute]] = {}
 
     def convert_type(self, typ: Attribute, /) -> Attribute:
+        known = self._converted.get(id(typ))
+        if known is not None and known[0] is typ:
+            return known[1]
+        converted = self._convert(typ)
+        self._converted[id(typ)] = (typ, converted)
+        return converted
+
+    def _convert(self, typ: Attribute) -> Attribute:
         inp = typ
         if isinstance(typ, ParametrizedAttribute):
             params = [self.convert_type(p) for p in typ.parameters]
