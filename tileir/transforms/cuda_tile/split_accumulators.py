@@ -37,10 +37,11 @@ reserve for everything else the loop keeps (addresses, indices, operand fragment
 exceed the registers a thread may have with that many threads and the kernel's
 `occupancy` hint (`targets.register_budget`: 255 for 256 threads, 128 for two CTAs of
 256).  The reserve is `ACCUMULATOR_RESERVE` (64), or `COMPUTED_OPERANDS_RESERVE`
-(128) where A or B reaches a dot through a reshape, permute or conversion of a load:
-those operands are not fed through rings (`tileas-pipeline-dot-operands`) and their
-registers sit beside the accumulator (the fp8 batched GEMM, whose tiles are loaded
-1x256x128 and reshaped, spilled 712 bytes on sm_90a in two passes, none in four).
+(128) for a dot of 8-bit operands (`eight_bit_operands`): `tileas-pipeline-dot-operands`
+feeds neither through a ring (B is stored transposed), so they pass through registers
+beside the accumulator (the held-out fp8 batched GEMM, 256x256, spilled 712 bytes on
+sm_90a in two passes and none in four; NVIDIA's fp8 `s_bmm_e4m3_f32`, 128x256, 296
+whole and none in two).
 256x256 f32 with plain loads: 256 + 64 > 255, split into two 256x128 (128 + 64 <=
 255); with `occupancy = 2`, into four.  The split is along N (the accumulator's last
 dimension: B, its scale and the output's columns are halved, A re-read), and repeated
@@ -52,10 +53,10 @@ On `tcgen05` targets (sm_100a) the accumulator lives in tensor memory (256x256 f
 exactly its 512 columns of 128 lanes), so its registers are not what spills: the f16
 GEMMs take 88-92 registers whole, and split they would hold two loops' rings for the
 kernel's whole run (tcgen05 rings are not scoped to their loop: 337 KB, more than an
-SM has).  There the loop is split only where an operand of its dots is computed in
-registers (`operands_in_registers`: `mmaf_scaled`'s dequantized blocks, a reshape or
-conversion of a load), which is what spilled beside the epilogue: the fp8 batched GEMM
-76 bytes whole, none split; the block-scaled ones 908 and 672, 420 and 416 split.
+SM has).  There the loop is split only where an operand of its dots passes through
+registers (`operands_in_registers`: `mmaf_scaled`'s dequantized blocks, 8-bit
+operands), which is what spilled beside the epilogue: the fp8 batched GEMM 76 bytes
+whole, none split; the block-scaled ones 908 and 672, 420 and 416 split.
 
 Where (legality): the loop carries no tile other than the accumulator (others are
 0-d scalars or indices), so each pass computes the same scalars; every op of its body
@@ -625,7 +626,7 @@ class SplitAccumulatorsPass(ModulePass):
             if chain is None:
                 continue
             computed = any(operands_in_registers(d) for d in chain)
-            if any(operands_rearranged(d) for d in chain):
+            if any(eight_bit_operands(d) for d in chain):
                 budget = replace(budget, reserve=COMPUTED_OPERANDS_RESERVE)
             if budget.fits(arg.type) or (tensor_memory and not computed):
                 continue
@@ -648,19 +649,20 @@ class SplitAccumulatorsPass(ModulePass):
 
 
 def operands_in_registers(dot: Operation) -> bool:
-    """Whether an operand of `dot` is computed in registers rather than loaded straight
-    into shared memory: `mmaf_scaled` (dequantized), or A or B reached through a
-    reshape, permute or conversion of a load."""
-    if isinstance(dot, MmaFScaledOp):
-        return True
-    return any(not isinstance(dot.operands[p].owner, LoadViewTkoOp) for p in (LHS, RHS))
+    """Whether an operand of `dot` passes through registers on its way to the tensor
+    cores instead of a ring of copies: `mmaf_scaled`'s (dequantized to bf16), and 8-bit
+    ones (`eight_bit_operands`)."""
+    return isinstance(dot, MmaFScaledOp) or eight_bit_operands(dot)
 
 
-def operands_rearranged(dot: Operation) -> bool:
-    """Whether A or B of `dot` (not `mmaf_scaled`, whose dequantization is counted in
-    its reserve already) reaches it through a reshape, permute or conversion of a load,
-    which `tileas-pipeline-dot-operands` does not feed through rings."""
-    return not isinstance(dot, MmaFScaledOp) and operands_in_registers(dot)
+def eight_bit_operands(dot: Operation) -> bool:
+    """Whether `dot` (not `mmaf_scaled`) multiplies 8-bit operands (fp8, i8): its B is
+    stored transposed in shared memory, through registers, and before sm_89 both are
+    widened in registers (`tileas-pipeline-dot-operands` feeds neither through a
+    ring)."""
+    return not isinstance(dot, MmaFScaledOp) and any(
+        element_bytes(element_type(dot.operands[p].type)) == 1 for p in (LHS, RHS)
+    )
 
 
 def short_type(t: Attribute) -> str:

@@ -218,26 +218,29 @@ cuda_tile.module @m {
 
 // -----
 
-// A batched GEMM's tiles are loaded 1x256x64 and reshaped: such operands are not fed
-// through rings, so the reserve beside the accumulator is 128 and the loop runs in four
-// passes.  B's view is tiled 1x64x64 (the reshape dropped the unit dimension, so its
-// last dimension is halved twice), and the output goes back through the reshape.
+// A batched fp8 GEMM: 8-bit operands pass through registers (B is stored transposed),
+// so the reserve beside the accumulator is 128 and the loop runs in four passes.  Its
+// tiles are loaded 1x256x64 and reshaped: B's view is tiled 1x64x64 (the reshape
+// dropped the unit dimension, so its last dimension is halved twice), and the output
+// goes back through the reshape.  On sm_100a too: its operands pass through registers.
+// TMEM-LABEL: @batched
+// TMEM: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 4 passes of 64"}
 // CHECK-LABEL: @batched
 // CHECK: make_partition_view %{{.*}} : partition_view<tile=(1x64x64), padding_value = zero
 // CHECK: make_partition_view %{{.*}} : partition_view<tile=(1x256x64), tensor_view
-// CHECK: reshape %{{.*}} : tile<1x64x64xf16> -> tile<64x64xf16>
+// CHECK: reshape %{{.*}} : tile<1x64x64xf8E5M2> -> tile<64x64xf8E5M2>
 // CHECK: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 4 passes of 64"}
 // CHECK: reshape %{{.*}} : tile<256x64xf32> -> tile<1x256x64xf32>
 // CHECK: store_view_tko weak %{{.*}} : tile<1x256x64xf32>
-// CHECK: reshape %{{.*}} : tile<1x64x64xf16> -> tile<64x64xf16>
+// CHECK: reshape %{{.*}} : tile<1x64x64xf8E5M2> -> tile<64x64xf8E5M2>
 // CHECK: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 4 passes of 64"}
 // CHECK: reshape %{{.*}} : tile<256x64xf32> -> tile<1x256x64xf32>
 // CHECK: store_view_tko weak %{{.*}} : tile<1x256x64xf32>
-// CHECK: reshape %{{.*}} : tile<1x64x64xf16> -> tile<64x64xf16>
+// CHECK: reshape %{{.*}} : tile<1x64x64xf8E5M2> -> tile<64x64xf8E5M2>
 // CHECK: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 4 passes of 64"}
 // CHECK: reshape %{{.*}} : tile<256x64xf32> -> tile<1x256x64xf32>
 // CHECK: store_view_tko weak %{{.*}} : tile<1x256x64xf32>
-// CHECK: reshape %{{.*}} : tile<1x64x64xf16> -> tile<64x64xf16>
+// CHECK: reshape %{{.*}} : tile<1x64x64xf8E5M2> -> tile<64x64xf8E5M2>
 // CHECK: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 4 passes of 64"}
 // CHECK: reshape %{{.*}} : tile<256x64xf32> -> tile<1x256x64xf32>
 // CHECK: store_view_tko weak %{{.*}} : tile<1x256x64xf32>
@@ -245,23 +248,23 @@ cuda_tile.module @m {
 // CHECK: return
 
 cuda_tile.module @m {
-  entry @batched(%a: tile<ptr<f16>>, %b: tile<ptr<f16>>, %c: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %k: tile<i32>, %kt: tile<i32>) {
+  entry @batched(%a: tile<ptr<f8E5M2>>, %b: tile<ptr<f8E5M2>>, %c: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>, %k: tile<i32>, %kt: tile<i32>) {
     %t = make_token : token
     %c0 = constant <i32: 0> : tile<i32>
     %c1 = constant <i32: 1> : tile<i32>
     %bx, %by, %bz = get_tile_block_id : tile<i32>
-    %ta = make_tensor_view %a, shape = [%c1, %m, %k], strides = [%m, %k, 1] : tile<i32> -> tensor_view<?x?x?xf16, strides=[?,?,1]>
-    %tb = make_tensor_view %b, shape = [%c1, %k, %n], strides = [%k, %n, 1] : tile<i32> -> tensor_view<?x?x?xf16, strides=[?,?,1]>
+    %ta = make_tensor_view %a, shape = [%c1, %m, %k], strides = [%m, %k, 1] : tile<i32> -> tensor_view<?x?x?xf8E5M2, strides=[?,?,1]>
+    %tb = make_tensor_view %b, shape = [%c1, %k, %n], strides = [%k, %n, 1] : tile<i32> -> tensor_view<?x?x?xf8E5M2, strides=[?,?,1]>
     %tc = make_tensor_view %c, shape = [%c1, %m, %n], strides = [%m, %n, 1] : tile<i32> -> tensor_view<?x?x?xf32, strides=[?,?,1]>
-    %pa = make_partition_view %ta : partition_view<tile=(1x256x64), padding_value = zero, tensor_view<?x?x?xf16, strides=[?,?,1]>>
-    %pb = make_partition_view %tb : partition_view<tile=(1x64x256), padding_value = zero, tensor_view<?x?x?xf16, strides=[?,?,1]>>
+    %pa = make_partition_view %ta : partition_view<tile=(1x256x64), padding_value = zero, tensor_view<?x?x?xf8E5M2, strides=[?,?,1]>>
+    %pb = make_partition_view %tb : partition_view<tile=(1x64x256), padding_value = zero, tensor_view<?x?x?xf8E5M2, strides=[?,?,1]>>
     %zero = constant <f32: 0.000000e+00> : tile<256x256xf32>
     %acc = for %i in (%c0 to %kt, step %c1) : tile<i32> iter_values(%x = %zero) -> (tile<256x256xf32>) {
-      %la3, %lat = load_view_tko weak %pa[%bx, %by, %i] token = %t : partition_view<tile=(1x256x64), padding_value = zero, tensor_view<?x?x?xf16, strides=[?,?,1]>>, tile<i32> -> tile<1x256x64xf16>, token
-      %la = reshape %la3 : tile<1x256x64xf16> -> tile<256x64xf16>
-      %lb3, %lbt = load_view_tko weak %pb[%bx, %i, %bz] token = %t : partition_view<tile=(1x64x256), padding_value = zero, tensor_view<?x?x?xf16, strides=[?,?,1]>>, tile<i32> -> tile<1x64x256xf16>, token
-      %lb = reshape %lb3 : tile<1x64x256xf16> -> tile<64x256xf16>
-      %d = mmaf %la, %lb, %x : tile<256x64xf16>, tile<64x256xf16>, tile<256x256xf32>
+      %la3, %lat = load_view_tko weak %pa[%bx, %by, %i] token = %t : partition_view<tile=(1x256x64), padding_value = zero, tensor_view<?x?x?xf8E5M2, strides=[?,?,1]>>, tile<i32> -> tile<1x256x64xf8E5M2>, token
+      %la = reshape %la3 : tile<1x256x64xf8E5M2> -> tile<256x64xf8E5M2>
+      %lb3, %lbt = load_view_tko weak %pb[%bx, %i, %bz] token = %t : partition_view<tile=(1x64x256), padding_value = zero, tensor_view<?x?x?xf8E5M2, strides=[?,?,1]>>, tile<i32> -> tile<1x64x256xf8E5M2>, token
+      %lb = reshape %lb3 : tile<1x64x256xf8E5M2> -> tile<64x256xf8E5M2>
+      %d = mmaf %la, %lb, %x : tile<256x64xf8E5M2>, tile<64x256xf8E5M2>, tile<256x256xf32>
       continue %d : tile<256x256xf32>
     }
     %r = reshape %acc : tile<256x256xf32> -> tile<1x256x256xf32>
