@@ -303,23 +303,30 @@ def extract_plan(
 ) -> list[int] | None:
     """For each register of a slice of `shape` at static `offsets` (multiples of `shape`),
     the source register that holds the same element in every thread; None when the
-    slice must move between threads.  The source cut into blocks of the slice's shape,
-    each block laid out in its threads as the slice is (`register_plan`, seen from the
-    slice), makes the slice one block's registers: as a 32-row slice of a tile whose
-    layout covers 32 rows per register block."""
-    if any(o % e for o, e in zip(offsets, shape, strict=True)):
+    slice must move between threads: as a 32-row slice of a tile whose layout covers 32
+    rows per register block.
+
+    Checked on the layouts' bases, not thread by thread: where both layouts have the same
+    lane and warp bases and the slice's extents are powers of two (tile extents are),
+    the lane and warp part `t` of a coordinate lies inside the slice, so element
+    `r_res ^ t` of the slice is element `(r_res + offsets) ^ t` of the source (the
+    offsets only set bits above the slice's), which the source holds in the same thread
+    exactly where a source register's coordinate is `r_res + offsets`."""
+    if src.lanes != res.lanes or src.warps != res.warps:
         return None
-    plan = register_plan(res, src, shape)
-    if plan is None:
+    if any(e & (e - 1) or o % e for o, e in zip(offsets, shape, strict=True)):
         return None
-    block = tuple(o // e for o, e in zip(offsets, shape, strict=True))
-    held: dict[int, int] = {}
-    for s, (b, r) in enumerate(plan):
-        if b == block:
-            held.setdefault(r, s)
-    if len(held) != res.num_registers:
-        return None
-    return [held[r] for r in range(res.num_registers)]
+    held: dict[tuple[int, ...], int] = {}
+    for s in range(src.num_registers):
+        held.setdefault(src.register_coord(s), s)
+    plan: list[int] = []
+    for r in range(res.num_registers):
+        at = tuple(x + o for x, o in zip(res.register_coord(r), offsets, strict=True))
+        s = held.get(at)
+        if s is None:
+            return None
+        plan.append(s)
+    return plan
 
 
 class LowerInsert(TilePattern):
