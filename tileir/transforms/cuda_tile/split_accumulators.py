@@ -53,10 +53,11 @@ On `tcgen05` targets (sm_100a) the accumulator lives in tensor memory (256x256 f
 exactly its 512 columns of 128 lanes), so its registers are not what spills: the f16
 GEMMs take 88-92 registers whole, and split they would hold two loops' rings for the
 kernel's whole run (tcgen05 rings are not scoped to their loop: 337 KB, more than an
-SM has).  There the loop is split only where an operand of its dots passes through
-registers (`operands_in_registers`: `mmaf_scaled`'s dequantized blocks, 8-bit
-operands), which is what spilled beside the epilogue: the fp8 batched GEMM 76 bytes
-whole, none split; the block-scaled ones 908 and 672, 420 and 416 split.
+SM has, and NVIDIA's s_bmm_f16 failed to compile that way).  There a loop is split only
+for 8-bit operands, which pass through registers, and only while the accumulator alone
+is more than a thread's registers: the held-out fp8 batched GEMM (256x256) spilled 68
+bytes whole and none in two passes; s_bmm_e4m3_f32 (128x256) and the block-scaled
+GEMMs (dequantized to bf16 dots) do not spill whole, so they stay whole.
 
 Where (legality): the loop carries no tile other than the accumulator (others are
 0-d scalars or indices), so each pass computes the same scalars; every op of its body
@@ -130,7 +131,7 @@ ACCUMULATOR_SPLIT_ATTR = "tileir.accumulator_split"
 #: Registers a thread keeps beside the accumulator for everything else the K loop
 #: holds (as `pipeline_dot_operands.REGISTER_A_RESERVE`).
 ACCUMULATOR_RESERVE = 64
-#: The same where an operand is computed in registers (`operands_in_registers`).
+#: The same for a dot of 8-bit operands (`eight_bit_operands`).
 COMPUTED_OPERANDS_RESERVE = 128
 WARP_SIZE = 32
 
@@ -625,10 +626,16 @@ class SplitAccumulatorsPass(ModulePass):
             chain = accumulator_chain(loop, index)
             if chain is None:
                 continue
-            computed = any(operands_in_registers(d) for d in chain)
-            if any(eight_bit_operands(d) for d in chain):
+            eight_bit = any(eight_bit_operands(d) for d in chain)
+            if tensor_memory:
+                # The accumulator is in tensor memory: split only 8-bit dots whose
+                # accumulator alone is more than a thread's registers (module doc).
+                if not eight_bit:
+                    continue
+                budget = replace(budget, reserve=0)
+            elif eight_bit:
                 budget = replace(budget, reserve=COMPUTED_OPERANDS_RESERVE)
-            if budget.fits(arg.type) or (tensor_memory and not computed):
+            if budget.fits(arg.type):
                 continue
             registers = budget.registers(arg.type)
             final = split_until_fits(loop, index, budget)
@@ -646,13 +653,6 @@ class SplitAccumulatorsPass(ModulePass):
                 for dot in accumulator_chain(piece, index) or []:
                     dot.attributes[ACCUMULATOR_SPLIT_ATTR] = StringAttr(message)
             return  # the loop is gone; its pieces carry only this accumulator
-
-
-def operands_in_registers(dot: Operation) -> bool:
-    """Whether an operand of `dot` passes through registers on its way to the tensor
-    cores instead of a ring of copies: `mmaf_scaled`'s (dequantized to bf16), and 8-bit
-    ones (`eight_bit_operands`)."""
-    return isinstance(dot, MmaFScaledOp) or eight_bit_operands(dot)
 
 
 def eight_bit_operands(dot: Operation) -> bool:

@@ -222,9 +222,10 @@ cuda_tile.module @m {
 // so the reserve beside the accumulator is 128 and the loop runs in four passes.  Its
 // tiles are loaded 1x256x64 and reshaped: B's view is tiled 1x64x64 (the reshape
 // dropped the unit dimension, so its last dimension is halved twice), and the output
-// goes back through the reshape.  On sm_100a too: its operands pass through registers.
+// goes back through the reshape.  On sm_100a in two passes: the accumulator is in
+// tensor memory, and split while it alone is more than the registers.
 // TMEM-LABEL: @batched
-// TMEM: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 4 passes of 64"}
+// TMEM: {tileir.accumulator_split = "accumulator of 256 registers a thread split into 2 passes of 128"}
 // CHECK-LABEL: @batched
 // CHECK: make_partition_view %{{.*}} : partition_view<tile=(1x64x64), padding_value = zero
 // CHECK: make_partition_view %{{.*}} : partition_view<tile=(1x256x64), tensor_view
