@@ -218,6 +218,18 @@ def accumulator_chain(loop: ForOp, index: int) -> list[Operation] | None:
         value = user.results[0]
 
 
+def weak_load(op: Operation) -> bool:
+    """Whether `op` is a weak `load_view_tko`/`load_ptr_tko` (no ordering: reading
+    again, or not at all, changes nothing)."""
+    if not isinstance(op, LoadViewTkoOp) and op.name != "cuda_tile.load_ptr_tko":
+        return False
+    semantics = op.properties.get("memory_ordering_semantics")
+    return (
+        semantics is not None
+        and enum_of_i32_attr(MemoryOrderingSemantics, semantics) is MemoryOrderingSemantics.WEAK
+    )
+
+
 def body_effect(loop: ForOp) -> str | None:
     """Why running the body of `loop` twice could differ from running it once, or None."""
     for op in loop.body.walk():
@@ -476,7 +488,7 @@ def erase_dead(ops: Sequence[Operation]) -> None:
         op = work.pop()
         if op.parent is None or any(r.uses for r in op.results):
             continue
-        if not (op.has_trait(Pure) or isinstance(op, LoadViewTkoOp)):
+        if not (op.has_trait(Pure) or weak_load(op)):
             continue
         owners = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
         Rewriter.erase_op(op)
