@@ -149,3 +149,33 @@ def test_an_erased_operand_is_still_reported() -> None:
     producer.erase(safe_erase=False)
     with pytest.raises(ValueError, match="Erased SSA value"):
         vs.verify_op(add)
+
+
+def test_the_tile_ops_read_and_found_local_are_memoized() -> None:
+    """nv_tileaa/nv_tileas assume, addptr, splat, broadcast and expand_dims look only at
+    their types and properties; an op of theirs with a verifier not read (extract) is
+    verified every time."""
+    from tileir.dialects.nv_tileaa.ops.shape import ExtractOp
+
+    for cls in vs._tile_verifier_classes():
+        assert vs._is_local(cls), cls.name
+    assert not vs._is_local(ExtractOp)
+
+
+def test_a_failing_assume_fails_every_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A good nv_tileaa.assume is verified once per signature; one with a divisor that
+    is not a power of two fails each time with its own message."""
+    from tileir.dialects.cuda_tile.attributes import DivByAttr
+    from tileir.dialects.nv_tileaa.ops.pointer import AssumeOp
+
+    module, block = _function([i32, i32])
+    for _ in range(2):
+        _insert(block, AssumeOp(block.args[0], DivByAttr(16)))
+    counts = _count_verifications(monkeypatch)
+    verify_module(module)
+    assert counts["nv_tileaa.assume"] == 1
+    _insert(block, AssumeOp(block.args[1], DivByAttr(3)))
+    for _ in range(2):
+        with pytest.raises(CompileError, match="power of 2, got 3"):
+            verify_module(module)
+    assert counts["nv_tileaa.assume"] == 3

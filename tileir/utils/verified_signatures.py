@@ -15,7 +15,8 @@ types, its properties and attributes) when:
 - it has no regions and no successors (xDSL then checks nothing about its blocks), and
   it does not end its block (the terminator rule looks at its position);
 - its class has no verifier of its own beyond the IRDL definition, or one of the
-  verifiers of `LOCAL_VERIFIER_CLASSES`, read and found to look only at types and properties;
+  verifiers of `LOCAL_VERIFIER_CLASSES` or of the nv_tileaa/nv_tileas classes of
+  `_tile_verifier_classes`, read and found to look only at types and properties;
 - each of its traits checks nothing, or is in `LOCAL_TRAITS` (a trait such as
   `HasParent` looks at the op's parent, and is not);
 - none of its operands is an erased value (xDSL's own check, kept).
@@ -43,6 +44,37 @@ LOCAL_VERIFIER_CLASSES: tuple[type[Operation], ...] = (
     llvm.GEPOp,
     llvm.CallIntrinsicOp,
 )
+
+
+def _tile_verifier_classes() -> tuple[type[Operation], ...]:
+    """tileir's own nv_tileaa and nv_tileas ops whose verifiers were read and found to
+    look only at their operand and result types and their properties (`assume`:
+    `check_assumption` of its predicate and type; `addptr`: `check_pointer_offsets` of
+    its types; `splat`, `broadcast`, `expand_dims`: element types, shapes and the
+    `axis` property).  Four in ten of the ops the tileaa and tileas stage ends verify
+    over the held-out kernels, and each stage end is on the way to the PTX (only the
+    last stage is verified beside ptxas).  Unlike cuda_tile's ops (whose type
+    constraints depend on whether the op is inside a cuda_tile function), nothing in
+    them reads the op's place."""
+    from tileir.dialects.nv_tileaa.ops import pointer as aa_pointer
+    from tileir.dialects.nv_tileaa.ops import shape as aa_shape
+    from tileir.dialects.nv_tileas.ops import layout as as_layout
+    from tileir.dialects.nv_tileas.ops import pointer as as_pointer
+    from tileir.dialects.nv_tileas.ops import shape as as_shape
+
+    return (
+        aa_pointer.AssumeOp,
+        aa_pointer.AddPtrOp,
+        aa_shape.SplatOp,
+        aa_shape.BroadcastOp,
+        aa_shape.ExpandDimsOp,
+        as_pointer.AssumeOp,
+        as_pointer.AddPtrOp,
+        as_shape.SplatOp,
+        as_shape.BroadcastOp,
+        as_layout.ExpandDimsOp,
+    )
+
 
 #: Traits whose check looks only at the op's own types.
 LOCAL_TRAITS: frozenset[type[OpTrait]] = frozenset({SameOperandsAndResultType})
@@ -76,7 +108,7 @@ def _local_verifiers() -> set[Callable[..., None]]:
     `LOCAL_VERIFIER_CLASSES`."""
     if not _LOCAL_VERIFIERS:
         _LOCAL_VERIFIERS.add(Operation.verify_)
-        for cls in LOCAL_VERIFIER_CLASSES:
+        for cls in (*LOCAL_VERIFIER_CLASSES, *_tile_verifier_classes()):
             verifier = _custom_verifier(cls)
             if verifier is not None:
                 _LOCAL_VERIFIERS.add(verifier)
