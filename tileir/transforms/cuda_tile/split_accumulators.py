@@ -36,28 +36,20 @@ will get (`assign_layouts.dot_warps`: the requested warps doubled, up to
 reserve for everything else the loop keeps (addresses, indices, operand fragments),
 exceed the registers a thread may have with that many threads and the kernel's
 `occupancy` hint (`targets.register_budget`: 255 for 256 threads, 128 for two CTAs of
-256).  The reserve is `ACCUMULATOR_RESERVE` (64), or `COMPUTED_OPERANDS_RESERVE`
-(128) for a dot of 8-bit operands (`eight_bit_operands`): `tileas-pipeline-dot-operands`
-feeds neither through a ring (B is stored transposed), so they pass through registers
-beside the accumulator (the held-out fp8 batched GEMM, 256x256, spilled 712 bytes on
-sm_90a in two passes and none in four; NVIDIA's fp8 `s_bmm_e4m3_f32`, 128x256, 296
-whole and none in two).
-256x256 f32 with plain loads: 256 + 64 > 255, split into two 256x128 (128 + 64 <=
-255); with `occupancy = 2`, into four.  The split is along N (the accumulator's last
-dimension: B, its scale and the output's columns are halved, A re-read), and repeated
-on the halves while they still do not fit (N halves measured better than M halves:
+256).  256x256 f32: 256 + 64 > 255, split into two 256x128 (128 + 64 <= 255); with
+`occupancy = 2`, into four.  The split is along N (the accumulator's last dimension:
+B, its scale and the output's columns are halved, A re-read), and repeated on the
+halves while they still do not fit (N halves measured better than M halves:
 t_matmul_f16_256x256x64 on sm_90a 234 registers against 254; the block-scaled GEMMs,
-whose spills come from dequantizing A in registers, no better either way).
+whose spills come from dequantizing A in registers, no better either way; the fp8
+batched GEMM spills none in two).
 
-On `tcgen05` targets (sm_100a) the accumulator lives in tensor memory (256x256 f32 is
-exactly its 512 columns of 128 lanes), so its registers are not what spills: the f16
-GEMMs take 88-92 registers whole, and split they would hold two loops' rings for the
-kernel's whole run (tcgen05 rings are not scoped to their loop: 337 KB, more than an
-SM has, and NVIDIA's s_bmm_f16 failed to compile that way).  There a loop is split only
-for 8-bit operands, which pass through registers, and only while the accumulator alone
-is more than a thread's registers: the held-out fp8 batched GEMM (256x256) spilled 68
-bytes whole and none in two passes; s_bmm_e4m3_f32 (128x256) and the block-scaled
-GEMMs (dequantized to bf16 dots) do not spill whole, so they stay whole.
+Not on `tcgen05` targets (sm_100a): the accumulator lives in tensor memory there
+(256x256 f32 is exactly its 512 columns of 128 lanes), so its registers are not what
+spills, and none of the kernels this pass splits elsewhere spills whole there (the f16
+GEMMs take 88-92 registers, the fp8 batched one 72).  Split, the f16 GEMMs failed to
+compile: `tcgen05` rings are the kernel's for its whole run, and two loops' rings (337
+KB) exceed an SM's shared memory.
 
 Where (legality): the loop carries no tile other than the accumulator (others are
 0-d scalars or indices), so each pass computes the same scalars; every op of its body
@@ -80,7 +72,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
@@ -131,8 +123,6 @@ ACCUMULATOR_SPLIT_ATTR = "tileir.accumulator_split"
 #: Registers a thread keeps beside the accumulator for everything else the K loop
 #: holds (as `pipeline_dot_operands.REGISTER_A_RESERVE`).
 ACCUMULATOR_RESERVE = 64
-#: The same for a dot of 8-bit operands (`eight_bit_operands`).
-COMPUTED_OPERANDS_RESERVE = 128
 WARP_SIZE = 32
 
 MMA_OPS = (MmaFOp, MmaIOp, MmaFScaledOp)
@@ -169,7 +159,7 @@ class Budget:
 
     requested_warps: int
     ctas_per_sm: int
-    reserve: int = 64
+    reserve: int = ACCUMULATOR_RESERVE
 
     def registers(self, t: Attribute) -> int:
         """Accumulator registers a thread at the warps the kernel will get."""
@@ -628,25 +618,18 @@ class SplitAccumulatorsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch = resolve_gpu_name(self.arch, "split-dot-accumulators target")
+        if ARCHS[arch].tcgen05:
+            return  # the accumulators are in tensor memory (module doc)
         for fn in [f for f in op.walk() if isinstance(f, EntryOp)]:
             budget = Budget(self.num_warps, occupancy(fn, arch), ACCUMULATOR_RESERVE)
             for loop in [o for o in fn.walk() if isinstance(o, ForOp)]:
-                self.split(loop, budget, ARCHS[arch].tcgen05)
+                self.split(loop, budget)
 
-    def split(self, loop: ForOp, budget: Budget, tensor_memory: bool) -> None:
+    def split(self, loop: ForOp, budget: Budget) -> None:
         for index, arg in enumerate(loop.iter_args):
             chain = accumulator_chain(loop, index)
             if chain is None:
                 continue
-            eight_bit = any(eight_bit_operands(d) for d in chain)
-            if tensor_memory:
-                # The accumulator is in tensor memory: split only 8-bit dots whose
-                # accumulator alone is more than a thread's registers (module doc).
-                if not eight_bit:
-                    continue
-                budget = replace(budget, reserve=0)
-            elif eight_bit:
-                budget = replace(budget, reserve=COMPUTED_OPERANDS_RESERVE)
             if budget.fits(arg.type):
                 continue
             registers = budget.registers(arg.type)
@@ -665,16 +648,6 @@ class SplitAccumulatorsPass(ModulePass):
                 for dot in accumulator_chain(piece, index) or []:
                     dot.attributes[ACCUMULATOR_SPLIT_ATTR] = StringAttr(message)
             return  # the loop is gone; its pieces carry only this accumulator
-
-
-def eight_bit_operands(dot: Operation) -> bool:
-    """Whether `dot` (not `mmaf_scaled`) multiplies 8-bit operands (fp8, i8): its B is
-    stored transposed in shared memory, through registers, and before sm_89 both are
-    widened in registers (`tileas-pipeline-dot-operands` feeds neither through a
-    ring)."""
-    return not isinstance(dot, MmaFScaledOp) and any(
-        element_bytes(element_type(dot.operands[p].type)) == 1 for p in (LHS, RHS)
-    )
 
 
 def short_type(t: Attribute) -> str:
