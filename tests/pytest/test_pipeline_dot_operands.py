@@ -226,3 +226,23 @@ def test_a_view_of_pointers_two_loads_read_stays_synchronous() -> None:
                 return
             p.apply(ctx, module)
     raise AssertionError("no tileas-pipeline-dot-operands in the sm_90a pipeline")
+
+
+def test_tcgen05_rings_are_planned_as_large_as_they_are_lowered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ring feeding `tcgen05` MMAs left in flight has as many slots as stages (the
+    slot they read is refilled after their commit), one more than a synchronous dot's:
+    the plan counts them so (`tcgen05_slots`).  With room for two of `gemm_f16`'s 6 KiB
+    stages the loop gets a 2-stage ring (one tile loaded ahead per operand), not the
+    3-stage one that counting `stages - 1` slots gave and that then took 18 KiB."""
+    from tileir.transforms.tileas.ring_budget import RingBudget
+
+    monkeypatch.setattr(RingBudget, "for_loop", lambda self, fed, scoped=False: 2 * 6144)
+    compiled = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_100a", keep_stages=True)
+    assert compiled.ptx is not None and "tcgen05.mma" in compiled.ptx
+    tileas = compiled.stages["tileas"]
+    assert "operands through a 2-stage ring" in tileas
+    # A and B: one tile ahead before the loop and one in its body each.
+    assert tileas.count("nv_tileas.async.tiled_load") == 2 * 2
+    _run("gemm_f16", compiled.ptx)
