@@ -297,8 +297,9 @@ def test_overflow_saturates_in_compiled_code_and_interpreter(to: str) -> None:
     np.testing.assert_array_equal(by_interpreter.view(np.uint8), want.view(np.uint8))
 
 
-def test_packed_bytes_on_sm100a_with_ragged_groups() -> None:
-    """On sm_100a a load of bytes returns its words, unpacked where the bytes are first
+@pytest.mark.parametrize("arch", ["sm_80", "sm_100a"])
+def test_packed_bytes_with_ragged_groups(arch: str) -> None:
+    """A load of bytes returns its words, unpacked where the bytes are first
     used (`memory_asm.unpack_word`); a group only partly in bounds loads its bytes one by
     one into their places in the words (`bfi.b32`).  Every f8E4M3FN bit pattern, 2,298
     of them (16 a thread: the last group has 10 bytes in bounds), widened to f32 in
@@ -311,9 +312,9 @@ def test_packed_bytes_on_sm100a_with_ragged_groups() -> None:
         "  %al0 = assume div_by<16>, %a0 : tile<ptr<f8E4M3FN>>\n  %tv0 = make_tensor_view %al0,"
     )
     text = text.replace("  %tv0 = make_tensor_view %a0,", aligned)
-    ptx = compile_text(text, "sm_100a")
+    ptx = compile_text(text, arch)
     assert "ld.global.u8" in ptx and "bfi.b32" in ptx  # the packed per-element fallback
     assert "ld.global.s8" not in ptx  # no byte loaded into a register of its own
-    run_ptxas(ptx, "sm_100a")
+    run_ptxas(ptx, arch)
     got = run_kernel(ptx, [x], WIDE["f32"], tile=tile)
     _bits_equal(got, x.astype(np.float64).astype(WIDE["f32"]))

@@ -39,7 +39,6 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
 from tileir.dialects.nv_tileas.canonicalize import constant_int
 from tileir.dialects.nv_tileas.layouts import LinearLayout
-from tileir.targets import TCGEN05_TARGETS
 from tileir.utils.numeric import numpy_dtype
 
 PTX_SCOPE = {
@@ -172,16 +171,15 @@ class LowerTiledLoad(TilePattern):
         values: dict[int, SSAValue] = {}
         pad = padding_bits(op)
         aligned = layout is not None and uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
-        # On tcgen05 targets bytes stay packed in their words until `llvm-sink-tmem-loads`
-        # unpacks each word where its bytes are first used (`memory_asm.unpack_word`).
-        packed_bytes = self.ctx.arch in TCGEN05_TARGETS
         for g in groups:
             regs = list(range(g, g + vec))
             preds = [masks[r] for r in regs] if masks is not None else []
             uniform = aligned or one_predicate(preds)
             if uniform:
                 preds = preds[:1]
-            packed = packed_bytes and packs_bytes(bits, vec, len(preds))
+            # Bytes stay packed in their words until `llvm-sink-tmem-loads` unpacks each
+            # word where its bytes are first used (`memory_asm.unpack_word`).
+            packed = packs_bytes(bits, vec, len(preds))
             group = load_group(storage, bits, vec, ptrs[g], preds, pad, quals, packed)
             outs = b.asm(group, side_effects=quals.semantic != "weak")
             if packed:

@@ -26,16 +26,16 @@ never past an op that writes or frees tensor memory (`tcgen05.mma`, `tcgen05.st`
 `tcgen05.cp`, `tcgen05.shift`, `tcgen05.dealloc`): the pending loads are emitted before
 such an op.  Every such write is issued from code every thread runs (one elected thread,
 after a CTA barrier), so a later load in a thread's program still sees tensor memory as
-its first position did.  Kernels without `tcgen05.ld` are left as they are (sm_80 and
-sm_90a PTX unchanged).
+its first position did.
 
-Bytes loaded from global memory move the same way: on tcgen05 targets a load of 8-bit
+Bytes loaded from global memory move the same way, on every target: a load of 8-bit
 elements returns its words and unpacks each word in a block of its own
 (`memory_asm.unpack_word`), which this pass places before the first use of its bytes,
 so a tile of bytes stays four to a register until it is used.  `mmaf_scaled`'s fp8
 tiles (256x128 and 128x256 in NVIDIA's block-scaled samples, 128 bytes a thread each)
 were 256 registers of bytes at the top of the K loop, all live through the four K
-groups' dequantization.
+groups' dequantization.  Kernels with neither a `tcgen05.ld` nor a packed byte load are
+left as they are.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ class SinkTmemLoadsPass(ModulePass):
     name = "llvm-sink-tmem-loads"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not any(is_tmem_load(o) for o in ops_of(op)):
+        if not any(is_tmem_load(o) or is_unpack_word(o) for o in ops_of(op)):
             return
         blocks = [b for o in op.walk() for r in o.regions for b in r.blocks]
         for block in blocks:
