@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Two tileir source trees against each other and against NVIDIA's `tileiras`: what a
+compile-time change did, measured as docs/performance.md's issue 17 sections measure it.
+
+    git archive BASE tileir | tar -x -C /tmp/before     # each tree: a `tileir` package
+    git archive HEAD tileir | tar -x -C /tmp/after
+    python benchmarks/bench_trees.py /tmp/before /tmp/after \\
+        --kernels /tmp/cutile_samples/bc --every 6 [--also NAME ...] [--repeat 3]
+
+Two measurements, each interleaving the trees (and tileiras) so that the machine's load
+falls on all alike:
+
+* **worker CPU**: the compilation to PTX in a process forked from a warmed server, as
+  the server's spare worker runs it (`prepare_spare`, then `tileir-as K -o K.ptx`),
+  `time.process_time` up to the PTX, that is without the llvm stage's verification,
+  which a compilation to a cubin runs beside ptxas.  Best of `--repeat`.
+* **whole process**: bytecode to a cubin through each tree's tileiras shim
+  (`tileir-as --make-tileiras-shim`, what cuTile runs) with a warm compile server per
+  tree (a private `XDG_RUNTIME_DIR`, `TILEIR_NO_CACHE=1`), and tileiras, one run of each
+  in rotating order, 0.15 s after each while the server prepares its spare; best of
+  `--repeat`.  The two trees' cubins are compared kernel by kernel.
+
+Ratios are over tileiras's time (whole process) or over the first tree's (both).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: Seconds to wait after a warm run, while the server prepares its spare worker.
+SPARE_SETTLE = 0.15
+
+
+def find_tool(name: str) -> str:
+    """`name` from the nvidia wheels' bin directory, or from PATH."""
+    import sysconfig
+
+    wheel = Path(sysconfig.get_paths()["purelib"]) / "nvidia" / "cu13" / "bin" / name
+    if wheel.is_file():
+        return str(wheel)
+    found = shutil.which(name)
+    if found is None:
+        sys.exit(f"bench_trees: {name} not found")
+    return found
+
+
+def worker_cpu(kernels: list[str], gpu: str, out: str) -> dict[str, float]:
+    """Run inside a tree (PYTHONPATH): warm up as the server does, then compile each
+    kernel in a forked, prepared worker; CPU seconds up to the PTX, per kernel."""
+    from tileir import compiler
+    from tileir.driver import assembler, server
+
+    server.Server.warm_up(server.Server.__new__(server.Server))
+    original = compiler.compile_module
+
+    def up_to_the_ptx(*args: object, **kwargs: object) -> object:
+        kwargs["defer_final_verification"] = True  # left to ptxas's time, as in a run
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    times: dict[str, float] = {}
+    for kernel in kernels:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read)
+            server.prepare_spare()
+            gc.set_threshold(assembler.COMPILE_GC_THRESHOLD)
+            compiler.compile_module = up_to_the_ptx  # type: ignore[assignment]
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 2)
+            start = time.process_time()
+            status = assembler.run([kernel, "--gpu-name", gpu, "-o", os.path.join(out, "k.ptx")])
+            os.write(write, f"{time.process_time() - start} {status}".encode())
+            os._exit(0)
+        os.close(write)
+        answer = os.read(read, 100).decode().split()
+        os.close(read)
+        os.waitpid(pid, 0)
+        if answer[1] == "0":
+            times[Path(kernel).stem] = float(answer[0])
+    return times
+
+
+def cpu_rounds(trees: list[str], kernels: list[str], gpu: str, repeat: int) -> list[dict]:
+    """Best `worker_cpu` of `repeat` rounds per tree, the trees taking turns."""
+    best: list[dict[str, float]] = [{} for _ in trees]
+    with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
+        for _ in range(repeat):
+            for i, tree in enumerate(trees):
+                env = dict(os.environ, PYTHONPATH=tree, TILEIR_SERVER="0", TILEIR_NO_CACHE="1")
+                proc = subprocess.run(
+                    [sys.executable, __file__, "--worker-cpu", gpu, tmp, *kernels],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    cwd=tmp,
+                )
+                for name, seconds in json.loads(proc.stdout.splitlines()[-1]).items():
+                    best[i][name] = min(seconds, best[i].get(name, seconds))
+    return best
+
+
+def whole_processes(
+    trees: list[str], kernels: list[str], gpu: str, repeat: int
+) -> tuple[dict[str, dict[str, float]], list[float], list[str]]:
+    """Best wall seconds per command and kernel, the load averages seen, and the kernels
+    whose cubins differed between the trees."""
+    tileiras = find_tool("tileiras")
+    tools = str(Path(tileiras).parent)
+    with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
+        commands: dict[str, tuple[list[str], dict[str, str]]] = {"tileiras": ([tileiras], {})}
+        for i, tree in enumerate(trees):
+            shim_dir = os.path.join(tmp, f"shim{i}")
+            env = dict(os.environ, PYTHONPATH=tree, TILEIR_SERVER="0")
+            subprocess.run(
+                [sys.executable, "-m", "tileir.driver.assembler", "--make-tileiras-shim", shim_dir],
+                env=env,
+                check=True,
+                capture_output=True,
+            )
+            runtime = os.path.join(tmp, f"run{i}")
+            os.mkdir(runtime, 0o700)
+            commands[f"tree{i}"] = (
+                [os.path.join(shim_dir, "tileiras")],
+                {
+                    "PYTHONPATH": tree,
+                    "XDG_RUNTIME_DIR": runtime,
+                    "TILEIR_NO_CACHE": "1",
+                    "PATH": f"{tools}:{os.environ.get('PATH', '')}",
+                },
+            )
+        base_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TILEIR_SERVER")}
+
+        def run(name: str, kernel: str) -> float:
+            argv, extra = commands[name]
+            out = os.path.join(tmp, f"{name}.cubin")
+            start = time.perf_counter()
+            proc = subprocess.run(
+                [*argv, kernel, "-o", out, "--gpu-name", gpu],
+                env={**base_env, **extra},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            seconds = time.perf_counter() - start
+            return seconds if proc.returncode == 0 else float("nan")
+
+        for i in range(len(trees)):
+            run(f"tree{i}", kernels[0])  # starts the tree's server
+        time.sleep(2)
+        best: dict[str, dict[str, float]] = {name: {} for name in commands}
+        loads: list[float] = []
+        differ: list[str] = []
+        names = list(commands)
+        try:
+            for r in range(repeat):
+                for k, kernel in enumerate(kernels):
+                    shift = (k + r) % len(names)
+                    for name in names[shift:] + names[:shift]:
+                        seconds = run(name, kernel)
+                        was = best[name].get(Path(kernel).stem, seconds)
+                        best[name][Path(kernel).stem] = min(was, seconds)
+                        time.sleep(SPARE_SETTLE)
+                    cubins = [Path(tmp, f"tree{i}.cubin").read_bytes() for i in range(len(trees))]
+                    if any(c != cubins[0] for c in cubins) and Path(kernel).stem not in differ:
+                        differ.append(Path(kernel).stem)
+                    loads.append(os.getloadavg()[0])
+        finally:
+            for i in range(len(trees)):
+                argv, extra = commands[f"tree{i}"]
+                subprocess.run(
+                    [*argv, "--server", "stop"],
+                    env={**base_env, **extra},
+                    capture_output=True,
+                    check=False,
+                )
+    return best, loads, differ
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--worker-cpu":
+        gpu, out, *kernels = sys.argv[2:]
+        print(json.dumps(worker_cpu(kernels, gpu, out)))
+        return
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("trees", nargs=2, help="two directories, each holding a tileir package")
+    parser.add_argument("--kernels", required=True, help="a directory of .tileirbc files")
+    parser.add_argument("--every", type=int, default=1, help="every Nth kernel (a sample)")
+    parser.add_argument("--also", action="append", default=[], help="a kernel to add, by name")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds")
+    parser.add_argument("--gpu-name", default="sm_90")
+    args = parser.parse_args()
+    trees = [str(Path(t).resolve()) for t in args.trees]
+    every = sorted(Path(args.kernels).glob("*.tileirbc"))[:: args.every]
+    extra = [Path(args.kernels) / f"{name}.tileirbc" for name in args.also]
+    kernels = [str(k) for k in dict.fromkeys([*every, *extra])]
+
+    cpu = cpu_rounds(trees, kernels, args.gpu_name, args.repeat)
+    names = [n for n in cpu[0] if n in cpu[1]]
+    per_kernel = [cpu[1][n] / cpu[0][n] for n in names]
+    print(f"worker CPU up to the PTX, {len(names)} kernels, best of {args.repeat}:")
+    for i, tree in enumerate(trees):
+        median = statistics.median(cpu[i][n] for n in names)
+        print(
+            f"  tree {i} ({tree}): median {1000 * median:.1f} ms, total {sum(cpu[i].values()):.3f} s"
+        )
+    print(
+        f"  tree 1 / tree 0, same kernel: median {statistics.median(per_kernel):.3f} "
+        f"({min(per_kernel):.3f}-{max(per_kernel):.3f})"
+    )
+
+    best, loads, differ = whole_processes(trees, kernels, args.gpu_name, args.repeat)
+    ref = best["tileiras"]
+    print(
+        f"whole process, warm through the shim, best of {args.repeat}, load {min(loads):.1f}-{max(loads):.1f}:"
+    )
+    print(f"  tileiras: median {statistics.median(ref.values()):.3f} s")
+    for i in range(len(trees)):
+        ratios = [best[f"tree{i}"][n] / ref[n] for n in ref]
+        above = sum(r > 1.5 for r in ratios)
+        print(
+            f"  tree {i}: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x, "
+            f"{above}/{len(ratios)} above 1.5x"
+        )
+    pairs = [best["tree1"][n] / best["tree0"][n] for n in ref]
+    print(f"  tree 1 / tree 0, same kernel: median {statistics.median(pairs):.3f}")
+    print(f"  cubins that differ between the trees: {', '.join(differ) or 'none'}")
+
+
+if __name__ == "__main__":
+    main()
