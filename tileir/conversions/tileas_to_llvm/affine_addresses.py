@@ -42,15 +42,19 @@ from tileir.conversions.tileas_to_llvm.context import (
 from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.nv_tileas import ops as tas
 
+#: The accesses whose groups are addressed from the thread's first address: synchronous
+#: loads and stores, and the `cp.async` copies of the operand rings (`async_copy.py`).
+TiledAccess = tas.TiledLoadOp | tas.TiledStoreOp | tas.AsyncTiledLoadOp
+
 
 def plan_affine_addresses(module: ModuleOp) -> dict[int, AffineAccess]:
-    """Per `tiled_load` and `tiled_store` whose pointer tile is affine and not uniform
-    (by id): its form, with the runtime scales anchored before it (see the module's
-    docstring)."""
+    """Per `tiled_load`, `tiled_store` and `async.tiled_load` whose pointer tile is
+    affine and not uniform (by id): its form, with the runtime scales anchored before it
+    (see the module's docstring)."""
     forms = AffineForms()
     plans: dict[int, AffineAccess] = {}
     for op in list(module.walk()):
-        if not isinstance(op, tas.TiledLoadOp | tas.TiledStoreOp):
+        if not isinstance(op, TiledAccess):
             continue
         view = op.view.owner
         if not isinstance(view, tas.ViewOp) or not shape_of(view.src.type):
@@ -73,7 +77,7 @@ def plan_affine_addresses(module: ModuleOp) -> dict[int, AffineAccess]:
 
 def group_addresses(
     ctx: LoweringContext,
-    op: tas.TiledLoadOp | tas.TiledStoreOp,
+    op: TiledAccess,
     b: LLBuilder,
     pointers: SSAValue,
     registers: Sequence[SSAValue],
