@@ -10,6 +10,7 @@ without a store between them); and `ops_of` lists the ops xDSL's `walk` yields."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -149,22 +150,28 @@ def test_dce_erases_what_xdsl_erases_with_an_unreachable_block() -> None:
     assert "%dead" not in str(ours) and "^unreachable" not in str(theirs)
 
 
-@pytest.mark.parametrize("kernel", ["control_flow_f32", "gemm_bf16_ragged", "attention_f16"])
-def test_dce_matches_xdsl_at_every_pipeline_step(kernel: str) -> None:
+def _steps_match_xdsl(kernel: str, ours: type, theirs: Callable[[ModuleOp], object]) -> int:
+    """Run the pipeline on a corpus kernel; at each step that is a pass of class `ours`,
+    apply xDSL's `theirs` to a copy and compare the IR.  The number of such steps."""
     ctx = make_context()
     module = load_module(CORPUS / f"{kernel}.tileirbc", ctx)
     steps = 0
     for _, passes in stage_passes("sm_90a", 4):
         for p in passes:
-            if isinstance(p, DeadCodeElimination):
-                theirs = module.clone()
-                xdsl_region_dce(theirs.body)
+            if isinstance(p, ours):
+                reference = module.clone()
+                theirs(reference)
                 p.apply(ctx, module)
-                assert print_ir(module) == print_ir(theirs), p.name
+                assert print_ir(module) == print_ir(reference), p.name
                 steps += 1
             else:
                 p.apply(ctx, module)
-    assert steps == 3
+    return steps
+
+
+@pytest.mark.parametrize("kernel", ["control_flow_f32", "gemm_bf16_ragged", "attention_f16"])
+def test_dce_matches_xdsl_at_every_pipeline_step(kernel: str) -> None:
+    assert _steps_match_xdsl(kernel, DeadCodeElimination, lambda m: xdsl_region_dce(m.body)) == 3
 
 
 def test_dce_asks_a_class_once_only_where_the_class_decides() -> None:
@@ -314,20 +321,7 @@ def test_cse_matches_xdsl_at_every_pipeline_step(kernel: str) -> None:
 
     from tileir.transforms.cse import CommonSubexpressionElimination
 
-    ctx = make_context()
-    module = load_module(CORPUS / f"{kernel}.tileirbc", ctx)
-    steps = 0
-    for _, passes in stage_passes("sm_90a", 4):
-        for p in passes:
-            if isinstance(p, CommonSubexpressionElimination):
-                theirs = module.clone()
-                xdsl_cse(theirs)
-                p.apply(ctx, module)
-                assert print_ir(module) == print_ir(theirs), p.name
-                steps += 1
-            else:
-                p.apply(ctx, module)
-    assert steps == 2
+    assert _steps_match_xdsl(kernel, CommonSubexpressionElimination, xdsl_cse) == 2
 
 
 def test_ops_of_is_xdsl_walk_forward_and_reversed() -> None:
