@@ -179,3 +179,43 @@ def test_a_failing_assume_fails_every_time(monkeypatch: pytest.MonkeyPatch) -> N
         with pytest.raises(CompileError, match="power of 2, got 3"):
             verify_module(module)
     assert counts["nv_tileaa.assume"] == 3
+
+
+def test_a_cuda_tile_op_is_memoized_with_its_place() -> None:
+    """cuda_tile's elementwise ops take builtin carriers once lifted out of a cuda_tile
+    function and only tiles inside one: an addi of i32 that verified in a lifted
+    function still fails inside a cuda_tile entry, where its signature differs only by
+    its place."""
+    from pathlib import Path
+
+    from xdsl.utils.exceptions import VerifyException
+
+    from tileir.compiler import load_module
+    from tileir.dialects.cuda_tile.ops.core import EntryOp
+    from tileir.dialects.cuda_tile.ops.integer import AddIOp
+    from tileir.pipelines import stage_passes
+    from tileir.registry import make_context
+    from tileir.utils.walk import ops_of
+
+    kernel = Path(__file__).resolve().parents[1] / "corpus" / "control_flow_f32.tileirbc"
+    ctx = make_context()
+    lifted = load_module(kernel, ctx)
+    for p in stage_passes("sm_90a", 4)[0][1]:
+        p.apply(ctx, lifted)
+    add = next(o for o in ops_of(lifted) if isinstance(o, AddIOp))
+    assert vs._is_placed(AddIOp) and not vs._is_local(AddIOp)
+    verify_module(lifted)
+    assert add.result.type == i32 and tuple(map(id, vs.signature(add) or ())) in vs._BY_IDENTITY
+
+    original = load_module(kernel, make_context())
+    entry = next(o for o in ops_of(original) if isinstance(o, EntryOp))
+    body = entry.regions[0].blocks.first
+    assert body is not None and body.last_op is not None
+    inside = add.clone()
+    body.insert_op_before(inside, body.last_op)
+    here, there = vs.signature(inside), vs.signature(add)
+    assert here is not None and there is not None
+    assert here[:-1] == there[:-1] and (here[-1], there[-1]) == (True, False)
+    for _ in range(2):
+        with pytest.raises(VerifyException, match="must be"):
+            vs.verify_op(inside)

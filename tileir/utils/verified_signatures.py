@@ -16,7 +16,9 @@ types, its properties and attributes) when:
   it does not end its block (the terminator rule looks at its position);
 - its class has no verifier of its own beyond the IRDL definition, or one of the
   verifiers of `LOCAL_VERIFIER_CLASSES` or of the nv_tileaa/nv_tileas classes of
-  `_tile_verifier_classes`, read and found to look only at types and properties;
+  `_tile_verifier_classes`, read and found to look only at types and properties, or
+  cuda_tile's elementwise verifier (`_placed_verifiers`), which also looks at whether
+  the op is inside a cuda_tile function: that fact is then part of the signature;
 - each of its traits checks nothing, or is in `LOCAL_TRAITS` (a trait such as
   `HasParent` looks at the op's parent, and is not);
 - none of its operands is an erased value (xDSL's own check, kept).
@@ -87,8 +89,18 @@ _LIMIT = 200_000
 
 _LOCAL_VERIFIERS: set[Callable[..., None]] = set()
 
+#: Verifiers whose verdict depends on the signature and on one fact about the op's place:
+#: whether it is inside a cuda_tile function (`_placed_verifiers`).
+_PLACED_VERIFIERS: set[Callable[..., None]] = set()
+
+#: Marks the place fact in a signature (`signature`).
+_PLACE = object()
+
 #: Per op class: whether its verdict depends only on its signature.
 _LOCAL_CLASS: dict[type[Operation], bool] = {}
+
+#: Per op class: whether its verdict depends on its signature and its place.
+_PLACED_CLASS: dict[type[Operation], bool] = {}
 
 
 def _custom_verifier(cls: type[Operation]) -> Callable[..., None] | None:
@@ -115,6 +127,29 @@ def _local_verifiers() -> set[Callable[..., None]]:
     return _LOCAL_VERIFIERS
 
 
+def _placed_verifiers() -> set[Callable[..., None]]:
+    """cuda_tile's `ElementwiseOp.verify_`, the verifier of its arithmetic, comparison,
+    conversion and math ops (read with every `verify_types`, `verify_shapes` and
+    `verify_modifiers` of theirs): operand and result types, properties, and
+    `inside_cuda_tile_function` (ODS's tile constraints hold inside a cuda_tile
+    function, where only tiles are allowed; lifted ops take builtin carriers).  Half of
+    the ops the input's verification and the tileaa and tileas stage ends verify."""
+    if not _PLACED_VERIFIERS:
+        from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
+
+        _PLACED_VERIFIERS.add(ElementwiseOp.verify_)
+    return _PLACED_VERIFIERS
+
+
+def _traits_local(cls: type[Operation]) -> bool:
+    """Whether each trait of `cls` checks nothing or only the op's own types."""
+    for trait in cls.traits:
+        kind = type(trait)
+        if kind.verify is not OpTrait.verify and kind not in LOCAL_TRAITS:
+            return False
+    return True
+
+
 def _is_local(cls: type[Operation]) -> bool:
     known = _LOCAL_CLASS.get(cls)
     if known is not None:
@@ -122,15 +157,23 @@ def _is_local(cls: type[Operation]) -> bool:
     local = False
     if issubclass(cls, IRDLOperation):
         verifier = _custom_verifier(cls)
-        local = verifier is not None and verifier in _local_verifiers()
-        if local:
-            for trait in cls.traits:
-                kind = type(trait)
-                if kind.verify is not OpTrait.verify and kind not in LOCAL_TRAITS:
-                    local = False
-                    break
+        local = verifier is not None and verifier in _local_verifiers() and _traits_local(cls)
     _LOCAL_CLASS[cls] = local
     return local
+
+
+def _is_placed(cls: type[Operation]) -> bool:
+    """Whether `cls`'s verdict depends on its signature and whether it is inside a
+    cuda_tile function (`_placed_verifiers`)."""
+    known = _PLACED_CLASS.get(cls)
+    if known is not None:
+        return known
+    placed = False
+    if issubclass(cls, IRDLOperation):
+        verifier = _custom_verifier(cls)
+        placed = verifier is not None and verifier in _placed_verifiers() and _traits_local(cls)
+    _PLACED_CLASS[cls] = placed
+    return placed
 
 
 def signature(op: Operation) -> list[object] | None:
@@ -138,8 +181,13 @@ def signature(op: Operation) -> list[object] | None:
     properties and attributes, flattened), or None when it depends on more (see the
     module's docstring)."""
     cls = type(op)
-    if op.regions or op.successors or not _is_local(cls):
+    if op.regions or op.successors:
         return None
+    placed = False
+    if not _is_local(cls):
+        if not _is_placed(cls):
+            return None
+        placed = True
     block = op.parent
     if block is not None and block.last_op is op:
         return None
@@ -157,6 +205,10 @@ def signature(op: Operation) -> list[object] | None:
     parts.append(None)
     for name, value in op.attributes.items():
         parts += (name, value)
+    if placed:
+        from tileir.dialects.cuda_tile.ops.base import inside_cuda_tile_function
+
+        parts += (_PLACE, inside_cuda_tile_function(op))
     return parts
 
 
