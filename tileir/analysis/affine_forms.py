@@ -5,10 +5,11 @@ times a runtime value the whole tile shares), exact modulo the value's width.
 `convert-tileas-to-llvm` reads them before it lowers anything, to address a thread's
 tiled accesses from its first address (`tileas_to_llvm/affine_addresses.py`, where
 the reasons are).  The rules follow the ops cuTile's views produce: `iota`, constants,
-`splat`, `expand_dims`, `broadcast`, `convert_layout`, `assume`, `addi`, `subi`, a
-`muli` by a uniform value, `exti` (only where the extended values are known to fit),
-`trunci` and `addptr` (in bytes); any other op is uniform where the axis analysis finds
-it constant over the tile, and unknown otherwise.
+`splat`, `expand_dims`, `broadcast`, `convert_layout`, a value `view` that only adds or
+drops unit dimensions, `assume`, `addi`, `subi`, a `muli` by a uniform value, `exti`
+(only where the extended values are known to fit), `trunci` and `addptr` (in bytes);
+any other op is uniform where the axis analysis finds it constant over the tile, and
+unknown otherwise.
 """
 
 from __future__ import annotations
@@ -109,9 +110,12 @@ def _pointee_bytes(t: Attribute) -> int | None:
 class AffineForms:
     """The affine forms of nv_tileas integer and pointer tiles, memoized per value."""
 
-    def __init__(self) -> None:
+    def __init__(self, unit_views: bool = True) -> None:
         self.cache: dict[SSAValue, Affine | None] = {}
         self.axis = AxisInfoAnalysis()
+        #: Whether a value view that adds or drops unit dimensions keeps the form
+        #: (`_unit_reshape`; `plan_affine_addresses` says where it does not use it).
+        self.unit_views = unit_views
 
     def get(self, value: SSAValue) -> Affine | None:
         if value not in self.cache:
@@ -152,6 +156,8 @@ class AffineForms:
             terms = list(src.terms)
             terms.insert(axis, ())
             return Affine(tuple(terms), src.constant)
+        if isinstance(op, tas.ViewOp) and self.unit_views:
+            return self._unit_reshape(op) or self._uniform_if_constant(value, rank)
         if isinstance(op, tas.BroadcastOp):
             src = self.get(op.src)
             if src is None:
@@ -180,6 +186,24 @@ class AffineForms:
         if isinstance(op, tas.AddPtrOp):
             return self._addptr(op) or self._uniform_if_constant(value, rank)
         return self._uniform_if_constant(value, rank)
+
+    def _unit_reshape(self, op: tas.ViewOp) -> Affine | None:
+        """A value view that only adds or drops dimensions of one element (a batched
+        matmul's `1 x M x K` operand seen as `M x K`): each element keeps its
+        coordinates in the other dimensions, so their terms carry over in order and a
+        unit dimension's coordinate is always 0 (no terms).  Any other reshape renumbers
+        elements across dimensions: unknown."""
+        if op.indices or not op.is_value_view:
+            return None
+        src = self.get(op.src)
+        src_shape, shape = shape_of(op.src.type), shape_of(op.result.type)
+        if src is None or not shape:
+            return None
+        kept = [ts for ts, n in zip(src.terms, src_shape, strict=True) if n != 1]
+        if [n for n in src_shape if n != 1] != [n for n in shape if n != 1]:
+            return None
+        terms = [() if n == 1 else kept.pop(0) for n in shape]
+        return Affine(tuple(terms), src.constant)
 
     def _product(self, x: SSAValue, y: SSAValue) -> Affine | None:
         a, b = self.get(x), self.get(y)

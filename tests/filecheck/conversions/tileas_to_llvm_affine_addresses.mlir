@@ -33,6 +33,16 @@
 // CHECK: add.s64 [[B7:%rd[0-9]+]], [[B]], 14336;
 // CHECK: st.global.v4.b32 [[[B]]]
 // CHECK: st.global.v4.b32 [[[B7]]]
+// A batched operand's pointers built as 1 x 64 x 64 and seen as 64 x 64 through a value
+// view (a reshape that only drops the unit dimension, as a batched matmul's operand
+// is): the view keeps each element's row and column, so the load is addressed from the
+// first pointer as in @rows.
+// CHECK-LABEL: .visible .entry unit_view(
+// CHECK: ld.param.u32 [[US:%r[0-9]+]], [unit_view_param_2];
+// CHECK: mul.wide.u32 [[UO1:%rd[0-9]+]], [[US]], 32;
+// CHECK-NEXT: add.s64 [[UP1:%rd[0-9]+]], [[UP:%rd[0-9]+]], [[UO1]];
+// CHECK: ld.global.v4.b32 {{.*}}, [[[UP]]];
+// CHECK: ld.global.v4.b32 {{.*}}, [[[UP1]]];
 builtin.module {
   func.func @rows(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>, %stride: i32, %n: i32) attributes {nv_tileas.kernel} {
     %a = nv_tileas.assume %p, #cuda_tile.div_by<16> : !cuda_tile.ptr<f32>
@@ -88,6 +98,33 @@ builtin.module {
     %koff = cuda_tile.addi %kb, %cb : tensor<64x64xi32>
     %kp = nv_tileas.addptr %sp, %koff : tensor<64x64x!cuda_tile.ptr<f32>>, tensor<64x64xi32>
     %w = nv_tileas.view %kp : tensor<64x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<64x64xf32, gmem>
+    nv_tileas.tiled_store %x, %w[%c0, %c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true, true>} : tensor<64x64xf32>, !nv_tileas.tiled_view<64x64xf32, gmem>
+    func.return
+  }
+  func.func @unit_view(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<f32>, %stride: i32) attributes {nv_tileas.kernel} {
+    %a = nv_tileas.assume %p, #cuda_tile.div_by<16> : !cuda_tile.ptr<f32>
+    %s = nv_tileas.assume %stride, #cuda_tile.div_by<4> : i32
+    %s64 = cuda_tile.exti %s unsigned : i32 -> i64
+    %r = cuda_tile.iota : tensor<64xi32>
+    %r64 = cuda_tile.exti %r unsigned : tensor<64xi32> -> tensor<64xi64>
+    %ss = nv_tileas.splat %s64 : i64 -> tensor<64xi64>
+    %rs = cuda_tile.muli %r64, %ss : tensor<64xi64>
+    %re = nv_tileas.expand_dims %rs {axis = 1 : i32} : tensor<64xi64> -> tensor<64x1xi64>
+    %rb = nv_tileas.broadcast %re : tensor<64x1xi64> -> tensor<64x64xi64>
+    %ce = nv_tileas.expand_dims %r64 {axis = 0 : i32} : tensor<64xi64> -> tensor<1x64xi64>
+    %cb = nv_tileas.broadcast %ce : tensor<1x64xi64> -> tensor<64x64xi64>
+    %off = cuda_tile.addi %rb, %cb : tensor<64x64xi64>
+    %o3 = nv_tileas.view %off : tensor<64x64xi64> -> tensor<1x64x64xi64>
+    %sp = nv_tileas.splat %a : !cuda_tile.ptr<f32> -> tensor<1x64x64x!cuda_tile.ptr<f32>>
+    %p3 = nv_tileas.addptr %sp, %o3 : tensor<1x64x64x!cuda_tile.ptr<f32>>, tensor<1x64x64xi64>
+    %ptrs = nv_tileas.view %p3 : tensor<1x64x64x!cuda_tile.ptr<f32>> -> tensor<64x64x!cuda_tile.ptr<f32>>
+    %v = nv_tileas.view %ptrs : tensor<64x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<64x64xf32, gmem>
+    %c0 = arith.constant 0 : index
+    %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_128b>, in_bounds = array<i1: true, true>} : !nv_tileas.tiled_view<64x64xf32, gmem> -> tensor<64x64xf32>
+    %b = nv_tileas.assume %q, #cuda_tile.div_by<16> : !cuda_tile.ptr<f32>
+    %sq = nv_tileas.splat %b : !cuda_tile.ptr<f32> -> tensor<64x64x!cuda_tile.ptr<f32>>
+    %qs = nv_tileas.addptr %sq, %off : tensor<64x64x!cuda_tile.ptr<f32>>, tensor<64x64xi64>
+    %w = nv_tileas.view %qs : tensor<64x64x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<64x64xf32, gmem>
     nv_tileas.tiled_store %x, %w[%c0, %c0] {atom = #nv_tileas<atom stg_128b>, in_bounds = array<i1: true, true>} : tensor<64x64xf32>, !nv_tileas.tiled_view<64x64xf32, gmem>
     func.return
   }
