@@ -287,6 +287,37 @@ def test_eviction_drops_the_least_recently_used(tmp_path: Path) -> None:
     assert present == [keys[0], keys[3], keys[4], keys[5]]
 
 
+def test_a_store_scans_the_entries_only_when_the_bound_may_be_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store (each by a new client process, here a new `ResultCache`) adds its bytes to
+    the ledger memo and scans the entries (a stat of each) only where there is no
+    ledger, where the ledger passes the bound, and every `RESCAN_EVERY` stores (for
+    what concurrent clients stored); a damaged ledger is scanned again."""
+    scans: list[int] = []
+    entries = cache.ResultCache.entries
+    monkeypatch.setattr(cache.ResultCache, "entries", lambda self: scans.append(1) or entries(self))
+
+    def put(key: str, output: bytes, limit: int = 10_000) -> None:
+        cache.ResultCache(str(tmp_path), limit=limit).put(
+            key, cache.Result(0, b"", b"", {"output": output})
+        )
+
+    keys = [f"{i:02x}" * 32 for i in range(cache.RESCAN_EVERY + 8)]
+    for key in keys[:4]:  # ~2.1 kB each: 4 fit
+        put(key, bytes(2000))
+    assert len(scans) == 1  # no ledger yet
+    put(keys[4], bytes(2000))  # past the bound: a scan, which evicts
+    assert len(scans) == 2
+    assert sum(size for _, size, _ in entries(cache.ResultCache(str(tmp_path)))) <= 10_000
+    for key in keys[5:]:
+        put(key, b"x", limit=1 << 30)
+    assert len(scans) == 3  # the RESCAN_EVERY-th store since the last scan
+    (tmp_path / "meta" / cache.LEDGER).write_text("damaged")
+    put(keys[0], b"x", limit=1 << 30)
+    assert len(scans) == 4
+
+
 def test_result_encoding_rejects_damage() -> None:
     result = cache.Result(1, b"out", b"err\n", {"output": b"\x00\x01", "remarks": b"r"}, "arch=x")
     data = result.encode()

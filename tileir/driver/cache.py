@@ -52,6 +52,16 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 #: Eviction brings the total down to this fraction of the bound (so that it does not
 #: run again on the next store).
 EVICT_TO = 0.8
+#: Stores between two scans of the entries at most.  A scan stats every entry (5,000
+#: entries: ~30 ms, on the way out of every compilation that missed); between scans a
+#: store adds its bytes to the total the last scan counted, kept in the memo `LEDGER`,
+#: and scans again only when that passes the bound.  Concurrent clients may lose each
+#: other's updates of the memo: rescanning every so many stores keeps what they
+#: stored from going unseen for long.
+RESCAN_EVERY = 64
+#: The memo of the entries' total at the last scan plus the bytes stored since, and how
+#: many stores that was (`"<bytes> <stores>"`).
+LEDGER = "ledger"
 
 
 def cache_dir() -> str:
@@ -197,17 +207,36 @@ class ResultCache:
 
     def put(self, key: str, result: Result) -> bool:
         """Store `result` under `key`; False (and nothing half-written) if it could not."""
+        data = result.encode()
         try:
             self._ensure("entries", key[:2])
-            self.write_atomic(self.entry_path(key), result.encode())
+            self.write_atomic(self.entry_path(key), data)
         except OSError as e:
             _debug(f"cache store failed: {e}")
             return False
         try:  # noqa: SIM105 (no contextlib: it imports collections, ms of a cache hit)
-            self.evict()
+            self._evict_if_over(len(data))
         except OSError:
             pass
         return True
+
+    def _evict_if_over(self, stored: int) -> None:
+        """After a store of `stored` bytes: evict (scanning the entries) when the
+        ledger's total passes the bound, every `RESCAN_EVERY` stores, and without a
+        ledger; otherwise only count the store in the ledger."""
+        ledger = self._ledger()
+        if ledger is None or ledger[0] + stored > self.limit or ledger[1] + 1 >= RESCAN_EVERY:
+            self.evict()
+            return
+        self.memo_put(LEDGER, f"{ledger[0] + stored} {ledger[1] + 1}")
+
+    def _ledger(self) -> tuple[int, int] | None:
+        """(bytes, stores) of the `LEDGER` memo; None when missing or unreadable."""
+        text = self.memo_get(LEDGER)
+        fields = text.split() if text else []
+        if len(fields) != 2 or not all(f.isdigit() for f in fields):
+            return None
+        return int(fields[0]), int(fields[1])
 
     def write_atomic(self, path: str, data: bytes) -> None:
         tmp_dir = self._ensure("tmp")
@@ -266,6 +295,7 @@ class ResultCache:
                     pass  # a concurrent evictor took it
                 total -= size
             self._sweep_tmp()
+        self.memo_put(LEDGER, f"{total} 0")
         return removed
 
     def _sweep_tmp(self) -> None:
