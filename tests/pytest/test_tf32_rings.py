@@ -5,15 +5,17 @@ the PTX simulator against numpy.
 `gemm_tf32` (ragged 200x100x120, 64x32 by 32x64 tiles) converts each loaded f32 tile
 with `ftof` to tf32 before `mmaf`, as every cuTile f32 matmul does.  Its A and B now
 reach the tensor cores as a plain load's would: a ring in front of `mma.sync` (sm_80),
-a ring with a `wgmma` group in flight (sm_90a in one agent), or the stages of a
-warp-specialized pipeline (sm_90a by default).  In a ring each thread rounds the words
-it copied once its own copies have landed, before the barrier the dot already has; in
+a ring with a `wgmma` group in flight (sm_90a in one agent), the stages of a
+warp-specialized pipeline (sm_90a by default), or a ring in front of `tcgen05.mma`
+(sm_100a).  In a ring each thread rounds the words it copied once its own copies have
+landed, before the fence and barrier the dot already has; in
 a pipeline the consumer's threads round the stage after its *full* mbarrier, then
 fence the async proxy and meet at their named barrier.  Broken variants must fail: the
 rounded words never stored (the tensor cores then see unrounded f32, which numpy's
 rounded reference tells apart), the rounding reading its words before the wait that
-lands them, and a consumer whose threads do not wait for each other's rounding (each an
-`async-race`).
+lands them, a consumer whose threads do not wait for each other's rounding, and a
+`tcgen05` ring whose rounding threads do not fence the async proxy before the MMA (each
+an `async-race`).
 """
 
 from __future__ import annotations
@@ -37,8 +39,11 @@ from cases.gemm_tf32 import round_to_tf32  # noqa: E402
 NAME = "gemm_tf32"
 SEED = 20261126
 
-#: (target, warp-specialized): the three ways the operands reach the tensor cores.
-FEEDS = (("sm_80", False), ("sm_90a", False), ("sm_90a", True))
+#: (target, warp-specialized): the four ways the operands reach the tensor cores.
+FEEDS = (("sm_80", False), ("sm_90a", False), ("sm_90a", True), ("sm_100a", False))
+
+#: The tensor-core instruction that reads the rounded slot, by target.
+READER = {"sm_80": "ldmatrix", "sm_90a": "wgmma.mma_async", "sm_100a": "tcgen05.mma"}
 
 #: What makes the stage visible before the rounding reads it: the ring's wait, or the
 #: consumer's wait for *full*.
@@ -56,13 +61,16 @@ def compiled(request: pytest.FixtureRequest) -> tuple[str, bool, str]:
 
 def _rounding(lines: list[str]) -> tuple[int, int]:
     """Lines [first, last) of the loop body's rounding: from its first `ld.shared`
-    shortly after a wait for the stage to the first CTA or named barrier after it."""
+    shortly after a wait for the stage to the first async-proxy fence or CTA or named
+    barrier after it."""
     first = next(
         i
         for i, line in enumerate(lines)
         if "ld.shared" in line and any(STAGE_WAIT.match(x) for x in lines[max(i - 24, 0) : i])
     )
-    last = next(i for i in range(first, len(lines)) if "bar.sync" in lines[i])
+    last = next(
+        i for i in range(first, len(lines)) if re.match(r"\s*(bar\.sync|fence\.proxy)", lines[i])
+    )
     return first, last
 
 
@@ -81,19 +89,28 @@ def test_operands_go_through_rings_and_are_rounded_there(compiled: tuple[str, bo
     assert body.count("ld.shared.v4.b32") == 4 and body.count("st.shared.v4.b32") == 4
     assert body.count("ld.shared.b32") == 16 and body.count("st.shared.b32") == 16
     assert ", 4095;" in body and ", 4294959104;" in body
-    # A consumer's threads round words the producer copied: a fence and their barrier.
-    assert lines[last].strip() == ("bar.sync 2, 128;" if agents else "bar.sync 0;")
-    assert lines[last - 1].strip() == "fence.proxy.async.shared::cta;" or arch == "sm_80"
-    # Then the tensor cores read the slot.
-    reader = "wgmma.mma_async" if arch == "sm_90a" else "ldmatrix"
-    assert reader in "\n".join(lines[last : last + 40])
+    # The async proxy's readers (wgmma, tcgen05) see the generic stores after each
+    # writer's fence; then a barrier (a consumer's own, its threads rounded words the
+    # producer copied) before the tensor cores read the slot.
+    fence = lines[last].strip() == "fence.proxy.async.shared::cta;"
+    assert fence == (arch != "sm_80")
+    barrier = next(i for i in range(last, len(lines)) if "bar.sync" in lines[i])
+    assert lines[barrier].strip() == ("bar.sync 2, 128;" if agents else "bar.sync 0;")
+    assert barrier == last + int(fence) or arch == "sm_100a"
+    # (tcgen05: the accumulator's way into tensor memory comes between; the MMA's issuer
+    # passes the CTA barrier between the tcgen05 fences.)
+    reader = next(i for i in range(barrier, len(lines)) if READER[arch] in lines[i])
+    syncs = [line.strip() for line in lines[barrier:reader] if "bar.sync" in line]
+    assert syncs[-1] == lines[barrier].strip()
 
 
 def test_matches_numpy(compiled: tuple[str, bool, str]) -> None:
     _common.simulate_case(NAME, compiled[2], SEED)
 
 
-@pytest.mark.parametrize("compiled", FEEDS[:2], indirect=True, ids=("sm_80", "sm_90a"))
+@pytest.mark.parametrize(
+    "compiled", (*FEEDS[:2], FEEDS[3]), indirect=True, ids=("sm_80", "sm_90a", "sm_100a")
+)
 def test_skipped_rounding_is_caught(compiled: tuple[str, bool, str]) -> None:
     """Without the rounded stores the tensor cores read the f32 words as they landed.
     (The agents' rounding is the same code, after another wait: not simulated twice.)"""
@@ -120,6 +137,19 @@ def test_rounding_out_of_order_is_caught(compiled: tuple[str, bool, str]) -> Non
         assert waits
         for i in waits:
             lines[i] = "// " + lines[i]
+    with pytest.raises(SimulationError, match=ASYNC_RACE):
+        _common.simulate_case(NAME, "\n".join(lines), SEED)
+
+
+@pytest.mark.parametrize("compiled", FEEDS[3:], indirect=True, ids=("sm_100a",))
+def test_tcgen05_without_the_proxy_fence_is_caught(compiled: tuple[str, bool, str]) -> None:
+    """`tcgen05.mma` reads the slot through the async proxy: the rounding's generic
+    stores reach it only after each writer's `fence.proxy.async`, which the dot's
+    lowering places before its barrier.  Without it the simulator reports the race."""
+    lines = compiled[2].splitlines()
+    _, last = _rounding(lines)
+    assert lines[last].strip() == "fence.proxy.async.shared::cta;"
+    lines[last] = "// " + lines[last]
     with pytest.raises(SimulationError, match=ASYNC_RACE):
         _common.simulate_case(NAME, "\n".join(lines), SEED)
 
@@ -176,6 +206,33 @@ def test_b_groups_under_one_predicate_match_numpy(tmp_path: Path) -> None:
     assert not re.search(r"selp\.b32 t_n, 4, 0, %p\d+;\n" + copy.format(4), ptx)
     rng = np.random.default_rng(SEED)
     m, n = 50, 44
+    a = rng.uniform(-1, 1, (m, 128)).astype(np.float32)
+    b = rng.uniform(-1, 1, (128, n)).astype(np.float32)
+    c = np.zeros((m, n), np.float32)
+    simulate(ptx, (1, 1, 1), [a, b, c, m, n])
+    expected = round_to_tf32(a).astype(np.float64) @ round_to_tf32(b).astype(np.float64)
+    np.testing.assert_allclose(c, expected.astype(np.float32), rtol=1e-5, atol=1e-4)
+
+
+def test_tcgen05_mmas_in_flight_match_numpy(tmp_path: Path) -> None:
+    """128-row tiles on sm_100a: the accumulator stays in tensor memory and the MMAs
+    stay in flight across iterations, each committed to its ring slot's mbarrier, which
+    the slot's next refill waits for (`Ring.refill_guard`); the rounding of a slot
+    happens after that refill landed, before the MMAs that read it.  M = 100 and
+    N = 44 are ragged within the tile."""
+    source = tmp_path / "in_flight.mlir"
+    source.write_text(ALIGNED_N.replace("64x32", "128x32").replace("64x64", "128x64"))
+    module = load_module(source)
+    ptx = compile_module(module, "sm_100a").ptx
+    assert ptx is not None
+    # One commit an iteration, to the slot's mbarrier; each refill first waits for it
+    # (`%tc_ok`), and the loop's end for the last ones (`%tc_drained`).
+    assert ptx.count("tcgen05.commit") == 1 and "tcgen05.mma.cta_group::1.kind::tf32" in ptx
+    assert "try_wait.parity.shared::cta.b64 %tc_ok" in ptx and "%tc_drained" in ptx
+    body = ptx[ptx.index("cp.async.wait_group") :]
+    assert body.index("4294959104") < body.index("fence.proxy.async") < body.index("tcgen05.mma")
+    rng = np.random.default_rng(SEED)
+    m, n = 100, 44
     a = rng.uniform(-1, 1, (m, 128)).astype(np.float32)
     b = rng.uniform(-1, 1, (128, n)).astype(np.float32)
     c = np.zeros((m, n), np.float32)

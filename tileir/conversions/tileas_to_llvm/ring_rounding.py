@@ -7,16 +7,18 @@ of the stage visible to it (`cp.async.wait_group`; PTX ISA: the writes of the co
 copies are visible to the executing thread).  Each thread then reads back exactly the
 words it copied (the tile's layout, seen through the dot's buffer as the copies saw it:
 `OperandPlacement.view_of`), rounds them with `tf32.round_to_tf32` in the op's mode, and
-stores them in place; the dot's CTA barrier (after `fence.proxy.async` for `wgmma`,
-whose reads go through the async proxy) orders every thread's rounded words before the
-tensor cores read the slot, as it orders the copies.  No barrier is added:
+stores them in place; the dot's CTA barrier (after `fence.proxy.async` for `wgmma` and
+`tcgen05`, whose reads go through the async proxy; for `tcgen05` the barrier between the
+`tcgen05.fence`s before its one thread issues the MMAs) orders every thread's rounded
+words before the tensor cores read the slot, as it orders the copies.  No barrier is
+added:
 
     cp.async.wait_group 2;
     ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [%r9];      // the thread's 16 copied bytes
     ... add 0xfff + lowest kept bit, clear the low 13 bits (each word) ...
     st.shared.v4.u32 [%r9], {%r5, %r6, %r7, %r8};
-    fence.proxy.async.shared::cta;                      // (wgmma) as before
-    bar.sync 0;
+    fence.proxy.async.shared::cta;                      // (wgmma, tcgen05) as before
+    bar.sync 0;                                         // (tcgen05: between its fences)
 
 In a warp-specialized consumer (the stage of an mbarrier pipeline, `agents.py`) the
 producer's threads copied the words, and the consumer's *full* mbarrier wait made them

@@ -45,8 +45,8 @@ An operand that is an f32 load rounded to tf32 (`ftof`, cuTile's `astype(ct.tflo
 before every f32 `ct.mma`) is fed as the load would be: the f32 tile goes through the
 ring (or the stages of a warp-specialized pipeline) and the `ftof`, marked
 `nv_tileas.rounded_in_shared`, stays between the wait and the dot; the lowering rounds
-the stage where it landed (`tf32_operands.py`; not yet on `tcgen05`, nor for a tile
-replicated across threads).
+the stage where it landed (`tf32_operands.py`; on every engine that reads shared
+memory, `tcgen05` included, but not for a tile replicated across threads).
 
 An operand that is a unit-dimension reshape of a load (`1 x M x K -> M x K`, as batched
 matmuls write it) is first loaded in the dot's shape, its pointers and mask reshaped
@@ -161,7 +161,6 @@ from tileir.transforms.tileas.tf32_operands import (
     ELEMENT_COPIES,
     ROUNDED_IN_SHARED,
     ROUNDED_IN_SHARED_ATTR,
-    ROUNDING_ENGINES,
     element_copies,
     fed_value,
     operand_use,
@@ -521,14 +520,6 @@ def why_not_fed(
         return "its tile has users besides one tensor-core dot, or a dot stores it transposed"
     if not zero_padding(op):
         return "its padding value is not zero (cp.async fills with zeros)"
-    use = operand_use(op)
-    assert use is not None and isinstance(use.operation, tas.DotOp)
-    dot = use.operation
-    if rounding is not None and dot.atom.info.engine not in ROUNDING_ENGINES:
-        return (
-            f"rounding it to tf32 in the shared memory of a {dot.atom.info.engine} dot's "
-            "ring is not supported yet"
-        )
     if rounding is not None and replicated(op):
         return (
             "its tile is replicated across threads, and rounding a replicated tile to "

@@ -10,10 +10,16 @@ defined"; `cvt.rna.tf32.f32` / `cvt.rn.tf32.f32` produce it).  So the rounding h
 done before the dot reads the operand; with a ring, it is done where the copies land:
 each thread rounds the words it copied itself, in shared memory, once
 `cp.async.wait_group` has made its own copies visible to it (PTX ISA, *cp.async.wait_group*),
-before the CTA barrier (and, for `wgmma`, the async-proxy fence) that the dot already
-places between the copies and the tensor cores (`conversions/tileas_to_llvm/ring_rounding.py`;
-in a warp-specialized consumer, by the consumer's threads after the stage's *full*
-mbarrier, with their own barrier before the `wgmma`s).
+before the CTA barrier (and, for `wgmma` and `tcgen05`, the async-proxy fence) that
+the dot already places between the copies and the tensor cores
+(`conversions/tileas_to_llvm/ring_rounding.py`; in a warp-specialized consumer, by the
+consumer's threads after the stage's *full* mbarrier, with their own barrier before the
+`wgmma`s).  A `tcgen05` MMA is issued by one thread: every thread's rounded words reach
+it through the dot's `fence.proxy.async` (each writer fences its own generic stores)
+and the CTA barrier between `tcgen05.fence::before_thread_sync` and `::after_thread_sync`
+in front of the issue; MMAs left in flight commit to their slot's mbarrier, and the
+slot's next refill waits for that commit (`async_copy.Ring.refill_guard`), so no copy or
+rounding rewrites a slot they still read.
 
 The `ftof` stays in the IR between the future's wait and the dot, marked
 `nv_tileas.rounded_in_shared`:
@@ -22,10 +28,12 @@ The `ftof` stays in the IR between the future's wait and the dot, marked
     %a = cuda_tile.ftof %a32 {nv_tileas.rounded_in_shared} : tensor<64x32xf32, #blocked> -> tensor<64x32xtf32, #blocked>
     %d = nv_tileas.dot %a, %b, %acc ...
 
-A tf32 B is stored N x K by every engine (`MmaSpec`); an f32 B loaded with N contiguous
-(a row-major K x N matrix, as every cuTile GEMM writes it) reaches that buffer with one
-4-byte `cp.async` per element (`element_copies`), as the synchronous path stores it one
-element at a time.
+A tf32 B is stored N x K (K-major) by every engine (`MmaSpec`; `wgmma.b_mn_major` gives
+only 16-bit B an MN-major buffer, and the `tcgen05` lowering shares that choice and its
+descriptors: bit 16 of the instruction descriptor clear, the K-major canonical layout of
+16-byte core-matrix rows); an f32 B loaded with N contiguous (a row-major K x N matrix,
+as every cuTile GEMM writes it) reaches that buffer with one 4-byte `cp.async` per
+element (`element_copies`), as the synchronous path stores it one element at a time.
 """
 
 from __future__ import annotations
@@ -48,10 +56,6 @@ ROUNDED_IN_SHARED = "f32 through the ring, rounded to tf32 in shared memory"
 
 #: ... and of a B copied one element at a time into its N x K buffer.
 ELEMENT_COPIES = "one 4-byte cp.async an element into its N x K buffer"
-
-#: The engines whose rings the lowering rounds in (a `tcgen05` MMA, issued by one
-#: thread, would need every thread's rounding ordered before it: not yet).
-ROUNDING_ENGINES = ("mma.sync", "wgmma")
 
 
 def tf32_rounding(value: SSAValue) -> ct.FToFOp | None:

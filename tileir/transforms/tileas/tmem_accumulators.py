@@ -58,6 +58,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileir.dialects.cuda_tile.attributes import RoundingMode
+from tileir.dialects.cuda_tile.ops.conversion import FToFOp
 from tileir.dialects.cuda_tile.ops.floating_point import MulFOp
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.ops.tmem import (
@@ -76,6 +77,7 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     set_feed_clauses,
 )
 from tileir.transforms.tileas.tcgen05_plan import TCGEN05_M, TMEM_COLUMNS, tmem_columns
+from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 
 def _rows(dot: tas.DotOp) -> int:
@@ -196,9 +198,13 @@ def loop_invariant_operands(dot: tas.DotOp) -> list[int]:
 
 def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
     """Whether A and B of `dot` both come from `cp.async` rings of `loop`: each the
-    `future_wait` of a future `loop` carries (`tileas-pipeline-dot-operands`)."""
+    `future_wait` of a future `loop` carries (`tileas-pipeline-dot-operands`), or its
+    f32 tile rounded to tf32 in the slot (`tf32_operands.py`: the dot still reads the
+    slot, which the rounding rewrote before the MMAs are issued)."""
     for operand in (dot.a, dot.b):
         wait = operand.owner
+        if isinstance(wait, FToFOp) and ROUNDED_IN_SHARED_ATTR in wait.attributes:
+            wait = wait.args[0].owner
         if not isinstance(wait, tas.FutureWaitOp):
             return False
         future = wait.future

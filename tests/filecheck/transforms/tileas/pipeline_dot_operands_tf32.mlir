@@ -14,6 +14,8 @@
 // RUN: tileir-as %s --gpu-name sm_80 --emit=ptx | tee %t.80.ptx | filecheck %s --check-prefix=PTX80
 // RUN: %ptxas -arch=sm_80 %t.80.ptx -o %t.80.cubin
 // RUN: tileir-as %s --gpu-name sm_100a --emit=tileas --line-width 0 | filecheck %s --check-prefix=SM100
+// RUN: tileir-as %s --gpu-name sm_100a --emit=ptx | tee %t.100.ptx | filecheck %s --check-prefix=PTX100
+// RUN: %ptxas -arch=sm_100a %t.100.ptx -o %t.100.cubin
 
 // TILEAS-LABEL: func.func @tf32_gemm
 // TILEAS: nv_tileas.async.tiled_load {{.*}}atom = #nv_tileas<atom cp_async_128b>{{.*}}nv_tileas.stage = 0 : i32} : !nv_tileas.tiled_view<64x32xf32, gmem>
@@ -64,8 +66,36 @@
 // PTX80-NEXT: ldmatrix
 // PTX80: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 
-// tcgen05 rings are not rounded in yet: the operands stay synchronous, and the remark says why.
-// SM100: nv_tileas.dot {{.*}}"operands not pipelined", "A: rounding it to tf32 in the shared memory of a tcgen05 dot's ring is not supported yet"
+// sm_100a (tcgen05): the same rings, rounded where they land; tcgen05.mma reads the slot
+// through the async proxy, so every rounding thread fences it (the dot's fence.proxy.async)
+// before the CTA barrier between the tcgen05 fences, after which one thread issues the MMAs.
+// B is K-major (N x K) as on the synchronous path: one 4-byte copy an element.
+// SM100: nv_tileas.dot {{.*}}"operands through a 3-stage ring of cp.async copies", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer"
+
+// PTX100-LABEL: .entry tf32_gemm(
+// PTX100: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, t_n;
+// PTX100: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P:[0-9]+]]+0], 4, t_n;
+// PTX100: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P]]+4], 4, t_n;
+// PTX100: cp.async.wait_group 2;
+// PTX100: ld.shared.v4.b32
+// PTX100: mov.b32 %r{{[0-9]+}}, 4095;
+// PTX100: mov.b32 %r{{[0-9]+}}, 4294959104;
+// PTX100: st.shared.v4.b32
+// PTX100: ld.shared.b32
+// PTX100: st.shared.b32
+// PTX100: fence.proxy.async.shared::cta;
+// PTX100-NOT: tcgen05.mma
+// PTX100: tcgen05.fence::before_thread_sync;
+// PTX100-NEXT: bar.sync 0;
+// PTX100-NEXT: tcgen05.fence::after_thread_sync;
+// PTX100-NEXT: tcgen05.mma.cta_group::1.kind::tf32
+// PTX100: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// PTX100-LABEL: .entry tf32_gemm_toward_zero(
+// PTX100: cp.async.wait_group 2;
+// PTX100-NOT: 4095
+// PTX100: mov.b32 %r{{[0-9]+}}, 4294959104;
+// PTX100-NOT: 4095
+// PTX100: tcgen05.mma.cta_group::1.kind::tf32
 
 cuda_tile.module @tf32_rings {
   entry @tf32_gemm(%a0: tile<ptr<f32>>, %b0: tile<ptr<f32>>, %c0: tile<ptr<f32>>, %m: tile<i32>, %n0: tile<i32>, %k_tiles: tile<i32>) {
