@@ -137,6 +137,16 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "element into its N x K buffer; two agents of 4 warps",
         ),
         (
+            # The same on tcgen05: rounded in the slot before the one thread's MMAs.
+            "gemm_tf32",
+            "sm_100a",
+            "DotPipelined",
+            "operands through a 3-stage ring of cp.async copies; A: f32 through the ring, "
+            "rounded to tf32 in shared memory; B: f32 through the ring, rounded to tf32 in "
+            "shared memory, one 4-byte cp.async an element into its N x K buffer; one agent "
+            "of 4 warps",
+        ),
+        (
             "gemm_bf16_big_tile",
             "sm_100a",
             "DotPipelined",
