@@ -233,7 +233,7 @@ def test_tcgen05_rings_are_planned_as_large_as_they_are_lowered(
 ) -> None:
     """A ring feeding `tcgen05` MMAs left in flight has as many slots as stages (the
     slot they read is refilled after their commit), one more than a synchronous dot's:
-    the plan counts them so (`tcgen05_slots`).  With room for two of `gemm_f16`'s 6 KiB
+    the plan counts them so (`LoopPlan.tcgen05`).  With room for two of `gemm_f16`'s 6 KiB
     stages the loop gets a 2-stage ring (one tile loaded ahead per operand), not the
     3-stage one that counting `stages - 1` slots gave and that then took 18 KiB."""
     from tileir.transforms.tileas.ring_budget import RingBudget

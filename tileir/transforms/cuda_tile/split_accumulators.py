@@ -96,7 +96,6 @@ from tileir.dialects.cuda_tile.attributes import (
     enum_of_i32_attr,
 )
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.cuda_tile.hints import OCCUPANCY
 from tileir.dialects.cuda_tile.ops.control_flow import ContinueOp, ForOp, IfOp, YieldOp
 from tileir.dialects.cuda_tile.ops.core import (
     BroadcastOp,
@@ -115,15 +114,20 @@ from tileir.dialects.cuda_tile.ops.views import (
     StoreViewTkoOp,
 )
 from tileir.dialects.cuda_tile.types import PartitionViewType, TileType
-from tileir.targets import ARCHS, hint_target, register_budget, resolve_gpu_name
-from tileir.transforms.tileas.assign_layouts import DOT_ACCUMULATOR_REGISTERS, MAX_DOT_WARPS
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.targets import ARCHS, register_budget, resolve_gpu_name
+from tileir.transforms.tileas.assign_layouts import (
+    DOT_ACCUMULATOR_REGISTERS,
+    MAX_DOT_WARPS,
+    doubled_warps,
+)
+from tileir.transforms.tileas.ring_budget import hinted_occupancy
 
 #: The discardable attribute a dot records the decision in (a sentence).
 ACCUMULATOR_SPLIT_ATTR = "tileir.accumulator_split"
 #: Registers a thread keeps beside the accumulator for everything else the K loop
 #: holds (as `pipeline_dot_operands.REGISTER_A_RESERVE`).
 ACCUMULATOR_RESERVE = 64
-WARP_SIZE = 32
 
 MMA_OPS = (MmaFOp, MmaIOp, MmaFScaledOp)
 #: Operand positions of an mma op: A, B, the accumulator, A's scale, B's scale.
@@ -138,19 +142,13 @@ def accumulator_words(t: Attribute) -> int:
 def dot_warps(words: int, requested: int) -> int:
     """The warps `assign_layouts.dot_warps` gives a kernel whose largest accumulator
     has `words` words."""
-    warps = requested
-    while warps < MAX_DOT_WARPS and words > DOT_ACCUMULATOR_REGISTERS * warps * WARP_SIZE:
-        warps *= 2
-    return warps
+    return doubled_warps(words, requested, DOT_ACCUMULATOR_REGISTERS, MAX_DOT_WARPS)
 
 
 def occupancy(fn: Operation | None, arch: str) -> int:
     """The CTAs per SM the kernel's `occupancy` hint asks for on `arch` (1 without)."""
     hints = fn.optimization_hints if isinstance(fn, EntryOp) else None
-    chosen = hints.for_target(hint_target(arch)) if hints is not None else None
-    value = chosen.data.get(OCCUPANCY) if chosen is not None else None
-    data = getattr(value, "value", None)
-    return max(1, int(data.data)) if data is not None else 1
+    return max(1, hinted_occupancy(hints, arch) or 1)
 
 
 @dataclass(frozen=True)

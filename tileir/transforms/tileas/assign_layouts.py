@@ -379,6 +379,14 @@ FMA_DOT_ACCUMULATOR_REGISTERS = 16
 MAX_FMA_DOT_WARPS = 16
 
 
+def doubled_warps(words: int, warps: int, limit: int, most: int) -> int:
+    """`warps`, doubled (up to `most`) while `words` 32-bit words spread over them take
+    more than `limit` registers a thread."""
+    while warps < most and words > limit * warps * WARP_SIZE:
+        warps *= 2
+    return warps
+
+
 def dot_warps(fn: func.FuncOp, requested: int) -> int:
     """Warps per CTA for `fn`'s dots and loops: `requested`, doubled (up to
     `MAX_DOT_WARPS`) while the largest dot accumulator needs more than
@@ -405,11 +413,8 @@ def dot_warps(fn: func.FuncOp, requested: int) -> int:
             (tile_words(t) for t, tensor_cores in accumulators if not (fma_only and tensor_cores)),
             default=0,
         )
-        while warps < most and registers > limit * warps * WARP_SIZE:
-            warps *= 2
-    carried = carried_words(fn)
-    while warps < MAX_CARRIED_WARPS and carried > CARRIED_REGISTERS * warps * WARP_SIZE:
-        warps *= 2
+        warps = doubled_warps(registers, warps, limit, most)
+    warps = doubled_warps(carried_words(fn), warps, CARRIED_REGISTERS, MAX_CARRIED_WARPS)
     return warps
 
 

@@ -331,16 +331,6 @@ def ring_slots(stages: int, in_flight: int) -> int:
     return stages + in_flight if in_flight else stages - 1
 
 
-def tcgen05_slots(stages: int) -> int:
-    """Slots of a ring feeding `tcgen05` MMAs, counted as `stages`: where
-    `tileas-tmem-accumulators` (which runs after this pass) leaves the MMAs of the loop
-    in flight, the slot they read is refilled only once their commit has arrived, so the
-    lowering gives the ring `stages` slots (`async_copy.Ring.slots`), one more than
-    `ring_slots`; where it does not, a slot is left unused.  Counting `stages - 1` made
-    two split loops of NVIDIA's batched matmul plan 192 KiB of rings and allocate 320."""
-    return stages
-
-
 def groups_in_flight(dot: tas.DotOp) -> int:
     """The `wgmma` groups `dot` leaves in flight (0: it waits for its own)."""
     attr = dot.attributes.get(GROUPS_IN_FLIGHT_ATTR)
@@ -604,15 +594,20 @@ class LoopPlan:
 
     @property
     def tcgen05(self) -> bool:
-        """Whether its dots are `tcgen05` MMAs, whose rings may take a slot more than
-        a synchronous dot's (`tcgen05_slots`)."""
+        """Whether its dots are `tcgen05` MMAs.  Their rings are counted as `stages`
+        slots, one more than a synchronous dot's (`ring_slots`): where
+        `tileas-tmem-accumulators` (which runs after this pass) leaves the MMAs in
+        flight, the slot they read is refilled only once their commit has arrived, and
+        the lowering gives the ring `stages` slots (`async_copy.Ring.slots`); where it
+        does not, a slot is left unused.  Counting `stages - 1` made NVIDIA's batched
+        matmul plan 192 KiB of rings on sm_100a and allocate 288."""
         return any(dot.atom.info.engine == "tcgen05" for dot in self.dots)
 
     @property
     def slots(self) -> int:
-        """Slots of each of the loop's rings (`ring_slots`, `tcgen05_slots`)."""
+        """Slots of each of the loop's rings (`ring_slots`; `stages` for `tcgen05`)."""
         if self.tcgen05:
-            return tcgen05_slots(self.stages)
+            return self.stages
         return ring_slots(self.stages, IN_FLIGHT if self.all_in_flight else 0)
 
 
@@ -775,7 +770,7 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
         return plan
     ring_budget = budget.for_loop(plan.fed, plan.scoped)
     # Without groups in flight a ring takes `stages - 1` slots (`ring_slots`); feeding
-    # `tcgen05` MMAs, `stages` (`tcgen05_slots`).
+    # `tcgen05` MMAs, `stages` (`LoopPlan.tcgen05`).
     spare = 0 if plan.tcgen05 else 1
     plan.stages = min(num_stages, ring_budget // plan.per_stage + spare)
     if plan.all_in_flight:

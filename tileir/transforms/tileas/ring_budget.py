@@ -242,7 +242,12 @@ def marked_staged_once(op: Operation) -> list[int]:
 def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
     """The CTAs per SM the kernel's `occupancy` hint asks for on `arch` (its `sm_NN`
     entry, else `default`), or None without one."""
-    hints = fn.attributes.get(HINTS_ATTR)
+    return hinted_occupancy(fn.attributes.get(HINTS_ATTR), arch)
+
+
+def hinted_occupancy(hints: Attribute | None, arch: str) -> int | None:
+    """The `occupancy` that `hints` (a kernel's `optimization_hints`, on its cuda_tile
+    entry or its func.func) gives for `arch`, or None."""
     if not isinstance(hints, OptimizationHintsAttr):
         return None
     chosen = hints.for_target(hint_target(arch))
