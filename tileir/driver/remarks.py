@@ -23,7 +23,9 @@ right after the stage that made it, never a guess:
 * `Kernel`: the warps per CTA tileas-assign-layouts chose (`Analysis`), the
   registers, static shared memory and spills ptxas reports (`Analysis`), and how many
   CTAs per SM the kernel's shared memory (static and dynamic) allows on the target
-  (`SharedMemoryOccupancy`).
+  (`SharedMemoryOccupancy`), and where the kernel is compiled for fewer CTAs per SM
+  than its `occupancy` hint asks because a loop's accumulators do not fit the hint's
+  registers (`Missed`: `OccupancyHintNotHonoured`, `occupancy.fit_occupancy`).
 
 * `TensorCore`: for each `mmaf`/`mmai`, the instruction the code generator will use
   (`Passed`: `wgmma.mma_async` on sm_90a, `mma.sync` elsewhere or where the warps do
@@ -135,6 +137,7 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
     from tileir.dialects.nv_tileas import ops as tas
     from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
     from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
+    from tileir.transforms.tileas.occupancy import OCCUPANCY_NOTE_ATTR
 
     out: list[Remark] = []
     analysis = AxisInfoAnalysis()
@@ -149,6 +152,18 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
                         "Kernel",
                         "WarpsPerCTA",
                         f"kernel runs {n} warp{'s' if n != 1 else ''} per CTA ({32 * n} threads, .reqntid {32 * n})",
+                        op.sym_name.data,
+                        location_of(op),
+                    )
+                )
+            note = op.attributes.get(OCCUPANCY_NOTE_ATTR)
+            if isinstance(note, StringAttr):
+                out.append(
+                    Remark(
+                        "missed",
+                        "Kernel",
+                        "OccupancyHintNotHonoured",
+                        note.data,
                         op.sym_name.data,
                         location_of(op),
                     )

@@ -121,7 +121,7 @@ from tileir.transforms.tileas.assign_layouts import (
     MAX_DOT_WARPS,
     doubled_warps,
 )
-from tileir.transforms.tileas.ring_budget import hinted_occupancy
+from tileir.transforms.tileas.occupancy import hinted_occupancy
 
 #: The discardable attribute a dot records the decision in (a sentence).
 ACCUMULATOR_SPLIT_ATTR = "tileir.accumulator_split"

@@ -56,6 +56,7 @@ from tileir.dialects.nv_tileas.layouts import (
     default_blocked,
 )
 from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
+from tileir.transforms.tileas.occupancy import fit_occupancy
 
 NUM_WARPS_ATTR = "nv_tileas.num_warps"
 
@@ -668,9 +669,12 @@ class AssignLayoutsPass(ModulePass):
         state = LayoutAssignment(warps)
         # Tensor-core dots first: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).
-        for dot, layout in tensor_core_dots(fn, warps, self.arch):
+        core_dots = tensor_core_dots(fn, warps, self.arch)
+        for dot, layout in core_dots:
             state.require(dot.result, layout, None)
             state.require(dot.acc, layout, (dot, 2))
+        if self.arch:
+            fit_occupancy(fn, warps, self.arch, core_dots)
         self.propagate(fn, state)
 
         # One blocked layout per rank, from its widest-vector anchor.

@@ -35,16 +35,15 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from tileir.dialects.cuda_tile.attributes import OptimizationHintsAttr
-from tileir.dialects.cuda_tile.hints import HINTS_ATTR, OCCUPANCY
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, STAGED_ONCE_ATTR
-from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, hint_target
+from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import defined_outside
+from tileir.transforms.tileas.occupancy import kernel_occupancy
 from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
 from tileir.transforms.tileas.tcgen05_plan import accumulator_run, tmem_register_layout
 from tileir.utils.bits import storage_bits
@@ -240,19 +239,11 @@ def marked_staged_once(op: Operation) -> list[int]:
 
 
 def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
-    """The CTAs per SM the kernel's `occupancy` hint asks for on `arch` (its `sm_NN`
-    entry, else `default`), or None without one."""
-    return hinted_occupancy(fn.attributes.get(HINTS_ATTR), arch)
-
-
-def hinted_occupancy(hints: Attribute | None, arch: str) -> int | None:
-    """The `occupancy` that `hints` (a kernel's `optimization_hints`, on its cuda_tile
-    entry or its func.func) gives for `arch`, or None."""
-    if not isinstance(hints, OptimizationHintsAttr):
-        return None
-    chosen = hints.for_target(hint_target(arch))
-    value = chosen.data.get(OCCUPANCY) if chosen is not None else None
-    return value.value.data if isinstance(value, IntegerAttr) else None
+    """The CTAs per SM the kernel is compiled for on `arch`: its `occupancy` hint (its
+    `sm_NN` entry, else `default`), or the lower occupancy `tileas-assign-layouts`
+    recorded where the hint's register share cannot hold a loop's accumulators
+    (`occupancy.fit_occupancy`); None without a hint."""
+    return kernel_occupancy(fn, arch)
 
 
 def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
