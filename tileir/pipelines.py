@@ -28,6 +28,7 @@ from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
 from tileir.transforms.tileas.assign_layouts import AssignLayoutsPass
 from tileir.transforms.tileas.canonicalize import TileASCanonicalizePass
 from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
+from tileir.transforms.tileas.overlap_attention_dots import OverlapAttentionDotsPass
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
@@ -66,6 +67,7 @@ def stage_passes(
                 DeadCodeElimination(),
                 InsertBarriersPass(),
                 PipelineDotOperandsPass(arch=arch, warp_specialize=warp_specialize),
+                OverlapAttentionDotsPass(arch=arch),
                 SpecializeAgentsPass(),
                 TmemAccumulatorsPass(),
             ],

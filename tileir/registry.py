@@ -104,6 +104,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-pipeline-dot-operands": _pass(
         "tileir.transforms.tileas.pipeline_dot_operands", "PipelineDotOperandsPass"
     ),
+    "tileas-overlap-attention-dots": _pass(
+        "tileir.transforms.tileas.overlap_attention_dots", "OverlapAttentionDotsPass"
+    ),
     "tileas-specialize-agents": _pass(
         "tileir.transforms.tileas.specialize_agents", "SpecializeAgentsPass"
     ),

@@ -53,11 +53,13 @@ def ptx() -> str:
 
 
 def test_operands_reach_wgmma_as_planned(ptx: str) -> None:
-    # The second product of each loop, 4 K steps: A in registers, V N-major.
+    # The second product of each loop, 4 K steps: A in registers, V N-major (each
+    # product twice a loop: in it and, rotated by tileas-overlap-attention-dots, before
+    # or after it).
     register_a = REGISTER_A.findall(ptx)
-    assert len(register_a) == 8 and {m[-1] for m in register_a} == {"1"}
+    assert len(register_a) == 16 and {m[-1] for m in register_a} == {"1"}
     # The first product: Q and K by descriptor, K K-major.
-    assert [m for m in DESCRIPTOR_A.findall(ptx)] == ["0"] * 8
+    assert [m for m in DESCRIPTOR_A.findall(ptx)] == ["0"] * 16
     # K and V of both loops on rings.
     assert ptx.count("cp.async.cg.shared.global") >= 4
 

@@ -138,6 +138,7 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
     from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
     from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
     from tileir.transforms.tileas.occupancy import OCCUPANCY_NOTE_ATTR
+    from tileir.transforms.tileas.overlap_attention_dots import ROTATED_COPY_ATTR
 
     out: list[Remark] = []
     analysis = AxisInfoAnalysis()
@@ -241,7 +242,7 @@ def tileas_remarks(module: ModuleOp, arch: str = "sm_90a") -> list[Remark]:
                         where,
                     )
                 )
-        elif isinstance(op, tas.DotOp):
+        elif isinstance(op, tas.DotOp) and ROTATED_COPY_ATTR not in op.attributes:
             out.extend(_dot_remarks(op, arch))
         elif isinstance(op, tas.ConvertLayoutOp):
             t = op.result.type

@@ -70,6 +70,7 @@ from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
+from tileir.transforms.tileas.overlap_attention_dots import RING_KEY_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, ring_slots
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
@@ -128,7 +129,7 @@ class AsyncFeeds:
     #: Where a dot reads its operands; `LowerDot` sets it (`dot.LowerDot.placement`).
     placement: Callable[[tas.DotOp], OperandPlacement] | None = None
     rings: dict[int, Ring] = field(default_factory=dict)
-    by_dot: dict[tuple[int, int], Ring] = field(default_factory=dict)
+    by_dot: dict[tuple[object, int], Ring] = field(default_factory=dict)
     #: `cp.async.wait_group` count of each `future_wait`.
     pending: dict[int, int] = field(default_factory=dict)
     #: The `async.wait`s after loops whose dots leave `wgmma` groups in flight.
@@ -145,12 +146,14 @@ class AsyncFeeds:
             if consumer is None:
                 continue
             dot, index = consumer
-            ring = self.by_dot.get((id(dot), index))
+            ring = self.by_dot.get((ring_key(dot), index))
             if ring is None:
                 ring = Ring(dot, index, in_flight=groups_in_flight(dot))
                 ring.mma_in_flight = TMEM_IN_FLIGHT_ATTR in dot.attributes
+                self.by_dot[(ring_key(dot), index)] = ring
+            if ring.scope is None:
+                # (The copies of a rotated loop's dots before and after it share its rings.)
                 ring.scope = ring_scope(dot)
-                self.by_dot[(id(dot), index)] = ring
             self.rings[id(op)] = ring
             stage = op.attributes.get(STAGE_ATTR)
             if isinstance(stage, IntegerAttr):
@@ -164,20 +167,20 @@ class AsyncFeeds:
     def placement_of(self, dot: tas.DotOp) -> OperandPlacement | None:
         """The placement the rings of `dot` were laid out for, if it has any."""
         for index in (0, 1):
-            ring = self.by_dot.get((id(dot), index))
+            ring = self.by_dot.get((ring_key(dot), index))
             if ring is not None and ring.placement is not None:
                 return ring.placement
         return None
 
     def ring_address(self, dot: tas.DotOp, index: int) -> SSAValue | None:
         """The slot operand `index` of `dot` reads in this iteration, when a ring feeds it."""
-        ring = self.by_dot.get((id(dot), index))
+        ring = self.by_dot.get((ring_key(dot), index))
         return None if ring is None else ring.current
 
     def pipelined(self, dot: tas.DotOp) -> bool:
         """Whether both operands of `dot` come from the stages of an mbarrier pipeline
         (whose waits order the copies before the dot: no CTA barrier is needed)."""
-        rings = [self.by_dot.get((id(dot), i)) for i in (0, 1)]
+        rings = [self.by_dot.get((ring_key(dot), i)) for i in (0, 1)]
         return all(r is not None and r.stages for r in rings)
 
     def ring_placement(self, ring: Ring) -> OperandPlacement:
@@ -185,6 +188,13 @@ class AsyncFeeds:
             assert self.placement is not None
             ring.placement = self.placement(ring.dot)
         return ring.placement
+
+
+def ring_key(dot: tas.DotOp) -> object:
+    """What identifies the rings of `dot`: the dot, or the key it shares with its
+    copies before and after a loop that `tileas-overlap-attention-dots` rotated."""
+    key = dot.attributes.get(RING_KEY_ATTR)
+    return ("ring_key", key.value.data) if isinstance(key, IntegerAttr) else id(dot)
 
 
 def ring_scope(dot: tas.DotOp) -> int | None:

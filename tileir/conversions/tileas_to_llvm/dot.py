@@ -61,6 +61,7 @@ from tileir.dialects.nv_tileas.mma_layout import (
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
+from tileir.transforms.tileas.overlap_attention_dots import wgmma_pending
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 
@@ -350,6 +351,15 @@ class LowerDot(TilePattern):
             and word_type == accumulator.register_type
         ):
             in_flight = groups_in_flight(op)
+        # A product of an attention loop rotated by `tileas-overlap-attention-dots`:
+        # committed and left running, `wgmma.wait_group` of its pending count after it.
+        pending = wgmma_pending(op)
+        if pending is not None:
+            if not (use_wgmma and acc_in_registers and result_in_registers):
+                raise not_supported(
+                    op, "a wgmma group left pending without its accumulator in registers"
+                )
+            in_flight = pending
         m_reps, n_reps, k_steps = m // (16 * em), n // (8 * en), k // spec.k_step
         # i8 K that is 16 past a multiple of 32: a last m16n8k16 step on 16 bytes.
         tail = int(spec.integer and k % spec.k_step != 0)
@@ -369,6 +379,7 @@ class LowerDot(TilePattern):
                 wgmma.register_a(b, a_vals, a_layout, spec.k_step, 16 * wm)
                 if a_in_registers
                 else None,
+                in_place=pending is None,
             )
         else:
             mma.mma_sync_dot(

@@ -273,12 +273,16 @@ def wgmma_dot(
     packing: tuple[Packer, Packer],
     in_flight: int = 0,
     a_registers: RegisterA | None = None,
+    in_place: bool = True,
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
     layout) in place: one chain per 64-row slab and `chunk` (the atom's N) of the
     warpgroup's columns, each waited for; or, with `in_flight` groups left in flight,
     all chains committed as one group and only the groups older than the last
-    `in_flight` waited for (docs/codegen.md, "`wgmma` groups in flight").  With
+    `in_flight` waited for (docs/codegen.md, "`wgmma` groups in flight"); those
+    chains accumulate in the accumulator's own registers unless not `in_place` (an
+    accumulator that is not loop-carried: attention's products overlapped across
+    iterations, `overlap_attention_dots.py`, copy it first).  With
     `a_registers`, A comes from the thread's registers (`register_a`), not through
     its descriptor."""
     m, n = mn
@@ -316,6 +320,7 @@ def wgmma_dot(
                 (a_descs, b_descs),
                 word_type,
                 in_flight > 0,
+                in_place,
             )
             c[r : r + chunk // 2] = unpack(words)
     if in_flight:
@@ -332,6 +337,7 @@ def _chain(
     descs: tuple[Sequence[SSAValue | list[SSAValue]], Sequence[SSAValue]],
     word_type: Attribute,
     asynchronous: bool = False,
+    in_place: bool = True,
 ) -> list[SSAValue]:
     """One chain: the accumulator words as a struct, `wgmma.fence`, one
     `wgmma.mma_async` per K step, commit and wait for the group; then its words.  The
@@ -350,7 +356,7 @@ def _chain(
     d = b.v(llvm.UndefOp(struct))
     for i, word in enumerate(acc):
         insert = llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), d, word)
-        if asynchronous:
+        if asynchronous and in_place:
             insert.attributes[IN_PLACE_ATTR] = UnitAttr()
         d = b.v(insert)
     a_operands = [a if isinstance(a, SSAValue) else _words_struct(b, a) for a in a_descs]
