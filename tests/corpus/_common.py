@@ -249,6 +249,7 @@ def tile_dtype_name(dtype: Any) -> str:
         np.dtype(np.int64): "i64",
         np.dtype(np.int16): "i16",
         np.dtype(np.int8): "i8",
+        np.dtype(np.uint8): "i8",  # cuda_tile integers are signless
         np.dtype(np.bool_): "i1",
     }
     return table[dt]

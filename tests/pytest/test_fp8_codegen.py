@@ -210,17 +210,193 @@ def test_fp8_constants_are_their_bits(value: float) -> None:
     np.testing.assert_array_equal(got, np.full(128, want).view(np.uint8))
 
 
-def test_mmaf_scaled_on_f4_is_reported() -> None:
+F4 = np.dtype(ml_dtypes.float4_e2m1fn)
+
+
+def _f4_kernel(in_t: str, n_in: int, body: list[str], out_t: str, n_out: int) -> str:
+    """One block loads `n_in` elements of `in_t` as `%x`, runs `body` (full lines,
+    the last defining `%r`) and stores `n_out` elements of `out_t`."""
+    lines = ["entry @k(%a: tile<ptr<" + in_t + ">>, %c: tile<ptr<" + out_t + ">>) {"]
+    lines.append("  %z = constant <i32: 0> : tile<i32>")
+    for arg, t, n in (("a", in_t, n_in), ("c", out_t, n_out)):
+        tv = f"tensor_view<{n}x{t}, strides=[1]>"
+        lines += [
+            f"  %tv{arg} = make_tensor_view %{arg}, shape = [{n}], strides = [1] : {tv}",
+            f"  %pv{arg} = make_partition_view %tv{arg} : partition_view<tile=({n}), {tv}>",
+        ]
+    pv = f"partition_view<tile=({n_in}), tensor_view<{n_in}x{in_t}, strides=[1]>>"
+    lines.append(
+        f"  %x, %t = load_view_tko weak %pva[%z] : {pv}, tile<i32> -> tile<{n_in}x{in_t}>, token"
+    )
+    lines += [f"  {line}" for line in body]
+    pv = f"partition_view<tile=({n_out}), tensor_view<{n_out}x{out_t}, strides=[1]>>"
+    lines += [
+        f"  %s = store_view_tko weak %r, %pvc[%z] : tile<{n_out}x{out_t}>, {pv}, tile<i32> -> token",
+        "  return",
+        "}",
+    ]
+    return "\n".join(lines)
+
+
+def _run_f4_kernel(text: str, x: np.ndarray, out: np.ndarray, arch: str) -> np.ndarray:
+    """`out` as the PTX computes it in the simulator; the interpreter must agree."""
+    from tileir.compiler import parse_module_text
+    from tileir.interpreter import launch
+    from tileir.testing import simulate
+
+    got = np.zeros_like(out)
+    simulate(compile_text(text, arch), (1, 1, 1), [x, got])
+    launch(parse_module_text(text, "k.mlir"), (1, 1, 1), x, out)
+    np.testing.assert_array_equal(got.view(np.uint8), out.view(np.uint8))
+    return got
+
+
+@pytest.mark.parametrize("to", ["f32", "f16", "bf16", "f64"])
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_unpack_and_widen_every_f4_pair(to: str, arch: str) -> None:
+    """Every byte unpacked to two f4E2M1FN (element 2i the low nibble of byte i) and
+    widened exactly: all 16 values and both positions of each, in the simulator and
+    the interpreter."""
+    body = [
+        "%u = unpack %x : tile<256xi8> -> tile<512xf4E2M1FN>",
+        f"%r = ftof %u : tile<512xf4E2M1FN> -> tile<512x{to}>",
+    ]
+    got = _run_f4_kernel(
+        _f4_kernel("i8", 256, body, to, 512), ALL_BITS.view(np.int8), np.zeros(512, WIDE[to]), arch
+    )
+    codes = np.stack([ALL_BITS & 0xF, ALL_BITS >> 4], axis=-1).reshape(-1)
+    want = codes.view(F4).astype(np.float64).astype(WIDE[to])
+    _bits_equal(got, want)
+    assert sorted(set(np.abs(want.astype(np.float64)))) == [0, 0.5, 1, 1.5, 2, 3, 4, 6]
+
+
+def _f4_narrowing_inputs() -> np.ndarray:
+    """Every f4E2M1FN value, the midpoints between neighbours (ties), one f32 ulp
+    either side of those, values past 6 (7 is the tie toward 8), infinities, NaN."""
+    v = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float32)
+    base = np.concatenate([v, (v[1:] + v[:-1]) / 2, [0.25, 7.0, 6.5, 8.0, 1e30, 1e-30]])
+    base = base.astype(np.float32)
+    up = np.nextafter(base, np.float32(np.inf))
+    down = np.nextafter(base, np.float32(0))
+    mag = np.concatenate([base, up, down, np.array([np.inf, np.nan], np.float32)])
+    x = np.concatenate([mag, -mag])
+    return np.resize(x, 512).astype(np.float32)
+
+
+@pytest.mark.parametrize("src", ["f32", "f16", "bf16", "f64"])
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_narrow_to_f4_and_pack(src: str, arch: str) -> None:
+    """`ftof` to f4E2M1FN rounds to nearest-even once and saturates to +-6 (infinities
+    too; NaN gives +6), then `pack` puts element 2i in the low nibble of byte i."""
+    with np.errstate(over="ignore"):
+        x = _f4_narrowing_inputs().astype(WIDE[src])
+    body = [
+        f"%f = ftof %x : tile<512x{src}> -> tile<512xf4E2M1FN>",
+        "%r = pack %f : tile<512xf4E2M1FN> -> tile<256xi8>",
+    ]
+    got = _run_f4_kernel(_f4_kernel(src, 512, body, "i8", 256), x, np.zeros(256, np.int8), arch)
+    wide = x.astype(np.float64)
+    nearest = np.clip(wide, -6, 6).astype(np.float32).astype(F4)  # ml_dtypes: RNE
+    nearest[np.isnan(wide)] = 6.0
+    codes = nearest.view(np.uint8) & 0xF
+    want = (codes[0::2] | codes[1::2] << 4).astype(np.uint8)
+    np.testing.assert_array_equal(got.view(np.uint8), want)
+    assert set(codes[np.abs(wide) >= 7]) <= {0x7, 0xF}  # saturated
+    assert (codes[wide == 0.25] == 0).all() and (codes[wide == 0.75] == 2).all()  # ties to even
+
+
+def test_directed_rounding_to_f4_is_reported() -> None:
     from tileir.diagnostics import CompileError
 
-    text = (
-        MMA_SCALED.read_text()
-        .replace("tile<64x64xf8E4M3FN>", "tile<64x64xf4E2M1FN>")
-        .replace("x?xf8E4M3FN", "x?xf4E2M1FN")
-        .replace("ptr<f8E4M3FN>", "ptr<f4E2M1FN>")
+    body = [
+        "%f = ftof %x rounding<zero> : tile<512xf32> -> tile<512xf4E2M1FN>",
+        "%r = pack %f : tile<512xf4E2M1FN> -> tile<256xi8>",
+    ]
+    with pytest.raises(CompileError, match="rounding<zero> to f4E2M1FN"):
+        compile_text(_f4_kernel("f32", 512, body, "i8", 256))
+
+
+def test_odd_f4_tiles_are_located_errors() -> None:
+    """An f4E2M1FN tile needs an even element count: a one-element tile is a located
+    verifier error, not a traceback."""
+    from tileir.diagnostics import CompileError
+
+    body = [
+        "%f = ftof %x : tile<1xf32> -> tile<1xf4E2M1FN>",
+        "%r = ftof %f : tile<1xf4E2M1FN> -> tile<1xf32>",
+    ]
+    with pytest.raises(CompileError, match="even") as e:
+        compile_text(_f4_kernel("f32", 1, body, "f32", 1))
+    assert "kernel.mlir:" in e.value.format()
+
+
+CORPUS_F4 = Path(__file__).resolve().parents[1] / "corpus" / "mma_scaled_f4.mlir"
+
+
+def _f4_scaled_text(scale: str, block: int) -> str:
+    """The `mma_scaled_f4` corpus kernel with `scale` scales, one per `block` K elements."""
+    text = CORPUS_F4.read_text()
+    if scale == "f8E4M3FN" and block == 16:
+        return text
+    groups = 64 // block
+    return (
+        text.replace("f8E4M3FN", scale)
+        .replace("f8m3fn", "f8m0fnu")
+        .replace("tile=(16x4)", f"tile=(16x{groups})")
+        .replace("tile=(4x16)", f"tile=({groups}x16)")
+        .replace("tile<16x4x", f"tile<16x{groups}x")
+        .replace("tile<4x16x", f"tile<{groups}x16x")
     )
-    with pytest.raises(CompileError, match="mmaf_scaled on f4E2M1FN operands"):
-        compile_text(text)
+
+
+@pytest.mark.parametrize(
+    ("scale", "block"), [("f8E4M3FN", 16), ("f8E8M0FNU", 16), ("f8E8M0FNU", 32)]
+)
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a", "sm_100a"])
+def test_mmaf_scaled_on_f4_matches_interpreter_and_numpy(scale: str, block: int, arch: str) -> None:
+    """cuTile's `test_mma_scaled_general_f4` shapes (16x64 by 64x16 f4E2M1FN, unpacked
+    from bytes; f8E4M3FN scales per 16, f8E8M0FNU per 16 or 32) through the corpus
+    kernel's loop over two K tiles: bf16 tensor cores on the dequantized operands,
+    equal to numpy (exact sums) and the interpreter; ptxas accepts the PTX."""
+    from tileir.compiler import compile_module, parse_module_text
+    from tileir.interpreter import launch
+    from tileir.testing import simulate
+
+    text = _f4_scaled_text(scale, block)
+    rng = np.random.default_rng(1)
+    m, n, k = 40, 48, 128
+    a = rng.integers(0, 256, (m, k // 2)).astype(np.uint8)
+    b = rng.integers(0, 256, (k, n // 2)).astype(np.uint8)
+    if scale == "f8E4M3FN":
+        values = np.array([0.5, 1.0, 1.5, 2.0, -0.5, -1.0, -1.5, -2.0])
+        sa = rng.choice(values, (m, k // block)).astype(F8[scale])
+        sb = rng.choice(values, (k // block, n)).astype(F8[scale])
+    else:
+        sa = (127 + rng.integers(-1, 2, (m, k // block))).astype(np.uint8).view(F8[scale])
+        sb = (127 + rng.integers(-1, 2, (k // block, n))).astype(np.uint8).view(F8[scale])
+
+    def args(c: np.ndarray) -> list[object]:
+        out: list[object] = []
+        for x in (a, sa, b, sb, c):
+            out += [x, x.shape[0], x.shape[1], x.shape[1], 1]
+        return [*out, 2]
+
+    ptx = compile_module(parse_module_text(text, "k.mlir"), arch).ptx
+    assert ptx is not None and "fma.rn.f32" not in ptx
+    assert run_ptxas(ptx, arch).ok
+    got = np.zeros((m, n), np.float32)
+    simulate(ptx, (3, 3, 1), args(got))
+    by_interpreter = np.zeros((m, n), np.float32)
+    launch(parse_module_text(text, "k.mlir"), (3, 3, 1), *args(by_interpreter))
+
+    def dequantized(x: np.ndarray, s: np.ndarray, axis: int) -> np.ndarray:
+        codes = np.stack([x & 0xF, x >> 4], axis=-1).reshape(x.shape[0], 2 * x.shape[1])
+        scale_f = np.repeat(s.astype(np.float64), block, axis=axis)
+        return codes.view(F4).astype(np.float64) * scale_f
+
+    want = (dequantized(a, sa, 1) @ dequantized(b, sb, 0)).astype(np.float32)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(by_interpreter, want)
 
 
 @pytest.mark.parametrize(

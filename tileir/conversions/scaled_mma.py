@@ -24,6 +24,14 @@ the tensor cores' f32 accumulation, and the chained dots add the K groups in ord
 the result equals the interpreter's f64 sum up to the f32 roundings of the partial
 sums (the tensor cores add in an unspecified order within a step, as for any dot).
 
+f4E2M1FN operands (unpacked from bytes: `reinterpret`, `tileas_to_llvm/slices.py`)
+take the same path.  Their values (0, +-0.5 .. +-6) have at most 2 significant bits:
+times an f8E8M0FNU scale they are exact in bf16 under the same argument; times an
+f8E4M3FN scale (at most 4 significant bits, magnitudes 2^-9 .. 448, or NaN) the
+product has at most 6 significant bits and lies in 2^-10 .. 2688, a normal bf16
+value, so it is exact too (NaN scales give NaN, as in the interpreter).  sm_100a's
+block-scaled `tcgen05.mma` (`.kind::mxf4`, `.kind::mxf4nvf4`) would do better; not yet.
+
 A plain `mmaf` on f8E4M3FN/f8E5M2 operands is not rewritten: it becomes an
 `nv_tileaa.dot` on 8-bit floats, which sm_90a computes with `wgmma`, sm_89 on with
 8-bit float `mma.sync`, and sm_80 with f16 `mma.sync` on the operands widened
@@ -32,7 +40,15 @@ exactly (`tileas_to_llvm/mma.py`).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float8E4M3FNType, Float8E5M2Type, ModuleOp, bf16, f32, i32
+from xdsl.dialects.builtin import (
+    Float4E2M1FNType,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+    ModuleOp,
+    bf16,
+    f32,
+    i32,
+)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -103,11 +119,11 @@ def decompose_scaled_mma(module: ModuleOp) -> None:
             continue
         for operand in (op.lhs, op.rhs):
             el = element_type(operand.type)
-            if not isinstance(el, Float8E4M3FNType | Float8E5M2Type):
+            if not isinstance(el, Float8E4M3FNType | Float8E5M2Type | Float4E2M1FNType):
                 raise not_supported(
                     op,
-                    f"mmaf_scaled on {el} operands (8-bit floats only)",
-                    instead="use float8_e4m3fn or float8_e5m2 operands",
+                    f"mmaf_scaled on {el} operands",
+                    instead="use float8_e4m3fn, float8_e5m2 or float4_e2m1fn operands",
                 )
         ops: list[Operation] = []
         rank = len(shape_of(op.lhs.type))

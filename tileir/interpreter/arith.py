@@ -720,6 +720,10 @@ class CudaTileArithFunctions(InterpreterFunctions):
                 "the interpreter yet",
             )
         nearest = to_float(x, dt)
+        if not directed_mode and dt == np.dtype(ml_dtypes.float4_e2m1fn):
+            # ml_dtypes saturates to +-6 already; NaN, which has no f4E2M1FN code,
+            # becomes +6 as in the generated code (`fp8.py`).
+            return (np.where(np.isnan(x), np.asarray(6.0, dt), nearest).astype(dt),)
         if not directed_mode and dt.itemsize == 1:
             return (saturate_fp8(nearest, x),)
         if not directed_mode or dt == F64:

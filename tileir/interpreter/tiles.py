@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from xdsl.dialects.builtin import IntAttr
+from xdsl.dialects.builtin import Float4E2M1FNType, IntAttr
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Operation, Region
 
@@ -293,6 +293,10 @@ class CudaTileTileFunctions(InterpreterFunctions):
     @impl(ct.PackOp)
     def run_pack(self, interpreter: Interpreter, op: ct.PackOp, args: Values) -> Values:
         x = np.ascontiguousarray(args[0])
+        if isinstance(element_type(op.source.type), Float4E2M1FNType):
+            # Two elements a byte, element 2i in the low nibble of byte i.
+            codes = x.view(np.uint8).reshape(-1, 2) & 0xF
+            return ((codes[:, 0] | codes[:, 1] << 4).view(np.int8),)
         if x.dtype.itemsize * 8 != storage_bits(element_type(op.source.type)):
             raise state_of(interpreter).error(op, "packing sub-byte elements is not supported yet")
         return (x.view(np.int8).reshape(-1).copy(),)
@@ -301,6 +305,11 @@ class CudaTileTileFunctions(InterpreterFunctions):
     def run_unpack(self, interpreter: Interpreter, op: ct.UnpackOp, args: Values) -> Values:
         x = np.ascontiguousarray(args[0])
         dt = result_dtype(op)
+        if isinstance(element_type(op.result.type), Float4E2M1FNType):
+            # ml_dtypes holds one float4_e2m1fn a byte, in its low nibble.
+            b = x.view(np.uint8).reshape(-1)
+            codes = np.stack([b & 0xF, b >> 4], axis=-1).reshape(shape_of(op.result.type))
+            return (codes.view(dt),)
         if dt.itemsize * 8 != storage_bits(element_type(op.result.type)):
             raise state_of(interpreter).error(
                 op, "unpacking to sub-byte elements is not supported yet"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    Float4E2M1FNType,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float8E8M0FNUType,
@@ -46,9 +47,9 @@ GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
 def llvm_scalar_type(t: Attribute) -> Attribute:
     """The LLVM type of one element; 8-bit floats are held as their bits in i8
-    (PTX has no 8-bit float registers; `fp8.py` converts them), tf32 as the f32 of
-    the same value (`tf32.py`)."""
-    if isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType):
+    (PTX has no 8-bit float registers; `fp8.py` converts them), f4E2M1FN as its bits
+    in the low half of an i8, tf32 as the f32 of the same value (`tf32.py`)."""
+    if isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType | Float4E2M1FNType):
         return i8
     if isinstance(t, FloatTF32Type):
         return f32

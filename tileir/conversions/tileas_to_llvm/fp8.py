@@ -1,10 +1,14 @@
-"""8-bit float conversions (`ftof` to and from f8E4M3FN, f8E5M2 and f8E8M0FNU).
+"""8- and 4-bit float conversions (`ftof` to and from f8E4M3FN, f8E5M2, f8E8M0FNU
+and f4E2M1FN).
 
 PTX has no 8-bit float registers: an 8-bit float element is its bits in an i8
-register (`context.llvm_scalar_type`).  Conversions go through f32, which holds
-every 8-bit float value exactly, with integer operations only, so they are the same
-on every target (sm_80 has no fp8 `cvt`) and match `tileir.interpreter`
-bit for bit:
+register (`context.llvm_scalar_type`), and an f4E2M1FN element its four bits in the
+low half of an i8 register, the high half zero (one element per byte, as
+`reinterpret` (`slices.py`) unpacks them from bytes, low nibble first).
+Conversions go through f32, which holds every 8- and 4-bit float value exactly,
+with integer operations only, so they are the same on every target (sm_80 has no
+fp8 `cvt`, only sm_100a and newer have `cvt` from and to `.e2m1x2`) and match
+`tileir.interpreter` bit for bit:
 
 * widening (f8 to f16/bf16/f32/f64) is exact: the f8 bits are placed in an f32's
   exponent and fraction fields and scaled by a power of two (subnormals included);
@@ -14,6 +18,12 @@ bit for bit:
   infinities saturate to +-448 (f8E4M3FN) or +-57344 (f8E5M2), as NVIDIA's tileiras
   does (`F2FP.SATFINITE` in its SASS, PTX `cvt.rn.satfinite`) and the interpreter
   follows; NaN stays NaN (ml_dtypes' bits, sign kept).
+* f4E2M1FN (sign, 2 exponent bits with bias 1, 1 fraction bit: 0, 0.5, 1, 1.5, 2,
+  3, 4, 6 and their negatives) is the same scheme with its own fields: widening
+  is exact (no NaN or infinity codes); narrowing rounds to nearest-even once and
+  saturates beyond +-6 (infinities included) as PTX's only e2m1 conversion
+  (`cvt.rn.satfinite.e2m1x2.f32`) does.  NaN has no f4E2M1FN code: it becomes
+  +6 (`0x7`), in the interpreter too.
 * to f8E8M0FNU (powers of two 2^(e-127)): round down (`zero`) or up
   (`positive_inf`), clamped to [2^-127, 2^127]; zero, negative and NaN values give
   NaN (`0xff`), +inf gives 2^127.  From f8E8M0FNU: 2^(e-127), `0xff` is NaN.
@@ -25,6 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
+    Float4E2M1FNType,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float8E8M0FNUType,
@@ -46,10 +57,12 @@ from tileir.dialects.cuda_tile.attributes import RoundingMode
 
 @dataclass(frozen=True)
 class Fp8Format:
-    """An f8 format with a sign, `ebits` exponent and `mbits` fraction bits."""
+    """An 8- or 4-bit float format: a sign, exponent and `mbits` fraction bits."""
 
     mbits: int
     bias: int
+    #: The sign bit; the bits below it are the magnitude.
+    sign: int
     #: The bits of a NaN (sign clear), and the code an overflow rounds to.
     nan: int
     overflow: int
@@ -59,15 +72,21 @@ class Fp8Format:
 
 # Overflow saturates to the largest finite value (448, 57344), as tileiras's
 # `cvt.rn.satfinite` does; it starts where round-to-nearest-even would pass it.
-E4M3FN = Fp8Format(mbits=3, bias=7, nan=0x7F, overflow=0x7E, overflow_from=0x43E80001)
-E5M2 = Fp8Format(mbits=2, bias=15, nan=0x7E, overflow=0x7B, overflow_from=0x47700000)
+E4M3FN = Fp8Format(mbits=3, bias=7, sign=0x80, nan=0x7F, overflow=0x7E, overflow_from=0x43E80001)
+E5M2 = Fp8Format(mbits=2, bias=15, sign=0x80, nan=0x7E, overflow=0x7B, overflow_from=0x47700000)
+# f4E2M1FN has no NaN: `nan` is the code NaN sources give (+6).  Magnitudes from 7
+# (the tie between 6 and 8, which is even) saturate to 6; below, rounding stays <= 6.
+E2M1FN = Fp8Format(mbits=1, bias=1, sign=0x8, nan=0x7, overflow=0x7, overflow_from=0x40E00000)
 
 
 def is_fp8(t: Attribute) -> bool:
-    return isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType)
+    """An 8-bit float or f4E2M1FN: a float held as its bits in an i8 register."""
+    return isinstance(t, Float8E4M3FNType | Float8E5M2Type | Float8E8M0FNUType | Float4E2M1FNType)
 
 
 def _format(t: Attribute) -> Fp8Format:
+    if isinstance(t, Float4E2M1FNType):
+        return E2M1FN
     return E4M3FN if isinstance(t, Float8E4M3FNType) else E5M2
 
 
@@ -76,7 +95,7 @@ def _u32(b: LLBuilder, v: int) -> SSAValue:
 
 
 def decode_to_f32(b: LLBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
-    """The f32 value of the 8-bit float `bits` (i8) of type `t`; exact."""
+    """The f32 value of the 8- or 4-bit float `bits` (i8) of type `t`; exact."""
     x = b.zext(bits, i32)
     if isinstance(t, Float8E8M0FNUType):
         # 2^(e-127): e << 23, except 2^-127 (an f32 subnormal) and NaN.
@@ -85,13 +104,15 @@ def decode_to_f32(b: LLBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
         word = b.select(b.icmp("eq", x, b.const(0xFF, i32)), b.const(0x7FC00000, i32), word)
         return b.bitcast(word, f32)
     fmt = _format(t)
-    magnitude = b.and_(x, b.const(0x7F, i32))
-    sign = b.shl(b.and_(x, b.const(0x80, i32)), b.const(24, i32))
+    magnitude = b.and_(x, b.const(fmt.sign - 1, i32))
+    sign = b.shl(b.and_(x, b.const(fmt.sign, i32)), b.const(32 - fmt.sign.bit_length(), i32))
     # Exponent and fraction fields moved into an f32's: the value times 2^(bias-127)
     # (an f32 subnormal for f8 subnormals); the power-of-two scale is exact.
     shifted = b.bitcast(b.shl(magnitude, b.const(23 - fmt.mbits, i32)), f32)
     scaled = b.bitcast(b.fmul(shifted, b.const(2.0 ** (127 - fmt.bias), f32)), i32)
-    if isinstance(t, Float8E4M3FNType):
+    if isinstance(t, Float4E2M1FNType):
+        word = scaled  # every code is a number
+    elif isinstance(t, Float8E4M3FNType):
         special = b.icmp("eq", magnitude, b.const(0x7F, i32))
         word = b.select(special, b.const(0x7FC00000, i32), scaled)
     else:
@@ -127,19 +148,20 @@ def _to_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
     return b.fpext(x, f32)
 
 
-def _sign_bit(b: LLBuilder, x: SSAValue) -> SSAValue:
-    """0x80 (i32) where `x` has its sign set, NaN included (PTX's `cvt` between
+def _sign_bit(b: LLBuilder, x: SSAValue, bit: int = 0x80) -> SSAValue:
+    """`bit` (i32) where `x` has its sign set, NaN included (PTX's `cvt` between
     float types drops a NaN's sign, ml_dtypes keeps it)."""
     width = {Float64Type: 64, Float32Type: 32}.get(type(x.type), 16)  # pyright: ignore[reportArgumentType]
     it = IntegerType(width)
-    top = b.lshr(b.bitcast(x, it), b.const(width - 8, it))
+    top = b.lshr(b.bitcast(x, it), b.const(width - bit.bit_length(), it))
     top = b.trunc(top, i32) if width > 32 else top if width == 32 else b.zext(top, i32)
-    return b.and_(top, b.const(0x80, i32))
+    return b.and_(top, b.const(bit, i32))
 
 
 def encode_from_f32(b: LLBuilder, x: SSAValue, t: Attribute, sign: SSAValue) -> SSAValue:
-    """f32 `x` rounded to nearest-even in f8E4M3FN/f8E5M2, saturating to the largest
-    finite value, as i8 bits; `sign` (0 or 0x80, i32) is the source's sign."""
+    """f32 `x` rounded to nearest-even in f8E4M3FN/f8E5M2/f4E2M1FN, saturating to the
+    largest finite value, as i8 bits; `sign` (0 or the format's sign bit, i32) is the
+    source's sign (dropped for NaN where the format has none)."""
     fmt = _format(t)
     word = b.bitcast(x, i32)
     a = b.and_(word, b.const(0x7FFFFFFF, i32))
@@ -172,9 +194,10 @@ def encode_from_f32(b: LLBuilder, x: SSAValue, t: Attribute, sign: SSAValue) -> 
         b.const(fmt.overflow, i32),
         code,
     )
-    code = b.select(
-        b.icmp("ugt", a, b.const(0x7F800000, i32), signed=False), b.const(fmt.nan, i32), code
-    )
+    is_nan = b.icmp("ugt", a, b.const(0x7F800000, i32), signed=False)
+    if isinstance(t, Float4E2M1FNType):
+        sign = b.select(is_nan, b.const(0, i32), sign)
+    code = b.select(is_nan, b.const(fmt.nan, i32), code)
     return b.trunc(b.or_(code, sign), i8)
 
 
@@ -214,7 +237,7 @@ def convert(
     mode: RoundingMode,
     widen: Callable[[LLBuilder, SSAValue, Attribute], SSAValue],
 ) -> SSAValue:
-    """`ftof` of `x` (element type `src`) to `to` where either side is 8-bit.
+    """`ftof` of `x` (element type `src`) to `to` where either side is 8- or 4-bit.
     `widen(b, v, to)` converts an f32 to a wider-than-8-bit float type."""
     value = decode_to_f32(b, x, src) if is_fp8(src) else x
     if isinstance(to, Float8E8M0FNUType):
@@ -226,6 +249,7 @@ def convert(
                 f"rounding<{mode.value}> to {to}",
                 instead="use rounding<nearest_even>, ct.astype's default",
             )
-        sign = _sign_bit(b, x) if not is_fp8(src) else _sign_bit(b, value)
+        bit = _format(to).sign
+        sign = _sign_bit(b, x, bit) if not is_fp8(src) else _sign_bit(b, value, bit)
         return encode_from_f32(b, _to_f32(b, value), to, sign)
     return widen(b, value, to)

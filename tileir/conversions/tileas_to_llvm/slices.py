@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, i32
+from xdsl.dialects.builtin import Float4E2M1FNType, IndexType, IntegerAttr, TensorType, i8, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
@@ -50,8 +50,10 @@ from tileir.conversions.tileas_to_llvm.exchange import (
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
+from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
+from tileir.utils.bits import storage_bits
 
 
 def insertion_chain(op: tas.InsertSliceOp) -> list[tas.InsertSliceOp] | None:
@@ -230,7 +232,12 @@ def tile_coordinate(
 class LowerByteView(TilePattern):
     """`nv_tileas.reinterpret` of a rank-1 tile (cuda_tile's `pack` / `unpack`): the
     tile's elements go into a buffer back to back and come out as elements of the
-    other type (little-endian, as the GPU stores them)."""
+    other type (little-endian, as the GPU stores them).
+
+    f4E2M1FN elements (one to a register byte, `fp8.py`) take one byte each in the
+    buffer: `unpack` of bytes writes each byte's low nibble at twice its index and
+    its high nibble after it (element 2i is byte i's low nibble, as cuTile and numpy
+    pack them); `pack` reads the two bytes of each result byte and joins them."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
@@ -256,14 +263,45 @@ class LowerByteView(TilePattern):
             raise not_supported(
                 op, f"{op.name} of i1 tiles", instead="convert the tile to i8 first (ct.astype)"
             )
+        for t in (src_t, res_t):
+            if storage_bits(element_type(t)) == 4 and not isinstance(
+                element_type(t), Float4E2M1FNType
+            ):
+                raise not_supported(op, f"{op.name} of {element_type(t)} tiles")
+        nibbles = [isinstance(element_type(t), Float4E2M1FNType) for t in (src_t, res_t)]
+        if any(nibbles) and (all(nibbles) or src_kind.bits != 8 or res_kind.bits != 8):
+            raise not_supported(
+                op,
+                f"{op.name} between {element_type(src_t)} and {element_type(res_t)}",
+                instead="pack f4E2M1FN tiles to i8 and unpack i8 tiles to f4E2M1FN",
+            )
         size = src_t.get_shape()[0] * src_kind.bits // 8
         state = ctx.function_state(op)
-        (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
         b = LLBuilder(rewriter, InsertPoint.before(op))
         values = ctx.registers_of(op, op.src)
-        ex.write(b, rewriter, state, values, src, [src_kind.bits // 8], smem, src_kind)
-        b.op(nvvm.Barrier0Op())
-        results = ex.read(b, rewriter, state, res, [res_kind.bits // 8], smem, res_kind)
+        if nibbles[1]:  # bytes -> nibbles
+            (smem,) = ex.allocator.allocate(op, state, rewriter, [2 * size])
+            low = [b.and_(v, b.const(0xF, i8)) for v in values]
+            high = [b.lshr(v, b.const(4, i8)) for v in values]
+            ex.write(b, rewriter, state, low, src, [2], smem, src_kind)
+            ex.write(b, rewriter, state, high, src, [2], b.add(smem, b.const(1, i32)), src_kind)
+            b.op(nvvm.Barrier0Op())
+            results = ex.read(b, rewriter, state, res, [1], smem, res_kind)
+        elif nibbles[0]:  # nibbles -> bytes
+            (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+            ex.write(b, rewriter, state, values, src, [1], smem, src_kind)
+            b.op(nvvm.Barrier0Op())
+            low = ex.read(b, rewriter, state, res, [2], smem, res_kind)
+            high = ex.read(b, rewriter, state, res, [2], b.add(smem, b.const(1, i32)), res_kind)
+            mask, four = b.const(0xF, i8), b.const(4, i8)
+            results = [
+                b.or_(b.and_(lo, mask), b.shl(hi, four)) for lo, hi in zip(low, high, strict=True)
+            ]
+        else:
+            (smem,) = ex.allocator.allocate(op, state, rewriter, [size])
+            ex.write(b, rewriter, state, values, src, [src_kind.bits // 8], smem, src_kind)
+            b.op(nvvm.Barrier0Op())
+            results = ex.read(b, rewriter, state, res, [res_kind.bits // 8], smem, res_kind)
         b.op(nvvm.Barrier0Op())
         rewriter.replace(op, [], [ctx.pack(rewriter, results, res_t)])
 
