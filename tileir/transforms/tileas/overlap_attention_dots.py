@@ -243,7 +243,7 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
     if not (defined_outside(scores.a, loop) and defined_outside(scores.acc, loop)):
         return "the first product's A or accumulator changes in the loop"
     if A_IN_REGISTERS_ATTR not in pv.attributes:
-        return "P goes through shared memory (the registers do not allow it in registers)"
+        return "P goes through shared memory, the registers not allowing it in registers"
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
     pv_uses = list(pv.result.uses)
@@ -516,8 +516,12 @@ def _record(dot: tas.DotOp, clause: str) -> None:
 
 @dataclass(frozen=True)
 class OverlapAttentionDotsPass(ModulePass):
-    """Rotate attention loops on `wgmma` so that the second product of one iteration
-    runs during the next iteration's first product and softmax (module doc)."""
+    """Rotate attention's K/V loops on `wgmma` by half an iteration: iteration j issues
+    S_{j+1} = Q·K_{j+1}, then P_j·V_j, waits until only that product is pending
+    (`wgmma.wait_group 1`), computes the softmax of S_{j+1} while it runs, and waits for
+    it (`wgmma.wait_group 0`, a CTA barrier) before rescaling its result; a prologue
+    computes S_0 and its softmax, an epilogue the last P·V.  Where P is in registers and
+    the kernel's registers allow it; the remark says why not otherwise."""
 
     name = "tileas-overlap-attention-dots"
 
