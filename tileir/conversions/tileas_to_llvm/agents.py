@@ -48,11 +48,19 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, Ring
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext
+from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import split_after
+from tileir.conversions.tileas_to_llvm.mbarriers import (
+    MBARRIER_BYTES,
+    arrive_after_copies,
+    init_mbarrier,
+)
+from tileir.conversions.tileas_to_llvm.mbarriers import arrive as _arrive
+from tileir.conversions.tileas_to_llvm.mbarriers import cta_thread_zero as _cta_thread_zero
+from tileir.conversions.tileas_to_llvm.mbarriers import instruction as _instruction
+from tileir.conversions.tileas_to_llvm.mbarriers import wait_parity as _wait
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.diagnostics import not_supported
@@ -63,9 +71,6 @@ from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.specialize_agents import agent_warps
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
-
-#: Bytes of one mbarrier object.
-MBARRIER_BYTES = 8
 
 
 @dataclass
@@ -260,48 +265,6 @@ def _count(ctx: LoweringContext, op: Operation, value: SSAValue) -> SSAValue:
     return register
 
 
-def _cta_thread_zero(b: LLBuilder, state: FunctionState) -> SSAValue:
-    assert state.tid is not None
-    return b.icmp("eq", state.tid, b.const(0, i32))
-
-
-def _wait(b: LLBuilder, barrier: SSAValue, parity: SSAValue) -> None:
-    """Spin on `mbarrier.try_wait.parity` until the phase of `parity` has completed."""
-    asm = ptx.PtxAsm()
-    address = asm.input(barrier, "r")
-    phase = asm.input(parity, "r")
-    asm.register("pred", "t_done")
-    asm.label("tileir_wait")
-    asm.instr("mbarrier.try_wait.parity.shared::cta.b64", "t_done", ptx.address(address), phase)
-    asm.instr("bra", "tileir_wait", guard="t_done", negate=True)
-    b.asm(asm, min_ptx_isa="7.8")
-
-
-def _instruction(
-    b: LLBuilder, name: str, *operands: SSAValue | int, min_ptx_isa: str | None = None
-) -> None:
-    asm = ptx.PtxAsm()
-    parts = [
-        ptx.immediate(v) if isinstance(v, int) else ptx.address(asm.input(v, "r")) for v in operands
-    ]
-    asm.instr(name, *parts)
-    b.asm(asm, min_ptx_isa=min_ptx_isa)
-
-
-def _arrive(b: LLBuilder, barrier: SSAValue, count: SSAValue | None = None, first: int = 0) -> None:
-    """`mbarrier.arrive` on `barrier` (its state discarded); only where `count >= first`
-    when `first` is positive."""
-    asm = ptx.PtxAsm()
-    address = ptx.address(asm.input(barrier, "r"))
-    guard = None
-    if count is not None and first:
-        asm.register("pred", "t_some")
-        asm.instr("setp.ge.u32", "t_some", asm.input(count, "r"), ptx.immediate(first))
-        guard = "t_some"
-    asm.instr("mbarrier.arrive.shared::cta.b64", "_", address, guard=guard)
-    b.asm(asm)
-
-
 def _token(ctx: LoweringContext, rewriter: PatternRewriter, value: SSAValue, t: object) -> SSAValue:
     return ctx.pack(rewriter, [value], t)  # pyright: ignore[reportArgumentType]
 
@@ -363,15 +326,7 @@ class LowerCreatePipeline(AgentPattern):
                 (pipeline.full(b, b.const(stage, i32)), pipeline.producer_threads),
                 (pipeline.empty(b, b.const(stage, i32)), pipeline.consumer_threads),
             ):
-                asm = ptx.PtxAsm()
-                mine = asm.input(first, "b")
-                asm.instr(
-                    "mbarrier.init.shared::cta.b64",
-                    ptx.address(asm.input(address, "r")),
-                    ptx.immediate(count),
-                    guard=mine,
-                )
-                b.asm(asm)
+                init_mbarrier(b, address, count, first)
         b.op(nvvm.Barrier0Op())
         zero = b.const(0, i32)
         rewriter.replace(
@@ -479,8 +434,7 @@ class LowerProducer(AgentPattern):
             rewriter.replace(op, [], [op.token, *values])
         else:
             full = _count(self.ctx, op, op.token)
-            _instruction(b, "cp.async.mbarrier.arrive.shared::cta.b64", full)
-            _arrive(b, full)
+            arrive_after_copies(b, full)
             rewriter.replace(op, [], [op.token])
 
 

@@ -34,6 +34,29 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   thread's copies visible.  `async.wait` after the loop is `cp.async.wait_all` and a CTA
   barrier (after `wgmma.wait_group 0` where a group is in flight): no copy, and no
   `wgmma`, outlives the pipeline.
+* **Under mbarriers** (a dot marked `nv_tileas.ring_mbarriers`: sm_90a and later, not
+  `tcgen05`).  Each slot has a *full* mbarrier, kernel-lived (no other loop's ring may
+  write over a valid one), initialized by thread 0 for every thread of the CTA before a
+  CTA barrier where the prologue's first load is.  After its copies into a slot each
+  thread arrives on the slot's mbarrier with `cp.async.mbarrier.arrive` (without
+  `.noinc`: no net arrival, the phase waits until the thread's copies land) and
+  `mbarrier.arrive` (its arrival, which releases its element path's `st.shared`): one
+  arrival a thread, copies or not; no commit groups.  Fill `f` of the loop goes to
+  slot `f mod slots` and completes that mbarrier's phase `f / slots`; a future carries
+  the slot's address with that phase's parity in bit 0 (slots are 16-byte aligned),
+  which flips exactly where the slot index wraps (`_mbarrier_slot`).  A `future_wait`
+  strips the bit and spins on `mbarrier.try_wait.parity` of the slot's mbarrier with it
+  (acquiring every thread's copies); `async.wait` waits so for every future still in
+  flight, passes a CTA barrier and has thread 0 invalidate the mbarriers, so that a
+  loop run again (a persistent kernel's) initializes them afresh.  What still orders
+  the other direction, a slot refilled while another warp reads it, is the CTA barrier
+  as before: the one after a synchronous dot, or with `wgmma` groups in flight the one
+  before the next iteration's `wgmma` (after every warp's `wgmma.wait_group 1`).  So
+  the dot drops only the barrier before its tensor cores, and only where both operands
+  come from such rings, neither rounded to tf32 in its slot (that rounding's stores,
+  each thread's own words after its wait, must reach the other warps' reads) and
+  nothing else is written for it, with no group in flight (`ordered_by_mbarriers`);
+  `wgmma` still fences the async proxy after the wait.
 """
 
 from __future__ import annotations
@@ -43,7 +66,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i32
-from xdsl.ir import BlockArgument, SSAValue
+from xdsl.ir import BlockArgument, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
@@ -51,11 +74,20 @@ from tileir.backend.ptx.memory_asm import all_in_bounds
 from tileir.conversions.tileas_to_llvm.affine_addresses import group_addresses
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
+    FunctionState,
     LoweringContext,
     element_bits,
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.exchange import Exchange
+from tileir.conversions.tileas_to_llvm.mbarriers import (
+    MBARRIER_BYTES,
+    arrive_after_copies,
+    cta_thread_zero,
+    init_mbarrier,
+    invalidate_mbarrier,
+    wait_parity,
+)
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
@@ -68,10 +100,15 @@ from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.overlap_attention_dots import RING_KEY_ATTR
-from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, ring_slots
+from tileir.transforms.tileas.pipeline_dot_operands import (
+    RING_MBARRIERS_ATTR,
+    groups_in_flight,
+    ring_slots,
+)
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 #: Engines whose tensor cores read shared memory through the async proxy.
@@ -106,6 +143,16 @@ class Ring:
     #: The loop whose lifetime bounds the ring's (`allocate_persistent`'s scope, set by
     #: `AsyncFeeds.plan` while the loops are there: `ring_scope`).
     scope: int | None = None
+    #: Each slot has a *full* mbarrier (`nv_tileas.ring_mbarriers` on the dot): the
+    #: address of slot 0's (the others follow), and, in the iteration being lowered,
+    #: the future the body's `future_wait` waited for (the slot's address plus the
+    #: parity of its round) and the mbarrier it waited on (module doc).
+    mbarriers: bool = False
+    barriers: SSAValue | None = None
+    current_future: SSAValue | None = None
+    current_barrier: SSAValue | None = None
+    #: The tile is rounded to tf32 in its slot before the dot (`ring_rounding.py`).
+    rounded: bool = False
 
     @property
     def slots(self) -> int:
@@ -119,6 +166,12 @@ class Ring:
         """Which of the ring's slots (0 ..) the address `slot` is, slots `size` bytes."""
         assert self.base is not None
         return b.udiv(b.sub(slot, self.base), b.const(size, i32))
+
+    def full(self, b: LLBuilder, slot: SSAValue, size: int) -> SSAValue:
+        """The *full* mbarrier of the slot at address `slot`."""
+        assert self.barriers is not None
+        number = self.slot_number(b, slot, size)
+        return b.add(self.barriers, b.mul(number, b.const(MBARRIER_BYTES, i32)))
 
 
 @dataclass
@@ -134,6 +187,8 @@ class AsyncFeeds:
     pending: dict[int, int] = field(default_factory=dict)
     #: The `async.wait`s after loops whose dots leave `wgmma` groups in flight.
     drains_wgmma: set[int] = field(default_factory=set)
+    #: The ring of each future an `async.wait` waits for (None: not a ring's).
+    drained: dict[int, list[Ring | None]] = field(default_factory=dict)
 
     def plan(self, module: ModuleOp) -> None:
         for op in module.walk():
@@ -150,10 +205,13 @@ class AsyncFeeds:
             if ring is None:
                 ring = Ring(dot, index, in_flight=groups_in_flight(dot))
                 ring.mma_in_flight = TMEM_IN_FLIGHT_ATTR in dot.attributes
+                ring.mbarriers = RING_MBARRIERS_ATTR in dot.attributes
                 self.by_dot[(ring_key(dot), index)] = ring
             if ring.scope is None:
                 # (The copies of a rotated loop's dots before and after it share its rings.)
                 ring.scope = ring_scope(dot)
+            if isinstance(op, tas.FutureWaitOp) and _rounded(op):
+                ring.rounded = True
             self.rings[id(op)] = ring
             stage = op.attributes.get(STAGE_ATTR)
             if isinstance(stage, IntegerAttr):
@@ -161,8 +219,18 @@ class AsyncFeeds:
         for op in module.walk():
             if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
                 self.pending[id(op)] = _copies_in_flight(op, self.rings[id(op)])
-            elif isinstance(op, tas.AsyncWaitOp) and _drains_wgmma(op):
-                self.drains_wgmma.add(id(op))
+            elif isinstance(op, tas.AsyncWaitOp):
+                if _drains_wgmma(op):
+                    self.drains_wgmma.add(id(op))
+                self.drained[id(op)] = [self._ring_of_result(v) for v in op.operands]
+
+    def _ring_of_result(self, future: SSAValue) -> Ring | None:
+        """The ring of a loop's result that is a future: that of the load before the
+        loop that gave its initial value."""
+        loop = future.owner
+        if not isinstance(loop, scf.ForOp) or not isinstance(future, OpResult):
+            return None
+        return self.rings.get(id(loop.iter_args[future.index].owner))
 
     def placement_of(self, dot: tas.DotOp) -> OperandPlacement | None:
         """The placement the rings of `dot` were laid out for, if it has any."""
@@ -182,6 +250,14 @@ class AsyncFeeds:
         (whose waits order the copies before the dot: no CTA barrier is needed)."""
         rings = [self.by_dot.get((ring_key(dot), i)) for i in (0, 1)]
         return all(r is not None and r.stages for r in rings)
+
+    def ordered_by_mbarriers(self, dot: tas.DotOp) -> bool:
+        """Whether both operands of `dot` come from rings whose *full* mbarriers order
+        every thread's copies before each thread's reads of the slot (its
+        `mbarrier.try_wait` acquires them), rounded in place by no one: then the dot
+        needs no CTA barrier before it for its operands."""
+        rings = [self.by_dot.get((ring_key(dot), i)) for i in (0, 1)]
+        return all(r is not None and r.mbarriers and not r.rounded for r in rings)
 
     def ring_placement(self, ring: Ring) -> OperandPlacement:
         if ring.placement is None:
@@ -258,6 +334,13 @@ def _dot_of(wait: tas.FutureWaitOp) -> tuple[tas.DotOp, int] | None:
     return None
 
 
+def _rounded(wait: tas.FutureWaitOp) -> bool:
+    """Whether `wait`'s tile is rounded to tf32 in its slot (`ring_rounding.py`)."""
+    uses = list(wait.result.uses)
+    user = uses[0].operation if len(uses) == 1 else None
+    return isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes
+
+
 def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
     """How many committed groups may still be in flight once `wait`'s tile has landed:
     those of the later stages (module doc)."""
@@ -296,10 +379,19 @@ class LowerAsyncTiledLoad(RingPattern):
         if ring.base is None:
             scope = None if ring.stages else ring.scope
             ring.base = allocate_persistent(state, rewriter, ring.slots * size, scope)
+        if ring.mbarriers and ring.barriers is None:
+            # The mbarriers live for the whole kernel: no other scope's ring may write
+            # over a valid mbarrier object.
+            ring.barriers = allocate_persistent(state, rewriter, ring.slots * MBARRIER_BYTES)
         stage = op.attributes.get(STAGE_ATTR)
         k = stage.value.data if isinstance(stage, IntegerAttr) else 0
         b = self.builder(rewriter, op)
-        if ring.stages:
+        future: SSAValue | None = None
+        if ring.mbarriers:
+            if k >= ring.last_stage and ring.current_future is None:
+                raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
+            slot, future = _mbarrier_slot(b, state, ring, k, size)
+        elif ring.stages:
             if ring.write_slot is None:
                 raise not_supported(
                     op, "an asynchronous load into a pipeline outside producer_write"
@@ -354,8 +446,47 @@ class LowerAsyncTiledLoad(RingPattern):
                 continue
             dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
             b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader))
-        b.op(nvvm.CpAsyncCommitGroupOp())
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
+        if future is not None:
+            # Every thread arrives, copies or not: the slot's mbarrier expects them all.
+            arrive_after_copies(b, ring.full(b, slot, size))
+        else:
+            b.op(nvvm.CpAsyncCommitGroupOp())
+            future = slot
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, [future], op.result.type)])
+
+
+def _mbarrier_slot(
+    b: LLBuilder, state: FunctionState, ring: Ring, k: int, size: int
+) -> tuple[SSAValue, SSAValue]:
+    """The slot the load of stage `k` fills in a ring under mbarriers, and its future:
+    the slot's address plus the parity of the round the fill completes on the slot's
+    *full* mbarrier (bit 0: slots are 16-byte aligned).  Fill `f` of a loop (the
+    prologue's stage `k` is fill `k`, the body's of iteration `i` fill `i + last_stage`)
+    goes to slot `f mod slots` and completes that mbarrier's phase `f / slots`, so its
+    parity flips exactly where the slot index wraps around the ring.  The prologue's
+    first load initializes the mbarriers (thread 0, one arrival expected per thread of
+    the CTA: `arrive_after_copies`) before a CTA barrier; the loop's `async.wait`
+    invalidates them again once every fill has landed (`LowerAsyncWait`)."""
+    assert ring.base is not None and ring.barriers is not None
+    if k < ring.last_stage:
+        if k == 0:
+            first = cta_thread_zero(b, state)
+            for number in range(ring.slots):
+                full = b.add(ring.barriers, b.const(number * MBARRIER_BYTES, i32))
+                init_mbarrier(b, full, WARP_SIZE * state.num_warps, first)
+            b.op(nvvm.Barrier0Op())
+        slot = b.add(ring.base, b.const(k * size, i32)) if k else ring.base
+        return slot, slot
+    current = ring.current_future
+    assert current is not None and ring.current is not None
+    if not (ring.in_flight or ring.mma_in_flight):
+        # The slot just read (`last_stage == slots`): always around the ring.
+        return ring.current, b.xor(current, b.const(1, i32))
+    ahead = b.add(current, b.const(ring.last_stage * size, i32))
+    end = b.add(ring.base, b.const(ring.slots * size, i32))
+    wrapped = b.xor(b.sub(ahead, b.const(ring.slots * size, i32)), b.const(1, i32))
+    future = b.select(b.icmp("uge", ahead, end, signed=False), wrapped, ahead)
+    return b.and_(future, b.const(-2, i32)), future
 
 
 def _slot_ahead(b: LLBuilder, ring: Ring, size: int) -> SSAValue:
@@ -476,7 +607,8 @@ def _copy(
 
 
 class LowerFutureWait(TilePattern):
-    """`cp.async.wait_group`: the tile of the oldest stage has landed (module doc)."""
+    """`cp.async.wait_group`, or under mbarriers `mbarrier.try_wait.parity` on the
+    slot's *full* mbarrier: the tile of the oldest stage has landed (module doc)."""
 
     def __init__(self, ctx: LoweringContext, feeds: AsyncFeeds):
         super().__init__(ctx)
@@ -488,18 +620,27 @@ class LowerFutureWait(TilePattern):
         if ring is None:
             raise not_supported(op, "a future wait whose tile feeds no tensor-core dot operand")
         (slot,) = self.ctx.registers_of(op, op.future)
-        ring.current = slot
         b = self.builder(rewriter, op)
-        b.op(nvvm.CpAsyncWaitGroupOp(self.feeds.pending[id(op)]))
+        if ring.mbarriers:
+            # The future is the slot's address plus its round's parity (`_mbarrier_slot`).
+            ring.current_future = slot
+            slot = b.and_(slot, b.const(-2, i32))
+            size = self.feeds.ring_placement(ring).operand_bytes(ring.index)
+            ring.current_barrier = ring.full(b, slot, size)
+            wait_parity(b, ring.current_barrier, b.and_(ring.current_future, b.const(1, i32)))
+        else:
+            b.op(nvvm.CpAsyncWaitGroupOp(self.feeds.pending[id(op)]))
+        ring.current = slot
         # The dot reads the tile from its slot: no registers stand for it.
         cast = UnrealizedConversionCastOp.get([], [op.result.type])
         rewriter.replace(op, cast)
 
 
 class LowerAsyncWait(TilePattern):
-    """`cp.async.wait_all` and a CTA barrier: every copy has landed everywhere; and
-    `wgmma.wait_group 0` first where the loop left `wgmma` groups in flight, before
-    anything reads their accumulators."""
+    """`cp.async.wait_all` (under mbarriers: a parity wait for each future) and a CTA
+    barrier: every copy has landed everywhere; and `wgmma.wait_group 0` first where
+    the loop left `wgmma` groups in flight, before anything reads their accumulators;
+    then the rings' mbarriers are invalidated (module doc)."""
 
     def __init__(self, ctx: LoweringContext, feeds: AsyncFeeds):
         super().__init__(ctx)
@@ -510,8 +651,30 @@ class LowerAsyncWait(TilePattern):
         b = self.builder(rewriter, op)
         if id(op) in self.feeds.drains_wgmma:
             b.op(nvvm.WgmmaWaitGroupSyncOp(0))
-        b.op(nvvm.CpAsyncWaitGroupOp(0))
+        rings = self.feeds.drained.get(id(op), [])
+        under = [
+            (ring, future)
+            for ring, future in zip(rings, op.operands, strict=True)
+            if ring and ring.mbarriers
+        ]
+        # A future of a ring under mbarriers: its fill's round on the slot's mbarrier.
+        for ring, future in under:
+            (raw,) = self.ctx.registers_of(op, future)
+            size = self.feeds.ring_placement(ring).operand_bytes(ring.index)
+            slot = b.and_(raw, b.const(-2, i32))
+            wait_parity(b, ring.full(b, slot, size), b.and_(raw, b.const(1, i32)))
+        if len(under) < len(op.operands) or not op.operands:
+            b.op(nvvm.CpAsyncWaitGroupOp(0))
         b.op(nvvm.Barrier0Op())
+        # Every phase has completed and every thread is past its last wait: the
+        # mbarriers end here, to be initialized again if the loop runs again.
+        state = self.ctx.function_state(op)
+        first = cta_thread_zero(b, state) if under else None
+        for ring in {id(r): r for r, _ in under}.values():
+            assert ring.barriers is not None and first is not None
+            for number in range(ring.slots):
+                full = b.add(ring.barriers, b.const(number * MBARRIER_BYTES, i32))
+                invalidate_mbarrier(b, full, first)
         rewriter.erase(op)
 
 

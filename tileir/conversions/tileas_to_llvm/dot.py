@@ -319,7 +319,16 @@ class LowerDot(TilePattern):
                 # The writes above and the copies into the rings (generic proxy) must
                 # be visible to wgmma (async proxy).
                 b.op(nvvm.FenceProxyOp())
-            b.op(nvvm.Barrier0Op())
+            # Rings under mbarriers whose waits ordered every copy before this thread's
+            # reads, nothing written above, and no group in flight whose slots this
+            # iteration's barrier would free: no CTA barrier (`async_copy.py`).
+            if not (
+                acc_in_registers
+                and not groups_in_flight(op)
+                and wgmma_pending(op) is None
+                and self.feeds.ordered_by_mbarriers(op)
+            ):
+                b.op(nvvm.Barrier0Op())
         if acc_in_registers:
             c = list(acc_vals)
         else:

@@ -131,7 +131,7 @@ from tileir.dialects.nv_tileas.layouts import (
 from tileir.dialects.nv_tileas.mma_layout import mma_linear
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, STAGED_ONCE_ATTR
 from tileir.dialects.nv_tileas.types import TiledViewType
-from tileir.targets import ARCHS, register_budget
+from tileir.targets import ARCHS, compute_capability, register_budget
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.dot_plan import a_is_wgmma_fragment, dot_warp_grid
 from tileir.transforms.tileas.materialize_schedule import (
@@ -209,6 +209,16 @@ GROUPS_IN_FLIGHT_ATTR = "nv_tileas.groups_in_flight"
 #: The `wgmma` groups a loop keeps in flight: one, as tileiras's sm_90 GEMMs do
 #: (`WARPGROUP.DEPBAR.LE gsb0, 0x1`).
 IN_FLIGHT = 1
+
+#: On a dot whose rings stay in one agent (not warp-specialized): each slot of its rings
+#: has a *full* mbarrier that the copies into it arrive on (`cp.async.mbarrier.arrive`),
+#: and the dot's `future_wait` waits on it with the round's parity instead of
+#: `cp.async.wait_group` and a CTA barrier (`async_copy.py`).  Not for `tcgen05` dots,
+#: whose slots are refilled after their MMAs' commits (`tcgen05.py`).
+RING_MBARRIERS_ATTR = "nv_tileas.ring_mbarriers"
+
+#: What the remark adds to the ring clause of such a dot.
+UNDER_MBARRIERS = "under mbarriers"
 
 #: The `cp.async` copy sizes, in bits.
 CP_ASYNC_BITS = (32, 64, 128)
@@ -815,9 +825,18 @@ def plan_function(
         assumed &= fed
 
 
-def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
+def ring_mbarriers(arch: str) -> bool:
+    """Whether the one-agent rings of `arch` wait on mbarriers (`RING_MBARRIERS_ATTR`):
+    from sm_90, whose `mbarrier.try_wait` suspends the thread in hardware.  sm_80 has
+    the mbarrier and `cp.async.mbarrier.arrive` but only `mbarrier.test_wait` to poll
+    with; not yet measured against `cp.async.wait_group` there, so it keeps that."""
+    return compute_capability(arch) >= 90
+
+
+def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForOp:
     """Carry out `plan` (`sized_plan`): rewrite the loop's loads into a pipeline and
-    record on each tensor-core dot what feeds it, or why not a ring."""
+    record on each tensor-core dot what feeds it, or why not a ring; `mbarriers`: the
+    target's rings wait on mbarriers (`ring_mbarriers`)."""
     loop, dots, chosen, direct = plan.loop, plan.dots, plan.chosen, plan.direct
     if not dots:
         return loop
@@ -841,6 +860,9 @@ def apply_plan(plan: LoopPlan, agents: str) -> scf.ForOp:
             operand if operand.endswith(NO_RING_NEEDED) else f"not {operand}"
             for operand in direct.get(id(dot), [])
         ]
+        if mbarriers and not plan.specialize and dot.atom.info.engine != "tcgen05":
+            dot.attributes[RING_MBARRIERS_ATTR] = UnitAttr()
+            clauses[0] += f" {UNDER_MBARRIERS}"
         why = plan.in_flight[id(dot)]
         if why is None:
             dot.attributes[GROUPS_IN_FLIGHT_ATTR] = IntegerAttr(IN_FLIGHT, i32)
@@ -991,4 +1013,4 @@ class PipelineDotOperandsPass(ModulePass):
             plans = plan_function(loops, self.num_stages, RingBudget(fn, self.arch), specialize)
             agents = agents_of(fn)
             for plan in plans:
-                apply_plan(plan, agents)
+                apply_plan(plan, agents, ring_mbarriers(self.arch))
