@@ -31,8 +31,8 @@ SEED = 20261126
 WAIT = re.compile(r"mbarrier\.try_wait\.parity\.shared::cta\.b64 t_done, \[(%r\d+)\], (%r\d+);")
 
 
-def _ptx(name: str) -> str:
-    ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), "sm_90a", warp_specialize=False).ptx
+def _ptx(name: str, arch: str = "sm_90a") -> str:
+    ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), arch, warp_specialize=False).ptx
     assert ptx is not None
     return ptx
 
@@ -71,6 +71,17 @@ def test_mma_sync_ring_needs_no_barrier_before_the_dot() -> None:
     first_mma = body.index("mma.sync")
     assert "bar.sync" not in body[:first_mma]
     assert "bar.sync 0;" in body[first_mma:]
+
+
+@pytest.mark.parametrize(("name", "mbarriers"), [("gemm_bf16_ragged", True), ("gemm_tf32", False)])
+def test_sm_100a_rings_of_mma_sync_dots_wait_on_mbarriers(name: str, mbarriers: bool) -> None:
+    """sm_100a: an `mma.sync` dot's rings wait on mbarriers as on sm_90a; a `tcgen05`
+    dot's keep `cp.async.wait_group` (their refills wait for the MMAs' commits)."""
+    ptx = _ptx(name, "sm_100a")
+    assert ("cp.async.mbarrier.arrive.shared::cta.b64" in ptx) == mbarriers
+    assert ("cp.async.wait_group" in ptx) != mbarriers
+    if mbarriers:
+        _common.simulate_case(name, ptx, SEED)
 
 
 def _wrong_parity(ptx: str) -> str:
