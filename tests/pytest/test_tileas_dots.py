@@ -115,7 +115,8 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_e4m3_scaled",
             "sm_90a",
             "DotPipelined",
-            "copies; not B: its tile has users besides one tensor-core dot, or a dot stores it "
+            "copies under mbarriers; not B: its tile has users besides one tensor-core dot, or "
+            "a dot stores it "
             "transposed; wgmma waited for each iteration (an operand is not fed by a ring)",
         ),
         (
