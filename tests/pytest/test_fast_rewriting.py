@@ -210,6 +210,7 @@ def test_llvm_ops_built_from_a_shape_are_the_constructors_ops() -> None:
     from xdsl.printer import Printer
 
     from tileir.conversions.tileas_to_llvm import builder
+    from tileir.utils import op_shapes
 
     def generic(op: Operation) -> str:
         out = StringIO()
@@ -231,7 +232,7 @@ def test_llvm_ops_built_from_a_shape_are_the_constructors_ops() -> None:
         (llvm.BitcastOp, [v], (i32,)),
         (llvm.SIToFPOp, [a], (f32,)),
     ]
-    builder._SHAPES.clear()
+    op_shapes._SHAPES.clear()
     for cls, operands, args in cases:
         reference = cls(*operands, *args)
         for _ in range(2):  # built by the constructor, then copied from its shape
@@ -242,6 +243,121 @@ def test_llvm_ops_built_from_a_shape_are_the_constructors_ops() -> None:
             assert op.attributes == reference.attributes
             assert generic(op) == generic(reference)
             op.verify()
+
+
+def _generic(op: Operation) -> str:
+    from io import StringIO
+
+    from xdsl.printer import Printer
+
+    out = StringIO()
+    Printer(stream=out, print_generic_format=True).print_op(op)
+    return out.getvalue()
+
+
+def test_create_lays_out_the_op_operation_create_builds() -> None:
+    """`op_shapes.create` is `Operation.create` for an op without regions or
+    successors: the same fields in the same order, operands with their uses, results
+    owned by the op, the unknown location, dicts of its own."""
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import UnrealizedConversionCastOp, f32
+
+    from tileir.utils.op_shapes import create
+
+    block = Block(arg_types=[i32, i32, f32])
+    a, b, x = block.args
+    properties = dict(llvm.AddOp(a, b).properties)
+    cases: list[tuple[type[Operation], list, list, dict, dict]] = [
+        (llvm.AddOp, [a, b], [i32], properties, {}),
+        (UnrealizedConversionCastOp, [a, b, a], [i32], {}, {}),
+        (UnrealizedConversionCastOp, [x], [f32, i32], {}, {"tag": IntegerAttr(1, i32)}),
+    ]
+    for cls, operands, results, props, attrs in cases:
+        reference = cls.create(
+            operands=operands, result_types=results, properties=props, attributes=attrs
+        )
+        op = create(cls, operands, results, props, attrs)
+        assert type(op) is cls
+        assert list(vars(op)) == list(vars(reference))
+        assert _generic(op) == _generic(reference)
+        assert op.location == reference.location
+        assert op.properties == reference.properties and op.properties is not props
+        assert op.attributes == reference.attributes and op.attributes is not attrs
+        assert [r.owner for r in op.results] == [op] * len(results)
+        assert [r.index for r in op.results] == list(range(len(results)))
+        for i, operand in enumerate(operands):
+            assert any(u.operation is op and u.index == i for u in operand.uses)
+        assert not op.successors and op.regions == () and op.parent is None
+        op.verify()
+
+
+def test_llbuilder_shaped_ops_are_its_constructors_ops() -> None:
+    """Every LLBuilder method that builds from a shape (`op_shapes.shaped`) gives, the
+    second time (copied from the shape), the ops it gave the first time (built by
+    xDSL's constructors): the same generic text, one op per call, verified."""
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import VectorType, f16, f32, i8, i64
+    from xdsl.pattern_rewriter import PatternRewriter
+    from xdsl.rewriter import InsertPoint
+
+    from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+    from tileir.conversions.tileas_to_llvm.context import LoweringContext
+    from tileir.dialects import nvvm
+    from tileir.utils import op_shapes
+
+    def build(anchor: Operation, args: tuple) -> None:
+        a, b, x, y, h, p, s, w = args
+        ll = LLBuilder(PatternRewriter(anchor), InsertPoint.before(anchor))
+        built = [
+            ll.const(7, i32),
+            ll.const(-1, i8),
+            ll.const(1.5, f32),
+            ll.const(-0.0, f32),
+            ll.const(0.0, f32),
+            ll.immediate(3, i32),
+            ll.immediate(-2, i64),
+            *(ll.icmp(pr, a, b, signed=sg) for pr in ("lt", "ge", "eq") for sg in (True, False)),
+            ll.fcmp("olt", x, y),
+            ll.fma(x, y, x),
+            ll.intrinsic("llvm.nvvm.ex2.approx.f", [x], f32),
+            ll.gep(p, a, f16),
+            ll.gep(p, w, f32),
+            ll.shared_pointer(a),
+            ll.shared_pointer(a, 16),
+            ll.load(p, f32),
+            ll.load(p, i32, 4),
+            *ll.load_words(s, 4, i32),
+            ll.pack_halves(h, h),
+            ll.undef_vector(f16, 2),
+        ]
+        assert all(value.owner.parent is anchor.parent for value in built)
+        ll.store(x, p)
+        ll.store(a, p, 8)
+        ll.store_words([a, b], s)
+        ll.store_words([x] * 4, s)
+        ll.extract(ll.load(p, llvm.LLVMStructType.from_type_list([i32, f32])), 1, f32)
+        ll._inline_asm("mov.b32 $0, $1;", "=r,r", [a], [i32], True)
+        ll._inline_asm("mov.b32 $0, $2; mov.b32 $1, $2;", "=r,=r,r", [a], [i32, i32], True)
+        ll._inline_asm("bar.sync 0;", "", [], [], True, min_ptx_isa="8.0")
+        ll._inline_asm("bar.sync 1;", "", [], [], False)
+        LoweringContext.pack(ll.rewriter, [a, b, a], VectorType(i32, [3]))
+
+    texts = []
+    op_shapes._SHAPES.clear()
+    for _ in range(2):
+        types = [i32, i32, f32, f32, f16, llvm.LLVMPointerType(), nvvm.shared_pointer(), i64]
+        block = Block(arg_types=types)
+        anchor = llvm.UnreachableOp()
+        block.add_op(anchor)
+        build(anchor, tuple(block.args))
+        ops = list(block.ops)[:-1]
+        for op in ops:
+            op.verify()
+        texts.append([_generic(op) for op in ops])
+    assert len(texts[0]) > 40
+    assert texts[0] == texts[1]
+    zeros = [t for t in texts[1] if "llvm.mlir.constant" in t and "0.0" in t]
+    assert len(zeros) == 2 and len(set(zeros)) == 2  # -0.0 and 0.0 kept apart
 
 
 def test_a_long_elementwise_chain_compiles_through_tileaa() -> None:
@@ -375,3 +491,91 @@ def test_cleanup_erases_a_definition_whose_last_use_comes_first_in_layout() -> N
     text = str(module)
     assert "arith.muli" not in text and "arith.constant 4" not in text
     assert "arith.addi" in text and "arith.constant 3" in text
+
+
+def test_dense_to_numpy_reads_float_bytes_as_xdsl_decodes_them() -> None:
+    """`dense_to_numpy` takes an f16, bf16, f32, f64, f8E4M3FN or f8E5M2 tensor's
+    bytes as they are (xDSL decodes each element in Python): the array xDSL's decoded
+    values give, bit for bit, for random bit patterns (zeros' signs, infinities and
+    subnormals among them); an array with a NaN goes through xDSL's decoding."""
+    import ml_dtypes
+    import numpy as np
+    from xdsl.dialects.builtin import (
+        BFloat16Type,
+        DenseIntOrFPElementsAttr,
+        Float8E4M3FNType,
+        Float8E5M2Type,
+        TensorType,
+        f16,
+        f32,
+        f64,
+    )
+
+    from tileir.utils.numeric import dense_to_numpy, numpy_dtype
+
+    rng = np.random.default_rng(0)
+    for el, dt in (
+        (f16, np.float16),
+        (BFloat16Type(), ml_dtypes.bfloat16),
+        (f32, np.float32),
+        (f64, np.float64),
+        (Float8E4M3FNType(), ml_dtypes.float8_e4m3fn),
+        (Float8E5M2Type(), ml_dtypes.float8_e5m2),
+    ):
+        patterns = np.frombuffer(rng.bytes(600 * np.dtype(dt).itemsize), dtype=dt)
+        infinite = [np.inf, -np.inf] if dt != ml_dtypes.float8_e4m3fn else []  # no inf
+        specials = np.array([0.0, -0.0, *infinite], dtype=dt)
+        finite = np.concatenate([patterns[~np.isnan(patterns)][:400], specials])
+        nan = np.concatenate([finite, patterns[np.isnan(patterns)][:1], np.array([np.nan], dt)])
+        for values in (finite, nan):
+            shape = [len(values) // 2, 2] if len(values) % 2 == 0 else [len(values)]
+            attr = DenseIntOrFPElementsAttr.from_list(
+                TensorType(el, shape), [float(v) for v in values]
+            )
+            array = dense_to_numpy(attr)
+            decoded = np.array(attr.get_values(), dtype=np.float64).astype(numpy_dtype(el))
+            assert array.dtype == decoded.dtype and list(array.shape) == shape
+            assert array.tobytes() == decoded.tobytes()
+            assert array.flags.writeable and array.flags.c_contiguous
+
+
+def test_insert_does_what_the_rewriter_insert_does() -> None:
+    """`op_shapes.insert` links a new op before the insertion point as
+    `PatternRewriter.insert` does: the block's order and first op, the op's parent, the
+    result's name hint, the action flag and the insertion listeners; at a block's end
+    it is the rewriter's own insertion."""
+    from xdsl.dialects import llvm
+    from xdsl.pattern_rewriter import PatternRewriter
+    from xdsl.rewriter import InsertPoint
+
+    from tileir.utils.op_shapes import insert
+
+    def run(use_insert: bool) -> tuple[list[str], list[str], bool, list[str | None]]:
+        block = Block(arg_types=[i32, i32])
+        a, b = block.args
+        first = llvm.UnreachableOp()
+        block.add_op(first)
+        seen: list[str] = []
+        rewriter = PatternRewriter(first)
+        rewriter.operation_insertion_handler.append(lambda op: seen.append(op.name))
+        rewriter.has_done_action = False
+        rewriter.name_hint = "r"
+        ops = [llvm.AddOp(a, b), llvm.MulOp(a, b), llvm.SubOp(a, b)]
+        points = [InsertPoint.before(first), InsertPoint.before(first), InsertPoint.at_end(block)]
+        for op, point in zip(ops, points, strict=True):
+            if use_insert:
+                insert(rewriter, op, point)
+            else:
+                rewriter.insert(op, point)
+            assert op.parent is block
+        assert block.first_op is ops[0] and block.last_op is ops[2]
+        order = [op.name for op in block.ops]
+        backwards, op = [], block.last_op
+        while op is not None:
+            backwards.append(op.name)
+            op = op.prev_op
+        assert backwards == order[::-1]
+        hints = [op.results[0].name_hint for op in ops]
+        return order, seen, rewriter.has_done_action, hints
+
+    assert run(True) == run(False)

@@ -8,6 +8,7 @@ semantics in tileir, so every place that needs an element's value goes through h
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
@@ -72,8 +73,26 @@ def to_signed(value: int, width: int) -> int:
     return value - (1 << width) if value >= 1 << (width - 1) else value
 
 
+#: Float element types whose dense bytes are their numpy dtype's little-endian layout.
+_RAW_FLOATS = (
+    Float16Type,
+    BFloat16Type,
+    Float32Type,
+    Float64Type,
+    Float8E4M3FNType,
+    Float8E5M2Type,
+)
+
+
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     el = attr.get_element_type()
+    if isinstance(el, _RAW_FLOATS) and sys.byteorder == "little":
+        # The bytes as they are: xDSL decodes an f16, bf16 or 8-bit float element in
+        # Python (a large table of constants took seconds).  Without a NaN the values are the decoded
+        # ones exactly; a NaN's sign and payload are left to the decoding below.
+        raw = np.frombuffer(attr.data.data, dtype=numpy_dtype(el))
+        if raw.size == len(attr) and not np.isnan(raw).any():
+            return raw.reshape(attr.get_shape()).copy()
     values = attr.get_values()
     if isinstance(el, IntegerType) and el.width.data == 1:
         return np.array([bool(v) for v in values], dtype=np.bool_).reshape(attr.get_shape())

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
     FloatAttr,
     IntegerAttr,
     IntegerType,
@@ -31,6 +32,7 @@ from xdsl.rewriter import InsertPoint
 
 from tileir.backend.ptx.asm_builder import PtxAsm
 from tileir.dialects import nvvm
+from tileir.utils.op_shapes import insert, shaped
 
 #: The PTX ISA an op needs beyond the target's lowest (`backend/ptx/target.py` prints the
 #: newest any op of the module carries as `.version`).
@@ -56,33 +58,28 @@ ICMP = {
 }
 
 
-#: Per (llvm op class, operand types, the constructor's other arguments): the result
-#: types, properties and attributes xDSL's own constructor gives such an op (`_built`).
-_SHAPES: dict[
-    tuple[object, ...], tuple[list[Attribute], dict[str, Attribute], dict[str, Attribute]]
-] = {}
-
-
 def _built(cls: type[Operation], operands: Sequence[SSAValue], *args: object) -> Operation:
-    """`cls(*operands, *args)`: built by xDSL's constructor the first time its class,
-    operand types and other arguments are seen, and after that as a copy of what it
-    built (`Operation.create` with the same result types, properties and attributes),
-    which skips the constructor's generic argument handling (`irdl_op_init`: 12 us an
-    op against 4.6, for the ten thousands of llvm ops a kernel's lowering makes).  The
+    """`cls(*operands, *args)`, built from its shape (`tileir/utils/op_shapes.py`) after
+    the first time its class, operand types and other arguments are seen: the
     constructors of the classes this serves look only at their operands' types."""
-    key = (cls, *[o.type for o in operands], *args)
-    shape = _SHAPES.get(key)
-    if shape is None:
-        op = cls(*operands, *args)
-        _SHAPES[key] = (list(op.result_types), dict(op.properties), dict(op.attributes))
-        return op
-    results, properties, attributes = shape
-    return cls.create(
-        operands=list(operands),
-        result_types=list(results),
-        properties=dict(properties),
-        attributes=dict(attributes),
+    return shaped(
+        (cls, *[o.type for o in operands], *args), operands, lambda: cls(*operands, *args)
     )
+
+
+#: The `icmp` predicate attribute of each predicate name.
+_PREDICATES: dict[str, IntegerAttr] = {}
+
+#: The `[index]` position attribute of `extractvalue` and `insertvalue`.
+_POSITIONS: dict[int, DenseArrayBase] = {}
+
+
+def position(index: int) -> DenseArrayBase:
+    """`DenseArrayBase.from_list(i64, [index])`, one object per index."""
+    attr = _POSITIONS.get(index)
+    if attr is None:
+        attr = _POSITIONS[index] = DenseArrayBase.from_list(i64, [index])
+    return attr
 
 
 class LLBuilder:
@@ -93,7 +90,7 @@ class LLBuilder:
         self._immediates: dict[tuple[Attribute, int], SSAValue] = {}
 
     def op(self, op: Operation) -> Operation:
-        self.rewriter.insert(op, self.ip)
+        insert(self.rewriter, op, self.ip)
         return op
 
     def v(self, op: Operation) -> SSAValue:
@@ -105,21 +102,8 @@ class LLBuilder:
         cached = self._constants.get(key)
         if cached is not None:
             return cached
-        if isinstance(t, IntegerType):
-            width = t.width.data
-            v = int(value)
-            if width == 1:
-                v = 1 if v else 0
-                attr: Attribute = IntegerAttr(v, t)
-            else:
-                v &= (1 << width) - 1
-                if v >= 1 << (width - 1):
-                    v -= 1 << width
-                attr = IntegerAttr(v, t)
-        else:
-            assert isinstance(t, AnyFloat)
-            attr = FloatAttr(float(value), t)
-        result = self.v(llvm.ConstantOp(attr, t))
+        shape = (llvm.ConstantOp, t, type(value), repr(value))  # 0 and -0.0 apart
+        result = self.v(shaped(shape, (), lambda: _constant(value, t)))
         self._constants[key] = result
         return result
 
@@ -131,13 +115,7 @@ class LLBuilder:
         key = (t, value)
         cached = self._immediates.get(key)
         if cached is None:
-            width = t.width.data
-            v = value & ((1 << width) - 1)
-            if v >= 1 << (width - 1):
-                v -= 1 << width
-            constant = llvm.ConstantOp(IntegerAttr(v, t), t)
-            constant.attributes[IMMEDIATE_ATTR] = UnitAttr()
-            cached = self.v(constant)
+            cached = self.v(shaped((IMMEDIATE_ATTR, key), (), lambda: _immediate(value, t)))
             self._immediates[key] = cached
         return cached
 
@@ -183,8 +161,10 @@ class LLBuilder:
 
     def icmp(self, predicate: str, a: SSAValue, b: SSAValue, signed: bool = True) -> SSAValue:
         name = ICMP.get((predicate, signed), predicate)
-        flag = llvm.ICmpPredicateFlag(name)
-        return self.v(_built(llvm.ICmpOp, [a, b], IntegerAttr(flag.to_int(), i64)))
+        attr = _PREDICATES.get(name)
+        if attr is None:
+            attr = _PREDICATES[name] = IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), i64)
+        return self.v(_built(llvm.ICmpOp, [a, b], attr))
 
     def select(self, c: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.v(_built(llvm.SelectOp, [c, a, b]))
@@ -224,7 +204,7 @@ class LLBuilder:
         return self.v(_built(llvm.FNegOp, [a]))
 
     def fcmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.v(llvm.FCmpOp(a, b, predicate))
+        return self.v(_built(llvm.FCmpOp, [a, b], predicate))
 
     def fpext(self, a: SSAValue, t: Attribute) -> SSAValue:
         return self.v(_built(llvm.FPExtOp, [a], t))
@@ -241,9 +221,9 @@ class LLBuilder:
         vector `<lo, hi>` bitcast to i32, which the `ptx` target prints as
         `mov.b32 %r, {%lo, %hi}` (the operand form of `mma.sync`, `wgmma` and
         `st.shared.v4.b32`)."""
-        pair = self.v(llvm.UndefOp(VectorType(lo.type, [2])))
+        pair = self.undef_vector(lo.type, 2)
         for lane, value in enumerate((lo, hi)):
-            pair = self.v(llvm.InsertElementOp(pair, value, self.immediate(lane, i32)))
+            pair = self.v(_built(llvm.InsertElementOp, [pair, value, self.immediate(lane, i32)]))
         return self.bitcast(pair, i32)
 
     def unpack_halves(self, word: SSAValue, t: Attribute) -> list[SSAValue]:
@@ -259,7 +239,8 @@ class LLBuilder:
         return self.v(_built(llvm.SIToFPOp, [a], t))
 
     def intrinsic(self, name: str, args: Sequence[SSAValue], result: Attribute) -> SSAValue:
-        return self.v(llvm.CallIntrinsicOp(name, list(args), [result]))
+        key = (llvm.CallIntrinsicOp, name, result, *[a.type for a in args])
+        return self.v(shaped(key, args, lambda: llvm.CallIntrinsicOp(name, list(args), [result])))
 
     def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         return self.intrinsic(f"llvm.fma.{_suffix(a.type)}", [a, b, c], a.type)
@@ -267,7 +248,11 @@ class LLBuilder:
     # -- pointers -------------------------------------------------------------------
     def gep(self, ptr: SSAValue, index: SSAValue, element: Attribute) -> SSAValue:
         return self.v(
-            llvm.GEPOp.from_mixed_indices(ptr, [index], element, result_type=ptr.type)  # pyright: ignore[reportArgumentType]
+            shaped(
+                (llvm.GEPOp, ptr.type, index.type, element),
+                (ptr, index),
+                lambda: llvm.GEPOp.from_mixed_indices(ptr, [index], element, result_type=ptr.type),  # pyright: ignore[reportArgumentType]
+            )
         )
 
     # -- shared memory ---------------------------------------------------------------
@@ -276,19 +261,35 @@ class LLBuilder:
         addresses), `offset` bytes on: a constant `llvm.getelementptr`, which the `ptx`
         target folds into the access (`[%r+offset]`)."""
         pointer = self.v(
-            llvm.IntToPtrOp.create(operands=[address], result_types=[nvvm.shared_pointer()])
+            shaped(
+                (llvm.IntToPtrOp, address.type, "shared"),
+                (address,),
+                lambda: llvm.IntToPtrOp.create(
+                    operands=[address], result_types=[nvvm.shared_pointer()]
+                ),
+            )
         )
         if offset:
+            base = pointer
             pointer = self.v(
-                llvm.GEPOp.from_mixed_indices(pointer, [offset], i8, result_type=pointer.type)  # pyright: ignore[reportArgumentType]
+                shaped(
+                    (llvm.GEPOp, base.type, offset, i8),
+                    (base,),
+                    lambda: llvm.GEPOp.from_mixed_indices(
+                        base,
+                        [offset],
+                        i8,
+                        result_type=base.type,  # pyright: ignore[reportArgumentType]
+                    ),
+                )
             )
         return pointer
 
     def load(self, pointer: SSAValue, t: Attribute, alignment: int | None = None) -> SSAValue:
-        return self.v(llvm.LoadOp(pointer, t, alignment))
+        return self.v(_built(llvm.LoadOp, [pointer], t, alignment))
 
     def store(self, value: SSAValue, pointer: SSAValue, alignment: int | None = None) -> None:
-        self.op(llvm.StoreOp(value, pointer, alignment))
+        self.op(_built(llvm.StoreOp, [value, pointer], alignment))
 
     def load_words(self, pointer: SSAValue, count: int, t: Attribute) -> list[SSAValue]:
         """`count` consecutive 32- or 64-bit values of `t` in one access, aligned to all
@@ -308,16 +309,27 @@ class LLBuilder:
             self.store(words[0], pointer)
             return
         t = words[0].type
-        vector = self.v(llvm.UndefOp(VectorType(t, [len(words)])))
+        vector = self.undef_vector(t, len(words))
         for lane, word in enumerate(words):
-            vector = self.v(llvm.InsertElementOp(vector, word, self.immediate(lane, i32)))
+            lane_index = self.immediate(lane, i32)
+            vector = self.v(_built(llvm.InsertElementOp, [vector, word, lane_index]))
         self.store(vector, pointer, len(words) * _bytes(t))
 
     # -- aggregates -------------------------------------------------------------------
     def extract(self, aggregate: SSAValue, index: int, t: Attribute) -> SSAValue:
-        from xdsl.dialects.builtin import DenseArrayBase
+        return self.v(
+            shaped(
+                (llvm.ExtractValueOp, aggregate.type, index, t),
+                (aggregate,),
+                lambda: llvm.ExtractValueOp(position(index), aggregate, t),
+            )
+        )
 
-        return self.v(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [index]), aggregate, t))
+    def undef_vector(self, t: Attribute, lanes: int) -> SSAValue:
+        """`llvm.mlir.undef` of `vector<lanes x t>`."""
+        return self.v(
+            shaped((llvm.UndefOp, t, lanes), (), lambda: llvm.UndefOp(VectorType(t, [lanes])))
+        )
 
     def asm(
         self, block: PtxAsm, side_effects: bool = True, min_ptx_isa: str | None = None
@@ -345,14 +357,19 @@ class LLBuilder:
         min_ptx_isa: str | None = None,
     ) -> list[SSAValue]:
         """Inline PTX; multiple results come back through a struct."""
-        types = (
-            list(results)
-            if len(results) <= 1
-            else [llvm.LLVMStructType.from_type_list(list(results))]
-        )
-        asm = llvm.InlineAsmOp(
-            template, constraints, list(args), types, has_side_effects=side_effects
-        )
+
+        def make() -> Operation:
+            types = (
+                list(results)
+                if len(results) <= 1
+                else [llvm.LLVMStructType.from_type_list(list(results))]
+            )
+            return llvm.InlineAsmOp(
+                template, constraints, list(args), types, has_side_effects=side_effects
+            )
+
+        key = (llvm.InlineAsmOp, template, constraints, side_effects, tuple(results))
+        asm = shaped((*key, *[a.type for a in args]), args, make)
         if min_ptx_isa is not None:
             asm.attributes[MIN_PTX_ISA_ATTR] = StringAttr(min_ptx_isa)
         if not results:
@@ -362,6 +379,36 @@ class LLBuilder:
         if len(results) == 1:
             return [value]
         return [self.extract(value, i, t) for i, t in enumerate(results)]
+
+
+def _constant(value: int | float, t: Attribute) -> Operation:
+    """`llvm.mlir.constant` of `value` as a `t` (integers wrapped to its width)."""
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        v = int(value)
+        if width == 1:
+            v = 1 if v else 0
+            attr: Attribute = IntegerAttr(v, t)
+        else:
+            v &= (1 << width) - 1
+            if v >= 1 << (width - 1):
+                v -= 1 << width
+            attr = IntegerAttr(v, t)
+    else:
+        assert isinstance(t, AnyFloat)
+        attr = FloatAttr(float(value), t)
+    return llvm.ConstantOp(attr, t)
+
+
+def _immediate(value: int, t: IntegerType) -> Operation:
+    """`LLBuilder.immediate`'s constant: `value` wrapped to the width of `t`, marked."""
+    width = t.width.data
+    v = value & ((1 << width) - 1)
+    if v >= 1 << (width - 1):
+        v -= 1 << width
+    constant = llvm.ConstantOp(IntegerAttr(v, t), t)
+    constant.attributes[IMMEDIATE_ATTR] = UnitAttr()
+    return constant
 
 
 def _bytes(t: Attribute) -> int:
