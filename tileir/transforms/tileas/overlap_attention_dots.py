@@ -426,12 +426,12 @@ def rotate(parts: AttentionLoop, key: int) -> scf.ForOp:
     nxt[body.args[0]] = step_iv
     for i in kept:
         nxt[body.args[i + 1]] = args[i]
-    (wk, s) = _clone_all([parts.wait_k, parts.scores], nxt, at)
+    _, s = _clone_all([parts.wait_k, parts.scores], nxt, at)
     s.attributes[WGMMA_PENDING_ATTR] = IntegerAttr(1, i64)
     this: dict[SSAValue, SSAValue] = {body.args[i + 1]: args[i] for i in kept}
     this[parts.pv.a] = new_body.args[1]
     this[parts.pv.acc] = new_body.args[2]
-    (wv, pv) = _clone_all([parts.wait_v, parts.pv], this, at)
+    _, pv = _clone_all([parts.wait_v, parts.pv], this, at)
     pv.attributes[WGMMA_PENDING_ATTR] = IntegerAttr(1, i64)
     _clone_all(parts.softmax, nxt, at)
     barrier = tas.CtaBarrierOp()
@@ -460,7 +460,6 @@ def rotate(parts: AttentionLoop, key: int) -> scf.ForOp:
             v = yielded.operands[i]
             outs.append(nxt.get(v, v))
     Rewriter.insert_op(scf.YieldOp(*outs), at)
-    del wk, wv
 
     # The epilogue: the last P·V, and the initial values where the loop never ran.
     results = {i: new_loop.results[2 + kept.index(i)] for i in kept}
