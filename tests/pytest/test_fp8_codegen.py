@@ -330,6 +330,22 @@ def test_odd_f4_tiles_are_located_errors() -> None:
     assert "kernel.mlir:" in e.value.format()
 
 
+@pytest.mark.parametrize("direction", ["load", "store"])
+def test_f4_in_memory_is_reported(direction: str) -> None:
+    """tileiras packs f4E2M1FN elements in memory two to a byte; tileir's memory ops
+    address one byte an element, so a view of f4 elements is a located error (bytes
+    and `unpack` are the way in)."""
+    from tileir.diagnostics import CompileError
+
+    if direction == "load":
+        text = kernel_text(["%r = ftof %x0 -> f32"], ["f4E2M1FN"], "f32")
+    else:
+        text = kernel_text(["%r = ftof %x0 -> f4E2M1FN"], ["f32"], "f4E2M1FN")
+    with pytest.raises(CompileError, match="f4E2M1FN elements in memory") as e:
+        compile_text(text)
+    assert "kernel.mlir:" in e.value.format() and "make_tensor_view" in e.value.format()
+
+
 CORPUS_F4 = Path(__file__).resolve().parents[1] / "corpus" / "mma_scaled_f4.mlir"
 
 

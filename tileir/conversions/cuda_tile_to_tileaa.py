@@ -70,6 +70,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
+from tileir.conversions.f4_in_memory import reject_f4_in_memory
 from tileir.conversions.scaled_mma import decompose_scaled_mma
 from tileir.conversions.structured_exits import exits_loop, lower_early_exits, owning_loop
 from tileir.diagnostics import error_at, not_supported
@@ -878,6 +879,7 @@ class ConvertCudaTileToTileAAPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pin_source_names(op)  # every later stage prints a value under its cuda_tile name
         _check_kernel_parameters(op)
+        reject_f4_in_memory(op)  # not yet: tileiras packs them (f4_in_memory.py)
         decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + bf16 mmaf (scaled_mma.py)
         LocatedWalker(TileToCarrier()).rewrite_module(op)
         lower_early_exits(op)
