@@ -72,6 +72,7 @@ def test_every_roster_op_exists_in_its_family() -> None:
     # tensor-memory families.
     assert {op.name for op in FAMILIES["synchronization"]} == {
         "nv_tileas.cta_barrier",
+        "nv_tileas.agent_barrier",
         "nv_tileas.gdc_wait",
         "nv_tileas.gdc_launch_dependents",
     }
@@ -84,7 +85,7 @@ def test_every_roster_op_exists_in_its_family() -> None:
         "nv_tileas.write_tmem_accumulator",
         "nv_tileas.scale_tmem_accumulator",
     }
-    assert len(OPS) == 72 == len({op.name for op in OPS})
+    assert len(OPS) == 73 == len({op.name for op in OPS})
     assert {op.name for op in NvTileAS.operations} == {op.name for op in OPS}
 
 

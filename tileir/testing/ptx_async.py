@@ -631,3 +631,15 @@ def decode_fence(ins: Instruction) -> Exec:
 
 def _proxy_fence(m: Machine, act: np.ndarray) -> None:
     m.order.proxy_fence(np.flatnonzero(act))
+
+
+@decoder("membar")
+def decode_membar(ins: Instruction) -> Exec:
+    """``membar.{cta,gl,sys}``: orders the thread's own memory accesses, which the
+    simulator performs in program order already; it synchronizes no thread with
+    another, so the race checks take no order from it (no effect)."""
+    mods = Mods(ins)
+    mods.one_of(("cta", "gl", "sys"))
+    mods.done()
+    operands(ins, 0)
+    return lambda m, act: None

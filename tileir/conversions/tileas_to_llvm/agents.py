@@ -48,7 +48,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
-from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, Ring
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, LowerAsyncWait, Ring
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import split_after
@@ -69,7 +69,7 @@ from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
-from tileir.transforms.tileas.specialize_agents import agent_warps
+from tileir.transforms.tileas.specialize_agents import FENCE_AFTER_DRAIN_ATTR, agent_warps
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 
@@ -136,6 +136,8 @@ class Agents:
     #: Every pipeline-family op, to the pipeline it belongs to.
     owner: dict[int, Pipeline] = field(default_factory=dict)
     regions: list[AgentRegion] = field(default_factory=list)
+    #: The `agent_barrier`s inside the switches planned here.
+    agent_barriers: set[int] = field(default_factory=set)
 
     def plan(self, module: ModuleOp) -> None:
         for switch in [op for op in module.walk() if isinstance(op, tas.AgentSwitchOp)]:
@@ -143,6 +145,8 @@ class Agents:
             if len(warps) != 2:
                 raise not_supported(switch, "an agent_switch of other than two agents")
             for op in switch.walk():
+                if isinstance(op, tas.AgentBarrierOp):
+                    self.agent_barriers.add(id(op))
                 origin = _pipeline_of(op)
                 if origin is None:
                     continue
@@ -160,9 +164,14 @@ class Agents:
                 self._producer_rings(op, self.owner[id(op)])
 
     def _consumer_rings(self, read: tas.ConsumerReadOp, pipeline: Pipeline) -> None:
-        if pipeline.rings:
-            raise not_supported(read, "a pipeline read by more than one consumer_read")
-        for value in read.values:
+        """The rings of `pipeline`, one per value `read` hands a dot.  Where the
+        pipeline serves several loops (`specialize_agents.specialize_loops`), each later
+        loop's dots read the first's rings: the same operand, the same tile (type and
+        layout) and the same engine, so the same placement in the slots."""
+        shared = bool(pipeline.rings)
+        if shared and len(read.values) != len(pipeline.rings):
+            raise not_supported(read, "consumer_reads of one pipeline that read different stages")
+        for position, value in enumerate(read.values):
             uses = list(value.uses)
             user = uses[0].operation if len(uses) == 1 else None
             if isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes:
@@ -171,7 +180,16 @@ class Agents:
             dot = uses[0].operation if len(uses) == 1 else None
             if not isinstance(dot, tas.DotOp) or uses[0].index not in (0, 1):
                 raise not_supported(read, "a pipeline stage read by other than a dot operand")
-            ring = Ring(dot, uses[0].index, in_flight=groups_in_flight(dot), stages=pipeline.stages)
+            index = uses[0].index
+            if shared:
+                ring = pipeline.rings[position]
+                if not _reads_alike(ring.dot, dot, index) or ring.index != index:
+                    raise not_supported(
+                        read, "consumer_reads of one pipeline whose dots read its slots differently"
+                    )
+                self.feeds.by_dot[(id(dot), index)] = ring
+                continue
+            ring = Ring(dot, index, in_flight=groups_in_flight(dot), stages=pipeline.stages)
             self.feeds.by_dot[(id(dot), ring.index)] = ring
             pipeline.rings.append(ring)
             pipeline.in_flight = max(pipeline.in_flight, ring.in_flight)
@@ -210,6 +228,19 @@ class Agents:
                 last = block.last_op
                 if last is not None:
                     todo.extend(s for s in last.successors)
+
+
+def _reads_alike(first: tas.DotOp, other: tas.DotOp, index: int) -> bool:
+    """Whether `other` reads operand `index` from shared memory as `first` does (the
+    ring's placement is `first`'s: the same operand tiles and instruction), with as many
+    `wgmma` groups in flight."""
+    return (
+        first.operands[index].type == other.operands[index].type
+        and first.a.type == other.a.type
+        and first.b.type == other.b.type
+        and first.atom == other.atom
+        and groups_in_flight(first) == groups_in_flight(other)
+    )
 
 
 def _replace_barrier(op: nvvm.Barrier0Op, barrier: int, threads: int) -> None:
@@ -478,8 +509,38 @@ class LowerConsumer(AgentPattern):
             rewriter.replace(op, [], [op.token])
 
 
+class LowerAgentBarrier(AgentPattern):
+    """`agent_barrier`: a CTA barrier, which `Agents.name_barriers` then makes the agent's
+    named barrier (`bar.sync 1 + a, 32 * W[a]`), as it does an exchange's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.AgentBarrierOp, rewriter: PatternRewriter) -> None:
+        if id(op) not in self.agents.agent_barriers:
+            raise not_supported(op, "an agent_barrier outside the agents of this agent_switch")
+        rewriter.replace(op, [nvvm.Barrier0Op()], [])
+
+
+class FenceAfterDrain(AgentPattern):
+    """An `async.wait` `tileas-specialize-agents` marked (a consumer loop's drain where
+    the consumer runs several loops: `FENCE_AFTER_DRAIN_ATTR` says why): lowered as any
+    drain (`LowerAsyncWait`), then a `membar.cta`."""
+
+    def __init__(self, ctx: LoweringContext, agents: Agents):
+        super().__init__(ctx, agents)
+        self.drain = LowerAsyncWait(ctx, agents.feeds)
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.AsyncWaitOp, rewriter: PatternRewriter) -> None:
+        if FENCE_AFTER_DRAIN_ATTR not in op.attributes:
+            return
+        _instruction(LLBuilder(rewriter, InsertPoint.after(op)), "membar.cta")
+        self.drain.match_and_rewrite(op, rewriter)
+
+
 def agent_patterns(ctx: LoweringContext, agents: Agents) -> list[TilePattern]:
     return [
+        LowerAgentBarrier(ctx, agents),
+        FenceAfterDrain(ctx, agents),
         LowerStageStorage(ctx),
         LowerCreatePipeline(ctx, agents),
         LowerIterator(ctx),

@@ -409,6 +409,13 @@ CTA_BARRIER_PLACEMENT = _rule(
     "rewrites may move, duplicate or erase",
     "tileir (no seed op: the CTA barrier that orders synchronous tokens, seed 004)",
 )
+AGENT_BARRIER_PLACEMENT = _rule(
+    "agent-barrier-placement",
+    "an agent_barrier is inside an agent body of an agent_switch (it waits for that agent's "
+    "threads), not in a producer/consumer region nor in a region pure rewrites may move, "
+    "duplicate or erase",
+    "tileir (no seed op: a cta_barrier the consumer agent takes over, tileas-specialize-agents)",
+)
 
 # -- shape (tileir's, no seed op) -------------------------------------------------------------
 SPLAT_ELEMENT = _rule(

@@ -113,7 +113,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -809,20 +809,80 @@ def plan_function(
     the other loops' rings feed: planned first assuming every operand that qualifies is
     fed, then again assuming only those both rounds fed, until a round feeds at least
     what it assumed (then its exchanges are no larger than assumed; the assumption
-    only shrinks, so this ends)."""
+    only shrinks, so this ends).  The loops of the function's body are warp-specialized
+    all or none, through one pipeline (`joint_specialization`)."""
     candidates = [loop_candidates(loop, num_stages, warp_specialize) for loop in loops]
+    joint_specialization(candidates)
     assumed = {v for plan in candidates for v in plan.fed}
     while True:
         trial = budget.assuming(assumed)
         plans = []
+        # Bytes of the one pipeline the specialized loops share so far: each is sized as
+        # if alone with it, and only what it adds is placed.
+        pipeline = 0
         for plan in candidates:
+            if plan.specialize:
+                trial.placed -= pipeline
             sized = sized_plan(plan, num_stages, trial)
-            trial.place(sized.slots * sized.per_stage if sized.pipelined else 0, sized.scoped)
+            size = sized.slots * sized.per_stage if sized.pipelined else 0
+            if plan.specialize:
+                trial.placed += pipeline
+            if sized.specialize:
+                trial.place(max(0, size - pipeline))
+                pipeline = max(pipeline, size)
+            else:
+                trial.place(size, sized.scoped)
             plans.append(sized)
         fed = {v for plan in plans for v in plan.fed}
         if fed >= assumed:
-            return plans
+            specialized = [plan for plan in plans if plan.specialize]
+            if len(specialized) == len([p for p in candidates if p.specialize]):
+                stages = min((plan.stages for plan in specialized), default=0)
+                for plan in specialized:
+                    plan.stages = stages
+                return plans
+            # A loop's slots for its groups in flight did not fit: the others stay in one
+            # agent too.
+            for plan, sized in zip(candidates, plans, strict=True):
+                if plan.specialize and not sized.specialize:
+                    plan.specialize = False
+            joint_specialization(candidates)
+            continue
         assumed &= fed
+
+
+#: Why a loop of the function's body is not warp-specialized when another is not.
+ANOTHER_LOOP_IN_ONE_AGENT = "another K loop of the kernel stays in one agent"
+
+
+def _payloads(plan: LoopPlan) -> list[Attribute]:
+    """What each stage of `plan`'s pipeline would hold: its loads' tiles, in body order."""
+    block = plan.loop.body.block
+    loads = sorted((load for load, _, _ in plan.chosen.values()), key=block.get_operation_index)
+    return [load.result.type for load in loads]
+
+
+def joint_specialization(plans: Sequence[LoopPlan]) -> None:
+    """The K loops of a function's body (`why_not_specialized` lets no other loop be
+    there) are warp-specialized together or not at all: the producer runs each loop's
+    copies in turn through one pipeline, and the consumer the loops and what lies
+    between and after them (`specialize_agents.specialize_loops`).  So every one must
+    qualify, and their stages hold the same tiles; otherwise none is, and the remark
+    says why."""
+    top = [plan for plan in plans if isinstance(plan.loop.parent_op(), func.FuncOp)]
+    if len(top) < 2 or not any(plan.specialize for plan in top):
+        return
+    why: str | None = None
+    if not all(plan.specialize for plan in top):
+        why = ANOTHER_LOOP_IN_ONE_AGENT
+    elif any(_payloads(plan) != _payloads(top[0]) for plan in top):
+        why = "the kernel's K loops copy different tiles (one pipeline's stages serve them all)"
+    if why is None:
+        return
+    for plan in top:
+        if plan.specialize:
+            plan.specialize = False
+            plan.why_not_specialized = why
 
 
 def ring_mbarriers(arch: str) -> bool:

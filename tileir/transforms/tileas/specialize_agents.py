@@ -46,6 +46,19 @@ register budgets (`max_regs`: the producer needs few, the consumer's accumulator
 become `setmaxnreg`.  `consumer_release` of a stage that a dot with `g` groups in
 flight read frees it `g` iterations later, once `wgmma.wait_group` has retired them
 (`convert-tileas-to-llvm`, docs/codegen.md "Warp specialization").
+
+Several K loops in the function's body (split-dot-accumulators' halves) are specialized
+together (`specialize_loops`), through one pipeline whose stages all of them fill
+alike (`tileas-pipeline-dot-operands` checks it: `joint_specialization`): the producer
+runs each loop's copies in turn, the consumer the loops and everything between and
+after them, and each agent carries its token and iterator from one loop into the next,
+so both count the stages on and agree on every stage and phase.  What the producer's
+copies take from between the loops is pure index arithmetic, of which it gets its own
+copies; a `cta_barrier` between the loops (a store waiting for an earlier store)
+becomes the consumer's `agent_barrier`: the producer's reads are each done before the
+consumer is handed their stage, and none waits for a write (a loop with a barrier is
+not specialized).  A K loop nested in another loop (a persistent kernel's tile loop)
+is not specialized yet.
 """
 
 from __future__ import annotations
@@ -63,6 +76,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     TensorType,
+    UnitAttr,
     i8,
     i32,
 )
@@ -98,6 +112,15 @@ SPECIALIZE_ATTR = "nv_tileas.warp_specialize"
 #: On an `agent_switch` this pass builds: the warps of each agent.
 AGENT_WARPS_ATTR = "nv_tileas.agent_warps"
 
+#: On the `async.wait` after each loop of a consumer that runs several: a memory fence
+#: (`membar.cta`) follows the drain.  ptxas 13 otherwise serializes every `wgmma` of the
+#: first loop (C7514, "non wgmma instructions reading accumulator registers ... between
+#: start and end of the pipeline stage": `WARPGROUP.DEPBAR.LE gsb0, 0x0` after each
+#: `HGMMA`) once a later loop waits on or arrives at an mbarrier after the first loop's
+#: epilogue has read its accumulators; with the fence gemm_f16_wide_acc keeps a group in
+#: flight in both loops (`DEPBAR.LE gsb0, 0x1`), at one fence a loop.
+FENCE_AFTER_DRAIN_ATTR = "nv_tileas.fence_after_drain"
+
 #: The producer's warps: one warpgroup (`setmaxnreg` acts on whole warpgroups).
 PRODUCER_WARPS = 4
 
@@ -118,10 +141,18 @@ PRODUCER_REGISTERS = {4: 40, 8: 48}
 #: `cp.async` from every thread.  Feeding one consumer warpgroup, the register file has
 #: room for more (4 warps x 72 + 4 x 248 = 1,280 of its 2,048 registers a lane):
 #: `gemm_bf16_big_tile` (48 KiB a stage, 24 copies a thread) spilled 216 bytes at 40
-#: registers, 12 at 56 and none at 72.  Feeding two, it has none (4 x 48 + 8 x 232 =
-#: 2,048), so the base stays.
+#: registers, 12 at 56 and none at 72.
 BASE_COPIES = 8
 REGISTERS_PER_EXTRA_COPY = 2
+
+#: Feeding two consumer warpgroups, the copies a producer thread issues per stage within
+#: `PRODUCER_REGISTERS[8]`; beyond them it gets `WIDE_PRODUCER_REGISTERS` (the consumer
+#: 224, `consumer_registers`: 4 x 64 + 8 x 224 = 2,048).  ptxas 13 -v, sm_90a: the
+#: held-out 128x128x64 bf16 GEMM (32 KiB a stage, 16 copies) spills none at 48;
+#: t_matmul_f16_256x256x64 (48 KiB, 24 copies, two K loops) spilled 56 bytes in its
+#: producer at 48, 4 at 56 and none at 64, as do s_matmul_f16 and gemm_f16_wide_acc.
+TWO_WARPGROUP_BASE_COPIES = 16
+WIDE_PRODUCER_REGISTERS = 64
 
 #: The consumer's warps: the kernel's, one or two warpgroups (those with a producer
 #: budget).  Two consumer warpgroups are fed by one producer warpgroup (tileiras's
@@ -136,9 +167,9 @@ def producer_registers(consumer_warps: int, stage_bytes: int) -> int:
     """The producer's budget when it feeds a consumer of `consumer_warps` warps stages
     of `stage_bytes` bytes (`BASE_COPIES`), in `setmaxnreg`'s steps of 8."""
     base = PRODUCER_REGISTERS[consumer_warps]
-    if consumer_warps != PRODUCER_WARPS:
-        return base
     copies = -(-stage_bytes // (PRODUCER_WARPS * WARP_SIZE * 16))
+    if consumer_warps != PRODUCER_WARPS:
+        return WIDE_PRODUCER_REGISTERS if copies > TWO_WARPGROUP_BASE_COPIES else base
     extra = max(0, copies - BASE_COPIES) * REGISTERS_PER_EXTRA_COPY
     return min(AGENT_REGISTER_LIMIT, -(-(base + extra) // 8) * 8)
 
@@ -155,12 +186,14 @@ EXCHANGING_OPS = (
 )
 
 
-#: Accumulator registers a thread of a two-warpgroup consumer may hold.  At its 232
-#: registers the held-out `s_matmul_f16` (a 128x256 f32 accumulator, 128 a thread) spilled
-#: 288 bytes in its epilogue warp-specialized, and none in one agent of 8 warps with a
-#: `wgmma` group in flight (216 registers, the same ring); 64 a thread (128x128, the
-#: held-out 128x128x64 GEMM) specialize without spilling.
-TWO_WARPGROUP_ACCUMULATOR_LIMIT = 64
+#: Accumulator registers a thread of a two-warpgroup consumer may hold.  At 232
+#: registers the held-out `s_matmul_f16` (a 128x256 f32 accumulator, 128 a thread)
+#: spilled 288 bytes in its epilogue warp-specialized when first tried; since the
+#: epilogue's stores address their elements from one address ("Memory accesses") it
+#: spills none at 224 (ptxas 13 -v, sm_90a), nor do the split accumulators of
+#: gemm_f16_wide_acc and t_matmul_f16_256x256x64 (two K loops of 256x128, 128 a thread).
+#: No dot keeps more than 128 (`split-dot-accumulators` splits wider ones).
+TWO_WARPGROUP_ACCUMULATOR_LIMIT = 128
 
 
 def too_many_for_two_warpgroups(accumulator_registers: int) -> str | None:
@@ -198,13 +231,48 @@ def _needed(prologue: Sequence[Operation], users: set[int]) -> list[Operation]:
     return [o for o in prologue if id(o) in needed]
 
 
+def top_level_loops(fn: func.FuncOp) -> list[Operation]:
+    """The loops of `fn`'s body (not nested in other ops), in order."""
+    return [op for op in fn.body.block.ops if isinstance(op, scf.ForOp | scf.WhileOp)]
+
+
+def _pure_top_level(op: Operation) -> bool:
+    """Whether every agent may run its own copy of `op`, an op of the function's body."""
+    return not op.regions and is_side_effect_free(op) and not isinstance(op, EXCHANGING_OPS)
+
+
+def producer_inputs(loop: scf.ForOp, ops: Sequence[Operation]) -> list[Operation] | str:
+    """The ops of the function's body before `loop` (in order) that compute the values
+    `ops` (the producer's copies of `loop`'s loads and their index computation) take
+    from outside the loop, or why the producer cannot run its own copies of them: each
+    must be pure, region-free and free of exchanges (`_pure_top_level`), since the
+    consumer runs the original (or nothing, where only the producer needs it)."""
+    block = loop.parent_block()
+    assert block is not None
+    before: list[Operation] = []
+    for op in block.ops:
+        if op is loop:
+            break
+        before.append(op)
+    inputs = _needed(before, {id(o) for o in ops})
+    for op in inputs:
+        if not _pure_top_level(op):
+            return (
+                f"a load's index computation depends on '{op.name}', which only one agent may run"
+            )
+    return inputs
+
+
 def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> str | None:
     """Why the pipelined loop `loop`, whose dots read the tiles of `loads` (all
     qualified for rings, every dot with a `wgmma` group in flight), does not become a
-    producer and a consumer agent; None when it does.  The code before the loop must
-    be pure and the loop the function's only one at the top (it runs in every warp, and
-    the consumer takes the rest of the kernel); the loads' index computation pure and
-    free of exchanges (the producer runs it alone); the kernel one or two warpgroups, the
+    producer and a consumer agent; None when it does.  The loop must be in the
+    function's body, and the code before the function's first loop pure (it runs in
+    every warp, and the consumer takes the rest of the kernel); every other loop of the
+    function's body a K loop of dots too (`tileas-pipeline-dot-operands` then requires
+    them all warp-specialized, through one pipeline: `joint_specialization`); the loads'
+    index computation, and what it takes from before the loop, pure and free of
+    exchanges (the producer runs its own copy); the kernel one or two warpgroups, the
     consumer's (`setmaxnreg` acts on warpgroups), with layouts the producer's one
     warpgroup can take."""
     fn = loop.parent_op()
@@ -213,32 +281,44 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
     warps = fn.attributes.get(NUM_WARPS_ATTR)
     if not isinstance(warps, IntegerAttr) or warps.value.data not in CONSUMER_WARPS:
         return "the kernel's warps are not one or two warpgroups"
-    block = loop.parent_block()
-    assert block is not None
-    prologue: list[Operation] = []
-    for op in block.ops:
-        if op is loop:
+    loops = top_level_loops(fn)
+    for op in fn.body.block.ops:
+        if op is loops[0]:
             break
-        if op.regions or not is_side_effect_free(op) or isinstance(op, EXCHANGING_OPS):
+        if not _pure_top_level(op):
             return f"'{op.name}' before the loop would run in both agents"
-        prologue.append(op)
-    for op in block.ops:
-        if op is not loop and isinstance(op, scf.ForOp | scf.WhileOp):
-            return "the kernel has another loop at the top"
+    for other in loops:
+        if other is not loop and not (isinstance(other, scf.ForOp) and is_dot_loop(other)):
+            return "the kernel has another loop at the top, not a K loop of dots"
+    if any(isinstance(o, tas.CtaBarrierOp) for o in loop.body.walk()):
+        # A load there waits for other threads' writes (`tileas-insert-barriers`): the
+        # producer, running ahead, would not.
+        return "a CTA barrier in the loop orders its accesses after other threads' writes"
     producer: list[Operation] = []
     for load in loads:
         sources = operand_sources(load, loop)
         if sources is None or any(isinstance(s, EXCHANGING_OPS) for s in sources):
             return "a load's index computation exchanges values between threads"
         producer += [*sources, load]
+    inputs = producer_inputs(loop, producer)
+    if isinstance(inputs, str):
+        return inputs
     if warps.value.data != PRODUCER_WARPS:
-        # The producer's ops and the prologue ops it gets copies of (`_sink`) are laid
-        # out anew over its warps (`_spread_over_producer`).
-        producer += _needed(prologue, {id(o) for o in producer})
-        for o in producer:
+        # The producer's ops and the ops before the loop it gets copies of (`_sink`)
+        # are laid out anew over its warps (`_spread_over_producer`).
+        for o in [*producer, *inputs]:
             if any(fewer_warps(r.type, PRODUCER_WARPS) is None for r in o.results):
                 return f"'{o.name}' has a layout the producer's 4 warps cannot take"
     return None
+
+
+def is_dot_loop(loop: scf.ForOp) -> bool:
+    """Whether `loop` is an innermost loop with a dot (a K loop the pipelining pass
+    plans)."""
+    body = list(loop.body.walk())
+    return any(isinstance(o, tas.DotOp) for o in body) and not any(
+        isinstance(o, scf.ForOp | scf.WhileOp) for o in body
+    )
 
 
 def fewer_warps(attr: Attribute, warps: int) -> Attribute | None:
@@ -339,13 +419,11 @@ def _stage_bytes(loads: Sequence[tas.AsyncTiledLoadOp]) -> int:
     return total
 
 
-def _producer(parts: _Loop, token: SSAValue, iterator_type: PipelineIteratorType) -> Region:
-    """Agent 0: a loop over the same iterations that fills a stage per iteration."""
+def _producer_loop(parts: _Loop, token: SSAValue, iterator: SSAValue) -> scf.ForOp:
+    """The producer's copy of one loop: the same iterations, each filling the stage of
+    `iterator` (carried on, with the token, to the producer's next loop)."""
     loop = parts.loop
-    outer = Block()
-    it = tas.CreateIteratorOp(token, iterator_type)
-    outer.add_op(it)
-    body = Block(arg_types=[loop.lb.type, token.type, iterator_type])
+    body = Block(arg_types=[loop.lb.type, token.type, iterator.type])
     k, t, i = body.args
     # The same iterations: the loop's name for them, not pinned, so that the loop keeps it.
     k.name_hint = pinned_name(loop.body.block.args[0]) or loop.body.block.args[0].name_hint
@@ -375,31 +453,38 @@ def _producer(parts: _Loop, token: SSAValue, iterator_type: PipelineIteratorType
     step = tas.IncIterOp(i)
     body.add_op(step)
     body.add_op(scf.YieldOp(commit.result, step.result))
-    producer_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [token, it.result], Region(body))
+    producer_loop = scf.ForOp(loop.lb, loop.ub, loop.step, [token, iterator], Region(body))
     producer_loop.attributes.update(
         {k: v for k, v in loop.attributes.items() if k != SPECIALIZE_ATTR}
     )
     producer_loop.location = loop.location
-    outer.add_op(producer_loop)
+    return producer_loop
+
+
+def _producer(
+    parts: Sequence[_Loop], token: SSAValue, iterator_type: PipelineIteratorType
+) -> Region:
+    """Agent 0: each loop's copies in turn, through one iterator that keeps counting
+    stages from one loop to the next (the consumer's does the same)."""
+    outer = Block()
+    it = tas.CreateIteratorOp(token, iterator_type)
+    outer.add_op(it)
+    t, i = token, it.result
+    for part in parts:
+        producer_loop = _producer_loop(part, t, i)
+        outer.add_op(producer_loop)
+        t, i = producer_loop.results
     outer.add_op(tas.PipelineYieldOp())
     return Region(outer)
 
 
-def _consumer(
-    parts: _Loop,
-    token: SSAValue,
-    iterator_type: PipelineIteratorType,
-    rest: Sequence[Operation],
-) -> Region:
-    """Agent 1: the loop reading its tiles from the pipeline, then the rest of the
-    kernel (`rest`, moved)."""
+def _consumer_loop(parts: _Loop, token: SSAValue, iterator: SSAValue) -> scf.ForOp:
+    """`parts.loop` reading its tiles from the stages of `iterator`, inserted in its
+    place (the old loop erased), then an `async.wait` (no `wgmma` outlives it)."""
     loop = parts.loop
-    outer = Block()
-    it = tas.CreateIteratorOp(token, iterator_type)
-    outer.add_op(it)
     body = loop.body.block
     t = body.insert_arg(token.type, len(body.args))
-    i = body.insert_arg(iterator_type, len(body.args))
+    i = body.insert_arg(iterator.type, len(body.args))
     first = min(parts.waits, key=body.get_operation_index)
     wait = tas.ConsumerWaitOp(t, i, 0)
     Rewriter.insert_op(wait, InsertPoint.before(first))
@@ -428,7 +513,7 @@ def _consumer(
     new_body = Region()
     loop.body.move_blocks(new_body)
     consumer_loop = scf.ForOp(
-        loop.lb, loop.ub, loop.step, [*loop.iter_args, token, it.result], new_body
+        loop.lb, loop.ub, loop.step, [*loop.iter_args, token, iterator], new_body
     )
     consumer_loop.attributes.update(
         {k: v for k, v in loop.attributes.items() if k != SPECIALIZE_ATTR}
@@ -436,14 +521,38 @@ def _consumer(
     consumer_loop.location = loop.location
     for old, new in zip(loop.results, consumer_loop.results, strict=False):
         old.replace_all_uses_with(new)
-    outer.add_op(consumer_loop)
+    Rewriter.insert_op(consumer_loop, InsertPoint.before(loop))
     # The accumulators of the groups still in flight are read after the loop.
     drain = tas.AsyncWaitOp([])
     drain.location = loop.location
-    outer.add_op(drain)
+    Rewriter.insert_op(drain, InsertPoint.after(consumer_loop))
+    Rewriter.erase_op(loop)
+    return consumer_loop
+
+
+def _consumer(
+    parts: Sequence[_Loop],
+    token: SSAValue,
+    iterator_type: PipelineIteratorType,
+    rest: Sequence[Operation],
+) -> Region:
+    """Agent 1: the rest of the kernel (`rest`, moved: the loops and everything between
+    and after them), each loop reading its tiles from the pipeline through one iterator
+    carried from loop to loop."""
+    outer = Block()
+    it = tas.CreateIteratorOp(token, iterator_type)
+    outer.add_op(it)
     for op in rest:
         op.detach()
         outer.add_op(op)
+    t, i = token, it.result
+    for part in parts:
+        consumer_loop = _consumer_loop(part, t, i)
+        t, i = consumer_loop.results[-2:]
+        drain = consumer_loop.next_op
+        assert isinstance(drain, tas.AsyncWaitOp)
+        if len(parts) > 1:
+            drain.attributes[FENCE_AFTER_DRAIN_ATTR] = UnitAttr()
     outer.add_op(tas.PipelineYieldOp())
     # The loads' index computation is the producer's now.
     region = Region(outer)
@@ -451,46 +560,76 @@ def _consumer(
     return region
 
 
-def specialize_loop(loop: scf.ForOp, stages: int) -> tas.AgentSwitchOp:
-    """Replace `loop` and everything after it in its function by a pipeline and an
-    `agent_switch` of a producer and a consumer (module doc)."""
-    parts = _parts(loop, stages)
-    fn = loop.parent_op()
+def _agent_barrier(barrier: tas.CtaBarrierOp) -> tas.AgentBarrierOp:
+    """The consumer's barrier in place of the CTA's `barrier` (between or after the
+    loops).  Every access it orders is the consumer's: the producer only reads the
+    loops' tiles, each read done before the consumer is handed its stage, and none of
+    them waits for a write at a barrier of its own (`why_not_specialized`), so none is
+    ordered after a write the consumer makes."""
+    agent = tas.AgentBarrierOp()
+    agent.location = barrier.location
+    Rewriter.replace_op(barrier, agent)
+    return agent
+
+
+def _same_payloads(parts: Sequence[_Loop]) -> bool:
+    """Whether the loops' stages hold the same tiles (types and layouts), in the same
+    order: one pipeline's slots then serve them all."""
+    payloads = [[load.loaded_type() for load in part.loads] for part in parts]
+    return all(p == payloads[0] for p in payloads)
+
+
+def specialize_loops(loops: Sequence[scf.ForOp], stages: int) -> tas.AgentSwitchOp:
+    """Replace `loops` (the loops of one function's body, in order) and everything after
+    the first by a pipeline and an `agent_switch` of a producer and a consumer (module
+    doc): the producer runs each loop's copies in turn and the consumer the rest of the
+    kernel, both counting the pipeline's stages on across the loops."""
+    parts = [_parts(loop, stages) for loop in loops]
+    if not _same_payloads(parts):
+        raise error_at(loops[1], f"{SPECIALIZE_ATTR} on loops whose stages differ")
+    first = loops[0]
+    fn = first.parent_op()
     assert isinstance(fn, func.FuncOp)
     warps_attr = fn.attributes.get(NUM_WARPS_ATTR)
     assert isinstance(warps_attr, IntegerAttr)
     warps = warps_attr.value.data
-    block = loop.parent_block()
+    block = first.parent_block()
     assert block is not None
     terminator = block.last_op
-    rest = []
-    op = loop.next_op
+    rest: list[Operation] = []
+    op = first.next_op
     while op is not None and op is not terminator:
         rest.append(op)
         op = op.next_op
-    stage_bytes = _stage_bytes(parts.loads)
+    stage_bytes = _stage_bytes(parts[0].loads)
     storage = tas.AllocTensorOp(TensorType(i8, [stages, stage_bytes]))
     stage_view = TiledViewType([stages, stage_bytes], i8, Residency.SMEM)
     view = tas.ViewOp(storage.result, stage_view)
     pipeline = tas.CreatePipelineOp(view.result, stages, 0, 1)
-    at = InsertPoint.before(loop)
+    at = InsertPoint.before(first)
     for new in (storage, view, pipeline):
-        new.location = loop.location
+        new.location = first.location
         Rewriter.insert_op(new, at)
         at = InsertPoint.after(new)
     payload = TiledViewType([stage_bytes], i8, Residency.SMEM)
     producer_it = PipelineIteratorType(payload, stages)
     consumer_it = PipelineIteratorType(payload, stages, kind=IteratorKind.CONSUMER)
     producer = _producer(parts, pipeline.producer_token, producer_it)
-    consumer = _consumer(parts, pipeline.consumer_token, consumer_it, rest)
+    # Its own copies of what the copies take from between the loops, while the originals
+    # are there (`why_not_specialized` checked them pure); the consumer keeps those.
+    between = [o for o in rest if not isinstance(o, scf.ForOp | scf.WhileOp) and _pure_top_level(o)]
+    _sink(between, producer)
+    for i, o in enumerate(rest):
+        if isinstance(o, tas.CtaBarrierOp):
+            rest[i] = _agent_barrier(o)
+    consumer = _consumer(parts, pipeline.consumer_token, consumer_it, [first, *rest])
     switch = tas.AgentSwitchOp(
         [producer, consumer],
         [producer_registers(warps, stage_bytes), consumer_registers(warps, stage_bytes)],
     )
     switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [PRODUCER_WARPS, warps])
-    switch.location = loop.location
+    switch.location = first.location
     Rewriter.insert_op(switch, InsertPoint.after(pipeline))
-    Rewriter.erase_op(loop)
     prologue = [o for o in block.ops if o not in (storage, view, pipeline, switch, terminator)]
     for region in switch.agents:
         _sink(prologue, region)
@@ -542,11 +681,19 @@ def agent_warps(switch: tas.AgentSwitchOp) -> list[int]:
 @dataclass(frozen=True)
 class SpecializeAgentsPass(ModulePass):
     """The loops `tileas-pipeline-dot-operands` marked `nv_tileas.warp_specialize`
-    become a producer and a consumer agent around an N-stage pipeline."""
+    become a producer and a consumer agent around an N-stage pipeline (the K loops of
+    one kernel all around one pipeline, in turn)."""
 
     name = "tileas-specialize-agents"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
-            for loop, stages in specialized_loops(fn):
-                specialize_loop(loop, stages)
+            found = specialized_loops(fn)
+            if not found:
+                continue
+            stages = {s for _, s in found}
+            if len(stages) != 1:
+                raise error_at(
+                    found[1][0], f"{SPECIALIZE_ATTR} with different stages in one kernel"
+                )
+            specialize_loops([loop for loop, _ in found], stages.pop())

@@ -53,3 +53,35 @@ func.func @grid_dependency(%n: index) {
   }
   func.return
 }
+
+// The agent barrier waits for the threads of the agent that runs it: in an agent body,
+// directly or in the agent's loops (tileas-specialize-agents writes it for a cta_barrier
+// the consumer takes over).  Like the CTA barrier, CSE never merges two, DCE never drops
+// one.
+// RULE: agent-barrier-placement
+// CHECK-LABEL: func.func @agent_barrier
+// CHECK: nv_tileas.async.pipeline.agent_switch
+// CHECK: }, {
+// CHECK-NEXT: nv_tileas.agent_barrier
+// CHECK: scf.for
+// CHECK-NEXT: nv_tileas.agent_barrier
+// KEPT-LABEL: func.func @agent_barrier
+// KEPT: }, {
+// KEPT-NEXT: nv_tileas.agent_barrier
+// KEPT-NEXT: nv_tileas.agent_barrier
+func.func @agent_barrier(%n: index) {
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false} {
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.agent_barrier
+    nv_tileas.agent_barrier
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      nv_tileas.agent_barrier
+      scf.yield
+    }
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}

@@ -66,3 +66,49 @@ func.func @gdc_in_generate() {
   }
   func.return
 }
+
+// -----
+
+// Outside an agent every warp runs the code: the CTA barrier is the one to use there.
+// RULE: agent-barrier-placement
+func.func @agent_barrier_outside_agents() {
+  // expected-error@+1 {{'nv_tileas.agent_barrier' op must sit inside an agent of an 'agent_switch': it waits for one agent's threads}}
+  nv_tileas.agent_barrier
+  func.return
+}
+
+// -----
+
+// RULE: agent-barrier-placement
+func.func @agent_barrier_in_producer_region(%p: !nv_tileas.async.pipeline.producer_token, %it: !nv_tileas.async.pipeline.iterator<tile<64xf32>>, %v: !cuda_tile.tile<64xf32>) {
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false} {
+    %written, %val = nv_tileas.async.pipeline.producer_write %p, %it : (!nv_tileas.async.pipeline.producer_token, !nv_tileas.async.pipeline.iterator<tile<64xf32>>) -> (!nv_tileas.async.pipeline.producer_token, tile<64xf32>) {
+      // expected-error@+1 {{'nv_tileas.agent_barrier' op must not sit inside 'nv_tileas.async.pipeline.producer_write': an agent barrier is for the agent's code, not a pipeline stage's region}}
+      nv_tileas.agent_barrier
+      nv_tileas.async.pipeline.yield %v : tile<64xf32>
+    }
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}
+
+// -----
+
+// RULE: agent-barrier-placement
+func.func @agent_barrier_in_generate() {
+  nv_tileas.async.pipeline.agent_switch attributes {num_agents_per_group = 1 : i32, max_regs = array<i32: 40, 232>, isolated = false} {
+    %t = nv_tileas.generate : tensor<4xf32> {
+    ^bb0(%i: index):
+      // expected-error@+1 {{'nv_tileas.agent_barrier' op must not sit inside 'nv_tileas.generate', whose region pure rewrites may move, duplicate or erase}}
+      nv_tileas.agent_barrier
+      %x = arith.constant 0.0 : f32
+      nv_tileas.yield %x : f32
+    }
+    nv_tileas.async.pipeline.yield
+  }, {
+    nv_tileas.async.pipeline.yield
+  }
+  func.return
+}

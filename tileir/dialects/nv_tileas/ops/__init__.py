@@ -95,6 +95,7 @@ from tileir.dialects.nv_tileas.ops.slices import (
 )
 from tileir.dialects.nv_tileas.ops.synchronization import (
     SYNCHRONIZATION_OPS,
+    AgentBarrierOp,
     CtaBarrierOp,
     GdcLaunchDependentsOp,
     GdcWaitOp,
@@ -146,6 +147,7 @@ __all__ = [
     "FAMILIES",
     "OPS",
     "AddPtrOp",
+    "AgentBarrierOp",
     "AgentSwitchOp",
     "AllocTensorOp",
     "AssertOp",

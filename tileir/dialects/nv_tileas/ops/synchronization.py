@@ -37,6 +37,7 @@ from tileir.dialects.nv_tileas.interfaces import (
 )
 from tileir.dialects.nv_tileas.ops.base import TileASOp
 from tileir.dialects.nv_tileas.verifiers import (
+    AGENT_BARRIER_PLACEMENT,
     CTA_BARRIER_PLACEMENT,
     GDC_PLACEMENT,
     pure_region_around,
@@ -80,6 +81,47 @@ class CtaBarrierOp(TileASOp):
             parent = parent.parent_op()
 
 
+@irdl_op_definition
+class AgentBarrierOp(TileASOp):
+    """`nv_tileas.agent_barrier`
+
+    Every thread of the agent that runs it waits here until all of that agent's threads
+    have arrived; their memory accesses before it are then visible to each of them after
+    it (PTX `bar.sync` on the agent's named barrier, with the agent's thread count).
+    `tileas-specialize-agents` writes it for a `cta_barrier` the consumer agent takes
+    over, where every access it orders is the consumer's (the stores between the K
+    loops of a warp-specialized kernel).  It orders memory like the CTA barrier:
+    nothing moves across it, CSE never merges two and DCE never erases one."""
+
+    name = "nv_tileas.agent_barrier"
+    traits = traits_def(MemoryConsistencyOp(), MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+    RULES: ClassVar[tuple[str, ...]] = (AGENT_BARRIER_PLACEMENT,)
+
+    def __init__(self):
+        super().__init__()
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None:
+            if parent.has_trait(AgentLikeOp):
+                return
+            if parent.has_trait(ProducerOp) or parent.has_trait(ConsumerOp):
+                raise self.op_error(
+                    f"must not sit inside '{parent.name}': an agent barrier is for the "
+                    "agent's code, not a pipeline stage's region"
+                )
+            if parent.has_trait(PureRegionOp) or parent.has_trait(Pure):
+                raise self.op_error(
+                    f"must not sit inside '{parent.name}', whose region pure rewrites may "
+                    "move, duplicate or erase"
+                )
+            parent = parent.parent_op()
+        raise self.op_error(
+            "must sit inside an agent of an 'agent_switch': it waits for one agent's threads"
+        )
+
+
 class GridDependencyOp(TileASOp):
     """A grid-dependency control point: an effect on the whole grid's schedule, so
     it stays where program order put it."""
@@ -121,4 +163,9 @@ class GdcLaunchDependentsOp(GridDependencyOp):
     name = "nv_tileas.gdc_launch_dependents"
 
 
-SYNCHRONIZATION_OPS: list[type[TileASOp]] = [CtaBarrierOp, GdcWaitOp, GdcLaunchDependentsOp]
+SYNCHRONIZATION_OPS: list[type[TileASOp]] = [
+    CtaBarrierOp,
+    AgentBarrierOp,
+    GdcWaitOp,
+    GdcLaunchDependentsOp,
+]
