@@ -330,6 +330,20 @@ def test_odd_f4_tiles_are_located_errors() -> None:
     assert "kernel.mlir:" in e.value.format()
 
 
+def test_unpack_to_i4_is_reported() -> None:
+    """i4 tiles would need the nibble exchange f4 tiles take; until then `unpack` to
+    i4 is a located error, not bytes moved as whole elements (what it compiled to)."""
+    from tileir.diagnostics import CompileError
+
+    body = [
+        "%u = unpack %x : tile<256xi8> -> tile<512xi4>",
+        "%r = exti %u signed : tile<512xi4> -> tile<512xi32>",
+    ]
+    with pytest.raises(CompileError, match="reinterpret of i4 tiles") as e:
+        compile_text(_f4_kernel("i8", 256, body, "i32", 512))
+    assert "kernel.mlir:" in e.value.format()
+
+
 @pytest.mark.parametrize("direction", ["load", "store"])
 def test_f4_in_memory_is_reported(direction: str) -> None:
     """tileiras packs f4E2M1FN elements in memory two to a byte; tileir's memory ops
