@@ -64,6 +64,19 @@ def test_the_corpus_kernel_is_race_free() -> None:
         simulate(ptx, grid, args, warp_order=order, seed=seed)
 
 
+def test_a_membar_in_place_of_the_barrier_orders_no_other_thread() -> None:
+    """``membar.cta`` orders only its own thread's accesses (the consumer's drains of a
+    warp-specialized kernel with several K loops end with one): put where the exchange's
+    ``bar.sync`` was, the other warps' stores are still unordered before the loads."""
+    ptx, args, grid = softmax_wide()
+    first, _ = exchange_barriers(ptx)
+    lines = ptx.splitlines()
+    lines[first] = "\tmembar.cta;"
+    with pytest.raises(SimulationError, match=r"(wrote|reads) this byte, unordered") as err:
+        simulate("\n".join(lines) + "\n", grid, args)
+    assert err.value.kind == RACE
+
+
 @pytest.mark.parametrize(("order", "seed"), ORDERS)
 def test_a_deleted_barrier_before_the_load_is_a_read_after_write_race(
     order: str, seed: int | None
