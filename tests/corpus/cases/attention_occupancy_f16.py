@@ -20,7 +20,7 @@ __all__ = [
 
 TILE_M = 128  # query rows per block: two wgmma row blocks (8 warps)
 SEQ = 128  # keys and values per tile
-D = 64  # head dimension
+D = 128  # head dimension
 # 1 batch, 1 head, 128 queries (one block), 2 KV tiles of 128 keys.
 CASE = AttentionCase((1, 1, TILE_M), TILE_M, SEQ, kv_tiles=2, d=D, scale=0.125)
 # As flash_attention_f16: f32 sums of f16 products in another order than numpy's, and
@@ -29,9 +29,12 @@ CASE = AttentionCase((1, 1, TILE_M), TILE_M, SEQ, kv_tiles=2, d=D, scale=0.125)
 TOLERANCE = {"out": (5e-3, 5e-3)}
 make_inputs = CASE.make_inputs
 reference = CASE.reference
-# On sm_80 (mma.sync over 8 warps: both products' operand fragments in registers too)
-# one CTA's 255 registers fall one short: ptxas 13 stores 4 bytes, one value reloaded
-# in the loop (at the hint's 128 registers, 208 bytes).
+# sm_80 (mma.sync over 8 warps: both products' operand fragments in registers too): one
+# CTA's 255 registers fall short by two words, 8 bytes of spill stores (636 at the
+# hint's 128).  sm_100a: S and O are tcgen05 accumulators in tensor memory, which the
+# occupancy rule does not count, and at the hint's 128 registers ptxas 13 spills 196
+# bytes (what, not analysed yet; head size 64 spills nothing there).
 KNOWN_SPILLS = {
-    "sm_80": "S, P's fragments, O and both products' operand fragments exceed 255 registers"
+    "sm_80": "S, P's fragments, O and both products' operand fragments exceed 255 registers",
+    "sm_100a": "the hint's 128 registers, which tensor-memory accumulators do not lower",
 }

@@ -8,22 +8,27 @@ of the 64 Ki registers of an SM that lets `occupancy` CTAs in (`targets.register
 256 threads and `occupancy = 2` give 128), and with the shared memory its rings may
 take (`ring_budget.kernel_shared_budget`).  A loop of `wgmma` or `mma.sync` dots holds
 their accumulators in registers for its whole run; flash attention holds two, the
-scores S and the output O, and P, the second product's A computed from S, beside the
-operands' addresses, the row statistics and the softmax's temporaries.  Where these and
-`LOOP_REGISTER_RESERVE` registers for the rest exceed the hint's share, ptxas spills
-inside the loop, every trip: NVIDIA's FMHA sample (128x128 tiles, head size 64, 256
-threads, `occupancy = 2`: S 64 registers a thread, O 32, P 32) at `.maxnreg 128` moves
-164 bytes a thread through local memory in each trip of its K/V loop (sm_90a), more than
-the 128 bytes of K and V the trip's copies bring (docs/codegen.md, "The register
-budget").  A second CTA running such a loop gains less than the first loses, so the
-kernel is compiled for the largest occupancy below the hint whose share does fit and
-records it (`OCCUPANCY_ATTR`) with why (`OCCUPANCY_NOTE_ATTR`, which the
-`OccupancyHintNotHonoured` remark prints).  Where not even one CTA's 255 registers hold
-the loop (NVIDIA's 256x128 FMHA tiles: S alone is 128 registers a thread), the hint
-stays: a lower occupancy would remove no spill and only give the rings more shared
-memory (which made that kernel spill 316 bytes instead of 248 on sm_90a).  Every reader
-of the hint reads the recorded value (`ring_budget.occupancy_hint`): the `.maxnreg`, the
-shared memory the rings may take, whether `wgmma` takes P from registers.
+scores S and the output O, and P, the second product's A computed from S.  Where these
+exceed the hint's share, ptxas spills inside the loop, every trip:
+`t_attention_bf16_d128_causal` (cuTile's attention test with head size 128: 128x128
+tiles, 256 threads, `occupancy = 2`; S 64 registers a thread, O 64, P 32) stored 716
+bytes at `.maxnreg 128` on sm_90a, and NVIDIA's FMHA sample (head size 64: S 64, O 32,
+P 32) moved 164 bytes a thread through local memory in each trip of its K/V loop before
+`tileas-overlap-attention-dots`, more than the 128 bytes of K and V the trip's copies
+bring (docs/codegen.md, "The register budget").  A second CTA running such a loop gains
+less than the first loses, so the kernel is compiled for the largest occupancy below the
+hint whose share does hold them and records it (`OCCUPANCY_ATTR`) with why
+(`OCCUPANCY_NOTE_ATTR`, which the `OccupancyHintNotHonoured` remark prints).  No reserve
+is added for the loop's other values: S dies as P is made, and P's words stand for them.
+With a 64-register reserve (the one split-dot-accumulators keeps) the FMHA sample's
+128 registers were declined too, and since the overlap pass they hold its noncausal
+kernel without a spill and its causal one with 12 bytes (three words reloaded a trip in
+the masked loop).  Where not even one CTA's 255 registers hold the loop (NVIDIA's
+256x128 FMHA tiles: S alone is 128 registers a thread, 256 in all), the hint stays: a
+lower occupancy would remove no spill and only give the rings more shared memory (which
+made that kernel spill 316 bytes instead of 248 on sm_90a).  Every reader of the hint
+reads the recorded value (`ring_budget.occupancy_hint`): the `.maxnreg`, the shared
+memory the rings may take, whether `wgmma` takes P from registers.
 
 The estimate is made from the dots' types, the warps `tileas-assign-layouts` chose and
 the accumulator layouts it gives (an MMA layout spreads a tile evenly over the
@@ -57,11 +62,6 @@ from tileir.utils.bits import storage_bits
 OCCUPANCY_ATTR = "nv_tileas.occupancy"
 #: Why the hint was not honoured (a sentence, the remark).
 OCCUPANCY_NOTE_ATTR = "nv_tileas.occupancy_note"
-#: Registers a thread keeps beside a loop's accumulators for everything else the loop
-#: holds: addresses, indices, row statistics, temporaries (the same reserve as
-#: `split_accumulators.ACCUMULATOR_RESERVE` and `pipeline_dot_operands.REGISTER_A_RESERVE`).
-LOOP_REGISTER_RESERVE = 64
-
 Dot = aa.DotOp | tas.DotOp
 
 
@@ -163,27 +163,24 @@ def fit_occupancy(
 ) -> None:
     """Record on `fn` the occupancy it is compiled for where its hint's register share
     cannot hold a loop's dot registers (`loop_dot_registers`; `layouts`: its dots'
-    accumulator layouts) beside `LOOP_REGISTER_RESERVE` (module doc); leave it alone
-    otherwise."""
+    accumulator layouts; module doc); leave it alone otherwise."""
     hint = hinted_occupancy(fn.attributes.get(HINTS_ATTR), arch)
     if hint is None or hint <= 1:
         return
     threads = warps * WARP_SIZE
-    held = loop_dot_registers(fn, warps, layouts)
-    need = held + LOOP_REGISTER_RESERVE
+    need = loop_dot_registers(fn, warps, layouts)
     share = register_budget(threads, hint)
     fits = [o for o in range(1, hint) if need <= register_budget(threads, o)]
-    if held == 0 or need <= share or not fits:
+    if need <= share or not fits:
         # Where even one CTA's registers cannot hold the loop, a lower occupancy
         # removes no spill; it would only give the rings more shared memory.
         return
     fitted = max(fits)
     fn.attributes[OCCUPANCY_ATTR] = IntegerAttr(fitted, i32)
     fn.attributes[OCCUPANCY_NOTE_ATTR] = StringAttr(
-        f"occupancy hint {hint} not honoured: the kernel needs {need} registers a thread "
-        f"(a loop's tensor-core accumulators and the operands it computes for them: {held}, "
-        f"and {LOOP_REGISTER_RESERVE} for the rest of the loop), more than the {share} "
-        f"that {hint} CTAs of {threads} threads leave; compiled for {fitted} CTA"
+        f"occupancy hint {hint} not honoured: a loop's tensor-core accumulators and the "
+        f"operands it computes from them need {need} registers a thread, more than the "
+        f"{share} that {hint} CTAs of {threads} threads leave; compiled for {fitted} CTA"
         f"{'s' if fitted != 1 else ''} per SM ({register_budget(threads, fitted)} registers "
         "a thread): a spill in the loop would cost more than another CTA gains"
     )
