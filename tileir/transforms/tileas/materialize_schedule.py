@@ -101,7 +101,7 @@ def _reads(op: Operation) -> bool:
     return effects is not None and any(e.kind is MemoryEffectKind.READ for e in effects)
 
 
-def _writes(op: Operation) -> bool:
+def may_write_memory(op: Operation) -> bool:
     """Does `op` (or anything nested in it) write memory, or might it (unknown effects,
     such as an opaque op's)?  Region-holding ops and terminators are judged by what they
     hold."""
@@ -180,13 +180,13 @@ def async_eligible(op: Operation, num_stages: int) -> bool:
 def analyze_loop(loop: scf.ForOp, num_stages: int) -> ScheduleAnalysis:
     analysis = ScheduleAnalysis(loop, num_stages)
     for op in loop.body.block.ops:
-        if (is_memory_consistency_op(op) and not isinstance(op, AxisRegionOp)) or _writes(op):
+        if (is_memory_consistency_op(op) and not isinstance(op, AxisRegionOp)) or may_write_memory(op):
             analysis.clobbers = True
         if starts_async_work(op):
             analysis.async_roots.append(op)
         if op.regions:
             continue  # Judged by what it holds (clobbers), not a memory op itself.
-        reads, writes = _reads(op), _writes(op)
+        reads, writes = _reads(op), may_write_memory(op)
         if not reads and not writes:
             continue
         resident = all(defined_outside(v, loop) for v in op.operands)

@@ -77,7 +77,7 @@ from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.ops.compute import AxisRegionOp
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR
 from tileir.targets import register_budget
-from tileir.transforms.tileas.materialize_schedule import _writes, defined_outside
+from tileir.transforms.tileas.materialize_schedule import may_write_memory, defined_outside
 from tileir.transforms.tileas.pipeline_dot_operands import (
     FEED_ATTR,
     NOT_PIPELINED,
@@ -257,7 +257,7 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
     if k_args is None or v_args is None:
         return "its rings are not two stages deep in the loop"
     if any(
-        _writes(op)
+        may_write_memory(op)
         for op in body.ops
         if not isinstance(op, tas.AsyncTiledLoadOp | tas.FutureWaitOp | AxisRegionOp)
     ):
