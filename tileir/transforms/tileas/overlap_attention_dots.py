@@ -77,7 +77,7 @@ from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.ops.compute import AxisRegionOp
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR
 from tileir.targets import register_budget
-from tileir.transforms.tileas.materialize_schedule import may_write_memory, defined_outside
+from tileir.transforms.tileas.materialize_schedule import defined_outside, may_write_memory
 from tileir.transforms.tileas.pipeline_dot_operands import (
     FEED_ATTR,
     NOT_PIPELINED,
