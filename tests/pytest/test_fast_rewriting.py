@@ -4,7 +4,9 @@ the same order, and `tileir.transforms.dce` erases the ops xDSL's `dce` erases (
 at each of the pipeline's three `dce` steps on corpus kernels with loops, branches and
 dots, and on a function with an unreachable block; it asks xDSL whether an op is live by
 itself once per op class only where the class decides it); the llvm ops LLBuilder
-copies from a shape are the ops xDSL's constructors build; `tileir.transforms.cse` leaves
+copies from a shape are the ops xDSL's constructors build, `op_shapes.create` and
+`op_shapes.insert` do what `Operation.create` and `PatternRewriter.insert` do, and
+`dense_to_numpy` reads float bytes as xDSL decodes them; `tileir.transforms.cse` leaves
 the IR xDSL's `cse` leaves (at both of the pipeline's `cse` steps, and on loads with and
 without a store between them); and `ops_of` lists the ops xDSL's `walk` yields."""
 
