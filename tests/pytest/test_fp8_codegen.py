@@ -3,7 +3,8 @@ simulator, bit for bit against the interpreter's conversion rules (ml_dtypes rou
 overflow saturating like tileiras's `F2FP.SATFINITE`):
 every f8 bit pattern widened to f16/bf16/f32/f64, values around every rounding
 boundary (ties, subnormals, overflow, inf, NaN) narrowed from f32/f16/bf16/f64,
-f8E8M0FNU both ways, and ptxas on three targets."""
+f8E8M0FNU both ways, and ptxas on three targets.  f4E2M1FN the same way, through
+`unpack`/`pack` of bytes, and `mmaf_scaled` on f4 operands (cuTile's f4 shapes)."""
 
 from __future__ import annotations
 
