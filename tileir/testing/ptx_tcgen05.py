@@ -31,12 +31,13 @@ the judges).  What is modelled:
   one of the CTA's allocations.  The product is exact (float64, int64) and rounded
   once, as in `ptx_wgmma`; `enable-input-d` false ignores the old D.
 * `tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar]`
-  (9.7.16.6.3): the thread's MMAs since its last commit complete, and the mbarrier
-  gets one arrival (a release by the committing thread).  The MMA is computed at
-  issue, but completes only with that mbarrier phase: its D columns may be read only
-  by a thread that observed the phase (a wait on it, or a CTA barrier with a thread
-  that waited); reading them with `tcgen05.ld` earlier (a barrier with the issuing
-  thread is not enough), or before any commit, is an error.
+  (9.7.16.6.3): every earlier MMA of the thread completes, and the mbarrier gets one
+  arrival (a release by the committing thread).  The MMA is computed at issue, but
+  completes only with such a phase: its D columns may be read only by a thread that
+  observed the phase of a commit of its issuer after it, the first or a later one (a
+  wait on it, or a CTA barrier with a thread that waited); reading them with
+  `tcgen05.ld` earlier (a barrier with the issuing thread is not enough), or before
+  any commit, is an error.
 * `tcgen05.ld.sync.aligned.32x32b.xN.b32` / `tcgen05.st...32x32b.xN.b32` (9.7.16.8):
   warp-collective; the address's lane field must be the warp's *lane quarter*,
   `32 (w % 4)` for warp `w` of the CTA (9.7.16.8.3, "Access restrictions"); thread
@@ -105,6 +106,9 @@ class _Region:
     #: (-1: not committed yet).
     agent: int = -1
     time: int = -1
+    #: The same for the issuer's later commits (the last `_COMMITS_KEPT`): each also
+    #: arrives once the MMA has completed.
+    later: list[tuple[int, int]] = field(default_factory=list[tuple[int, int]])
 
 
 @dataclass
@@ -596,8 +600,12 @@ def _decode_commit(ins: Instruction, mods: Mods) -> Exec:
             # may read their D, not one merely ordered after the issuing thread.
             stamp = int(m.order.stamp(np.array([bar.agent]))[0]) if m.check_races else 0
             for region in state.regions:
-                if region.issuer == lane and region.agent < 0:
+                if region.issuer != lane:
+                    continue
+                if region.agent < 0:
                     region.agent, region.time = bar.agent, stamp
+                else:
+                    region.later = [*region.later, (bar.agent, stamp)][-_COMMITS_KEPT:]
             # The issuer's last commits to each mbarrier are kept (older ones cover only
             # MMAs that later ones cover too, for a writer that kept up with them).
             same = [c for c in state.commits if c.issuer == lane and c.agent == bar.agent]
@@ -669,11 +677,11 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
                         lead,
                     )
                 if m.check_races:
-                    ok = m.order.ordered(
-                        np.full(len(w), region.agent),
-                        np.full(len(w), region.time),
-                        w.astype(np.int64),
-                    )
+                    ok = np.zeros(len(w), dtype=bool)
+                    for agent, time in [(region.agent, region.time), *region.later]:
+                        ok |= m.order.ordered(
+                            np.full(len(w), agent), np.full(len(w), time), w.astype(np.int64)
+                        )
                     if not ok.all():
                         raise m.fail(
                             f"{what} reads tensor memory columns {region.lo} .. "
