@@ -32,6 +32,7 @@ from tileir.transforms.tileas.overlap_attention_dots import OverlapAttentionDots
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
+from tileir.transforms.tileas.tcgen05_agents import Tcgen05AgentsPass
 from tileir.transforms.tileas.tmem_accumulators import TmemAccumulatorsPass
 from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
@@ -70,6 +71,7 @@ def stage_passes(
                 OverlapAttentionDotsPass(arch=arch),
                 SpecializeAgentsPass(),
                 TmemAccumulatorsPass(),
+                Tcgen05AgentsPass(),
             ],
         ),
         (

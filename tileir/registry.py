@@ -113,6 +113,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-tmem-accumulators": _pass(
         "tileir.transforms.tileas.tmem_accumulators", "TmemAccumulatorsPass"
     ),
+    "tileas-tcgen05-agents": _pass("tileir.transforms.tileas.tcgen05_agents", "Tcgen05AgentsPass"),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
     "llvm-sink-tmem-loads": _pass("tileir.transforms.llvm.sink_tmem_loads", "SinkTmemLoadsPass"),
     "llvm-defer-read-barriers": _pass(

@@ -148,11 +148,22 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "of 4 warps",
         ),
         (
+            # tileas-tcgen05-agents: one CTA an SM anyway (167 KiB of shared memory), so
+            # the agents' 9 warps get the launch's share of registers.
             "gemm_bf16_big_tile",
             "sm_100a",
             "DotPipelined",
-            "operands through a 3-stage ring of cp.async copies; one agent of 4 warps; the "
-            "accumulator in tensor memory (64 columns)",
+            "operands through a 3-stage mbarrier pipeline of cp.async copies; three agents: "
+            "a producer of 4 warps (72 registers), an MMA warp and an epilogue of 4 warps "
+            "(224 registers); the accumulator in tensor memory (64 columns)",
+        ),
+        (
+            # A 64-row accumulator stays in registers between iterations: one agent.
+            "gemm_f16",
+            "sm_100a",
+            "DotPipelined",
+            "one agent of 4 warps; 16 accumulator registers a thread; not warp-specialized: "
+            "its 64-row accumulator is not kept in tensor memory across the loop",
         ),
     ],
 )

@@ -113,6 +113,7 @@ from tileir.conversions.tileas_to_llvm.slices import (
 )
 from tileir.conversions.tileas_to_llvm.synchronization import LowerCtaBarrier
 from tileir.conversions.tileas_to_llvm.tcgen05 import finalize_tensor_memory
+from tileir.conversions.tileas_to_llvm.tcgen05_agents import Tcgen05Agents, tcgen05_agent_patterns
 from tileir.conversions.tileas_to_llvm.tiled_memory import (
     LowerTiledLoad,
     LowerTiledStore,
@@ -159,12 +160,15 @@ class ConvertTileASToLLVMPass(ModulePass):
         # Warp-specialized agents and the pipelines between them (their rings are feeds).
         agents = Agents(feeds)
         agents.plan(op)
+        blackwell = Tcgen05Agents(agents)
+        blackwell.plan(op)
         # Strength-reduced addresses of tiled accesses, read before their pointer tiles
         # are lowered (its anchors go in last, after every plan that walks the IR).
         lowering.affine_addresses = plan_affine_addresses(op)
         LocatedWalker(
             TypeDispatch(
                 [
+                    *tcgen05_agent_patterns(lowering, blackwell),
                     *agent_patterns(lowering, agents),
                     LowerRoundInRing(lowering, exchange, feeds),
                     LowerElementwise(lowering),

@@ -70,6 +70,7 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.specialize_agents import FENCE_AFTER_DRAIN_ATTR, agent_warps
+from tileir.transforms.tileas.tcgen05_agents import TCGEN05_SWITCH_ATTR
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 
@@ -142,7 +143,7 @@ class Agents:
     def plan(self, module: ModuleOp) -> None:
         for switch in [op for op in module.walk() if isinstance(op, tas.AgentSwitchOp)]:
             warps = agent_warps(switch)
-            if len(warps) != 2:
+            if len(warps) != 2 and TCGEN05_SWITCH_ATTR not in switch.attributes:
                 raise not_supported(switch, "an agent_switch of other than two agents")
             for op in switch.walk():
                 if isinstance(op, tas.AgentBarrierOp):
@@ -400,8 +401,6 @@ class LowerAgentSwitch(AgentPattern):
         parent, merge, region = split_after(op)
         b = LLBuilder(rewriter, InsertPoint.at_end(parent))
         assert state.tid is not None
-        # The consumer (the last agent) takes the first warps (module doc).
-        consumer = b.icmp("ult", state.tid, b.const(WARP_SIZE * warps[1], i32), signed=False)
         blocks: list[Block] = []
         last = parent
         for index, (agent, budget) in enumerate(zip(op.agents, op.budgets, strict=True)):
@@ -425,7 +424,19 @@ class LowerAgentSwitch(AgentPattern):
             self.agents.regions.append(
                 AgentRegion(block, merge, 1 + index, WARP_SIZE * warps[index])
             )
-        b.op(llvm.CondBrOp(consumer, blocks[1], (), blocks[0], ()))
+        # The last agent (the consumer) takes the first warps (module doc), the others
+        # the warps after it in order (`tcgen05_agents.py`: the producer, the MMA warp).
+        order = [len(blocks) - 1, *range(len(blocks) - 1)]
+        bound = 0
+        for position, index in enumerate(order[:-1]):
+            bound += WARP_SIZE * warps[index]
+            mine = b.icmp("ult", state.tid, b.const(bound, i32), signed=False)
+            otherwise = blocks[order[-1]]
+            if position < len(order) - 2:
+                otherwise = Block()
+                region.insert_block_after(otherwise, parent)
+            b.op(llvm.CondBrOp(mine, blocks[index], (), otherwise, ()))
+            b = LLBuilder(rewriter, InsertPoint.at_end(otherwise))
         rewriter.erase(op)
 
 

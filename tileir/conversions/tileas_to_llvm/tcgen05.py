@@ -42,6 +42,12 @@ next copy into that slot (one iteration later, `async_copy.Ring.refill_guard`) f
 waits for that commit's phase, and the read after the loop waits for every commit not
 waited for yet (section 9.7.16.6.3: the commit's arrival comes when all earlier
 `tcgen05.mma` of the thread have completed, their shared-memory reads included).
+
+A dot of the MMA agent of a warp-specialized kernel (`nv_tileas.tmem_mma_agent`,
+`tileas-tcgen05-agents`) only issues its MMAs, from the lane `elect.sync` elected in
+that warp (`agent_issuer`): no CTA barrier, no commit, no wait; its pipelines' handshakes
+order the rest (`tcgen05_agents.py`).  The per-thread words above are sized to the CTA's
+threads (`cta_threads`), every agent's.
 """
 
 from __future__ import annotations
@@ -50,7 +56,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntegerAttr, TensorType, f32, i32, i64
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, f32, i32, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -87,6 +93,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     WriteTmemAccumulatorOp,
 )
 from tileir.transforms.tileas.ring_budget import marked_staged_once
+from tileir.transforms.tileas.tcgen05_agents import MMA_AGENT_ATTR
 from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
@@ -175,6 +182,20 @@ class TensorMemory:
     in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
     #: The one thread that issues every `tcgen05.mma` and `tcgen05.commit` (`issuer`).
     issuer: SSAValue | None = None
+    #: The lane of each warp that `elect.sync` elects (`issuer`): in the MMA agent of a
+    #: warp-specialized kernel, which is one warp, the thread that issues.
+    elected: SSAValue | None = None
+
+
+def cta_threads(state: FunctionState) -> int:
+    """The threads of the kernel's CTA (`.reqntid`): the warps of its layouts, and in a
+    warp-specialized kernel those of its other agents too, each of which has a word in
+    the per-thread areas below."""
+    fn = state.entry.parent_op()
+    reqntid = fn.attributes.get("nvvm.reqntid") if fn is not None else None
+    if isinstance(reqntid, DenseArrayBase):
+        return int(reqntid.get_values()[0])
+    return state.num_warps * WARP_SIZE
 
 
 def issuer(state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory) -> SSAValue:
@@ -192,8 +213,18 @@ def issuer(state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory
     (elected,) = asm.register("pred", "%tc_elected")
     asm.instr("elect.sync", f"{leader}|{elected}", "-1")
     (lane,) = b.asm(asm, min_ptx_isa="8.0")
-    memory.issuer = b.and_(memory.first_warp, b.icmp("eq", lane, state.lane))
+    memory.elected = b.icmp("eq", lane, state.lane)
+    memory.issuer = b.and_(memory.first_warp, memory.elected)
     return memory.issuer
+
+
+def agent_issuer(state: FunctionState, rewriter: PatternRewriter, memory: TensorMemory) -> SSAValue:
+    """`i1` true in the thread of the MMA agent (one warp, `tileas-tcgen05-agents`) that
+    issues its MMAs and commits: the lane `elect.sync` elected in the prologue, which the
+    MMA warp ran too."""
+    issuer(state, rewriter, memory)
+    assert memory.elected is not None
+    return memory.elected
 
 
 #: Bit of a slot's "commit not waited for yet" flag in a `SlotBarriers` word, above the
@@ -223,7 +254,7 @@ def slot_barriers(
     known = memory.in_flight.get(column)
     if known is not None:
         return known
-    threads = state.num_warps * WARP_SIZE
+    threads = cta_threads(state)
     area = allocate_persistent(state, rewriter, 8 * slots + 4 * threads)
     b = state.prologue_builder(rewriter)
     assert state.lane is not None and state.warp is not None
@@ -286,7 +317,7 @@ def tensor_memory(state: FunctionState, rewriter: PatternRewriter) -> TensorMemo
     """The kernel's tensor memory, allocated in its prologue on first use."""
     if isinstance(state.tensor_memory, TensorMemory):
         return state.tensor_memory
-    threads = state.num_warps * WARP_SIZE
+    threads = cta_threads(state)
     area = allocate_persistent(state, rewriter, _PHASES_OFFSET + 4 * threads)
     b = state.prologue_builder(rewriter)
     assert state.lane is not None and state.warp is not None
@@ -318,6 +349,16 @@ def tensor_memory(state: FunctionState, rewriter: PatternRewriter) -> TensorMemo
     memory = TensorMemory(base_value, columns, mbarrier, phase, first_warp)
     state.tensor_memory = memory
     return memory
+
+
+def commit(asm: ptx.PtxAsm, mbarrier: ptx.Operand, guard: ptx.Operand) -> None:
+    """`tcgen05.commit` of the `guard` thread's earlier MMAs to `mbarrier` (one arrival
+    once they have completed, PTX ISA 9.7.16.6.3)."""
+    asm.instr(
+        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64",
+        ptx.address(mbarrier),
+        guard=guard,
+    )
 
 
 def _thread_sync(asm: ptx.PtxAsm) -> None:
@@ -514,7 +555,12 @@ def lower_tcgen05_dot(
     ):
         if ring is None and once is None:
             ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
-    b.op(nvvm.FenceProxyOp())
+    # In the MMA agent (`nv_tileas.tmem_mma_agent`) its pipelines order everything: the
+    # stage's and the accumulator's waits came before (with the proxy fence: both
+    # operands are the stage's), the commits to them follow.
+    agent = MMA_AGENT_ATTR in op.attributes
+    if not agent:
+        b.op(nvvm.FenceProxyOp())
     runs = _column_runs((m, n), state.num_warps, run)
     group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(base_column, i32))
     # -- the accumulator into tensor memory, unless it is zero (a resident one only in
@@ -535,7 +581,9 @@ def lower_tcgen05_dot(
     mma_m = instruction_m(m)
     idesc = instruction_descriptor(spec, chunk, b_buf.mn_major, mma_m)
     asm = ptx.PtxAsm()
-    thread0 = asm.input(issuer(state, rewriter, memory))
+    thread0 = asm.input(
+        agent_issuer(state, rewriter, memory) if agent else issuer(state, rewriter, memory)
+    )
     if slot is not None:
         barriers, j = slot
         bar = asm.input(b.add(barriers.bars, b.shl(j, b.const(3, i32))))
@@ -548,7 +596,8 @@ def lower_tcgen05_dot(
         fresh = asm.input(started)
     else:
         asm.instr("setp.ne.b32", fresh, "0", "0")
-    _thread_sync(asm)
+    if not agent:
+        _thread_sync(asm)
     kind = tcgen05_kind(spec)
     for block in range(m // mma_m):
         for c0 in range(0, n, chunk):
@@ -568,11 +617,13 @@ def lower_tcgen05_dot(
                     enable,
                     guard=thread0,
                 )
-    asm.instr(
-        "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64",
-        ptx.address(bar),
-        guard=thread0,
-    )
+    if agent:
+        # The stage's `consumer_release` commits them (`tcgen05_agents.py`).
+        b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+        carried = [b.const(0, accumulator.register_type)] * len(acc_vals)
+        rewriter.replace(op, [], [ctx.pack(rewriter, carried, op.result.type)])
+        return
+    commit(asm, bar, thread0)
     b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
 
     # What the loop carries for a resident accumulator: the initial registers, or (where
@@ -628,7 +679,7 @@ def _flag(
     known = memory.flags.get(column)
     if known is not None:
         return known
-    threads = state.num_warps * WARP_SIZE
+    threads = cta_threads(state)
     area = allocate_persistent(state, rewriter, 4 * threads)
     p = state.prologue_builder(rewriter)
     assert state.lane is not None and state.warp is not None

@@ -157,6 +157,11 @@ from tileir.transforms.tileas.specialize_agents import (
     too_many_for_two_warpgroups,
     why_not_specialized,
 )
+from tileir.transforms.tileas.tcgen05_agents import (
+    mark_tcgen05_agents,
+    too_few_registers,
+    why_not_tcgen05_agents,
+)
 from tileir.transforms.tileas.tf32_operands import (
     ELEMENT_COPIES,
     ROUNDED_IN_SHARED,
@@ -720,7 +725,10 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
         in_flight = {k: why or "another dot of the loop waits" for k, why in in_flight.items()}
     plan.in_flight = in_flight
     loads = [load for load, _, _ in plan.chosen.values()]
-    if warp_specialize and plan.all_in_flight:
+    if warp_specialize and plan.tcgen05:
+        plan.why_not_specialized = why_not_tcgen05_agents(loop, loads, dots, bool(plan.direct))
+        plan.specialize = plan.why_not_specialized is None
+    elif warp_specialize and plan.all_in_flight:
         plan.why_not_specialized = why_not_specialized(loop, loads)
         if plan.why_not_specialized is None and _warps(loop) != PRODUCER_WARPS:
             registers = max(accumulator_registers(dot) for dot in dots)
@@ -930,9 +938,17 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
         elif dot.atom.info.engine == "wgmma":
             clauses.append(f"wgmma waited for each iteration ({why})")
         _record(dot, clauses, agents)
+    if plan.specialize and plan.tcgen05:
+        for load, atom, _ in chosen.values():
+            _to_async(load, atom)
+        three = mark_tcgen05_agents(loop, stages)
+        for dot in dots:
+            clauses = [f"operands through a {stages}-stage mbarrier pipeline of cp.async copies"]
+            _record(dot, clauses, three)
+        return loop
     if plan.specialize:
         return _specialize(loop, dots, chosen, stages + IN_FLIGHT)
-    if plan.all_in_flight and plan.why_not_specialized is not None:
+    if (plan.all_in_flight or plan.tcgen05) and plan.why_not_specialized is not None:
         for dot in dots:
             clauses = feed_clauses(dot) or []
             set_feed_clauses(dot, [*clauses, f"not warp-specialized: {plan.why_not_specialized}"])
@@ -1069,8 +1085,14 @@ class PipelineDotOperandsPass(ModulePass):
             for loop in loops:
                 mark_register_a(loop, self.arch)
                 mark_staged_once(loop)
-            specialize = self.warp_specialize and ARCHS[self.arch].warp_specialization
+            target = ARCHS[self.arch]
+            specialize = self.warp_specialize and (target.warp_specialization or target.tcgen05)
             plans = plan_function(loops, self.num_stages, RingBudget(fn, self.arch), specialize)
+            for plan in plans:
+                if plan.specialize and plan.tcgen05 and plan.pipelined:
+                    rings = plan.slots * plan.per_stage
+                    plan.why_not_specialized = too_few_registers(plan, self.arch, rings)
+                    plan.specialize = plan.why_not_specialized is None
             agents = agents_of(fn)
             for plan in plans:
                 apply_plan(plan, agents, ring_mbarriers(self.arch))
