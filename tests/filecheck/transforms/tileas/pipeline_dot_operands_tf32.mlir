@@ -25,7 +25,7 @@
 // TILEAS: %[[B32:.*]] = nv_tileas.async.future_wait %{{.*}} : !async.value<tensor<32x64xf32, #{{.*}}>> -> tensor<32x64xf32
 // TILEAS: %[[A:.*]] = cuda_tile.ftof %[[A32]] {nv_tileas.rounded_in_shared} : tensor<64x32xf32, {{.*}}> -> tensor<64x32xtf32
 // TILEAS: %[[B:.*]] = cuda_tile.ftof %[[B32]] {nv_tileas.rounded_in_shared} : tensor<32x64xf32, {{.*}}> -> tensor<32x64xtf32
-// TILEAS: nv_tileas.dot %[[A]], %[[B]], %{{.*}} {nv_tileas.ring_mbarriers, nv_tileas.groups_in_flight = 1 : i32, nv_tileas.operand_feed = ["operands through a 3-stage ring of cp.async copies under mbarriers, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "one agent of 4 warps", "32 accumulator registers a thread"]
+// TILEAS: nv_tileas.dot %[[A]], %[[B]], %{{.*}} {nv_tileas.groups_in_flight = 1 : i32, nv_tileas.operand_feed = ["operands through a 3-stage ring of cp.async copies, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "one agent of 4 warps", "32 accumulator registers a thread"]
 // TILEAS: nv_tileas.async.wait
 // The rounding mode is the op's: rounding<zero> only clears the low 13 bits.
 // TILEAS-LABEL: func.func @tf32_gemm_toward_zero
@@ -35,7 +35,7 @@
 // PTX90: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, t_n;
 // PTX90: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P:[0-9]+]]+0], 4, t_n;
 // PTX90: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P]]+4], 4, t_n;
-// PTX90: mbarrier.try_wait.parity.shared::cta.b64
+// PTX90: cp.async.wait_group 2;
 // PTX90: ld.shared.v4.b32
 // PTX90: mov.b32 %r{{[0-9]+}}, 4095;
 // PTX90: mov.b32 %r{{[0-9]+}}, 4294959104;
@@ -46,7 +46,7 @@
 // PTX90-NEXT: bar.sync 0;
 // PTX90: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 // PTX90-LABEL: .entry tf32_gemm_toward_zero(
-// PTX90: mbarrier.try_wait.parity.shared::cta.b64
+// PTX90: cp.async.wait_group 2;
 // PTX90-NOT: 4095
 // PTX90: mov.b32 %r{{[0-9]+}}, 4294959104;
 // PTX90-NOT: 4095
