@@ -54,13 +54,13 @@ from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.control_flow import split_after
 from tileir.conversions.tileas_to_llvm.mbarriers import (
     MBARRIER_BYTES,
+    arrive,
     arrive_after_copies,
+    cta_thread_zero,
     init_mbarrier,
+    instruction,
+    wait_parity,
 )
-from tileir.conversions.tileas_to_llvm.mbarriers import arrive as _arrive
-from tileir.conversions.tileas_to_llvm.mbarriers import cta_thread_zero as _cta_thread_zero
-from tileir.conversions.tileas_to_llvm.mbarriers import instruction as _instruction
-from tileir.conversions.tileas_to_llvm.mbarriers import wait_parity as _wait
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.diagnostics import not_supported
@@ -292,7 +292,9 @@ def _pipeline_of(op: Operation) -> tas.CreatePipelineOp | None:
     return None
 
 
-def _count(ctx: LoweringContext, op: Operation, value: SSAValue) -> SSAValue:
+def iterator_count(ctx: LoweringContext, op: Operation, value: SSAValue) -> SSAValue:
+    """The register of `value`, an iterator or a token as `op` sees it: the stages it has
+    passed (module doc), from which the stage and the phase parity follow."""
     (register,) = ctx.registers_of(op, value)
     return register
 
@@ -352,7 +354,7 @@ class LowerCreatePipeline(AgentPattern):
             state, rewriter, 2 * pipeline.stages * MBARRIER_BYTES
         )
         b = self.builder(rewriter, op)
-        first = _cta_thread_zero(b, state)
+        first = cta_thread_zero(b, state)
         for stage in range(pipeline.stages):
             for address, count in (
                 (pipeline.full(b, b.const(stage, i32)), pipeline.producer_threads),
@@ -379,7 +381,7 @@ class LowerIterator(TilePattern):
         if isinstance(op, tas.CreateIteratorOp):
             value = b.const(0, i32)
         else:
-            value = b.add(_count(self.ctx, op, op.iterator), b.const(1, i32))
+            value = b.add(iterator_count(self.ctx, op, op.iterator), b.const(1, i32))
         rewriter.replace(op, [], [_token(self.ctx, rewriter, value, op.result.type)])
 
 
@@ -418,7 +420,7 @@ class LowerAgentSwitch(AgentPattern):
             start = initial.value.data if initial is not None else None  # pyright: ignore[reportAttributeAccessIssue]
             if budget > 0 and start is not None and budget != start:
                 kind = "dec" if budget < start else "inc"
-                _instruction(at, f"setmaxnreg.{kind}.sync.aligned.u32", budget, min_ptx_isa="8.0")
+                instruction(at, f"setmaxnreg.{kind}.sync.aligned.u32", budget, min_ptx_isa="8.0")
             block.add_op(llvm.BrOp(merge))
             blocks.append(block)
             self.agents.regions.append(
@@ -452,14 +454,14 @@ class LowerProducer(AgentPattern):
         pipeline = self.agents.pipeline(op)
         b = self.builder(rewriter, op)
         if isinstance(op, tas.ProducerAcquireOp):
-            count = _count(self.ctx, op, op.iterator)
+            count = iterator_count(self.ctx, op, op.iterator)
             stage = pipeline.stage(b, count)
             parity = b.xor(pipeline.parity(b, count), b.const(1, i32))
-            _wait(b, pipeline.empty(b, stage), parity)
+            wait_parity(b, pipeline.empty(b, stage), parity)
             full = pipeline.full(b, stage)
             rewriter.replace(op, [], [_token(self.ctx, rewriter, full, op.result.type)])
         elif isinstance(op, tas.ProducerWriteOp):
-            count = _count(self.ctx, op, op.iterator)
+            count = iterator_count(self.ctx, op, op.iterator)
             slots = pipeline.slots(b, count, self.agents.feeds)
             for ring, slot in zip(pipeline.rings, slots, strict=True):
                 ring.write_slot = slot
@@ -475,7 +477,7 @@ class LowerProducer(AgentPattern):
                 at = moved
             rewriter.replace(op, [], [op.token, *values])
         else:
-            full = _count(self.ctx, op, op.token)
+            full = iterator_count(self.ctx, op, op.token)
             arrive_after_copies(b, full)
             rewriter.replace(op, [], [op.token])
 
@@ -492,13 +494,13 @@ class LowerConsumer(AgentPattern):
         pipeline = self.agents.pipeline(op)
         b = self.builder(rewriter, op)
         if isinstance(op, tas.ConsumerWaitOp):
-            count = _count(self.ctx, op, op.iterator)
-            _wait(b, pipeline.full(b, pipeline.stage(b, count)), pipeline.parity(b, count))
+            count = iterator_count(self.ctx, op, op.iterator)
+            wait_parity(b, pipeline.full(b, pipeline.stage(b, count)), pipeline.parity(b, count))
             # The stage's bytes are read by wgmma, through the async proxy.
             b.op(nvvm.FenceProxyOp())
             rewriter.replace(op, [], [_token(self.ctx, rewriter, count, op.result.type)])
         elif isinstance(op, tas.ConsumerReadOp):
-            count = _count(self.ctx, op, op.iterator)
+            count = iterator_count(self.ctx, op, op.iterator)
             slots = pipeline.slots(b, count, self.agents.feeds)
             for ring, slot in zip(pipeline.rings, slots, strict=True):
                 ring.current = slot
@@ -511,12 +513,12 @@ class LowerConsumer(AgentPattern):
                 b.op(cast)
             rewriter.replace(op, [], [op.token, *(c.results[0] for c in tiles)])
         else:
-            count = _count(self.ctx, op, op.token)
+            count = iterator_count(self.ctx, op, op.token)
             g = pipeline.in_flight
             # The stage read `g` iterations ago (its wgmma group has retired), from
             # iteration `g` on.
             read = b.sub(count, b.const(g, i32)) if g else count
-            _arrive(b, pipeline.empty(b, pipeline.stage(b, read)), count, g)
+            arrive(b, pipeline.empty(b, pipeline.stage(b, read)), count, g)
             rewriter.replace(op, [], [op.token])
 
 
@@ -544,7 +546,7 @@ class FenceAfterDrain(AgentPattern):
     def match_and_rewrite(self, op: tas.AsyncWaitOp, rewriter: PatternRewriter) -> None:
         if FENCE_AFTER_DRAIN_ATTR not in op.attributes:
             return
-        _instruction(LLBuilder(rewriter, InsertPoint.after(op)), "membar.cta")
+        instruction(LLBuilder(rewriter, InsertPoint.after(op)), "membar.cta")
         self.drain.match_and_rewrite(op, rewriter)
 
 

@@ -32,7 +32,12 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from tileir.backend.ptx import asm_builder as ptx
-from tileir.conversions.tileas_to_llvm.agents import Agents, LowerConsumer, LowerProducer, _count
+from tileir.conversions.tileas_to_llvm.agents import (
+    Agents,
+    LowerConsumer,
+    LowerProducer,
+    iterator_count,
+)
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import LoweringContext
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
@@ -112,7 +117,7 @@ class LowerMmaHandshake(Tcgen05AgentPattern):
             return
         pipeline = self.plan.agents.pipeline(op)
         b = self.builder(rewriter, op)
-        count = _count(self.ctx, op, op.token)
+        count = iterator_count(self.ctx, op, op.token)
         state = self.ctx.function_state(op)
         memory = tensor_memory(state, rewriter)
         empty = pipeline.empty(b, pipeline.stage(b, count))
