@@ -22,6 +22,7 @@ from tileir.transforms.cse import CommonSubexpressionElimination
 from tileir.transforms.cuda_tile.split_accumulators import SplitAccumulatorsPass
 from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
+from tileir.transforms.llvm.remat_after_loops import RematAfterLoopsPass
 from tileir.transforms.llvm.sink_tmem_loads import SinkTmemLoadsPass
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
 from tileir.transforms.tileaa.drop_unit_dims import TileAADropUnitDimsPass
@@ -80,6 +81,7 @@ def stage_passes(
                 ConvertTileASToLLVMPass(arch=arch),
                 CommonSubexpressionElimination(),
                 DeadCodeElimination(),
+                RematAfterLoopsPass(),
                 SinkTmemLoadsPass(),
                 DeferReadBarriersPass(),
             ],

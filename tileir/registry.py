@@ -115,6 +115,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "tileas-tcgen05-agents": _pass("tileir.transforms.tileas.tcgen05_agents", "Tcgen05AgentsPass"),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
+    "llvm-remat-after-loops": _pass(
+        "tileir.transforms.llvm.remat_after_loops", "RematAfterLoopsPass"
+    ),
     "llvm-sink-tmem-loads": _pass("tileir.transforms.llvm.sink_tmem_loads", "SinkTmemLoadsPass"),
     "llvm-defer-read-barriers": _pass(
         "tileir.transforms.llvm.defer_read_barriers", "DeferReadBarriersPass"

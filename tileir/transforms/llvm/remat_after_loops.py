@@ -1,0 +1,222 @@
+"""`llvm-remat-after-loops`: recompute after a loop the cheap index arithmetic computed
+before it, instead of keeping it live across the loop.
+
+`split-dot-accumulators` turns one K loop into one loop per half of the accumulator, each
+followed by its half's store. The stores' masks and addresses are the same per-thread
+arithmetic of the same layout (the columns a thread holds, `lane_base ^ c` for each
+fragment, compared with the half's bound; the rows it holds, compared with the row
+bound), so `cse` after the lowering keeps the first epilogue's values and the second
+epilogue reuses them: 30-odd registers live across the second K loop, whose
+accumulator takes 128 and the dequantized block-scaled operands most of the rest.
+ptxas 13 does not recompute them; it spilled them (s_block_scaled_mm_swizzled, sm_90a:
+116 bytes, stored after the first loop and loaded after the second). The same holds for
+what a kernel computes before its (first) K loop for its epilogue only.
+
+In a function's blocks, in order (the lowering emits a loop's header, body and exit in
+that order, so a branch to an earlier block is a back edge and the blocks between are
+the loop), an op is recomputed in a later block when
+
+* it is cheap pure integer arithmetic (`CHEAP`, `CHEAP_INTRINSICS`) or a thread or
+  block index (`CONSTANT_SREGS`);
+* a loop lies wholly between its block and the user's block, and nothing in that loop
+  uses it (a value the loop reads stays live anyway);
+* the user's block is in no loop that the op's block is outside of (a copy never runs
+  more often than the original);
+* each operand is a constant, a kernel parameter, is live across that loop anyway (used
+  in it or after it by something not being recomputed), or is itself recomputed by these
+  rules, so that the copy adds no live range across the loop where it removes one.
+
+Only in functions with two loops or more (split accumulators, warp-specialized and
+persistent kernels): in one-loop kernels it moved ptxas 13 the wrong way as often as the
+right one (sm_80 attention_wide_kv_bf16 spilled 60 bytes instead of 52, gemm_f16 took 80
+registers instead of 70).
+
+The copy goes just before its first user in that block and takes that block's uses;
+other blocks get their own. The result is the same arithmetic on the same values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from tileir.utils.walk import ops_of
+
+#: Ops that are one or two integer instructions and read nothing but their operands.
+CHEAP = frozenset(
+    {
+        "llvm.add",
+        "llvm.sub",
+        "llvm.mul",
+        "llvm.xor",
+        "llvm.or",
+        "llvm.and",
+        "llvm.shl",
+        "llvm.lshr",
+        "llvm.ashr",
+        "llvm.icmp",
+        "llvm.zext",
+        "llvm.sext",
+        "llvm.trunc",
+        "llvm.select",
+    }
+)
+
+
+def _loops(blocks: list[Block]) -> list[tuple[int, int]]:
+    """The loops of a region whose blocks are `blocks`, as (header, latch) indices: a
+    branch from a block to itself or an earlier one."""
+    index = {b: i for i, b in enumerate(blocks)}
+    loops: list[tuple[int, int]] = []
+    for i, b in enumerate(blocks):
+        last = b.last_op
+        if last is None:
+            continue
+        for succ in last.successors:
+            h = index.get(succ)
+            if h is not None and h <= i:
+                loops.append((h, i))
+    return loops
+
+
+class _Region:
+    """One region's blocks, their loops, and the copies made in each later block."""
+
+    def __init__(self, blocks: list[Block]) -> None:
+        self.blocks = blocks
+        self.index = {b: i for i, b in enumerate(blocks)}
+        self.loops = _loops(blocks)
+        #: Per block, the copy of each value made there.
+        self.copies: dict[Block, dict[SSAValue, SSAValue]] = {}
+        self.copied = 0
+
+    def block_of(self, op: Operation) -> int:
+        b = op.parent_block()
+        return -1 if b is None else self.index.get(b, -1)
+
+    def between(self, d: int, u: int) -> tuple[int, int] | None:
+        """A loop wholly after block `d` and before block `u`."""
+        for h, latch in self.loops:
+            if d < h and latch < u:
+                return h, latch
+        return None
+
+    def live_across(self, value: SSAValue, loop: tuple[int, int], skip: set[Operation]) -> bool:
+        """Whether something not in `skip` uses `value` in `loop` or after it."""
+        return any(
+            self.block_of(use.operation) >= loop[0]
+            for use in value.uses
+            if use.operation not in skip
+        )
+
+    def run(self) -> int:
+        if len(self.loops) < 2:
+            return 0  # one loop: not measured better (module docstring)
+        first_exit = min(latch for _, latch in self.loops)
+        for block in self.blocks[first_exit + 1 :]:
+            for user in list(block.ops):
+                for i, operand in enumerate(user.operands):
+                    copy = self.remat(operand, block, user)
+                    if copy is not None:
+                        user.operands[i] = copy
+        return self.copied
+
+    def remat(self, value: SSAValue, block: Block, before: Operation) -> SSAValue | None:
+        """A copy of `value` in `block` (made before `before` if new), or None where the
+        rules say no."""
+        made = self.copies.setdefault(block, {})
+        if value in made:
+            return made[value]
+        owner = value.owner
+        if not _cheap(owner):
+            return None
+        assert isinstance(owner, Operation)
+        d, u = self.block_of(owner), self.index[block]
+        if d < 0 or d >= u or any(h <= u <= t and not h <= d <= t for h, t in self.loops):
+            return None  # not into a loop the value was computed outside of
+        loop = self.between(d, u)
+        if loop is None:
+            return None
+        h, latch = loop
+        if any(h <= self.block_of(use.operation) <= latch for use in value.uses):
+            return None
+        plan: list[Operation] = []
+        if not self.plan(owner, loop, plan, set(), made):
+            return None
+        for op in plan:
+            new = op.clone(value_mapper=made)
+            block.insert_op_before(new, before)
+            for old_r, new_r in zip(op.results, new.results, strict=True):
+                made[old_r] = new_r
+        self.copied += len(plan)
+        return made[value]
+
+    def plan(
+        self,
+        op: Operation,
+        loop: tuple[int, int],
+        plan: list[Operation],
+        seen: set[Operation],
+        made: dict[SSAValue, SSAValue],
+    ) -> bool:
+        """Append to `plan` (operands first) the ops a copy of `op` after `loop` needs
+        (those not copied into the block yet); False where an operand would become live
+        across the loop."""
+        if op in seen:
+            return True
+        seen.add(op)
+        for operand in op.operands:
+            src = operand.owner
+            if operand in made or isinstance(src, llvm.ConstantOp):
+                continue
+            if isinstance(src, Block) and src is self.blocks[0]:
+                continue  # a kernel parameter: ptxas reloads it where it is used
+            if self.live_across(operand, loop, seen):
+                continue
+            if not isinstance(src, Operation) or not _cheap(src) or self.block_of(src) >= loop[0]:
+                return False
+            if not self.plan(src, loop, plan, seen, made):
+                return False
+        plan.append(op)
+        return True
+
+
+#: Intrinsics that are one integer instruction.
+CHEAP_INTRINSICS = ("llvm.smax.", "llvm.smin.", "llvm.umax.", "llvm.umin.")
+
+
+#: Special registers that read the same value wherever they are read.
+CONSTANT_SREGS = tuple(
+    f"nvvm.read.ptx.sreg.{r}" for r in ("tid.", "ctaid.", "ntid.", "nctaid.", "laneid")
+)
+
+
+def _cheap(op: object) -> bool:
+    if isinstance(op, Operation) and op.name.startswith(CONSTANT_SREGS):
+        return True
+    if isinstance(op, llvm.CallIntrinsicOp):
+        return op.intrin.data.startswith(CHEAP_INTRINSICS)
+    return isinstance(op, Operation) and op.name in CHEAP and not op.regions
+
+
+def rematerialize_region_blocks(blocks: list[Block]) -> int:
+    """Apply the module docstring's rules to one region's `blocks`; how many ops it
+    copied."""
+    return _Region(blocks).run()
+
+
+@dataclass(frozen=True)
+class RematAfterLoopsPass(ModulePass):
+    """Epilogue index arithmetic recomputed after a later loop (module docstring)."""
+
+    name = "llvm-remat-after-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in ops_of(op):
+            if isinstance(func, llvm.FuncOp):
+                rematerialize_region_blocks(list(func.body.blocks))
