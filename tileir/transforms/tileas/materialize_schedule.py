@@ -180,7 +180,9 @@ def async_eligible(op: Operation, num_stages: int) -> bool:
 def analyze_loop(loop: scf.ForOp, num_stages: int) -> ScheduleAnalysis:
     analysis = ScheduleAnalysis(loop, num_stages)
     for op in loop.body.block.ops:
-        if (is_memory_consistency_op(op) and not isinstance(op, AxisRegionOp)) or may_write_memory(op):
+        if (is_memory_consistency_op(op) and not isinstance(op, AxisRegionOp)) or may_write_memory(
+            op
+        ):
             analysis.clobbers = True
         if starts_async_work(op):
             analysis.async_roots.append(op)

@@ -82,14 +82,13 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     FEED_ATTR,
     NOT_PIPELINED,
     REGISTER_A_RESERVE,
-    _warps,
     accumulator_registers,
     feed_clauses,
     groups_in_flight,
     set_feed_clauses,
 )
 from tileir.transforms.tileas.ring_budget import occupancy_hint
-from tileir.transforms.tileas.specialize_agents import SPECIALIZE_ATTR
+from tileir.transforms.tileas.specialize_agents import SPECIALIZE_ATTR, kernel_warps
 
 #: On a `wgmma` dot: its chains are committed as one group and left running, and the
 #: lowering then waits until at most this many groups are pending (`wgmma.wait_group N`);
@@ -332,7 +331,7 @@ def why_not_registers(parts: AttentionLoop, arch: str) -> str | None:
         fn = fn.parent_op()
     if fn is None:
         return "it is not in a function"
-    budget = register_budget(_warps(parts.loop) * 32, occupancy_hint(fn, arch) or 1)
+    budget = register_budget(kernel_warps(parts.loop) * 32, occupancy_hint(fn, arch) or 1)
     a = parts.pv.a.type
     assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
     words = (a.encoding.linear(a.get_shape()).num_registers + 1) // 2

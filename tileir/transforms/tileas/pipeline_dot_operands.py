@@ -153,6 +153,7 @@ from tileir.transforms.tileas.specialize_agents import (
     PRODUCER_WARPS,
     SPECIALIZE_ATTR,
     consumer_registers,
+    kernel_warps,
     producer_registers,
     too_many_for_two_warpgroups,
     why_not_specialized,
@@ -656,7 +657,7 @@ def mark_register_a(loop: scf.ForOp, arch: str) -> None:
         fn = fn.parent_op()
     if fn is None:
         return
-    budget = register_budget(_warps(loop) * WARP_SIZE, occupancy_hint(fn, arch) or 1)
+    budget = register_budget(kernel_warps(loop) * WARP_SIZE, occupancy_hint(fn, arch) or 1)
     held = sum(accumulator_registers(d) for d in shared_operand_dots(loop))
     for dot in dots:
         a = dot.a.type
@@ -730,7 +731,7 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
         plan.specialize = plan.why_not_specialized is None
     elif warp_specialize and plan.all_in_flight:
         plan.why_not_specialized = why_not_specialized(loop, loads)
-        if plan.why_not_specialized is None and _warps(loop) != PRODUCER_WARPS:
+        if plan.why_not_specialized is None and kernel_warps(loop) != PRODUCER_WARPS:
             registers = max(accumulator_registers(dot) for dot in dots)
             plan.why_not_specialized = too_many_for_two_warpgroups(registers)
         plan.specialize = plan.why_not_specialized is None
@@ -988,15 +989,6 @@ def _rounding_clauses(
     return [c for _, c in sorted(clauses)]
 
 
-def _warps(loop: scf.ForOp) -> int:
-    """The warps of the kernel `loop` is in (`tileas-assign-layouts`)."""
-    fn = loop.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
-    warps = fn.attributes.get(NUM_WARPS_ATTR) if fn is not None else None
-    return warps.value.data if isinstance(warps, IntegerAttr) else PRODUCER_WARPS
-
-
 def _specialize(
     loop: scf.ForOp,
     dots: Sequence[tas.DotOp],
@@ -1011,7 +1003,7 @@ def _specialize(
     for load, atom, _ in chosen.values():
         _to_async(load, atom)
     loop.attributes[SPECIALIZE_ATTR] = IntegerAttr(stages, i32)
-    w = _warps(loop)
+    w = kernel_warps(loop)
     producer = producer_registers(w, stage_bytes)
     consumer = consumer_registers(w, stage_bytes)
     if w == PRODUCER_WARPS:

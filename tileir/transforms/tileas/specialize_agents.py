@@ -124,6 +124,17 @@ FENCE_AFTER_DRAIN_ATTR = "nv_tileas.fence_after_drain"
 #: The producer's warps: one warpgroup (`setmaxnreg` acts on whole warpgroups).
 PRODUCER_WARPS = 4
 
+
+def kernel_warps(loop: scf.ForOp) -> int:
+    """The warps of the kernel `loop` is in (`tileas-assign-layouts`; a
+    warpgroup where none is recorded)."""
+    fn = loop.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    warps = fn.attributes.get(NUM_WARPS_ATTR) if fn is not None else None
+    return warps.value.data if isinstance(warps, IntegerAttr) else PRODUCER_WARPS
+
+
 #: The most registers an agent is given (`.maxnreg` of a warp-specialized kernel: the
 #: largest agent budget, at most what 256 threads may launch with).
 AGENT_REGISTER_LIMIT = 248
@@ -304,7 +315,7 @@ def why_not_specialized(loop: scf.ForOp, loads: Sequence[tas.TiledLoadOp]) -> st
     if isinstance(inputs, str):
         return inputs
     if warps.value.data != PRODUCER_WARPS:
-        # The producer's ops and the ops before the loop it gets copies of (`_sink`)
+        # The producer's ops and the ops before the loop it gets copies of (`sink_prologue`)
         # are laid out anew over its warps (`_spread_over_producer`).
         for o in [*producer, *inputs]:
             if any(fewer_warps(r.type, PRODUCER_WARPS) is None for r in o.results):
@@ -409,7 +420,7 @@ def _parts(loop: scf.ForOp, stages: int) -> _Loop:
     return _Loop(loop, stages, loads, waits, dots)
 
 
-def _stage_bytes(loads: Sequence[tas.AsyncTiledLoadOp]) -> int:
+def bytes_per_stage(loads: Sequence[tas.AsyncTiledLoadOp]) -> int:
     """Bytes of one stage: a tile of each load."""
     total = 0
     for load in loads:
@@ -601,7 +612,7 @@ def specialize_loops(loops: Sequence[scf.ForOp], stages: int) -> tas.AgentSwitch
     while op is not None and op is not terminator:
         rest.append(op)
         op = op.next_op
-    stage_bytes = _stage_bytes(parts[0].loads)
+    stage_bytes = bytes_per_stage(parts[0].loads)
     storage = tas.AllocTensorOp(TensorType(i8, [stages, stage_bytes]))
     stage_view = TiledViewType([stages, stage_bytes], i8, Residency.SMEM)
     view = tas.ViewOp(storage.result, stage_view)
@@ -618,7 +629,7 @@ def specialize_loops(loops: Sequence[scf.ForOp], stages: int) -> tas.AgentSwitch
     # Its own copies of what the copies take from between the loops, while the originals
     # are there (`why_not_specialized` checked them pure); the consumer keeps those.
     between = [o for o in rest if not isinstance(o, scf.ForOp | scf.WhileOp) and _pure_top_level(o)]
-    _sink(between, producer)
+    sink_prologue(between, producer)
     for i, o in enumerate(rest):
         if isinstance(o, tas.CtaBarrierOp):
             rest[i] = _agent_barrier(o)
@@ -632,7 +643,7 @@ def specialize_loops(loops: Sequence[scf.ForOp], stages: int) -> tas.AgentSwitch
     Rewriter.insert_op(switch, InsertPoint.after(pipeline))
     prologue = [o for o in block.ops if o not in (storage, view, pipeline, switch, terminator)]
     for region in switch.agents:
-        _sink(prologue, region)
+        sink_prologue(prologue, region)
     if warps != PRODUCER_WARPS:
         _spread_over_producer(switch.agents[0])
     for o in reversed(prologue):
@@ -641,7 +652,7 @@ def specialize_loops(loops: Sequence[scf.ForOp], stages: int) -> tas.AgentSwitch
     return switch
 
 
-def _sink(prologue: Sequence[Operation], region: Region) -> None:
+def sink_prologue(prologue: Sequence[Operation], region: Region) -> None:
     """Give `region` its own copies of the prologue ops it uses (pure index arithmetic,
     `why_not_specialized`), at its start: a value computed before the `agent_switch`
     would be live across it in both agents' registers, and the producer runs on few."""

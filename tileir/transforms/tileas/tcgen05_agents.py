@@ -99,9 +99,10 @@ from tileir.transforms.tileas.specialize_agents import (
     AGENT_REGISTER_LIMIT,
     AGENT_WARPS_ATTR,
     PRODUCER_WARPS,
-    _sink,
-    _stage_bytes,
+    bytes_per_stage,
+    kernel_warps,
     producer_registers,
+    sink_prologue,
     specialize_loops,
     why_not_specialized,
 )
@@ -185,7 +186,7 @@ def too_few_registers(plan: PlannedLoop, arch: str, ring_bytes: int) -> str | No
     acc = dot.acc.type
     assert isinstance(acc, TensorType)
     m, n = acc.get_shape()
-    warps = _warps(loop)
+    warps = kernel_warps(loop)
     ctas = ctas_per_sm(fn, arch, shared_bytes, tmem_columns((m, n)))
     registers = epilogue_registers(warps, ctas)
     producer = producer_registers(warps, ring_bytes // max(plan.stages, 1))
@@ -238,8 +239,8 @@ def mark_tcgen05_agents(loop: scf.ForOp, stages: int) -> str:
     """Mark `loop` (its loads already asynchronous) for this pass with its pipeline's
     `stages`; the agents as the remarks say them."""
     loop.attributes[TCGEN05_AGENTS_ATTR] = IntegerAttr(stages, i32)
-    w = _warps(loop)
-    stage_bytes = sum(_stage_bytes([load]) for load in _loads(loop))
+    w = kernel_warps(loop)
+    stage_bytes = sum(bytes_per_stage([load]) for load in _loads(loop))
     registers = loop.attributes.get(EPILOGUE_REGISTERS_ATTR)
     assert isinstance(registers, IntegerAttr)
     producer = min(producer_registers(w, stage_bytes), registers.value.data)
@@ -251,14 +252,6 @@ def mark_tcgen05_agents(loop: scf.ForOp, stages: int) -> str:
 
 def _loads(loop: scf.ForOp) -> list[tas.AsyncTiledLoadOp]:
     return [op for op in loop.body.block.ops if isinstance(op, tas.AsyncTiledLoadOp)]
-
-
-def _warps(loop: scf.ForOp) -> int:
-    fn = loop.parent_op()
-    assert isinstance(fn, func.FuncOp)
-    warps = fn.attributes.get(NUM_WARPS_ATTR)
-    assert isinstance(warps, IntegerAttr)
-    return warps.value.data
 
 
 @dataclass
@@ -349,8 +342,8 @@ def specialize_tcgen05_loop(loop: scf.ForOp, stages: int, registers: int) -> tas
     producer and consumer, the consumer's loop then moved into an agent of its own."""
     (dot,) = [op for op in loop.body.block.ops if isinstance(op, tas.DotOp)]
     acc = _accumulator(loop, dot)
-    warps = _warps(loop)
-    stage_bytes = _stage_bytes(_loads(loop))
+    warps = kernel_warps(loop)
+    stage_bytes = bytes_per_stage(_loads(loop))
     # Tensor memory holds the accumulation from before the loop on: the epilogue writes
     # the initial value, the MMAs always accumulate, the read after reads tensor memory
     # (and takes the initial value, which is what it holds where the loop ran no
@@ -376,7 +369,7 @@ def specialize_tcgen05_loop(loop: scf.ForOp, stages: int, registers: int) -> tas
     # No `wgmma` drain: the accumulator's release waits for every MMA.
     for drain in [op for op in consumer.ops if isinstance(op, tas.AsyncWaitOp)]:
         Rewriter.erase_op(drain)
-    _sink(prefix, mma)
+    sink_prologue(prefix, mma)
     _mma_agent(mma, accumulator)
     _epilogue(acc.read, accumulator)
     agents = [Region(), mma, Region()]
