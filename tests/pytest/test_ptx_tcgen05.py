@@ -41,6 +41,15 @@ TCGEN05_KERNELS = (
     "batched_matmul_e5m2",  # kind::f8f6f4, e5m2
     "block_scaled_mm_e4m3",
 )
+#: Those with a 64-row accumulator (data-path layout F).
+HALF_DATAPATH = (
+    "gemm_f16",
+    "gemm_tf32",
+    "gemm_bf16_deep_k",
+    "batched_matmul_2d_f16",
+    "batched_matmul_e5m2",
+    "block_scaled_mm_e4m3",
+)
 #: Those whose K loop loads feed cp.async rings (gemm_tf32's operands are converted
 #: to tf32 first, so they go through registers).
 RING_FED = ("gemm_bf16_big_tile", "gemm_bf16_two_warpgroups", "gemm_e4m3_scaled", "gemm_f16")
@@ -62,7 +71,12 @@ def _run(name: str, ptx: str) -> None:
 @pytest.mark.parametrize("name", TCGEN05_KERNELS)
 def test_corpus_dot_on_tcgen05_matches_numpy(name: str) -> None:
     ptx = _ptx(name)
-    assert "tcgen05.mma.cta_group::1" in ptx and "tcgen05.ld.sync.aligned.32x32b" in ptx
+    assert "tcgen05.mma.cta_group::1" in ptx
+    # A 64-row accumulator (data-path layout F) moves between tensor memory and its MMA
+    # fragment registers with .16x256b accesses, without an exchange through shared
+    # memory; the others with .32x32b, each warp its lane quarter.
+    shapes = set(re.findall(r"tcgen05\.(?:ld|st)\.sync\.aligned\.(\w+)", ptx))
+    assert shapes == {"16x256b" if name in HALF_DATAPATH else "32x32b"}
     # One elected lane of warp 0 issues (elect.sync), not a comparison of the thread index.
     assert re.search(r"elect\.sync %r\d+\|%tc_elected, -1;", ptx)
     # The K loop's operands arrive through cp.async rings (tileas-pipeline-dot-operands).
@@ -404,3 +418,63 @@ def test_bad_instruction_descriptor_fails() -> None:
     broken = ptx.replace(setup.group(0), f"mov.b32 {words[0]}, {bad};")
     with pytest.raises(SimulationError, match="reserved bit"):
         _run(BROKEN_BASE, broken)
+
+
+def _fragment_kernel(lane: int) -> str:
+    """One warp writes cell value `256 lane + column` into columns 0 .. 7 of its 32
+    lanes (`.32x32b`), reads them back with `.16x256b.x1` at lanes `lane` and `lane +
+    16`, and stores each thread's 8 registers."""
+    words = ", ".join(f"%r{10 + c}" for c in range(8))
+    sets = "\n".join(f"  add.u32 %r{10 + c}, %r4, {c};" for c in range(8))
+    return f"""
+.version 8.6
+.target sm_100a
+.address_size 64
+.visible .entry fragments(.param .u64 out) .reqntid 32, 1, 1 {{
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<4>;
+  .shared .align 8 .b8 slot[8];
+  mov.u32 %r1, slot;
+  tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32;
+  tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+  bar.sync 0;
+  ld.shared.b32 %r2, [%r1];
+  mov.u32 %r3, %tid.x;
+  shl.b32 %r4, %r3, 8;
+{sets}
+  tcgen05.st.sync.aligned.32x32b.x8.b32 [%r2], {{{words}}};
+  tcgen05.wait::st.sync.aligned;
+  add.u32 %r5, %r2, {lane << 16};
+  tcgen05.ld.sync.aligned.16x256b.x1.b32 {{%r20, %r21, %r22, %r23}}, [%r5];
+  add.u32 %r6, %r5, {16 << 16};
+  tcgen05.ld.sync.aligned.16x256b.x1.b32 {{%r24, %r25, %r26, %r27}}, [%r6];
+  tcgen05.wait::ld.sync.aligned;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mul.wide.u32 %rd2, %r3, 32;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.v4.b32 [%rd3], {{%r20, %r21, %r22, %r23}};
+  st.global.v4.b32 [%rd3+16], {{%r24, %r25, %r26, %r27}};
+  bar.sync 0;
+  tcgen05.dealloc.cta_group::1.sync.aligned.b32 %r2, 32;
+  ret;
+}}
+"""
+
+
+def test_16x256b_moves_the_mma_fragment() -> None:
+    """`tcgen05.ld.16x256b` (PTX ISA 9.7.16.2.3.1, "Matrix fragments for shape .16x256b"):
+    register `r` of thread `l` is lane `base + l / 4 + 8 (r / 2 % 2)`, column
+    `r % 2 + 2 (l % 4)`, the m16n8 accumulator fragment that 64-row accumulators are
+    read and written in; a base that is not in either half of the warp's lane quarter
+    fails."""
+    ptx = _fragment_kernel(0)
+    run_ptxas(ptx, "sm_100a")
+    out = np.zeros((32, 8), dtype=np.uint32)
+    simulate(ptx, (1, 1, 1), [out])
+    thread, reg = np.arange(32)[:, None], np.arange(8)[None, :]
+    lane = thread // 4 + 8 * (reg // 2 % 2) + 16 * (reg // 4)
+    column = reg % 2 + 2 * (thread % 4)
+    np.testing.assert_array_equal(out, 256 * lane + column)
+    with pytest.raises(SimulationError, match="its lane quarter"):
+        simulate(_fragment_kernel(8), (1, 1, 1), [out])

@@ -42,7 +42,11 @@ the judges).  What is modelled:
   warp-collective; the address's lane field must be the warp's *lane quarter*,
   `32 (w % 4)` for warp `w` of the CTA (9.7.16.8.3, "Access restrictions"); thread
   `l` moves lane `quarter + l`, columns `col .. col+N-1` in register order; the
-  columns must be allocated.  Other shapes are `unsupported`.
+  columns must be allocated.  `.16x256b.xN` (9.7.16.2.3.1, "Matrix fragments for shape
+  .16x256b"): 16 lanes from the address's, which is the quarter's first or its
+  seventeenth; `4N` registers, register `r` of thread `l` is lane `l / 4 + 8 (r / 2 %
+  2)`, column `col + r % 2 + 2 (l % 4) + 8 (r / 4)` (the `mma.sync` m16n8 accumulator
+  fragment, once per 8 columns).  Other shapes are `unsupported`.
 * `tcgen05.wait::{ld,st}.sync.aligned` and `tcgen05.fence::{before,after}_thread_sync`
   are accepted (loads and stores complete at issue here).
 
@@ -624,24 +628,43 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
     what = "tcgen05.st" if store else "tcgen05.ld"
     if not (mods.flag("sync") and mods.flag("aligned")):
         raise invalid(ins, f"{what} without .sync.aligned")
-    if not mods.flag("32x32b"):
-        raise unsupported(ins, f"{what} shapes other than .32x32b")
+    shape = mods.one_of(("32x32b", "16x256b"))
+    if shape is None:
+        raise unsupported(ins, f"{what} shapes other than .32x32b and .16x256b")
     reps = [r for r in mods.rest if r.startswith("x") and r[1:].isdigit()]
     if len(reps) != 1:
         raise invalid(ins, f"{what} needs one .xN")
     mods.rest.remove(reps[0])
     count = int(reps[0][1:])
-    if count not in (1, 2, 4, 8, 16, 32, 64, 128):
-        raise invalid(ins, f"{what}.32x32b.x{count}")
+    # .num: x1 .. x128 for .32x32b, x1 .. x32 for .16x256b (4 registers each).
+    if count not in (1, 2, 4, 8, 16, 32, 64, 128) or (shape == "16x256b" and count > 32):
+        raise invalid(ins, f"{what}.{shape}.x{count}")
     if mods.type("b") != TYPES["b32"]:
         raise invalid(ins, f"{what} is .b32")
     mods.done()
     regs_op, addr_op = (ins.operands[1], ins.operands[0]) if store else ins.operands[:2]
     operands(ins, 2)
     items = regs_op.items if isinstance(regs_op, Vec) else (regs_op,)
-    if len(items) != count or not isinstance(addr_op, Mem):
-        raise invalid(ins, f"{what}.x{count} takes {count} registers and a [taddr]")
+    registers = count if shape == "32x32b" else 4 * count
+    if len(items) != registers or not isinstance(addr_op, Mem):
+        raise invalid(ins, f"{what}.x{count} takes {registers} registers and a [taddr]")
     b32 = TYPES["b32"]
+    # Per thread `l` of the warp and register `r`: the lane (from the address's) and the
+    # column (from the address's) it moves.  .32x32b: lane l, column r.  .16x256b
+    # (9.7.16.2.3.1, "Matrix fragments for shape .16x256b"): 16 lanes, 8 columns per
+    # repetition; lane l / 4 + 8 (r / 2 % 2), column r % 2 + 2 (l % 4) + 8 (r / 4).
+    thread = np.arange(32)[:, None]
+    reg = np.arange(registers)[None, :]
+    if shape == "32x32b":
+        lane_of, column_of = (
+            np.broadcast_to(thread, (32, registers)),
+            np.broadcast_to(reg, (32, registers)),
+        )
+        span = (32, count)
+    else:
+        lane_of = thread // 4 + 8 * (reg // 2 % 2)
+        column_of = reg % 2 + 2 * (thread % 4) + 8 * (reg // 4)
+        span = (16, 8 * count)
 
     def run(m: Machine, act: np.ndarray) -> None:
         warps = _warps(m, act, what)
@@ -653,22 +676,25 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
             cta = int(m.threads.cta[lead])
             quarter = 32 * (((lead % m.threads.per_cta) // 32) % 4)
             lane0, col = int(addr[i]) >> 16, int(addr[i]) & 0xFFFF
-            if lane0 != quarter:
+            # A 16-lane access starts at either half of the lane quarter.
+            if lane0 not in (quarter, quarter + 32 - span[0]):
                 raise m.fail(
                     f"{what} at lane {lane0}: warp {(lead % m.threads.per_cta) // 32} may "
                     f"only access lanes {quarter} .. {quarter + 31} (its lane quarter)",
                     lead,
                 )
-            _check_columns(m, state, cta, col, col + count, lead, f"{what} accesses")
+            hi = col + span[1]
+            _check_columns(m, state, cta, col, hi, lead, f"{what} accesses")
             cells = state.memory(cta)
+            lanes, columns = lane0 + lane_of, col + column_of
             if store:
                 sub = np.zeros(m.count, dtype=bool)
                 sub[w] = True
                 words = np.stack([m.read_bits(r, b32, sub)[w] for r in items], axis=1)
-                cells[quarter : quarter + 32, col : col + count] = words.astype(np.uint32)
+                cells[lanes, columns] = words.astype(np.uint32)
                 continue
             for region in state.regions:
-                if region.cta != cta or region.hi <= col or col + count <= region.lo:
+                if region.cta != cta or region.hi <= col or hi <= region.lo:
                     continue
                 if region.agent < 0:
                     raise m.fail(
@@ -689,7 +715,7 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
                             "completed for this thread (wait on the mbarrier first)",
                             int(w[int(np.argmin(ok))]),
                         )
-            values = cells[quarter : quarter + 32, col : col + count]
+            values = cells[lanes, columns]
             sub = np.zeros(m.count, dtype=bool)
             sub[w] = True
             for j, r in enumerate(items):

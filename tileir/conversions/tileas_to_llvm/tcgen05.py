@@ -30,7 +30,13 @@ Generation Family Instructions"); the instructions are written by the one PTX bu
   `tcgen05.commit.mbarrier::arrive::one` (section 9.7.16.6.3).  Every thread waits for
   the mbarrier's phase (its parity kept in the thread's phase word), fences, and reads
   its lane quarter of D with `tcgen05.ld.32x32b` and `tcgen05.wait::ld` (section
-  9.7.16.8.3, "Access restrictions": warp `w` reaches lanes `32 (w % 4) ..`).
+  9.7.16.8.3, "Access restrictions": warp `w` reaches lanes `32 (w % 4) ..`).  A
+  64-row accumulator (data-path layout F: rows `16q ..` in lanes `32q ..`) in the
+  `mma.sync` fragment layout is read and written with `.16x256b` accesses of the
+  warp's 16 lanes instead (section 9.7.16.2.3.1, "Matrix fragments for shape
+  .16x256b": register `r` of lane `l` is row `l / 4 + 8 (r / 2 % 2)`, column
+  `r % 2 + 2 (l % 4) + 8 (r / 4)`, the m16n8 fragment), with no exchange through
+  shared memory (`tcgen05_plan.fragment_blocks`).
 
 A resident accumulator (`nv_tileas.tmem_resident`, `tileas-tmem-accumulators`) stays
 in tensor memory across its K loop: a per-thread flag word says whether it holds the
@@ -52,7 +58,7 @@ threads (`cta_threads`), every agent's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
@@ -81,7 +87,7 @@ from tileir.conversions.tileas_to_llvm.staged_operands import stage_once
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_COLUMN_ATTR,
@@ -95,9 +101,13 @@ from tileir.dialects.nv_tileas.ops.tmem import (
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 from tileir.transforms.tileas.tcgen05_agents import MMA_AGENT_ATTR
 from tileir.transforms.tileas.tcgen05_plan import (
+    FRAGMENT_REGISTERS,
     LANE_QUARTERS,
     TCGEN05_M,
     accumulator_run,
+    fragment_accesses,
+    fragment_blocks,
+    fragment_warp_columns,
     instruction_m,
     tcgen05_accumulator_layout,
     tcgen05_kind,
@@ -482,7 +492,13 @@ def lower_tcgen05_dot(
     operand = element_kind(op, a_t)
     accumulator = element_kind(op, acc_t)
     c_strides, c_size = padded_strides([m, n], accumulator.bits)
-    exchange_c = acc_layout != tmem_layout or result_layout != tmem_layout
+    # A 64-row accumulator in the `mma.sync` fragment layout moves between registers and
+    # tensor memory with `.16x256b` accesses, without an exchange (`fragment_blocks`).
+    acc_blocks = fragment_blocks(acc_layout, (m, n))
+    result_blocks = fragment_blocks(result_layout, (m, n))
+    exchange_c = (acc_layout != tmem_layout and acc_blocks is None) or (
+        result_layout != tmem_layout and result_blocks is None
+    )
     limit = available_bytes(state, [c_size] if exchange_c else [])
     size = spec.element_bytes
     place = feeds.placement_of(op) if feeds is not None else None
@@ -565,7 +581,10 @@ def lower_tcgen05_dot(
     group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(base_column, i32))
     # -- the accumulator into tensor memory, unless it is zero (a resident one only in
     # the loop's first iteration) or already there.
-    if not zero_acc and not stored:
+    if not zero_acc and not stored and acc_blocks is not None and acc_layout != tmem_layout:
+        fragments = _fragment_place(b, memory, state, acc_layout, base_column)
+        _write_fragments(b, fragments, acc_blocks, acc_vals, unless=started)
+    elif not zero_acc and not stored:
         c = acc_vals
         if acc_layout != tmem_layout:
             assert smem_c is not None
@@ -649,6 +668,9 @@ def lower_tcgen05_dot(
         if flag is not None:
             _store_word(b, flag, 1)
         result = carried
+    elif result_blocks is not None and result_layout != tmem_layout:
+        fragments = _fragment_place(b, memory, state, result_layout, base_column)
+        result = _read_fragments(b, fragments, result_blocks, accumulator.register_type)
     else:
         result = _read_accumulator(b, memory, state, runs, group, accumulator.register_type)
     # Every warp is done with the operand buffers (the commit's phase covers the
@@ -656,7 +678,7 @@ def lower_tcgen05_dot(
     end = ptx.PtxAsm()
     _thread_sync(end)
     b.asm(end, min_ptx_isa=TCGEN05_PTX_ISA)
-    if result_layout != tmem_layout and not resident:
+    if result_layout != tmem_layout and result_blocks is None and not resident:
         assert smem_c is not None
         ex.write(b, rewriter, state, result, tmem_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
@@ -789,6 +811,63 @@ def lower_read_tmem_accumulator(
     rewriter.replace(op, [], [ctx.pack(rewriter, values, t)])
 
 
+def _fragment_place(
+    b: LLBuilder, memory: TensorMemory, state: FunctionState, layout: LinearLayout, column: int
+) -> SSAValue:
+    """The tensor-memory address of this warp's part of a 64-row accumulator at `column`
+    in a `fragment_blocks` layout: lanes `32 (w % 4)` (layout F's rows `16 (w % 4) ..`),
+    the column of the warp bits above the lane quarter added."""
+    assert state.warp is not None
+    address = _tmem_address(b, memory, state, column)
+    for j, c in enumerate(fragment_warp_columns(layout)):
+        if c:
+            bit = b.and_(b.lshr(state.warp, b.const(2 + j, i32)), b.const(1, i32))
+            address = b.add(address, b.mul(bit, b.const(c, i32)))
+    return address
+
+
+def _read_fragments(
+    b: LLBuilder, address: SSAValue, blocks: list[int], register_type: Attribute
+) -> list[SSAValue]:
+    """This thread's registers of a 64-row accumulator in a `fragment_blocks` layout:
+    `tcgen05.ld.16x256b` (PTX ISA 9.7.16.2.3.1) of its warp's 16 lanes at `address`,
+    each access followed by its own `tcgen05.wait::ld` (as `_read_accumulator`)."""
+    out: list[SSAValue] = []
+    for first, column, count in fragment_accesses(blocks):
+        asm = ptx.PtxAsm()
+        outs = [asm.output(register_type) for _ in range(FRAGMENT_REGISTERS * count)]
+        where = asm.input(b.add(address, b.const(column, i32)))
+        asm.instr(
+            f"tcgen05.ld.sync.aligned.16x256b.x{count}.b32",
+            _tmem_vector(outs),
+            ptx.address(where),
+        )
+        asm.instr("tcgen05.wait::ld.sync.aligned")
+        assert first == len(out)
+        out += b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    return out
+
+
+def _write_fragments(
+    b: LLBuilder,
+    address: SSAValue,
+    blocks: list[int],
+    values: Sequence[SSAValue],
+    unless: SSAValue | None = None,
+) -> None:
+    """The registers of `_read_fragments` into tensor memory (`tcgen05.st.16x256b`, then
+    `tcgen05.wait::st`); with `unless`, only where `unless` does not hold."""
+    pieces = (
+        (
+            b.add(address, b.const(column, i32)),
+            values[first : first + FRAGMENT_REGISTERS * count],
+            f"16x256b.x{count}",
+        )
+        for first, column, count in fragment_accesses(blocks)
+    )
+    _store_pieces(b, pieces, unless)
+
+
 def _write_accumulator(
     b: LLBuilder,
     memory: TensorMemory,
@@ -801,14 +880,34 @@ def _write_accumulator(
     """This thread's part of an accumulator into tensor memory (`tcgen05.st` of its lane
     quarter, a slice of columns at a time, then `tcgen05.wait::st`); with `unless`, only
     where `unless` does not hold."""
-    for first, column, count in runs:
+    pieces = (
+        (
+            b.add(_tmem_address(b, memory, state, column), group),
+            values[first : first + count],
+            f"32x32b.x{count}",
+        )
+        for first, column, count in runs
+    )
+    _store_pieces(b, pieces, unless)
+
+
+def _store_pieces(
+    b: LLBuilder,
+    pieces: Iterable[tuple[SSAValue, Sequence[SSAValue], str]],
+    unless: SSAValue | None,
+) -> None:
+    """One `tcgen05.st.sync.aligned.{shape}.b32` per `(address, registers, shape)` of
+    `pieces` (only where `unless` does not hold, with `unless`), then
+    `tcgen05.wait::st`; `pieces` is consumed one at a time, so that each address is
+    computed just before its store."""
+    for address, values, shape in pieces:
         asm = ptx.PtxAsm()
-        address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
-        words = [asm.input(v) for v in values[first : first + count]]
+        where = asm.input(address)
+        words = [asm.input(v) for v in values]
         guard = asm.input(unless) if unless is not None else None
         asm.instr(
-            f"tcgen05.st.sync.aligned.32x32b.x{count}.b32",
-            ptx.address(address),
+            f"tcgen05.st.sync.aligned.{shape}.b32",
+            ptx.address(where),
             _tmem_vector(words),
             guard=guard,
             negate=True,

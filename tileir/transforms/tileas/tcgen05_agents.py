@@ -219,7 +219,7 @@ def why_not_tcgen05_agents(
     if acc.get_shape()[0] % TCGEN05_M:
         return (
             f"its {acc.get_shape()[0]}-row accumulator is not kept in tensor memory across "
-            "the loop (layout F: read out through shared memory each iteration)"
+            "the loop (layout F: read into its registers each iteration)"
         )
     body = loop.body.block
     arg = dot.acc

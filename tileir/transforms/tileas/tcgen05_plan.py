@@ -21,7 +21,9 @@ with the reason this module gives (the `Tcgen05NotUsed` remark):
   weight-stationary `.ws` form, not generated; tileiras keeps these on `mma.sync`
   too), or of a multiple of 64 that is not one of 128 (a 64-row
   tile runs on one `M = 64` instruction, data-path layout F: rows `16q ..` in lanes
-  `32q ..` of each lane quarter, read out through shared memory into its layout);
+  `32q ..` of each lane quarter; in the `mma.sync` fragment layout of 4 or 8 warps it
+  moves with `tcgen05.ld`/`st` `.16x256b`, whose registers are that fragment
+  (`fragment_blocks`), in any other layout through shared memory);
 * 16-bit accumulators (f16 into f16, 8-bit floats into f16) pack two elements per
   column, not generated yet;
 * batched (rank-3) dots, and i8 dots with a 16-byte K tail, are not generated yet;
@@ -170,6 +172,69 @@ def tmem_register_layout(
     return LinearLayout((m, n), registers, lanes, warps)
 
 
+#: Lane bases of `tcgen05.ld`/`st` `.16x256b` (PTX ISA 9.7.16.2.3.1, "Matrix fragments
+#: for shape .16x256b"): lane `l` holds row `l / 4` and columns `2 (l % 4)`, `+1` of each
+#: 16x8 block (rows `+8` in its second register pair), the `mma.sync` m16n8 accumulator
+#: fragment (`mma_layout._LANES`).
+FRAGMENT_LANES = ((0, 2), (0, 4), (1, 0), (2, 0), (4, 0))
+#: Registers a thread holds per 16x8 block of a `.16x256b` access (`.x1`).
+FRAGMENT_REGISTERS = 4
+#: The most 8-column blocks one `.16x256b` access moves here (32 registers, as
+#: `MAX_COLUMNS_PER_ACCESS` of the `.32x32b` ones).
+FRAGMENT_BLOCKS = 8
+
+
+def fragment_blocks(layout: LinearLayout, mn: tuple[int, int]) -> list[int] | None:
+    """For a 64-row accumulator (data-path layout F: rows `16q .. 16q+15` in lanes
+    `32q .. 32q+15`) held in `layout`: the column of each 16x8 block of a thread's
+    registers (registers `4i .. 4i+3` are block `i`), before the column of its warp's
+    part (`fragment_warp_columns`), where `layout` is the one `tcgen05.ld.16x256b` of
+    the lanes `32 (w % 4) ..` fills, so that warp `w` reads and writes its 16 rows
+    `16 (w % 4) ..` directly: register bit 0 one column, bit 1 eight rows, the others
+    and the warps above the lane quarter distinct powers of two of at least 8 columns
+    (the `#nv_tileas.mma` layout of 4 or 8 warps).  None otherwise."""
+    m, n = mn
+    if m != TCGEN05_HALF_M or layout.shape != (m, n) or len(layout.warps) < 2:
+        return None
+    if layout.registers[:2] != ((0, 1), (8, 0)) or layout.lanes != FRAGMENT_LANES:
+        return None
+    if layout.warps[:2] != ((16, 0), (32, 0)):
+        return None
+    steps = [c for _, c in layout.registers[2:]]
+    warp_steps = [c for _, c in layout.warps[2:] if c]
+    if any(r for r, _ in (*layout.registers[2:], *layout.warps[2:])):
+        return None
+    bases = steps + warp_steps
+    if any(c < 8 or c & (c - 1) for c in bases) or len(set(bases)) != len(bases):
+        return None
+    return [sum(c for j, c in enumerate(steps) if i >> j & 1) for i in range(1 << len(steps))]
+
+
+def fragment_warp_columns(layout: LinearLayout) -> list[int]:
+    """The column each warp bit above the lane quarter adds to a `fragment_blocks`
+    layout's blocks (0 for a warp bit that holds a replica)."""
+    return [c for _, c in layout.warps[2:]]
+
+
+def fragment_accesses(blocks: list[int]) -> list[tuple[int, int, int]]:
+    """`(first register, column, blocks)` of each `tcgen05.ld`/`st` `.16x256b.x{blocks}`
+    over a thread's `fragment_blocks`: consecutive blocks 8 columns apart, a power of two
+    of them, at most `FRAGMENT_BLOCKS`."""
+    accesses: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(blocks):
+        count = 1
+        while (
+            count * 2 <= FRAGMENT_BLOCKS
+            and i + count * 2 <= len(blocks)
+            and all(blocks[i + j] == blocks[i] + 8 * j for j in range(count * 2))
+        ):
+            count *= 2
+        accesses.append((FRAGMENT_REGISTERS * i, blocks[i], count))
+        i += count
+    return accesses
+
+
 def column_run(mn: tuple[int, int], num_warps: int, reduced: bool = False) -> int:
     """How many consecutive columns of a row a thread holds before the next run of the
     row goes to the next group of four warps (`Gc` groups split the columns).  With one
@@ -188,8 +253,8 @@ def column_run(mn: tuple[int, int], num_warps: int, reduced: bool = False) -> in
     alone made O's row factors convert through shared memory).  Other kernels keep
     `COLUMN_RUN`, the 8-column `tcgen05.ld`s and stores their epilogues want (runs of 2
     took `t_matmul_bf16_128x128x64` from 64 to 169 registers).  A 64-row accumulator
-    (layout F) keeps whole runs: it is read out through shared memory into its own
-    layout."""
+    (layout F) keeps whole runs: its `mma.sync` fragment layout is read with `.16x256b`
+    (`fragment_blocks`), any other through shared memory."""
     m, n = mn
     _, columns = warp_split(mn, num_warps)
     per_thread = n // columns

@@ -243,8 +243,8 @@ class TmemAccumulatorsPass(ModulePass):
         ]
         if not dots:
             return
-        # A 64-row accumulator is read out through shared memory into its layout:
-        # it stays in registers between iterations.
+        # A 64-row accumulator is read into its registers (`.16x256b`, or through
+        # shared memory) each iteration: it stays in registers between iterations.
         full = [d for d in dots if _rows(d) % TCGEN05_M == 0]
         chains: list[tuple[int, list[tas.DotOp], Rescale | None]] = []
         for d in full:
