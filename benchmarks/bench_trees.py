@@ -21,6 +21,10 @@ falls on all alike:
   `--repeat`.  The two trees' cubins are compared kernel by kernel.
 
 Ratios are over tileiras's time (whole process) or over the first tree's (both).
+
+`--cold` measures instead whole processes with the server and the result cache off
+(`cold_processes`): CPU (user + system, ptxas included) and wall per run, medians of
+`--repeat` interleaved rounds, each tree's start-up table written first.
 """
 
 from __future__ import annotations
@@ -111,6 +115,18 @@ def cpu_rounds(trees: list[str], kernels: list[str], gpu: str, repeat: int) -> l
     return best
 
 
+def make_shim(tree: str, shim_dir: str) -> str:
+    """`tree`'s tileiras shim, made in `shim_dir`; its path."""
+    env = dict(os.environ, PYTHONPATH=tree, TILEIR_SERVER="0")
+    subprocess.run(
+        [sys.executable, "-m", "tileir.driver.assembler", "--make-tileiras-shim", shim_dir],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    return os.path.join(shim_dir, "tileiras")
+
+
 def whole_processes(
     trees: list[str], kernels: list[str], gpu: str, repeat: int
 ) -> tuple[dict[str, dict[str, float]], list[float], list[str]]:
@@ -121,18 +137,11 @@ def whole_processes(
     with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
         commands: dict[str, tuple[list[str], dict[str, str]]] = {"tileiras": ([tileiras], {})}
         for i, tree in enumerate(trees):
-            shim_dir = os.path.join(tmp, f"shim{i}")
-            env = dict(os.environ, PYTHONPATH=tree, TILEIR_SERVER="0")
-            subprocess.run(
-                [sys.executable, "-m", "tileir.driver.assembler", "--make-tileiras-shim", shim_dir],
-                env=env,
-                check=True,
-                capture_output=True,
-            )
+            shim = make_shim(tree, os.path.join(tmp, f"shim{i}"))
             runtime = os.path.join(tmp, f"run{i}")
             os.mkdir(runtime, 0o700)
             commands[f"tree{i}"] = (
-                [os.path.join(shim_dir, "tileiras")],
+                [shim],
                 {
                     "PYTHONPATH": tree,
                     "XDG_RUNTIME_DIR": runtime,
@@ -187,6 +196,100 @@ def whole_processes(
     return best, loads, differ
 
 
+def cold_processes(
+    trees: list[str], kernels: list[str], gpu: str, repeat: int
+) -> tuple[dict[str, dict[str, list[tuple[float, float]]]], list[float], list[str]]:
+    """`--cold`: bytecode to a cubin through each tree's tileiras shim with the server
+    and the result cache off (`TILEIR_SERVER=0 TILEIR_NO_CACHE=1`), a whole process per
+    compilation, and tileiras, one run of each in rotating order.  Per command and
+    kernel, every run's (CPU, wall) seconds: the CPU is user + system time of the
+    process and of what it waited for (ptxas), from `os.wait4`.  Each tree has a
+    private cache directory, where its start-up table (tileir/utils/cold_start.py)
+    is written by an untimed run of each kernel first, as a user's is after a first
+    compilation.  Also the load averages seen and the kernels whose cubins differed."""
+    tileiras = find_tool("tileiras")
+    tools = str(Path(tileiras).parent)
+    with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
+        commands: dict[str, tuple[list[str], dict[str, str]]] = {"tileiras": ([tileiras], {})}
+        for i, tree in enumerate(trees):
+            shim = make_shim(tree, os.path.join(tmp, f"shim{i}"))
+            commands[f"tree{i}"] = (
+                [shim],
+                {
+                    "PYTHONPATH": tree,
+                    "TILEIR_SERVER": "0",
+                    "TILEIR_NO_CACHE": "1",
+                    "TILEIR_CACHE_DIR": os.path.join(tmp, f"cache{i}"),
+                    "PATH": f"{tools}:{os.environ.get('PATH', '')}",
+                },
+            )
+        base_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TILEIR_SERVER")}
+
+        def run(name: str, kernel: str) -> tuple[float, float]:
+            argv, extra = commands[name]
+            out = os.path.join(tmp, f"{name}.cubin")
+            start = time.perf_counter()
+            proc = subprocess.Popen(
+                [*argv, kernel, "-o", out, "--gpu-name", gpu],
+                env={**base_env, **extra},
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            seconds = time.perf_counter() - start
+            if proc.returncode != 0:
+                return float("nan"), float("nan")
+            return usage.ru_utime + usage.ru_stime, seconds
+
+        for kernel in kernels:
+            for i in range(len(trees)):
+                run(f"tree{i}", kernel)  # writes the tree's start-up table
+        runs: dict[str, dict[str, list[tuple[float, float]]]] = {name: {} for name in commands}
+        loads: list[float] = []
+        differ: list[str] = []
+        names = list(commands)
+        for r in range(repeat):
+            for k, kernel in enumerate(kernels):
+                shift = (k + r) % len(names)
+                for name in names[shift:] + names[:shift]:
+                    runs[name].setdefault(Path(kernel).stem, []).append(run(name, kernel))
+                cubins = [Path(tmp, f"tree{i}.cubin").read_bytes() for i in range(len(trees))]
+                if any(c != cubins[0] for c in cubins) and Path(kernel).stem not in differ:
+                    differ.append(Path(kernel).stem)
+                loads.append(os.getloadavg()[0])
+    return runs, loads, differ
+
+
+def report_cold(trees: list[str], kernels: list[str], gpu: str, repeat: int) -> None:
+    runs, loads, differ = cold_processes(trees, kernels, gpu, repeat)
+    print(
+        f"whole process, cold (server and result cache off), medians of {repeat}, "
+        f"load {min(loads):.1f}-{max(loads):.1f}:"
+    )
+
+    def medians(name: str, which: int) -> dict[str, float]:
+        return {k: statistics.median(v[which] for v in vs) for k, vs in runs[name].items()}
+
+    for which, what in ((0, "CPU (user+sys)"), (1, "wall")):
+        ref = medians("tileiras", which)
+        print(f"  {what}: tileiras median {statistics.median(ref.values()):.3f} s")
+        per_tree = [medians(f"tree{i}", which) for i in range(len(trees))]
+        for i, tree in enumerate(per_tree):
+            ratios = [tree[n] / ref[n] for n in ref]
+            print(
+                f"    tree {i}: median {statistics.median(tree.values()):.3f} s, "
+                f"{statistics.median(ratios):.2f}x tileiras (max {max(ratios):.2f}x, "
+                f"{sum(r > 1.5 for r in ratios)}/{len(ratios)} above 1.5x)"
+            )
+        pairs = [per_tree[1][n] / per_tree[0][n] for n in ref]
+        print(
+            f"    tree 1 / tree 0, same kernel: median {statistics.median(pairs):.3f} "
+            f"({min(pairs):.3f}-{max(pairs):.3f})"
+        )
+    print(f"  cubins that differ between the trees: {', '.join(differ) or 'none'}")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--worker-cpu":
         gpu, out, *kernels = sys.argv[2:]
@@ -199,11 +302,17 @@ def main() -> None:
     parser.add_argument("--also", action="append", default=[], help="a kernel to add, by name")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds")
     parser.add_argument("--gpu-name", default="sm_90")
+    parser.add_argument(
+        "--cold", action="store_true", help="only whole cold processes (server and cache off)"
+    )
     args = parser.parse_args()
     trees = [str(Path(t).resolve()) for t in args.trees]
     every = sorted(Path(args.kernels).glob("*.tileirbc"))[:: args.every]
     extra = [Path(args.kernels) / f"{name}.tileirbc" for name in args.also]
     kernels = [str(k) for k in dict.fromkeys([*every, *extra])]
+    if args.cold:
+        report_cold(trees, kernels, args.gpu_name, args.repeat)
+        return
 
     cpu = cpu_rounds(trees, kernels, args.gpu_name, args.repeat)
     names = [n for n in cpu[0] if n in cpu[1]]

@@ -29,6 +29,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+if __name__ == "__main__":  # one compilation in this process: before xDSL defines its classes
+    from tileir.utils import cold_start
+
+    cold_start.install()
+
 from tileir.diagnostics import CompileError, SourceLocation
 from tileir.driver.errors import guarded
 from tileir.driver.pass_trace import add_arguments as add_trace_arguments

@@ -420,6 +420,9 @@ def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Re
     import tempfile
 
     ensure_site()
+    from tileir.utils import cold_start
+
+    cold_start.install()
     from tileir.driver import assembler
 
     assembler._SINGLE_RUN = True
@@ -899,6 +902,9 @@ def _read_input(path: str | None) -> bytes | None:
 
 def _in_process(argv: list[str]) -> int:
     ensure_site()
+    from tileir.utils import cold_start
+
+    cold_start.install()
     from tileir.driver import assembler
 
     assembler._SINGLE_RUN = True

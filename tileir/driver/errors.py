@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from collections.abc import Callable
 
 TRACEBACK_ENV = "TILEIR_TRACEBACK"
@@ -15,6 +14,8 @@ TRACEBACK_ENV = "TILEIR_TRACEBACK"
 
 def report_internal_error(tool: str, error: BaseException) -> int:
     if os.environ.get(TRACEBACK_ENV, "") not in ("", "0"):
+        import traceback  # only here: it imports textwrap, ms of every start
+
         traceback.print_exception(type(error), error, error.__traceback__, file=sys.stderr)
     detail = str(error).split("\n")[0]
     what = f"{type(error).__name__}: {detail}" if detail else type(error).__name__
