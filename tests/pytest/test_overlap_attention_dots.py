@@ -26,6 +26,7 @@ from tileir.compiler import compile_module, load_module
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.testing import SimulationError
 from tileir.transforms.tileas import overlap_attention_dots as overlap
+from tileir.transforms.tileas import pipeline_dot_operands as pipeline
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
@@ -41,6 +42,14 @@ def _compiled(name: str) -> tuple[str, str]:
     compiled = compile_module(load_module(CORPUS / f"{name}.mlir"), "sm_90a", keep_stages=True)
     assert compiled.ptx is not None
     return compiled.ptx, compiled.stages["tileas"]
+
+
+def _tileas(name: str) -> str:
+    """The kernel's nv_tileas stage only (no lowering: quicker)."""
+    compiled = compile_module(
+        load_module(CORPUS / f"{name}.mlir"), "sm_90a", stop_after="tileas", keep_stages=True
+    )
+    return compiled.stages["tileas"]
 
 
 def _loop_waits(ptx: str) -> list[str]:
@@ -124,14 +133,96 @@ def test_v_slot_refilled_while_read_is_caught(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_registers_that_do_not_allow_it_say_why(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where both accumulators, two P tiles and the reserve exceed the kernel's register
-    budget, the loop stays as it was and the second product's remark says why."""
-    monkeypatch.setattr(overlap, "OVERLAP_RESERVE", 1000)
-    ptx, tileas = _compiled("flash_attention_f16")
-    assert overlap.WGMMA_PENDING_ATTR not in tileas
-    assert WAIT_1 not in ptx
+    """Where both accumulators, P in flight, the tiles the softmax takes from before the
+    loop and the reserve exceed the kernel's register budget, the loop stays as it was
+    and the second product's remark says why: with a reserve of 174 the unmasked loop
+    of the causal kernel fits (32 + 32 + 16 + 1 + 174 = 255), the masked one, which also
+    keeps the mask's indices, does not (32 + 32 + 16 + 34 + 174); the kernel with one
+    loop rotated still matches numpy."""
+    monkeypatch.setattr(overlap, "OVERLAP_RESERVE", 174)
+    ptx, tileas = _compiled("flash_attention_causal_bf16")
+    assert tileas.count(overlap.OVERLAPPED) == 1
+    assert tileas.count(f"{overlap.WGMMA_PENDING_ATTR} = 0") == 1
     assert re.search(
         r"wgmma waited for each iteration, not across the next softmax "
-        r"\(1096 registers a thread needed, 255 allowed\)",
+        r"\(288 registers a thread needed, 255 allowed\)",
         tileas,
     )
+    assert ptx.count(WAIT_1) == 2
+    _common.simulate_case("flash_attention_causal_bf16", ptx, SEED)
+
+
+def test_a_causal_mask_counts_its_indices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registers of the tiles the softmax takes from before the loop: the unmasked
+    loop's scale (1), the masked loop's 32 column indices, row indices and scale."""
+    counted: list[int] = []
+    live_in = overlap.live_in_registers
+
+    def recording(parts: overlap.AttentionLoop) -> int:
+        counted.append(live_in(parts))
+        return counted[-1]
+
+    monkeypatch.setattr(overlap, "live_in_registers", recording)
+    monkeypatch.setattr(overlap, "rotate", lambda parts, key: parts.loop)
+    _tileas("flash_attention_causal_bf16")
+    assert counted == [1, 34]
+
+
+def _p_through_shared_memory(monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """`flash_attention_f16` with P written to shared memory for its product
+    (`tileas-pipeline-dot-operands` not marking it `a_in_registers`)."""
+    monkeypatch.setattr(pipeline, "mark_register_a", lambda loop, arch: None)
+    return _compiled("flash_attention_f16")
+
+
+def test_p_through_shared_memory_in_flight_matches_numpy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """P·V reads P from the exchanges' arena while the softmax of the next tile runs:
+    the softmax exchanges nothing there, and the next P is written only after the
+    iteration's `wgmma.wait_group 0` and barrier."""
+    ptx, tileas = _p_through_shared_memory(monkeypatch)
+    assert overlap.A_IN_REGISTERS_ATTR not in tileas
+    assert tileas.count(overlap.OVERLAPPED) == 1
+    assert _loop_waits(ptx) == [
+        "wgmma.commit_group.sync.aligned;",
+        WAIT_1,
+        "wgmma.commit_group.sync.aligned;",
+        WAIT_1,
+        WAIT_0,
+    ]
+    _common.simulate_case("flash_attention_f16", ptx, SEED)
+
+
+def test_p_overwritten_in_flight_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store into P's buffer while P_j·V_j runs (what an exchange of the softmax
+    would do there) is caught."""
+    ptx, _ = _p_through_shared_memory(monkeypatch)
+    first = ptx.index(WAIT_1)
+    at = ptx.index("\n", ptx.index(WAIT_1, first + 1)) + 1
+    arena = re.search(r"mov\.u32 (%r\d+), tileir_xchg_0;", ptx)
+    assert arena is not None
+    # Each thread its own word at the start of the arena, where P is.
+    store = (
+        "mov.u32 %hc, %tid.x;\nshl.b32 %hc, %hc, 2;\n"
+        f"add.u32 %hc, %hc, {arena.group(1)};\nst.shared.u32 [%hc], %hc;\n"
+    )
+    broken = ptx[:at] + store + ptx[at:]
+    declared = broken.index(".reg .b32")
+    broken = broken[:declared] + ".reg .b32 %hc;\n" + broken[declared:]
+    with pytest.raises(
+        SimulationError, match=r"store to shared memory that an unfinished wgmma.mma_async reads"
+    ):
+        _common.simulate_case("flash_attention_f16", broken, SEED)
+
+
+def test_p_through_shared_memory_beside_exchanges_stays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A softmax that exchanges values through shared memory (every op counted as one
+    here) would overwrite P while its product runs: the loop stays as it was."""
+    monkeypatch.setattr(overlap, "op_bound", lambda op, fed, warps: 1)
+    monkeypatch.setattr(pipeline, "mark_register_a", lambda loop, arch: None)
+    tileas = _tileas("flash_attention_f16")
+    assert overlap.WGMMA_PENDING_ATTR not in tileas
+    assert "P goes through shared memory, which the softmax's exchanges reuse" in tileas

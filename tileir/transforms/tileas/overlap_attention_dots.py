@@ -43,14 +43,19 @@ same rings (`nv_tileas.ring_key` names the dots that share one, `async_copy.py`)
 
 Where it applies: an unspecialized loop with exactly two `wgmma` dots, both B operands
 from rings; the first (S) has its A and accumulator defined outside the loop and its
-result used in the loop; the second (P·V) takes A in registers (`a_in_registers`: its
-words stay in the instruction while it runs, where a shared-memory A could be reused by
-the softmax's exchanges) and an accumulator computed in the body from the loop-carried
-value that it alone yields, in the layout `wgmma` writes; the body writes no memory.  The
-registers must allow it: both accumulators, two P tiles (the one in flight and the next)
-and `REGISTER_A_RESERVE` within the kernel's budget (its warps and `occupancy` hint), so
-that no kernel starts to spill or spills more.  The remark of the P·V dot says "P·V in
-flight across the next iteration's first product and softmax", or why not.
+result used in the loop; the second (P·V) has an accumulator computed in the body from
+the loop-carried value that it alone yields, in the layout `wgmma` writes; the body
+writes no memory.  P·V takes A in registers (`a_in_registers`: its words stay in the
+instruction while it runs) or from shared memory: then from the exchanges' arena
+(`shared_arena.py`), where the lowering writes P_j right before the product and the
+softmax of S_{j+1}, which runs while the product reads it, must exchange nothing
+(`exchanges_through_shared_memory`: no layout conversion, no reduction across warps);
+P_{j+1} is written after the iteration's `wgmma.wait_group 0` and barrier.  The
+registers must allow it: both accumulators, P_j where it is in registers, the tiles the
+softmax takes from before the loop (`live_in_registers`) and `OVERLAP_RESERVE` within
+the kernel's budget (its warps and `occupancy` hint), so that no kernel starts to spill
+or spills more.  The remark of the P·V dot says "wgmma group in flight across the next
+iteration's first product and softmax", or why not.
 """
 
 from __future__ import annotations
@@ -81,13 +86,12 @@ from tileir.transforms.tileas.materialize_schedule import defined_outside, may_w
 from tileir.transforms.tileas.pipeline_dot_operands import (
     FEED_ATTR,
     NOT_PIPELINED,
-    REGISTER_A_RESERVE,
     accumulator_registers,
     feed_clauses,
     groups_in_flight,
     set_feed_clauses,
 )
-from tileir.transforms.tileas.ring_budget import occupancy_hint
+from tileir.transforms.tileas.ring_budget import occupancy_hint, op_bound
 from tileir.transforms.tileas.specialize_agents import SPECIALIZE_ATTR, kernel_warps
 
 #: On a `wgmma` dot: its chains are committed as one group and left running, and the
@@ -220,6 +224,25 @@ def _in_fragment_layout(dot: tas.DotOp) -> bool:
     return True
 
 
+def exchanges_through_shared_memory(op: Operation, warps: int) -> bool:
+    """Whether the lowering of `op` (or of an op nested in it) in a kernel of `warps`
+    warps uses the shared-memory arena of the exchanges (`shared_arena.py`), where a
+    `wgmma` A that is not in registers waits for its product: a reduction only where its
+    axis crosses warps (shuffles within a warp otherwise, `reductions.py`), every other
+    op where `ring_budget.op_bound` gives it bytes."""
+    for sub in op.walk():
+        if isinstance(sub, tas.ReduceOp):
+            t = sub.operands[0].type
+            if not (isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout)):
+                return True
+            layout = t.encoding.linear(t.get_shape())
+            if any(basis[sub.dimension] for basis in layout.warps):
+                return True
+        elif op_bound(sub, set(), warps):
+            return True
+    return False
+
+
 def analyze(loop: scf.ForOp) -> AttentionLoop | str:
     """The parts of `loop` when it is an attention loop this pass rotates, else why not
     (the remark's words)."""
@@ -241,8 +264,6 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
     wait_k, wait_v = waits
     if not (defined_outside(scores.a, loop) and defined_outside(scores.acc, loop)):
         return "the first product's A or accumulator changes in the loop"
-    if A_IN_REGISTERS_ATTR not in pv.attributes:
-        return "P goes through shared memory, the registers not allowing it in registers"
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
     pv_uses = list(pv.result.uses)
@@ -297,6 +318,10 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
             return "the first product depends on the accumulator"
     if _depends_on(scores, {id(r) for op in softmax for r in op.results}, body, {}):
         return "the first product depends on the softmax"
+    if A_IN_REGISTERS_ATTR not in pv.attributes and any(
+        exchanges_through_shared_memory(op, kernel_warps(loop)) for op in softmax
+    ):
+        return "P goes through shared memory, which the softmax's exchanges reuse"
     return AttentionLoop(
         loop,
         scores,
@@ -313,34 +338,70 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
     )
 
 
-#: Registers a thread keeps for everything but the accumulators and the two P tiles
-#: in a rotated loop: twice `REGISTER_A_RESERVE`, since the softmax of the next tile now
-#: runs beside the rescaling, the addresses of both rings' copies and a product in
-#: flight.  Measured (ptxas 13, sm_90a): NVIDIA's 64x64 causal attention with a
-#: 128-wide head (32 + 64 accumulator registers, 16 words of P) spills 184 bytes rotated
-#: (245 registers unrotated, no spills); with this reserve it is left as it was.
-OVERLAP_RESERVE = 2 * REGISTER_A_RESERVE
+def distinct_registers(value: SSAValue) -> int:
+    """Registers a thread needs for the tile `value`: one per distinct element it holds
+    (a splat or a constant is one; a broadcast holds its source's)."""
+    owner = value.owner
+    while isinstance(owner, tas.BroadcastOp):
+        value = owner.src
+        owner = value.owner
+    t = value.type
+    if isinstance(owner, tas.SplatOp | ct.ConstantOp) or not (
+        isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout)
+    ):
+        return 1
+    layout = t.encoding.linear(t.get_shape())
+    return 1 << sum(1 for basis in layout.registers if any(basis))
+
+
+def live_in_registers(parts: AttentionLoop) -> int:
+    """Registers a thread keeps across the loop for the tiles the softmax takes from
+    before it (a causal mask's row and column indices, a scale)."""
+    seen: set[SSAValue] = set()
+    for op in parts.softmax:
+        for sub in op.walk():
+            for v in sub.operands:
+                if isinstance(v.type, TensorType) and defined_outside(v, parts.loop):
+                    seen.add(v)
+    return sum(distinct_registers(v) for v in seen)
+
+
+#: Registers a thread keeps in a rotated loop besides the two accumulators, P_j where it
+#: is in registers, and the tiles the softmax takes from before the loop
+#: (`live_in_registers`): addresses of both rings' copies, the row statistics, the
+#: softmax's temporaries.  Measured (ptxas 13, sm_90a; the sum of those counts, then
+#: the registers allowed): fit rotated without spills NVIDIA's 64x128 decode attention
+#: and the unmasked loop of its 128x128 causal attention with a 128-wide head (64 + 64
+#: + 32 + 2 = 162, 255 allowed; 236 and 251 registers used), and the unmasked loop of
+#: its 64x64 causal sample with P through shared memory (32 + 32 + 2 = 66, 128
+#: allowed); spill rotated the masked loop of the former (162 + 34 for the mask's column
+#: indices = 196: 60 bytes) and that of the latter (32 + 32 + 20 = 84: 44 bytes).  Only
+#: 60 to 62 separates both; P_{j+1} takes the registers of S_{j+1} as the softmax makes
+#: it, and counts for nothing more.
+OVERLAP_RESERVE = 61
 
 
 def why_not_registers(parts: AttentionLoop, arch: str) -> str | None:
     """Why the registers do not allow the overlap (None when they do): during the
-    softmax of S_{j+1} a thread holds both accumulators, P_j (in the instruction in
-    flight) and P_{j+1}, besides `OVERLAP_RESERVE`."""
+    softmax of S_{j+1} a thread holds both accumulators, P_j in the instruction in
+    flight where P is in registers (through shared memory, P_j is in its buffer), the
+    tiles the softmax takes from before the loop, and `OVERLAP_RESERVE`."""
     fn = parts.loop.parent_op()
     while fn is not None and not isinstance(fn, func.FuncOp):
         fn = fn.parent_op()
     if fn is None:
         return "it is not in a function"
     budget = register_budget(kernel_warps(parts.loop) * 32, occupancy_hint(fn, arch) or 1)
-    a = parts.pv.a.type
-    assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
-    words = (a.encoding.linear(a.get_shape()).num_registers + 1) // 2
     need = (
         accumulator_registers(parts.scores)
         + accumulator_registers(parts.pv)
-        + 2 * words
+        + live_in_registers(parts)
         + OVERLAP_RESERVE
     )
+    if A_IN_REGISTERS_ATTR in parts.pv.attributes:
+        a = parts.pv.a.type
+        assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
+        need += (a.encoding.linear(a.get_shape()).num_registers + 1) // 2
     if need > budget:
         return f"{need} registers a thread needed, {budget} allowed"
     return None
@@ -518,8 +579,10 @@ class OverlapAttentionDotsPass(ModulePass):
     S_{j+1} = Q·K_{j+1}, then P_j·V_j, waits until only that product is pending
     (`wgmma.wait_group 1`), computes the softmax of S_{j+1} while it runs, and waits for
     it (`wgmma.wait_group 0`, a CTA barrier) before rescaling its result; a prologue
-    computes S_0 and its softmax, an epilogue the last P·V.  Where P is in registers and
-    the kernel's registers allow it; the remark says why not otherwise."""
+    computes S_0 and its softmax, an epilogue the last P·V.  Where P stays untouched while
+    the product reads it (in registers, or in shared memory the softmax does not
+    exchange through) and the kernel's registers allow it; the remark says why not
+    otherwise."""
 
     name = "tileas-overlap-attention-dots"
 
