@@ -40,6 +40,7 @@ TCGEN05_KERNELS = (
     "batched_matmul_2d_f16",
     "batched_matmul_e5m2",  # kind::f8f6f4, e5m2
     "block_scaled_mm_e4m3",
+    "flash_attention_f16",  # M = 64: O rescaled in tensor memory, S read each iteration
 )
 #: Those with a 64-row accumulator (data-path layout F).
 HALF_DATAPATH = (
@@ -49,6 +50,7 @@ HALF_DATAPATH = (
     "batched_matmul_2d_f16",
     "batched_matmul_e5m2",
     "block_scaled_mm_e4m3",
+    "flash_attention_f16",
 )
 #: Those whose K loop loads feed cp.async rings (gemm_tf32's operands are converted
 #: to tf32 first, so they go through registers).

@@ -58,7 +58,7 @@ threads (`cta_threads`), every agent's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
@@ -582,8 +582,8 @@ def lower_tcgen05_dot(
     # -- the accumulator into tensor memory, unless it is zero (a resident one only in
     # the loop's first iteration) or already there.
     if not zero_acc and not stored and acc_blocks is not None and acc_layout != tmem_layout:
-        fragments = _fragment_place(b, memory, state, acc_layout, base_column)
-        _write_fragments(b, fragments, acc_blocks, acc_vals, unless=started)
+        part = _fragment_part(b, memory, state, acc_layout, acc_blocks, base_column)
+        _write_part(b, part, acc_vals, unless=started)
     elif not zero_acc and not stored:
         c = acc_vals
         if acc_layout != tmem_layout:
@@ -591,7 +591,7 @@ def lower_tcgen05_dot(
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
             b.op(nvvm.Barrier0Op())
             c = ex.read(b, rewriter, state, tmem_layout, c_strides, smem_c, accumulator)
-        _write_accumulator(b, memory, state, runs, group, c, unless=started)
+        _write_part(b, _lane_quarter_part(memory, state, runs, group), c, unless=started)
 
     # -- the elected thread of warp 0 issues the MMAs and commits them to the mbarrier.
     a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo)
@@ -669,10 +669,11 @@ def lower_tcgen05_dot(
             _store_word(b, flag, 1)
         result = carried
     elif result_blocks is not None and result_layout != tmem_layout:
-        fragments = _fragment_place(b, memory, state, result_layout, base_column)
-        result = _read_fragments(b, fragments, result_blocks, accumulator.register_type)
+        part = _fragment_part(b, memory, state, result_layout, result_blocks, base_column)
+        result = _read_part(b, part, accumulator.register_type)
     else:
-        result = _read_accumulator(b, memory, state, runs, group, accumulator.register_type)
+        part = _lane_quarter_part(memory, state, runs, group)
+        result = _read_part(b, part, accumulator.register_type)
     # Every warp is done with the operand buffers (the commit's phase covers the
     # MMAs' reads) and with tensor memory before anything rewrites either.
     end = ptx.PtxAsm()
@@ -733,39 +734,148 @@ def _tmem_vector(items: Sequence[str]) -> str:
     return "{" + ", ".join(items) + "}"
 
 
-def _read_accumulator(
+@dataclass(frozen=True)
+class _Access:
+    """One `tcgen05.ld`/`st` of a thread's part of an accumulator: registers `first ..
+    first + count`, at `column` from the part's origin, `tcgen05.{ld,st}.sync.aligned.
+    {shape}.b32`."""
+
+    first: int
+    count: int
+    column: int
+    shape: str
+
+
+@dataclass
+class _Part:
+    """This thread's part of an accumulator in tensor memory: its accesses, in register
+    order, and the address of a column offset (`at`)."""
+
+    accesses: list[_Access]
+    at: Callable[[LLBuilder, int], SSAValue]
+
+    @property
+    def first(self) -> int:
+        """The register the part's values start at (a slice's registers are its own)."""
+        return self.accesses[0].first if self.accesses else 0
+
+    def slices(self, columns: int) -> list[_Part]:
+        """Single accesses of at most `columns` columns each, in register order (the
+        scaling of `lower_scale_tmem_accumulator`)."""
+        out: list[_Part] = []
+        for a in self.accesses:
+            if a.shape.startswith("32x32b"):
+                for j in range(0, a.count, columns):
+                    w = min(columns, a.count - j)
+                    out.append(
+                        _Part([_Access(a.first + j, w, a.column + j, f"32x32b.x{w}")], self.at)
+                    )
+            else:  # .16x256b: 8 columns and FRAGMENT_REGISTERS registers a block
+                blocks = a.count // FRAGMENT_REGISTERS
+                per = max(1, columns // 8)
+                for j in range(0, blocks, per):
+                    w = min(per, blocks - j)
+                    first = a.first + FRAGMENT_REGISTERS * j
+                    access = _Access(
+                        first, FRAGMENT_REGISTERS * w, a.column + 8 * j, f"16x256b.x{w}"
+                    )
+                    out.append(_Part([access], self.at))
+        return out
+
+
+def _lane_quarter_part(
+    memory: TensorMemory, state: FunctionState, runs: list[tuple[int, int, int]], group: SSAValue
+) -> _Part:
+    """The `.32x32b` accesses of `runs` (`_column_runs`): warp `w`'s lane quarter, the
+    thread's columns from `group` on."""
+    return _Part(
+        [_Access(first, count, column, f"32x32b.x{count}") for first, column, count in runs],
+        lambda b, column: b.add(_tmem_address(b, memory, state, column), group),
+    )
+
+
+def _fragment_part(
     b: LLBuilder,
     memory: TensorMemory,
     state: FunctionState,
-    runs: list[tuple[int, int, int]],
-    group: SSAValue,
+    layout: LinearLayout,
+    blocks: list[int],
+    column: int,
+) -> _Part:
+    """The `.16x256b` accesses of a 64-row accumulator at `column` in a `fragment_blocks`
+    layout (`blocks`): warp `w`'s 16 lanes `32 (w % 4) ..` (layout F's rows
+    `16 (w % 4) ..`), the column of the warp bits above the lane quarter added."""
+    assert state.warp is not None
+    origin = _tmem_address(b, memory, state, column)
+    for j, c in enumerate(fragment_warp_columns(layout)):
+        if c:
+            bit = b.and_(b.lshr(state.warp, b.const(2 + j, i32)), b.const(1, i32))
+            origin = b.add(origin, b.mul(bit, b.const(c, i32)))
+    return _Part(
+        [
+            _Access(first, FRAGMENT_REGISTERS * count, offset, f"16x256b.x{count}")
+            for first, offset, count in fragment_accesses(blocks)
+        ],
+        lambda b, offset: b.add(origin, b.const(offset, i32)),
+    )
+
+
+def _read_part(
+    b: LLBuilder,
+    part: _Part,
     register_type: Attribute,
     keep: tuple[SSAValue, list[SSAValue]] | None = None,
 ) -> list[SSAValue]:
-    """This thread's part of an accumulator in tensor memory (`tcgen05.ld` of its lane
-    quarter, at most `MAX_COLUMNS_PER_ACCESS` columns at a time, each followed by its own
-    `tcgen05.wait::ld` in the same block, so that `llvm-sink-tmem-loads` can move each
-    slice to its first use); with `keep = (started, values)`, the loads run only where
-    `started` holds and `values` stand otherwise."""
-    out: list[SSAValue] = [memory.base] * sum(count for _, _, count in runs)
-    for first, column, count in runs:
+    """This thread's part of an accumulator in tensor memory (one `tcgen05.ld` per
+    access, at most 32 registers, each followed by its own `tcgen05.wait::ld` in the same
+    block, so that `llvm-sink-tmem-loads` can move each slice to its first use); with
+    `keep = (started, values)`, the loads run only where `started` holds and `values`
+    stand otherwise."""
+    out: list[SSAValue] = []
+    for access in part.accesses:
+        first, count = access.first - part.first, access.count
         asm = ptx.PtxAsm()
         outs = [asm.output(register_type) for _ in range(count)]
-        address = asm.input(b.add(_tmem_address(b, memory, state, column), group))
+        address = asm.input(part.at(b, access.column))
         guard = None
         if keep is not None:
             guard = asm.input(keep[0])
             for o, v in zip(outs, keep[1][first : first + count], strict=True):
                 asm.instr("mov.b32", o, asm.input(v))
         asm.instr(
-            f"tcgen05.ld.sync.aligned.32x32b.x{count}.b32",
+            f"tcgen05.ld.sync.aligned.{access.shape}.b32",
             _tmem_vector(outs),
             ptx.address(address),
             guard=guard,
         )
         asm.instr("tcgen05.wait::ld.sync.aligned")
-        out[first : first + count] = b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+        out += b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
     return out
+
+
+def _write_part(
+    b: LLBuilder, part: _Part, values: Sequence[SSAValue], unless: SSAValue | None = None
+) -> None:
+    """This thread's part of an accumulator into tensor memory (one `tcgen05.st` per
+    access, then `tcgen05.wait::st`; `values` are its registers from `part.first` on);
+    with `unless`, only where `unless` does not hold."""
+    for access in part.accesses:
+        asm = ptx.PtxAsm()
+        address = asm.input(part.at(b, access.column))
+        first = access.first - part.first
+        words = [asm.input(v) for v in values[first : first + access.count]]
+        guard = asm.input(unless) if unless is not None else None
+        asm.instr(
+            f"tcgen05.st.sync.aligned.{access.shape}.b32",
+            ptx.address(address),
+            _tmem_vector(words),
+            guard=guard,
+            negate=True,
+        )
+        b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    wait = ptx.PtxAsm()
+    wait.instr("tcgen05.wait::st.sync.aligned")
+    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
 
 
 def lower_read_tmem_accumulator(
@@ -780,7 +890,9 @@ def lower_read_tmem_accumulator(
     state = ctx.function_state(op)
     layout = linear_layout(op, t)
     run = accumulator_run(t, state.num_warps)
-    if layout != tcgen05_accumulator_layout((m, n), state.num_warps, run).linear((m, n)):
+    blocks = fragment_blocks(layout, (m, n))
+    expected = tcgen05_accumulator_layout((m, n), state.num_warps, run).linear((m, n))
+    if layout != expected and blocks is None:
         raise not_supported(op, "a tensor-memory accumulator read into another layout")
     column = op.column.value.data
     memory = tensor_memory(state, rewriter)
@@ -795,127 +907,22 @@ def lower_read_tmem_accumulator(
         fence = ptx.PtxAsm()
         fence.instr("tcgen05.fence::after_thread_sync")
         b.asm(fence, min_ptx_isa=TCGEN05_PTX_ISA)
-    runs = _column_runs((m, n), state.num_warps, run)
-    group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(column, i32))
+    if blocks is not None:
+        part = _fragment_part(b, memory, state, layout, blocks, column)
+    else:
+        runs = _column_runs((m, n), state.num_warps, run)
+        c0 = _thread_column(b, state, (m, n), state.num_warps, run)
+        part = _lane_quarter_part(memory, state, runs, b.add(c0, b.const(column, i32)))
     register_type = element_kind(op, t).register_type
     if TMEM_STORED_ATTR in op.attributes:
         # Tensor memory holds it whether the loop ran or not.
-        values = _read_accumulator(b, memory, state, runs, group, register_type)
+        values = _read_part(b, part, register_type)
     else:
         flag = _flag(state, rewriter, memory, column)
         started = b.icmp("ne", _load_word(b, flag), b.const(0, i32))
-        values = _read_accumulator(
-            b, memory, state, runs, group, register_type, keep=(started, list(carried))
-        )
+        values = _read_part(b, part, register_type, keep=(started, list(carried)))
         _store_word(b, flag, 0)
     rewriter.replace(op, [], [ctx.pack(rewriter, values, t)])
-
-
-def _fragment_place(
-    b: LLBuilder, memory: TensorMemory, state: FunctionState, layout: LinearLayout, column: int
-) -> SSAValue:
-    """The tensor-memory address of this warp's part of a 64-row accumulator at `column`
-    in a `fragment_blocks` layout: lanes `32 (w % 4)` (layout F's rows `16 (w % 4) ..`),
-    the column of the warp bits above the lane quarter added."""
-    assert state.warp is not None
-    address = _tmem_address(b, memory, state, column)
-    for j, c in enumerate(fragment_warp_columns(layout)):
-        if c:
-            bit = b.and_(b.lshr(state.warp, b.const(2 + j, i32)), b.const(1, i32))
-            address = b.add(address, b.mul(bit, b.const(c, i32)))
-    return address
-
-
-def _read_fragments(
-    b: LLBuilder, address: SSAValue, blocks: list[int], register_type: Attribute
-) -> list[SSAValue]:
-    """This thread's registers of a 64-row accumulator in a `fragment_blocks` layout:
-    `tcgen05.ld.16x256b` (PTX ISA 9.7.16.2.3.1) of its warp's 16 lanes at `address`,
-    each access followed by its own `tcgen05.wait::ld` (as `_read_accumulator`)."""
-    out: list[SSAValue] = []
-    for first, column, count in fragment_accesses(blocks):
-        asm = ptx.PtxAsm()
-        outs = [asm.output(register_type) for _ in range(FRAGMENT_REGISTERS * count)]
-        where = asm.input(b.add(address, b.const(column, i32)))
-        asm.instr(
-            f"tcgen05.ld.sync.aligned.16x256b.x{count}.b32",
-            _tmem_vector(outs),
-            ptx.address(where),
-        )
-        asm.instr("tcgen05.wait::ld.sync.aligned")
-        assert first == len(out)
-        out += b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
-    return out
-
-
-def _write_fragments(
-    b: LLBuilder,
-    address: SSAValue,
-    blocks: list[int],
-    values: Sequence[SSAValue],
-    unless: SSAValue | None = None,
-) -> None:
-    """The registers of `_read_fragments` into tensor memory (`tcgen05.st.16x256b`, then
-    `tcgen05.wait::st`); with `unless`, only where `unless` does not hold."""
-    pieces = (
-        (
-            b.add(address, b.const(column, i32)),
-            values[first : first + FRAGMENT_REGISTERS * count],
-            f"16x256b.x{count}",
-        )
-        for first, column, count in fragment_accesses(blocks)
-    )
-    _store_pieces(b, pieces, unless)
-
-
-def _write_accumulator(
-    b: LLBuilder,
-    memory: TensorMemory,
-    state: FunctionState,
-    runs: list[tuple[int, int, int]],
-    group: SSAValue,
-    values: Sequence[SSAValue],
-    unless: SSAValue | None = None,
-) -> None:
-    """This thread's part of an accumulator into tensor memory (`tcgen05.st` of its lane
-    quarter, a slice of columns at a time, then `tcgen05.wait::st`); with `unless`, only
-    where `unless` does not hold."""
-    pieces = (
-        (
-            b.add(_tmem_address(b, memory, state, column), group),
-            values[first : first + count],
-            f"32x32b.x{count}",
-        )
-        for first, column, count in runs
-    )
-    _store_pieces(b, pieces, unless)
-
-
-def _store_pieces(
-    b: LLBuilder,
-    pieces: Iterable[tuple[SSAValue, Sequence[SSAValue], str]],
-    unless: SSAValue | None,
-) -> None:
-    """One `tcgen05.st.sync.aligned.{shape}.b32` per `(address, registers, shape)` of
-    `pieces` (only where `unless` does not hold, with `unless`), then
-    `tcgen05.wait::st`; `pieces` is consumed one at a time, so that each address is
-    computed just before its store."""
-    for address, values, shape in pieces:
-        asm = ptx.PtxAsm()
-        where = asm.input(address)
-        words = [asm.input(v) for v in values]
-        guard = asm.input(unless) if unless is not None else None
-        asm.instr(
-            f"tcgen05.st.sync.aligned.{shape}.b32",
-            ptx.address(where),
-            _tmem_vector(words),
-            guard=guard,
-            negate=True,
-        )
-        b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
-    wait = ptx.PtxAsm()
-    wait.instr("tcgen05.wait::st.sync.aligned")
-    b.asm(wait, min_ptx_isa=TCGEN05_PTX_ISA)
 
 
 def _accumulator_place(
@@ -925,22 +932,26 @@ def _accumulator_place(
     b: LLBuilder,
     ctx: LoweringContext,
     rewriter: PatternRewriter,
-) -> tuple[FunctionState, TensorMemory, list[tuple[int, int, int]], SSAValue]:
+) -> tuple[TensorMemory, _Part]:
     """For an op on the `m x n` accumulator of type `t` at `column`, laid out as
-    `tcgen05.ld` reads it: the kernel's state and tensor memory (sized to include it),
-    this thread's column runs and its first column."""
+    `tcgen05.ld` reads it (`.32x32b` runs, or a 64-row one's `.16x256b` fragments): the
+    kernel's tensor memory (sized to include it) and this thread's part."""
     assert isinstance(t, TensorType)
     m, n = t.get_shape()
     state = ctx.function_state(op)
     run = accumulator_run(t, state.num_warps)
     expected = tcgen05_accumulator_layout((m, n), state.num_warps, run)
-    if linear_layout(op, t) != expected.linear((m, n)):
+    layout = linear_layout(op, t)
+    blocks = fragment_blocks(layout, (m, n))
+    if layout != expected.linear((m, n)) and blocks is None:
         raise not_supported(op, "a tensor-memory accumulator in another layout")
     memory = tensor_memory(state, rewriter)
     memory.needed = max(memory.needed, column + tmem_columns((m, n)))
+    if blocks is not None:
+        return memory, _fragment_part(b, memory, state, layout, blocks, column)
     runs = _column_runs((m, n), state.num_warps, run)
     group = b.add(_thread_column(b, state, (m, n), state.num_warps, run), b.const(column, i32))
-    return state, memory, runs, group
+    return memory, _lane_quarter_part(memory, state, runs, group)
 
 
 def lower_write_tmem_accumulator(
@@ -949,8 +960,8 @@ def lower_write_tmem_accumulator(
     """`nv_tileas.write_tmem_accumulator`: the initial value into tensor memory."""
     b = LLBuilder(rewriter, InsertPoint.before(op))
     column = op.column.value.data
-    state, memory, runs, group = _accumulator_place(op, op.value.type, column, b, ctx, rewriter)
-    _write_accumulator(b, memory, state, runs, group, ctx.registers_of(op, op.value))
+    _, part = _accumulator_place(op, op.value.type, column, b, ctx, rewriter)
+    _write_part(b, part, ctx.registers_of(op, op.value))
     rewriter.erase(op)
 
 
@@ -966,20 +977,18 @@ def lower_scale_tmem_accumulator(
     b = LLBuilder(rewriter, InsertPoint.before(op))
     column = op.column.value.data
     t = op.accumulator.type
-    state, memory, runs, group = _accumulator_place(op, t, column, b, ctx, rewriter)
+    _, part = _accumulator_place(op, t, column, b, ctx, rewriter)
     assert isinstance(t, TensorType)
     if element_kind(op, t).register_type != f32:
         raise not_supported(op, "scaling a tensor-memory accumulator that is not f32")
     factors = _row_factors(op, t, ctx.registers_of(op, op.factor))
     if factors is None:
         raise not_supported(op, "a row factor in another layout than its accumulator")
-    for first, column_offset, count in runs:
-        for part in range(0, count, SCALE_COLUMNS):
-            width = min(SCALE_COLUMNS, count - part)
-            piece = [(0, column_offset + part, width)]
-            loaded = _read_accumulator(b, memory, state, piece, group, f32)
-            scaled = [b.fmul(v, factors[first + part + k]) for k, v in enumerate(loaded)]
-            _write_accumulator(b, memory, state, piece, group, scaled)
+    for piece in part.slices(SCALE_COLUMNS):
+        first = piece.accesses[0].first
+        loaded = _read_part(b, piece, f32)
+        scaled = [b.fmul(v, factors[first + k]) for k, v in enumerate(loaded)]
+        _write_part(b, piece, scaled)
     rewriter.erase(op)
 
 

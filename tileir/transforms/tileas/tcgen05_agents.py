@@ -218,8 +218,8 @@ def why_not_tcgen05_agents(
     assert isinstance(acc, TensorType)
     if acc.get_shape()[0] % TCGEN05_M:
         return (
-            f"its {acc.get_shape()[0]}-row accumulator is not kept in tensor memory across "
-            "the loop (layout F: read into its registers each iteration)"
+            f"its {acc.get_shape()[0]}-row accumulator (data-path layout F: half the lanes, "
+            "read in .16x256b fragments) is not generated for agents yet"
         )
     body = loop.body.block
     arg = dot.acc

@@ -39,7 +39,12 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE, BlockedLayoutAttr, LinearLayout
+from tileir.dialects.nv_tileas.layouts import (
+    WARP_SIZE,
+    BlockedLayoutAttr,
+    DistributedLayout,
+    LinearLayout,
+)
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.targets import ARCHS
 from tileir.utils.bits import log2
@@ -208,6 +213,19 @@ def fragment_blocks(layout: LinearLayout, mn: tuple[int, int]) -> list[int] | No
     if any(c < 8 or c & (c - 1) for c in bases) or len(set(bases)) != len(bases):
         return None
     return [sum(c for j, c in enumerate(steps) if i >> j & 1) for i in range(1 << len(steps))]
+
+
+def fragment_type(t: Attribute) -> bool:
+    """Whether `t` is a 64-row accumulator tensor in a `fragment_blocks` layout, which
+    `.16x256b` accesses move as it is (so it may stay in tensor memory across a loop
+    like a 128-row one: `tileas-tmem-accumulators`)."""
+    if not isinstance(t, TensorType) or len(t.get_shape()) != 2:
+        return False
+    layout = t.encoding
+    if not isinstance(layout, DistributedLayout):
+        return False
+    m, n = t.get_shape()
+    return fragment_blocks(layout.linear((m, n)), (m, n)) is not None
 
 
 def fragment_warp_columns(layout: LinearLayout) -> list[int]:

@@ -16,6 +16,11 @@ columns after them (each is done with its columns before the next starts).  A ke
 needing more than the 512 columns of tensor memory keeps its accumulators in registers
 between iterations (no dot is marked resident).
 
+A 64-row accumulator (data-path layout F) qualifies too where it and the dot's result
+are in the `mma.sync` fragment layout, which `tcgen05.ld/st.16x256b` moves as it is
+(`tcgen05_plan.fragment_type`); in any other layout it goes through shared memory each
+iteration and stays in registers.
+
 A resident dot whose A and B both come from the `cp.async` rings of
 `tileas-pipeline-dot-operands` (each a `future_wait` of a future its loop carries) also
 gets `nv_tileas.tmem_in_flight`: its MMAs stay in flight across iterations.  The MMAs of
@@ -76,7 +81,12 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     feed_clauses,
     set_feed_clauses,
 )
-from tileir.transforms.tileas.tcgen05_plan import TCGEN05_M, TMEM_COLUMNS, tmem_columns
+from tileir.transforms.tileas.tcgen05_plan import (
+    TCGEN05_M,
+    TMEM_COLUMNS,
+    fragment_type,
+    tmem_columns,
+)
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 
 
@@ -243,9 +253,15 @@ class TmemAccumulatorsPass(ModulePass):
         ]
         if not dots:
             return
-        # A 64-row accumulator is read into its registers (`.16x256b`, or through
-        # shared memory) each iteration: it stays in registers between iterations.
-        full = [d for d in dots if _rows(d) % TCGEN05_M == 0]
+        # A 64-row accumulator may stay too where `.16x256b` moves its registers as they
+        # are (`fragment_type`); one in another layout goes through shared memory each
+        # iteration and stays in registers between iterations.
+        full = [
+            d
+            for d in dots
+            if _rows(d) % TCGEN05_M == 0
+            or (fragment_type(d.acc.type) and fragment_type(d.result.type))
+        ]
         chains: list[tuple[int, list[tas.DotOp], Rescale | None]] = []
         for d in full:
             plain = resident_chain(d)
