@@ -33,8 +33,14 @@ reference = CASE.reference
 # CTA's 255 registers fall short by two words, 8 bytes of spill stores (636 at the
 # hint's 128).  sm_100a: S and O are tcgen05 accumulators in tensor memory, which the
 # occupancy rule does not count, and at the hint's 128 registers ptxas 13 spills 196
-# bytes (what, not analysed yet; head size 64 spills nothing there).
+# bytes in the K/V loop, mostly in the softmax: the loop holds S (64 registers a
+# thread) and 83 values computed before it (98 words; among them the 28 row indices of
+# K's and V's bounds checks: their shapes have no divisibility, so every 16-byte vector
+# keeps an element-by-element bounds path); ptxas needs 160 registers (0 bytes at
+# .maxnreg 168, 36 at 144).  t_attention_bf16_d128_causal, the same tiles on aligned
+# shapes, spills nothing at 128.  Recomputing the row indices in the loop instead made
+# it 312 bytes.
 KNOWN_SPILLS = {
     "sm_80": "S, P's fragments, O and both products' operand fragments exceed 255 registers",
-    "sm_100a": "the hint's 128 registers, which tensor-memory accumulators do not lower",
+    "sm_100a": "the hint's 128 registers: S and the K/V loads' bounds paths need 160",
 }
