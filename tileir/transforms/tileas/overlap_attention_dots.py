@@ -38,7 +38,9 @@ for is discarded).
 The rings need no slot more: every group the iteration issues completes before its
 barrier, after which the body's copies refill the slots of K_{j+1} and V_j; the copies'
 `cp.async.wait_group` counts stay those of the later stages (K's loads run one
-iteration ahead of the prologue's, V's as before).  The dots outside the loop read the
+iteration ahead of the prologue's, V's as before).  A 2-stage ring, whose loop carries
+one future and loads the next, works the same way: the prologue loads K_1, and
+iteration j refills, after its barrier, the slots of K_j and V_{j-1}.  The dots outside the loop read the
 same rings (`nv_tileas.ring_key` names the dots that share one, `async_copy.py`).
 
 Where it applies: an unspecialized loop with exactly two `wgmma` dots, both B operands
@@ -148,7 +150,8 @@ class AttentionLoop:
     load_v: list[Operation]
     #: The loop-carried index of the accumulator P·V yields.
     acc_index: int
-    #: The iteration arguments of K's and V's futures: the one waited for, the next.
+    #: The iteration arguments of K's and V's futures: the one waited for, the next
+    #: (the same one for a 2-stage ring, `_future_arg`).
     k_args: tuple[int, int]
     v_args: tuple[int, int]
 
@@ -188,7 +191,9 @@ def _depends_on(op: Operation, values: set[int], body: Block, memo: dict[int, bo
 
 def _future_arg(wait: tas.FutureWaitOp, loop: scf.ForOp) -> tuple[int, int] | None:
     """The iteration-argument indices (of `loop.body.block.args`) of the future `wait`
-    waits for and of the one the loop passes to it next, when the ring has two."""
+    waits for and of the one the loop passes to it next: two where the ring has three
+    stages (two futures in flight across the loop's back edge), the same one twice where
+    it has two (the body's copy is the next)."""
     body = loop.body.block
     future = wait.future
     if not (isinstance(future, BlockArgument) and future.block is body and future.index >= 1):
@@ -196,6 +201,8 @@ def _future_arg(wait: tas.FutureWaitOp, loop: scf.ForOp) -> tuple[int, int] | No
     yielded = body.last_op
     assert isinstance(yielded, scf.YieldOp)
     nxt = yielded.operands[future.index - 1]
+    if isinstance(nxt.owner, tas.AsyncTiledLoadOp) and nxt.owner.parent is body:
+        return future.index, future.index  # (a 2-stage ring: the body loads the next)
     if not (isinstance(nxt, BlockArgument) and nxt.block is body and nxt.index >= 1):
         return None
     after = yielded.operands[nxt.index - 1]
@@ -275,7 +282,7 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
         return "an accumulator is not in the layout wgmma writes"
     k_args, v_args = _future_arg(wait_k, loop), _future_arg(wait_v, loop)
     if k_args is None or v_args is None:
-        return "its rings are not two stages deep in the loop"
+        return "its rings' futures are not carried by the loop"
     if any(
         may_write_memory(op)
         for op in body.ops
@@ -460,7 +467,7 @@ def rotate(parts: AttentionLoop, key: int) -> scf.ForOp:
     k_load = yielded.operands[kb - 1]
     new_inits = [first.get(v, v) for v in carried_pv]
     for i in kept:
-        if i + 1 == ka:
+        if i + 1 == ka and ka != kb:
             new_inits.append(inits[kb - 1])
         elif i + 1 == kb:
             new_inits.append(k_ahead[k_load])
@@ -508,11 +515,11 @@ def rotate(parts: AttentionLoop, key: int) -> scf.ForOp:
     k_result = k_map[k_load]
     v_result = v_map[yielded.operands[parts.v_args[1] - 1]]
     for i in kept:
-        if i + 1 == ka:
+        if i + 1 == ka and ka != kb:
             outs.append(args[kb - 1])
         elif i + 1 == kb:
             outs.append(k_result)
-        elif i + 1 == parts.v_args[0]:
+        elif i + 1 == parts.v_args[0] and parts.v_args[0] != parts.v_args[1]:
             outs.append(args[parts.v_args[1] - 1])
         elif i + 1 == parts.v_args[1]:
             outs.append(v_result)
