@@ -44,6 +44,7 @@ overwrite bytes whose earlier readers and writers are not ordered before its iss
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,7 +60,7 @@ from tileir.testing.ptx_decode import (
 )
 from tileir.testing.ptx_errors import ASYNC_RACE, INVALID, MISALIGNED, OUT_OF_BOUNDS
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_mbarrier import changed, lookup, mbarrier_addresses, settle
+from tileir.testing.ptx_mbarrier import Deferred, changed, lookup, mbarrier_addresses, settle
 from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_ops import check_access
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg
@@ -105,11 +106,17 @@ class _Deferred:
     """``cp.async.mbarrier.arrive``: lands a thread's copies in flight at that point."""
 
     parts: list[tuple[Copy, np.ndarray]]
-    nbytes: int = 0
 
-    def land(self, m: Machine, agent: int) -> None:
-        for copy, rows in self.parts:
-            land(m, copy, rows & copy.pending, np.full(len(copy.issuer), agent))
+    def land_together(self, m: Machine, arrivals: Sequence[Deferred], agent: int) -> None:
+        """The copies of all ``arrivals`` land, each copy's rows at once."""
+        rows: dict[int, tuple[Copy, np.ndarray]] = {}
+        for arrival in arrivals:
+            assert isinstance(arrival, _Deferred)
+            for copy, mine in arrival.parts:
+                seen = rows.get(id(copy))
+                rows[id(copy)] = (copy, mine if seen is None else seen[1] | mine)
+        for copy, mask in rows.values():
+            land(m, copy, mask & copy.pending, np.full(len(copy.issuer), agent))
 
 
 @dataclass
@@ -440,6 +447,8 @@ def _decode_mbarrier_arrive(ins: Instruction, mods: Mods) -> Exec:
                 bar.pending += 1
             bar.deferred.append(deferred)
             settle(m, bar)
+        # (Copies that have landed everywhere are done with, as after `cp.async.wait_group`.)
+        state.copies = [c for c in state.copies if c.pending.any()]
         changed(m)
 
     return run

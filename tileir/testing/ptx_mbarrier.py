@@ -42,6 +42,7 @@ ordered after the copy's completion (``async-race`` too).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -79,6 +80,15 @@ class Completion(Protocol):
     def land(self, m: Machine, agent: int) -> None: ...
 
 
+class Deferred(Protocol):
+    """An arrival that happens once some copies complete (``cp.async.mbarrier.arrive``,
+    ``ptx_async``)."""
+
+    def land_together(self, m: Machine, arrivals: Sequence[Deferred], agent: int) -> None:
+        """Land the copies of ``arrivals`` (this one among them), all on one phase."""
+        ...
+
+
 @dataclass
 class Mbarrier:
     """One valid mbarrier object."""
@@ -98,7 +108,7 @@ class Mbarrier:
     #: Copies in flight whose completion lowers the tx-count (in issue order).
     transfers: list[Completion] = field(default_factory=list)
     #: Arrivals that happen when some copies complete (``cp.async.mbarrier.arrive``).
-    deferred: list[Completion] = field(default_factory=list)
+    deferred: list[Deferred] = field(default_factory=list)
     #: The thread that initialized it, and its time then.
     init_by: int = -1
     init_time: int = 0
@@ -173,9 +183,13 @@ def settle(m: Machine, bar: Mbarrier) -> None:
     while True:
         if bar.pending - len(bar.deferred) > 0:
             return
-        while bar.deferred and bar.pending > 0:
-            bar.deferred.pop(0).land(m, bar.agent)
-            bar.pending -= 1
+        # The deferred arrivals of a phase (one a thread) land together: one store of each
+        # copy's rows, not one a thread (which cost seconds a phase, a race check each).
+        count = min(len(bar.deferred), max(bar.pending, 0))
+        if count:
+            landing, bar.deferred = bar.deferred[:count], bar.deferred[count:]
+            bar.pending -= count
+            landing[0].land_together(m, landing, bar.agent)
         while bar.tx > 0 and bar.transfers:
             copy = bar.transfers.pop(0)
             copy.land(m, bar.agent)

@@ -762,7 +762,14 @@ def _check_unread(
     kind: str,
 ) -> None:
     for _, _, reading in state.pending_reads:
-        hit = np.isin(written, reading)
+        if not len(reading):
+            continue
+        # `reading` is sorted and unique (`np.unique` at the issue): a binary search
+        # for each written byte, not `np.isin`'s sort or hash of both arrays, which cost
+        # milliseconds a store once every thread's copies land one by one (an mbarrier
+        # phase's deferred arrivals, `ptx_mbarrier.settle`).
+        at = np.minimum(np.searchsorted(reading, written), len(reading) - 1)
+        hit = reading[at] == written
         if hit.any():
             k = int(np.argmax(hit))
             message = (
