@@ -20,6 +20,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+import tileir.conversions.tileas_to_llvm.tcgen05 as lowering
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, load_module
 from tileir.testing import SimulationError, simulate
@@ -480,3 +481,21 @@ def test_16x256b_moves_the_mma_fragment() -> None:
     np.testing.assert_array_equal(out, 256 * lane + column)
     with pytest.raises(SimulationError, match="its lane quarter"):
         simulate(_fragment_kernel(8), (1, 1, 1), [out])
+
+
+def test_64_row_accumulator_over_eight_warps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 8 warps a 64-row accumulator's fragment layout splits its columns between the
+    two groups of four warps (`#nv_tileas.mma<{warpsPerCTA = [4, 2]}>`): each warp reads
+    and writes its 8-column blocks at its group's offset with `.16x256b`, and the result
+    matches numpy; without that offset (every group on the first blocks) it does not."""
+    ptx = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_100a", num_warps=8).ptx
+    assert ptx is not None and ".reqntid 256" in ptx
+    shapes = set(re.findall(r"tcgen05\.(?:ld|st)\.sync\.aligned\.(\w+)", ptx))
+    assert shapes == {"16x256b"}
+    run_ptxas(ptx, "sm_100a")
+    _run("gemm_f16", ptx)
+    monkeypatch.setattr(lowering, "fragment_warp_columns", lambda layout: [0] * 8)
+    broken = compile_module(load_module(CORPUS / "gemm_f16.mlir"), "sm_100a", num_warps=8).ptx
+    assert broken is not None
+    with pytest.raises(AssertionError):
+        _run("gemm_f16", broken)
