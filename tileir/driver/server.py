@@ -48,7 +48,7 @@ import time
 import traceback
 
 from tileir.driver import client
-from tileir.utils import plain_isinstance
+from tileir.utils import cold_start, plain_isinstance
 
 #: A small kernel compiled once at start-up: it imports what the compiler imports lazily
 #: and fills its caches before the first request forks a worker.
@@ -462,8 +462,14 @@ def main(argv: list[str] | None = None) -> int:
         os.close(log)
     except OSError:
         pass
+    # Its imports take the dataclasses' code from the start-up table, as a cold
+    # tileir-as does (tileir/utils/cold_start.py), and write it if it learned a text
+    # before the first worker forks (the workers end with os._exit).
+    table = cold_start.install_code_cache()
     try:
         server.warm_up()
+        if table is not None:
+            table.save()
         server.listen()
     except OSError as e:
         if e.errno != errno.EADDRINUSE:
