@@ -803,9 +803,12 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
         else:
             plan.stages = flight_stages
     if plan.stages < 2:
+        # Two stages: one slot a ring, two feeding `tcgen05` (the slot its MMAs read and
+        # the one being filled).
+        least = "two slots" if plan.tcgen05 else "one slot"
         plan.blockers.append(
-            f"one slot of its operands' rings ({plan.per_stage} bytes) does not fit the "
-            f"shared memory left for rings ({max(ring_budget, 0)} bytes)"
+            f"{least} of its operands' rings ({(2 - spare) * plan.per_stage} bytes) does "
+            f"not fit the shared memory left for rings ({max(ring_budget, 0)} bytes)"
         )
     return plan
 

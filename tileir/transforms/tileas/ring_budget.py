@@ -22,7 +22,12 @@ that knows nothing of tileir can launch, 227 KiB on sm_90a and sm_100a), and no 
 one SM's shared memory divided by the CTAs per SM the kernel's `occupancy` hint asks for
 (the remarks say how many CTAs per SM the result allows).  A GEMM without the hint may
 take the whole 227 KiB for a deep ring and one CTA per SM, as tileiras's GEMMs do; an
-attention kernel that asks for two CTAs per SM keeps its rings within half an SM.
+attention kernel that asks for two CTAs per SM keeps its rings within half an SM.  But
+where the kernel's shared memory without any ring (`unpipelined_bound`) already keeps
+the SM to fewer CTAs than the hint asks for, the rings may take the share of those
+fewer: they cost no CTA there (NVIDIA's 64x256 attention tests, `occupancy=2`, whose
+64 KiB K and V tiles alone take more than half an SM, get a ring each in the one-CTA
+share).
 """
 
 from __future__ import annotations
@@ -40,12 +45,16 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, STAGED_ONCE_ATTR
-from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA
+from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, ctas_per_sm_by_shared
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import defined_outside
 from tileir.transforms.tileas.occupancy import kernel_occupancy
 from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
-from tileir.transforms.tileas.tcgen05_plan import accumulator_run, tmem_register_layout
+from tileir.transforms.tileas.tcgen05_plan import (
+    accumulator_run,
+    fragment_blocks,
+    tmem_register_layout,
+)
 from tileir.utils.bits import storage_bits
 
 #: Warps assumed of a kernel that does not say (the most a CTA has).
@@ -108,7 +117,8 @@ def padded_bytes(value: SSAValue, least: int = 1) -> int:
 def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
     """Whether the lowering reads and writes `op`'s accumulator in the engine's own
     registers: the `mma` layout of `mma.sync` and `wgmma`, the registers `tcgen05.ld`
-    fills for `tcgen05` (else it exchanges the accumulator and the result)."""
+    fills for `tcgen05`, or a 64-row `tcgen05` accumulator's `mma.sync` fragments
+    (`tcgen05_plan.fragment_blocks`); else it exchanges the accumulator and the result."""
     acc, result = op.acc.type, op.result.type
     if not (isinstance(acc, TensorType) and isinstance(result, TensorType)):
         return False
@@ -119,9 +129,15 @@ def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
     shape = acc.get_shape()
     if len(shape) != 2 or not all(isinstance(t.encoding, DistributedLayout) for t in (acc, result)):
         return False
-    tmem = tmem_register_layout((shape[0], shape[1]), warps, accumulator_run(result, warps))
+    mn = (shape[0], shape[1])
+    tmem = tmem_register_layout(mn, warps, accumulator_run(result, warps))
+    # (A 64-row one in the `mma.sync` fragment layout moves with `.16x256b` accesses.)
     return all(
-        isinstance(t.encoding, DistributedLayout) and t.encoding.linear(shape) == tmem
+        isinstance(t.encoding, DistributedLayout)
+        and (
+            t.encoding.linear(shape) == tmem
+            or fragment_blocks(t.encoding.linear(shape), mn) is not None
+        )
         for t in (acc, result)
     )
 
@@ -129,15 +145,17 @@ def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
 def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
     """A dot's buffers: A and B unless a ring feeds them or, for A, `wgmma` takes it
     from registers (`A_IN_REGISTERS_ATTR`; 8-bit floats may be widened to f16 on the
-    way in, `DOT_OPERAND_BYTES`), and the accumulator and the result when they are not
-    in the engine's own registers (then the lowering exchanges them)."""
-    staged = marked_staged_once(op)
+    way in, `DOT_OPERAND_BYTES`), and one buffer of the accumulator's shape when the
+    accumulator or the result is not in the engine's own registers: the lowering
+    exchanges both through that one buffer (`dot.py`, `tcgen05.py`: the accumulator's
+    `c_size`), the accumulator in before the MMAs, the result out after them."""
+    staged = staged_operands(op)
     direct = [v for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
     if op.a in direct and A_IN_REGISTERS_ATTR in op.attributes:
         direct.remove(op.a)
     total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in direct)
     if not _accumulator_in_place(op, warps):
-        total += padded_bytes(op.acc) + padded_bytes(op.result)
+        total += padded_bytes(op.acc)
     return total
 
 
@@ -167,18 +185,44 @@ def _view_bound(op: tas.ViewOp) -> int:
 
 
 def _reduce_bound(op: tas.ReduceOp, warps: int) -> int:
-    """A reduction's steps across warps: one 8-byte word per thread, result and register
-    the result's layout gives a thread (`reductions.py`)."""
-    total = 0
-    for result in op.results:
-        t = result.type
-        registers = 1
-        if isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout):
-            registers = t.encoding.linear(t.get_shape()).num_registers
-        elif isinstance(t, TensorType) and t.get_shape():
-            registers = math.prod(t.get_shape())
-        total += registers * warps * WARP_SIZE * 8
-    return total
+    """A reduction's steps across warps (`reductions.py`): nothing where the warps of
+    the source's layout do not split the reduced dimension (the tree then stays in
+    registers and lanes: attention's row maximum and sum of S in the `wgmma` layout
+    of one warpgroup), else one 8-byte word per thread, operand and register the
+    thread still holds at the first step across warps.  The tree takes the
+    dimension's bits highest first, so the registers of the bits above the highest
+    warp bit are merged by then (S of attention with 64x256 tiles over two
+    warpgroups: 4 of its 64 registers)."""
+    t = op.operands[0].type
+    if not isinstance(t, TensorType):
+        return 0
+    shape = t.get_shape()
+    if not isinstance(t.encoding, DistributedLayout):
+        return len(op.operands) * math.prod(shape) * warps * WARP_SIZE * 8
+    layout = t.encoding.linear(shape)
+    dim = op.dimension
+    kinds: list[str] = []  # what holds each bit of the dimension, lowest first
+    for bit in range(max(shape[dim], 1).bit_length() - 1):
+        unit = tuple((1 << bit) if d == dim else 0 for d in range(len(shape)))
+        kinds.append(
+            next(
+                (
+                    kind
+                    for kind, bases in (
+                        ("register", layout.registers),
+                        ("lane", layout.lanes),
+                        ("warp", layout.warps),
+                    )
+                    if unit in bases
+                ),
+                "warp",  # not found: the lowering rejects it; count the worst
+            )
+        )
+    if "warp" not in kinds:
+        return 0
+    highest_warp = max(i for i, kind in enumerate(kinds) if kind == "warp")
+    merged = sum(1 for kind in kinds[highest_warp + 1 :] if kind == "register")
+    return len(op.operands) * (layout.num_registers >> merged) * warps * WARP_SIZE * 8
 
 
 def _conversion_bound(op: tas.ConvertLayoutOp) -> int:
@@ -218,16 +262,24 @@ def staged_once_bound(fn: func.FuncOp) -> int:
     transient uses: `_dot_bound`.)"""
     staged: dict[SSAValue, int] = {}  # a value two dots read is written once
     for op in fn.walk():
-        loop = op.parent_op()
-        if not isinstance(op, tas.DotOp) or not isinstance(loop, scf.ForOp):
-            continue
-        if op.atom.info.engine == "tcgen05":
-            values = [v for v in (op.a, op.b) if defined_outside(v, loop)]
-        else:
-            values = [(op.a, op.b)[i] for i in marked_staged_once(op)]
-        for v in values:
-            staged[v] = padded_bytes(v, DOT_OPERAND_BYTES)
+        if isinstance(op, tas.DotOp):
+            for i in staged_operands(op):
+                v = (op.a, op.b)[i]
+                staged[v] = padded_bytes(v, DOT_OPERAND_BYTES)
     return sum(staged.values())
+
+
+def staged_operands(op: tas.DotOp) -> list[int]:
+    """The operands (0: A, 1: B) of the dot `op` that the lowering writes to shared
+    memory once, before its loop (`staged_once_bound`): those marked
+    `nv_tileas.staged_once` on a `wgmma` dot, every operand of a `tcgen05` dot that its
+    `scf.for` does not change (`tileas-tmem-accumulators` marks them after this)."""
+    loop = op.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return []
+    if op.atom.info.engine == "tcgen05":
+        return [i for i, v in enumerate((op.a, op.b)) if defined_outside(v, loop)]
+    return marked_staged_once(op)
 
 
 def marked_staged_once(op: Operation) -> list[int]:
@@ -246,10 +298,21 @@ def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
     return kernel_occupancy(fn, arch)
 
 
+def unpipelined_bound(fn: func.FuncOp) -> int:
+    """An upper bound of the shared memory `fn` declares with no ring: its largest
+    transient use with every dot operand in its own buffer, the operands staged once
+    and the persistent reserve."""
+    return transient_bound(fn, set()) + staged_once_bound(fn) + PERSISTENT_RESERVE
+
+
 def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
-    """The shared memory the kernel `fn` may declare on `arch` (module doc)."""
+    """The shared memory the kernel `fn` may declare on `arch` (module doc): the share
+    of the CTAs per SM its hint asks for, or of the fewer that its shared memory
+    without rings already leaves (`unpipelined_bound`), where rings cost no CTA."""
     target = ARCHS[arch]
     ctas = max(1, occupancy_hint(fn, arch) or 1)
+    if ctas > 1:
+        ctas = max(1, min(ctas, ctas_per_sm_by_shared(arch, unpipelined_bound(fn))))
     per_cta = target.shared_per_sm // ctas - RESERVED_SHARED_PER_CTA
     return min(target.static_shared, target.shared_per_block, per_cta)
 
