@@ -56,7 +56,7 @@ from tileir.dialects.nv_tileas.layouts import (
     default_blocked,
 )
 from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
-from tileir.transforms.tileas.occupancy import fit_occupancy
+from tileir.transforms.tileas.occupancy import fit_occupancy, loop_dot_warps
 
 NUM_WARPS_ATTR = "nv_tileas.num_warps"
 
@@ -665,7 +665,8 @@ class AssignLayoutsPass(ModulePass):
         )
         scan_vector = max(1, SCAN_MIN_ACCESS_BYTES // narrowest_type)
         kept = max(1, KEPT_ACCESS_BYTES // widest_type)
-        warps, widest = choose_num_warps(fn, dot_warps(fn, self.num_warps), max_vector, kept)
+        warps = loop_dot_warps(fn, dot_warps(fn, self.num_warps), self.arch)
+        warps, widest = choose_num_warps(fn, warps, max_vector, kept)
         state = LayoutAssignment(warps)
         # Tensor-core dots first: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).

@@ -23,10 +23,10 @@ is added for the loop's other values: S dies as P is made, and P's words stand f
 With a 64-register reserve (the one split-dot-accumulators keeps) the FMHA sample's
 128 registers were declined too, and since the overlap pass they hold its noncausal
 kernel without a spill and its causal one with 12 bytes (three words reloaded a trip in
-the masked loop).  Where not even one CTA's 255 registers hold the loop (NVIDIA's
-256x128 FMHA tiles: S alone is 128 registers a thread, 256 in all), the hint stays: a
-lower occupancy would remove no spill and only give the rings more shared memory (which
-made that kernel spill 316 bytes instead of 248 on sm_90a).  Every reader of the hint
+the masked loop).  Where not even one CTA's 255 registers would hold the loop (NVIDIA's
+256x128 FMHA tiles in 8 warps: S alone is 128 registers a thread), the kernel gets more
+warps first (`loop_dot_warps`, which `tileas-assign-layouts` asks before it lays
+anything out), and this rule then applies to those.  Every reader of the hint
 reads the recorded value (`ring_budget.occupancy_hint`): the `.maxnreg`, the shared
 memory the rings may take, whether `wgmma` takes P from registers.
 
@@ -54,8 +54,8 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
-from tileir.targets import hint_target, register_budget
-from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores
+from tileir.targets import MAX_REGISTERS_PER_THREAD, hint_target, register_budget
+from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
 from tileir.utils.bits import storage_bits
 
 #: The CTAs per SM the kernel is compiled for, where it is not its hint (an i32).
@@ -126,7 +126,10 @@ def _words(value: SSAValue, threads: int) -> int:
 
 
 def loop_dot_registers(
-    fn: func.FuncOp, warps: int, layouts: Iterable[tuple[Dot, DistributedLayout]]
+    fn: func.FuncOp,
+    warps: int,
+    layouts: Iterable[tuple[Dot, DistributedLayout]],
+    chained_only: bool = False,
 ) -> int:
     """The most registers a thread of `warps` warps holds, in one iteration of one loop,
     of that loop's tensor-core dots (`layouts`: the rank-2 ones with their accumulator
@@ -134,7 +137,8 @@ def loop_dot_registers(
     the accumulators held in registers (`accumulator_in_registers`), all live in each
     iteration (flash attention's S and O), and the A operands computed in the loop from
     them, which reach the dot from registers or pass through them on their way to
-    shared memory (attention's P).  Dots outside loops do not count."""
+    shared memory (attention's P).  Dots outside loops do not count, nor, with
+    `chained_only`, the loops where no dot's A is computed from another's result."""
     threads = warps * WARP_SIZE
     laid_out: dict[Operation, DistributedLayout] = dict(layouts)
     by_loop: dict[Operation, list[Dot]] = {}
@@ -149,10 +153,44 @@ def loop_dot_registers(
         results: set[SSAValue] = {d.result for d in dots}
         words = sum(_words(d.acc, threads) for d in dots)
         # A (`lhs` of nv_tileaa.dot, `a` of nv_tileas.dot) is the first operand.
-        a_operands = [d.operands[0] for d in dots]
-        words += sum(_words(a, threads) for a in a_operands if _computed_from(a, results, loop))
+        chained = [d.operands[0] for d in dots if _computed_from(d.operands[0], results, loop)]
+        if chained_only and not chained:
+            continue
+        words += sum(_words(a, threads) for a in chained)
         most = max(most, words)
     return most
+
+
+#: Registers a thread keeps beside a loop's dot registers (`loop_dot_registers`) for
+#: everything else the loop holds: addresses, row statistics, the copies in flight.
+LOOP_REGISTER_RESERVE = 64
+
+#: The most warps `loop_dot_warps` grows a kernel to (four warpgroups).
+MAX_LOOP_DOT_WARPS = 16
+
+
+def loop_dot_warps(fn: func.FuncOp, warps: int, arch: str) -> int:
+    """`warps`, doubled (up to `MAX_LOOP_DOT_WARPS`) while the dot registers a loop
+    holds (`loop_dot_registers`: flash attention's S, O and P) and
+    `LOOP_REGISTER_RESERVE` exceed the registers one thread may have, and doubling
+    spreads them thinner.  Not even one CTA's 255 registers then hold the loop, and
+    ptxas spills in it every trip: NVIDIA's FMHA sample with 256x128 tiles holds S
+    (128 registers a thread), O (64) and P (64) in 8 warps, and spilled 288 bytes on
+    sm_90a; in 16 warps, 64, 32 and 32 (tileiras runs it in 8 warps, 224 registers,
+    with thousands of local loads and stores).  Only loops where a dot's A is computed
+    from another's result (attention's P from S) count: the block-scaled GEMMs, whose
+    loop's partial products are live one at a time, spilled 348 bytes in 16 warps
+    where 8 spilled none.  Accumulators in tensor memory (`tcgen05`) take no registers
+    here, so sm_100a keeps its warps."""
+    while warps < MAX_LOOP_DOT_WARPS:
+        need = loop_dot_registers(fn, warps, tensor_core_dots(fn, warps, arch), True)
+        if need + LOOP_REGISTER_RESERVE <= MAX_REGISTERS_PER_THREAD:
+            break
+        more = 2 * warps
+        if loop_dot_registers(fn, more, tensor_core_dots(fn, more, arch), True) >= need:
+            break
+        warps = more
+    return warps
 
 
 def fit_occupancy(
