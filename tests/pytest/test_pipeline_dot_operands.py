@@ -24,7 +24,10 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.pipelines import stage_passes
 from tileir.registry import make_context
 from tileir.testing import ASYNC_RACE, SimulationError
-from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
+from tileir.transforms.tileas.pipeline_dot_operands import (
+    READ_FROM_SLOT_ATTR,
+    PipelineDotOperandsPass,
+)
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
@@ -209,7 +212,8 @@ def test_broken_pipelines_are_caught(arch: str, breakage: Callable[[str], str]) 
 def test_a_view_of_pointers_two_loads_read_stays_synchronous() -> None:
     """A batched matmul's A tile loaded twice from one view of pointers and multiplied by
     itself: reshaping one load into the dot's shape would replace the view the other still
-    reads, so neither operand is pipelined and the IR verifies.  (Kills issue 18's last
+    reads, so neither operand gets a ring of its own (their raw loads ride rings read back
+    from their slots, `READ_FROM_SLOT_ATTR`) and the IR verifies.  (Kills issue 18's last
     mutant: the one-use check on that view dropped, an internal error.)"""
     module = load_module(CORPUS / "batched_matmul_2d_f16.mlir")
     ctx = make_context()
@@ -229,8 +233,13 @@ def test_a_view_of_pointers_two_loads_read_stays_synchronous() -> None:
                 b_view.operands[0] = again.result
                 p.apply(ctx, module)
                 module.verify()
-                assert not any(isinstance(op, tas.AsyncTiledLoadOp) for op in module.walk())
-                assert "A: it is computed" in str(dot.attributes["nv_tileas.operand_feed"])
+                assert all(
+                    READ_FROM_SLOT_ATTR in op.attributes
+                    for op in module.walk()
+                    if isinstance(op, tas.AsyncTiledLoadOp)
+                )
+                feed = str(dot.attributes["nv_tileas.operand_feed"])
+                assert "A: computed from the slot after the wait" in feed
                 return
             p.apply(ctx, module)
     raise AssertionError("no tileas-pipeline-dot-operands in the sm_90a pipeline")

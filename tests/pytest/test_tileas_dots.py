@@ -115,9 +115,11 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_e4m3_scaled",
             "sm_90a",
             "DotPipelined",
-            "copies under mbarriers; not B: its tile has users besides one tensor-core dot, or "
-            "a dot stores it "
-            "transposed; wgmma waited for each iteration (an operand is not fed by a ring)",
+            # B, stored transposed for the dot, rides a ring as loaded and is read back
+            # from its slot (read_from_slot).
+            "copies under mbarriers; B: computed from the slot after the wait (the raw "
+            "64x64xf8E4M3FN load rides a ring); wgmma waited for each iteration (an operand is "
+            "computed from its slots)",
         ),
         (
             "gemm_bf16_big_tile",

@@ -57,20 +57,41 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   each thread's own words after its wait, must reach the other warps' reads) and
   nothing else is written for it, with no group in flight (`ordered_by_mbarriers`);
   `wgmma` still fences the async proxy after the wait.
+* **Read back from the slot** (`nv_tileas.read_from_slot` on the loads and the wait:
+  a dot operand computed from loads, such as block-scaled fp8 tiles dequantized with
+  their scales, or an fp8 B the dot stores transposed).  The ring holds the loaded
+  tile as it lies in memory, dense, the thread's vectors contiguous
+  (`operand_placement.SlotPlacement`), copied in the load's own layout (masked-off
+  elements hold the load's padding: zero-filled, or `st.shared` of its bits where it is
+  not zero, as a scale's 0xff).  After the wait each thread loads its elements of the
+  slot into registers (`ld.shared` of whole words, bytes taken apart), in the same
+  layout, and the ops that compute the operand run on them as on a synchronous load's;
+  the dot writes its operand as it does for one.  The wait under mbarriers acquired
+  every thread's copies; under `cp.async.wait_group` a thread reads only what it copied
+  itself, except in a replicated tile, which a CTA barrier precedes.  The slot is
+  refilled (by the body's load at the end of the iteration, into the slot just read)
+  only after every thread has read it: a dot's CTA barrier lies between, or the refill
+  gets one of its own (`AsyncFeeds.refill_barriers`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    UnrealizedConversionCastOp,
+    i32,
+)
 from xdsl.ir import BlockArgument, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
-from tileir.backend.ptx.memory_asm import all_in_bounds
+from tileir.backend.ptx.memory_asm import all_in_bounds, unpack_word
 from tileir.conversions.tileas_to_llvm.affine_addresses import group_addresses
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
@@ -79,7 +100,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     element_bits,
     linear_layout,
 )
-from tileir.conversions.tileas_to_llvm.exchange import Exchange
+from tileir.conversions.tileas_to_llvm.exchange import Exchange, element_kind
 from tileir.conversions.tileas_to_llvm.mbarriers import (
     MBARRIER_BYTES,
     arrive_after_copies,
@@ -88,10 +109,11 @@ from tileir.conversions.tileas_to_llvm.mbarriers import (
     invalidate_mbarrier,
     wait_parity,
 )
-from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
+from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement, SlotPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.conversions.tileas_to_llvm.tiled_memory import (
+    padding_bits,
     pointer_view,
     uniform_groups,
     vector_groups,
@@ -100,11 +122,12 @@ from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.overlap_attention_dots import RING_KEY_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import (
+    READ_FROM_SLOT_ATTR,
     RING_MBARRIERS_ATTR,
     groups_in_flight,
     ring_slots,
@@ -131,7 +154,7 @@ class Ring:
     #: that read the slot (`refill_guard`, which the dot's lowering sets).
     mma_in_flight: bool = False
     refill_guard: Callable[[LLBuilder, SSAValue], None] | None = None
-    placement: OperandPlacement | None = None
+    placement: OperandPlacement | SlotPlacement | None = None
     #: The address of slot 0 (computed in the kernel's prologue).
     base: SSAValue | None = None
     #: The slot the body's `future_wait` returned in the iteration being lowered.
@@ -153,6 +176,11 @@ class Ring:
     current_barrier: SSAValue | None = None
     #: The tile is rounded to tf32 in its slot before the dot (`ring_rounding.py`).
     rounded: bool = False
+    #: The ring holds a loaded tile as it is in memory (`SlotPlacement`), which its
+    #: wait reads back into registers for the ops that compute an operand of `dot`
+    #: from it (`nv_tileas.read_from_slot`; module doc).  `dot` is then the first dot
+    #: after the wait, whose loop bounds the ring's life.
+    read_from_slot: bool = False
 
     @property
     def slots(self) -> int:
@@ -189,9 +217,20 @@ class AsyncFeeds:
     drains_wgmma: set[int] = field(default_factory=set)
     #: The ring of each future an `async.wait` waits for (None: not a ring's).
     drained: dict[int, list[Ring | None]] = field(default_factory=dict)
+    #: The rings read back from their slots, by the id of their future's wait.
+    slot_rings: dict[int, Ring] = field(default_factory=dict)
+    #: The refills of such rings that a CTA barrier must precede: no dot (whose
+    #: barrier would) lies between the wait that read the slot and the refill.
+    refill_barriers: set[int] = field(default_factory=set)
 
     def plan(self, module: ModuleOp) -> None:
         for op in module.walk():
+            if (
+                isinstance(op, tas.AsyncTiledLoadOp | tas.FutureWaitOp)
+                and READ_FROM_SLOT_ATTR in op.attributes
+            ):
+                self._plan_slot_read(op)
+                continue
             if isinstance(op, tas.AsyncTiledLoadOp):
                 consumer = _consumer(op.result, set())
             elif isinstance(op, tas.FutureWaitOp):
@@ -223,6 +262,52 @@ class AsyncFeeds:
                 if _drains_wgmma(op):
                     self.drains_wgmma.add(id(op))
                 self.drained[id(op)] = [self._ring_of_result(v) for v in op.operands]
+        self._plan_refill_barriers(module)
+
+    def _plan_slot_read(self, op: tas.AsyncTiledLoadOp | tas.FutureWaitOp) -> None:
+        """The ring of a load, or of a wait, marked `nv_tileas.read_from_slot`."""
+        wait = op if isinstance(op, tas.FutureWaitOp) else _wait_of(op.result, set())
+        if wait is None:
+            raise not_supported(op, "an asynchronous load read from its slot by no wait")
+        ring = self.slot_rings.get(id(wait))
+        if ring is None:
+            dot = wait.next_op
+            while dot is not None and not isinstance(dot, tas.DotOp):
+                dot = dot.next_op
+            if dot is None:
+                raise not_supported(op, "a tile read back from its ring slot before no dot")
+            t = wait.result.type
+            assert isinstance(t, TensorType)
+            ring = Ring(dot, 0, read_from_slot=True, scope=ring_scope(dot))
+            ring.mbarriers = RING_MBARRIERS_ATTR in op.attributes
+            layout = linear_layout(wait, t)
+            ring.placement = SlotPlacement.of(tuple(t.get_shape()), element_bits(t) // 8, layout)
+            self.slot_rings[id(wait)] = ring
+        if isinstance(op, tas.AsyncTiledLoadOp) and RING_MBARRIERS_ATTR in op.attributes:
+            ring.mbarriers = True
+        self.rings[id(op)] = ring
+        stage = op.attributes.get(STAGE_ATTR)
+        if isinstance(stage, IntegerAttr):
+            ring.last_stage = max(ring.last_stage, stage.value.data)
+
+    def _plan_refill_barriers(self, module: ModuleOp) -> None:
+        """The first refill in a loop body of a ring read back from its slots gets a CTA
+        barrier before it unless a dot (which passes one) lies before it in the body:
+        every thread must have read the slot before any copies into it again."""
+        for op in module.walk():
+            if not isinstance(op, tas.AsyncTiledLoadOp) or id(op) not in self.rings:
+                continue
+            ring = self.rings[id(op)]
+            block = op.parent_block()
+            if not ring.read_from_slot or block is None:
+                continue
+            if not isinstance(block.parent_op(), scf.ForOp):
+                continue
+            earlier = list(block.ops)[: block.get_operation_index(op)]
+            if any(isinstance(o, tas.DotOp) for o in earlier):
+                continue
+            if not any(id(o) in self.refill_barriers for o in earlier):
+                self.refill_barriers.add(id(op))
 
     def _ring_of_result(self, future: SSAValue) -> Ring | None:
         """The ring of a loop's result that is a future: that of the load before the
@@ -236,7 +321,7 @@ class AsyncFeeds:
         """The placement the rings of `dot` were laid out for, if it has any."""
         for index in (0, 1):
             ring = self.by_dot.get((ring_key(dot), index))
-            if ring is not None and ring.placement is not None:
+            if ring is not None and isinstance(ring.placement, OperandPlacement):
                 return ring.placement
         return None
 
@@ -259,7 +344,7 @@ class AsyncFeeds:
         rings = [self.by_dot.get((ring_key(dot), i)) for i in (0, 1)]
         return all(r is not None and r.mbarriers and not r.rounded for r in rings)
 
-    def ring_placement(self, ring: Ring) -> OperandPlacement:
+    def ring_placement(self, ring: Ring) -> OperandPlacement | SlotPlacement:
         if ring.placement is None:
             assert self.placement is not None
             ring.placement = self.placement(ring.dot)
@@ -303,20 +388,26 @@ def _drains_wgmma(wait: tas.AsyncWaitOp) -> bool:
 
 def _consumer(value: SSAValue, seen: set[int]) -> tuple[tas.DotOp, int] | None:
     """The dot operand a future ends up feeding, through the loops that carry it."""
+    wait = _wait_of(value, seen)
+    return None if wait is None else _dot_of(wait)
+
+
+def _wait_of(value: SSAValue, seen: set[int]) -> tas.FutureWaitOp | None:
+    """The wait a future ends up at, through the loops that carry it."""
     if id(value) in seen:
         return None
     seen.add(id(value))
     for use in value.uses:
         user = use.operation
-        found: tuple[tas.DotOp, int] | None = None
+        found: tas.FutureWaitOp | None = None
         if isinstance(user, scf.ForOp) and use.index >= 3:
-            found = _consumer(user.body.block.args[use.index - 2], seen)
+            found = _wait_of(user.body.block.args[use.index - 2], seen)
         elif isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp):
             loop = user.parent_op()
             assert isinstance(loop, scf.ForOp)
-            found = _consumer(loop.body.block.args[use.index + 1], seen)
+            found = _wait_of(loop.body.block.args[use.index + 1], seen)
         elif isinstance(user, tas.FutureWaitOp):
-            found = _dot_of(user)
+            found = user
         if found is not None:
             return found
     return None
@@ -420,7 +511,11 @@ class LowerAsyncTiledLoad(RingPattern):
         vec, groups = vector_groups(layout, op.atom.info.bits, bits, True)
         # Each group's global address from the thread's first (`affine_addresses.py`).
         ptrs = group_addresses(self.ctx, op, b, view.src, ptrs, groups)
-        async_reader = ring.dot.atom.info.engine in ASYNC_PROXY_ENGINES
+        async_reader = ring.dot.atom.info.engine in ASYNC_PROXY_ENGINES and not ring.read_from_slot
+        # A raw tile's masked-off elements hold its padding (a dot's ring: zero).
+        fill = padding_bits(op) if ring.read_from_slot else 0
+        if id(op) in self.feeds.refill_barriers:
+            b.op(nvvm.Barrier0Op())
         # A replicated tile: only the owner of an element writes it into the slot.
         owner = state.owner_predicate(rewriter, layout)
         nbytes = bits // 8
@@ -445,7 +540,7 @@ class LowerAsyncTiledLoad(RingPattern):
                 b.asm(_scatter(dsts, ptrs[g], preds, owner, bits))
                 continue
             dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
-            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader))
+            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader, fill))
         if future is not None:
             # Every thread arrives, copies or not: the slot's mbarrier expects them all.
             arrive_after_copies(b, ring.full(b, slot, size))
@@ -542,11 +637,14 @@ def _copy(
     vec: int,
     bits: int,
     async_reader: bool = False,
+    fill: int = 0,
 ) -> ptx.PtxAsm:
     """One group: a `cp.async` of `vec` elements when every predicate holds (or there
     are none; with one predicate for the group, a zero-filling `cp.async` when it does
     not), else element by element through registers, zeros where masked off; only
     in the thread that owns the elements (`owner`, when copies of them are replicated).
+    `fill`: the bits of a masked-off element where they are not zero (a raw tile's
+    padding, `Ring.read_from_slot`), stored with `st.shared` instead of zero-filled.
     The group's elements are contiguous in global memory (its atom was chosen so), so
     each is addressed from the first: one address register per group, not one per
     element, which matters at the register limit.  `async_reader`: the slot is read
@@ -561,6 +659,18 @@ def _copy(
     copy = ptx.opcode("cp.async", kind, "shared", "global")
     if not preds:
         asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), guard=mine)
+        return asm
+    if len(preds) == 1 and nbytes >= 4 and fill:
+        # One predicate for the whole group: in bounds, copy it; out of bounds, store
+        # the padding's words.
+        all_in_bounds(asm, [asm.input(preds[0], "b")])
+        if mine is not None:
+            asm.instr("and.pred", "t_all", "t_all", mine)
+            asm.instr("and.pred", "t_none", "t_none", mine)
+        asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), guard="t_all")
+        word = _fill_word(fill, bits)
+        for i in range(nbytes // 4):
+            asm.instr("st.shared.b32", ptx.address(d, 4 * i), ptx.immediate(word), guard="t_none")
         return asm
     if len(preds) == 1 and nbytes >= 4:
         # One predicate for the whole group: in bounds, copy it; out of bounds, the
@@ -583,7 +693,7 @@ def _copy(
     reg_bits = max(bits, 16)
     (value,) = asm.register(ptx.typed("b", reg_bits), "t_v")
     for i in range(vec):
-        asm.instr(ptx.opcode("mov", ptx.typed("b", reg_bits)), value, ptx.immediate(0, reg_bits))
+        asm.instr(ptx.opcode("mov", ptx.typed("b", reg_bits)), value, ptx.immediate(fill, reg_bits))
         asm.instr("and.pred", "t_p", pred[i], "t_none")
         asm.instr(
             ptx.opcode("ld", "global", ptx.typed("b", bits)),
@@ -606,13 +716,18 @@ def _copy(
     return asm
 
 
-class LowerFutureWait(TilePattern):
-    """`cp.async.wait_group`, or under mbarriers `mbarrier.try_wait.parity` on the
-    slot's *full* mbarrier: the tile of the oldest stage has landed (module doc)."""
+def _fill_word(fill: int, bits: int) -> int:
+    """A 32-bit word of elements of `bits` (8, 16 or 32) bits that each hold `fill`."""
+    word = 0
+    for i in range(32 // bits):
+        word |= (fill & ((1 << bits) - 1)) << (i * bits)
+    return word
 
-    def __init__(self, ctx: LoweringContext, feeds: AsyncFeeds):
-        super().__init__(ctx)
-        self.feeds = feeds
+
+class LowerFutureWait(RingPattern):
+    """`cp.async.wait_group`, or under mbarriers `mbarrier.try_wait.parity` on the
+    slot's *full* mbarrier: the tile of the oldest stage has landed (module doc); a
+    tile read back from its slot is then loaded into the thread's registers."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.FutureWaitOp, rewriter: PatternRewriter) -> None:
@@ -631,9 +746,66 @@ class LowerFutureWait(TilePattern):
         else:
             b.op(nvvm.CpAsyncWaitGroupOp(self.feeds.pending[id(op)]))
         ring.current = slot
+        if ring.read_from_slot:
+            rewriter.replace(op, [], [self._read_back(op, rewriter, b, ring, slot)])
+            return
         # The dot reads the tile from its slot: no registers stand for it.
         cast = UnrealizedConversionCastOp.get([], [op.result.type])
         rewriter.replace(op, cast)
+
+    def _read_back(
+        self,
+        op: tas.FutureWaitOp,
+        rewriter: PatternRewriter,
+        b: LLBuilder,
+        ring: Ring,
+        slot: SSAValue,
+    ) -> SSAValue:
+        """The thread's elements of the tile in `slot`, in the tile's layout.  Under
+        mbarriers the wait acquired every thread's copies; otherwise a thread has seen
+        only its own, which are all it reads unless the tile is replicated (only the
+        owner of an element copied it): then a CTA barrier first."""
+        state = self.ctx.function_state(op)
+        t = op.result.type
+        layout = linear_layout(op, t)
+        if not ring.mbarriers and state.owner_predicate(rewriter, layout) is not None:
+            b.op(nvvm.Barrier0Op())
+        buffer_layout, strides = self.feeds.ring_placement(ring).view_of(ring.index, layout)
+        kind = element_kind(op, t)
+        vec = _byte_vector(buffer_layout, strides) if kind.bits == 8 and not kind.is_bool else 1
+        if vec == 1:
+            values = self.exchange.read(b, rewriter, state, buffer_layout, strides, slot, kind)
+            return self.ctx.pack(rewriter, values, t)
+        # Bytes (which `Exchange.read` moves one at a time): whole words.
+        base = self.exchange.thread_offset(b, state, rewriter, buffer_layout, strides, slot)
+        values = []
+        for r in range(0, buffer_layout.num_registers, vec):
+            coord = buffer_layout.register_coord(r)
+            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
+            address = b.add(base, b.const(offset, i32)) if offset else base
+            # Each word is unpacked where its bytes are first used (`llvm-sink-tmem-loads`
+            # sinks `memory_asm.unpack_word`), as a synchronous load's bytes are.
+            for word in b.load_words(b.shared_pointer(address), vec // 4, i32):
+                values += b.asm(unpack_word(word, kind.register_type), False)
+        return self.ctx.pack(rewriter, values, t)
+
+
+def _byte_vector(layout: LinearLayout, strides: Sequence[int]) -> int:
+    """How many consecutive byte registers of `layout` one `ld.shared` of whole words
+    may read from a buffer of `strides`: 4, 8 or 16 contiguous bytes whose first is
+    aligned to all of them for every thread and register group; 1 where none."""
+    if 1 not in strides:
+        return 1
+    dim = list(strides).index(1)
+    vec = min(layout.contiguous_registers(dim), 16)
+    while vec >= 4:
+        group_bits = vec.bit_length() - 1
+        others = (*layout.registers[group_bits:], *layout.lanes, *layout.warps)
+        offsets = [sum(x * s for x, s in zip(basis, strides, strict=True)) for basis in others]
+        if all(o % vec == 0 for o in offsets):
+            return vec
+        vec //= 2
+    return 1
 
 
 class LowerAsyncWait(TilePattern):
@@ -681,6 +853,6 @@ class LowerAsyncWait(TilePattern):
 def feed_patterns(ctx: LoweringContext, exchange: Exchange, feeds: AsyncFeeds) -> list[TilePattern]:
     return [
         LowerAsyncTiledLoad(ctx, exchange, feeds),
-        LowerFutureWait(ctx, feeds),
+        LowerFutureWait(ctx, exchange, feeds),
         LowerAsyncWait(ctx, feeds),
     ]

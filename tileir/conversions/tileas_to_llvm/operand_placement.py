@@ -48,3 +48,51 @@ class OperandPlacement:
     def operand_bytes(self, index: int) -> int:
         """Bytes of operand `index` (0: A, 1: B), every matrix of a batch."""
         return self.batch * self.batch_bytes[index]
+
+
+#: Slots are 16-byte aligned: a future under mbarriers carries its round's parity in
+#: bit 0 of the slot's address (`async_copy._mbarrier_slot`), and `cp.async` copies 16.
+SLOT_ALIGN = 16
+
+
+@dataclass(frozen=True)
+class SlotPlacement:
+    """A ring slot that holds a loaded tile as it lies in memory, for a future wait that
+    reads it back into registers (`nv_tileas.read_from_slot`: the operand of a dot is
+    computed from it, `tileas-pipeline-dot-operands`): dense, the tile's vectors
+    contiguous (`of`), written by the copies and read by the wait in its own layout.  It answers what an `OperandPlacement`
+    answers of a ring (`view_of`, `operand_bytes`)."""
+
+    shape: tuple[int, ...]
+    element_bytes: int
+    #: Byte strides of the slot's dimensions.
+    strides: tuple[int, ...]
+
+    @staticmethod
+    def of(shape: tuple[int, ...], element_bytes: int, layout: LinearLayout) -> SlotPlacement:
+        """The slot of a tile of `shape` loaded in `layout`: dense, the dimension along
+        which a thread's registers step first (its vectors) contiguous, then the
+        others, the last fastest (row-major where that is the last)."""
+        rank = len(shape)
+        first = next((d for basis in layout.registers for d in range(rank) if basis[d]), rank - 1)
+        order = [first, *(d for d in reversed(range(rank)) if d != first)]
+        strides = [0] * rank
+        step = element_bytes
+        for d in order:
+            strides[d] = step
+            step *= shape[d]
+        return SlotPlacement(shape, element_bytes, tuple(strides))
+
+    def view_of(self, index: int, layout: LinearLayout) -> tuple[LinearLayout, list[int]]:
+        """The slot as a tile of `layout` sees it (`index` is the ring's, unused: the
+        slot is not a dot's operand buffer)."""
+        del index
+        return layout, list(self.strides)
+
+    def operand_bytes(self, index: int) -> int:
+        """Bytes of one slot, rounded up to `SLOT_ALIGN`."""
+        del index
+        size = self.element_bytes
+        for extent in self.shape:
+            size *= extent
+        return -(-size // SLOT_ALIGN) * SLOT_ALIGN

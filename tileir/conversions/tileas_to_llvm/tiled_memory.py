@@ -105,14 +105,15 @@ def uniform_groups(layout: LinearLayout, vec: int, runs: tuple[int, ...] | None)
     return all(basis[dim] % vec == 0 for basis in others)
 
 
-def padding_bits(op: tas.TiledLoadOp) -> int:
+def padding_bits(op: tas.TiledLoadOp | tas.AsyncTiledLoadOp) -> int:
     pad = op.properties.get("padding_value")
     if pad is None:
         return 0
     import numpy as np
     from xdsl.dialects.builtin import FloatAttr
 
-    el = element_type(op.result.type)
+    t = op.loaded_type() if isinstance(op, tas.AsyncTiledLoadOp) else op.result.type
+    el = element_type(t)
     if isinstance(pad, FloatAttr):
         raw = np.asarray(pad.value.data).astype(numpy_dtype(el)).tobytes()
         return int.from_bytes(raw, "little")

@@ -52,6 +52,18 @@ An operand that is a unit-dimension reshape of a load (`1 x M x K -> M x K`, as 
 matmuls write it) is first loaded in the dot's shape, its pointers and mask reshaped
 instead, where every reshape is a register renaming (`load_in_dot_shape`).
 
+An operand computed from loads of the body (cuTile's `mma_scaled`: each fp8 tile
+widened, multiplied by its broadcast scales and narrowed to bf16; a unit reshape that
+changes the layout) or a load the dot stores otherwise than it was loaded (an fp8 B
+loaded N-contiguous) gets no ring of its own: the raw tiles of its loads ride rings
+instead, marked `nv_tileas.read_from_slot` (with their waits), where each load could
+move and `cp.async` copies its accesses (any padding: the copies write it).  The wait
+reads the thread's elements of the slot back into registers in the load's layout, and
+the conversion runs on them (`async_copy.py`); the dot's `wgmma` groups do not stay in
+flight.  Not where the loop's accumulators take more than
+`SLOT_READ_ACCUMULATOR_LIMIT` registers a thread (the tile read back and the
+conversion's registers come on top: spills).
+
 A load qualifies when `tileas-materialize-schedule` could move it (weak, no token, no
 `in_bounds` dimension, nothing in the body writes memory, its operands computed from
 the induction variable by pure ops), it reads global memory with a 4-, 8- or 16-byte
@@ -116,6 +128,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
 
 from tileir.diagnostics import CompileError
 from tileir.dialects.cuda_tile.carriers import element_type
@@ -498,10 +511,21 @@ def _to_async(op: tas.TiledLoadOp, atom: AtomAttr) -> tas.AsyncTiledLoadOp:
     Rewriter.insert_op(new, InsertPoint.before(op))
     wait = tas.FutureWaitOp(new.result)
     wait.location = op.location
+    if READ_FROM_SLOT_ATTR in op.attributes:
+        wait.attributes[READ_FROM_SLOT_ATTR] = UnitAttr()
     Rewriter.insert_op(wait, InsertPoint.after(new))
     op.result.replace_all_uses_with(wait.result)
     Rewriter.erase_op(op)
     return new
+
+
+#: Why an operand computed from loads gets no ring of its own (`why_not_fed`); where
+#: its loads qualify, their raw tiles ride rings instead (`slot_read_loads`).
+COMPUTED = "it is computed (a conversion or rearrangement of a load), not loaded"
+
+#: Why a load stays synchronous for `why_not_fed` where its raw tile may still ride a
+#: ring read back into registers (`slot_read_loads`).
+NOT_ONLY_DOTS = "its tile has users besides one tensor-core dot, or a dot stores it transposed"
 
 
 def why_not_fed(
@@ -512,7 +536,7 @@ def why_not_fed(
     rounding = tf32_rounding(value)
     op = rounding.args[0].owner if rounding is not None else value.owner
     if not isinstance(op, tas.TiledLoadOp):
-        return "it is computed (a conversion or rearrangement of a load), not loaded"
+        return COMPUTED
     if op.parent_block() is not loop.body.block:
         return "it is not loaded in the loop body"
     if op not in analysis.pending_loads:
@@ -523,7 +547,7 @@ def why_not_fed(
             "or the loop writes memory)"
         )
     if not feeds_only_dots(op):
-        return "its tile has users besides one tensor-core dot, or a dot stores it transposed"
+        return NOT_ONLY_DOTS
     if not zero_padding(op):
         return "its padding value is not zero (cp.async fills with zeros)"
     if rounding is not None and replicated(op):
@@ -538,6 +562,71 @@ def why_not_fed(
     if sources is None:
         return "its coordinates depend on more than the induction variable"
     return op, atom, sources
+
+
+#: On a load whose raw tile a ring holds for the ops that compute a dot operand from it
+#: (a dequantization with its scales, a cast, a transposed store), and on its future's
+#: wait: the wait reads the thread's elements of the tile from the slot into registers,
+#: laid out as loaded, and those ops compute from them (`async_copy.py`).
+READ_FROM_SLOT_ATTR = "nv_tileas.read_from_slot"
+
+#: What the remark says of an operand computed from the slots of its loads' rings.
+CONVERTED_FROM_SLOT = "computed from the slot after the wait"
+
+
+def computed_from(value: SSAValue, loop: scf.ForOp) -> list[tas.TiledLoadOp]:
+    """The tiled loads of `loop`'s body that the dot operand `value` is computed from
+    through pure, region-free ops of the body, in body order (none where anything else
+    of the body, an iter-arg or a memory op that is not such a load, goes into it)."""
+    block = loop.body.block
+    loads: list[tas.TiledLoadOp] = []
+    seen: set[int] = set()
+
+    def visit(v: SSAValue) -> bool:
+        if defined_outside(v, loop) or v is block.args[0]:
+            return True
+        owner = v.owner
+        if not isinstance(owner, Operation) or owner.parent_block() is not block:
+            return False
+        if id(owner) in seen:
+            return True
+        seen.add(id(owner))
+        if isinstance(owner, tas.TiledLoadOp):
+            loads.append(owner)
+            return True
+        if owner.regions or not is_side_effect_free(owner):
+            return False
+        return all(visit(o) for o in owner.operands)
+
+    if not visit(value):
+        return []
+    return sorted(loads, key=block.get_operation_index)
+
+
+def why_not_slot_read(
+    op: tas.TiledLoadOp, analysis: ScheduleAnalysis, loop: scf.ForOp
+) -> tuple[tas.TiledLoadOp, AtomAttr, list[Operation]] | str:
+    """`op` with its `cp.async` atom and operand sources where its raw tile can ride a
+    ring that its future's wait reads back into registers (`READ_FROM_SLOT_ATTR`), else
+    why not: what `why_not_fed` asks of a load but its users, its padding (the copies
+    write any padding value) and the tf32 rounding (it has none)."""
+    if op not in analysis.pending_loads:
+        return "it is loaded once for the whole loop"
+    if movable_load(op, analysis) is None:
+        return "it cannot move to an earlier iteration"
+    atom = async_atom(op)
+    if atom is None:
+        return f"no cp.async copies its {op.atom.info.bits}-bit accesses"
+    sources = operand_sources(op, loop)
+    if sources is None:
+        return "its coordinates depend on more than the induction variable"
+    return op, atom, sources
+
+
+def describe_tile(load: tas.TiledLoadOp) -> str:
+    t = load.result.type
+    assert isinstance(t, TensorType)
+    return "x".join(str(d) for d in t.get_shape()) + f"x{t.element_type}"
 
 
 #: The last clause of a recorded feed: the accumulator registers a thread holds
@@ -586,6 +675,14 @@ class LoopPlan:
     #: where it could not be: its dots wait for their groups).
     specialize: bool = False
     why_not_specialized: str | None = None
+    #: Per dot, its operands computed from loads whose raw tiles ride rings
+    #: (`READ_FROM_SLOT_ATTR`): the operand's index and those loads, and what the
+    #: remark says of the others it is computed from.
+    converted: dict[int, list[tuple[int, list[tas.TiledLoadOp], list[str]]]] = field(
+        default_factory=dict
+    )
+    #: The ids (as in `chosen`) of the loads whose rings their waits read back.
+    slot_read: set[int] = field(default_factory=set)
 
     @property
     def scoped(self) -> bool:
@@ -602,7 +699,9 @@ class LoopPlan:
         """The dot operands the loop's rings feed (none when it is not pipelined)."""
         if not self.pipelined:
             return set()
-        return {fed_value(load) for load, _, _ in self.chosen.values()}
+        return {
+            fed_value(load) for k, (load, _, _) in self.chosen.items() if k not in self.slot_read
+        }
 
     @property
     def all_in_flight(self) -> bool:
@@ -703,10 +802,12 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
                 plan.direct.setdefault(id(dot), []).append(f"{name}: {A_IN_REGISTERS}")
                 continue
             fed = why_not_fed(value, analysis, loop)
-            if isinstance(fed, str):
-                plan.direct.setdefault(id(dot), []).append(f"{name}: {fed}")
-            else:
+            if not isinstance(fed, str):
                 plan.chosen[id(fed[0])] = fed
+                continue
+            why = _slot_read(plan, dot, index, value, analysis, fed)
+            if why is not None:
+                plan.direct.setdefault(id(dot), []).append(f"{name}: {why or fed}")
         registers = accumulator_registers(dot)
         if dot.atom.info.engine == "mma.sync" and registers > ACCUMULATOR_REGISTER_LIMIT:
             plan.blockers.append(
@@ -720,6 +821,7 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
     in_flight: dict[int, str | None] = {
         id(dot): why_not_in_flight(dot, loop)
         or ("an operand is not fed by a ring" if id(dot) in plan.direct else None)
+        or ("an operand is computed from its slots" if id(dot) in plan.converted else None)
         for dot in dots
     }
     if any(why is not None for why in in_flight.values()):
@@ -727,7 +829,9 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
     plan.in_flight = in_flight
     loads = [load for load, _, _ in plan.chosen.values()]
     if warp_specialize and plan.tcgen05:
-        plan.why_not_specialized = why_not_tcgen05_agents(loop, loads, dots, bool(plan.direct))
+        plan.why_not_specialized = why_not_tcgen05_agents(
+            loop, loads, dots, bool(plan.direct) or bool(plan.converted)
+        )
         plan.specialize = plan.why_not_specialized is None
     elif warp_specialize and plan.all_in_flight:
         plan.why_not_specialized = why_not_specialized(loop, loads)
@@ -737,6 +841,77 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
         plan.specialize = plan.why_not_specialized is None
     plan.per_stage = sum(tile_bytes(load) for load in loads)
     return plan
+
+
+#: The most accumulator registers a thread of the dots of a loop whose operands are
+#: computed from ring slots (`_slot_read`): the tile read back, and the conversion's
+#: registers (fp8 widened to f32, scaled, narrowed to bf16), come on top of the
+#: ring's.  sm_90a, ptxas 13: with at most 64 (block_scaled_mm_e4m3 32,
+#: t_scaled_matmul_swizzled_e4m3_128 and gemm_e4m3_scaled 64) no spills; with 128,
+#: NVIDIA's 256x128 scaled matmul went from 0 to 16 bytes of spills, its swizzled variant
+#: and s_block_scaled_mm_swizzled from 0 to 12, and the fp8 batched matmuls' transposed
+#: B from 204 to 255 registers (s_bmm_e4m3_f32; tileiras 168).
+SLOT_READ_ACCUMULATOR_LIMIT = 64
+
+
+def _slot_read(
+    plan: LoopPlan,
+    dot: tas.DotOp,
+    index: int,
+    value: SSAValue,
+    analysis: ScheduleAnalysis,
+    fed: str,
+) -> str | None:
+    """Where operand `index` of `dot` (`value`, which no ring feeds as the dot reads it)
+    is computed from loads of the loop body (or is a load the dot stores otherwise),
+    choose the raw tiles of those that qualify (`why_not_slot_read`) for rings their
+    waits read back, and record the operand in `plan.converted` (None); else why not
+    (empty: `why_not_fed` said it)."""
+    loads = computed_from(value, plan.loop)
+    if not loads or tf32_rounding(value) is not None:
+        return ""
+    riding: list[tuple[tas.TiledLoadOp, AtomAttr, list[Operation]]] = []
+    others: list[str] = []
+    for load in loads:
+        ride = why_not_slot_read(load, analysis, plan.loop)
+        if isinstance(ride, str):
+            others.append(f"its {describe_tile(load)} load stays synchronous: {ride}")
+        else:
+            riding.append(ride)
+    if not riding:
+        return ""
+    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it once.)
+    registers = sum(
+        accumulator_registers(d) for d in plan.dots if not isinstance(d.acc.owner, tas.DotOp)
+    )
+    if registers > SLOT_READ_ACCUMULATOR_LIMIT:
+        return (
+            f"{fed}; its loads do not ride rings read back from their slots: the loop's "
+            f"accumulators take {registers} registers a thread (at most "
+            f"{SLOT_READ_ACCUMULATOR_LIMIT} leave room for the tiles read back)"
+        )
+    for ride in riding:
+        plan.chosen[id(ride[0])] = ride
+        plan.slot_read.add(id(ride[0]))
+    plan.converted.setdefault(id(dot), []).append((index, [r[0] for r in riding], others))
+    return None
+
+
+def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
+    """What the remark says of `dot`'s operands computed from their loads' slots (A
+    first): which loads' rings hold their raw tiles, and which stay synchronous."""
+    clauses: list[str] = []
+    for index, loads, others in sorted(plan.converted.get(id(dot), []), key=lambda c: c[0]):
+        riding = [load for load in loads if id(load) in plan.chosen]
+        name = "AB"[index]
+        if not riding:
+            clauses.append(f"not {name}: {NO_ROOM}")
+            continue
+        tiles = ", ".join(describe_tile(load) for load in riding)
+        rides = "load rides a ring" if len(riding) == 1 else "loads ride rings"
+        clauses.append(f"{name}: {CONVERTED_FROM_SLOT} (the raw {tiles} {rides})")
+        clauses += [f"{name}: {other}" for other in others]
+    return clauses
 
 
 #: Why an operand that qualified for a ring stays synchronous (`sized_plan`).
@@ -764,10 +939,12 @@ def sized_plan(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> Loo
 def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
     """`plan` with the load `dropped` (an id of `chosen`) left synchronous."""
     load = plan.chosen[dropped][0]
-    use = operand_use(load)
-    assert use is not None
     direct = {k: list(v) for k, v in plan.direct.items()}
-    direct.setdefault(id(use.operation), []).append(f"{'AB'[use.index]}: {NO_ROOM}")
+    if dropped not in plan.slot_read:
+        # (A dropped slot-read ring: `converted_clauses` says so.)
+        use = operand_use(load)
+        assert use is not None
+        direct.setdefault(id(use.operation), []).append(f"{'AB'[use.index]}: {NO_ROOM}")
     chosen = {k: v for k, v in plan.chosen.items() if k != dropped}
     return replace(
         plan,
@@ -917,16 +1094,19 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
             _record(dot, [NOT_PIPELINED, *(plan.blockers or direct[id(dot)])], agents)
         return loop
     stages = plan.stages
-    for load, _, _ in chosen.values():
+    for key, (load, _, _) in chosen.items():
         rounding = rounded(load)
-        if rounding is not None:
+        if rounding is not None and key not in plan.slot_read:
             rounding.attributes[ROUNDED_IN_SHARED_ATTR] = UnitAttr()
     for dot in dots:
-        if len(direct.get(id(dot), [])) == 2:
+        converted = converted_clauses(plan, dot)
+        unfed = [c for c in converted if c.startswith("not ")]
+        if len(direct.get(id(dot), [])) + len(unfed) == 2:
             # Both operands direct: the loop's rings feed its other dots, not this one.
-            _record(dot, [NOT_PIPELINED, *direct[id(dot)]], agents)
+            _record(dot, [NOT_PIPELINED, *direct.get(id(dot), []), *unfed], agents)
             continue
         clauses = [f"operands through a {stages}-stage ring of cp.async copies"]
+        clauses += converted
         clauses += _rounding_clauses(dot, chosen)
         clauses += [
             operand if operand.endswith(NO_RING_NEEDED) else f"not {operand}"
@@ -964,6 +1144,11 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
             clauses = feed_clauses(dot) or []
             set_feed_clauses(dot, [*clauses, f"not warp-specialized: {plan.why_not_specialized}"])
     rewriter = Rewriter()
+    for key in plan.slot_read & chosen.keys():
+        load = chosen[key][0]
+        load.attributes[READ_FROM_SLOT_ATTR] = UnitAttr()
+        if mbarriers and not plan.specialize:
+            load.attributes[RING_MBARRIERS_ATTR] = UnitAttr()
     loads = [(_to_async(load, atom), sources) for load, atom, sources in chosen.values()]
     old_count = len(loop.results)
     for load, sources in loads:

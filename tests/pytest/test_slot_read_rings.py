@@ -1,0 +1,76 @@
+"""Rings of raw tiles read back from their slots (`nv_tileas.read_from_slot`): a dot
+operand computed from loads (the block-scaled GEMM's fp8 tiles dequantized with their
+scales, an fp8 B the dot stores transposed) gets no ring of its own, so the loads' raw
+bytes ride rings of `cp.async` copies instead, and each wait reads its thread's elements
+of the slot into registers before the conversion (`tileas-pipeline-dot-operands`
+`why_not_slot_read`, `async_copy.LowerFutureWait`).  Run in the PTX simulator against
+numpy (ragged M and N; exact), on sm_90a and sm_100a under mbarriers and on sm_80 under
+`cp.async.wait_group`; a wait on the wrong parity must fail.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from tileir.compiler import compile_module, load_module
+from tileir.testing import SimulationError
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
+
+SEED = 20261126
+
+#: `mbarrier.try_wait.parity` of a ring slot: the barrier and the parity operands.
+WAIT = re.compile(r"mbarrier\.try_wait\.parity\.shared::cta\.b64 t_done, \[(%r\d+)\], (%r\d+);")
+
+
+@cache
+def _compiled(name: str, arch: str) -> tuple[str, str]:
+    """The PTX of corpus kernel `name` and its nv_tileas text."""
+    result = compile_module(
+        load_module(CORPUS / f"{name}.mlir"), arch, warp_specialize=False, keep_stages=True
+    )
+    assert result.ptx is not None
+    return result.ptx, result.stages["tileas"]
+
+
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_80", "sm_100a"])
+def test_block_scaled_operands_from_slots_match_numpy(arch: str) -> None:
+    ptx, tileas = _compiled("block_scaled_mm_e4m3", arch)
+    # The fp8 tiles and B's scales ride rings; A's scales (2-byte accesses) do not.
+    assert tileas.count("nv_tileas.async.future_wait") == 3
+    assert "A: computed from the slot after the wait (the raw 64x64xf8E4M3FN load rides" in tileas
+    assert "B: computed from the slot after the wait (the raw 64x64xf8E4M3FN, " in tileas
+    if arch == "sm_80":
+        assert "cp.async.wait_group" in ptx and "mbarrier" not in ptx
+    else:
+        assert WAIT.search(ptx) is not None and "cp.async.wait_group" not in ptx
+        # The wait reads the fp8 tile back in whole words.
+        after = ptx[WAIT.search(ptx).end() :]  # pyright: ignore[reportOptionalMemberAccess]
+        assert re.search(r"ld\.shared\.v4\.b32", after[:600])
+    _common.simulate_case("block_scaled_mm_e4m3", ptx, SEED)
+
+
+def test_transposed_fp8_b_from_its_slot_matches_numpy() -> None:
+    """An fp8 B loaded N-contiguous, which `wgmma` reads K-contiguous: the raw tile
+    rides a ring and the dot stores it transposed from the registers the wait read."""
+    ptx, tileas = _compiled("gemm_e4m3_scaled", "sm_90a")
+    assert "B: computed from the slot after the wait" in tileas
+    _common.simulate_case("gemm_e4m3_scaled", ptx, SEED)
+
+
+def test_wrong_parity_of_a_slot_read_is_caught() -> None:
+    """The first wait of the loop with parity 1 in round 0 passes before the copies
+    land, and the conversion reads a slot not yet written."""
+    ptx, _ = _compiled("block_scaled_mm_e4m3", "sm_90a")
+    broken = WAIT.sub(lambda m: m.group(0).replace(f"{m.group(2)};", "1;"), ptx, count=1)
+    assert broken != ptx
+    with pytest.raises((SimulationError, AssertionError)):
+        _common.simulate_case("block_scaled_mm_e4m3", broken, SEED)
