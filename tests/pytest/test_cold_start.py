@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tileir.utils import cold_start
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +103,23 @@ def test_code_table_round_trip_and_corruption(tmp_path: Path) -> None:
         assert damaged.compiled(text) == code  # compiled again, the same code
         damaged.save()
         assert cold_start.CodeCache(path).codes == {text: code}  # and rewritten whole
+
+
+def test_a_table_of_stale_texts_is_rewritten_with_the_used_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(cold_start, "MAX_ENTRIES", 4)
+    path = str(tmp_path / "t.bin")
+    old = cold_start.CodeCache(path)
+    for i in range(5):
+        old.compiled(f"x = {i}")
+    old.save()
+    new = cold_start.CodeCache(path)
+    assert len(new.codes) == 5
+    new.compiled("x = 0")
+    new.compiled("y = 1")  # a miss: the table is written again, with what was used
+    new.save()
+    assert sorted(cold_start.CodeCache(path).codes) == ["x = 0", "y = 1"]
 
 
 def test_every_assembly_format_a_compilation_loads_parses() -> None:
