@@ -44,7 +44,8 @@ from types import CodeType
 
 #: `TILEIR_CODE_CACHE=0`: compile the dataclasses' methods as Python does, every time.
 CODE_CACHE_ENV = "TILEIR_CODE_CACHE"
-#: The table's file starts with this, then the interpreter's bytecode magic number.
+#: The table's file starts with this, then the interpreter's bytecode magic number and
+#: optimization level.
 MAGIC = b"TILEIR-CODE-1\n"
 #: A table that grew past this many texts, and past twice what the current process
 #: used (texts of older tileir or xDSL versions), is rewritten with only what the
@@ -69,7 +70,8 @@ class CodeCache:
         self.load()
 
     def header(self) -> bytes:
-        return MAGIC + _bytecode_magic()
+        # `python -O` compiles differently: its table is its own.
+        return MAGIC + _bytecode_magic() + bytes([sys.flags.optimize & 0xFF])
 
     def load(self) -> None:
         try:
