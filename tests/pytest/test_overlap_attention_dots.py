@@ -82,14 +82,20 @@ def test_pv_in_flight_matches_numpy(name: str) -> None:
     _common.simulate_case(name, ptx, SEED)
 
 
+def _one_block(monkeypatch: pytest.MonkeyPatch, **changes: int) -> None:
+    """`flash_attention_f16`'s simulated case on one block of 64 queries of one head
+    (one CTA: quicker), with `changes` to its other fields."""
+    case = _common.load_case_module("flash_attention_f16")
+    small = dataclasses.replace(case.CASE, shape=(1, 1, case.TILE_M), **changes)
+    monkeypatch.setattr(case, "make_inputs", small.make_inputs)
+    monkeypatch.setattr(case, "reference", small.reference)
+
+
 @pytest.mark.parametrize("tiles", [1, 2])
 def test_short_trip_counts_match_numpy(tiles: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """One and two K/V tiles: the rotated loop runs no iteration or one, and the
-    prologue and the epilogue do the rest."""
-    case = _common.load_case_module("flash_attention_f16")
-    short = dataclasses.replace(case.CASE, kv_tiles=tiles)
-    monkeypatch.setattr(case, "make_inputs", short.make_inputs)
-    monkeypatch.setattr(case, "reference", short.reference)
+    prologue and the epilogue do the rest (one block of queries)."""
+    _one_block(monkeypatch, kv_tiles=tiles)
     ptx, _ = _compiled("flash_attention_f16")
     _common.simulate_case("flash_attention_f16", ptx, SEED)
 
@@ -100,6 +106,7 @@ def test_two_stage_rings_match_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     barrier."""
     two_stages = functools.partial(pipeline.PipelineDotOperandsPass, num_stages=2)
     monkeypatch.setattr(pipelines, "PipelineDotOperandsPass", two_stages)
+    _one_block(monkeypatch)
     ptx, tileas = _compiled("flash_attention_f16")
     assert "operands through a 2-stage ring" in tileas
     assert tileas.count(overlap.OVERLAPPED) == 1
@@ -207,6 +214,7 @@ def test_p_through_shared_memory_in_flight_matches_numpy(
     the softmax exchanges nothing there, and the next P is written only after the
     iteration's `wgmma.wait_group 0` and barrier.  A store into P's buffer while P_j·V_j
     runs (what an exchange of the softmax would do there) is caught."""
+    _one_block(monkeypatch)
     ptx, tileas = _p_through_shared_memory(monkeypatch)
     assert overlap.A_IN_REGISTERS_ATTR not in tileas
     assert tileas.count(overlap.OVERLAPPED) == 1
