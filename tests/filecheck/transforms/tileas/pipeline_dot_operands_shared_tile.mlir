@@ -1,6 +1,8 @@
 // tileas-pipeline-dot-operands: a loaded tile that two dots read (CSE merges the two
-// loads of each operand here, c += a*b twice per K step) stays a synchronous load: a ring
-// belongs to one dot's operand.  It compiles, on every target, and the remark says why.
+// loads of each operand here, c += a*b twice per K step) gets no ring laid out for one
+// dot's operand; its raw tile rides a ring that its wait reads back into registers
+// (nv_tileas.read_from_slot), from which both dots write their operands.  It compiles,
+// on every target, and the remark says so.
 // RUN: tileir-as %s --gpu-name sm_90a --emit=tileas --line-width 0 | filecheck %s --check-prefix=TILEAS
 // RUN: tileir-as %s --gpu-name sm_90a -o %t.90.ptx
 // RUN: %ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin
@@ -9,9 +11,10 @@
 // RUN: tileir-as %s --gpu-name sm_80 -o %t.80.ptx
 // RUN: %ptxas -arch=sm_80 %t.80.ptx -o %t.80.cubin
 
-// TILEAS-NOT: nv_tileas.async.tiled_load
-// TILEAS: nv_tileas.dot {{.*}}operands not pipelined", "A: its tile has users besides one tensor-core dot
-// TILEAS-NOT: nv_tileas.async.tiled_load
+// TILEAS: nv_tileas.async.tiled_load {{.*}}nv_tileas.read_from_slot
+// TILEAS: nv_tileas.async.future_wait {{.*}} {nv_tileas.read_from_slot}
+// TILEAS: nv_tileas.dot {{.*}}"A: computed from the slot after the wait (the raw 64x32xf16 load rides a ring)"
+// TILEAS: nv_tileas.dot {{.*}}"B: computed from the slot after the wait (the raw 32x64xf16 load rides a ring)"
 
 cuda_tile.module @shared_tile {
   entry @twice(%a0: tile<ptr<f16>>, %b0: tile<ptr<f16>>, %c: tile<ptr<f32>>, %k_tiles: tile<i32>) {
