@@ -5,17 +5,23 @@ the PTX simulator against numpy.
 `gemm_tf32` (ragged 200x100x120, 64x32 by 32x64 tiles) converts each loaded f32 tile
 with `ftof` to tf32 before `mmaf`, as every cuTile f32 matmul does.  Its A and B now
 reach the tensor cores as a plain load's would: a ring in front of `mma.sync` (sm_80),
-a ring with a `wgmma` group in flight (sm_90a in one agent), the stages of a
-warp-specialized pipeline (sm_90a by default), or a ring in front of `tcgen05.mma`
-(sm_100a).  In a ring each thread rounds the words it copied once its own copies have
-landed, before the fence and barrier the dot already has; in
-a pipeline the consumer's threads round the stage after its *full* mbarrier, then
-fence the async proxy and meet at their named barrier.  Broken variants must fail: the
-rounded words never stored (the tensor cores then see unrounded f32, which numpy's
-rounded reference tells apart), the rounding reading its words before the wait that
-lands them, a consumer whose threads do not wait for each other's rounding, and a
-`tcgen05` ring whose rounding threads do not fence the async proxy before the MMA (each
-an `async-race`).
+a ring under mbarriers with a `wgmma` group in flight (sm_90a in one agent), the stages
+of a warp-specialized pipeline (sm_90a by default), or a ring in front of `tcgen05.mma`
+(sm_100a).  In a ring each thread rounds the words it copied once they have landed
+(`cp.async.wait_group`, or on sm_90a the wait on the slot's *full* mbarrier), before
+the fence and barrier the dot already has; in a pipeline the consumer's threads round
+the stage after its *full* mbarrier, then fence the async proxy and meet at their named
+barrier.  A 32-row tile on sm_90a (`mma.sync`, as `t_matmul_split_k_f32`) is rounded
+under mbarriers too.  Broken variants must fail: the rounded words never stored (the
+tensor cores then see unrounded f32, which numpy's rounded reference tells apart), the
+rounding before the wait that lands its words, a consumer whose threads do not wait for
+each other's rounding, and a `tcgen05` ring whose rounding threads do not fence the
+async proxy before the MMA (each an `async-race`).
+
+(The sm_90a ring under mbarriers once took the simulator more than nine minutes, with
+no hang: it landed each thread's copies of a phase one thread at a time, each checked
+with `np.isin` against every pending `wgmma`'s operand bytes.  It lands them together
+now, `ptx_mbarrier.settle`, and checks by binary search: seconds.)
 """
 
 from __future__ import annotations
@@ -81,13 +87,22 @@ def test_operands_go_through_rings_and_are_rounded_there(compiled: tuple[str, bo
     assert "cp.async.cg.shared.global" in ptx
     assert re.search(r"cp\.async\.ca\.shared\.global \[%r\d+\], \[%rd\d+\+12\], 4, t_n;", ptx)
     assert ("setmaxnreg" in ptx) == agents
+    # sm_90a in one agent: the ring waits on its slots' full mbarriers, no copy group;
+    # sm_80 and sm_100a (tcgen05) on copy groups.
+    if (arch, agents) == ("sm_90a", False):
+        assert "cp.async.mbarrier.arrive.shared::cta.b64" in ptx
+        assert "cp.async.wait_group" not in ptx and "cp.async.commit_group" not in ptx
+    elif not agents:
+        assert "cp.async.mbarrier.arrive" not in ptx and "cp.async.commit_group" in ptx
     lines = ptx.splitlines()
     first, last = _rounding(lines)
     body = "\n".join(lines[first:last])
     # A's words in 16-byte vectors, B's one at a time (16 each); to nearest even: add
     # 0xfff and the lowest kept bit, clear the 13 low bits (0xffffe000).
-    assert body.count("ld.shared.v4.b32") == 4 and body.count("st.shared.v4.b32") == 4
-    assert body.count("ld.shared.b32") == 16 and body.count("st.shared.b32") == 16
+    # (The words loaded into float registers: on sm_100a the dot's lowering reads a
+    # word of its own, `ld.shared.b32 %r`, between the rounding and the fence.)
+    assert body.count("ld.shared.v4.b32 {%f") == 4 and body.count("st.shared.v4.b32") == 4
+    assert body.count("ld.shared.b32 %f") == 16 and body.count("st.shared.b32") == 16
     assert ", 4095;" in body and ", 4294959104;" in body
     # The async proxy's readers (wgmma, tcgen05) see the generic stores after each
     # writer's fence; then a barrier (a consumer's own, its threads rounded words the
@@ -124,21 +139,36 @@ def test_skipped_rounding_is_caught(compiled: tuple[str, bool, str]) -> None:
 
 
 def test_rounding_out_of_order_is_caught(compiled: tuple[str, bool, str]) -> None:
-    """A ring's waits dropped: the rounding reads bytes its copies have not written.  A
-    consumer's barrier dropped: `wgmma` reads words other consumer threads are still
-    rounding (generic-proxy stores it is not ordered after)."""
+    """A ring's rounding moved before its waits: it reads bytes its copies have not
+    written.  A consumer's barrier dropped: `wgmma` reads words other consumer threads
+    are still rounding (generic-proxy stores it is not ordered after)."""
     _, agents, ptx = compiled
     lines = ptx.splitlines()
-    first, last = _rounding(lines)
     if agents:
+        _, last = _rounding(lines)
         lines[last] = "// " + lines[last]
     else:
-        waits = [i for i in range(max(first - 24, 0), first) if STAGE_WAIT.match(lines[i])]
-        assert waits
-        for i in waits:
-            lines[i] = "// " + lines[i]
+        lines = _round_before_the_waits(lines)
     with pytest.raises(SimulationError, match=ASYNC_RACE):
         _common.simulate_case(NAME, "\n".join(lines), SEED)
+
+
+def _round_before_the_waits(lines: list[str]) -> list[str]:
+    """The loop body's waits for its stage (a `cp.async.wait_group`, or the `{ ... }` of
+    an mbarrier parity wait) moved to after the rounding, before the dot's fence or
+    barrier: the waits still happen, the rounding comes first."""
+    first, last = _rounding(lines)
+    moved: list[int] = []
+    for i in range(max(first - 48, 0), first):
+        if STAGE_WAIT.match(lines[i]):
+            if lines[i - 3].strip() == "{":  # {, .reg .pred t_done;, tileir_wait:, the wait
+                moved += range(i - 3, i + 3)
+            else:
+                moved.append(i)
+    assert moved
+    waits = [lines[i] for i in moved]
+    kept = [line for i, line in enumerate(lines[:last]) if i not in set(moved)]
+    return kept + waits + lines[last:]
 
 
 @pytest.mark.parametrize("compiled", FEEDS[3:], indirect=True, ids=("sm_100a",))
@@ -225,6 +255,44 @@ def test_tcgen05_mmas_in_flight_match_numpy(tmp_path: Path) -> None:
     body = ptx[ptx.index("cp.async.wait_group") :]
     assert body.index("4294959104") < body.index("fence.proxy.async") < body.index("tcgen05.mma")
     _matches_numpy(ptx, 100, 44)
+
+
+#: ALIGNED_N with 32-row tiles of A and C: on sm_90a an `mma.sync` dot in one agent (as
+#: `t_matmul_split_k_f32`'s), whose rings wait on mbarriers.
+SMALL_M = (
+    ALIGNED_N.replace("64x32", "32x32").replace("(64x64)", "(32x64)").replace("64x64x", "32x64x")
+)
+
+
+@pytest.fixture(scope="module")
+def mma_sync_ptx(tmp_path_factory: pytest.TempPathFactory) -> str:
+    source = tmp_path_factory.mktemp("small_m") / "small_m.mlir"
+    source.write_text(SMALL_M)
+    ptx = compile_module(load_module(source), "sm_90a").ptx
+    assert ptx is not None
+    return ptx
+
+
+def test_mma_sync_ring_under_mbarriers_matches_numpy(mma_sync_ptx: str) -> None:
+    """sm_90a, `mma.sync`, M = 20 and N = 44 (ragged within the 32x64 tile): each thread
+    waits on the slot's full mbarrier (every thread's copies acquired), rounds its own
+    words, and the dot's CTA barrier orders the rounded words before any `ldmatrix`."""
+    ptx = mma_sync_ptx
+    assert "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32" in ptx
+    assert "cp.async.wait_group" not in ptx and "setmaxnreg" not in ptx
+    lines = ptx.splitlines()
+    first, last = _rounding(lines)
+    assert "mbarrier.try_wait.parity" in "\n".join(lines[first - 24 : first])
+    assert lines[last].strip() == "bar.sync 0;" and "ldmatrix" in lines[last + 1]
+    _matches_numpy(ptx, 20, 44)
+
+
+def test_mma_sync_rounding_before_the_wait_is_caught(mma_sync_ptx: str) -> None:
+    """The same kernel with the rounding before the slot's mbarrier waits: it reads
+    bytes still in flight."""
+    moved = "\n".join(_round_before_the_waits(mma_sync_ptx.splitlines()))
+    with pytest.raises(SimulationError, match=ASYNC_RACE):
+        _matches_numpy(moved, 20, 44)
 
 
 def _matches_numpy(ptx: str, m: int, n: int) -> None:

@@ -4,16 +4,19 @@ ring that holds an f32 operand tile is rounded to tf32 where it landed
 
 The future's wait (`async_copy.LowerFutureWait`) has just made the thread's own copies
 of the stage visible to it (`cp.async.wait_group`; PTX ISA: the writes of the completed
-copies are visible to the executing thread).  Each thread then reads back exactly the
-words it copied (the tile's layout, seen through the dot's buffer as the copies saw it:
-`OperandPlacement.view_of`), rounds them with `tf32.round_to_tf32` in the op's mode, and
-stores them in place; the dot's CTA barrier (after `fence.proxy.async` for `wgmma` and
-`tcgen05`, whose reads go through the async proxy; for `tcgen05` the barrier between the
-`tcgen05.fence`s before its one thread issues the MMAs) orders every thread's rounded
-words before the tensor cores read the slot, as it orders the copies.  No barrier is
-added:
+copies are visible to the executing thread; in a ring under mbarriers, sm_90a in one
+agent, `mbarrier.try_wait.parity` on the slot's *full* mbarrier, whose phase completes
+once every thread's copies have landed and which acquires them).  Each thread then
+reads back exactly the words it copied (the tile's layout, seen through the dot's
+buffer as the copies saw it: `OperandPlacement.view_of`), rounds them with
+`tf32.round_to_tf32` in the op's mode, and stores them in place; the dot's CTA barrier
+(after `fence.proxy.async` for `wgmma` and `tcgen05`, whose reads go through the async
+proxy; for `tcgen05` the barrier between the `tcgen05.fence`s before its one thread
+issues the MMAs) orders every thread's rounded words before the tensor cores read the
+slot, as it orders the copies.  (Under mbarriers the dot keeps that barrier for them:
+`AsyncFeeds.ordered_by_mbarriers`.)  No barrier is added:
 
-    cp.async.wait_group 2;
+    cp.async.wait_group 2;                              // (or the full mbarrier's wait)
     ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [%r9];      // the thread's 16 copied bytes
     ... add 0xfff + lowest kept bit, clear the low 13 bits (each word) ...
     st.shared.v4.u32 [%r9], {%r5, %r6, %r7, %r8};

@@ -1112,14 +1112,10 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
             operand if operand.endswith(NO_RING_NEEDED) else f"not {operand}"
             for operand in direct.get(id(dot), [])
         ]
-        # (Not yet where an operand is rounded to tf32 in its slot: the simulator did not
-        # finish such a kernel, test_tf32_rings' sm_90a case, in nine minutes.)
-        if (
-            mbarriers
-            and not plan.specialize
-            and dot.atom.info.engine != "tcgen05"
-            and not _rounding_clauses(dot, chosen)
-        ):
+        # (An operand rounded to tf32 in its slot too: each thread rounds its words once
+        # the slot's full mbarrier has completed, and the dot keeps its CTA barrier,
+        # `ring_rounding.py`.)
+        if mbarriers and not plan.specialize and dot.atom.info.engine != "tcgen05":
             dot.attributes[RING_MBARRIERS_ATTR] = UnitAttr()
             clauses[0] += f" {UNDER_MBARRIERS}"
         why = plan.in_flight[id(dot)]

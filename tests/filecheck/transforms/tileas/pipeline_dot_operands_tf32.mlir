@@ -4,7 +4,9 @@
 // the future's wait and the dot, marked nv_tileas.rounded_in_shared: the lowering rounds
 // the stage where it landed (each thread its own words, in the op's rounding mode) before
 // the barrier the dot already has.  B, K x N with N contiguous, is copied one element at a
-// time into its N x K buffer.
+// time into its N x K buffer.  On sm_90a in one agent the ring is under mbarriers: the
+// rounding follows the wait on the slot's full mbarrier, and the dot keeps its fence and
+// CTA barrier, which order every thread's rounded words before the wgmma reads them.
 // RUN: tileir-opt %s -p 'cuda-tile-to-ptx{arch=sm_90a warp-specialize=false}' --print-ir-after=tileas-pipeline-dot-operands 2>&1 >/dev/null | filecheck %s --check-prefix=TILEAS
 // RUN: tileir-opt %s -p 'cuda-tile-to-ptx{arch=sm_90a warp-specialize=false}' -t ptx | tee %t.90.ptx | filecheck %s --check-prefix=PTX90
 // RUN: %ptxas -arch=sm_90a %t.90.ptx -o %t.90.cubin
@@ -25,7 +27,7 @@
 // TILEAS: %[[B32:.*]] = nv_tileas.async.future_wait %{{.*}} : !async.value<tensor<32x64xf32, #{{.*}}>> -> tensor<32x64xf32
 // TILEAS: %[[A:.*]] = cuda_tile.ftof %[[A32]] {nv_tileas.rounded_in_shared} : tensor<64x32xf32, {{.*}}> -> tensor<64x32xtf32
 // TILEAS: %[[B:.*]] = cuda_tile.ftof %[[B32]] {nv_tileas.rounded_in_shared} : tensor<32x64xf32, {{.*}}> -> tensor<32x64xtf32
-// TILEAS: nv_tileas.dot %[[A]], %[[B]], %{{.*}} {nv_tileas.groups_in_flight = 1 : i32, nv_tileas.operand_feed = ["operands through a 3-stage ring of cp.async copies, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "one agent of 4 warps", "32 accumulator registers a thread"]
+// TILEAS: nv_tileas.dot %[[A]], %[[B]], %{{.*}} {nv_tileas.ring_mbarriers, nv_tileas.groups_in_flight = 1 : i32, nv_tileas.operand_feed = ["operands through a 3-stage ring of cp.async copies under mbarriers, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "one agent of 4 warps", "32 accumulator registers a thread"]
 // TILEAS: nv_tileas.async.wait
 // The rounding mode is the op's: rounding<zero> only clears the low 13 bits.
 // TILEAS-LABEL: func.func @tf32_gemm_toward_zero
@@ -35,7 +37,17 @@
 // PTX90: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, t_n;
 // PTX90: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P:[0-9]+]]+0], 4, t_n;
 // PTX90: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P]]+4], 4, t_n;
-// PTX90: cp.async.wait_group 2;
+// PTX90-NOT: cp.async.commit_group
+// PTX90: cp.async.mbarrier.arrive.shared::cta.b64
+// PTX90-NEXT: }
+// PTX90-NEXT: {
+// PTX90-NEXT: mbarrier.arrive.shared::cta.b64 _,
+// The loop: the slot's full mbarrier (A's, then B's), then the rounding; no wait_group.
+// PTX90-NOT: cp.async.wait_group
+// PTX90: mbarrier.try_wait.parity.shared::cta.b64
+// PTX90-NOT: cp.async.wait_group
+// PTX90: mbarrier.try_wait.parity.shared::cta.b64
+// PTX90-NOT: cp.async.wait_group
 // PTX90: ld.shared.v4.b32
 // PTX90: mov.b32 %r{{[0-9]+}}, 4095;
 // PTX90: mov.b32 %r{{[0-9]+}}, 4294959104;
@@ -46,7 +58,7 @@
 // PTX90-NEXT: bar.sync 0;
 // PTX90: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
 // PTX90-LABEL: .entry tf32_gemm_toward_zero(
-// PTX90: cp.async.wait_group 2;
+// PTX90: mbarrier.try_wait.parity.shared::cta.b64
 // PTX90-NOT: 4095
 // PTX90: mov.b32 %r{{[0-9]+}}, 4294959104;
 // PTX90-NOT: 4095
