@@ -29,7 +29,7 @@ import numpy as np
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, lanes_of, unsupported
 from tileir.testing.ptx_errors import INVALID, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_numeric import TYPES, unique
 from tileir.testing.ptx_parse import Imm, Instruction, Operand, Reg
 
 _BARRIERS = 16
@@ -134,7 +134,7 @@ def _arrive(
     cta = threads.cta[lanes]
     if sync and counts is None and _whole_ctas(m, state, act, cta, ids):
         return
-    keys = np.unique(cta * _BARRIERS + ids)
+    keys = unique(cta * _BARRIERS + ids)
     for key in keys.tolist():
         c, bar = divmod(key, _BARRIERS)
         sel = lanes[(cta == c) & (ids == bar)]
@@ -150,7 +150,7 @@ def _arrive(
                     f"{threads.per_cta} threads",
                     int(sel[0]),
                 )
-        for w in np.unique(threads.warp[sel]).tolist():
+        for w in unique(threads.warp[sel]).tolist():
             warp_lanes = sel[threads.warp[sel] == w]
             _arrive_warp(m, state, c, bar, expected, warp_lanes, sync, what)
 
@@ -160,7 +160,7 @@ def _whole_ctas(
 ) -> bool:
     """The common case, ``bar.sync`` reached by every running thread of each CTA at
     once with no use of the barrier pending: all meet at once.  Whether it applied."""
-    ctas = np.unique(cta)
+    ctas = unique(cta)
     if len(ids) and (ids != ids[0]).any():
         return False
     if any((int(c), int(ids[0])) in state.instances for c in ctas):
@@ -246,6 +246,6 @@ def _complete(m: Machine, state: _Barriers, key: tuple[int, int]) -> None:
 
 def _on_exit(m: Machine, threads: np.ndarray) -> None:
     state = _state(m)
-    ctas = set(np.unique(m.threads.cta[threads]).tolist())
+    ctas = set(unique(m.threads.cta[threads]).tolist())
     for key in [k for k in state.instances if k[0] in ctas]:
         _complete(m, state, key)

@@ -31,6 +31,7 @@ from tileir.testing.ptx_numeric import (
     PtxType,
     bits_to_values,
     round_to_format,
+    unique,
     values_to_bits,
 )
 from tileir.testing.ptx_order import HappensBefore
@@ -395,7 +396,7 @@ class Machine:
 
     def note(self, threads: np.ndarray, why: str) -> None:
         """Say why the warps of ``threads`` (indices) wait, for a deadlock report."""
-        for w in np.unique(self.threads.warp[threads]).tolist():
+        for w in unique(self.threads.warp[threads]).tolist():
             self.wait_notes[w] = why
 
     def block(self, threads: np.ndarray, why: str) -> None:

@@ -47,7 +47,7 @@ import numpy as np
 
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, unsupported
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_numeric import TYPES, unique_counts
 from tileir.testing.ptx_parse import Instruction, Mem, Operand, Reg, Vec
 from tileir.testing.ptx_races import check_load
 
@@ -62,7 +62,7 @@ def _warps(m: Machine, act: np.ndarray) -> np.ndarray:
     """Active thread indices as ``(warps, 32)``; every active warp must be whole."""
     lanes = np.flatnonzero(act)
     warp = m.threads.warp[lanes]
-    ids, counts = np.unique(warp, return_counts=True)
+    ids, counts = unique_counts(warp)
     if (counts != 32).any():
         bad = ids[counts != 32][0]
         partial = act & (m.threads.warp == bad)

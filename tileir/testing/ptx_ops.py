@@ -32,7 +32,15 @@ from tileir.testing.ptx_float_ops import (
     float_in,
 )
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_numeric import SINT, TYPES, UINT, PtxType, bits_to_values, values_to_bits
+from tileir.testing.ptx_numeric import (
+    SINT,
+    TYPES,
+    UINT,
+    PtxType,
+    bits_to_values,
+    unique,
+    values_to_bits,
+)
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Target, Vec
 from tileir.testing.ptx_races import check_load, check_store
 
@@ -622,7 +630,7 @@ def decode_shfl(ins: Instruction) -> Exec:
         in_mask = (membermask >> lane) & 1 == 1
         if (act & ~in_mask).any():
             raise m.fail("shfl.sync executed by a lane outside its membermask", act & ~in_mask)
-        for w in np.unique(group[act]):
+        for w in unique(group[act]):
             lanes = np.flatnonzero(in_mask[w : w + 32] if w + 32 <= m.count else in_mask[w:])
             present = w + lanes
             present = present[present < m.count]

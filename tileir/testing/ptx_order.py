@@ -38,6 +38,8 @@ from bisect import bisect_left
 
 import numpy as np
 
+from tileir.testing.ptx_numeric import unique_inverse
+
 
 class HappensBefore:
     """The vector clocks of one launch (see the module docstring).
@@ -213,9 +215,7 @@ class HappensBefore:
         executed ``fence.proxy.async`` after the store and that fence happens before
         thread ``observer`` now (the writer itself: the fence alone suffices)."""
         out = np.zeros(len(writers), dtype=bool)
-        pairs, inverse = np.unique(
-            writers.astype(np.int64) << 32 | times.astype(np.int64), return_inverse=True
-        )
+        pairs, inverse = unique_inverse(writers.astype(np.int64) << 32 | times.astype(np.int64))
         ok = np.zeros(len(pairs), dtype=bool)
         for i, pair in enumerate(pairs.tolist()):
             w, time = pair >> 32, pair & 0xFFFFFFFF

@@ -143,9 +143,15 @@ def _resolve(
     labels: dict[str, int],
 ) -> Instruction:
     """``ins`` with register names replaced by their keys and labels by targets (the
-    innermost scope's label of that name)."""
+    innermost scope's label of that name).
+
+    Built without ``dataclasses.replace`` and with the kernel scope looked up first
+    when it is the only one (most instructions): this runs once per instruction of
+    every simulated kernel."""
 
     def key_of(name: str) -> str | None:
+        if len(scopes) == 1:
+            return scopes[0].get(name)
         for scope in reversed(scopes):
             if name in scope:
                 return scope[name]
@@ -158,12 +164,12 @@ def _resolve(
         return None
 
     def resolve(op: Operand) -> Operand:
-        if isinstance(op, Reg) and op.name == SINK:
-            return op  # the sink ``_``: a destination whose value is dropped
         if isinstance(op, Reg):
+            if op.name == SINK:
+                return op  # the sink ``_``: a destination whose value is dropped
             key = key_of(op.name)
             if key is not None:
-                return replace(op, name=key)
+                return op if key == op.name else Reg(key, op.negated)
             label = label_of(op.name) if ins.opcode == "bra" else None
             if label is not None:
                 return Target(op.name, labels[label])
@@ -174,10 +180,10 @@ def _resolve(
                 instruction=ins.text,
             )
         if isinstance(op, Vec):
-            return Vec(tuple(resolve(o) for o in op.items))
+            return Vec(tuple([resolve(o) for o in op.items]))
         if isinstance(op, Mem):  # a base that is no register names a parameter
             key = key_of(op.base)
-            return op if key is None else replace(op, base=key)
+            return op if key is None or key == op.base else Mem(key, op.offset)
         return op
 
     guard = ins.guard
@@ -185,4 +191,11 @@ def _resolve(
         resolved = resolve(guard)
         assert isinstance(resolved, Reg)
         guard = resolved
-    return replace(ins, operands=tuple(resolve(o) for o in ins.operands), guard=guard)
+    return Instruction(
+        ins.line,
+        ins.text,
+        ins.opcode,
+        ins.modifiers,
+        tuple([resolve(o) for o in ins.operands]),
+        guard,
+    )

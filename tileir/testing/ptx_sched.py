@@ -46,6 +46,7 @@ import numpy as np
 
 from tileir.testing.ptx_errors import DEADLOCK, SimulationError
 from tileir.testing.ptx_machine import Machine
+from tileir.testing.ptx_numeric import unique
 
 #: One instruction, ready to run for the threads of ``m.group``.
 Step = Callable[[Machine], None]
@@ -173,9 +174,9 @@ def _rendezvous(m: Machine, group: np.ndarray, current: int) -> np.ndarray:
     others wait."""
     here = group | (m.rendezvous & (m.pc == current))
     wg = m.threads.warpgroup
-    touched = np.isin(wg, np.unique(wg[here]))
+    touched = np.isin(wg, unique(wg[here]))
     missing = touched & m.alive & ~here
-    ready = here & ~np.isin(wg, np.unique(wg[missing])) if missing.any() else here
+    ready = here & ~np.isin(wg, unique(wg[missing])) if missing.any() else here
     waiting = here & ~ready
     if waiting.any():
         m.rendezvous |= waiting
@@ -199,7 +200,7 @@ def release_rendezvous(m: Machine, threads: np.ndarray) -> None:
 
 
 def _deadlock(m: Machine) -> SimulationError:
-    waiting = np.unique(m.threads.warp[m.alive & m.waiting]).tolist()
+    waiting = unique(m.threads.warp[m.alive & m.waiting]).tolist()
     shown = []
     for w in waiting[:8]:
         first = int(m.threads.warp_start[w])

@@ -71,7 +71,7 @@ from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, lanes_of, op
 from tileir.testing.ptx_errors import ASYNC_RACE, DEADLOCK, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
 from tileir.testing.ptx_mbarrier import arrive, lookup, mbarrier_addresses
-from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_numeric import TYPES, unique, unique_counts, unique_inverse
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg, Vec
 from tileir.testing.ptx_wgmma import (
     _decode_elements,  # pyright: ignore[reportPrivateUsage]
@@ -184,13 +184,17 @@ def _check_unread(
     hit = np.flatnonzero((issuer >= 0) & (writers >= 0) & (writers < m.count))
     if not len(hit):
         return
-    seq = state.seq[flat[hit]]
-    for key in np.unique(np.stack([issuer[hit], seq]), axis=1).T.tolist():
-        mine = hit[(issuer[hit] == key[0]) & (seq == key[1])]
+    # One group per (issuer, MMA number), in that order: a single integer key (the
+    # issuer in the high bits) sorts like the pair, without `np.unique(axis=1)`'s
+    # lexicographic sort of a 2-row array.
+    keys, group = unique_inverse(issuer[hit] << 32 | state.seq[flat[hit]])
+    for i, key in enumerate(keys.tolist()):
+        k_issuer, k_seq = key >> 32, key & 0xFFFFFFFF
+        mine = hit[group == i]
         who = writers[mine].astype(np.int64)
         done = np.zeros(len(mine), dtype=bool)
         for c in state.commits:
-            if c.issuer == key[0] and c.upto > key[1]:
+            if c.issuer == k_issuer and c.upto > k_seq:
                 if not m.check_races:
                     done[:] = True
                     break
@@ -232,7 +236,7 @@ def _record_reads(m: Machine, state: _State, lane: int, addresses: np.ndarray) -
 def _check_freed(m: Machine, threads: np.ndarray) -> None:
     """A CTA whose last thread exits must have freed its tensor memory."""
     state = _state(m)
-    for cta in np.unique(m.threads.cta[np.flatnonzero(threads)]).tolist():
+    for cta in unique(m.threads.cta[np.flatnonzero(threads)]).tolist():
         alive = m.alive & (m.threads.cta == cta)
         left = state.allocations.get(int(cta))
         if not alive.any() and left:
@@ -251,7 +255,7 @@ def _warps(m: Machine, act: np.ndarray, what: str) -> np.ndarray:
     """Active threads as ``(warps, 32)``; every active warp must be whole."""
     lanes = lanes_of(act)
     key = lanes // 32
-    ids, counts = np.unique(key, return_counts=True)
+    ids, counts = unique_counts(key)
     if (counts != 32).any() or m.threads.per_cta % 32:
         bad = ids[counts != 32][0] if (counts != 32).any() else ids[0]
         raise m.fail(

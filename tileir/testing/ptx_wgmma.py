@@ -144,7 +144,7 @@ import numpy as np
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, unsupported
 from tileir.testing.ptx_errors import ASYNC_RACE, INVALID, OUT_OF_BOUNDS, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_numeric import TYPES
+from tileir.testing.ptx_numeric import TYPES, unique, unique_counts
 from tileir.testing.ptx_parse import Imm, Instruction, Operand, Reg, Vec
 from tileir.testing.ptx_races import check_async_read
 
@@ -172,7 +172,7 @@ def _warpgroups(m: Machine, act: np.ndarray) -> np.ndarray:
     lanes = np.flatnonzero(act)
     per_cta = m.threads.per_cta
     key = m.threads.cta[lanes] * 64 + (lanes % per_cta) // 128
-    ids, counts = np.unique(key, return_counts=True)
+    ids, counts = unique_counts(key)
     if (counts != 128).any():
         bad = ids[counts != 128][0]
         partial = np.zeros(m.count, dtype=bool)
@@ -605,7 +605,7 @@ def _mma_async(f: _Form) -> Exec:
         for name in a_names:
             state.pending(state.pending_a, name)[act] = seq[act]
         for key, g, chunks in zip(_group_key(m, groups).tolist(), groups, read, strict=True):
-            addresses = np.unique(np.concatenate(chunks)).astype(np.int64)
+            addresses = unique(np.concatenate(chunks)).astype(np.int64)
             state.pending_reads.append((key, int(seq[g[0]]), addresses))
 
     return run
@@ -722,7 +722,7 @@ def _operand_bytes(
             linear = linear ^ (((linear >> 7) & mask) << 4)
         base = _resolve_shared(m, s, int(m.threads.cta[lead]), lead, which)
         addresses = (base - s + linear).reshape(-1)
-        chunks = np.unique(addresses & ~15).astype(np.uint64)
+        chunks = unique(addresses & ~15).astype(np.uint64)
         lanes = np.full(len(chunks), lead)
         check_access(m, chunks, 16, lanes, f"wgmma {which} operand read")
         _check_cta_shared(m, chunks, int(m.threads.cta[lead]), lead, which)
@@ -786,7 +786,7 @@ def _check_proxy_visible(m: Machine, addresses: np.ndarray, lead: int, which: st
     ``fence.proxy.async`` and the fence happens before the ``wgmma`` (a ``bar.sync`` or
     other synchronization after it), and copies that wrote them completed before it
     (``ptx_races.check_async_read``); checked for the warpgroup's first thread."""
-    check_async_read(m, np.unique(addresses), lead, f"wgmma ({which} operand)")
+    check_async_read(m, unique(addresses), lead, f"wgmma ({which} operand)")
 
 
 def _k_major_offsets(rows: int, width: int, lbo: int, sbo: int) -> np.ndarray:
