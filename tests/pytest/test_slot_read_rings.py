@@ -58,10 +58,12 @@ def test_block_scaled_operands_from_slots_match_numpy(arch: str) -> None:
     _common.simulate_case("block_scaled_mm_e4m3", ptx, SEED)
 
 
-def test_transposed_fp8_b_from_its_slot_matches_numpy() -> None:
-    """An fp8 B loaded N-contiguous, which `wgmma` reads K-contiguous: the raw tile
-    rides a ring and the dot stores it transposed from the registers the wait read."""
-    ptx, tileas = _compiled("gemm_e4m3_scaled", "sm_90a")
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_transposed_fp8_b_from_its_slot_matches_numpy(arch: str) -> None:
+    """An fp8 B loaded N-contiguous, which `wgmma` (`tcgen05`) reads K-contiguous: the
+    raw tile rides a ring and the dot stores it transposed from the registers the wait
+    read (on sm_100a its MMAs then wait each iteration: `tmem_accumulators.ring_fed`)."""
+    ptx, tileas = _compiled("gemm_e4m3_scaled", arch)
     assert "B: computed from the slot after the wait" in tileas
     _common.simulate_case("gemm_e4m3_scaled", ptx, SEED)
 

@@ -78,6 +78,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
 )
 from tileir.transforms.tileas.pipeline_dot_operands import (
     ACCUMULATOR_REGISTERS,
+    READ_FROM_SLOT_ATTR,
     feed_clauses,
     set_feed_clauses,
 )
@@ -210,12 +211,13 @@ def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
     """Whether A and B of `dot` both come from `cp.async` rings of `loop`: each the
     `future_wait` of a future `loop` carries (`tileas-pipeline-dot-operands`), or its
     f32 tile rounded to tf32 in the slot (`tf32_operands.py`: the dot still reads the
-    slot, which the rounding rewrote before the MMAs are issued)."""
+    slot, which the rounding rewrote before the MMAs are issued).  Not a wait that reads
+    its tile back into registers (`READ_FROM_SLOT_ATTR`): the dot writes that operand."""
     for operand in (dot.a, dot.b):
         wait = operand.owner
         if isinstance(wait, FToFOp) and ROUNDED_IN_SHARED_ATTR in wait.attributes:
             wait = wait.args[0].owner
-        if not isinstance(wait, tas.FutureWaitOp):
+        if not isinstance(wait, tas.FutureWaitOp) or READ_FROM_SLOT_ATTR in wait.attributes:
             return False
         future = wait.future
         if not isinstance(future, BlockArgument) or future.block is not loop.body.block:
