@@ -217,8 +217,25 @@ def parse_int(text: str) -> int:
     return sign * v
 
 
+#: Operands and instructions already parsed, by their text (they are immutable): a
+#: kernel names each register many times, and tests simulate variants of one PTX.
+_PARSED_OPERANDS: dict[str, Operand] = {}
+_PARSED_INSTRUCTIONS: dict[str, tuple[str, tuple[str, ...], tuple[Operand, ...], Reg | None]] = {}
+_PARSED_LIMIT = 200_000
+
+
 def parse_operand(text: str, line: int) -> Operand:
     """One operand in PTX syntax."""
+    op = _PARSED_OPERANDS.get(text)
+    if op is None:
+        op = _parse_operand(text, line)
+        if len(_PARSED_OPERANDS) >= _PARSED_LIMIT:
+            _PARSED_OPERANDS.clear()
+        _PARSED_OPERANDS[text] = op
+    return op
+
+
+def _parse_operand(text: str, line: int) -> Operand:
     text = text.strip()
     if "|" in text and not text.startswith(("{", "[")):
         # ``d|p``: two destinations (elect.sync), as a vector of both.
@@ -259,6 +276,17 @@ def _split_word(text: str) -> tuple[str, str]:
 
 def parse_instruction(text: str, line: int) -> Instruction:
     """``[@[!]p] opcode.mod.mod operand, operand, ...``."""
+    parsed = _PARSED_INSTRUCTIONS.get(text)
+    if parsed is None:
+        ins = _parse_instruction(text, line)
+        if len(_PARSED_INSTRUCTIONS) >= _PARSED_LIMIT:
+            _PARSED_INSTRUCTIONS.clear()
+        _PARSED_INSTRUCTIONS[text] = (ins.opcode, ins.modifiers, ins.operands, ins.guard)
+        return ins
+    return Instruction(line, text.strip(), *parsed)
+
+
+def _parse_instruction(text: str, line: int) -> Instruction:
     body = text.strip()
     guard = None
     if body.startswith("@"):
