@@ -438,10 +438,13 @@ def _decode_mbarrier_arrive(ins: Instruction, mods: Mods) -> Exec:
         state = _state(m)
         lanes = lanes_of(act)
         addresses = mbarrier_addresses(m, a, act, lanes)
+        # The threads with rows in flight in each copy, once: rows only land meanwhile,
+        # so a copy without pending rows of a thread now has none at its turn either.
+        issuers = [(c, set(c.issuer[c.pending].tolist())) for c in state.copies]
         for k, address in enumerate(addresses.tolist()):
             lane = int(lanes[k])
             bar = lookup(m, address, lane)
-            parts = [(c, (c.issuer == lane) & c.pending) for c in state.copies]
+            parts = [(c, (c.issuer == lane) & c.pending) for c, who in issuers if lane in who]
             deferred = _Deferred([(c, rows) for c, rows in parts if rows.any()])
             if not noinc:
                 bar.pending += 1

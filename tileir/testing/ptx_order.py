@@ -141,16 +141,23 @@ class HappensBefore:
     def ordered(self, agents: np.ndarray, times: np.ndarray, observers: np.ndarray) -> np.ndarray:
         """Whether each access (by ``agents`` at ``times``; ``-1``: none) happens before
         the thread ``observers`` does now."""
-        out = np.ones(len(agents), dtype=bool)
-        at = np.flatnonzero(agents >= 0)
-        if not len(at):
-            return out
-        a = agents[at]
-        obs = observers[at].astype(np.int64)
+        valid = agents >= 0
+        if valid.all():  # the common case: no selection, no scatter
+            a, t, obs = agents, times, observers.astype(np.int64)
+            at = None
+        else:
+            at = np.flatnonzero(valid)
+            if not len(at):
+                return np.ones(len(agents), dtype=bool)
+            a, t, obs = agents[at], times[at], observers[at].astype(np.int64)
         cta, column = self.locate(a)
         same_cta = cta == self.cta[obs]
         known = self.clock[obs, np.where(same_cta, column, 0)]
-        out[at] = (a == obs) | (same_cta & (known >= times[at]))
+        verdict = (a == obs) | (same_cta & (known >= t))
+        if at is None:
+            return verdict
+        out = np.ones(len(agents), dtype=bool)
+        out[at] = verdict
         return out
 
     def row_ordered(
