@@ -160,12 +160,15 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "(224 registers); the accumulator in tensor memory (64 columns)",
         ),
         (
-            # A 64-row accumulator stays in registers between iterations: one agent.
+            # A 64-row accumulator stays in tensor memory across the loop (c8629a4), its
+            # MMAs in flight; the three-agent form does not take it yet: one agent.
             "gemm_f16",
             "sm_100a",
             "DotPipelined",
-            "one agent of 4 warps; 16 accumulator registers a thread; not warp-specialized: "
-            "its 64-row accumulator is not kept in tensor memory across the loop",
+            "one agent of 4 warps; the accumulator in tensor memory (32 columns); not "
+            "warp-specialized: its 64-row accumulator (data-path layout F: half the lanes, "
+            "read in .16x256b fragments) is not generated for agents yet; its MMAs in flight "
+            "across iterations (tcgen05.commit frees each slot)",
         ),
     ],
 )
