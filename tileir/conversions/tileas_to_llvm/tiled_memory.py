@@ -63,13 +63,7 @@ def vector_groups(
     layout: LinearLayout, atom_bits: int, bits: int, vector_ok: bool
 ) -> tuple[int, list[int]]:
     """(elements per access, first register of each distinct group)."""
-    vec = max(1, atom_bits // bits) if vector_ok else 1
-    first = layout.registers[0] if layout.registers else None
-    if first is not None and sum(1 for x in first if x) == 1:
-        dim = next(i for i, x in enumerate(first) if x)
-        vec = min(vec, layout.contiguous_registers(dim))
-    else:
-        vec = 1
+    vec = layout.vector_elements(max(1, atom_bits // bits) if vector_ok else 1)
     # Registers that only repeat another register (zero bases) are not accessed twice.
     distinct = [r for r in range(0, layout.num_registers, vec) if is_representative(layout, r)]
     return vec, distinct

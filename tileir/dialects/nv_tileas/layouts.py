@@ -83,6 +83,15 @@ class LinearLayout:
             tuple(f(b) for b in self.warps),
         )
 
+    def vector_elements(self, limit: int) -> int:
+        """Elements a thread moves in one access of at most `limit` elements: its
+        leading registers where they step along one dimension, else one."""
+        first = self.registers[0] if self.registers else None
+        if first is None or sum(1 for x in first if x) != 1:
+            return 1
+        dim = next(i for i, x in enumerate(first) if x)
+        return min(limit, self.contiguous_registers(dim))
+
     def contiguous_registers(self, dim: int) -> int:
         """How many leading registers step by one element along `dim` (the widest
         vector a thread can move at once along that dimension)."""

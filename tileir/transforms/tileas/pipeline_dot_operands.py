@@ -617,6 +617,15 @@ def why_not_slot_read(
     atom = async_atom(op)
     if atom is None:
         return f"no cp.async copies its {op.atom.info.bits}-bit accesses"
+    # The raw tile keeps its own layout in the slot: a thread copies the elements it
+    # holds contiguously, which must make at least one 4-byte cp.async.
+    bits = element_bits(op)
+    t = op.result.type
+    assert bits is not None and isinstance(t, TensorType)
+    assert isinstance(t.encoding, DistributedLayout)
+    vec = t.encoding.linear(t.get_shape()).vector_elements(op.atom.info.bits // bits)
+    if vec * bits not in CP_ASYNC_BITS:
+        return f"its layout gives a thread {vec * bits}-bit runs, and no cp.async copies those"
     sources = operand_sources(op, loop)
     if sources is None:
         return "its coordinates depend on more than the induction variable"
