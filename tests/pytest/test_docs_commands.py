@@ -164,6 +164,12 @@ def why_not_run(block: Block) -> str | None:
 
 
 def run_block(block: Block, scratch: Path) -> subprocess.CompletedProcess[str]:
+    """Run `block` in a copy of `scratch` of its own: the blocks run side by side, and
+    some write the files others read (`tileir-opt k.mlir -t tileirbc -o k.tileirbc`
+    beside `tileir-as k.tileirbc ...`)."""
+    own = scratch.parent / f"{scratch.name}-{block.page.stem}-{block.line}"
+    shutil.copytree(scratch, own, symlinks=True)
+    scratch = own
     env = dict(os.environ)
     bin_dir = str(Path(sys.executable).parent)
     env.update(
