@@ -127,6 +127,18 @@ def make_shim(tree: str, shim_dir: str) -> str:
     return os.path.join(shim_dir, "tileiras")
 
 
+def timed_process(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(CPU seconds, user + system, and wall seconds) of one run of `argv`; NaN for both
+    where it fails."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        return float("nan"), float("nan")
+    return usage.ru_utime + usage.ru_stime, seconds
+
+
 def whole_processes(
     trees: list[str], kernels: list[str], gpu: str, repeat: int
 ) -> tuple[dict[str, dict[str, float]], list[float], list[str]]:
@@ -154,15 +166,9 @@ def whole_processes(
         def run(name: str, kernel: str) -> float:
             argv, extra = commands[name]
             out = os.path.join(tmp, f"{name}.cubin")
-            start = time.perf_counter()
-            proc = subprocess.run(
-                [*argv, kernel, "-o", out, "--gpu-name", gpu],
-                env={**base_env, **extra},
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            seconds = time.perf_counter() - start
-            return seconds if proc.returncode == 0 else float("nan")
+            return timed_process(
+                [*argv, kernel, "-o", out, "--gpu-name", gpu], {**base_env, **extra}
+            )[1]
 
         for i in range(len(trees)):
             run(f"tree{i}", kernels[0])  # starts the tree's server
@@ -228,19 +234,9 @@ def cold_processes(
         def run(name: str, kernel: str) -> tuple[float, float]:
             argv, extra = commands[name]
             out = os.path.join(tmp, f"{name}.cubin")
-            start = time.perf_counter()
-            proc = subprocess.Popen(
-                [*argv, kernel, "-o", out, "--gpu-name", gpu],
-                env={**base_env, **extra},
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+            return timed_process(
+                [*argv, kernel, "-o", out, "--gpu-name", gpu], {**base_env, **extra}
             )
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            seconds = time.perf_counter() - start
-            if proc.returncode != 0:
-                return float("nan"), float("nan")
-            return usage.ru_utime + usage.ru_stime, seconds
 
         for kernel in kernels:
             for i in range(len(trees)):

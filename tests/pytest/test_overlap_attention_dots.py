@@ -38,6 +38,15 @@ import _common  # noqa: E402
 SEED = 20261126
 WAIT_1 = "wgmma.wait_group.sync.aligned 1;"
 WAIT_0 = "wgmma.wait_group.sync.aligned 0;"
+#: The rotated loop's `wgmma` commits and waits, in order (docs/codegen.md, "P·V in
+#: flight"): a group may stay in flight at each of the first two waits.
+ROTATED_WAITS = [
+    "wgmma.commit_group.sync.aligned;",
+    WAIT_1,
+    "wgmma.commit_group.sync.aligned;",
+    WAIT_1,
+    WAIT_0,
+]
 
 
 def _compiled(name: str) -> tuple[str, str]:
@@ -70,13 +79,7 @@ def test_pv_in_flight_matches_numpy(name: str) -> None:
     assert tileas.count(f"{overlap.WGMMA_PENDING_ATTR} = 1") == 2 * loops
     assert tileas.count(f"{overlap.WGMMA_PENDING_ATTR} = 0") == loops
     # S_{j+1} committed, P_j·V_j committed, wait until one is pending, then all.
-    assert _loop_waits(ptx) == [
-        "wgmma.commit_group.sync.aligned;",
-        WAIT_1,
-        "wgmma.commit_group.sync.aligned;",
-        WAIT_1,
-        WAIT_0,
-    ]
+    assert _loop_waits(ptx) == ROTATED_WAITS
     # The second product's A is in registers (no P through shared memory).
     assert re.search(r"wgmma\.mma_async\S* \{[^}]*\}, \{%r\d+, %r\d+, %r\d+, %r\d+\}", ptx)
     _common.simulate_case(name, ptx, SEED)
@@ -110,13 +113,7 @@ def test_two_stage_rings_match_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
     ptx, tileas = _compiled("flash_attention_f16")
     assert "operands through a 2-stage ring" in tileas
     assert tileas.count(overlap.OVERLAPPED) == 1
-    assert _loop_waits(ptx) == [
-        "wgmma.commit_group.sync.aligned;",
-        WAIT_1,
-        "wgmma.commit_group.sync.aligned;",
-        WAIT_1,
-        WAIT_0,
-    ]
+    assert _loop_waits(ptx) == ROTATED_WAITS
     _common.simulate_case("flash_attention_f16", ptx, SEED)
 
 
@@ -218,13 +215,7 @@ def test_p_through_shared_memory_in_flight_matches_numpy(
     ptx, tileas = _p_through_shared_memory(monkeypatch)
     assert overlap.A_IN_REGISTERS_ATTR not in tileas
     assert tileas.count(overlap.OVERLAPPED) == 1
-    assert _loop_waits(ptx) == [
-        "wgmma.commit_group.sync.aligned;",
-        WAIT_1,
-        "wgmma.commit_group.sync.aligned;",
-        WAIT_1,
-        WAIT_0,
-    ]
+    assert _loop_waits(ptx) == ROTATED_WAITS
     _common.simulate_case("flash_attention_f16", ptx, SEED)
 
     first = ptx.index(WAIT_1)
