@@ -39,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 #: Seconds to wait after a warm run, while the server prepares its spare worker.
@@ -127,6 +128,19 @@ def make_shim(tree: str, shim_dir: str) -> str:
     return os.path.join(shim_dir, "tileiras")
 
 
+def tree_commands(
+    tileiras: str, trees: list[str], tmp: str, env_of: Callable[[int], dict[str, str]]
+) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """The commands timed: tileiras, and each tree's tileiras shim (made under `tmp`)
+    with the tree on PYTHONPATH, tileiras's folder (ptxas) on PATH and `env_of(i)`."""
+    path = f"{Path(tileiras).parent}:{os.environ.get('PATH', '')}"
+    commands: dict[str, tuple[list[str], dict[str, str]]] = {"tileiras": ([tileiras], {})}
+    for i, tree in enumerate(trees):
+        shim = make_shim(tree, os.path.join(tmp, f"shim{i}"))
+        commands[f"tree{i}"] = ([shim], {"PYTHONPATH": tree, "PATH": path, **env_of(i)})
+    return commands
+
+
 def timed_process(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(CPU seconds, user + system, and wall seconds) of one run of `argv`; NaN for both
     where it fails."""
@@ -145,22 +159,14 @@ def whole_processes(
     """Best wall seconds per command and kernel, the load averages seen, and the kernels
     whose cubins differed between the trees."""
     tileiras = find_tool("tileiras")
-    tools = str(Path(tileiras).parent)
     with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
-        commands: dict[str, tuple[list[str], dict[str, str]]] = {"tileiras": ([tileiras], {})}
-        for i, tree in enumerate(trees):
-            shim = make_shim(tree, os.path.join(tmp, f"shim{i}"))
+
+        def server_env(i: int) -> dict[str, str]:
             runtime = os.path.join(tmp, f"run{i}")
             os.mkdir(runtime, 0o700)
-            commands[f"tree{i}"] = (
-                [shim],
-                {
-                    "PYTHONPATH": tree,
-                    "XDG_RUNTIME_DIR": runtime,
-                    "TILEIR_NO_CACHE": "1",
-                    "PATH": f"{tools}:{os.environ.get('PATH', '')}",
-                },
-            )
+            return {"XDG_RUNTIME_DIR": runtime, "TILEIR_NO_CACHE": "1"}
+
+        commands = tree_commands(tileiras, trees, tmp, server_env)
         base_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TILEIR_SERVER")}
 
         def run(name: str, kernel: str) -> float:
@@ -214,21 +220,17 @@ def cold_processes(
     is written by an untimed run of each kernel first, as a user's is after a first
     compilation.  Also the load averages seen and the kernels whose cubins differed."""
     tileiras = find_tool("tileiras")
-    tools = str(Path(tileiras).parent)
     with tempfile.TemporaryDirectory(prefix="bench-trees-") as tmp:
-        commands: dict[str, tuple[list[str], dict[str, str]]] = {"tileiras": ([tileiras], {})}
-        for i, tree in enumerate(trees):
-            shim = make_shim(tree, os.path.join(tmp, f"shim{i}"))
-            commands[f"tree{i}"] = (
-                [shim],
-                {
-                    "PYTHONPATH": tree,
-                    "TILEIR_SERVER": "0",
-                    "TILEIR_NO_CACHE": "1",
-                    "TILEIR_CACHE_DIR": os.path.join(tmp, f"cache{i}"),
-                    "PATH": f"{tools}:{os.environ.get('PATH', '')}",
-                },
-            )
+        commands = tree_commands(
+            tileiras,
+            trees,
+            tmp,
+            lambda i: {
+                "TILEIR_SERVER": "0",
+                "TILEIR_NO_CACHE": "1",
+                "TILEIR_CACHE_DIR": os.path.join(tmp, f"cache{i}"),
+            },
+        )
         base_env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "TILEIR_SERVER")}
 
         def run(name: str, kernel: str) -> tuple[float, float]:
