@@ -5,7 +5,10 @@ bytes ride rings of `cp.async` copies instead, and each wait reads its thread's 
 of the slot into registers before the conversion (`tileas-pipeline-dot-operands`
 `why_not_slot_read`, `async_copy.LowerFutureWait`).  Run in the PTX simulator against
 numpy (ragged M and N; exact), on sm_90a and sm_100a under mbarriers and on sm_80 under
-`cp.async.wait_group`; a wait on the wrong parity must fail.
+`cp.async.wait_group`; a wait on the wrong parity must fail.  On sm_90a a dot whose
+operand is so computed leaves one `wgmma` group in flight, the operand written into one
+of two buffers in turn (`dot.LowerDot._buffer_in_turn`); one buffer for every iteration
+must fail as a race.
 """
 
 from __future__ import annotations
@@ -16,8 +19,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from xdsl.dialects.builtin import i32
+from xdsl.ir import SSAValue
 
 from tileir.compiler import compile_module, load_module
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.testing import SimulationError
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -58,6 +65,14 @@ def test_block_scaled_operands_from_slots_match_numpy(arch: str) -> None:
     _common.simulate_case("block_scaled_mm_e4m3", ptx, SEED)
 
 
+#: The remark of an fp8 B read back from its slot, with a group in flight (sm_90a).
+IN_FLIGHT = (
+    "B: computed from the slot after the wait (the raw {} load rides a ring)",
+    "B: written into two buffers in turn",
+    "1 wgmma group in flight",
+)
+
+
 @pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
 def test_transposed_fp8_b_from_its_slot_matches_numpy(arch: str) -> None:
     """An fp8 B loaded N-contiguous, which `wgmma` (`tcgen05`) reads K-contiguous: the
@@ -65,7 +80,38 @@ def test_transposed_fp8_b_from_its_slot_matches_numpy(arch: str) -> None:
     read (on sm_100a its MMAs then wait each iteration: `tmem_accumulators.ring_fed`)."""
     ptx, tileas = _compiled("gemm_e4m3_scaled", arch)
     assert "B: computed from the slot after the wait" in tileas
+    if arch == "sm_90a":
+        raw, *clauses = IN_FLIGHT
+        assert all(c in tileas for c in (raw.format("64x64xf8E4M3FN"), *clauses))
+        assert "wgmma.wait_group.sync.aligned 1;" in ptx
     _common.simulate_case("gemm_e4m3_scaled", ptx, SEED)
+
+
+def test_transposed_e5m2_b_in_flight_matches_numpy() -> None:
+    """A batched e5m2 matmul (3 K tiles: the first buffer written again in the third
+    iteration) with its B stored transposed, one `wgmma` group in flight."""
+    ptx, tileas = _compiled("batched_matmul_e5m2", "sm_90a")
+    raw, *clauses = IN_FLIGHT
+    assert all(c in tileas for c in (raw.format("32x64xf8E5M2"), *clauses))
+    _common.simulate_case("batched_matmul_e5m2", ptx, SEED)
+
+
+def test_one_buffer_for_a_computed_operand_in_flight_is_a_race(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every iteration writing the first buffer overwrites the operand the previous
+    iteration's group, still in flight, reads."""
+
+    def first(self: AsyncFeeds, b: LLBuilder, dot: object) -> SSAValue:
+        return b.const(0, i32)
+
+    monkeypatch.setattr(AsyncFeeds, "iteration_parity", first)
+    result = compile_module(
+        load_module(CORPUS / "gemm_e4m3_scaled.mlir"), "sm_90a", warp_specialize=False
+    )
+    assert result.ptx is not None
+    with pytest.raises(SimulationError, match=r"unfinished wgmma\.mma_async"):
+        _common.simulate_case("gemm_e4m3_scaled", result.ptx, SEED)
 
 
 def test_wrong_parity_of_a_slot_read_is_caught() -> None:

@@ -116,10 +116,12 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "sm_90a",
             "DotPipelined",
             # B, stored transposed for the dot, rides a ring as loaded and is read back
-            # from its slot (read_from_slot).
-            "copies under mbarriers; B: computed from the slot after the wait (the raw "
-            "64x64xf8E4M3FN load rides a ring); wgmma waited for each iteration (an operand is "
-            "computed from its slots)",
+            # from its slot (read_from_slot), then written into two buffers in turn for
+            # the group in flight.
+            "copies under mbarriers, 1 wgmma group in flight; B: computed from the slot after "
+            "the wait (the raw 64x64xf8E4M3FN load rides a ring); B: written into two buffers "
+            "in turn; one agent of 4 warps; 64 accumulator registers a thread; not "
+            "warp-specialized: an operand is computed from its slots",
         ),
         (
             "gemm_bf16_big_tile",

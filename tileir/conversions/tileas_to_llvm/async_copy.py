@@ -344,6 +344,25 @@ class AsyncFeeds:
         rings = [self.by_dot.get((ring_key(dot), i)) for i in (0, 1)]
         return all(r is not None and r.mbarriers and not r.rounded for r in rings)
 
+    def iteration_parity(self, b: LLBuilder, dot: tas.DotOp) -> SSAValue | None:
+        """The parity (0 or 1) of the loop iteration being lowered, from the future that
+        the wait of a ring of `dot`'s raw tiles read back under mbarriers took in it
+        (None where no such wait did).  Such a ring's `S = last_stage` slots are filled
+        in turn, the wait of iteration `i` taking fill `i`: slot `s = i mod S`, the
+        parity of its round `p = (i div S) mod 2` in the future's bit 0
+        (`_mbarrier_slot`), so `i mod 2 = (s + (S mod 2) p) mod 2`."""
+        for ring in self.slot_rings.values():
+            if ring.dot is not dot or not ring.mbarriers or ring.current_future is None:
+                continue
+            assert ring.current is not None and ring.slots == ring.last_stage
+            size = self.ring_placement(ring).operand_bytes(ring.index)
+            one = b.const(1, i32)
+            parity = b.and_(ring.slot_number(b, ring.current, size), one)
+            if ring.slots % 2:
+                parity = b.xor(parity, b.and_(ring.current_future, one))
+            return parity
+        return None
+
     def ring_placement(self, ring: Ring) -> OperandPlacement | SlotPlacement:
         if ring.placement is None:
             assert self.placement is not None

@@ -25,7 +25,7 @@ from xdsl.rewriter import InsertPoint
 
 import tileir.conversions.tileas_to_llvm.mma as mma
 import tileir.conversions.tileas_to_llvm.wgmma as wgmma
-from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, ring_scope
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
@@ -42,7 +42,7 @@ from tileir.conversions.tileas_to_llvm.fma_dot import lower_fma_dot
 from tileir.conversions.tileas_to_llvm.fp8 import is_fp8
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
-from tileir.conversions.tileas_to_llvm.shared_arena import available_bytes
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent, available_bytes
 from tileir.conversions.tileas_to_llvm.staged_operands import stage_once
 from tileir.conversions.tileas_to_llvm.tcgen05 import (
     lower_read_tmem_accumulator,
@@ -214,6 +214,34 @@ class LowerDot(TilePattern):
             (c_strides, c_size),
         )
 
+    def _double_buffered(
+        self, op: tas.DotOp, use_wgmma: bool, fed: list[SSAValue | None], a_in_registers: bool
+    ) -> list[int]:
+        """The operands of `op` written each iteration into one of two buffers in turn:
+        where `tileas-pipeline-dot-operands` left a `wgmma` group in flight with an
+        operand computed from its loads' slots, every operand that no ring feeds, no
+        register fragment carries and that is not staged once."""
+        if not (use_wgmma and groups_in_flight(op)):
+            return []
+        return [i for i in (0, 1) if fed[i] is None and not (i == 0 and a_in_registers)]
+
+    def _buffer_in_turn(self, op: tas.DotOp, rewriter: PatternRewriter, size: int) -> SSAValue:
+        """This iteration's buffer of an operand `double_buffered` (`size` bytes): the
+        first of two in an even iteration, the second in an odd one.  They live while
+        the loop runs (`ring_scope`), beside its rings: the group in flight reads one
+        while the next iteration writes the other, across the exchanges between."""
+        state = self.ctx.function_state(op)
+        base = allocate_persistent(state, rewriter, 2 * size, ring_scope(op))
+        b = LLBuilder(rewriter, InsertPoint.before(op))
+        parity = self.feeds.iteration_parity(b, op)
+        if parity is None:
+            raise not_supported(
+                op,
+                "a wgmma group in flight with an operand that no ring read back under "
+                "mbarriers computes",
+            )
+        return b.add(base, b.mul(parity, b.const(size, i32)))
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.DotOp, rewriter: PatternRewriter) -> None:
         if op.atom.info.engine == "fma":
@@ -274,6 +302,11 @@ class LowerDot(TilePattern):
                     batch * (a_batch, b_batch)[i],
                     operand,
                 )
+        # Operands written each iteration while the previous iteration's group still
+        # reads its buffer: two buffers in turn (`double_buffered`).
+        turns = self._double_buffered(op, use_wgmma, fed, a_in_registers)
+        for i in turns:
+            fed[i] = self._buffer_in_turn(op, rewriter, batch * (a_batch, b_batch)[i])
         alloc = self.exchange.allocator
         sizes = [
             batch * size
@@ -305,10 +338,15 @@ class LowerDot(TilePattern):
 
         b = LLBuilder(rewriter, InsertPoint.before(op))
         ex = self.exchange
+        if turns:
+            # Every warp has passed its `wgmma.wait_group` of the previous iteration, so
+            # the group of the iteration before it, which read this turn's buffer, is
+            # complete in every warpgroup.
+            b.op(nvvm.Barrier0Op())
         for i, (vals, (layout, strides), smem, ring) in enumerate(
             zip((a_vals, b_vals), place.views, (smem_a, smem_b), fed, strict=True)
         ):
-            if ring is None and not (i == 0 and a_in_registers):
+            if (ring is None or i in turns) and not (i == 0 and a_in_registers):
                 ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
@@ -349,7 +387,8 @@ class LowerDot(TilePattern):
             return [h for w in words for h in b.unpack_halves(w, accumulator.register_type)]
 
         # `wgmma` groups left in flight (`tileas-pipeline-dot-operands` chose it): both
-        # operands in rings that keep the slots they read, the accumulator loop-carried
+        # operands in rings that keep the slots they read (or in buffers in turn,
+        # `double_buffered`), the accumulator loop-carried
         # in registers as the instruction writes it, a word per element.
         in_flight = 0
         if (

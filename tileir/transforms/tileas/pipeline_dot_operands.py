@@ -59,8 +59,11 @@ loaded N-contiguous) gets no ring of its own: the raw tiles of its loads ride ri
 instead, marked `nv_tileas.read_from_slot` (with their waits), where each load could
 move and `cp.async` copies its accesses (any padding: the copies write it).  The wait
 reads the thread's elements of the slot back into registers in the load's layout, and
-the conversion runs on them (`async_copy.py`); the dot's `wgmma` groups do not stay in
-flight.  Not where the loop's accumulators take more than
+the conversion runs on them (`async_copy.py`).  A `wgmma` dot so fed may leave its
+group in flight: the operand is written each iteration into one of two buffers in turn
+(the group of the iteration before reads the other), where those buffers fit the room
+of the two slots the raw tiles' rings do not take (`why_not_converted_in_flight`).  Not
+where the loop's accumulators take more than
 `SLOT_READ_ACCUMULATOR_LIMIT` registers a thread (the tile read back and the
 conversion's registers come on top: spills).
 
@@ -830,7 +833,7 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
     in_flight: dict[int, str | None] = {
         id(dot): why_not_in_flight(dot, loop)
         or ("an operand is not fed by a ring" if id(dot) in plan.direct else None)
-        or ("an operand is computed from its slots" if id(dot) in plan.converted else None)
+        or why_not_converted_in_flight(plan)
         for dot in dots
     }
     if any(why is not None for why in in_flight.values()):
@@ -842,6 +845,8 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
             loop, loads, dots, bool(plan.direct) or bool(plan.converted)
         )
         plan.specialize = plan.why_not_specialized is None
+    elif warp_specialize and plan.all_in_flight and plan.converted:
+        plan.why_not_specialized = CONVERTED_NOT_SPECIALIZED
     elif warp_specialize and plan.all_in_flight:
         plan.why_not_specialized = why_not_specialized(loop, loads)
         if plan.why_not_specialized is None and kernel_warps(loop) != PRODUCER_WARPS:
@@ -906,6 +911,45 @@ def _slot_read(
     return None
 
 
+#: What the remark adds of an operand computed from its slots under a group in flight.
+TWO_BUFFERS = "written into two buffers in turn"
+
+#: Why a loop whose dot operands are computed from their slots stays in one agent: the
+#: producer would copy raw tiles that the consumer converts and writes again.
+CONVERTED_NOT_SPECIALIZED = "an operand is computed from its slots"
+
+
+def operand_bytes(value: SSAValue) -> int:
+    """Bytes of the shared-memory buffer a dot reads the operand `value` from."""
+    t = value.type
+    assert isinstance(t, TensorType)
+    return math.prod(t.get_shape()) * max(8, mlir_bit_width(t.element_type) or 8) // 8
+
+
+def why_not_converted_in_flight(plan: LoopPlan) -> str | None:
+    """Why the loop's `wgmma` groups cannot stay in flight because of its operands
+    computed from ring slots (None: they can, or it has none).  Such an operand is
+    written each iteration, into one of two buffers in turn (`dot.py`), so that the
+    group still in flight keeps the one it reads; the raw tiles' rings keep no slot for
+    the group (their slots are read back before it: `stages - 1` of them, where
+    `ring_slots` counts `stages + 1`), and the two buffers take the room of those two
+    slots, which must hold them."""
+    converted = [
+        operand_bytes((dot.a, dot.b)[index])
+        for dot in plan.dots
+        for index, _, _ in plan.converted.get(id(dot), [])
+    ]
+    if not converted:
+        return None
+    raw = sum(tile_bytes(plan.chosen[k][0]) for k in plan.slot_read if k in plan.chosen)
+    if sum(converted) > raw:
+        return (
+            f"its operands computed from their slots take {sum(converted)} bytes, more than "
+            f"their raw tiles' {raw} (two buffers each take the room of two slots)"
+        )
+    return None
+
+
 def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
     """What the remark says of `dot`'s operands computed from their loads' slots (A
     first): which loads' rings hold their raw tiles, and which stay synchronous."""
@@ -919,6 +963,8 @@ def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
         tiles = ", ".join(describe_tile(load) for load in riding)
         rides = "load rides a ring" if len(riding) == 1 else "loads ride rings"
         clauses.append(f"{name}: {CONVERTED_FROM_SLOT} (the raw {tiles} {rides})")
+        if plan.in_flight.get(id(dot), "") is None:
+            clauses.append(f"{name}: {TWO_BUFFERS}")
         clauses += [f"{name}: {other}" for other in others]
     return clauses
 
