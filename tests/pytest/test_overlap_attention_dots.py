@@ -236,13 +236,48 @@ def test_p_through_shared_memory_in_flight_matches_numpy(
         _common.simulate_case("flash_attention_f16", broken, SEED)
 
 
-def test_p_through_shared_memory_beside_exchanges_stays(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_p_beside_exchanges_gets_a_buffer_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """A softmax that exchanges values through shared memory (every op counted as one
-    here) would overwrite P while its product runs: the loop stays as it was."""
+    here) would overwrite P in the arena while its product runs: P gets a buffer of its
+    own (the loop's product and its copy after the loop), where the kernel's shared
+    memory allows it; where it does not, the loop stays as it was and says why."""
     monkeypatch.setattr(overlap, "op_bound", lambda op, fed, warps: 1)
     monkeypatch.setattr(pipeline, "mark_register_a", lambda loop, arch: None)
     tileas = _tileas("flash_attention_f16")
+    assert tileas.count(f"{overlap.OVERLAPPED} ({overlap.OWN_BUFFER})") == 1
+    assert tileas.count(overlap.A_OWN_BUFFER_ATTR) == 2
+
+    monkeypatch.setattr(overlap, "kernel_shared_budget", lambda fn, arch: 40000)
+    tileas = _tileas("flash_attention_f16")
     assert overlap.WGMMA_PENDING_ATTR not in tileas
-    assert "P goes through shared memory, which the softmax's exchanges reuse" in tileas
+    assert overlap.A_OWN_BUFFER_ATTR not in tileas
+    assert re.search(
+        r"P goes through shared memory, which the softmax's exchanges reuse, and a buffer "
+        r"of its own \(\d+ bytes\) does not fit: \d+ bytes of shared memory needed, 40000 "
+        r"allowed",
+        tileas,
+    )
+
+
+def test_p_in_a_buffer_of_its_own_matches_numpy() -> None:
+    """`attention_wide_kv_bf16` (64x256 P over two warpgroups, written to shared memory
+    for P·V; the softmax's row maximum and sum cross the warpgroups through the
+    arena): P_j in its own buffer while the softmax of S_{j+1} exchanges, equal to
+    numpy (one block, two K/V tiles: the loop runs once)."""
+    ptx, tileas = _compiled("attention_wide_kv_bf16")
+    assert tileas.count(f"{overlap.OVERLAPPED} ({overlap.OWN_BUFFER})") == 1
+    assert _loop_waits(ptx) == ROTATED_WAITS
+    _common.simulate_case("attention_wide_kv_bf16", ptx, SEED)
+
+
+def test_p_in_the_exchanges_arena_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same loop rotated with P left in the arena: the softmax's exchange across
+    warpgroups overwrites P_j while P_j·V_j reads it."""
+    monkeypatch.setattr(overlap, "why_not_own_buffer", lambda parts, arch: None)
+    ptx, tileas = _compiled("attention_wide_kv_bf16")
+    assert overlap.A_OWN_BUFFER_ATTR not in tileas
+    assert _loop_waits(ptx) == ROTATED_WAITS
+    with pytest.raises(
+        SimulationError, match=r"store to shared memory that an unfinished wgmma.mma_async reads"
+    ):
+        _common.simulate_case("attention_wide_kv_bf16", ptx, SEED)

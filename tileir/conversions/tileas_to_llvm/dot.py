@@ -25,7 +25,7 @@ from xdsl.rewriter import InsertPoint
 
 import tileir.conversions.tileas_to_llvm.mma as mma
 import tileir.conversions.tileas_to_llvm.wgmma as wgmma
-from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, ring_scope
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, ring_key, ring_scope
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
@@ -59,7 +59,7 @@ from tileir.dialects.nv_tileas.mma_layout import (
     mma_linear,
 )
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
-from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR
+from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, A_OWN_BUFFER_ATTR
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 from tileir.transforms.tileas.overlap_attention_dots import wgmma_pending
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
@@ -100,6 +100,8 @@ class LowerDot(TilePattern):
         self.exchange = exchange
         self.feeds = feeds
         feeds.placement = self.placement
+        #: The buffers of A of their own (`A_OWN_BUFFER_ATTR`), by kernel and ring key.
+        self.own_a: dict[tuple[int, object], SSAValue] = {}
 
     def _check(self, op: tas.DotOp) -> tuple[MmaSpec, int, int, int]:
         """The instruction family of `op`'s atom, and M, N, K, checked against the
@@ -307,16 +309,35 @@ class LowerDot(TilePattern):
         turns = self._double_buffered(op, use_wgmma, fed, a_in_registers)
         for i in turns:
             fed[i] = self._buffer_in_turn(op, rewriter, batch * (a_batch, b_batch)[i])
+        # A in a buffer of its own (`A_OWN_BUFFER_ATTR`): written here as a transient
+        # operand would be, but no transient use, so exchanges while the product is in
+        # flight leave it alone; one a ring key (the loop's product and its copy after
+        # the loop), in the scope of the rings of its B.
+        own_a: SSAValue | None = None
+        if (
+            use_wgmma
+            and fed[0] is None
+            and not a_in_registers
+            and A_OWN_BUFFER_ATTR in op.attributes
+        ):
+            key = (id(state), ring_key(op))
+            if key not in self.own_a:
+                ring = self.feeds.by_dot.get((ring_key(op), 1))
+                scope = None if ring is None else ring.scope
+                self.own_a[key] = allocate_persistent(state, rewriter, batch * a_batch, scope)
+            own_a = self.own_a[key]
         alloc = self.exchange.allocator
         sizes = [
             batch * size
             for i, (size, f) in enumerate(zip((a_batch, b_batch), fed, strict=True))
-            if f is None and not (i == 0 and a_in_registers)
+            if f is None and not (i == 0 and (a_in_registers or own_a is not None))
         ]
         if not (acc_in_registers and result_in_registers):
             sizes.append(c_size)
         buffers = iter(alloc.allocate(op, state, rewriter, sizes) if sizes else [])
-        smem_a = fed[0] if fed[0] is not None or a_in_registers else next(buffers)
+        smem_a = fed[0] if fed[0] is not None else own_a
+        if smem_a is None and not a_in_registers:
+            smem_a = next(buffers)
         smem_b = fed[1] if fed[1] is not None else next(buffers)
         if smem_a is None:
             smem_a = smem_b  # (its descriptor is not used)

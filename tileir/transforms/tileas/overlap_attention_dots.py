@@ -48,20 +48,27 @@ from rings; the first (S) has its A and accumulator defined outside the loop and
 result used in the loop; the second (P·V) has an accumulator computed in the body from
 the loop-carried value that it alone yields, in the layout `wgmma` writes; the body
 writes no memory.  P·V takes A in registers (`a_in_registers`: its words stay in the
-instruction while it runs) or from shared memory: then from the exchanges' arena
-(`shared_arena.py`), where the lowering writes P_j right before the product and the
-softmax of S_{j+1}, which runs while the product reads it, must exchange nothing
-(`exchanges_through_shared_memory`: no layout conversion, no reduction across warps);
-P_{j+1} is written after the iteration's `wgmma.wait_group 0` and barrier.  The
+instruction while it runs) or from shared memory, where the lowering writes P_j right
+before the product: from the exchanges' arena (`shared_arena.py`) where the softmax of
+S_{j+1}, which runs while the product reads P_j, exchanges nothing there
+(`exchanges_through_shared_memory`: no layout conversion, no reduction across warps),
+else from a buffer of its own (`nv_tileas.a_own_buffer` on the product and its copy
+after the loop: live while the loop's rings are, `dot.py`), where the kernel's shared
+memory holds it beside the rings by `ring_budget.py`'s accounting
+(`why_not_own_buffer`; NVIDIA's 64x256 attention tests, whose row maximum and sum cross
+two warpgroups through the arena: 32 KiB of P beside 128 KiB of K and V slots).  Either
+way P_{j+1} is written after the iteration's `wgmma.wait_group 0` and barrier.  The
 registers must allow it: both accumulators, P_j where it is in registers, the tiles the
 softmax takes from before the loop (`live_in_registers`) and `OVERLAP_RESERVE` within
-the kernel's budget (its warps and `occupancy` hint), so that no kernel starts to spill
-or spills more.  The remark of the P·V dot says "wgmma group in flight across the next
-iteration's first product and softmax", or why not.
+the kernel's budget (its warps and the CTAs per SM it gets, `resident_ctas`), so that
+no kernel starts to spill or spills more.  The remark of the P·V dot says "wgmma group
+in flight across the next iteration's first product and softmax" (and where P has a
+buffer of its own, so), or why not.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,10 +87,11 @@ from tileir.dialects.cuda_tile.attributes import (
     SignednessAttr,
 )
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.foreign import AsyncValueType
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.ops.compute import AxisRegionOp
-from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR
-from tileir.targets import register_budget
+from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, A_OWN_BUFFER_ATTR
+from tileir.targets import ctas_per_sm_by_shared, register_budget
 from tileir.transforms.tileas.materialize_schedule import defined_outside, may_write_memory
 from tileir.transforms.tileas.pipeline_dot_operands import (
     FEED_ATTR,
@@ -93,8 +101,18 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     groups_in_flight,
     set_feed_clauses,
 )
-from tileir.transforms.tileas.ring_budget import occupancy_hint, op_bound
+from tileir.transforms.tileas.ring_budget import (
+    DOT_OPERAND_BYTES,
+    PERSISTENT_RESERVE,
+    kernel_shared_budget,
+    occupancy_hint,
+    op_bound,
+    padded_bytes,
+    staged_once_bound,
+    transient_bound,
+)
 from tileir.transforms.tileas.specialize_agents import SPECIALIZE_ATTR, kernel_warps
+from tileir.utils.bits import mlir_bit_width
 
 #: On a `wgmma` dot: its chains are committed as one group and left running, and the
 #: lowering then waits until at most this many groups are pending (`wgmma.wait_group N`);
@@ -154,6 +172,9 @@ class AttentionLoop:
     #: (the same one for a 2-stage ring, `_future_arg`).
     k_args: tuple[int, int]
     v_args: tuple[int, int]
+    #: P goes through shared memory and the softmax exchanges through the arena: P needs
+    #: a buffer of its own (`why_not_own_buffer`).
+    exchanging: bool = False
 
 
 def body_slice(roots: Sequence[Operation], body: Block) -> list[Operation]:
@@ -325,10 +346,9 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
             return "the first product depends on the accumulator"
     if _depends_on(scores, {id(r) for op in softmax for r in op.results}, body, {}):
         return "the first product depends on the softmax"
-    if A_IN_REGISTERS_ATTR not in pv.attributes and any(
+    exchanging = A_IN_REGISTERS_ATTR not in pv.attributes and any(
         exchanges_through_shared_memory(op, kernel_warps(loop)) for op in softmax
-    ):
-        return "P goes through shared memory, which the softmax's exchanges reuse"
+    )
     return AttentionLoop(
         loop,
         scores,
@@ -342,6 +362,7 @@ def analyze(loop: scf.ForOp) -> AttentionLoop | str:
         acc_index,
         k_args,
         v_args,
+        exchanging,
     )
 
 
@@ -392,13 +413,12 @@ def why_not_registers(parts: AttentionLoop, arch: str) -> str | None:
     """Why the registers do not allow the overlap (None when they do): during the
     softmax of S_{j+1} a thread holds both accumulators, P_j in the instruction in
     flight where P is in registers (through shared memory, P_j is in its buffer), the
-    tiles the softmax takes from before the loop, and `OVERLAP_RESERVE`."""
-    fn = parts.loop.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
+    tiles the softmax takes from before the loop, and `OVERLAP_RESERVE`, within the
+    share of the register file of the CTAs per SM the kernel gets (`resident_ctas`)."""
+    fn = _function_of(parts.loop)
     if fn is None:
         return "it is not in a function"
-    budget = register_budget(kernel_warps(parts.loop) * 32, occupancy_hint(fn, arch) or 1)
+    budget = register_budget(kernel_warps(parts.loop) * 32, resident_ctas(fn, arch))
     need = (
         accumulator_registers(parts.scores)
         + accumulator_registers(parts.pv)
@@ -412,6 +432,110 @@ def why_not_registers(parts: AttentionLoop, arch: str) -> str | None:
     if need > budget:
         return f"{need} registers a thread needed, {budget} allowed"
     return None
+
+
+def resident_ctas(fn: func.FuncOp, arch: str) -> int:
+    """The CTAs per SM whose share of the register file the kernel `fn` gets: its
+    `occupancy` hint (`ring_budget.occupancy_hint`), or fewer where the slots of one
+    loop's rings alone keep the SM to fewer.  The lowering raises the `.maxnreg` of the
+    hint to their share there (`kernel.relax_occupancy_cap`: NVIDIA's 64x256 attention
+    tests, 128 KiB of K and V a CTA, `occupancy=2`, get 255 registers, not 128); the
+    rings' raw tiles are a lower bound of the shared memory it counts, so the registers
+    allowed here are never more than the lowering's."""
+    hint = occupancy_hint(fn, arch) or 1
+    if hint == 1:
+        return 1
+    loops = [op for op in fn.walk() if isinstance(op, scf.ForOp)]
+    rings = max((carried_ring_bytes(loop) for loop in loops), default=0)
+    return max(1, min(hint, ctas_per_sm_by_shared(arch, rings)))
+
+
+def _function_of(op: Operation) -> func.FuncOp | None:
+    """The function `op` is in."""
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    return fn
+
+
+#: Why a loop whose softmax exchanges through shared memory is waited for where P has
+#: no buffer of its own (the remark's words, then the bytes: `why_not_own_buffer`).
+EXCHANGES_REUSE = "P goes through shared memory, which the softmax's exchanges reuse"
+
+#: What the remark of the P·V dot adds where P has a buffer of its own.
+OWN_BUFFER = "P through a shared-memory buffer of its own, apart from the softmax's exchanges"
+
+
+def carried_ring_bytes(loop: scf.ForOp) -> int:
+    """Bytes of the slots of `loop`'s rings as `ring_budget.py` counts them: a tile for
+    each future the loop carries (the copies in flight across its back edge, `stages -
+    1` a ring whose products are waited for each iteration), its elements at their
+    width."""
+    total = 0
+    for arg in loop.body.block.args[1:]:
+        t = arg.type
+        if isinstance(t, AsyncValueType) and isinstance(t.value_type, TensorType):
+            tile = t.value_type
+            bits = mlir_bit_width(tile.element_type) or 8
+            total += math.prod(tile.get_shape()) * max(8, bits) // 8
+    return total
+
+
+def own_buffer_bytes(dot: tas.DotOp) -> int:
+    """Bytes `ring_budget.py` counts for the buffer of `dot`'s A of its own."""
+    return padded_bytes(dot.a, DOT_OPERAND_BYTES)
+
+
+def shared_need(fn: func.FuncOp) -> int:
+    """The shared memory the kernel `fn` takes by `ring_budget.py`'s accounting: its
+    largest transient use (the dot operands rings feed, and the A of each dot marked
+    `A_OWN_BUFFER_ATTR`, not counted), the operands staged once, the persistent reserve,
+    and the rings with the buffers of A of their own: those of one unspecialized loop
+    live while it runs (the loops share one region, as large as the largest loop's),
+    the others' for the whole kernel."""
+    fed: set[SSAValue] = set()
+    scoped = whole = 0
+    for op in fn.walk():
+        if isinstance(op, tas.DotOp):
+            fed.update(v for v in (op.a, op.b) if isinstance(v.owner, tas.FutureWaitOp))
+        if not isinstance(op, scf.ForOp) or any(
+            isinstance(x, scf.ForOp) for x in op.body.walk() if x is not op
+        ):
+            continue
+        rings = carried_ring_bytes(op) + sum(
+            own_buffer_bytes(d)
+            for d in op.body.block.ops
+            if isinstance(d, tas.DotOp) and A_OWN_BUFFER_ATTR in d.attributes
+        )
+        if SPECIALIZE_ATTR in op.attributes:
+            whole += rings
+        else:
+            scoped = max(scoped, rings)
+    return transient_bound(fn, fed) + staged_once_bound(fn) + PERSISTENT_RESERVE + scoped + whole
+
+
+def why_not_own_buffer(parts: AttentionLoop, arch: str) -> str | None:
+    """Why P cannot have a buffer of its own (None when it can, and then the P·V dot is
+    marked `A_OWN_BUFFER_ATTR`): where the softmax exchanges through the arena, which
+    the transient P of the lowering shares, P goes to a buffer live while the loop's
+    rings are, which must fit the kernel's shared-memory budget beside them
+    (`ring_budget.kernel_shared_budget`).  Its cost is less than its bytes: P leaves
+    the transient uses, whose largest is often P itself."""
+    fn = _function_of(parts.loop)
+    if fn is None:
+        return "it is not in a function"
+    # (The budget before P leaves the transient uses: the kernel's shared memory without
+    # rings, which decides how many CTAs the budget is shared among, holds P either way.)
+    budget = kernel_shared_budget(fn, arch)
+    parts.pv.attributes[A_OWN_BUFFER_ATTR] = UnitAttr()
+    need = shared_need(fn)
+    if need <= budget:
+        return None
+    del parts.pv.attributes[A_OWN_BUFFER_ATTR]
+    return (
+        f"{EXCHANGES_REUSE}, and a buffer of its own ({own_buffer_bytes(parts.pv)} bytes) "
+        f"does not fit: {need} bytes of shared memory needed, {budget} allowed"
+    )
 
 
 def _clone_all(
@@ -587,9 +711,9 @@ class OverlapAttentionDotsPass(ModulePass):
     (`wgmma.wait_group 1`), computes the softmax of S_{j+1} while it runs, and waits for
     it (`wgmma.wait_group 0`, a CTA barrier) before rescaling its result; a prologue
     computes S_0 and its softmax, an epilogue the last P·V.  Where P stays untouched while
-    the product reads it (in registers, or in shared memory the softmax does not
-    exchange through) and the kernel's registers allow it; the remark says why not
-    otherwise."""
+    the product reads it (in registers, in shared memory the softmax does not exchange
+    through, or in a buffer of its own that the kernel's shared memory holds) and the
+    kernel's registers allow it; the remark says why not otherwise."""
 
     name = "tileas-overlap-attention-dots"
 
@@ -607,11 +731,13 @@ class OverlapAttentionDotsPass(ModulePass):
             if parts == NOT_ATTENTION:
                 continue
             why = parts if isinstance(parts, str) else why_not_registers(parts, self.arch)
+            if why is None and isinstance(parts, AttentionLoop) and parts.exchanging:
+                why = why_not_own_buffer(parts, self.arch)
             if why is not None or isinstance(parts, str):
                 second = [o for o in loop.body.block.ops if isinstance(o, tas.DotOp)][1]
                 _record(second, f"{WAITED_PREFIX}, not across the next softmax ({why})")
                 continue
             _record(parts.scores, AHEAD)
-            _record(parts.pv, OVERLAPPED)
+            _record(parts.pv, f"{OVERLAPPED} ({OWN_BUFFER})" if parts.exchanging else OVERLAPPED)
             rotate(parts, key)
             key += 2

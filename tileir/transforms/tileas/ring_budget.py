@@ -44,7 +44,11 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
-from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, STAGED_ONCE_ATTR
+from tileir.dialects.nv_tileas.ops.tmem import (
+    A_IN_REGISTERS_ATTR,
+    A_OWN_BUFFER_ATTR,
+    STAGED_ONCE_ATTR,
+)
 from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, ctas_per_sm_by_shared
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import defined_outside
@@ -144,14 +148,17 @@ def _accumulator_in_place(op: tas.DotOp, warps: int) -> bool:
 
 def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
     """A dot's buffers: A and B unless a ring feeds them or, for A, `wgmma` takes it
-    from registers (`A_IN_REGISTERS_ATTR`; 8-bit floats may be widened to f16 on the
+    from registers (`A_IN_REGISTERS_ATTR`) or from a buffer of its own that is no
+    transient use (`A_OWN_BUFFER_ATTR`; 8-bit floats may be widened to f16 on the
     way in, `DOT_OPERAND_BYTES`), and one buffer of the accumulator's shape when the
     accumulator or the result is not in the engine's own registers: the lowering
     exchanges both through that one buffer (`dot.py`, `tcgen05.py`: the accumulator's
     `c_size`), the accumulator in before the MMAs, the result out after them."""
     staged = staged_operands(op)
     direct = [v for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
-    if op.a in direct and A_IN_REGISTERS_ATTR in op.attributes:
+    if op.a in direct and (
+        A_IN_REGISTERS_ATTR in op.attributes or A_OWN_BUFFER_ATTR in op.attributes
+    ):
         direct.remove(op.a)
     total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in direct)
     if not _accumulator_in_place(op, warps):

@@ -58,6 +58,11 @@ STAGED_ONCE_ATTR = "nv_tileas.staged_once"
 #: in the accumulator layout of the product that computed it (attention's P), not
 #: through shared memory (`tileas-pipeline-dot-operands` decides, `wgmma.register_a`).
 A_IN_REGISTERS_ATTR = "nv_tileas.a_in_registers"
+#: On a `wgmma` dot (unit) whose A is not in registers: A goes through a shared-memory
+#: buffer of its own, written before each product and live for its loop's rings' scope,
+#: not through the arena of the exchanges, so that exchanges while the product is in
+#: flight leave it alone (attention's P, `tileas-overlap-attention-dots` decides).
+A_OWN_BUFFER_ATTR = "nv_tileas.a_own_buffer"
 
 
 @irdl_op_definition
