@@ -122,6 +122,9 @@ class Server:
         if found is not None:
             ptxas.ptxas_supports_tile_language(found)
         plain_isinstance.install()  # as a single run has it (tileir-as's importing_the_compiler)
+        from tileir.utils import fast_ir
+
+        fast_ir.install()  # the same
         gc.collect()
         gc.freeze()  # the workers' collections leave the warm heap alone (and unshared pages)
 

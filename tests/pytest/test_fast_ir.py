@@ -1,0 +1,222 @@
+"""tileir/utils/fast_ir.py: xDSL's walks, named operands and results, result indexing and
+erasure, replaced in a compiler process, give xDSL's answers in xDSL's order, also while
+the IR changes under a walk."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from enum import IntEnum
+from pathlib import Path
+
+import pytest
+from xdsl.dialects import arith, builtin
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.core import ErasedSSAValue, SSAValues
+from xdsl.irdl import IRDLOperation
+
+from tileir.compiler import load_module
+from tileir.pipelines import stage_passes
+from tileir.registry import make_context
+from tileir.utils import fast_ir
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+ORDERS = [(False, False), (True, False), (False, True), (True, True)]
+
+
+@pytest.fixture
+def xdsl_as_is() -> Iterator[None]:
+    """xDSL's own methods for the test's body (whatever the process had, back after)."""
+    was = fast_ir.installed()
+    fast_ir.uninstall()
+    try:
+        yield
+    finally:
+        if was:
+            fast_ir.install()
+
+
+def _both(compute: Callable[[], object]) -> tuple[object, object]:
+    """`compute()` with xDSL's methods, then with fast_ir's."""
+    theirs = compute()
+    fast_ir.install()
+    try:
+        ours = compute()
+    finally:
+        fast_ir.uninstall()
+    return theirs, ours
+
+
+def _stages() -> Iterator[builtin.ModuleOp]:
+    """A kernel with loops and branches after each stage (cuda_tile read, tileaa,
+    tileas, llvm)."""
+    ctx = make_context()
+    module = load_module(CORPUS / "control_flow_f32.tileirbc", ctx)
+    yield module
+    for _, passes in stage_passes("sm_90a", 4):
+        for p in passes:
+            p.apply(ctx, module)
+        yield module
+
+
+def _walks(module: builtin.ModuleOp) -> list[list[Operation]]:
+    walks: list[list[Operation]] = []
+    for reverse, region_first in ORDERS:
+        walks.append(list(module.walk(reverse=reverse, region_first=region_first)))
+        for op in module.walk():
+            for region in op.regions:
+                walks.append(list(region.walk(reverse=reverse, region_first=region_first)))
+                for block in region.blocks:
+                    walks.append(list(block.walk(reverse=reverse, region_first=region_first)))
+    return walks
+
+
+def test_walks_are_xdsls_at_every_stage(xdsl_as_is: None) -> None:
+    seen = 0
+    for module in _stages():
+        theirs, ours = _both(lambda module=module: _walks(module))
+        assert isinstance(theirs, list) and isinstance(ours, list)
+        assert len(ours) == len(theirs)
+        for a, b in zip(theirs, ours, strict=True):
+            assert [id(op) for op in a] == [id(op) for op in b]
+            seen += len(a)
+    assert seen > 1000
+
+
+CHANGING = """
+builtin.module {
+  func.func @f(%a: i32, %c: i1) -> i32 {
+    %0 = arith.constant 1 : i32
+    %1 = arith.addi %a, %0 : i32
+    %2 = scf.if %c -> (i32) {
+      %3 = arith.constant 2 : i32
+      %4 = arith.addi %1, %3 : i32
+      scf.yield %4 : i32
+    } else {
+      %5 = arith.muli %1, %1 : i32
+      scf.yield %5 : i32
+    }
+    %6 = arith.constant 3 : i32
+    %7 = arith.addi %2, %6 : i32
+    func.return %7 : i32
+  }
+}
+"""
+
+
+def _changing_walk(reverse: bool, region_first: bool) -> tuple[list[str], str]:
+    """Walk a module while erasing every unused constant met, putting a new constant
+    right after (or before) every `addi` met and one at the end of its block, and giving
+    the `muli` met a region (with an op) of its own: the names walked and the IR after."""
+    from xdsl.parser import Parser
+
+    module = Parser(make_context(), CHANGING).parse_module()
+    names: list[str] = []
+    for op in module.walk(reverse=reverse, region_first=region_first):
+        names.append(op.name)
+        if isinstance(op, arith.ConstantOp) and not op.result.uses:
+            op.detach()
+            op.erase()
+        elif isinstance(op, arith.AddiOp):
+            block = op.parent
+            assert block is not None
+            block.insert_op_after(arith.ConstantOp.from_int_and_width(7, 32), op)
+            block.insert_op_before(arith.ConstantOp.from_int_and_width(8, 32), op)
+            last = block.last_op
+            assert last is not None
+            block.insert_op_before(arith.ConstantOp.from_int_and_width(9, 32), last)
+        elif isinstance(op, arith.MuliOp) and not op.regions:
+            op.add_region(Region(Block([arith.ConstantOp.from_int_and_width(5, 32)])))
+    return names, str(module)
+
+
+@pytest.mark.parametrize("reverse,region_first", ORDERS)
+def test_walks_that_change_the_ir_see_what_xdsls_see(
+    xdsl_as_is: None, reverse: bool, region_first: bool
+) -> None:
+    theirs, ours = _both(lambda: _changing_walk(reverse, region_first))
+    assert ours == theirs
+
+
+def _accessed(module: builtin.ModuleOp) -> list[tuple[str, str, object]]:
+    """Every named operand, result, region and successor of every op, as identities
+    (a sequence: its type and its elements')."""
+    out: list[tuple[str, str, object]] = []
+    for op in module.walk():
+        if not isinstance(op, IRDLOperation):
+            continue
+        definition = type(op).get_irdl_definition()
+        for name, _ in [
+            *definition.operands,
+            *definition.results,
+            *definition.regions,
+            *definition.successors,
+        ]:
+            value = getattr(op, name)
+            if isinstance(value, tuple | list) or type(value).__name__.endswith("s"):
+                shown: object = (type(value).__name__, [id(v) for v in value])
+            else:
+                shown = id(value)
+            out.append((op.name, name, shown))
+    return out
+
+
+def test_named_operands_and_results_are_xdsls_at_every_stage(xdsl_as_is: None) -> None:
+    count = 0
+    for module in _stages():
+        theirs, ours = _both(lambda module=module: _accessed(module))
+        assert ours == theirs
+        assert isinstance(ours, list)
+        count += len(ours)
+    assert count > 500
+
+
+class Index(IntEnum):
+    SECOND = 1
+
+
+def test_ssa_values_index_as_xdsls(xdsl_as_is: None) -> None:
+    op = arith.ConstantOp.from_int_and_width(1, 32)
+    values = SSAValues([op.result, op.result, op.result])
+
+    def index() -> list[object]:
+        out: list[object] = []
+        for idx in (0, 2, -1, True, Index.SECOND, slice(1, None), slice(None, None, -1)):
+            got = values[idx]
+            out.append((type(got).__name__, got if isinstance(got, SSAValue) else list(got)))
+        with pytest.raises(IndexError):
+            values[3]
+        return out
+
+    theirs, ours = _both(index)
+    assert ours == theirs
+
+
+def test_erasing_results_is_xdsls(xdsl_as_is: None) -> None:
+    def erase() -> list[object]:
+        used = arith.ConstantOp.from_int_and_width(1, 32)
+        user = arith.AddiOp(used.result, used.result)
+        unused = arith.ConstantOp.from_int_and_width(2, 32)
+        unused.erase()
+        with pytest.raises(ValueError, match="still has uses"):
+            used.result.erase()
+        used.result.erase(safe_erase=False)
+        return [
+            unused.result.first_use,
+            [type(o).__name__ for o in user.operands],
+            all(
+                isinstance(o, ErasedSSAValue) and o.old_value is used.result for o in user.operands
+            ),
+        ]
+
+    theirs, ours = _both(erase)
+    assert ours == theirs
+
+
+def test_install_and_uninstall_put_methods_back(xdsl_as_is: None) -> None:
+    originals = (Operation.walk, SSAValues.__getitem__, SSAValue.erase)
+    fast_ir.install()
+    fast_ir.install()  # once
+    assert Operation.walk is not originals[0]
+    fast_ir.uninstall()
+    assert (Operation.walk, SSAValues.__getitem__, SSAValue.erase) == originals
+    assert not fast_ir.installed()

@@ -1,0 +1,189 @@
+"""xDSL's most used IR primitives at a lower price, for a compiler process.
+
+A warm compilation spends most of its time in xDSL's IR itself, in a few small methods
+that every pass calls hundreds of thousands of times, each a chain of Python calls:
+
+- **walks**: `op.walk()` is a generator per level of nesting (the op, each region, each
+  block, the block's op iterator, and again for each nested op), so every op a walk
+  yields passes through four or more generator frames and a Python `__next__`.  About
+  fifty whole-module walks a compilation (the passes' scans, xDSL's pattern walker
+  filling its worklist).
+- **named operands and results** (`op.lhs`, `op.res`): a descriptor that builds an
+  `OpOperands` view of the op, matches the construct kind, then indexes the view, which
+  indexes `SSAValues`, whose `__getitem__` is Python too: five calls for `op.lhs`.
+- **`op.results[0]`**: `SSAValues.__getitem__` is a Python override (it keeps a slice an
+  `SSAValues`), an `isinstance` and a `super()` call for an index.
+- **erasing a result nobody uses** (every erased op): xDSL builds an `ErasedSSAValue`
+  to put in place of uses that do not exist.
+
+`install` replaces these with versions that give the same answers in the same order:
+the walks are one generator per nested op with regions, reading xDSL's own links at the
+moments its iterators read them (an op's successor when the op is yielded, its regions
+after the caller resumes), so a caller that changes the IR while it walks sees what it
+saw; the accessors index the op's operand and result tuples directly (what the view
+and `SSAValues` index); `SSAValues` answers an `int` index with `tuple`'s own
+`__getitem__` (anything else as before); an unused result's erasure returns at once
+(xDSL's would replace no use and throw its `ErasedSSAValue` away).  Tests compare each
+with xDSL's original, including walks that erase and insert ops as they go.
+
+Only the driver installs it, in the processes that compile (as
+`tileir/utils/plain_isinstance.py`: `tileir-as` and the compile server before it forks
+its workers); a Python session that imports tileir as a library keeps xDSL as it is.
+"""
+
+# pyright: reportPrivateUsage=false
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from xdsl.ir.core import Block, Operation, Region, SSAValue, SSAValues
+from xdsl.irdl import operations as irdl
+
+_OPERAND = irdl.VarIRConstruct.OPERAND
+_RESULT = irdl.VarIRConstruct.RESULT
+_tuple_item = tuple.__getitem__
+
+
+# -- walks -----------------------------------------------------------------------
+
+
+def _nested(op: Operation, reverse: bool, region_first: bool) -> Iterator[Operation]:
+    """The ops inside `op`'s regions, in xDSL's walk order."""
+    regions = reversed(op.regions) if reverse else op.regions
+    for region in regions:
+        yield from _in_region(region, reverse, region_first)
+
+
+def _in_region(region: Region, reverse: bool, region_first: bool) -> Iterator[Operation]:
+    block = region._last_block if reverse else region._first_block
+    while block is not None:
+        following = block._prev_block if reverse else block._next_block
+        yield from _in_block(block, reverse, region_first)
+        block = following
+
+
+def _in_block(block: Block, reverse: bool, region_first: bool) -> Iterator[Operation]:
+    op = block._last_op if reverse else block._first_op
+    while op is not None:
+        following = op._prev_op if reverse else op._next_op
+        if region_first:
+            if op.regions:
+                yield from _nested(op, reverse, True)
+            yield op
+        else:
+            yield op
+            if op.regions:
+                yield from _nested(op, reverse, False)
+        op = following
+
+
+def _op_walk(
+    self: Operation, *, reverse: bool = False, region_first: bool = False
+) -> Iterator[Operation]:
+    if not region_first:
+        yield self
+    yield from _nested(self, reverse, region_first)
+    if region_first:
+        yield self
+
+
+def _block_walk(
+    self: Block, *, reverse: bool = False, region_first: bool = False
+) -> Iterator[Operation]:
+    return _in_block(self, reverse, region_first)
+
+
+def _region_walk(
+    self: Region, *, reverse: bool = False, region_first: bool = False
+) -> Iterator[Operation]:
+    return _in_region(self, reverse, region_first)
+
+
+# -- named operands and results ----------------------------------------------------
+
+
+def _constructs(obj: Operation, construct: irdl.VarIRConstruct) -> Any:
+    """What `irdl.get_op_constructs` gives the accessors to index, with the operands as
+    the op's tuple of them (the view xDSL makes indexes that same tuple)."""
+    if construct is _OPERAND:
+        return obj._operands
+    if construct is _RESULT:
+        return obj.results
+    return irdl.get_op_constructs(obj, construct)
+
+
+def _single_get(self: irdl.BeforeVariadicSingleAccessor, obj: Operation, objtype: object = None):
+    construct = self.construct
+    if construct is _OPERAND:
+        return _tuple_item(obj._operands, self.idx)
+    if construct is _RESULT:
+        return _tuple_item(obj.results, self.idx)
+    return self.index(irdl.get_op_constructs(obj, construct))
+
+
+def _base_get(self: irdl.BaseAccessor, obj: Operation, objtype: object = None):
+    return self.index(_constructs(obj, self.construct))
+
+
+def _segments_get(self: irdl.BaseAttrAccessor, obj: Operation, objtype: object = None):
+    sizes = self.option.container(obj)[self.option.attribute_name]
+    return self.index(sizes.get_values(), _constructs(obj, self.construct))  # pyright: ignore[reportAttributeAccessIssue,reportUnknownMemberType,reportUnknownArgumentType]
+
+
+# -- values ------------------------------------------------------------------------
+
+_original_getitem = SSAValues.__getitem__
+_original_erase = SSAValue.erase
+
+
+def _ssa_values_getitem(self: SSAValues[Any], idx: Any) -> Any:
+    if idx.__class__ is int:
+        return _tuple_item(self, idx)
+    return _original_getitem(self, idx)
+
+
+def _erase(self: SSAValue, safe_erase: bool = True) -> None:
+    if self.first_use is None:
+        return  # no use to replace: xDSL's ErasedSSAValue would go unused
+    _original_erase(self, safe_erase)
+
+
+#: (owner, name, replacement) of each method `install` replaces.
+_REPLACEMENTS: tuple[tuple[type, str, Callable[..., Any]], ...] = (
+    (Operation, "walk", _op_walk),
+    (Block, "walk", _block_walk),
+    (Region, "walk", _region_walk),
+    (irdl.BaseAccessor, "__get__", _base_get),
+    (irdl.BeforeVariadicSingleAccessor, "__get__", _single_get),
+    (irdl.BaseAttrAccessor, "__get__", _segments_get),
+    (SSAValues, "__getitem__", _ssa_values_getitem),
+    (SSAValue, "erase", _erase),
+)
+
+#: The originals, by (owner, name), while installed.
+_originals: dict[tuple[type, str], object] = {}
+
+
+def install() -> None:
+    """Replace xDSL's methods with this module's (once)."""
+    if _originals:
+        return
+    for owner, name, replacement in _REPLACEMENTS:
+        _originals[owner, name] = owner.__dict__.get(name)
+        setattr(owner, name, replacement)
+
+
+def uninstall() -> None:
+    """Put xDSL's methods back."""
+    for (owner, name), original in _originals.items():
+        if original is None:
+            delattr(owner, name)
+        else:
+            setattr(owner, name, original)
+    _originals.clear()
+
+
+def installed() -> bool:
+    return bool(_originals)
