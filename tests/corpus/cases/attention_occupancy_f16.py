@@ -32,15 +32,13 @@ reference = CASE.reference
 # sm_80 (mma.sync over 8 warps: both products' operand fragments in registers too): one
 # CTA's 255 registers fall short by two words, 8 bytes of spill stores (636 at the
 # hint's 128).  sm_100a: S and O are tcgen05 accumulators in tensor memory, which the
-# occupancy rule does not count, and at the hint's 128 registers ptxas 13 spills 196
-# bytes in the K/V loop, mostly in the softmax: the loop holds S (64 registers a
-# thread) and 83 values computed before it (98 words; among them the 28 row indices of
-# K's and V's bounds checks: their shapes have no divisibility, so every 16-byte vector
-# keeps an element-by-element bounds path); ptxas needs 160 registers (0 bytes at
-# .maxnreg 168, 36 at 144).  t_attention_bf16_d128_causal, the same tiles on aligned
-# shapes, spills nothing at 128.  Recomputing the row indices in the loop instead made
-# it 312 bytes.
+# occupancy rule does not count.  At the hint's 128 registers ptxas 13 spilled 196
+# bytes in the K/V loop while K and V were loaded into registers (no ring: two slots
+# of V did not fit beside Q and P in half an SM): the loop held S and 83 values
+# computed before it, among them the 28 row indices of K's and V's bounds checks.
+# Since V rides a one-slot ring (a synchronous tcgen05 dot's ring takes `stages - 1`
+# slots, `tcgen05_plan.may_stay_in_flight`) it spills nothing
+# (test_tcgen05_one_slot_rings.py).
 KNOWN_SPILLS = {
     "sm_80": "S, P's fragments, O and both products' operand fragments exceed 255 registers",
-    "sm_100a": "the hint's 128 registers: S and the K/V loads' bounds paths need 160",
 }

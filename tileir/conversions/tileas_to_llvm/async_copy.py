@@ -381,12 +381,13 @@ def ring_scope(dot: tas.DotOp) -> int | None:
     """The scope of the rings of `dot`'s unspecialized pipeline: its loop.  A ring of
     `cp.async` copies into the slots of a `wgmma` or `mma.sync` dot is done with when
     the loop's `async.wait` has waited for every copy and every group and passed a CTA
-    barrier, so the rings of other loops may reuse its memory (`ring_budget.py`).  None,
-    live for the whole kernel, for the slots of `tcgen05` dots, whose MMAs may outlive
-    the loop.  (The payload of an mbarrier pipeline is allocated by `agents.py`, for the
-    whole kernel.)"""
+    barrier, so the rings of other loops may reuse its memory (`ring_budget.py`); so is
+    that of a `tcgen05` dot that waits for its own commit every iteration.  None, live
+    for the whole kernel, for the slots of `tcgen05` MMAs in flight
+    (`nv_tileas.tmem_in_flight`), which may outlive the loop.  (The payload of an
+    mbarrier pipeline is allocated by `agents.py`, for the whole kernel.)"""
     loop = dot.parent_op()
-    if dot.atom.info.engine == "tcgen05" or not isinstance(loop, scf.ForOp):
+    if TMEM_IN_FLIGHT_ATTR in dot.attributes or not isinstance(loop, scf.ForOp):
         return None
     return id(loop)
 

@@ -179,6 +179,7 @@ from tileir.transforms.tileas.tcgen05_agents import (
     too_few_registers,
     why_not_tcgen05_agents,
 )
+from tileir.transforms.tileas.tcgen05_plan import may_stay_in_flight
 from tileir.transforms.tileas.tf32_operands import (
     ELEMENT_COPIES,
     ROUNDED_IN_SHARED,
@@ -721,19 +722,28 @@ class LoopPlan:
 
     @property
     def tcgen05(self) -> bool:
-        """Whether its dots are `tcgen05` MMAs.  Their rings are counted as `stages`
-        slots, one more than a synchronous dot's (`ring_slots`): where
-        `tileas-tmem-accumulators` (which runs after this pass) leaves the MMAs in
-        flight, the slot they read is refilled only once their commit has arrived, and
-        the lowering gives the ring `stages` slots (`async_copy.Ring.slots`); where it
-        does not, a slot is left unused.  Counting `stages - 1` made NVIDIA's batched
-        matmul plan 192 KiB of rings on sm_100a and allocate 288."""
+        """Whether its dots are `tcgen05` MMAs.  Where `tileas-tmem-accumulators`
+        (which runs after this pass) may leave the MMAs in flight (`tcgen05_slots`),
+        their rings are counted as `stages` slots, one more than a synchronous dot's
+        (`ring_slots`): the slot they read is refilled only once their commit has
+        arrived, and the lowering gives the ring `stages` slots (`async_copy.Ring.slots`).
+        Counting `stages - 1` there made NVIDIA's batched matmul plan 192 KiB of rings
+        on sm_100a and allocate 288."""
         return any(dot.atom.info.engine == "tcgen05" for dot in self.dots)
 
     @property
+    def tcgen05_slots(self) -> bool:
+        """Whether its rings take `stages` slots for `tcgen05` MMAs (`tcgen05`): those
+        of a warp-specialized loop, or of a dot whose MMAs may stay in flight
+        (`tcgen05_plan.may_stay_in_flight`).  Every other `tcgen05` dot waits for its
+        own commit, and the lowering gives its rings `stages - 1` slots, as a
+        synchronous dot's (`async_copy.Ring.slots`)."""
+        return (self.tcgen05 and self.specialize) or any(may_stay_in_flight(d) for d in self.dots)
+
+    @property
     def slots(self) -> int:
-        """Slots of each of the loop's rings (`ring_slots`; `stages` for `tcgen05`)."""
-        if self.tcgen05:
+        """Slots of each of the loop's rings (`ring_slots`; `stages` for `tcgen05_slots`)."""
+        if self.tcgen05_slots:
             return self.stages
         return ring_slots(self.stages, IN_FLIGHT if self.all_in_flight else 0)
 
@@ -1021,8 +1031,8 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
         return plan
     ring_budget = budget.for_loop(plan.fed, plan.scoped)
     # Without groups in flight a ring takes `stages - 1` slots (`ring_slots`); feeding
-    # `tcgen05` MMAs, `stages` (`LoopPlan.tcgen05`).
-    spare = 0 if plan.tcgen05 else 1
+    # `tcgen05` MMAs that may stay in flight, `stages` (`LoopPlan.tcgen05_slots`).
+    spare = 0 if plan.tcgen05_slots else 1
     plan.stages = min(num_stages, ring_budget // plan.per_stage + spare)
     if plan.all_in_flight:
         flight_stages = min(num_stages, ring_budget // plan.per_stage - IN_FLIGHT)
@@ -1035,9 +1045,9 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
         else:
             plan.stages = flight_stages
     if plan.stages < 2:
-        # Two stages: one slot a ring, two feeding `tcgen05` (the slot its MMAs read and
-        # the one being filled).
-        least = "two slots" if plan.tcgen05 else "one slot"
+        # Two stages: one slot a ring, two feeding `tcgen05` MMAs in flight (the slot
+        # they read and the one being filled).
+        least = "two slots" if plan.tcgen05_slots else "one slot"
         plan.blockers.append(
             f"{least} of its operands' rings ({(2 - spare) * plan.per_stage} bytes) does "
             f"not fit the shared memory left for rings ({max(ring_budget, 0)} bytes)"

@@ -57,6 +57,7 @@ from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
 from tileir.transforms.tileas.tcgen05_plan import (
     accumulator_run,
     fragment_blocks,
+    may_stay_in_flight,
     tmem_register_layout,
 )
 from tileir.utils.bits import storage_bits
@@ -328,10 +329,12 @@ def ring_scoped(dots: Sequence[tas.DotOp], specialized: bool) -> bool:
     """Whether the rings of a loop whose dots are `dots` live only while the loop runs,
     so that the rings of the kernel's other loops reuse their memory: the `cp.async`
     rings of an unspecialized loop of `wgmma` or `mma.sync` dots, which the loop's
-    `async.wait` drains (`async_copy.ring_scope`, the lowering's side of this rule).
-    Not the payload of an mbarrier pipeline, nor the slots of `tcgen05` MMAs, which may
-    outlive the loop: those are the kernel's for its whole run."""
-    return not specialized and all(dot.atom.info.engine != "tcgen05" for dot in dots)
+    `async.wait` drains (`async_copy.ring_scope`, the lowering's side of this rule), and
+    of `tcgen05` dots that wait for their own commit every iteration (no MMA reads a
+    slot once the loop is done).  Not the payload of an mbarrier pipeline, nor the slots
+    of `tcgen05` MMAs that may stay in flight (`tcgen05_plan.may_stay_in_flight`), which
+    may outlive the loop: those are the kernel's for its whole run."""
+    return not specialized and not any(may_stay_in_flight(dot) for dot in dots)
 
 
 @dataclass

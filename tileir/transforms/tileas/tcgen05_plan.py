@@ -36,7 +36,7 @@ import math
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import (
@@ -341,3 +341,59 @@ def tcgen05_accumulator_layout(
     if run is None:
         run = column_run(mn, num_warps)
     return BlockedLayoutAttr([1, run], [WARP_SIZE, 1], [LANE_QUARTERS * rows, columns], [0, 1])
+
+
+def resident_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp]] | None:
+    """The `scf.for` iteration argument whose accumulator can stay in tensor memory, and
+    the `tcgen05` dots that accumulate into it in turn, when `dot` is the first of them:
+    its accumulator is the argument, which only it uses; each dot's result is only the
+    next one's accumulator (a block-scaled K step is one dot per scale block), and the
+    last one's is only yielded back to the argument.  None otherwise."""
+    acc = dot.acc
+    loop = dot.parent_op()
+    if not isinstance(acc, BlockArgument) or not isinstance(loop, scf.ForOp):
+        return None
+    if acc.block is not loop.body.block or acc.index == 0:
+        return None
+    position = acc.index - 1  # the first block argument is the induction variable
+    if acc.uses.get_length() != 1:
+        return None
+    return chain_from(dot, position)
+
+
+def chain_from(dot: tas.DotOp, position: int) -> tuple[int, list[tas.DotOp]] | None:
+    """The `tcgen05` dots from `dot` on, each accumulating into the last one's result,
+    the last one's only yielded back to the loop's argument at `position`."""
+    loop = dot.parent_op()
+    assert isinstance(loop, scf.ForOp)
+    chain = [dot]
+    while chain[-1].result.uses.get_length() == 1:
+        use = next(iter(chain[-1].result.uses))
+        user = use.operation
+        if isinstance(user, scf.YieldOp):
+            return (position, chain) if use.index == position else None
+        if (
+            not isinstance(user, tas.DotOp)
+            or user.acc is not chain[-1].result
+            or user.atom.info.engine != "tcgen05"
+            or user.parent_op() is not loop
+        ):
+            return None
+        chain.append(user)
+    return None
+
+
+def may_stay_in_flight(dot: tas.DotOp) -> bool:
+    """Whether `tileas-tmem-accumulators` (which runs after the rings are planned) may
+    leave the MMAs of the `tcgen05` dot `dot` in flight across iterations: only a dot
+    whose accumulator stays in tensor memory on its own (`resident_chain`, one dot, not
+    rescaled).  Such a dot's rings take `stages` slots (the slot its MMAs still read,
+    refilled once their commit arrives); every other `tcgen05` dot waits for its own
+    commit each iteration, so, as for a synchronous `mma.sync` or `wgmma` dot, the slot
+    it read is refilled after that wait and its rings take `stages - 1` slots: one slot
+    a ring at two stages (attention's K and V beside Q and P at `occupancy = 2`), and
+    nothing of them outlives the loop (`ring_budget.ring_scoped`)."""
+    if dot.atom.info.engine != "tcgen05":
+        return False
+    chain = resident_chain(dot)
+    return chain is not None and len(chain[1]) == 1

@@ -85,7 +85,9 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
 from tileir.transforms.tileas.tcgen05_plan import (
     TCGEN05_M,
     TMEM_COLUMNS,
+    chain_from,
     fragment_type,
+    resident_chain,
     tmem_columns,
 )
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
@@ -149,48 +151,8 @@ def rescaled_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp], Rescale] | Non
     rescale = _row_factor(dot)
     if rescale is None:
         return None
-    found = _chain_from(dot, rescale.argument.index - 1)
+    found = chain_from(dot, rescale.argument.index - 1)
     return None if found is None else (found[0], found[1], rescale)
-
-
-def resident_chain(dot: tas.DotOp) -> tuple[int, list[tas.DotOp]] | None:
-    """The `scf.for` iteration argument whose accumulator can stay in tensor memory, and
-    the `tcgen05` dots that accumulate into it in turn, when `dot` is the first of them:
-    its accumulator is the argument, which only it uses; each dot's result is only the
-    next one's accumulator (a block-scaled K step is one dot per scale block), and the
-    last one's is only yielded back to the argument.  None otherwise."""
-    acc = dot.acc
-    loop = dot.parent_op()
-    if not isinstance(acc, BlockArgument) or not isinstance(loop, scf.ForOp):
-        return None
-    if acc.block is not loop.body.block or acc.index == 0:
-        return None
-    position = acc.index - 1  # the first block argument is the induction variable
-    if acc.uses.get_length() != 1:
-        return None
-    return _chain_from(dot, position)
-
-
-def _chain_from(dot: tas.DotOp, position: int) -> tuple[int, list[tas.DotOp]] | None:
-    """The `tcgen05` dots from `dot` on, each accumulating into the last one's result,
-    the last one's only yielded back to the loop's argument at `position`."""
-    loop = dot.parent_op()
-    assert isinstance(loop, scf.ForOp)
-    chain = [dot]
-    while chain[-1].result.uses.get_length() == 1:
-        use = next(iter(chain[-1].result.uses))
-        user = use.operation
-        if isinstance(user, scf.YieldOp):
-            return (position, chain) if use.index == position else None
-        if (
-            not isinstance(user, tas.DotOp)
-            or user.acc is not chain[-1].result
-            or user.atom.info.engine != "tcgen05"
-            or user.parent_op() is not loop
-        ):
-            return None
-        chain.append(user)
-    return None
 
 
 def loop_invariant_operands(dot: tas.DotOp) -> list[int]:

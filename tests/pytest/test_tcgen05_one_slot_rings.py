@@ -1,0 +1,65 @@
+"""sm_100a: the rings of `tcgen05` dots that wait for their own commit every iteration
+take one slot less than those of MMAs in flight (`tcgen05_plan.may_stay_in_flight`):
+at two stages one slot a ring, refilled once the dot's commit has arrived, and scoped
+to their loop (`ring_budget.ring_scoped`).  The corpus's `attention_occupancy_f16`
+(128x128 Q, K, V, P in f16, `occupancy = 2`: about 113 KiB a CTA) had no room for
+two slots of V beside Q and P; its V now rides a one-slot ring, its loop loads no
+longer keep their bounds paths in registers, and the kernel spills nothing at the
+hint's 128 registers.  In the PTX simulator it matches numpy, and with the wait for
+the P·V MMAs' commit removed the refill of V's slot is reported as a copy into shared
+memory that a `tcgen05.mma` still reads (docs/codegen.md, "Blackwell")."""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from tileir.backend.ptx.ptxas import run_ptxas
+from tileir.compiler import compile_module, load_module
+from tileir.targets import ctas_per_sm_by_shared
+from tileir.testing import SimulationError
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
+
+KERNEL = "attention_occupancy_f16"
+
+#: The wait of a thread for a synchronous `tcgen05` dot's commit (its mbarrier's phase).
+COMMIT_WAIT = r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s*@!%tc_done[^;]*;"
+
+
+@functools.cache
+def _ptx() -> str:
+    ptx = compile_module(load_module(CORPUS / f"{KERNEL}.mlir"), "sm_100a").ptx
+    assert ptx is not None
+    return ptx
+
+
+def test_v_rides_a_one_slot_ring_within_two_ctas_and_spills_nothing() -> None:
+    ptx = _ptx()
+    assert ".maxnreg 128\n" in ptx
+    # V's copies in the loop: a 2-stage ring, so its wait lets no group stay in flight.
+    loop = ptx.split("tcgen05.mma.cta_group::1", 1)[1]
+    assert "cp.async.cg.shared.global" in loop and "cp.async.wait_all;" in loop
+    report = run_ptxas(ptx, "sm_100a")
+    assert report.ok and set(report.spills.values()) == {0}, report.output
+    smem = re.search(r"(\d+) bytes smem", report.output)
+    assert smem is not None and ctas_per_sm_by_shared("sm_100a", int(smem.group(1))) >= 2
+
+
+def test_one_slot_ring_matches_numpy_and_its_early_refill_fails() -> None:
+    ptx = _ptx()
+    _common.simulate_case(KERNEL, ptx, 0)
+    # The second dot (P·V, the reader of V's slot) without its commit wait: the body's
+    # refill of the slot then overwrites V while the MMAs may still read it.
+    waits = list(re.finditer(COMMIT_WAIT, ptx))
+    assert len(waits) == 2
+    broken = ptx[: waits[1].start()] + ptx[waits[1].end() :]
+    with pytest.raises(SimulationError, match="an asynchronous copy to shared memory that a"):
+        _common.simulate_case(KERNEL, broken, 0)
