@@ -55,6 +55,7 @@ from tileir.dialects.nv_tileas.layouts import (
     SliceLayoutAttr,
     default_blocked,
 )
+from tileir.transforms.tileas.gather_operands import gathered_operand
 from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
 from tileir.transforms.tileas.occupancy import fit_occupancy, loop_dot_warps
 
@@ -668,7 +669,18 @@ class AssignLayoutsPass(ModulePass):
         warps = loop_dot_warps(fn, dot_warps(fn, self.num_warps), self.arch)
         warps, widest = choose_num_warps(fn, warps, max_vector, kept)
         state = LayoutAssignment(warps)
-        # Tensor-core dots first: their accumulators take the MMA layout, and so
+        # A gathered tensor-core operand first, before anything propagates, in its own
+        # coalesced layout, so that its addresses and mask follow it rather than the
+        # accumulator's (through the row indices an epilogue scatter shares:
+        # gather_operands.py).
+        for a in anchors:
+            if gathered_operand(a.value):
+                shape = shape_of(a.value.type)
+                avoid = reduced.get(len(shape), set())
+                layout = blocked_avoiding(shape, warps, min(a.vector, widest), a.order, avoid)
+                state.require(a.value, layout, None)
+                state.require(a.pointers, layout, None)
+        # Then tensor-core dots: their accumulators take the MMA layout, and so
         # does what is tied to them (see mma_layouts.py).
         core_dots = tensor_core_dots(fn, warps, self.arch)
         for dot, layout in core_dots:

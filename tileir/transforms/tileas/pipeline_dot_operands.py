@@ -150,6 +150,7 @@ from tileir.dialects.nv_tileas.types import TiledViewType
 from tileir.targets import ARCHS, compute_capability, register_budget
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.dot_plan import a_is_wgmma_fragment, dot_warp_grid
+from tileir.transforms.tileas.gather_operands import drop_zero_fill
 from tileir.transforms.tileas.materialize_schedule import (
     STAGE_ATTR,
     ScheduleAnalysis,
@@ -1328,6 +1329,7 @@ class PipelineDotOperandsPass(ModulePass):
             for loop in loops:
                 for dot in shared_operand_dots(loop):
                     for value in (dot.a, dot.b):
+                        value = drop_zero_fill(value)
                         if isinstance(value.owner, tas.ViewOp):
                             load_in_dot_shape(value.owner, loop)
             for loop in loops:
