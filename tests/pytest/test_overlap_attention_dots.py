@@ -159,11 +159,13 @@ def test_v_slot_refilled_while_read_is_caught(monkeypatch: pytest.MonkeyPatch) -
 
 def test_registers_that_do_not_allow_it_say_why(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where both accumulators, P in flight, the tiles the softmax takes from before the
-    loop and the reserve exceed the kernel's register budget, the loop stays as it was
+    loop and the reserve exceed the kernel's register budget, the loop keeps only the
+    next scores in flight behind P·V, or where that does not fit either stays as it was,
     and the second product's remark says why: with a reserve of 174 the unmasked loop
     of the causal kernel fits (32 + 32 + 16 + 1 + 174 = 255), the masked one, which also
-    keeps the mask's indices, does not (32 + 32 + 16 + 34 + 174); the kernel with one
-    loop rotated still matches numpy."""
+    keeps the mask's indices, does not (32 + 32 + 16 + 34 + 174); with the scores ahead
+    only it does (32 + 32 + 16 + 2 x 34 + 26 = 174), and the kernel so rotated matches
+    numpy; with a reserve of 140 for that too it does not (288)."""
     monkeypatch.setattr(overlap, "OVERLAP_RESERVE", 174)
     case = _common.load_case_module("flash_attention_causal_bf16")
     one_head = dataclasses.replace(case.CASE, shape=(1, 1, 3 * case.TILE))
@@ -171,14 +173,21 @@ def test_registers_that_do_not_allow_it_say_why(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(case, "reference", one_head.reference)
     ptx, tileas = _compiled("flash_attention_causal_bf16")
     assert tileas.count(overlap.OVERLAPPED) == 1
+    assert tileas.count(f"{overlap.SCORES_AHEAD} (288 registers a thread needed, 255 allowed)") == 1
+    assert tileas.count(f"{overlap.WGMMA_PENDING_ATTR} = 0") == 2
+    # Both loops: P·V (S_{j+1}) committed, wait until one is pending, twice.
+    assert ptx.count(WAIT_1) == 4
+    _common.simulate_case("flash_attention_causal_bf16", ptx, SEED)
+
+    monkeypatch.setattr(overlap, "SCORES_AHEAD_RESERVE", 140)
+    tileas = _tileas("flash_attention_causal_bf16")
     assert tileas.count(f"{overlap.WGMMA_PENDING_ATTR} = 0") == 1
     assert re.search(
         r"wgmma waited for each iteration, not across the next softmax "
+        r"\(288 registers a thread needed, 255 allowed\) nor the next first product "
         r"\(288 registers a thread needed, 255 allowed\)",
         tileas,
     )
-    assert ptx.count(WAIT_1) == 2
-    _common.simulate_case("flash_attention_causal_bf16", ptx, SEED)
 
 
 def test_a_causal_mask_counts_its_indices(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -247,16 +256,22 @@ def test_p_beside_exchanges_gets_a_buffer_of_its_own(monkeypatch: pytest.MonkeyP
     assert tileas.count(f"{overlap.OVERLAPPED} ({overlap.OWN_BUFFER})") == 1
     assert tileas.count(overlap.A_OWN_BUFFER_ATTR) == 2
 
+    # Too little shared memory for it: the softmax waits for P·V, with only the next
+    # scores in flight behind it, and P stays in the arena.
     monkeypatch.setattr(overlap, "kernel_shared_budget", lambda fn, arch: 40000)
     tileas = _tileas("flash_attention_f16")
-    assert overlap.WGMMA_PENDING_ATTR not in tileas
     assert overlap.A_OWN_BUFFER_ATTR not in tileas
-    assert re.search(
+    why = (
         r"P goes through shared memory, which the softmax's exchanges reuse, and a buffer "
         r"of its own \(\d+ bytes\) does not fit: \d+ bytes of shared memory needed, 40000 "
-        r"allowed",
-        tileas,
+        r"allowed"
     )
+    assert re.search(rf"{overlap.SCORES_AHEAD} \({why}\)", tileas)
+
+    monkeypatch.setattr(overlap, "SCORES_AHEAD_RESERVE", 1000)
+    tileas = _tileas("flash_attention_f16")
+    assert overlap.WGMMA_PENDING_ATTR not in tileas
+    assert re.search(rf"not across the next softmax \({why}\) nor the next first", tileas)
 
 
 def test_p_in_a_buffer_of_its_own_matches_numpy() -> None:

@@ -64,6 +64,16 @@ the kernel's budget (its warps and the CTAs per SM it gets, `resident_ctas`), so
 no kernel starts to spill or spills more.  The remark of the P·V dot says "wgmma group
 in flight across the next iteration's first product and softmax" (and where P has a
 buffer of its own, so), or why not.
+
+Where the softmax cannot run beside P_j·V_j (registers, or no room for P's buffer), the
+loop may still keep the next scores in flight behind it: iteration j issues P_j·V_j,
+then S_{j+1}, waits until only S_{j+1} is pending, then for both and a CTA barrier,
+refills the rings, and only then computes the softmax of S_{j+1} and rescales O_j, with
+no group in flight.  The tensor cores run the two products back to back instead of
+draining between them, and the registers are those of the unrotated loop
+(`SCORES_AHEAD_RESERVE`: NVIDIA's 128x128 FMHA samples at `occupancy = 2`, 128
+registers).  Its remark: "wgmma group in flight across the next iteration's first
+product, not its softmax (why not)".
 """
 
 from __future__ import annotations
@@ -409,12 +419,34 @@ def live_in_registers(parts: AttentionLoop) -> int:
 OVERLAP_RESERVE = 61
 
 
-def why_not_registers(parts: AttentionLoop, arch: str) -> str | None:
+#: What the remark of the P·V dot says where only the next iteration's first product
+#: runs behind it (`rotate` without `softmax_in_flight`), then why not the softmax.
+SCORES_AHEAD = "wgmma group in flight across the next iteration's first product, not its softmax"
+
+#: `OVERLAP_RESERVE` of the loop that keeps only S_{j+1} in flight behind P_j·V_j
+#: (`rotate` without `softmax_in_flight`): the softmax runs with no group in flight, as
+#: in the unrotated loop, and the rings are refilled before it; the tiles the softmax
+#: takes from before the loop count twice there.  Measured (ptxas 13, sm_90a; both
+#: accumulators + P_j where it is in registers + twice those tiles, then the registers
+#: allowed): NVIDIA's 128x128 FMHA samples at `occupancy = 2` fit with their unmasked
+#: loops so rotated (64 + 32 + 2 x 2 = 100, 128 allowed: 128 registers, no spill), and
+#: spill with the masked loops of its 64x64 causal sample (32 + 32 + 2 x 20 = 104, 128
+#: allowed: 20 bytes) and of the 128-wide causal attention tests (64 + 64 + 32 + 2 x 36
+#: = 232, 255 allowed: 8 bytes); 25 to 28 separates them (counted once, no reserve
+#: does: 98 fits where 84 spills).
+SCORES_AHEAD_RESERVE = 26
+
+
+def why_not_registers(
+    parts: AttentionLoop, arch: str, softmax_in_flight: bool = True
+) -> str | None:
     """Why the registers do not allow the overlap (None when they do): during the
     softmax of S_{j+1} a thread holds both accumulators, P_j in the instruction in
     flight where P is in registers (through shared memory, P_j is in its buffer), the
     tiles the softmax takes from before the loop, and `OVERLAP_RESERVE`, within the
-    share of the register file of the CTAs per SM the kernel gets (`resident_ctas`)."""
+    share of the register file of the CTAs per SM the kernel gets (`resident_ctas`).
+    Without `softmax_in_flight`, those of the loop that keeps only S_{j+1} in flight
+    behind P_j·V_j (`SCORES_AHEAD_RESERVE`)."""
     fn = _function_of(parts.loop)
     if fn is None:
         return "it is not in a function"
@@ -422,8 +454,8 @@ def why_not_registers(parts: AttentionLoop, arch: str) -> str | None:
     need = (
         accumulator_registers(parts.scores)
         + accumulator_registers(parts.pv)
-        + live_in_registers(parts)
-        + OVERLAP_RESERVE
+        + live_in_registers(parts) * (1 if softmax_in_flight else 2)
+        + (OVERLAP_RESERVE if softmax_in_flight else SCORES_AHEAD_RESERVE)
     )
     if A_IN_REGISTERS_ATTR in parts.pv.attributes:
         a = parts.pv.a.type
@@ -551,8 +583,11 @@ def _clone_all(
     return clones
 
 
-def rotate(parts: AttentionLoop, key: int) -> scf.ForOp:
-    """Rotate the loop as the module doc shows; returns the new loop."""
+def rotate(parts: AttentionLoop, key: int, softmax_in_flight: bool = True) -> scf.ForOp:
+    """Rotate the loop as the module doc shows; returns the new loop.  Without
+    `softmax_in_flight` the iteration issues P_j·V_j, then S_{j+1}, waits until only
+    S_{j+1} is pending (P_j·V_j done), then for both and a CTA barrier, and only then
+    refills the rings and computes the softmax of S_{j+1} (`SCORES_AHEAD`)."""
     loop = parts.loop
     body = loop.body.block
     yielded = body.last_op
@@ -617,24 +652,35 @@ def rotate(parts: AttentionLoop, key: int) -> scf.ForOp:
     nxt[body.args[0]] = step_iv
     for i in kept:
         nxt[body.args[i + 1]] = args[i]
-    _, s = _clone_all([parts.wait_k, parts.scores], nxt, at)
-    s.attributes[WGMMA_PENDING_ATTR] = IntegerAttr(1, i64)
     this: dict[SSAValue, SSAValue] = {body.args[i + 1]: args[i] for i in kept}
     this[parts.pv.a] = new_body.args[1]
     this[parts.pv.acc] = new_body.args[2]
-    _, pv = _clone_all([parts.wait_v, parts.pv], this, at)
-    pv.attributes[WGMMA_PENDING_ATTR] = IntegerAttr(1, i64)
-    _clone_all(parts.softmax, nxt, at)
     barrier = tas.CtaBarrierOp()
     barrier.attributes[WGMMA_PENDING_ATTR] = IntegerAttr(0, i64)
-    Rewriter.insert_op(barrier, at)
-    nxt[body.args[parts.acc_index]] = pv.results[0]
-    _clone_all(parts.rescale, nxt, at)
     # K's copy one iteration ahead of V's (the prologue issued one more of K).
     k_map: dict[SSAValue, SSAValue] = {body.args[0]: step_iv}
-    _clone_all(parts.load_k, k_map, at)
     v_map: dict[SSAValue, SSAValue] = {body.args[0]: iv}
-    _clone_all(parts.load_v, v_map, at)
+    if softmax_in_flight:
+        s = _clone_all([parts.wait_k, parts.scores], nxt, at)[1]
+        pv = _clone_all([parts.wait_v, parts.pv], this, at)[1]
+        _clone_all(parts.softmax, nxt, at)
+        Rewriter.insert_op(barrier, at)
+    else:
+        # P_j·V_j, then S_{j+1} behind it; the rings are refilled before the softmax,
+        # whose values then need no room beside the copies' addresses.
+        pv = _clone_all([parts.wait_v, parts.pv], this, at)[1]
+        s = _clone_all([parts.wait_k, parts.scores], nxt, at)[1]
+        Rewriter.insert_op(barrier, at)
+        _clone_all(parts.load_k, k_map, at)
+        _clone_all(parts.load_v, v_map, at)
+        _clone_all(parts.softmax, nxt, at)
+    for dot in (s, pv):
+        dot.attributes[WGMMA_PENDING_ATTR] = IntegerAttr(1, i64)
+    nxt[body.args[parts.acc_index]] = pv.results[0]
+    _clone_all(parts.rescale, nxt, at)
+    if softmax_in_flight:
+        _clone_all(parts.load_k, k_map, at)
+        _clone_all(parts.load_v, v_map, at)
     outs: list[SSAValue] = [nxt.get(v, v) for v in carried_pv]
     k_result = k_map[k_load]
     v_result = v_map[yielded.operands[parts.v_args[1] - 1]]
@@ -713,7 +759,9 @@ class OverlapAttentionDotsPass(ModulePass):
     computes S_0 and its softmax, an epilogue the last P·V.  Where P stays untouched while
     the product reads it (in registers, in shared memory the softmax does not exchange
     through, or in a buffer of its own that the kernel's shared memory holds) and the
-    kernel's registers allow it; the remark says why not otherwise."""
+    kernel's registers allow it; else, where the registers of the unrotated loop allow
+    it, with only S_{j+1} in flight behind P_j·V_j and the softmax after both; the remark
+    says why not otherwise."""
 
     name = "tileas-overlap-attention-dots"
 
@@ -730,14 +778,30 @@ class OverlapAttentionDotsPass(ModulePass):
             parts = analyze(loop)
             if parts == NOT_ATTENTION:
                 continue
-            why = parts if isinstance(parts, str) else why_not_registers(parts, self.arch)
-            if why is None and isinstance(parts, AttentionLoop) and parts.exchanging:
+            second = [o for o in loop.body.block.ops if isinstance(o, tas.DotOp)][1]
+            if isinstance(parts, str):
+                _record(second, f"{WAITED_PREFIX}, not across the next softmax ({parts})")
+                continue
+            why = why_not_registers(parts, self.arch)
+            if why is None and parts.exchanging:
                 why = why_not_own_buffer(parts, self.arch)
-            if why is not None or isinstance(parts, str):
-                second = [o for o in loop.body.block.ops if isinstance(o, tas.DotOp)][1]
-                _record(second, f"{WAITED_PREFIX}, not across the next softmax ({why})")
+            if why is None:
+                own = f" ({OWN_BUFFER})" if parts.exchanging else ""
+                _record(parts.scores, AHEAD)
+                _record(parts.pv, OVERLAPPED + own)
+                rotate(parts, key)
+                key += 2
+                continue
+            # Not the softmax: S_{j+1} behind P_j·V_j only, where the registers allow.
+            behind = why_not_registers(parts, self.arch, softmax_in_flight=False)
+            if behind is not None:
+                _record(
+                    second,
+                    f"{WAITED_PREFIX}, not across the next softmax ({why}) nor the next "
+                    f"first product ({behind})",
+                )
                 continue
             _record(parts.scores, AHEAD)
-            _record(parts.pv, f"{OVERLAPPED} ({OWN_BUFFER})" if parts.exchanging else OVERLAPPED)
-            rotate(parts, key)
+            _record(parts.pv, f"{SCORES_AHEAD} ({why})")
+            rotate(parts, key, softmax_in_flight=False)
             key += 2
