@@ -65,7 +65,9 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   elements hold the load's padding: zero-filled, or `st.shared` of its bits where it is
   not zero, as a scale's 0xff).  After the wait each thread loads its elements of the
   slot into registers (`ld.shared` of whole words, bytes taken apart), in the same
-  layout, and the ops that compute the operand run on them as on a synchronous load's;
+  layout (each `ld.shared` where the ops that compute the operand first need its
+  words, `llvm-sink-tmem-loads`: a slice at a time), and those ops run on them as on a
+  synchronous load's;
   the dot writes its operand as it does for one.  The wait under mbarriers acquired
   every thread's copies; under `cp.async.wait_group` a thread reads only what it copied
   itself, except in a replicated tile, which a CTA barrier precedes.  The slot is
@@ -124,6 +126,7 @@ from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
+from tileir.transforms.llvm.sink_tmem_loads import mark_slot_read
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.overlap_attention_dots import RING_KEY_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import (
@@ -805,7 +808,11 @@ class LowerFutureWait(RingPattern):
             address = b.add(base, b.const(offset, i32)) if offset else base
             # Each word is unpacked where its bytes are first used (`llvm-sink-tmem-loads`
             # sinks `memory_asm.unpack_word`), as a synchronous load's bytes are.
-            for word in b.load_words(b.shared_pointer(address), vec // 4, i32):
+            words = b.load_words(b.shared_pointer(address), vec // 4, i32)
+            # Read where the conversion first needs them, a slice at a time
+            # (`llvm-sink-tmem-loads`).
+            mark_slot_read(words[0])
+            for word in words:
                 values += b.asm(unpack_word(word, kind.register_type), False)
         return self.ctx.pack(rewriter, values, t)
 

@@ -36,6 +36,19 @@ tiles (256x128 and 128x256 in NVIDIA's block-scaled samples, 128 bytes a thread 
 were 256 registers of bytes at the top of the K loop, all live through the four K
 groups' dequantization.  Kernels with neither a `tcgen05.ld` nor a packed byte load are
 left as they are.
+
+So do the words a ring's wait reads back from its slot (`nv_tileas.read_from_slot`,
+`async_copy.LowerFutureWait`; each `ld.shared` marked `SLOT_READ_ATTR`): the raw tile is
+then read, converted and stored for the dot a slice at a time, not read whole at the
+wait (NVIDIA's 256x128 block-scaled matmuls, 128 accumulator registers a thread, spilled
+with the whole tile read at once).  Such a read moves later past pure ops, the
+block's other loads and stores (those never write a ring's slot: only its copies,
+inline assembly, do), waits on mbarriers, `wgmma` instructions and proxy fences, and
+the CTA barriers that another one follows before any `cp.async` of the block (the
+refill of a slot comes after a CTA barrier that follows every thread's read of it,
+`AsyncFeeds.refill_barriers`: the last barrier before a copy, or of the block, may be
+that one); it is emitted before any other op (such a barrier, a copy, an arrival, a
+call).
 """
 
 from __future__ import annotations
@@ -44,12 +57,13 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import is_side_effect_free
 
 from tileir.backend.ptx.memory_asm import is_unpack_word
+from tileir.dialects import nvvm
 from tileir.utils.walk import ops_of
 
 #: Opcodes of the instructions that write or free tensor memory (section 9.7.16).
@@ -109,6 +123,100 @@ def writes_tmem(op: Operation) -> bool:
     return any(w in text for w in TMEM_WRITERS)
 
 
+#: On an `llvm.load` of words a ring's wait reads back from its slot (module docstring).
+SLOT_READ_ATTR = "tileir.slot_read"
+
+
+def mark_slot_read(word: SSAValue) -> None:
+    """Mark the load that read `word` (one of `LLBuilder.load_words`'s results) as a read
+    of a ring's slot (`SLOT_READ_ATTR`)."""
+    owner = word.owner
+    if isinstance(owner, llvm.ExtractValueOp):
+        owner = owner.container.owner
+    assert isinstance(owner, llvm.LoadOp)
+    owner.attributes[SLOT_READ_ATTR] = UnitAttr()
+
+
+def is_slot_read(op: Operation) -> bool:
+    return isinstance(op, llvm.LoadOp) and SLOT_READ_ATTR in op.attributes
+
+
+#: The opcodes of inline assembly past which a slot read does not move: a copy (whose
+#: assembly holds every `st.shared` into a slot, `async_copy._copy`), a barrier, an
+#: mbarrier operation other than a wait, a fence, a tensor-core instruction, an atomic
+#: (loads, other stores, predicates and moves pass).
+_ORDERING_OPCODES = (
+    "cp.",
+    "bar.",
+    "barrier.",
+    "mbarrier.",
+    "fence",
+    "membar",
+    "wgmma",
+    "tcgen05",
+    "atom",
+    "red",
+    "setmaxnreg",
+    "elect",
+    "call",
+)
+
+
+def _orders_memory(text: str) -> bool:
+    """Whether inline assembly `text` holds an instruction of `_ORDERING_OPCODES` (a
+    wait on an mbarrier does not count)."""
+    for statement in text.split(";"):
+        # (Braces, labels and a guard before the opcode.)
+        words = [w for w in statement.split() if w not in "{}" and not w.endswith(":")]
+        if words and words[0].startswith("@"):
+            words = words[1:]
+        if not words:
+            continue
+        opcode = words[0]
+        if opcode.startswith(("mbarrier.try_wait", "mbarrier.test_wait")):
+            continue
+        if opcode.startswith(_ORDERING_OPCODES):
+            return True
+    return False
+
+
+def _is_copy(op: Operation) -> bool:
+    return isinstance(op, llvm.InlineAsmOp) and "cp.async" in op.asm_string.data
+
+
+def _passes_slot_reads(op: Operation, barriers: set[Operation]) -> bool:
+    """Whether the slot reads pending before `op` may move past it: a pure op, a load
+    or a store of the block, a wait on an mbarrier, a `wgmma` or a proxy fence, or a
+    CTA barrier of `barriers` (`_passable_barriers`; module docstring)."""
+    if is_pure(op) or isinstance(op, llvm.LoadOp | llvm.StoreOp):
+        return True
+    if isinstance(op, nvvm.Barrier0Op):
+        return op in barriers
+    if isinstance(op, nvvm.FenceProxyOp | nvvm.WgmmaSyncOp | nvvm.WgmmaMmaAsyncOp):
+        # (The tensor cores read shared memory and write registers; the fence orders
+        # this thread's writes for them.)
+        return True
+    if isinstance(op, llvm.InlineAsmOp):
+        return not _orders_memory(op.asm_string.data)
+    return False
+
+
+def _passable_barriers(ops: list[Operation]) -> set[Operation]:
+    """The CTA barriers of a block that a slot read may move past: those that another
+    CTA barrier of the block follows before any `cp.async` (the last barrier before a
+    copy, or of the block, may guard the refill of the slot)."""
+    passable: set[Operation] = set()
+    last: Operation | None = None
+    for op in ops:
+        if _is_copy(op):
+            last = None
+        elif isinstance(op, nvvm.Barrier0Op):
+            if last is not None:
+                passable.add(last)
+            last = op
+    return passable
+
+
 def _movable(block: Block) -> set[Operation]:
     """The tensor-memory loads of `block`, its byte unpackings (`memory_asm.is_unpack_word`:
     one word in, its four bytes out, so a later place keeps one register live where the
@@ -121,6 +229,7 @@ def _movable(block: Block) -> set[Operation]:
     for op in block.ops:
         if (
             is_tmem_load(op)
+            or is_slot_read(op)
             or is_unpack_word(op)
             or (
                 not op.regions
@@ -165,16 +274,24 @@ def schedule_block(block: Block) -> bool:
                     stack.append((owner, False))
 
     pending: list[Operation] = []
+    slot_reads: list[Operation] = []
     ops = list(block.ops)
+    barriers = _passable_barriers(ops) if any(is_slot_read(op) for op in movable) else set()
     for op in ops:
         if op in movable:
             if is_tmem_load(op):
                 pending.append(op)
+            elif is_slot_read(op):
+                slot_reads.append(op)
             continue
         if writes_tmem(op) or op is block.last_op:
             for load in pending:
                 emit(load)
             pending.clear()
+        if not _passes_slot_reads(op, barriers) or op is block.last_op:
+            for load in slot_reads:
+                emit(load)
+            slot_reads.clear()
         if op is block.last_op:
             for rest in ops:
                 if rest in movable:
@@ -198,7 +315,7 @@ class SinkTmemLoadsPass(ModulePass):
     name = "llvm-sink-tmem-loads"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if not any(is_tmem_load(o) or is_unpack_word(o) for o in ops_of(op)):
+        if not any(is_tmem_load(o) or is_unpack_word(o) or is_slot_read(o) for o in ops_of(op)):
             return
         blocks = [b for o in op.walk() for r in o.regions for b in r.blocks]
         for block in blocks:

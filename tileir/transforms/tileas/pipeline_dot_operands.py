@@ -871,12 +871,14 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
 #: The most accumulator registers a thread of the dots of a loop whose operands are
 #: computed from ring slots (`_slot_read`): the tile read back, and the conversion's
 #: registers (fp8 widened to f32, scaled, narrowed to bf16), come on top of the
-#: ring's.  sm_90a, ptxas 13: with at most 64 (block_scaled_mm_e4m3 32,
-#: t_scaled_matmul_swizzled_e4m3_128 and gemm_e4m3_scaled 64) no spills; with 128,
-#: NVIDIA's 256x128 scaled matmul went from 0 to 16 bytes of spills, its swizzled variant
-#: and s_block_scaled_mm_swizzled from 0 to 12, and the fp8 batched matmuls' transposed
-#: B from 204 to 255 registers (s_bmm_e4m3_f32; tileiras 168).
-SLOT_READ_ACCUMULATOR_LIMIT = 64
+#: ring's.  sm_90a, ptxas 13: at 64, with the raw tile read back whole at the wait,
+#: NVIDIA's 256x128 scaled matmul (128 accumulator registers) went from 0 to 16 bytes of
+#: spills, its swizzled variant and s_block_scaled_mm_swizzled from 0 to 12.  Read back
+#: a slice at a time where the conversion needs it (`llvm-sink-tmem-loads`,
+#: `SLOT_READ_ATTR`), all seven kernels of 128 have none: the block-scaled ones 231 and
+#: 244 registers (254 and 255 synchronous), the fp8 batched matmuls' transposed B 190
+#: and 192 (196 and 204).  Above 128 not measured.
+SLOT_READ_ACCUMULATOR_LIMIT = 128
 
 
 def _slot_read(
