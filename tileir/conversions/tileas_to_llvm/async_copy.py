@@ -15,7 +15,10 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   the one whose address the body's `future_wait` of the same operand returned (the
   dot ends with a CTA barrier, so every warp is done with it); with a group in flight,
   the slot of the iteration two back (`_slot_ahead`: this iteration's barrier came
-  after every warp's `wgmma.wait_group 1` of the last one).  Each group of
+  after every warp's `wgmma.wait_group 1` of the last one); in a ring of only the `N`
+  slots the loop reads (`nv_tileas.refill_after_wait`), the slot of the iteration
+  before, which the dot's `wgmma.wait_group 1` and the CTA barrier after it have just
+  freed in every warp (the refill must follow the dot in the body: checked).  Each group of
   contiguous elements a thread loads becomes one `cp.async` of 4, 8 or 16 bytes
   (`.cg` for 16) straight into its place in the buffer; a masked group is copied when
   every element is in bounds, and otherwise element by element through registers with
@@ -133,6 +136,7 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     READ_FROM_SLOT_ATTR,
     RING_MBARRIERS_ATTR,
     groups_in_flight,
+    refills_after_wait,
     ring_slots,
 )
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
@@ -152,6 +156,10 @@ class Ring:
     last_stage: int = 0
     #: `wgmma` groups of the dot left in flight (`tileas-pipeline-dot-operands`).
     in_flight: int = 0
+    #: The ring has only the slots its loop reads: the body refills the slot of the
+    #: group the dot's `wgmma.wait_group` and CTA barrier have just retired
+    #: (`nv_tileas.refill_after_wait`; module doc).
+    refill_after_wait: bool = False
     #: The dot's `tcgen05` MMAs stay in flight across iterations
     #: (`nv_tileas.tmem_in_flight`): one slot more, and each refill waits for the MMAs
     #: that read the slot (`refill_guard`, which the dot's lowering sets).
@@ -191,7 +199,7 @@ class Ring:
             return self.stages
         if self.mma_in_flight:
             return self.last_stage + 1
-        return ring_slots(self.last_stage + 1, self.in_flight)
+        return ring_slots(self.last_stage + 1, self.in_flight, self.refill_after_wait)
 
     def slot_number(self, b: LLBuilder, slot: SSAValue, size: int) -> SSAValue:
         """Which of the ring's slots (0 ..) the address `slot` is, slots `size` bytes."""
@@ -246,6 +254,7 @@ class AsyncFeeds:
             ring = self.by_dot.get((ring_key(dot), index))
             if ring is None:
                 ring = Ring(dot, index, in_flight=groups_in_flight(dot))
+                ring.refill_after_wait = refills_after_wait(dot)
                 ring.mma_in_flight = TMEM_IN_FLIGHT_ATTR in dot.attributes
                 ring.mbarriers = RING_MBARRIERS_ATTR in dot.attributes
                 self.by_dot[(ring_key(dot), index)] = ring
@@ -261,6 +270,8 @@ class AsyncFeeds:
         for op in module.walk():
             if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
                 self.pending[id(op)] = _copies_in_flight(op, self.rings[id(op)])
+            elif isinstance(op, tas.AsyncTiledLoadOp) and id(op) in self.rings:
+                _check_refill_after_dot(op, self.rings[id(op)])
             elif isinstance(op, tas.AsyncWaitOp):
                 if _drains_wgmma(op):
                     self.drains_wgmma.add(id(op))
@@ -605,6 +616,25 @@ def _mbarrier_slot(
     wrapped = b.xor(b.sub(ahead, b.const(ring.slots * size, i32)), b.const(1, i32))
     future = b.select(b.icmp("uge", ahead, end, signed=False), wrapped, ahead)
     return b.and_(future, b.const(-2, i32)), future
+
+
+def _check_refill_after_dot(op: tas.AsyncTiledLoadOp, ring: Ring) -> None:
+    """A refill of a ring with only the slots its loop reads (`Ring.refill_after_wait`:
+    the load of its last stage) writes the slot of the group the dot retired: it must
+    come after that dot in the same body, whose `wgmma.wait_group` and CTA barrier
+    retire the group in every warp."""
+    stage = op.attributes.get(STAGE_ATTR)
+    if not ring.refill_after_wait or not isinstance(stage, IntegerAttr):
+        return
+    if stage.value.data < ring.last_stage:
+        return
+    block = op.parent_block()
+    if block is None or ring.dot.parent_block() is not block:
+        raise not_supported(op, "a refill of a ring outside its dot's loop body")
+    if block.get_operation_index(op) < block.get_operation_index(ring.dot):
+        raise not_supported(
+            op, "a refill before the dot whose wgmma group still reads the slot it fills"
+        )
 
 
 def _slot_ahead(b: LLBuilder, ring: Ring, size: int) -> SSAValue:

@@ -62,7 +62,7 @@ from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, A_OWN_BUFFER_ATTR
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 from tileir.transforms.tileas.overlap_attention_dots import wgmma_pending
-from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
+from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, refills_after_wait
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 
 
@@ -380,10 +380,11 @@ class LowerDot(TilePattern):
                 b.op(nvvm.FenceProxyOp())
             # Rings under mbarriers whose waits ordered every copy before this thread's
             # reads, nothing written above, and no group in flight whose slots this
-            # iteration's barrier would free: no CTA barrier (`async_copy.py`).
+            # iteration's barrier would free (with rings refilled after the wait, the
+            # barrier after the product frees them): no CTA barrier (`async_copy.py`).
             if not (
                 acc_in_registers
-                and not groups_in_flight(op)
+                and (not groups_in_flight(op) or refills_after_wait(op))
                 and wgmma_pending(op) is None
                 and self.feeds.ordered_by_mbarriers(op)
             ):
@@ -466,8 +467,11 @@ class LowerDot(TilePattern):
             )
         # Every warp is done reading the operand buffers (and the accumulator's)
         # before anything writes them again; with groups in flight, the ring keeps the
-        # slots they read, and the next iteration's barrier frees the older ones.
-        if not in_flight:
+        # slots they read, and the next iteration's barrier frees the older ones, or,
+        # where the ring has only the slots the loop reads (`refills_after_wait`), this
+        # barrier after every warp's `wgmma.wait_group` frees the slot of the group it
+        # retired, which the body's copies then refill.
+        if not in_flight or refills_after_wait(op):
             b.op(nvvm.Barrier0Op())
         if result_in_registers:
             result = c

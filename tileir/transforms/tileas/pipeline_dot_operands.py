@@ -80,7 +80,9 @@ sm_89), and those dots run on
 (`mma.sync`).  A loop whose dots all run on `wgmma` with both operands on rings and a
 loop-carried accumulator they alone use leaves one `wgmma` group in flight
 (`nv_tileas.groups_in_flight`; its rings take `N + 1` slots instead of `N - 1`, within
-the same budget).  N is the option, lowered until the ring of every qualifying load fits
+the same budget; where those do not fit, `N` slots, each refilled only after every
+warp's `wgmma.wait_group 1` has retired the group that read it,
+`nv_tileas.refill_after_wait`).  N is the option, lowered until the ring of every qualifying load fits
 the shared memory left for the loop's rings (`ring_budget.py`: the kernel's static shared
 memory, within one SM's shared memory divided by the CTAs per SM its `occupancy` hint asks
 for, less an upper bound of its largest exchange and the rings of its loops already
@@ -234,6 +236,18 @@ GROUPS_IN_FLIGHT_ATTR = "nv_tileas.groups_in_flight"
 #: (`WARPGROUP.DEPBAR.LE gsb0, 0x1`).
 IN_FLIGHT = 1
 
+#: On a `wgmma` dot that leaves groups in flight (unit): its rings have only the
+#: `stages` slots the loop reads (not `stages + IN_FLIGHT`), because the body refills
+#: the slot the group before this iteration's read only after every warp's
+#: `wgmma.wait_group` has retired that group: the dot ends with `wgmma.wait_group 1` and
+#: a CTA barrier, and the body's copies come after it, as the K-stage pipelines of
+#: tileiras and CUTLASS release a stage (`sized_plan` chooses it where the deeper form's
+#: extra slot does not fit; docs/codegen.md, "`wgmma` groups in flight").
+REFILL_AFTER_WAIT_ATTR = "nv_tileas.refill_after_wait"
+
+#: What the remark adds to the ring clause of such a dot.
+REFILLED_AFTER_WAIT = "each slot refilled once its group has retired"
+
 #: On a dot whose rings stay in one agent (not warp-specialized): each slot of its rings
 #: has a *full* mbarrier that the copies into it arrive on (`cp.async.mbarrier.arrive`),
 #: and the dot's `future_wait` waits on it with the round's parity instead of
@@ -357,12 +371,23 @@ def accumulator_registers(dot: tas.DotOp) -> int:
     return max(1, elements * (mlir_bit_width(t.element_type) or 32) // 32)
 
 
-def ring_slots(stages: int, in_flight: int) -> int:
+def ring_slots(stages: int, in_flight: int, refill_after_wait: bool = False) -> int:
     """Slots of the ring of one operand: the `stages - 1` tiles the loop loads ahead
     less the one a synchronous dot has just read (refilled once it is done: `stages -
     1` in all), or, with `in_flight` groups of `wgmma` still reading theirs, those tiles,
-    the one being read and the `in_flight` still read (`stages + in_flight`)."""
+    the one being read and the `in_flight` still read (`stages + in_flight`); or, where
+    the body refills a slot only once every warp has retired the group that read it
+    (`REFILL_AFTER_WAIT_ATTR`), the `stages` the loop reads: the `stages - 1` ahead and
+    the one being read, the slot of the group just retired refilled with the tile
+    `stages - 1` ahead."""
+    if in_flight and refill_after_wait:
+        return stages
     return stages + in_flight if in_flight else stages - 1
+
+
+def refills_after_wait(dot: tas.DotOp) -> bool:
+    """Whether `dot`'s rings keep only the slots its loop reads (`REFILL_AFTER_WAIT_ATTR`)."""
+    return REFILL_AFTER_WAIT_ATTR in dot.attributes
 
 
 def groups_in_flight(dot: tas.DotOp) -> int:
@@ -697,6 +722,9 @@ class LoopPlan:
     )
     #: The ids (as in `chosen`) of the loads whose rings their waits read back.
     slot_read: set[int] = field(default_factory=set)
+    #: Its `wgmma` groups stay in flight with rings of only `stages` slots, each
+    #: refilled once its group has retired (`REFILL_AFTER_WAIT_ATTR`, `_sized`).
+    refill_after_wait: bool = False
 
     @property
     def scoped(self) -> bool:
@@ -746,7 +774,8 @@ class LoopPlan:
         """Slots of each of the loop's rings (`ring_slots`; `stages` for `tcgen05_slots`)."""
         if self.tcgen05_slots:
             return self.stages
-        return ring_slots(self.stages, IN_FLIGHT if self.all_in_flight else 0)
+        in_flight = IN_FLIGHT if self.all_in_flight else 0
+        return ring_slots(self.stages, in_flight, self.refill_after_wait)
 
 
 def shared_operand_dots(loop: scf.ForOp) -> list[tas.DotOp]:
@@ -1036,18 +1065,31 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
     # Without groups in flight a ring takes `stages - 1` slots (`ring_slots`); feeding
     # `tcgen05` MMAs that may stay in flight, `stages` (`LoopPlan.tcgen05_slots`).
     spare = 0 if plan.tcgen05_slots else 1
-    plan.stages = min(num_stages, ring_budget // plan.per_stage + spare)
+    fit = ring_budget // plan.per_stage
+    plan.stages = min(num_stages, fit + spare)
     if plan.all_in_flight:
-        flight_stages = min(num_stages, ring_budget // plan.per_stage - IN_FLIGHT)
-        if flight_stages < 2:
+        # The deeper form: `stages + IN_FLIGHT` slots, the group in flight keeping its
+        # own, where the option's stages fit so (and for a warp-specialized consumer,
+        # which releases a stage after its `wgmma.wait_group` anyway: its pipeline takes
+        # all `stages + IN_FLIGHT` slots).  Where they do not, one agent refills each
+        # slot only once every warp has retired the group that read it
+        # (`REFILL_AFTER_WAIT_ATTR`): the same slots then hold one stage more.
+        flight_stages = min(num_stages, fit - IN_FLIGHT)
+        deeper = plan.specialize or bool(plan.converted) or fit > num_stages
+        if flight_stages >= 2 and deeper:
+            plan.stages = flight_stages
+        elif min(num_stages, fit) >= 2 and not plan.converted:
+            plan.stages = min(num_stages, fit)
+            plan.refill_after_wait = True
+            plan.specialize = False
+            plan.why_not_specialized = None
+        else:
             plan.in_flight = dict.fromkeys(
                 plan.in_flight, "its ring has no room for the slots they read"
             )
             plan.specialize = False
             plan.why_not_specialized = None
-        else:
-            plan.stages = flight_stages
-    if plan.stages < 2:
+    if plan.slots < (2 if plan.tcgen05_slots else 1):
         # Two stages: one slot a ring, two feeding `tcgen05` MMAs in flight (the slot
         # they read and the one being filled).
         least = "two slots" if plan.tcgen05_slots else "one slot"
@@ -1190,6 +1232,9 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
         if why is None:
             dot.attributes[GROUPS_IN_FLIGHT_ATTR] = IntegerAttr(IN_FLIGHT, i32)
             clauses[0] += f", {IN_FLIGHT} wgmma group in flight"
+            if plan.refill_after_wait:
+                dot.attributes[REFILL_AFTER_WAIT_ATTR] = UnitAttr()
+                clauses[0] += f" ({stages} slots, {REFILLED_AFTER_WAIT})"
         elif dot.atom.info.engine == "wgmma":
             clauses.append(f"wgmma waited for each iteration ({why})")
         _record(dot, clauses, agents)
