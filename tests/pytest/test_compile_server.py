@@ -504,6 +504,7 @@ def test_the_warm_server_knows_ptxas_release(monkeypatch: pytest.MonkeyPatch) ->
     from tileir.backend.ptx import ptxas
 
     monkeypatch.setattr(ptxas, "ptxas_release", ptxas.ptxas_release)  # undone after
+    monkeypatch.setattr(server, "WARM_UP_KERNELS", {})  # the MLIR kernel is enough here
     srv = server.Server.__new__(server.Server)
     try:
         srv.warm_up()
@@ -517,3 +518,14 @@ def test_the_warm_server_knows_ptxas_release(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(ptxas.subprocess, "run", no_subprocess)
     assert ptxas.ptxas_supports_tile_language(found) in (True, False)
+
+
+def test_the_warm_up_kernels_are_the_corpus_kernels() -> None:
+    """`WARM_UP_KERNELS` are copies of corpus kernels, all of them there and nothing else
+    (a corpus kernel that changes is copied again)."""
+    bundled = sorted(os.listdir(server.WARM_UP_DIR))
+    named = sorted({f"{n}.tileirbc" for names in server.WARM_UP_KERNELS.values() for n in names})
+    assert bundled == named
+    for name in bundled:
+        copy = Path(server.WARM_UP_DIR, name).read_bytes()
+        assert copy == (CORPUS / name).read_bytes(), name

@@ -70,6 +70,27 @@ entry @warm_up(%arg0: tile<ptr<f32>>, %arg1: tile<i32>, %arg2: tile<ptr<f32>>) {
 }
 """
 
+#: Corpus kernels (tests/corpus, copied into `warm_up/`) the warm-up compiles, per
+#: target: the common paths for Hopper (elementwise, a wgmma GEMM, reductions, a scan,
+#: gathers and scatters, atomics, branches and loops, a transpose through shared
+#: memory), and the engines that differ for Ampere (mma.sync) and Blackwell (tcgen05).
+#: About 1 s of CPU at the server's start; 6-9% of a request's compilation after it.
+WARM_UP_KERNELS: dict[str, tuple[str, ...]] = {
+    "sm_90": (
+        "vadd_f32",
+        "gemm_f16",
+        "softmax_f32_2d",
+        "gather_scatter_f32",
+        "control_flow_f32",
+        "cumsum_f32",
+        "histogram_atomics",
+        "transpose_f32_2d",
+    ),
+    "sm_80": ("gemm_f16", "softmax_f32_2d"),
+    "sm_100a": ("gemm_f16", "softmax_f32_2d"),
+}
+WARM_UP_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "warm_up")
+
 
 class Server:
     def __init__(self, paths: client.ServerPaths, idle_timeout: float, workers: int) -> None:
@@ -101,30 +122,41 @@ class Server:
         return True
 
     def warm_up(self) -> None:
-        """Import the compiler and compile a small kernel to PTX (not to a cubin: no
-        ptxas run) for two targets, so that workers start warm."""
+        """Import the compiler and compile kernels to PTX (not to a cubin: no ptxas run),
+        so that workers start warm: a small kernel written as MLIR text for two targets,
+        then `WARM_UP_KERNELS`.  A worker inherits what the compilations left behind:
+        the op shapes and verified signatures they remembered (`tileir/utils/op_shapes.py`,
+        `verified_signatures.py`), and Python's specialization of the bytecode of every
+        path they ran (the interpreter rewrites an instruction for the types it meets
+        there): a request then runs warm code from its first op.  The fast paths of a
+        compiling process are installed first, so that the code is specialized for
+        them."""
         from tileir.backend.ptx import ptxas
         from tileir.driver import assembler
+        from tileir.utils import fast_ir
 
+        plain_isinstance.install()  # as a single run has it (tileir-as's importing_the_compiler)
+        fast_ir.install()  # the same
         _memoize_ptxas_release(ptxas)
         with tempfile.TemporaryDirectory(prefix="tileir-server-") as tmp:
             source = os.path.join(tmp, "warm_up.mlir")
             with open(source, "w") as f:
                 f.write(WARM_UP_KERNEL)
-            for arch in ("sm_80", "sm_90"):
-                out = os.path.join(tmp, f"warm_up_{arch}.ptx")
-                status = assembler.run([source, "--gpu-name", arch, "-o", out])
+            runs = [(source, arch) for arch in ("sm_80", "sm_90")]
+            for arch, names in WARM_UP_KERNELS.items():
+                runs += [(os.path.join(WARM_UP_DIR, f"{name}.tileirbc"), arch) for name in names]
+            for kernel, arch in runs:
+                out = os.path.join(tmp, "warm_up.ptx")
+                status = assembler.run([kernel, "--gpu-name", arch, "-o", out])
                 if status != 0:
-                    print(f"warm-up compile for {arch} failed ({status})", file=sys.stderr)
+                    print(
+                        f"warm-up compile of {kernel} for {arch} failed ({status})", file=sys.stderr
+                    )
         # The warm-up wrote PTX, so nothing asked ptxas's release yet: ask it here, or every
         # worker runs `ptxas --version` (10-30 ms) and forgets the answer when it exits.
         found = ptxas.find_ptxas()
         if found is not None:
             ptxas.ptxas_supports_tile_language(found)
-        plain_isinstance.install()  # as a single run has it (tileir-as's importing_the_compiler)
-        from tileir.utils import fast_ir
-
-        fast_ir.install()  # the same
         gc.collect()
         gc.freeze()  # the workers' collections leave the warm heap alone (and unshared pages)
 
