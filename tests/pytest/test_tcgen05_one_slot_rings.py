@@ -7,7 +7,11 @@ two slots of V beside Q and P; its V now rides a one-slot ring, its loop loads n
 longer keep their bounds paths in registers, and the kernel spills nothing at the
 hint's 128 registers.  In the PTX simulator it matches numpy, and with the wait for
 the P·V MMAs' commit removed the refill of V's slot is reported as a copy into shared
-memory that a `tcgen05.mma` still reads (docs/codegen.md, "Blackwell")."""
+memory that a `tcgen05.mma` still reads.  In a loop whose rings all feed such dots, a
+wait lets the copies the body issued after its tile's stay in flight (`cp.async.wait_group`
+counts them: `async_copy._copies_in_flight`), so V's copy runs while S is computed; one
+group more and the simulator reports the MMA reading bytes not yet copied
+(docs/codegen.md, "Blackwell")."""
 
 from __future__ import annotations
 
@@ -35,8 +39,8 @@ COMMIT_WAIT = r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s
 
 
 @functools.cache
-def _ptx() -> str:
-    ptx = compile_module(load_module(CORPUS / f"{KERNEL}.mlir"), "sm_100a").ptx
+def _ptx(name: str = KERNEL) -> str:
+    ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), "sm_100a").ptx
     assert ptx is not None
     return ptx
 
@@ -63,3 +67,18 @@ def test_one_slot_ring_matches_numpy_and_its_early_refill_fails() -> None:
     broken = ptx[: waits[1].start()] + ptx[waits[1].end() :]
     with pytest.raises(SimulationError, match="an asynchronous copy to shared memory that a"):
         _common.simulate_case(KERNEL, broken, 0)
+
+
+def test_waits_leave_the_later_copies_of_the_iteration_in_flight() -> None:
+    """flash_attention_f16 (64-row tiles, 3 stages: two slots a ring): K's wait lets the
+    later stage's K and V and this stage's V stay in flight (3 groups), V's the later
+    stage's (2).  test_ptx_tcgen05.py runs the kernel against numpy; here one group more
+    at K's wait lets S's MMAs read K before its copy lands."""
+    ptx = _ptx("flash_attention_f16")
+    loop = ptx.split("tcgen05.mma.cta_group::1", 1)[0].rsplit("cp.async.commit_group;", 1)[1]
+    assert "cp.async.wait_group 3;" in loop
+    waits = re.findall(r"cp\.async\.wait_(?:group \d+|all);", ptx)
+    assert waits == ["cp.async.wait_group 3;", "cp.async.wait_group 2;", "cp.async.wait_all;"]
+    broken = ptx.replace("cp.async.wait_group 3;", "cp.async.wait_group 4;", 1)
+    with pytest.raises(SimulationError, match="a read of shared bytes that an asynchronous copy"):
+        _common.simulate_case("flash_attention_f16", broken, 0)

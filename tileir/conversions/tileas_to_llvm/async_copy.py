@@ -269,7 +269,7 @@ class AsyncFeeds:
                 ring.last_stage = max(ring.last_stage, stage.value.data)
         for op in module.walk():
             if isinstance(op, tas.FutureWaitOp) and id(op) in self.rings:
-                self.pending[id(op)] = _copies_in_flight(op, self.rings[id(op)])
+                self.pending[id(op)] = _copies_in_flight(op, self.rings[id(op)], self.rings)
             elif isinstance(op, tas.AsyncTiledLoadOp) and id(op) in self.rings:
                 _check_refill_after_dot(op, self.rings[id(op)])
             elif isinstance(op, tas.AsyncWaitOp):
@@ -466,9 +466,14 @@ def _rounded(wait: tas.FutureWaitOp) -> bool:
     return isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes
 
 
-def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
+def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring, rings: dict[int, Ring]) -> int:
     """How many committed groups may still be in flight once `wait`'s tile has landed:
-    those of the later stages (module doc)."""
+    those of the later stages (module doc).  In a loop whose every ring feeds a
+    synchronous `tcgen05` dot (each load one group), also the loads the body issues
+    after its ring's, in the same iteration and in the prologue's stage (which issues
+    them in the body's order): with two stages, attention's K waits only for K, and V's
+    copy stays in flight while S is computed and the softmax runs.  (Other engines keep
+    the count of the later stages, which waits for those loads too.)"""
     future = wait.future
     if not isinstance(future, BlockArgument) or not isinstance(future.block.parent_op(), scf.ForOp):
         return 0
@@ -477,7 +482,20 @@ def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring) -> int:
     index = body.get_operation_index
     if any(index(load) < index(wait) for load in loads):
         raise not_supported(wait, "a future wait after an asynchronous load of the same iteration")
-    return max(ring.last_stage - 1, 0) * len(loads)
+    later_stages = max(ring.last_stage - 1, 0) * len(loads)
+    own = [i for i, load in enumerate(loads) if rings.get(id(load)) is ring]
+    of_loads = [rings.get(id(load)) for load in loads]
+    if len(own) != 1 or not all(r is not None and _groups_for_tcgen05(r) for r in of_loads):
+        return later_stages
+    return later_stages + len(loads) - 1 - own[0]
+
+
+def _groups_for_tcgen05(ring: Ring) -> bool:
+    """Whether `ring`'s copies commit `cp.async` groups (no mbarriers) into the slots
+    of a `tcgen05` dot that waits for its own commit (no MMA in flight)."""
+    return ring.dot.atom.info.engine == "tcgen05" and not (
+        ring.mbarriers or ring.read_from_slot or ring.mma_in_flight or ring.stages
+    )
 
 
 class RingPattern(TilePattern):
