@@ -5,10 +5,10 @@ deeper form's extra slot does not fit, iteration `i` waits for its slot, issues 
 in every warp, and only then the body refills the slot of group `i - 1` with the tile
 `stages - 1` ahead (docs/codegen.md, "`wgmma` groups in flight").
 
-gemm_f16 is compiled with the loop's rings given room for exactly 2 and 3 slots, run in
-the PTX simulator against numpy; the variant whose refill is issued before the
-`wgmma.wait_group 1` must be reported as a race (a write to a slot that an unfinished
-`wgmma` reads).
+gemm_f16 is compiled with the loop's rings given room for exactly 2 and 3 slots (and
+gemm_tf32, rounded in its slots, with 2), run in the PTX simulator against numpy; the
+variant whose refill is issued before the `wgmma.wait_group 1` must be reported as a
+race (a write to a slot that an unfinished `wgmma` reads).
 """
 
 from __future__ import annotations
@@ -38,10 +38,10 @@ RETIRE = "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 1;
 
 
 def _ptx_with_room(
-    monkeypatch: pytest.MonkeyPatch, slots: int, stop_after: str = "ptx"
+    monkeypatch: pytest.MonkeyPatch, slots: int, stop_after: str = "ptx", name: str = "gemm_f16"
 ) -> tuple[str, list[str]]:
-    """gemm_f16's PTX (one agent; none before `stop_after`) where its loop's rings have
-    room for exactly `slots` slots, and the remarks of its dots."""
+    """`name`'s PTX (one agent; none before `stop_after`) where its loop's rings have room
+    for exactly `slots` slots, and the remarks of its dots."""
 
     class Room(RingBudget):
         per_stage = 0
@@ -64,7 +64,7 @@ def _ptx_with_room(
             dots = [op for op in event.module.walk() if isinstance(op, tas.DotOp)]
             feeds.extend("; ".join(pdo.feed_clauses(dot) or []) for dot in dots)
 
-    module = load_module(CORPUS / "gemm_f16.mlir")
+    module = load_module(CORPUS / f"{name}.mlir")
     result = compile_module(
         module, "sm_90a", warp_specialize=False, on_pass=record, stop_after=stop_after
     )
@@ -81,9 +81,20 @@ def test_deeper_form_where_its_extra_slot_fits(monkeypatch: pytest.MonkeyPatch) 
     )
 
 
-@pytest.mark.parametrize("slots", [2, 3])
-def test_slots_only_ring_matches_numpy(monkeypatch: pytest.MonkeyPatch, slots: int) -> None:
-    ptx, feeds = _ptx_with_room(monkeypatch, slots)
+@pytest.mark.parametrize(
+    ("name", "slots"),
+    [
+        ("gemm_f16", 2),
+        ("gemm_f16", 3),
+        # f32 through the ring, rounded to tf32 in the slot: a CTA barrier before the
+        # product too (the rounding's stores).
+        ("gemm_tf32", 2),
+    ],
+)
+def test_slots_only_ring_matches_numpy(
+    monkeypatch: pytest.MonkeyPatch, name: str, slots: int
+) -> None:
+    ptx, feeds = _ptx_with_room(monkeypatch, slots, name=name)
     assert feeds and all(
         f"operands through a {slots}-stage ring of cp.async copies under mbarriers, 1 wgmma "
         f"group in flight ({slots} slots, {pdo.REFILLED_AFTER_WAIT})" in feed
@@ -92,7 +103,7 @@ def test_slots_only_ring_matches_numpy(monkeypatch: pytest.MonkeyPatch, slots: i
     # Two rings (A and B) of `slots` full mbarriers each.
     assert len(re.findall(r"mbarrier\.init\.shared::cta\.b64", ptx)) == 2 * slots
     assert RETIRE in ptx
-    _common.simulate_case("gemm_f16", ptx, SEED)
+    _common.simulate_case(name, ptx, SEED)
 
 
 @pytest.mark.parametrize("slots", [2, 3])
