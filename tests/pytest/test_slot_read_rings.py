@@ -6,9 +6,9 @@ of the slot into registers before the conversion (`tileas-pipeline-dot-operands`
 `why_not_slot_read`, `async_copy.LowerFutureWait`).  Run in the PTX simulator against
 numpy (ragged M and N; exact), on sm_90a and sm_100a under mbarriers and on sm_80 under
 `cp.async.wait_group`; a wait on the wrong parity must fail.  On sm_90a a dot whose
-operand is so computed leaves one `wgmma` group in flight, the operand written into one
-of two buffers in turn (`dot.LowerDot._buffer_in_turn`); one buffer for every iteration
-must fail as a race.
+operand is so computed (or a chain of them on one accumulator) leaves one `wgmma` group
+in flight, the operand written into one of two buffers in turn
+(`dot.LowerDot._buffer_in_turn`); one buffer for every iteration must fail as a race.
 """
 
 from __future__ import annotations
@@ -55,6 +55,12 @@ def test_block_scaled_operands_from_slots_match_numpy(arch: str) -> None:
     assert tileas.count("nv_tileas.async.future_wait") == 3
     assert "A: computed from the slot after the wait (the raw 64x64xf8E4M3FN load rides" in tileas
     assert "B: computed from the slot after the wait (the raw 64x64xf8E4M3FN, " in tileas
+    if arch == "sm_90a":
+        # The two dots of a K tile chain one accumulator: one group in flight, each
+        # operand written into two buffers in turn (`chained_dot`).
+        assert tileas.count("1 wgmma group in flight") == 2
+        assert tileas.count("A: written into two buffers in turn") == 2
+        assert "wgmma.wait_group.sync.aligned 1;" in ptx
     if arch == "sm_80":
         assert "cp.async.wait_group" in ptx and "mbarrier" not in ptx
     else:

@@ -233,9 +233,14 @@ class AsyncFeeds:
     #: The refills of such rings that a CTA barrier must precede: no dot (whose
     #: barrier would) lies between the wait that read the slot and the refill.
     refill_barriers: set[int] = field(default_factory=set)
+    #: The loop (`ring_scope`) of each dot in one, by the dot's id: the lowering moves
+    #: a loop's body out of it before the body's ops are lowered.
+    loop_of: dict[int, int] = field(default_factory=dict)
 
     def plan(self, module: ModuleOp) -> None:
         for op in module.walk():
+            if isinstance(op, tas.DotOp) and (scope := ring_scope(op)) is not None:
+                self.loop_of[id(op)] = scope
             if (
                 isinstance(op, tas.AsyncTiledLoadOp | tas.FutureWaitOp)
                 and READ_FROM_SLOT_ATTR in op.attributes
@@ -360,13 +365,15 @@ class AsyncFeeds:
 
     def iteration_parity(self, b: LLBuilder, dot: tas.DotOp) -> SSAValue | None:
         """The parity (0 or 1) of the loop iteration being lowered, from the future that
-        the wait of a ring of `dot`'s raw tiles read back under mbarriers took in it
-        (None where no such wait did).  Such a ring's `S = last_stage` slots are filled
+        the wait of a ring of raw tiles of `dot`'s loop read back under mbarriers took
+        in it (None where no such wait did).  Such a ring's `S = last_stage` slots are filled
         in turn, the wait of iteration `i` taking fill `i`: slot `s = i mod S`, the
         parity of its round `p = (i div S) mod 2` in the future's bit 0
         (`_mbarrier_slot`), so `i mod 2 = (s + (S mod 2) p) mod 2`."""
         for ring in self.slot_rings.values():
-            if ring.dot is not dot or not ring.mbarriers or ring.current_future is None:
+            if ring.scope is None or ring.scope != self.loop_of.get(id(dot)):
+                continue
+            if not ring.mbarriers or ring.current_future is None:
                 continue
             assert ring.current is not None and ring.slots == ring.last_stage
             size = self.ring_placement(ring).operand_bytes(ring.index)

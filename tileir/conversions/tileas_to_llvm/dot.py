@@ -25,7 +25,7 @@ from xdsl.rewriter import InsertPoint
 
 import tileir.conversions.tileas_to_llvm.mma as mma
 import tileir.conversions.tileas_to_llvm.wgmma as wgmma
-from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, ring_key, ring_scope
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, ring_key
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     LoweringContext,
@@ -62,7 +62,11 @@ from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, A_OWN_BUFFER_ATTR
 from tileir.transforms.tileas.dot_plan import dot_warp_grid, wgmma_obstacle
 from tileir.transforms.tileas.overlap_attention_dots import wgmma_pending
-from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight, refills_after_wait
+from tileir.transforms.tileas.pipeline_dot_operands import (
+    chained_dot,
+    groups_in_flight,
+    refills_after_wait,
+)
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 
 
@@ -230,10 +234,10 @@ class LowerDot(TilePattern):
     def _buffer_in_turn(self, op: tas.DotOp, rewriter: PatternRewriter, size: int) -> SSAValue:
         """This iteration's buffer of an operand `double_buffered` (`size` bytes): the
         first of two in an even iteration, the second in an odd one.  They live while
-        the loop runs (`ring_scope`), beside its rings: the group in flight reads one
+        the loop runs (`AsyncFeeds.loop_of`), beside its rings: the group in flight reads one
         while the next iteration writes the other, across the exchanges between."""
         state = self.ctx.function_state(op)
-        base = allocate_persistent(state, rewriter, 2 * size, ring_scope(op))
+        base = allocate_persistent(state, rewriter, 2 * size, self.feeds.loop_of.get(id(op)))
         b = LLBuilder(rewriter, InsertPoint.before(op))
         parity = self.feeds.iteration_parity(b, op)
         if parity is None:
@@ -450,6 +454,9 @@ class LowerDot(TilePattern):
                 if a_in_registers
                 else None,
                 in_place=pending is None,
+                # A link of a chain of dots on one accumulator: the chain's last dot
+                # commits them all as one group (`chained_dot`).
+                commit=not (in_flight and pending is None and chained_dot(op.result)),
             )
         else:
             mma.mma_sync_dot(

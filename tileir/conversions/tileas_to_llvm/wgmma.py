@@ -274,6 +274,7 @@ def wgmma_dot(
     in_flight: int = 0,
     a_registers: RegisterA | None = None,
     in_place: bool = True,
+    commit: bool = True,
 ) -> None:
     """`c += a · b` on `wgmma`, updating the accumulator registers `c` (in the MMA
     layout) in place: one chain per 64-row slab and `chunk` (the atom's N) of the
@@ -284,7 +285,8 @@ def wgmma_dot(
     accumulator that is not loop-carried: attention's products overlapped across
     iterations, `overlap_attention_dots.py`, copy it first).  With
     `a_registers`, A comes from the thread's registers (`register_a`), not through
-    its descriptor."""
+    its descriptor.  Not `commit`: the chains are left uncommitted, for a later dot
+    on the same accumulator to commit with its own."""
     m, n = mn
     a_buf, b_buf = buffers
     wm, wn = grid
@@ -323,7 +325,7 @@ def wgmma_dot(
                 in_place,
             )
             c[r : r + chunk // 2] = unpack(words)
-    if in_flight:
+    if in_flight and commit:
         b.op(nvvm.WgmmaGroupSyncAlignedOp())
         b.op(nvvm.WgmmaWaitGroupSyncOp(in_flight))
 

@@ -61,9 +61,8 @@ move and `cp.async` copies its accesses (any padding: the copies write it).  The
 reads the thread's elements of the slot back into registers in the load's layout, and
 the conversion runs on them (`async_copy.py`).  A `wgmma` dot so fed may leave its
 group in flight: the operand is written each iteration into one of two buffers in turn
-(the group of the iteration before reads the other), where those buffers fit the room
-of the two slots the raw tiles' rings do not take (`why_not_converted_in_flight`).  Not
-where the loop's accumulators take more than
+(the group of the iteration before reads the other), beside the rings (`turn_bytes`).
+Not where the loop's accumulators take more than
 `SLOT_READ_ACCUMULATOR_LIMIT` registers a thread (the tile read back and the
 conversion's registers come on top: spills).
 
@@ -166,6 +165,7 @@ from tileir.transforms.tileas.ring_budget import (
     RingBudget,
     marked_staged_once,
     occupancy_hint,
+    padded_bytes,
     ring_scoped,
 )
 from tileir.transforms.tileas.specialize_agents import (
@@ -396,24 +396,44 @@ def groups_in_flight(dot: tas.DotOp) -> int:
     return attr.value.data if isinstance(attr, IntegerAttr) else 0
 
 
+def chained_dot(value: SSAValue) -> tas.DotOp | None:
+    """The dot whose accumulator `value` (a dot's result) is, where that is its only use:
+    the next link of a chain of dots on one accumulator (the K groups of a block-scaled
+    tile)."""
+    uses = list(value.uses)
+    if len(uses) != 1:
+        return None
+    user = uses[0].operation
+    return user if isinstance(user, tas.DotOp) and user.acc is value else None
+
+
 def why_not_in_flight(dot: tas.DotOp, loop: scf.ForOp) -> str | None:
     """Why `dot` cannot leave its `wgmma` groups in flight across iterations of `loop`
     (None when it can): its accumulator must be a loop-carried value that only it uses
-    and whose next value it alone yields, in 32-bit registers laid out as the
-    instruction writes them, so that the asynchronous instruction is the only thing
-    that touches those registers until the loop ends."""
+    and whose next value it alone yields, or a link of a chain of such dots (each the
+    only user of the one before: the chain's `wgmma`s then form one group), in 32-bit
+    registers laid out as the instruction writes them, so that the asynchronous
+    instructions are the only thing that touches those registers until the loop ends."""
     if dot.atom.info.engine != "wgmma":
         return "it does not run on wgmma"
     acc, result = dot.acc, dot.result
     body = loop.body.block
-    if not (isinstance(acc, BlockArgument) and acc.block is body and acc.index >= 1):
+    head = acc
+    while isinstance(head.owner, tas.DotOp) and head.owner.parent_block() is body:
+        if not head.has_one_use() or head.owner.atom.info.engine != "wgmma":
+            return "its accumulator has other users than the dot and the loop's yield"
+        head = head.owner.acc
+    if not (isinstance(head, BlockArgument) and head.block is body and head.index >= 1):
         return "its accumulator is not carried by the loop"
-    uses = list(result.uses)
+    tail = result
+    while (link := chained_dot(tail)) is not None and link.parent_block() is body:
+        tail = link.result
+    uses = list(tail.uses)
     if (
-        not acc.has_one_use()
+        not head.has_one_use()
         or len(uses) != 1
         or not isinstance(uses[0].operation, scf.YieldOp)
-        or uses[0].index != acc.index - 1
+        or uses[0].index != head.index - 1
     ):
         return "its accumulator has other users than the dot and the loop's yield"
     t = acc.type
@@ -873,7 +893,6 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
     in_flight: dict[int, str | None] = {
         id(dot): why_not_in_flight(dot, loop)
         or ("an operand is not fed by a ring" if id(dot) in plan.direct else None)
-        or why_not_converted_in_flight(plan)
         for dot in dots
     }
     if any(why is not None for why in in_flight.values()):
@@ -961,35 +980,22 @@ TWO_BUFFERS = "written into two buffers in turn"
 CONVERTED_NOT_SPECIALIZED = "an operand is computed from its slots"
 
 
-def operand_bytes(value: SSAValue) -> int:
-    """Bytes of the shared-memory buffer a dot reads the operand `value` from."""
-    t = value.type
-    assert isinstance(t, TensorType)
-    return math.prod(t.get_shape()) * max(8, mlir_bit_width(t.element_type) or 8) // 8
-
-
-def why_not_converted_in_flight(plan: LoopPlan) -> str | None:
-    """Why the loop's `wgmma` groups cannot stay in flight because of its operands
-    computed from ring slots (None: they can, or it has none).  Such an operand is
-    written each iteration, into one of two buffers in turn (`dot.py`), so that the
-    group still in flight keeps the one it reads; the raw tiles' rings keep no slot for
-    the group (their slots are read back before it: `stages - 1` of them, where
-    `ring_slots` counts `stages + 1`), and the two buffers take the room of those two
-    slots, which must hold them."""
-    converted = [
-        operand_bytes((dot.a, dot.b)[index])
+def turn_bytes(plan: LoopPlan) -> int:
+    """Shared memory the operands of `plan`'s dots computed from ring slots need beyond
+    their rings, where its `wgmma` groups stay in flight: each is written each iteration
+    into one of two buffers in turn (`dot.py`), so that the group still in flight keeps
+    the one it reads.  The raw tiles' rings keep no slot for the group (their slots are
+    read back before it: `stages - 1` of them, where `ring_slots` counts `stages + 1`),
+    so the two buffers take the room of those two slots first; `_sized` keeps the rest
+    beside the rings."""
+    # (The buffer a `wgmma` reads pads a row by at most what an exchange's does.)
+    converted = sum(
+        padded_bytes((dot.a, dot.b)[index])
         for dot in plan.dots
         for index, _, _ in plan.converted.get(id(dot), [])
-    ]
-    if not converted:
-        return None
+    )
     raw = sum(tile_bytes(plan.chosen[k][0]) for k in plan.slot_read if k in plan.chosen)
-    if sum(converted) > raw:
-        return (
-            f"its operands computed from their slots take {sum(converted)} bytes, more than "
-            f"their raw tiles' {raw} (two buffers each take the room of two slots)"
-        )
-    return None
+    return max(0, 2 * converted - 2 * raw)
 
 
 def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
@@ -1074,7 +1080,9 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
         # all `stages + IN_FLIGHT` slots).  Where they do not, one agent refills each
         # slot only once every warp has retired the group that read it
         # (`REFILL_AFTER_WAIT_ATTR`): the same slots then hold one stage more.
-        flight_stages = min(num_stages, fit - IN_FLIGHT)
+        flight_stages = min(
+            num_stages, (ring_budget - turn_bytes(plan)) // plan.per_stage - IN_FLIGHT
+        )
         deeper = plan.specialize or bool(plan.converted) or fit > num_stages
         if flight_stages >= 2 and deeper:
             plan.stages = flight_stages
@@ -1124,6 +1132,8 @@ def plan_function(
                 trial.placed -= pipeline
             sized = sized_plan(plan, num_stages, trial)
             size = sized.slots * sized.per_stage if sized.pipelined else 0
+            if sized.pipelined and sized.all_in_flight:
+                size += turn_bytes(sized)
             if plan.specialize:
                 trial.placed += pipeline
             if sized.specialize:
