@@ -32,6 +32,7 @@ from tileir.transforms.tileas.insert_barriers import InsertBarriersPass
 from tileir.transforms.tileas.overlap_attention_dots import OverlapAttentionDotsPass
 from tileir.transforms.tileas.pipeline_dot_operands import PipelineDotOperandsPass
 from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
+from tileir.transforms.tileas.sink_loads import SinkLoadsPass
 from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
 from tileir.transforms.tileas.tcgen05_agents import Tcgen05AgentsPass
 from tileir.transforms.tileas.tmem_accumulators import TmemAccumulatorsPass
@@ -67,6 +68,7 @@ def stage_passes(
                 WidenStoresPass(arch=arch),
                 TileASCanonicalizePass(),
                 DeadCodeElimination(),
+                SinkLoadsPass(),
                 InsertBarriersPass(),
                 PipelineDotOperandsPass(arch=arch, warp_specialize=warp_specialize),
                 OverlapAttentionDotsPass(arch=arch),

@@ -92,6 +92,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-remove-layout-conversions": _pass(
         "tileir.transforms.tileas.remove_layout_conversions", "RemoveLayoutConversionsPass"
     ),
+    "tileas-sink-loads": _pass("tileir.transforms.tileas.sink_loads", "SinkLoadsPass"),
     "tileas-insert-barriers": _pass(
         "tileir.transforms.tileas.insert_barriers", "InsertBarriersPass"
     ),
