@@ -31,6 +31,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.dialects.cuda_tile.types import TileType
+from tileir.utils.lazy_ops import after_definition
 
 #: The marker of a dynamic entry in a mixed static/dynamic index list (MLIR's
 #: `ShapedType::kDynamic`).
@@ -118,7 +119,11 @@ def bare_tile_syntax(cls: OpT) -> OpT:
     """Runs an op's parse and print with bare tile types (see the module docstring).
 
     Apply it above `@irdl_op_definition`, so that it wraps the declarative format's
-    generated methods too."""
+    generated methods too (once they exist: tileir/utils/lazy_ops.py)."""
+    return after_definition(cls, _bare_tile_syntax)
+
+
+def _bare_tile_syntax(cls: type[Operation]) -> None:
     parse_fn = cast(Callable[[type[Operation], Parser], Operation], cls.parse.__func__)  # pyright: ignore[reportFunctionMemberAccess]
     print_fn = cast(Callable[[Operation, Printer], None], cls.print)
 
@@ -132,7 +137,6 @@ def bare_tile_syntax(cls: OpT) -> OpT:
 
     setattr(cls, "parse", classmethod(parse))  # noqa: B010
     setattr(cls, "print", print_)  # noqa: B010
-    return cls
 
 
 # ---------------------------------------------------------------------------
