@@ -217,9 +217,13 @@ def lazy_assembly_formats() -> bool:
 
 
 def install() -> None:
-    """Both, in a process that imports the compiler to compile once (before it does;
-    nothing if xDSL's dialects are imported already, as in the server's workers)."""
+    """All three (the table, lazy formats, lazy op definitions: tileir/utils/lazy_ops.py),
+    in a process that imports the compiler to compile once (before it does; nothing if
+    xDSL's dialects are imported already, as in the server's workers)."""
     if "xdsl.dialects.builtin" in sys.modules:
         return
     install_code_cache()
     lazy_assembly_formats()
+    from tileir.utils import lazy_ops
+
+    lazy_ops.install()
