@@ -57,7 +57,15 @@ the judges).  What is modelled:
   the thread has completed), is an `async-race`.  So a ring slot refilled before the
   commit of the MMAs that read it fails.
 
-Not checked: a `tcgen05.st` racing with an MMA on the same columns, the fences
+* A from tensor memory (`tcgen05.mma ... [d], [a], b-desc, ...`, 9.7.16.10.9, the
+  matrix A in Tensor Memory): M = 128, A K-major, laid out as D (row `i` in lane `i`), the
+  32 bytes of a K step in the 8 columns from the address's, 16-bit elements two a column
+  (the even one in the low half).  An MMA reading a column whose `tcgen05.st` its writer
+  has not waited for (`tcgen05.wait::st`, 9.7.16.8.5) fails, and so does a `tcgen05.st`
+  or an MMA's D writing columns that an MMA reads as A before the writer observed the
+  phase of a later commit of its issuer (9.7.16.6.3) (an `async-race`).
+
+Not checked: a `tcgen05.st` racing with an MMA's D on the same columns, the fences
 themselves.
 """
 
@@ -141,6 +149,12 @@ class _State:
     reader: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     seq: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     commits: list[_Commit] = field(default_factory=list)
+    #: Per CTA, per cell: the thread whose `tcgen05.st` wrote it and has not waited for
+    #: it yet (`tcgen05.wait::st`), -1 for none.
+    unwaited: dict[int, np.ndarray] = field(default_factory=dict)
+    #: Columns MMAs read as A from tensor memory: (cta, lo, hi, issuer) -> the number of
+    #: the issuer's last MMA that read them (a later one completes after it).
+    a_reads: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
 
     def memory(self, cta: int) -> np.ndarray:
         if cta not in self.tmem:
@@ -208,6 +222,40 @@ def _check_unread(
                 "its operands)",
                 int(writers[k]),
                 int(written[k]),
+                kind=ASYNC_RACE,
+            )
+
+
+def _completed(m: Machine, state: _State, issuer: int, seq: int, who: np.ndarray) -> np.ndarray:
+    """Which threads `who` observed the completion of MMA number `seq` of `issuer`: the
+    phase of a later commit of its issuer (9.7.16.6.3); any such commit where the
+    simulator does not track order."""
+    done = np.zeros(len(who), dtype=bool)
+    for c in state.commits:
+        if c.issuer == issuer and c.upto > seq:
+            if not m.check_races:
+                return np.ones(len(who), dtype=bool)
+            n = len(who)
+            done |= m.order.ordered(np.full(n, c.agent), np.full(n, c.time), who)
+    return done
+
+
+def _check_a_unread(
+    m: Machine, state: _State, cta: int, lo: int, hi: int, who: np.ndarray, what: str
+) -> None:
+    """Fail if threads `who` write tensor-memory columns `lo .. hi - 1` of CTA `cta` that
+    an MMA whose completion they have not observed reads as A (9.7.16.6.1: a
+    `tcgen05.mma` reads its operands asynchronously, until its commit's phase)."""
+    for (c, a_lo, a_hi, issuer), seq in state.a_reads.items():
+        if c != cta or a_hi <= lo or hi <= a_lo:
+            continue
+        done = _completed(m, state, issuer, seq, who.astype(np.int64))
+        if not done.all():
+            raise m.fail(
+                f"{what} tensor memory columns {max(lo, a_lo)} .. {min(hi, a_hi) - 1} that "
+                "a tcgen05.mma still reads as A (wait for the mbarrier phase of the "
+                "tcgen05.commit that covers it first)",
+                int(who[int(np.argmin(done))]),
                 kind=ASYNC_RACE,
             )
 
@@ -305,7 +353,7 @@ def decode_tcgen05(ins: Instruction) -> Exec:
             raise invalid(ins, f"tcgen05.{wait} without .sync.aligned")
         mods.done()
         operands(ins, 0)
-        return lambda m, act: None
+        return _wait_st if wait == "wait::st" else (lambda m, act: None)
     kind = mods.one_of(("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit", "ld", "st"))
     if kind is None:
         raise unsupported(ins, "this tcgen05 instruction")
@@ -327,6 +375,14 @@ def decode_tcgen05(ins: Instruction) -> Exec:
     if kind == "commit":
         return _decode_commit(ins, mods)
     return _decode_ld_st(ins, mods, kind == "st")
+
+
+def _wait_st(m: Machine, act: np.ndarray) -> None:
+    """`tcgen05.wait::st`: the thread's earlier `tcgen05.st` are complete."""
+    state = _state(m)
+    threads = lanes_of(act)
+    for pending in state.unwaited.values():
+        pending[np.isin(pending, threads)] = -1
 
 
 def _relinquish(m: Machine, act: np.ndarray) -> None:
@@ -507,13 +563,18 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
     if len(ops) != 5:
         raise unsupported(ins, "tcgen05.mma forms other than [d], a-desc, b-desc, idesc, enable")
     d, a_desc, b_desc, idesc, enable = ops
-    if not isinstance(d, Mem) or isinstance(a_desc, Mem | Vec):
-        raise unsupported(ins, "tcgen05.mma with A in tensor memory")
+    if not isinstance(d, Mem) or isinstance(a_desc, Vec) or isinstance(b_desc, Mem | Vec):
+        raise invalid(ins, "tcgen05.mma takes [d], [a-tmem] or a-desc, b-desc")
 
     def run(m: Machine, act: np.ndarray) -> None:
         state = _state(m)
         taddr = _value(m, Reg(d.base), "u32", act) + np.uint64(d.offset)
-        adesc, bdesc = _value(m, a_desc, "b64", act), _value(m, b_desc, "b64", act)
+        a_tmem = isinstance(a_desc, Mem)
+        if isinstance(a_desc, Mem):
+            adesc = _value(m, Reg(a_desc.base), "u32", act) + np.uint64(a_desc.offset)
+        else:
+            adesc = _value(m, a_desc, "b64", act)
+        bdesc = _value(m, b_desc, "b64", act)
         words = _value(m, idesc, "b32", act)
         if isinstance(enable, Imm):
             keep = np.full(m.count, bool(enable.value))
@@ -539,13 +600,19 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
             if t >> 16:
                 raise m.fail(f"tcgen05.mma's D at lane {t >> 16} (D starts at lane 0)", lane)
             _check_columns(m, state, cta, lo, lo + form.n, lane, "tcgen05.mma writes")
+            _check_a_unread(
+                m, state, cta, lo, lo + form.n, np.array([lane]), "a tcgen05.mma writes"
+            )
             group = np.array([[lane]])
             read: list[list[np.ndarray]] = [[]]
-            hop_a = _sm100_to_hopper(m, int(adesc[lane]), lane, "A")
             hop_b = _sm100_to_hopper(m, int(bdesc[lane]), lane, "B")
-            raw_a = _operand_bytes(
-                m, np.array([hop_a], dtype=np.uint64), group, form.m, "A", form.mn_major_a, read
-            )
+            if a_tmem:
+                raw_a = _tmem_a(m, state, cta, int(adesc[lane]), form, lane)
+            else:
+                hop_a = _sm100_to_hopper(m, int(adesc[lane]), lane, "A")
+                raw_a = _operand_bytes(
+                    m, np.array([hop_a], dtype=np.uint64), group, form.m, "A", form.mn_major_a, read
+                )
             raw_b = _operand_bytes(
                 m, np.array([hop_b], dtype=np.uint64), group, form.n, "B", form.mn_major_b, read
             )
@@ -573,9 +640,44 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
                 if not (r.cta == cta and r.lo >= lo and r.hi <= lo + form.n)
             ]
             state.regions.append(_Region(cta, lo, lo + form.n, lane))
+            if a_tmem:
+                a_lo = int(adesc[lane]) & 0xFFFF
+                state.a_reads[(cta, a_lo, a_lo + _K_BYTES // 4, lane)] = state.issued.get(lane, 0)
             _record_reads(m, state, lane, np.concatenate([np.ravel(a) for a in read[0]]))
 
     return run
+
+
+def _tmem_a(m: Machine, state: _State, cta: int, taddr: int, form: _Idesc, lane: int) -> np.ndarray:
+    """The bytes of A of an MMA that reads it from tensor memory at `taddr` (9.7.16.10.9
+    "tcgen05.mma", the matrix A in Tensor Memory): M = 128 in data-path layout D, row `i`
+    in lane `i`, the 32 bytes of its K step in the 8 columns from the address's, each
+    little-endian word two 16-bit elements (the even one in the low half).  Every column
+    must be allocated, and no thread's `tcgen05.st` to it may still be unwaited
+    (`tcgen05.wait::st`, 9.7.16.8.5)."""
+    if form.m != 128:
+        raise m.fail(
+            f"tcgen05.mma with A in tensor memory and M = {form.m}", lane, kind=UNSUPPORTED
+        )
+    if form.mn_major_a:
+        raise m.fail("tcgen05.mma with A in tensor memory takes A K-major (bit 15 clear)", lane)
+    if taddr >> 16:
+        raise m.fail(f"tcgen05.mma's A at lane {taddr >> 16} (A starts at lane 0)", lane)
+    lo = taddr & 0xFFFF
+    hi = lo + _K_BYTES // 4
+    _check_columns(m, state, cta, lo, hi, lane, "tcgen05.mma reads A from")
+    pending = state.unwaited.get(cta)
+    if pending is not None:
+        writers = pending[:, lo:hi]
+        if (writers >= 0).any():
+            raise m.fail(
+                f"tcgen05.mma reads A from tensor memory columns {lo} .. {hi - 1} that thread "
+                f"{int(writers[writers >= 0][0])} stored with tcgen05.st and has not waited "
+                "for (tcgen05.wait::st before the fence and the barrier)",
+                lane,
+            )
+    cells = np.ascontiguousarray(state.memory(cta)[:, lo:hi]).astype("<u4")
+    return cells.view(np.uint8).reshape(128, _K_BYTES)
 
 
 def _d_lanes(rows: int) -> np.ndarray:
@@ -692,10 +794,16 @@ def _decode_ld_st(ins: Instruction, mods: Mods, store: bool) -> Exec:
             cells = state.memory(cta)
             lanes, columns = lane0 + lane_of, col + column_of
             if store:
+                _check_a_unread(m, state, cta, col, hi, w, f"{what} writes")
                 sub = np.zeros(m.count, dtype=bool)
                 sub[w] = True
                 words = np.stack([m.read_bits(r, b32, sub)[w] for r in items], axis=1)
                 cells[lanes, columns] = words.astype(np.uint32)
+                if cta not in state.unwaited:
+                    state.unwaited[cta] = np.full((LANES, COLUMNS), -1, dtype=np.int64)
+                state.unwaited[cta][lanes, columns] = np.broadcast_to(
+                    w.astype(np.int64)[:, None], lanes.shape
+                )
                 continue
             for region in state.regions:
                 if region.cta != cta or region.hi <= col or hi <= region.lo:

@@ -49,6 +49,11 @@ waits for that commit's phase, and the read after the loop waits for every commi
 waited for yet (section 9.7.16.6.3: the commit's arrival comes when all earlier
 `tcgen05.mma` of the thread have completed, their shared-memory reads included).
 
+A dot whose A has tensor-memory columns (`nv_tileas.tmem_a_column`, attention's P) writes
+A's registers there, two 16-bit elements a column (`tcgen05.st.32x32b`, layout D), waits
+(`tcgen05.wait::st`), and its MMAs take A as a tensor-memory address (`[a]`, 8 columns a
+K step) instead of a descriptor: no shared-memory buffer for A.
+
 A dot of the MMA agent of a warp-specialized kernel (`nv_tileas.tmem_mma_agent`,
 `tileas-tcgen05-agents`) only issues its MMAs, from the lane `elect.sync` elected in
 that warp (`agent_issuer`): no CTA barrier, no commit, no wait; its pipelines' handshakes
@@ -59,7 +64,7 @@ threads (`cta_threads`), every agent's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType, f32, i32, i64
@@ -90,6 +95,7 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import (
+    TMEM_A_COLUMN_ATTR,
     TMEM_COLUMN_ATTR,
     TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
@@ -109,6 +115,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     fragment_blocks,
     fragment_warp_columns,
     instruction_m,
+    power_of_two_runs,
     tcgen05_accumulator_layout,
     tcgen05_kind,
     tcgen05_n,
@@ -506,8 +513,17 @@ def lower_tcgen05_dot(
         buffers = place.operand_buffers
     else:
         buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
-    a_buf, b_buf = buffers
     fed = [feeds.ring_address(op, i) if feeds is not None else None for i in (0, 1)]
+    # An operand staged once before its loop (attention's Q) is written once: dense, as
+    # the padding against bank conflicts would only spare that one write, and its 4 KiB
+    # a 128x128 16-bit tile lets 128-row attention keep K's and V's rings within two
+    # CTAs' share of an SM.
+    staged_once = set(marked_staged_once(op))
+    buffers = tuple(
+        replace(buf, pad=0) if index in staged_once and fed[index] is None else buf
+        for index, buf in enumerate(buffers)
+    )
+    a_buf, b_buf = buffers
     views = [a_buf.view(a_layout, 1), b_buf.view(b_layout, 0)]
     # Operands the loop does not change (`nv_tileas.staged_once`), written once before it.
     staged: list[SSAValue | None] = [None, None]
@@ -517,20 +533,24 @@ def lower_tcgen05_dot(
             staged[index] = stage_once(
                 state, rewriter, ex, vals, views[index], buffers[index].bytes, operand
             )
+    # A computed in registers into tensor memory (`nv_tileas.tmem_a_column`): no buffer.
+    a_column = _a_column(op) if fed[0] is None and staged[0] is None else None
     sizes = [
         buf.bytes
-        for buf, f, once in zip(buffers, fed, staged, strict=True)
-        if f is None and once is None
+        for index, (buf, f, once) in enumerate(zip(buffers, fed, staged, strict=True))
+        if f is None and once is None and not (index == 0 and a_column is not None)
     ]
     sizes += [c_size] if exchange_c else []
     allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes) if sizes else [])
-    smem_a = fed[0] or staged[0] or next(allocated)
+    smem_a = fed[0] or staged[0] or (None if a_column is not None else next(allocated))
     smem_b = fed[1] or staged[1] or next(allocated)
     smem_c = next(allocated, None)
 
     memory = tensor_memory(state, rewriter)
     base_column = _column_of(op)
     memory.needed = max(memory.needed, base_column + tmem_columns((m, n)))
+    if a_column is not None:
+        memory.needed = max(memory.needed, a_column + k // 2)
     memory.dots.append(op)
     resident = TMEM_RESIDENT_ATTR in op.attributes
     # Tensor memory holds the accumulation from before the loop on
@@ -569,8 +589,14 @@ def lower_tcgen05_dot(
     for vals, (layout, strides), smem, ring, once in zip(
         (a_vals, b_vals), views, (smem_a, smem_b), fed, staged, strict=True
     ):
-        if ring is None and once is None:
+        if ring is None and once is None and smem is not None:
             ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
+    if a_column is not None:
+        # -- A into tensor memory by each warp's lane quarter; the `tcgen05.fence` around
+        # the CTA barrier below orders the stores (and their `tcgen05.wait::st`) before
+        # the issuing thread's MMAs.
+        words, part = _a_part(b, memory, state, a_layout, a_vals, a_column)
+        _write_part(b, part, words)
     # In the MMA agent (`nv_tileas.tmem_mma_agent`) its pipelines order everything: the
     # stage's and the accumulator's waits came before (with the proxy fence: both
     # operands are the stage's), the commits to them follow.
@@ -594,7 +620,7 @@ def lower_tcgen05_dot(
         _write_part(b, _lane_quarter_part(memory, state, runs, group), c, unless=started)
 
     # -- the elected thread of warp 0 issues the MMAs and commits them to the mbarrier.
-    a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo)
+    a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo) if smem_a is not None else None
     b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo)
     chunk = tcgen05_n(n)
     mma_m = instruction_m(m)
@@ -622,9 +648,15 @@ def lower_tcgen05_dot(
         for c0 in range(0, n, chunk):
             d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
             for step in range(k // spec.k_step):
-                a_off = block * mma_m // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
                 b_off = c0 // 8 * b_buf.sbo + b_buf.k_offset(step * spec.k_step)
-                a_in = asm.input(_offset(b, a_desc, a_off))
+                if a_desc is None:
+                    # A in tensor memory: K step `step` is `k_step / 2` columns further.
+                    assert a_column is not None
+                    a_at = a_column + step * spec.k_step // 2
+                    a_in = ptx.address(asm.input(b.add(memory.base, b.const(a_at, i32))))
+                else:
+                    a_off = block * mma_m // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
+                    a_in = asm.input(_offset(b, a_desc, a_off))
                 b_in = asm.input(_offset(b, b_desc, b_off))
                 enable = fresh if step == 0 and zero_acc else kept
                 asm.instr(
@@ -686,6 +718,45 @@ def lower_tcgen05_dot(
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def _a_column(op: Operation) -> int | None:
+    """The first tensor-memory column of the dot `op`'s A (`nv_tileas.tmem_a_column`)."""
+    attr = op.attributes.get(TMEM_A_COLUMN_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else None
+
+
+def _a_part(
+    b: LLBuilder,
+    memory: TensorMemory,
+    state: FunctionState,
+    layout: LinearLayout,
+    values: Sequence[SSAValue],
+    column: int,
+) -> tuple[list[SSAValue], _Part]:
+    """A 128-row 16-bit A (`tcgen05_plan.a_in_tmem_obstacle`: row `32 (w % 4) + lane` a
+    thread, register bit 0 the next column) as the words `tcgen05.st.32x32b` writes to
+    data-path layout D (PTX ISA 9.7.16.10.5): elements `2c, 2c + 1` of a row packed in
+    column `column + c`, the even one in the low half.  Returns the packed words in
+    access order and this thread's part: runs of consecutive columns, each one access of
+    a power of two of at most `MAX_COLUMNS_PER_ACCESS` columns."""
+    assert state.warp is not None
+    by_column: dict[int, SSAValue] = {}
+    for r in range(0, len(values), 2):
+        _, c = layout.register_coord(r)
+        by_column[c // 2] = b.pack_halves(values[r], values[r + 1])
+    origin = _tmem_address(b, memory, state, column)
+    for j, (_, c) in enumerate(layout.warps[2:]):
+        if c:
+            bit = b.and_(b.lshr(state.warp, b.const(2 + j, i32)), b.const(1, i32))
+            origin = b.add(origin, b.mul(bit, b.const(c // 2, i32)))
+    columns = sorted(by_column)
+    words = [by_column[c] for c in columns]
+    accesses = [
+        _Access(i, count, columns[i], f"32x32b.x{count}")
+        for i, count in power_of_two_runs(columns, 1, MAX_COLUMNS_PER_ACCESS)
+    ]
+    return words, _Part(accesses, lambda b, offset: b.add(origin, b.const(offset, i32)))
 
 
 def _column_of(op: Operation) -> int:

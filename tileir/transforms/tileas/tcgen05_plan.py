@@ -33,6 +33,7 @@ with the reason this module gives (the `Tcgen05NotUsed` remark):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
@@ -234,23 +235,33 @@ def fragment_warp_columns(layout: LinearLayout) -> list[int]:
     return [c for _, c in layout.warps[2:]]
 
 
+def power_of_two_runs(columns: Sequence[int], step: int, most: int) -> list[tuple[int, int]]:
+    """`(first index, count)` of each access over `columns` in order: a power of two of
+    them, at most `most`, each `step` columns after the last (the `.xN` of one
+    `tcgen05.ld`/`st`)."""
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(columns):
+        count = 1
+        while (
+            count * 2 <= most
+            and i + count * 2 <= len(columns)
+            and all(columns[i + j] == columns[i] + step * j for j in range(count * 2))
+        ):
+            count *= 2
+        runs.append((i, count))
+        i += count
+    return runs
+
+
 def fragment_accesses(blocks: list[int]) -> list[tuple[int, int, int]]:
     """`(first register, column, blocks)` of each `tcgen05.ld`/`st` `.16x256b.x{blocks}`
     over a thread's `fragment_blocks`: consecutive blocks 8 columns apart, a power of two
     of them, at most `FRAGMENT_BLOCKS`."""
-    accesses: list[tuple[int, int, int]] = []
-    i = 0
-    while i < len(blocks):
-        count = 1
-        while (
-            count * 2 <= FRAGMENT_BLOCKS
-            and i + count * 2 <= len(blocks)
-            and all(blocks[i + j] == blocks[i] + 8 * j for j in range(count * 2))
-        ):
-            count *= 2
-        accesses.append((FRAGMENT_REGISTERS * i, blocks[i], count))
-        i += count
-    return accesses
+    return [
+        (FRAGMENT_REGISTERS * i, blocks[i], count)
+        for i, count in power_of_two_runs(blocks, 8, FRAGMENT_BLOCKS)
+    ]
 
 
 def column_run(mn: tuple[int, int], num_warps: int, reduced: bool = False) -> int:
@@ -397,3 +408,59 @@ def may_stay_in_flight(dot: tas.DotOp) -> bool:
         return False
     chain = resident_chain(dot)
     return chain is not None and len(chain[1]) == 1
+
+
+#: Lane bases of an `m x k` tile whose row `i` is in tensor-memory lane `i` with one
+#: warp's 32 lanes (`tcgen05.st.32x32b`), and the row bases of the first two warp bits
+#: (the lane quarters, PTX ISA "Access restrictions").
+_ROW_LANES = ((1, 0), (2, 0), (4, 0), (8, 0), (16, 0))
+_QUARTER_WARPS = ((32, 0), (64, 0))
+
+
+def a_in_tmem_obstacle(dot: tas.DotOp) -> str | None:
+    """Why the `tcgen05` dot `dot` takes A through shared memory rather than from tensor
+    memory (`tcgen05.mma ... [d], [a], b-desc, ...`, PTX ISA "tcgen05.mma": "the matrix A
+    in Tensor Memory"); None when A may go there: attention's P, computed in registers
+    in the loop (not a ring's tile, not staged once before it), 128 rows of 16-bit
+    elements (`kind::f16`, two elements a 32-bit column, A K-major: data-path layout D
+    of 9.7.16.10.5, row `i` in lane `i`, element pair `2c, 2c + 1` in column `c`), held
+    as `tcgen05.st.32x32b` writes it: each thread one row (`32 (w % 4) + lane`), its
+    elements in pairs of adjacent columns (register bit 0 is column 1), and a dot that
+    waits for its own commit (its MMAs never outlive the iteration, so the next
+    iteration's P may overwrite the columns)."""
+    if dot.atom.info.engine != "tcgen05":
+        return "not a tcgen05 dot"
+    loop = dot.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return "not in a loop"
+    owner = dot.a.owner
+    if not isinstance(owner, Operation) or not loop.is_ancestor(owner):
+        return "A is not computed in the loop"
+    if isinstance(owner, tas.FutureWaitOp):
+        return "A comes from a ring"
+    t = dot.a.type
+    if not isinstance(t, TensorType) or not isinstance(t.encoding, DistributedLayout):
+        return "A has no distributed layout"
+    shape = t.get_shape()
+    if len(shape) != 2 or shape[0] != TCGEN05_M:
+        return f"A has {shape[0]} rows (tileir puts only 128-row A in tensor memory)"
+    spec = dot.atom.info.mma_spec
+    if spec is None or tcgen05_kind(spec) != "f16":
+        return "A is not 16-bit (kind::f16): not yet"
+    layout = t.encoding.linear((shape[0], shape[1]))
+    if tuple(layout.lanes) != _ROW_LANES or tuple(layout.warps[:2]) != _QUARTER_WARPS:
+        return "A's registers do not hold one row a thread in its warp's lane quarter"
+    if any(row for row, _ in (*layout.registers, *layout.warps[2:])):
+        return "A's registers do not hold one row a thread in its warp's lane quarter"
+    if not layout.registers or layout.registers[0] != (0, 1):
+        return "A's registers do not pair adjacent columns"
+    if may_stay_in_flight(dot):
+        return "its MMAs may stay in flight"
+    return None
+
+
+def tmem_a_columns(dot: tas.DotOp) -> int:
+    """Tensor-memory columns `dot`'s A takes there: `K` 16-bit elements, two a column."""
+    t = dot.a.type
+    assert isinstance(t, TensorType)
+    return t.get_shape()[-1] // 2

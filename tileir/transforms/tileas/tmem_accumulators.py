@@ -47,6 +47,14 @@ computes it: attention's Q) gets `nv_tileas.staged_once`: the operand is written
 shared memory once, before the loop, into a buffer of its own, instead of every
 iteration, and its registers are not live across the loop.
 
+A synchronous `tcgen05` dot whose A its loop computes in registers as 128 rows of 16-bit
+elements, one row a thread in its warp's lane quarter (attention's P:
+`tcgen05_plan.a_in_tmem_obstacle`), gets `nv_tileas.tmem_a_column`: the lowering writes A
+to tensor memory there (`tcgen05.st`) and its MMAs read it from there instead of from a
+shared-memory buffer.  The columns are the transient accumulators' (S's, which the softmax
+has read before P is computed), or the ones after them where A is wider, and only where the
+kernel's tensor-memory allocation does not grow.
+
 The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
 `convert-tileas-to-llvm` carries it out (`conversions/tileas_to_llvm/tcgen05.py`).
 """
@@ -68,6 +76,7 @@ from tileir.dialects.cuda_tile.ops.floating_point import MulFOp
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.ops.tmem import (
     STAGED_ONCE_ATTR,
+    TMEM_A_COLUMN_ATTR,
     TMEM_COLUMN_ATTR,
     TMEM_IN_FLIGHT_ATTR,
     TMEM_RESIDENT_ATTR,
@@ -85,9 +94,12 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
 from tileir.transforms.tileas.tcgen05_plan import (
     TCGEN05_M,
     TMEM_COLUMNS,
+    a_in_tmem_obstacle,
     chain_from,
     fragment_type,
     resident_chain,
+    tmem_a_columns,
+    tmem_allocation,
     tmem_columns,
 )
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
@@ -273,12 +285,51 @@ class TmemAccumulatorsPass(ModulePass):
             column += _columns(dot)
         for dot in transient:
             dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
+        # A computed in registers (attention's P): in the transient accumulators'
+        # columns (attention's S, read into registers before P is computed from it, as
+        # CUTLASS's and FlashAttention-4's P overwrites S), else after them; written and
+        # read within its dot, which waits for its own commit.  Only where the kernel's
+        # allocation (a power of two) does not grow: two CTAs of 256 columns share an
+        # SM's 512, and a CTA allocating more waits for the other's.
+        shared = max((_columns(d) for d in transient), default=0)
+        allocated = tmem_allocation(column + shared)
+        for dot in dots:
+            if a_in_tmem_obstacle(dot) is not None:
+                continue
+            width = tmem_a_columns(dot)
+            a_column = column if width <= shared else column + shared
+            if tmem_allocation(a_column + width) > allocated:
+                _say_a_not_in_tmem(dot, a_column + width, allocated)
+                continue
+            dot.attributes[TMEM_A_COLUMN_ATTR] = IntegerAttr(a_column, i64)
+            _say_a_in_tmem(dot, a_column)
         for dot in dots:
             invariant = loop_invariant_operands(dot)
             if invariant:
                 dot.attributes[STAGED_ONCE_ATTR] = ArrayAttr(
                     [IntegerAttr(i, i64) for i in invariant]
                 )
+
+
+def _say_a_in_tmem(dot: tas.DotOp, column: int) -> None:
+    """The `DotPipelined` remark's clause on A: in tensor memory, not in shared memory."""
+    clauses = feed_clauses(dot)
+    if clauses is not None:
+        where = (
+            f"P: in tensor memory (A from columns {column} .. {column + tmem_a_columns(dot) - 1})"
+        )
+        set_feed_clauses(dot, [*clauses, where])
+
+
+def _say_a_not_in_tmem(dot: tas.DotOp, needed: int, allocated: int) -> None:
+    """The clause on an A that could go to tensor memory but stays in shared memory."""
+    clauses = feed_clauses(dot)
+    if clauses is not None:
+        why = (
+            f"P: not in tensor memory (not yet: its columns would take the kernel's "
+            f"allocation from {allocated} to {tmem_allocation(needed)} columns)"
+        )
+        set_feed_clauses(dot, [*clauses, why])
 
 
 def _scale_in_tensor_memory(

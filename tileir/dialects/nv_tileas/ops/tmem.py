@@ -63,6 +63,11 @@ A_IN_REGISTERS_ATTR = "nv_tileas.a_in_registers"
 #: not through the arena of the exchanges, so that exchanges while the product is in
 #: flight leave it alone (attention's P, `tileas-overlap-attention-dots` decides).
 A_OWN_BUFFER_ATTR = "nv_tileas.a_own_buffer"
+#: On a `tcgen05` dot: the first tensor-memory column of its A (attention's P), which
+#: the lowering writes there from the registers that hold it (`tcgen05.st`) and the MMAs
+#: read from there (`[a-tmem]`), instead of a shared-memory buffer
+#: (`tileas-tmem-accumulators` decides, `tcgen05_plan.a_in_tmem_obstacle`).
+TMEM_A_COLUMN_ATTR = "nv_tileas.tmem_a_column"
 
 
 @irdl_op_definition
