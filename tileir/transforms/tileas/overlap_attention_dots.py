@@ -112,12 +112,11 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     set_feed_clauses,
 )
 from tileir.transforms.tileas.ring_budget import (
-    DOT_OPERAND_BYTES,
     PERSISTENT_RESERVE,
     kernel_shared_budget,
     occupancy_hint,
     op_bound,
-    padded_bytes,
+    own_buffer_bytes,
     staged_once_bound,
     transient_bound,
 )
@@ -511,11 +510,6 @@ def carried_ring_bytes(loop: scf.ForOp) -> int:
             bits = mlir_bit_width(tile.element_type) or 8
             total += math.prod(tile.get_shape()) * max(8, bits) // 8
     return total
-
-
-def own_buffer_bytes(dot: tas.DotOp) -> int:
-    """Bytes `ring_budget.py` counts for the buffer of `dot`'s A of its own."""
-    return padded_bytes(dot.a, DOT_OPERAND_BYTES)
 
 
 def shared_need(fn: func.FuncOp) -> int:

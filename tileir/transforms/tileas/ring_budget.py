@@ -306,11 +306,23 @@ def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
     return kernel_occupancy(fn, arch)
 
 
+def own_buffer_bytes(dot: tas.DotOp) -> int:
+    """The bytes of the buffer of its own that `dot`'s A takes where it is marked
+    `A_OWN_BUFFER_ATTR` (no transient use: `_dot_bound` leaves it out)."""
+    return padded_bytes(dot.a, DOT_OPERAND_BYTES)
+
+
 def unpipelined_bound(fn: func.FuncOp) -> int:
     """An upper bound of the shared memory `fn` declares with no ring: its largest
-    transient use with every dot operand in its own buffer, the operands staged once
-    and the persistent reserve."""
-    return transient_bound(fn, set()) + staged_once_bound(fn) + PERSISTENT_RESERVE
+    transient use with every dot operand in its own buffer, the buffers of A of their
+    own (`A_OWN_BUFFER_ATTR`: not transient, so not in that use), the operands staged
+    once and the persistent reserve (so marking a dot's A does not lower it)."""
+    own = sum(
+        own_buffer_bytes(op)
+        for op in fn.walk()
+        if isinstance(op, tas.DotOp) and A_OWN_BUFFER_ATTR in op.attributes
+    )
+    return transient_bound(fn, set()) + own + staged_once_bound(fn) + PERSISTENT_RESERVE
 
 
 def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
