@@ -38,7 +38,7 @@ from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
 from tileir.dialects.nv_tileas.canonicalize import constant_int
-from tileir.dialects.nv_tileas.layouts import LinearLayout
+from tileir.dialects.nv_tileas.layouts import LinearLayout, uniform_groups
 from tileir.utils.numeric import numpy_dtype
 
 PTX_SCOPE = {
@@ -80,23 +80,6 @@ def mask_runs(module: Operation) -> dict[int, tuple[int, ...]]:
         for o in module.walk()
         if isinstance(o, tas.TiledLoadOp | tas.AsyncTiledLoadOp) and o.mask is not None
     }
-
-
-def uniform_groups(layout: LinearLayout, vec: int, runs: tuple[int, ...] | None) -> bool:
-    """Whether each group of `vec` contiguous registers of `layout` lies in one run of a
-    mask constant in aligned `runs` (per dimension): the groups run along one dimension
-    and start at multiples of `vec` there (every other register, lane and warp basis
-    moves by a multiple of `vec` along it), and the mask's runs there are a multiple of
-    `vec`.  A row of an extent `assume div_by<16>` promises, masked by `col < extent -
-    start` in vectors of 8, is such a mask: each vector is wholly in bounds or out."""
-    if runs is None or vec == 1 or not layout.registers:
-        return False
-    dim = next(i for i, x in enumerate(layout.registers[0]) if x)
-    if runs[dim] % vec:
-        return False
-    k = vec.bit_length() - 1
-    others = (*layout.registers[k:], *layout.lanes, *layout.warps)
-    return all(basis[dim] % vec == 0 for basis in others)
 
 
 def padding_bits(op: tas.TiledLoadOp | tas.AsyncTiledLoadOp) -> int:

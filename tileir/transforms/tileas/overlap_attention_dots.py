@@ -72,7 +72,8 @@ refills the rings, and only then computes the softmax of S_{j+1} and rescales O_
 no group in flight.  The tensor cores run the two products back to back instead of
 draining between them, and the registers are those of the unrotated loop
 (`SCORES_AHEAD_RESERVE`: NVIDIA's 128x128 FMHA samples at `occupancy = 2`, 128
-registers).  Its remark: "wgmma group in flight across the next iteration's first
+registers; `ELEMENT_MASK_RESERVE` more where the rings' copies are masked element by
+element).  Its remark: "wgmma group in flight across the next iteration's first
 product, not its softmax (why not)".
 """
 
@@ -89,6 +90,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileir.analysis.axis_info import AxisInfoAnalysis
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.attributes import (
     ComparisonPredicate,
@@ -98,7 +100,7 @@ from tileir.dialects.cuda_tile.attributes import (
 )
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
-from tileir.dialects.nv_tileas.layouts import DistributedLayout
+from tileir.dialects.nv_tileas.layouts import DistributedLayout, uniform_groups
 from tileir.dialects.nv_tileas.ops.compute import AxisRegionOp
 from tileir.dialects.nv_tileas.ops.tmem import A_IN_REGISTERS_ATTR, A_OWN_BUFFER_ATTR
 from tileir.targets import ctas_per_sm_by_shared, register_budget
@@ -435,6 +437,39 @@ SCORES_AHEAD = "wgmma group in flight across the next iteration's first product,
 #: does: 98 fits where 84 spills).
 SCORES_AHEAD_RESERVE = 26
 
+#: What ring copies masked element by element add to `SCORES_AHEAD_RESERVE`: where a
+#: copy's mask does not move in whole 16-byte groups (`layouts.uniform_groups`: a
+#: dynamic extent of the contiguous dimension without `assume div_by`), each group
+#: takes a predicate an element and a fallback path through registers, which costs
+#: registers in the loop.  Measured (ptxas 13, sm_90a, 128 registers
+#: allowed, 512 threads, 3-stage rings): the 256-row variant of `attention_wide_kv_bf16`
+#: (64 + 32 + 2 x 1 + 26 = 124; K and V copies masked element by element) spills 12
+#: bytes rotated (0 waited), 4 with its exponentials made `exp2 flush_to_zero`, 12 in
+#: f16, and none with the extents of its views `assume div_by<16>` (its copies then
+#: masked a group at a time, `exp` as it is); NVIDIA's `s_fmha_f16_causal_m256_n128`, the
+#: same loop with groups masked whole (126), fits rotated with 128 registers and no
+#: spill.  From 5 on it separates them.
+ELEMENT_MASK_RESERVE = 8
+
+
+def masked_by_element(parts: AttentionLoop) -> bool:
+    """Whether a copy of the loop's rings is masked element by element
+    (`ELEMENT_MASK_RESERVE`): its mask's runs along the contiguous dimension are not
+    whole groups of the elements one copy moves."""
+    analysis = AxisInfoAnalysis()
+    for op in parts.load_k + parts.load_v:
+        if not isinstance(op, tas.AsyncTiledLoadOp) or op.mask is None:
+            continue
+        t = op.loaded_type()
+        if not (isinstance(t, TensorType) and isinstance(t.encoding, DistributedLayout)):
+            continue
+        layout = t.encoding.linear(t.get_shape())
+        bits = max(8, mlir_bit_width(t.element_type) or 8)
+        vec = layout.vector_elements(max(1, op.atom.info.bits // bits))
+        if vec > 1 and not uniform_groups(layout, vec, analysis.get(op.mask).constancy):
+            return True
+    return False
+
 
 def why_not_registers(
     parts: AttentionLoop, arch: str, softmax_in_flight: bool = True
@@ -445,7 +480,8 @@ def why_not_registers(
     tiles the softmax takes from before the loop, and `OVERLAP_RESERVE`, within the
     share of the register file of the CTAs per SM the kernel gets (`resident_ctas`).
     Without `softmax_in_flight`, those of the loop that keeps only S_{j+1} in flight
-    behind P_j·V_j (`SCORES_AHEAD_RESERVE`)."""
+    behind P_j·V_j (`SCORES_AHEAD_RESERVE`, and `ELEMENT_MASK_RESERVE` where its rings'
+    copies are masked element by element)."""
     fn = _function_of(parts.loop)
     if fn is None:
         return "it is not in a function"
@@ -456,6 +492,8 @@ def why_not_registers(
         + live_in_registers(parts) * (1 if softmax_in_flight else 2)
         + (OVERLAP_RESERVE if softmax_in_flight else SCORES_AHEAD_RESERVE)
     )
+    if not softmax_in_flight and masked_by_element(parts):
+        need += ELEMENT_MASK_RESERVE
     if A_IN_REGISTERS_ATTR in parts.pv.attributes:
         a = parts.pv.a.type
         assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
