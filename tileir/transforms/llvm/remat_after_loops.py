@@ -18,13 +18,29 @@ the loop), an op is recomputed in a later block when
 
 * it is cheap pure integer arithmetic (`CHEAP`, `CHEAP_INTRINSICS`) or a thread or
   block index (`CONSTANT_SREGS`);
-* a loop lies wholly between its block and the user's block, and nothing in that loop
-  uses it (a value the loop reads stays live anyway);
-* the user's block is in no loop that the op's block is outside of (a copy never runs
-  more often than the original);
+* a loop lies wholly between its block and the user's block (or the header of the
+  loop the user is in, below), and nothing in that loop uses it (a value the loop reads
+  stays live anyway);
+* the user's block is in at most one loop that the op's block is outside of, a later
+  loop than the one between, which issues `tcgen05.mma` (accumulators in tensor memory): the
+  copy then runs once an iteration of that loop, just before its user in the loop's
+  body, instead of the value living across both loops;
 * each operand is a constant, a kernel parameter, is live across that loop anyway (used
-  in it or after it by something not being recomputed), or is itself recomputed by these
-  rules, so that the copy adds no live range across the loop where it removes one.
+  in it or after it by something not being recomputed; across the later loop where the
+  copy goes into one), or is itself recomputed by these rules, so that the copy adds no
+  live range across the loop where it removes one.
+
+Into a later loop: causal attention's two loops (`loop-split`: the unmasked tiles, then
+the diagonal ones) on sm_100a.  What the kernel computes before its first loop for the
+second one only (the masked loop's column indices `lane_base ^ c`, the offsets of its
+copies into the ring slots) lived across both loops; at the 128 registers of two CTAs
+an SM ptxas 13 stored them before the first loop and loaded them in the second
+(`t_attention_*_d128_causal` with K's and V's rings: 40 bytes).  Recomputed only in the
+second loop's preheader they live across that loop still (64 bytes); in its body, a
+`xor` or `add` an iteration each, nothing is spilled.  Only into loops of `tcgen05` MMAs,
+whose accumulators are in tensor memory: where a loop's `wgmma` accumulators take its
+registers, the copies made ptxas spill (sm_90a `s_fmha_f16_causal`, 128 registers: 0 ->
+312 bytes).
 
 Only in functions with two loops or more (split accumulators, warp-specialized and
 persistent kernels): in one-loop kernels it moved ptxas 13 the wrong way as often as the
@@ -106,6 +122,16 @@ class _Region:
                 return h, latch
         return None
 
+    def tcgen05_loop(self, loop: tuple[int, int]) -> bool:
+        """Whether `loop` issues `tcgen05.mma` (its accumulators are in tensor memory,
+        not in registers: module docstring)."""
+        h, t = loop
+        return any(
+            isinstance(op, llvm.InlineAsmOp) and "tcgen05.mma" in op.asm_string.data
+            for b in self.blocks[h : t + 1]
+            for op in b.ops
+        )
+
     def live_across(self, value: SSAValue, loop: tuple[int, int], skip: set[Operation]) -> bool:
         """Whether something not in `skip` uses `value` in `loop` or after it."""
         return any(
@@ -137,16 +163,21 @@ class _Region:
             return None
         assert isinstance(owner, Operation)
         d, u = self.block_of(owner), self.index[block]
-        if d < 0 or d >= u or any(h <= u <= t and not h <= d <= t for h, t in self.loops):
-            return None  # not into a loop the value was computed outside of
-        loop = self.between(d, u)
+        if d < 0 or d >= u:
+            return None
+        entered = [(h, t) for h, t in self.loops if h <= u <= t and not h <= d <= t]
+        if len(entered) > 1 or (entered and not self.tcgen05_loop(entered[0])):
+            return None  # not into a nest, nor into a loop of register accumulators
+        loop = self.between(d, min(h for h, _ in entered) if entered else u)
         if loop is None:
             return None
         h, latch = loop
         if any(h <= self.block_of(use.operation) <= latch for use in value.uses):
             return None
+        # Into a later loop: the operands must be live across that loop anyway too.
+        across = entered[0] if entered else loop
         plan: list[Operation] = []
-        if not self.plan(owner, loop, plan, set(), made):
+        if not self.plan(owner, (loop, across), plan, set(), made):
             return None
         for op in plan:
             new = op.clone(value_mapper=made)
@@ -159,28 +190,34 @@ class _Region:
     def plan(
         self,
         op: Operation,
-        loop: tuple[int, int],
+        loops: tuple[tuple[int, int], tuple[int, int]],
         plan: list[Operation],
         seen: set[Operation],
         made: dict[SSAValue, SSAValue],
     ) -> bool:
-        """Append to `plan` (operands first) the ops a copy of `op` after `loop` needs
-        (those not copied into the block yet); False where an operand would become live
-        across the loop."""
+        """Append to `plan` (operands first) the ops a copy of `op` after the first of
+        `loops` needs (those not copied into the block yet); False where an operand
+        would become live across the second (the same loop, or the later loop the copy
+        goes into)."""
         if op in seen:
             return True
         seen.add(op)
+        between, across = loops
         for operand in op.operands:
             src = operand.owner
             if operand in made or isinstance(src, llvm.ConstantOp):
                 continue
             if isinstance(src, Block) and src is self.blocks[0]:
                 continue  # a kernel parameter: ptxas reloads it where it is used
-            if self.live_across(operand, loop, seen):
+            if self.live_across(operand, across, seen):
                 continue
-            if not isinstance(src, Operation) or not _cheap(src) or self.block_of(src) >= loop[0]:
+            if (
+                not isinstance(src, Operation)
+                or not _cheap(src)
+                or self.block_of(src) >= between[0]
+            ):
                 return False
-            if not self.plan(src, loop, plan, seen, made):
+            if not self.plan(src, loops, plan, seen, made):
                 return False
         plan.append(op)
         return True
@@ -212,7 +249,7 @@ def rematerialize_region_blocks(blocks: list[Block]) -> int:
 
 @dataclass(frozen=True)
 class RematAfterLoopsPass(ModulePass):
-    """Epilogue index arithmetic recomputed after a later loop (module docstring)."""
+    """Index arithmetic recomputed after a later loop, or in it (module docstring)."""
 
     name = "llvm-remat-after-loops"
 
