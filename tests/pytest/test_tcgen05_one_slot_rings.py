@@ -3,7 +3,8 @@ take one slot less than those of MMAs in flight (`tcgen05_plan.may_stay_in_fligh
 at two stages one slot a ring, refilled once the dot's commit has arrived, and scoped
 to their loop (`ring_budget.ring_scoped`).  The corpus's `attention_occupancy_f16`
 (128x128 Q, K, V, P in f16, `occupancy = 2`: about 113 KiB a CTA) had no room for
-two slots of V beside Q and P; its V now rides a one-slot ring, its loop loads no
+two slots of V beside Q and P; its V now rides a one-slot ring, and so does K since P
+went to tensor memory (111,632 bytes), its loop loads no
 longer keep their bounds paths in registers, and the kernel spills nothing at the
 hint's 128 registers.  In the PTX simulator it matches numpy, and with the wait for
 the P·V MMAs' commit removed the refill of V's slot is reported as a copy into shared
@@ -51,6 +52,10 @@ def test_v_rides_a_one_slot_ring_within_two_ctas_and_spills_nothing() -> None:
     # V's copies in the loop: a 2-stage ring, so its wait lets no group stay in flight.
     loop = ptx.split("tcgen05.mma.cta_group::1", 1)[1]
     assert "cp.async.cg.shared.global" in loop and "cp.async.wait_all;" in loop
+    # K rides a one-slot ring too, now that P goes to tensor memory and the ring budget
+    # counts no shared-memory buffer for it (`tcgen05_plan.a_goes_to_tmem`): the PTX
+    # copies K's tiles as well as V's (16 copy instructions with V's alone).
+    assert ptx.count("cp.async.cg.shared.global") == 32
     report = run_ptxas(ptx, "sm_100a")
     assert report.ok and set(report.spills.values()) == {0}, report.output
     smem = re.search(r"(\d+) bytes smem", report.output)

@@ -55,6 +55,7 @@ from tileir.transforms.tileas.materialize_schedule import defined_outside
 from tileir.transforms.tileas.occupancy import kernel_occupancy
 from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
 from tileir.transforms.tileas.tcgen05_plan import (
+    a_goes_to_tmem,
     accumulator_run,
     fragment_blocks,
     may_stay_in_flight,
@@ -151,14 +152,17 @@ def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
     """A dot's buffers: A and B unless a ring feeds them or, for A, `wgmma` takes it
     from registers (`A_IN_REGISTERS_ATTR`) or from a buffer of its own that is no
     transient use (`A_OWN_BUFFER_ATTR`; 8-bit floats may be widened to f16 on the
-    way in, `DOT_OPERAND_BYTES`), and one buffer of the accumulator's shape when the
+    way in, `DOT_OPERAND_BYTES`), or `tcgen05` from tensor memory (attention's P:
+    `tcgen05_plan.a_goes_to_tmem`), and one buffer of the accumulator's shape when the
     accumulator or the result is not in the engine's own registers: the lowering
     exchanges both through that one buffer (`dot.py`, `tcgen05.py`: the accumulator's
     `c_size`), the accumulator in before the MMAs, the result out after them."""
     staged = staged_operands(op)
     direct = [v for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
     if op.a in direct and (
-        A_IN_REGISTERS_ATTR in op.attributes or A_OWN_BUFFER_ATTR in op.attributes
+        A_IN_REGISTERS_ATTR in op.attributes
+        or A_OWN_BUFFER_ATTR in op.attributes
+        or a_goes_to_tmem(op)
     ):
         direct.remove(op.a)
     total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in direct)

@@ -459,6 +459,35 @@ def a_in_tmem_obstacle(dot: tas.DotOp) -> str | None:
     return None
 
 
+def a_goes_to_tmem(dot: tas.DotOp) -> bool:
+    """Whether `tileas-tmem-accumulators` (which runs after the rings are planned) will
+    give the `tcgen05` dot `dot`'s A tensor-memory columns, so that A takes no
+    shared-memory buffer (`ring_budget`): A may go there (`a_in_tmem_obstacle`) and
+    another `tcgen05` dot of its loop whose accumulator is fresh each iteration (defined
+    outside the loop: attention's S, never a resident or rescaled chain's) has at least
+    A's columns, which A then shares, so the kernel's allocation does not grow.  (A may
+    also go there in other cases; the budget then counts its buffer, more than needed.)"""
+    if a_in_tmem_obstacle(dot) is not None:
+        return False
+    loop = dot.parent_op()
+    assert isinstance(loop, scf.ForOp)
+    width = tmem_a_columns(dot)
+    for other in loop.body.block.ops:
+        if other is dot or not isinstance(other, tas.DotOp):
+            continue
+        acc = other.acc.type
+        if (
+            other.atom.info.engine == "tcgen05"
+            and isinstance(other.acc.owner, Operation)
+            and not loop.is_ancestor(other.acc.owner)
+            and isinstance(acc, TensorType)
+            and len(acc.get_shape()) == 2
+            and tmem_columns((acc.get_shape()[0], acc.get_shape()[1])) >= width
+        ):
+            return True
+    return False
+
+
 def tmem_a_columns(dot: tas.DotOp) -> int:
     """Tensor-memory columns `dot`'s A takes there: `K` 16-bit elements, two a column."""
     t = dot.a.type
