@@ -120,14 +120,13 @@ from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.conversions.tileas_to_llvm.tiled_memory import (
     padding_bits,
     pointer_view,
-    uniform_groups,
     vector_groups,
 )
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
+from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout, uniform_groups
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
 from tileir.transforms.llvm.sink_tmem_loads import mark_slot_read
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
