@@ -20,6 +20,7 @@ from tileir.diagnostics import CompileError, location_of
 from tileir.targets import resolve_gpu_name
 from tileir.transforms.cse import CommonSubexpressionElimination
 from tileir.transforms.cuda_tile.split_accumulators import SplitAccumulatorsPass
+from tileir.transforms.cuda_tile.split_k_steps import SplitKStepsPass
 from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
 from tileir.transforms.llvm.remat_after_loops import RematAfterLoopsPass
@@ -52,6 +53,7 @@ def stage_passes(
             "tileaa",
             [
                 SplitAccumulatorsPass(arch=arch, num_warps=num_warps),
+                SplitKStepsPass(arch=arch),
                 ConvertCudaTileToTileAAPass(),
                 TileAACanonicalizePass(),
                 TileAADropUnitDimsPass(),

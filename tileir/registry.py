@@ -130,6 +130,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "split-dot-accumulators": _pass(
         "tileir.transforms.cuda_tile.split_accumulators", "SplitAccumulatorsPass"
     ),
+    "split-dot-k-steps": _pass("tileir.transforms.cuda_tile.split_k_steps", "SplitKStepsPass"),
     "synthesize-debug-info-scopes": _pass(
         "tileir.transforms.cuda_tile.synthesize_debug_info_scopes",
         "SynthesizeDebugInfoScopesPass",

@@ -99,6 +99,7 @@ from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.types import MemTokenType
 from tileir.printing import pin_source_names
 from tileir.transforms.cuda_tile.split_accumulators import ACCUMULATOR_SPLIT_ATTR
+from tileir.transforms.cuda_tile.split_k_steps import K_STEP_SPLIT_ATTR
 from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 from tileir.utils.tile_builder import TileBuilder
 
@@ -730,9 +731,10 @@ class LowerAtomicRedView(RewritePattern):
 
 class LowerMma(RewritePattern):
     """`mmaf` / `mmai` -> `nv_tileaa.dot` (integer signedness carried over; `fast_acc`
-    and split-dot-accumulators' decision kept as discardable attributes).  Element
-    types `nv_tileaa.dot` does not take keep the `cuda_tile.mmaf` on carriers (it takes
-    every type `mmaf` verifies with, tf32 included)."""
+    and the decisions of split-dot-accumulators and split-dot-k-steps kept as
+    discardable attributes).  Element types `nv_tileaa.dot` does not take keep the
+    `cuda_tile.mmaf` on carriers (it takes every type `mmaf` verifies with, tf32
+    included)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.MmaFOp | ct.MmaIOp, rewriter: PatternRewriter) -> None:
@@ -744,9 +746,10 @@ class LowerMma(RewritePattern):
         dot = aa.DotOp(op.lhs, op.rhs, op.acc, signedness)
         if isinstance(op, ct.MmaFOp) and op.fast_acc is not None:
             dot.attributes["fast_acc"] = UnitAttr()
-        split = op.attributes.get(ACCUMULATOR_SPLIT_ATTR)
-        if split is not None:
-            dot.attributes[ACCUMULATOR_SPLIT_ATTR] = split
+        for name in (ACCUMULATOR_SPLIT_ATTR, K_STEP_SPLIT_ATTR):
+            decision = op.attributes.get(name)
+            if decision is not None:
+                dot.attributes[name] = decision
         rewriter.replace(op, dot)
 
 

@@ -34,7 +34,10 @@ right after the stage that made it, never a guess:
   a loop, whether its operands arrive through a ring of `cp.async` copies and how many
   stages deep (`DotPipelined`), or why not (`DotNotPipelined`); for a dot whose
   accumulator does not fit in registers, the passes split-dot-accumulators runs its
-  loop in (`AccumulatorSplit`) or why it left it whole (`AccumulatorNotSplit`).
+  loop in (`AccumulatorSplit`) or why it left it whole (`AccumulatorNotSplit`); for a
+  dot whose operand stage does not fit twice in the shared memory its rings may take,
+  the narrower K steps split-dot-k-steps runs its loop in (`KStepSplit`) or why it kept
+  the step (`KStepNotSplit`).
 """
 
 from __future__ import annotations
@@ -266,6 +269,7 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     atom records, and why it is not `wgmma` (`dot_plan.recorded_plan`)."""
     from tileir.dialects.cuda_tile.carriers import element_type
     from tileir.transforms.cuda_tile.split_accumulators import ACCUMULATOR_SPLIT_ATTR
+    from tileir.transforms.cuda_tile.split_k_steps import K_STEP_SPLIT_ATTR
     from tileir.transforms.tileas.dot_plan import recorded_plan
     from tileir.transforms.tileas.pipeline_dot_operands import NOT_PIPELINED, feed_clauses
 
@@ -294,6 +298,14 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
             else ("passed", "AccumulatorSplit")
         )
         out.append(Remark(kind, "TensorCore", name, f"{what}: {split.data}", fn, where))
+    k_step = op.attributes.get(K_STEP_SPLIT_ATTR)
+    if isinstance(k_step, StringAttr):
+        kind, name = (
+            ("missed", "KStepNotSplit")
+            if " not split: " in k_step.data
+            else ("passed", "KStepSplit")
+        )
+        out.append(Remark(kind, "TensorCore", name, f"{what}: {k_step.data}", fn, where))
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
