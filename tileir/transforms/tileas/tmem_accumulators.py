@@ -9,12 +9,21 @@ tensor memory from one iteration to the next (no `tcgen05.st`/`tcgen05.ld` per
 iteration), the loop carries the initial registers unchanged, and one
 `nv_tileas.read_tmem_accumulator` after the loop reads the result back for every use of
 the loop's result (it also ends the accumulation, so that another run of the loop starts
-from its initial value).  Resident accumulators get columns of their own (they are live for
-the whole loop, beside any other dot of its body; a chain of dots, each accumulating
-into the last one's result, shares one accumulator); the other `tcgen05` dots share the
-columns after them (each is done with its columns before the next starts).  A kernel
-needing more than the 512 columns of tensor memory keeps its accumulators in registers
-between iterations (no dot is marked resident).
+from its initial value).  Resident accumulators get columns of their own while their
+loop runs (they are live for the whole loop, beside any other dot of its body; a chain
+of dots, each accumulating into the last one's result, shares one accumulator), but
+those of loops that run one after another in the same block share columns
+(`_assign_columns`); the other `tcgen05` dots share the columns after them (each is done
+with its columns before the next starts).  A kernel needing more than the 512 columns
+of tensor memory keeps its accumulators in registers between iterations (no dot is
+marked resident).
+
+A stored accumulator (below) whose loop starts from the result of an earlier loop's
+stored accumulator (a causal attention split at the diagonal: the unmasked loop's O
+flows into the masked loop) continues it in place (`_continuations`): the same
+columns, no read back after the first loop and no write before the second, so the
+128x128 O of cuTile's d128 causal attention takes 128 columns, not 256, and with S (and
+P in S's columns) the kernel allocates 256 of the SM's 512: two CTAs fit.
 
 A 64-row accumulator (data-path layout F) qualifies too where it and the dot's result
 are in the `mma.sync` fragment layout, which `tcgen05.ld/st.16x256b` moves as it is
@@ -61,12 +70,13 @@ The decision is made here, on nv_tileas, and shows in `--emit=tileas`;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
-from xdsl.ir import BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -199,12 +209,146 @@ def ring_fed(dot: tas.DotOp, loop: scf.ForOp) -> bool:
     return True
 
 
-def _say_resident(dot: tas.DotOp, in_flight: bool) -> None:
+@dataclass
+class Chain:
+    """A resident accumulator: the position of its loop's iteration argument, the dots
+    that accumulate into it in turn (`resident_chain`), the scaling a rescaled one goes
+    through (`rescaled_chain`), whether its MMAs stay in flight, and its first column."""
+
+    position: int
+    dots: list[tas.DotOp]
+    rescale: Rescale | None
+    in_flight: bool = False
+    column: int = 0
+
+    @property
+    def loop(self) -> scf.ForOp:
+        loop = self.dots[0].parent_op()
+        assert isinstance(loop, scf.ForOp)
+        return loop
+
+
+def _continuations(chains: Sequence[Chain]) -> dict[int, Chain]:
+    """The stored accumulators (`rescaled_chain`: in tensor memory from before the loop
+    on) that continue the one of an earlier loop of the same block in place, by the id
+    of the later chain: its loop's initial value is the earlier loop's result (the two
+    loops of a causal attention split at the diagonal: the first loop's O flows into the
+    second).  Both are in tensor memory whether their loops ran or not, so the later
+    one may take the earlier one's columns as they are: no read back into registers
+    after the first loop, no write before the second (`_assign_columns` keeps every
+    other accumulator out of those columns from the first loop to the second)."""
+    by_result = {
+        (id(chain.loop), chain.position): chain for chain in chains if chain.rescale is not None
+    }
+    continued: dict[int, Chain] = {}
+    taken: set[int] = set()
+    for chain in chains:
+        if chain.rescale is None:
+            continue
+        initial = chain.loop.iter_args[chain.position]
+        earlier = initial.owner
+        if not isinstance(earlier, scf.ForOp) or not isinstance(initial, OpResult):
+            continue
+        before = by_result.get((id(earlier), initial.index))
+        if (
+            before is None
+            or id(before) in taken
+            or earlier.parent_block() is not chain.loop.parent_block()
+            or _columns(before.dots[0]) != _columns(chain.dots[0])
+        ):
+            continue
+        continued[id(chain)] = before
+        taken.add(id(before))
+    return continued
+
+
+@dataclass
+class _Group:
+    """Chains that hold one accumulator in the same columns, each continuing the last
+    (`_continuations`), and where in their block they are live: from the first loop to
+    the last one (`span`, indices of the block's ops)."""
+
+    chains: list[Chain]
+    block: Block | None
+    span: tuple[int, int]
+    width: int
+    exclusive: bool
+    column: int = 0
+
+    def overlaps(self, other: _Group) -> bool:
+        """Whether the two may be live at once: loops of different blocks (one may run
+        inside the other, or in a loop around both), spans that meet, or MMAs in flight
+        (their slot mbarriers are the lowering's per column: `tcgen05.slot_barriers`)."""
+        return (
+            self.exclusive
+            or other.exclusive
+            or self.block is not other.block
+            or not (self.span[1] < other.span[0] or other.span[1] < self.span[0])
+        )
+
+
+def _assign_columns(chains: Sequence[Chain], continued: dict[int, Chain]) -> int:
+    """Give every resident accumulator its first column (`Chain.column`) and return the
+    columns they take together: accumulators live at the same time (`_Group.overlaps`)
+    get columns apart, in order, the first free ones (as before, where every pair
+    overlaps); loops that run one after another share them, as the unmasked and masked
+    loops of a causal attention do (each O 128 columns: 256 instead of 384, so two CTAs
+    of 256 columns each fit an SM's 512 where one of 512 kept the other waiting in
+    `tcgen05.alloc`)."""
+    follows = {
+        id(before): chain for chain in chains for before in [continued.get(id(chain))] if before
+    }
+    groups: list[_Group] = []
+    for chain in chains:
+        if id(chain) in continued:
+            continue
+        members = [chain]
+        while id(members[-1]) in follows:
+            members.append(follows[id(members[-1])])
+        block = chain.loop.parent_block()
+        where = [block.get_operation_index(c.loop) if block else 0 for c in members]
+        groups.append(
+            _Group(
+                members,
+                block,
+                (min(where), max(where)),
+                _columns(chain.dots[0]),
+                any(c.in_flight for c in members),
+            )
+        )
+    placed: list[_Group] = []
+    for group in groups:
+        column = 0
+        moved = True
+        while moved:
+            moved = False
+            for other in placed:
+                if (
+                    group.overlaps(other)
+                    and column < other.column + other.width
+                    and other.column < column + group.width
+                ):
+                    column = other.column + other.width
+                    moved = True
+        group.column = column
+        placed.append(group)
+        for chain in group.chains:
+            chain.column = column
+    return max((g.column + g.width for g in placed), default=0)
+
+
+def _say_resident(dot: tas.DotOp, in_flight: bool, continues: bool = False) -> None:
     """The feed `tileas-pipeline-dot-operands` recorded (what the `DotPipelined` remark
-    reports) counted the accumulator's registers; a resident one is in tensor memory."""
+    reports) counted the accumulator's registers; a resident one is in tensor memory
+    (`continues`: in the columns of the earlier loop's, which it continues)."""
     clauses = feed_clauses(dot)
     if clauses is not None:
         where = f"the accumulator in tensor memory ({_columns(dot)} columns)"
+        if continues:
+            where += (
+                f", columns {_column_of(dot)} .. {_column_of(dot) + _columns(dot) - 1} as "
+                "the loop before left them (no read back between the loops)"
+            )
         clauses = [where if ACCUMULATOR_REGISTERS.fullmatch(c) else c for c in clauses]
         if in_flight:
             clauses.append("its MMAs in flight across iterations (tcgen05.commit frees each slot)")
@@ -238,51 +382,58 @@ class TmemAccumulatorsPass(ModulePass):
             if _rows(d) % TCGEN05_M == 0
             or (fragment_type(d.acc.type) and fragment_type(d.result.type))
         ]
-        chains: list[tuple[int, list[tas.DotOp], Rescale | None]] = []
+        chains: list[Chain] = []
         for d in full:
             plain = resident_chain(d)
             if plain is not None:
-                chains.append((*plain, None))
+                chains.append(Chain(*plain, None))
                 continue
             rescaled = rescaled_chain(d)
             if rescaled is not None:
-                chains.append(rescaled)
-        resident = [d for _, chain, _ in chains for d in chain]
-        transient = [d for d in dots if d not in resident]
-        needed = sum(_columns(chain[0]) for _, chain, _ in chains) + max(
-            (_columns(d) for d in transient), default=0
-        )
-        if needed > TMEM_COLUMNS:
-            chains, transient = [], dots
-        column = 0
-        for position, chain, rescale in chains:
-            dot = chain[0]
-            loop = dot.parent_op()
-            assert isinstance(loop, scf.ForOp)
+                chains.append(Chain(*rescaled))
+        for chain in chains:
+            loop = chain.loop
             # The MMAs of one dot stay in flight; a chain's waits for its own commits, and
             # so does a rescaled one (the scaling reads what the last MMAs wrote).
-            in_flight = len(chain) == 1 and rescale is None and ring_fed(dot, loop)
-            for link in chain:
-                link.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
+            chain.in_flight = (
+                len(chain.dots) == 1 and chain.rescale is None and ring_fed(chain.dots[0], loop)
+            )
+        continued = _continuations(chains)
+        column = _assign_columns(chains, continued)
+        resident = [d for chain in chains for d in chain.dots]
+        transient = [d for d in dots if d not in resident]
+        needed = column + max((_columns(d) for d in transient), default=0)
+        if needed > TMEM_COLUMNS:
+            chains, transient, continued, column = [], dots, {}, 0
+        for chain in chains:
+            dot, loop, rescale, position = chain.dots[0], chain.loop, chain.rescale, chain.position
+            before = continued.get(id(chain))
+            for link in chain.dots:
+                link.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(chain.column, i64)
                 link.attributes[TMEM_RESIDENT_ATTR] = UnitAttr()
-                if in_flight:
+                if chain.in_flight:
                     link.attributes[TMEM_IN_FLIGHT_ATTR] = UnitAttr()
                 if rescale is not None:
                     link.attributes[TMEM_STORED_ATTR] = UnitAttr()
-                _say_resident(link, in_flight)
+                _say_resident(link, chain.in_flight, before is not None)
             if rescale is not None:
-                _scale_in_tensor_memory(loop, position, dot, rescale, column)
+                _scale_in_tensor_memory(loop, position, dot, rescale, chain.column, before)
             # Read back even when the loop's result is unused: the read also ends the
-            # accumulation, so that the next run of the loop starts from its initial value.
+            # accumulation, so that the next run of the loop starts from its initial value
+            # (a stored accumulator whose only use is the next loop's, which continues it
+            # in place, needs none: `_continuations`).
             result = loop.results[position]
-            read = ReadTmemAccumulatorOp(result, column)
+            after = next((c for c in chains if continued.get(id(c)) is chain), None)
+            kept = after is not None and result.uses.get_length() == 1
+            if kept:
+                continue
+            read = ReadTmemAccumulatorOp(result, chain.column)
             if rescale is not None:
                 read.attributes[TMEM_STORED_ATTR] = UnitAttr()
             Rewriter.insert_op(read, InsertPoint.after(loop))
             result.replace_uses_with_if(
                 read.result, lambda use, read=read: use.operation is not read
             )
-            column += _columns(dot)
         for dot in transient:
             dot.attributes[TMEM_COLUMN_ATTR] = IntegerAttr(column, i64)
         # A computed in registers (attention's P): in the transient accumulators'
@@ -333,12 +484,20 @@ def _say_a_not_in_tmem(dot: tas.DotOp, needed: int, allocated: int) -> None:
 
 
 def _scale_in_tensor_memory(
-    loop: scf.ForOp, position: int, dot: tas.DotOp, rescale: Rescale, column: int
+    loop: scf.ForOp,
+    position: int,
+    dot: tas.DotOp,
+    rescale: Rescale,
+    column: int,
+    continued: Chain | None = None,
 ) -> None:
-    """The initial value into tensor memory before `loop`, the row scaling of the
-    accumulator done there, and `dot` accumulating into the loop's argument again."""
-    initial: SSAValue = loop.iter_args[position]
-    Rewriter.insert_op(WriteTmemAccumulatorOp(initial, column), InsertPoint.before(loop))
+    """The initial value into tensor memory before `loop` (unless the loop continues the
+    accumulator of an earlier one, `continued`, which left it there), the row scaling
+    of the accumulator done there, and `dot` accumulating into the loop's argument
+    again."""
+    if continued is None:
+        initial: SSAValue = loop.iter_args[position]
+        Rewriter.insert_op(WriteTmemAccumulatorOp(initial, column), InsertPoint.before(loop))
     factor = rescale.broadcast.src
     scale = ScaleTmemAccumulatorOp(rescale.argument, factor, column)
     Rewriter.insert_op(scale, InsertPoint.before(rescale.mulf))
@@ -348,3 +507,10 @@ def _scale_in_tensor_memory(
     if not rescale.broadcast.result.uses:
         rescale.broadcast.detach()
         rescale.broadcast.erase()
+
+
+def _column_of(dot: tas.DotOp) -> int:
+    """The first column `tmem_column` gives `dot`'s accumulator."""
+    attr = dot.attributes[TMEM_COLUMN_ATTR]
+    assert isinstance(attr, IntegerAttr)
+    return attr.value.data
