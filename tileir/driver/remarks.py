@@ -290,22 +290,15 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
         pipelined = feed[0] != NOT_PIPELINED
         kind, name = ("passed", "DotPipelined") if pipelined else ("missed", "DotNotPipelined")
         out.append(Remark(kind, "TensorCore", name, f"{what}: {'; '.join(feed)}", fn, where))
-    split = op.attributes.get(ACCUMULATOR_SPLIT_ATTR)
-    if isinstance(split, StringAttr):
-        kind, name = (
-            ("missed", "AccumulatorNotSplit")
-            if " not split: " in split.data
-            else ("passed", "AccumulatorSplit")
-        )
-        out.append(Remark(kind, "TensorCore", name, f"{what}: {split.data}", fn, where))
-    k_step = op.attributes.get(K_STEP_SPLIT_ATTR)
-    if isinstance(k_step, StringAttr):
-        kind, name = (
-            ("missed", "KStepNotSplit")
-            if " not split: " in k_step.data
-            else ("passed", "KStepSplit")
-        )
-        out.append(Remark(kind, "TensorCore", name, f"{what}: {k_step.data}", fn, where))
+    for attr, subject in ((ACCUMULATOR_SPLIT_ATTR, "Accumulator"), (K_STEP_SPLIT_ATTR, "KStep")):
+        split = op.attributes.get(attr)
+        if isinstance(split, StringAttr):
+            kind, name = (
+                ("missed", f"{subject}NotSplit")
+                if " not split: " in split.data
+                else ("passed", f"{subject}Split")
+            )
+            out.append(Remark(kind, "TensorCore", name, f"{what}: {split.data}", fn, where))
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))

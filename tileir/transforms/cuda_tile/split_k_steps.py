@@ -25,10 +25,11 @@ becomes (`%A2`, `%B2`: the same tensor_views tiled 128x64 and 64x128)
 Why it is the same computation: K block `k` of the old step holds the elements of the
 new steps `2k` and `2k + 1`, in that order, and the views bound-check each new tile as
 they did the old one, so a ragged K edge reads the same padding (a new step wholly
-outside the tensor reads only padding, as the old tile's second half did).  The f32
-accumulation order does not change on the tensor cores, which accumulate K in steps of
-8 to 32 (the engine's K) in order either way; the interpreter's `mmaf` rounds per K
-step, and test_split_k_steps checks it agrees with numpy and the simulator.  The pass
+outside the tensor reads only padding, as the old tile's second half did).  On the
+tensor cores the f32 accumulation is the same: they accumulate K in steps of 8 to 32
+(the engine's K) in order either way.  The interpreter's `mmaf` sums one call exactly
+and rounds once, so after the split it rounds once more per old K block (the last bit
+of f32 may differ for inexact data; test_split_k_steps keeps its sums exact).  The pass
 runs on cuda_tile, before `convert-cuda-tile-to-tileaa`, for the reason
 `split-dot-accumulators` does: here the loads still go through partition views, which
 address a narrower tile by its index alone; in nv_tileaa they are pointer tiles and
