@@ -64,7 +64,8 @@ group in flight: the operand is written each iteration into one of two buffers i
 (the group of the iteration before reads the other), beside the rings (`turn_bytes`).
 Not where the loop's accumulators take more than
 `SLOT_READ_ACCUMULATOR_LIMIT` registers a thread (the tile read back and the
-conversion's registers come on top: spills).
+conversion's registers come on top: spills); a `tcgen05` accumulator that stays in
+tensor memory takes none (`tcgen05_plan.accumulator_in_tmem`).
 
 A load qualifies when `tileas-materialize-schedule` could move it (weak, no token, no
 `in_bounds` dimension, nothing in the body writes memory, its operands computed from
@@ -182,7 +183,7 @@ from tileir.transforms.tileas.tcgen05_agents import (
     too_few_registers,
     why_not_tcgen05_agents,
 )
-from tileir.transforms.tileas.tcgen05_plan import may_stay_in_flight
+from tileir.transforms.tileas.tcgen05_plan import accumulator_in_tmem, may_stay_in_flight
 from tileir.transforms.tileas.tf32_operands import (
     ELEMENT_COPIES,
     ROUNDED_IN_SHARED,
@@ -925,7 +926,9 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
 #: a slice at a time where the conversion needs it (`llvm-sink-tmem-loads`,
 #: `SLOT_READ_ATTR`), all seven kernels of 128 have none: the block-scaled ones 231 and
 #: 244 registers (254 and 255 synchronous), the fp8 batched matmuls' transposed B 190
-#: and 192 (196 and 204).  Above 128 not measured.
+#: and 192 (196 and 204).  Above 128 not measured.  A `tcgen05` accumulator kept in
+#: tensor memory counts none (sm_100a, ptxas 13: NVIDIA's 256x256 block-scaled kernels,
+#: 512 columns, ride their rings with 157 to 182 registers and no spills).
 SLOT_READ_ACCUMULATOR_LIMIT = 128
 
 
@@ -955,9 +958,12 @@ def _slot_read(
             riding.append(ride)
     if not riding:
         return ""
-    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it once.)
+    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it
+    # once; a `tcgen05` accumulator that stays in tensor memory holds no register.)
     registers = sum(
-        accumulator_registers(d) for d in plan.dots if not isinstance(d.acc.owner, tas.DotOp)
+        accumulator_registers(d)
+        for d in plan.dots
+        if not isinstance(d.acc.owner, tas.DotOp) and not accumulator_in_tmem(d)
     )
     if registers > SLOT_READ_ACCUMULATOR_LIMIT:
         return (

@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from xdsl.dialects import scf
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
@@ -392,6 +392,54 @@ def chain_from(dot: tas.DotOp, position: int) -> tuple[int, list[tas.DotOp]] | N
             return None
         chain.append(user)
     return None
+
+
+def chain_head(dot: tas.DotOp) -> tas.DotOp:
+    """The first dot of the chain `dot` belongs to: `dot`, or the dot of its block whose
+    result its accumulator is, and so on (a block-scaled K step's dots)."""
+    head = dot
+    while isinstance(head.acc.owner, tas.DotOp) and head.acc.owner.parent_block() is (
+        dot.parent_block()
+    ):
+        head = head.acc.owner
+    return head
+
+
+def accumulator_in_tmem(dot: tas.DotOp) -> bool:
+    """Whether the accumulator of the `tcgen05` dot `dot` stays in tensor memory across
+    its loop, so that no thread holds it in registers while the loop runs, as
+    `tileas-tmem-accumulators` (which runs after the rings are planned) will decide: the
+    first dot of its chain (`chain_head`) is a `resident_chain` of a 128-row accumulator
+    (or a 64-row one in a `fragment_type` layout), and the accumulators of every chain of
+    `tcgen05` dots of the function take at most `TMEM_COLUMNS` together (an upper bound
+    of what that pass allocates: past it, it keeps every accumulator in registers)."""
+    head = chain_head(dot)
+    if head.atom.info.engine != "tcgen05" or resident_chain(head) is None:
+        return False
+    acc = head.acc.type
+    assert isinstance(acc, TensorType)
+    if acc.get_shape()[0] % TCGEN05_M and not (
+        fragment_type(acc) and fragment_type(head.result.type)
+    ):
+        return False
+    fn = dot.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    if fn is None:
+        return False
+    heads = {
+        id(h): h
+        for d in fn.walk()
+        if isinstance(d, tas.DotOp) and d.atom.info.engine == "tcgen05"
+        for h in (chain_head(d),)
+    }
+    columns = 0
+    for h in heads.values():
+        t = h.acc.type
+        assert isinstance(t, TensorType)
+        m, n = t.get_shape()
+        columns += tmem_columns((m, n))
+    return columns <= TMEM_COLUMNS
 
 
 def may_stay_in_flight(dot: tas.DotOp) -> bool:
