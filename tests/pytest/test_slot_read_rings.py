@@ -9,6 +9,8 @@ numpy (ragged M and N; exact), on sm_90a and sm_100a under mbarriers and on sm_8
 operand is so computed (or a chain of them on one accumulator) leaves one `wgmma` group
 in flight, the operand written into one of two buffers in turn
 (`dot.LowerDot._buffer_in_turn`); one buffer for every iteration must fail as a race.
+The links of a chain share their two buffers dot by dot (`turn_chain`); a buffer written
+again before the `wgmma.wait_group` that retires its reader must fail as a race.
 """
 
 from __future__ import annotations
@@ -57,10 +59,11 @@ def test_block_scaled_operands_from_slots_match_numpy(arch: str) -> None:
     assert "B: computed from the slot after the wait (the raw 64x64xf8E4M3FN, " in tileas
     if arch == "sm_90a":
         # The two dots of a K tile chain one accumulator: one group in flight, each
-        # operand written into two buffers in turn (`chained_dot`).
-        assert tileas.count("1 wgmma group in flight") == 2
-        assert tileas.count("A: written into two buffers in turn") == 2
-        assert "wgmma.wait_group.sync.aligned 1;" in ptx
+        # dot's, the chain's operands written into two buffers in turn dot by dot
+        # (`turn_chain`).
+        assert tileas.count("1 wgmma group in flight, each dot a group of its own") == 2
+        assert tileas.count("A: written into two buffers that the chain's 2 dots share") == 2
+        assert ptx.count("wgmma.wait_group.sync.aligned 1;") == 2
     if arch == "sm_80":
         assert "cp.async.wait_group" in ptx and "mbarrier" not in ptx
     else:
@@ -129,4 +132,16 @@ def test_wrong_parity_of_a_slot_read_is_caught() -> None:
     broken = WAIT.sub(lambda m: m.group(0).replace(f"{m.group(2)};", "1;"), ptx, count=1)
     assert broken != ptx
     with pytest.raises((SimulationError, AssertionError)):
+        _common.simulate_case("block_scaled_mm_e4m3", broken, SEED)
+
+
+def test_chain_buffer_written_before_its_reader_retires_is_a_race() -> None:
+    """The links of a chain share two buffers in turn (`turn_by_dot`): link `j` writes
+    the buffer link `j - 2` read, whose group the `wgmma.wait_group 1` after link `j - 1`
+    retired.  Waiting for all but two groups leaves that reader in flight while the
+    buffer is written again."""
+    ptx, _ = _compiled("block_scaled_mm_e4m3", "sm_90a")
+    broken = ptx.replace("wgmma.wait_group.sync.aligned 1;", "wgmma.wait_group.sync.aligned 2;")
+    assert broken != ptx
+    with pytest.raises(SimulationError, match=r"unfinished wgmma\.mma_async"):
         _common.simulate_case("block_scaled_mm_e4m3", broken, SEED)

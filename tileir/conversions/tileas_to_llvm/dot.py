@@ -66,6 +66,7 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     chained_dot,
     groups_in_flight,
     refills_after_wait,
+    turn_by_dot,
 )
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 
@@ -106,6 +107,9 @@ class LowerDot(TilePattern):
         feeds.placement = self.placement
         #: The buffers of A of their own (`A_OWN_BUFFER_ATTR`), by kernel and ring key.
         self.own_a: dict[tuple[int, object], SSAValue] = {}
+        #: The two buffers in turn that the links of a chain share (`TURN_BY_DOT_ATTR`),
+        #: by kernel, loop, operand and size.
+        self.chain_turns: dict[tuple[int, int | None, int, int], SSAValue] = {}
 
     def _check(self, op: tas.DotOp) -> tuple[MmaSpec, int, int, int]:
         """The instruction family of `op`'s atom, and M, N, K, checked against the
@@ -231,14 +235,30 @@ class LowerDot(TilePattern):
             return []
         return [i for i in (0, 1) if fed[i] is None and not (i == 0 and a_in_registers)]
 
-    def _buffer_in_turn(self, op: tas.DotOp, rewriter: PatternRewriter, size: int) -> SSAValue:
-        """This iteration's buffer of an operand `double_buffered` (`size` bytes): the
-        first of two in an even iteration, the second in an odd one.  They live while
-        the loop runs (`AsyncFeeds.loop_of`), beside its rings: the group in flight reads one
-        while the next iteration writes the other, across the exchanges between."""
+    def _buffer_in_turn(
+        self, op: tas.DotOp, rewriter: PatternRewriter, index: int, size: int
+    ) -> SSAValue:
+        """This iteration's buffer of operand `index`, `double_buffered` (`size`
+        bytes): the first of two in an even iteration, the second in an odd one.  They
+        live while the loop runs (`AsyncFeeds.loop_of`), beside its rings: the group in
+        flight reads one while the next iteration writes the other, across the exchanges
+        between.  The links of a chain that share their buffers (`TURN_BY_DOT_ATTR`)
+        take them dot by dot: link `j` of `n` in iteration `i` the buffer `(n i + j) mod
+        2`, `j mod 2` where `n` is even."""
         state = self.ctx.function_state(op)
-        base = allocate_persistent(state, rewriter, 2 * size, self.feeds.loop_of.get(id(op)))
+        scope = self.feeds.loop_of.get(id(op))
+        turn = turn_by_dot(op)
+        key = (id(state), scope, index, size)
+        if turn is not None and key in self.chain_turns:
+            base = self.chain_turns[key]
+        else:
+            base = allocate_persistent(state, rewriter, 2 * size, scope)
+            if turn is not None:
+                self.chain_turns[key] = base
         b = LLBuilder(rewriter, InsertPoint.before(op))
+        place, links = turn if turn is not None else (0, 1)
+        if links % 2 == 0:
+            return b.add(base, b.const(place % 2 * size, i32))
         parity = self.feeds.iteration_parity(b, op)
         if parity is None:
             raise not_supported(
@@ -246,6 +266,8 @@ class LowerDot(TilePattern):
                 "a wgmma group in flight with an operand that no ring read back under "
                 "mbarriers computes",
             )
+        if place % 2:
+            parity = b.xor(parity, b.const(1, i32))
         return b.add(base, b.mul(parity, b.const(size, i32)))
 
     @op_type_rewrite_pattern
@@ -312,7 +334,7 @@ class LowerDot(TilePattern):
         # reads its buffer: two buffers in turn (`double_buffered`).
         turns = self._double_buffered(op, use_wgmma, fed, a_in_registers)
         for i in turns:
-            fed[i] = self._buffer_in_turn(op, rewriter, batch * (a_batch, b_batch)[i])
+            fed[i] = self._buffer_in_turn(op, rewriter, i, batch * (a_batch, b_batch)[i])
         # A in a buffer of its own (`A_OWN_BUFFER_ATTR`): written here as a transient
         # operand would be, but no transient use, so exchanges while the product is in
         # flight leave it alone; one a ring key (the loop's product and its copy after
@@ -455,8 +477,14 @@ class LowerDot(TilePattern):
                 else None,
                 in_place=pending is None,
                 # A link of a chain of dots on one accumulator: the chain's last dot
-                # commits them all as one group (`chained_dot`).
-                commit=not (in_flight and pending is None and chained_dot(op.result)),
+                # commits them all as one group (`chained_dot`), unless the links
+                # share their buffers in turn, each committing its own.
+                commit=not (
+                    in_flight
+                    and pending is None
+                    and chained_dot(op.result)
+                    and turn_by_dot(op) is None
+                ),
             )
         else:
             mma.mma_sync_dot(

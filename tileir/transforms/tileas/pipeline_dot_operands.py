@@ -111,6 +111,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
@@ -183,7 +184,7 @@ from tileir.transforms.tileas.tcgen05_agents import (
     too_few_registers,
     why_not_tcgen05_agents,
 )
-from tileir.transforms.tileas.tcgen05_plan import accumulator_in_tmem, may_stay_in_flight
+from tileir.transforms.tileas.tcgen05_plan import may_stay_in_flight
 from tileir.transforms.tileas.tf32_operands import (
     ELEMENT_COPIES,
     ROUNDED_IN_SHARED,
@@ -958,12 +959,9 @@ def _slot_read(
             riding.append(ride)
     if not riding:
         return ""
-    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it
-    # once; a `tcgen05` accumulator that stays in tensor memory holds no register.)
+    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it once.)
     registers = sum(
-        accumulator_registers(d)
-        for d in plan.dots
-        if not isinstance(d.acc.owner, tas.DotOp) and not accumulator_in_tmem(d)
+        accumulator_registers(d) for d in plan.dots if not isinstance(d.acc.owner, tas.DotOp)
     )
     if registers > SLOT_READ_ACCUMULATOR_LIMIT:
         return (
@@ -981,6 +979,42 @@ def _slot_read(
 #: What the remark adds of an operand computed from its slots under a group in flight.
 TWO_BUFFERS = "written into two buffers in turn"
 
+#: On each link of a chain of `wgmma` dots on one accumulator that leave a group in
+#: flight with operands computed from their slots (`turn_chain`): its place in the chain
+#: and the chain's links, `[j, n]`.  Each link commits its own group and waits for all
+#: but it (`wgmma.wait_group 1`), and the links share two buffers per such operand, in
+#: turn dot by dot: link `j` of iteration `i` writes buffer `(n i + j) mod 2`, which the
+#: group of the link two before it read, retired by the previous link's wait
+#: (docs/codegen.md, "Converted operands").  Per iteration, each link's two buffers
+#: of its own, the 256x128 block-scaled kernels' four links took 192 KiB.
+TURN_BY_DOT_ATTR = "nv_tileas.turn_by_dot"
+
+#: What the remark adds of an operand written into its chain's shared buffers.
+TWO_BUFFERS_BY_DOT = "written into two buffers that the chain's {n} dots share in turn"
+
+
+def turn_chain(plan: LoopPlan) -> list[tas.DotOp]:
+    """The dots of `plan`'s loop, in body order, where they are the links of one chain
+    on one accumulator (`chained_dot`), at least two, each with the same operands
+    computed from its slots: those links share two buffers in turn dot by dot
+    (`TURN_BY_DOT_ATTR`); else none."""
+    dots = plan.dots
+    if len(dots) < 2 or any(chained_dot(a.result) is not b for a, b in pairwise(dots)):
+        return []
+    converted = {tuple(sorted(i for i, _, _ in plan.converted.get(id(d), []))) for d in dots}
+    return dots if len(converted) == 1 and () not in converted else []
+
+
+def turn_by_dot(dot: tas.DotOp) -> tuple[int, int] | None:
+    """`dot`'s place in its chain and the chain's links where the links share their
+    buffers in turn (`TURN_BY_DOT_ATTR`), else None."""
+    attr = dot.attributes.get(TURN_BY_DOT_ATTR)
+    if not isinstance(attr, ArrayAttr):
+        return None
+    place, links = (a.value.data for a in attr.data if isinstance(a, IntegerAttr))
+    return place, links
+
+
 #: Why a loop whose dot operands are computed from their slots stays in one agent: the
 #: producer would copy raw tiles that the consumer converts and writes again.
 CONVERTED_NOT_SPECIALIZED = "an operand is computed from its slots"
@@ -993,21 +1027,30 @@ def turn_bytes(plan: LoopPlan) -> int:
     the one it reads.  The raw tiles' rings keep no slot for the group (their slots are
     read back before it: `stages - 1` of them, where `ring_slots` counts `stages + 1`),
     so the two buffers take the room of those two slots first; `_sized` keeps the rest
-    beside the rings."""
+    beside the rings (less, where the buffers are smaller than those slots).  The links
+    of a `turn_chain` share their two buffers, each as large as the largest link's."""
     # (The buffer a `wgmma` reads pads a row by at most what an exchange's does.)
-    converted = sum(
-        padded_bytes((dot.a, dot.b)[index])
-        for dot in plan.dots
-        for index, _, _ in plan.converted.get(id(dot), [])
-    )
+    chain = turn_chain(plan)
+    if chain:
+        converted = sum(
+            max(padded_bytes((dot.a, dot.b)[index]) for dot in chain)
+            for index, _, _ in plan.converted[id(chain[0])]
+        )
+    else:
+        converted = sum(
+            padded_bytes((dot.a, dot.b)[index])
+            for dot in plan.dots
+            for index, _, _ in plan.converted.get(id(dot), [])
+        )
     raw = sum(tile_bytes(plan.chosen[k][0]) for k in plan.slot_read if k in plan.chosen)
-    return max(0, 2 * converted - 2 * raw)
+    return 2 * converted - 2 * raw
 
 
 def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
     """What the remark says of `dot`'s operands computed from their loads' slots (A
     first): which loads' rings hold their raw tiles, and which stay synchronous."""
     clauses: list[str] = []
+    chain = turn_chain(plan)
     for index, loads, others in sorted(plan.converted.get(id(dot), []), key=lambda c: c[0]):
         riding = [load for load in loads if id(load) in plan.chosen]
         name = "AB"[index]
@@ -1018,7 +1061,8 @@ def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
         rides = "load rides a ring" if len(riding) == 1 else "loads ride rings"
         clauses.append(f"{name}: {CONVERTED_FROM_SLOT} (the raw {tiles} {rides})")
         if plan.in_flight.get(id(dot), "") is None:
-            clauses.append(f"{name}: {TWO_BUFFERS}")
+            turns = TWO_BUFFERS_BY_DOT.format(n=len(chain)) if chain else TWO_BUFFERS
+            clauses.append(f"{name}: {turns}")
         clauses += [f"{name}: {other}" for other in others]
     return clauses
 
@@ -1251,6 +1295,11 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
             if plan.refill_after_wait:
                 dot.attributes[REFILL_AFTER_WAIT_ATTR] = UnitAttr()
                 clauses[0] += f" ({stages} slots, {REFILLED_AFTER_WAIT})"
+            chain = turn_chain(plan)
+            if dot in chain:
+                place = [IntegerAttr(chain.index(dot), i64), IntegerAttr(len(chain), i64)]
+                dot.attributes[TURN_BY_DOT_ATTR] = ArrayAttr(place)
+                clauses[0] += ", each dot a group of its own"
         elif dot.atom.info.engine == "wgmma":
             clauses.append(f"wgmma waited for each iteration ({why})")
         _record(dot, clauses, agents)
