@@ -184,7 +184,7 @@ from tileir.transforms.tileas.tcgen05_agents import (
     too_few_registers,
     why_not_tcgen05_agents,
 )
-from tileir.transforms.tileas.tcgen05_plan import may_stay_in_flight
+from tileir.transforms.tileas.tcgen05_plan import accumulator_in_tmem, may_stay_in_flight
 from tileir.transforms.tileas.tf32_operands import (
     ELEMENT_COPIES,
     ROUNDED_IN_SHARED,
@@ -959,9 +959,12 @@ def _slot_read(
             riding.append(ride)
     if not riding:
         return ""
-    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it once.)
+    # (Dots that chain one accumulator, as the halves of a block-scaled K tile, hold it
+    # once; a `tcgen05` accumulator that stays in tensor memory holds no register.)
     registers = sum(
-        accumulator_registers(d) for d in plan.dots if not isinstance(d.acc.owner, tas.DotOp)
+        accumulator_registers(d)
+        for d in plan.dots
+        if not isinstance(d.acc.owner, tas.DotOp) and not accumulator_in_tmem(d)
     )
     if registers > SLOT_READ_ACCUMULATOR_LIMIT:
         return (
