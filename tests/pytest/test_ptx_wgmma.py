@@ -761,3 +761,80 @@ def test_overwriting_operands_before_wait() -> None:
     D = np.zeros_like(C)
     simulate(ptx, (1, 1, 1), [image, A, C, D, 1])
     np.testing.assert_allclose(D, _expected(Case(n=8), A, B, C, True), rtol=1e-6, atol=1e-6)
+
+
+# A two-slot ring read by two warpgroups: both issue a wgmma on slot 0 (group 0) and one
+# on slot 1 (group 1), wait_group 1 (group 0 retires), then warpgroup 0 refills slot 0
+# (step 0's A image, 2048 bytes: 16 per thread).  Warpgroup 1's wait_group retired its
+# own read of slot 0, but only a barrier after it tells warpgroup 0 so: without one the
+# refill races with warpgroup 1's wgmma on the hardware, whatever order the simulator
+# ran the two warpgroups' waits in.
+_REFILL = {
+    "store": ["@%p5 st.shared.v4.b32 [%r40], {%r1, %r1, %r1, %r1};"],
+    "cp.async": [
+        "@%p5 cp.async.cg.shared.global [%r40], [%rd1], 16;",
+        "cp.async.wait_all;",
+    ],
+}
+
+
+#: Warpgroup 1 releases the slot on an mbarrier after its wait; all threads wait for
+#: the phase (the ring's *empty* barrier).
+_RELEASE = [
+    "setp.ge.u32 %p6, %r1, 128;",
+    "@%p6 mbarrier.arrive.shared::cta.b64 _, [%r42];",
+    "$release:",
+    "mbarrier.try_wait.parity.shared::cta.b64 %p7, [%r42], 0;",
+    "@!%p7 bra $release;",
+]
+_MBARRIER_INIT = (
+    "fence.proxy.async.shared::cta;\nbar.sync 0;",
+    "mov.u32 %r42, mbar;\nsetp.eq.u32 %p6, %r1, 0;\n"
+    "@%p6 mbarrier.init.shared::cta.b64 [%r42], 128;\n"
+    "fence.proxy.async.shared::cta;\nbar.sync 0;",
+)
+_MBARRIER_DECL = (".shared .align 256", ".shared .align 8 .b8 mbar[8];\n.shared .align 256")
+
+
+def _ring_of_two(refill: str, barrier: str) -> dict:
+    """``barrier``: what orders warpgroup 1's wait before the refill ("bar.sync",
+    "mbarrier" or "" for nothing)."""
+    case = Case(n=8, steps=2, warpgroups=2)
+    assert _prepare(case)[4][0][0] == 0  # step 0's A image starts the shared image
+    between = {"bar.sync": ["bar.sync 0;"], "mbarrier": _RELEASE, "": []}[barrier]
+    finish = [
+        "wgmma.commit_group.sync.aligned;",
+        "wgmma.wait_group.sync.aligned 1;",
+        *between,
+        "setp.lt.u32 %p5, %r1, 128;",
+        "shl.b32 %r41, %r1, 4;",
+        "add.u32 %r40, %r2, %r41;",
+        *_REFILL[refill],
+        "wgmma.wait_group.sync.aligned 0;",
+    ]
+    replace = [_MBARRIER_DECL, _MBARRIER_INIT] if barrier == "mbarrier" else []
+    return {"finish": finish, "replace": replace}
+
+
+def _ring_ptx(case: Case, extra: dict) -> tuple[str, tuple]:
+    ptx, arrays = _build(case, extra)
+    # Group 0 is the first wgmma alone.
+    first = ptx.index("\n", ptx.index("wgmma.mma_async"))
+    return ptx[:first] + "\nwgmma.commit_group.sync.aligned;" + ptx[first:], arrays
+
+
+@pytest.mark.parametrize("refill", sorted(_REFILL))
+def test_refilling_a_slot_another_warpgroup_read_needs_a_barrier(refill: str) -> None:
+    case = Case(n=8, steps=2, warpgroups=2)
+    for barrier in ("bar.sync", "mbarrier"):
+        ptx, (A, B, C, image) = _ring_ptx(case, _ring_of_two(refill, barrier))
+        _assemble(ptx)
+        D = np.zeros_like(C)
+        simulate(ptx, (1, 1, 1), [image, A, C, D, 1])
+        np.testing.assert_allclose(D, _expected(case, A, B, C, True), rtol=1e-6, atol=1e-6)
+    ptx, (A, _, C, image) = _ring_ptx(case, _ring_of_two(refill, ""))
+    _assemble(ptx)
+    with pytest.raises(SimulationError, match=r"warpgroup 1 \(tid 128 \.\. 255\) read") as info:
+        simulate(ptx, (1, 1, 1), [image, A, C, np.zeros_like(C), 1])
+    assert info.value.kind == "async-race", info.value
+    assert "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16" in info.value.message

@@ -19,7 +19,12 @@ Agents (their ids are ints, so memory can store them per byte):
   clock ticks when a wait lands them, and only that wait tells thread ``t``;
 * an mbarrier object (id ``2 * count + j``): the copies that complete on it
   (``complete_tx``, ``cp.async.mbarrier.arrive``) are stamped with its clock, which
-  ticks with its phases, and only a wait that observes the phase tells a thread.
+  ticks with its phases, and only a wait that observes the phase tells a thread;
+* a warpgroup's ``wgmma`` operand reads (an object too, ``ptx_wgmma``): they end at
+  the ``wgmma.wait_group`` that retires them, which stamps them with the object's
+  clock and tells the warpgroup's threads (``observe_object``), so another thread's
+  later write into those bytes must be ordered after that wait by a barrier or an
+  mbarrier phase.
 
 Synchronization moves rows: a release joins the thread's row into the barrier's or
 mbarrier phase's clock; an acquire (a completed ``bar.sync``, a successful
@@ -207,6 +212,17 @@ class HappensBefore:
         assert self.async_base is not None
         self.clock[threads, self.async_base + self.local[threads]] = self.async_time[threads]
         return agents
+
+    def observe_object(self, agent: int, threads: np.ndarray) -> int:
+        """An event of object ``agent`` that ``threads`` observe as it happens (a
+        ``wgmma.wait_group`` retiring the warpgroup's reads): the time accesses that end
+        with it are stamped with; the threads learn it, then the object's clock ticks."""
+        j = agent - 2 * self.count
+        time = int(self.object_time[j])
+        column = int(self.object_column[j])
+        self.clock[threads, column] = np.maximum(self.clock[threads, column], time)
+        self.object_time[j] += 1
+        return time
 
     # -- the async proxy -------------------------------------------------------------------
 

@@ -65,7 +65,10 @@ the PTX line, the instruction, the thread and the address) for
 * an *asynchronous race* (``async-race``): an access to bytes a copy has not written
   yet or still reads, an access to bytes a copy wrote that no observed wait orders
   after its completion, a copy overwriting bytes whose readers did not release them
-  (a stage refilled too early), a generic ``st.shared`` reaching the async proxy
+  (a stage refilled too early), a write into shared bytes a ``wgmma`` or
+  ``tcgen05.mma`` read that is not ordered after their completion (the
+  ``wgmma.wait_group`` that retired them, the ``tcgen05.commit``'s mbarrier phase),
+  a generic ``st.shared`` reaching the async proxy
   (``wgmma`` operands, a bulk store's source) without the writer's
   ``fence.proxy.async`` ordered before it, a CTA exiting while a bulk store still
   reads its shared memory;

@@ -124,7 +124,23 @@ what makes the real asynchronous instruction's results undefined:
 * a store to shared memory that an unfinished ``wgmma.mma_async`` reads (the
   operands must stay unchanged until the ``wgmma.wait_group`` that completes it), and
   an asynchronous copy *issued* into such bytes (``async-race``: it may land at any
-  time after it is issued, ``check_copy_unread``).
+  time after it is issued, ``check_copy_unread``);
+* the same after the wait, by a thread not ordered after it: the reads are the issuing
+  warpgroup's and end at the ``wgmma.wait_group`` that retires them (``_retire``).  Each
+  warpgroup has an agent of the happens-before clocks (``ptx_order``, an object like an
+  mbarrier's); a wait that retires reads stamps their bytes with the agent's time, the
+  warpgroup's threads learn it, and the agent's clock ticks.  A later ``st.shared``, or
+  a ``cp.async`` / ``cp.async.bulk`` issued into those bytes (checked at the issue, with
+  the issuing thread's clock; the copy lands after it), by a thread whose clock has not
+  caught up with that time (no ``bar.sync``, named barrier or mbarrier phase after the
+  warpgroup's wait) is an ``async-race`` naming the ``wgmma``, the warpgroup and the
+  bytes (``_check_retired``).  The simulator runs a CTA in lockstep, so by the time one
+  warpgroup refills a ring slot after its ``wgmma.wait_group 1`` every other warpgroup
+  has passed its own wait too: "unfinished at the store" alone would miss a refill that
+  races another warpgroup's ``wgmma`` on the hardware.  One record a byte per warpgroup
+  index (two consumer warpgroups reading one B slot are both checked); a store that
+  passes clears it (a later write ordered after the store is ordered after the wait,
+  and one that is not races with the store).
 
 To see these events, the first ``wgmma`` instruction a machine executes wraps that
 machine's ``read_bits`` / ``write_bits`` and its memory's ``store`` (on the instances,
@@ -144,7 +160,7 @@ import numpy as np
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands, unsupported
 from tileir.testing.ptx_errors import ASYNC_RACE, INVALID, OUT_OF_BOUNDS, UNSUPPORTED
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_numeric import TYPES, unique, unique_counts
+from tileir.testing.ptx_numeric import TYPES, unique, unique_counts, unique_inverse
 from tileir.testing.ptx_parse import Imm, Instruction, Operand, Reg, Vec
 from tileir.testing.ptx_races import check_async_read
 
@@ -198,6 +214,11 @@ def _uniform(m: Machine, values: np.ndarray, groups: np.ndarray, what: str) -> n
 # ------------------------------------------------------------ per-machine state
 
 
+#: An unfinished mma_async's shared-memory read: (warpgroup key, group, the sorted
+#: unique addresses, the instruction's index in ``_State.names``).
+_Read = tuple[int, int, np.ndarray, int]
+
+
 @dataclass
 class _State:
     """The machine's asynchronous-wgmma bookkeeping (see the module docstring)."""
@@ -218,8 +239,20 @@ class _State:
     pending_a: dict[str, np.ndarray] = field(default_factory=dict)
     #: The accumulator list each pending accumulator register belongs to.
     owner: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    #: Shared bytes each unfinished mma_async reads: (warpgroup key, group, addresses).
-    pending_reads: list[tuple[int, int, np.ndarray]] = field(default_factory=list)
+    #: Shared bytes each unfinished mma_async reads: (warpgroup key, group, addresses,
+    #: the instruction's index in ``names``).
+    pending_reads: list[_Read] = field(default_factory=list)
+    #: Per warpgroup key: the ``ptx_order`` agent whose clock ticks at each
+    #: ``wgmma.wait_group`` of the warpgroup that retires reads (``_retire``).
+    agents: dict[int, int] = field(default_factory=dict)
+    #: Per warpgroup index in the CTA (``tid / 128``), per memory byte: the time of
+    #: that warpgroup's agent (in the byte's CTA) when it last retired a
+    #: ``wgmma.mma_async`` that read the byte (0: none since the byte was last stored),
+    #: and that instruction's index in ``names``.
+    retired: dict[int, np.ndarray] = field(default_factory=dict)
+    retired_by: dict[int, np.ndarray] = field(default_factory=dict)
+    #: The ``wgmma.mma_async`` instructions that read shared memory, for messages.
+    names: list[str] = field(default_factory=list)
 
     def pending(self, table: dict[str, np.ndarray], name: str) -> np.ndarray:
         arr = table.get(name)
@@ -246,6 +279,18 @@ def _state(m: Machine) -> _State:
     def checked_store(addresses: np.ndarray, data: np.ndarray, writers: np.ndarray) -> None:
         if state.pending_reads:
             _check_no_pending_read(m, state, addresses, data.shape[1], writers)
+        if state.retired:
+            nbytes = data.shape[1]
+            written = (addresses.astype(np.int64)[:, None] + np.arange(nbytes)).reshape(-1)
+            _check_retired(
+                m, state, written, np.repeat(writers, nbytes), "a store to shared memory"
+            )
+            # A store ordered after the retirement replaces the record: a later access
+            # ordered after this store is ordered after the retirement too, and one that
+            # is not races with the store (``ptx_races``).
+            flat = written - m.memory.BASE
+            for times in state.retired.values():
+                times[flat] = 0
         store(addresses, data, writers)
 
     vars(memory)["store"] = checked_store
@@ -345,14 +390,19 @@ def _wait_group(n: int) -> Exec:
         state = _state(m)
         limit = np.full(m.count, -1, dtype=np.int64)
         keys = _group_key(m, groups).tolist()
-        for key, g in zip(keys, groups, strict=True):
+
+        def limit_of(key: int) -> int:
             # Groups numbered below the open one are committed; all but the newest n end.
-            limit[g] = state.open_group.get(key, 0) - n
-        state.pending_reads = [
-            (key, seq, addresses)
-            for key, seq, addresses in state.pending_reads
-            if not (key in keys and seq < state.open_group.get(key, 0) - n)
-        ]
+            return state.open_group.get(key, 0) - n
+
+        for key, g in zip(keys, groups, strict=True):
+            limit[g] = limit_of(key)
+        done = [r for r in state.pending_reads if r[0] in keys and r[1] < limit_of(r[0])]
+        if done:
+            ended = {id(r) for r in done}
+            state.pending_reads = [r for r in state.pending_reads if id(r) not in ended]
+            if m.check_races:
+                _retire(m, state, groups, keys, done)
         for table in (state.pending_d, state.pending_a):
             for arr in table.values():
                 done = act & (arr >= 0) & (arr < limit)
@@ -468,7 +518,23 @@ def _decode_mma_async(ins: Instruction, mods: Mods) -> Exec:
     )
     if isinstance(ops[2], Vec) or isinstance(form.a_desc, Vec):
         raise invalid(ins, "a matrix descriptor must be a .b64 register")
-    return _mma_async(form)
+    return _mma_async(form, _name(ins))
+
+
+def _name(ins: Instruction) -> str:
+    """The ``wgmma.mma_async`` for messages: its line, mnemonic and operand registers
+    after the accumulator list."""
+
+    def show(op: Operand) -> str:
+        if isinstance(op, Reg):
+            return op.name
+        if isinstance(op, Vec):
+            return "{" + ", ".join(show(item) for item in op.items) + "}"
+        return str(op)
+
+    rest = ", ".join(show(op) for op in ins.operands[1:3])
+    mnemonic = ".".join((ins.opcode, *ins.modifiers))
+    return f"`{mnemonic} {{..}}, {rest}` (line {ins.line})"
 
 
 def _regs(ins: Instruction, op: Operand, count: int, what: str) -> tuple[Reg, ...]:
@@ -532,7 +598,8 @@ def _decode_elements(raw: np.ndarray, kind: str) -> np.ndarray:
     return raw.astype(np.int64)
 
 
-def _mma_async(f: _Form) -> Exec:
+def _mma_async(f: _Form, label: str) -> Exec:
+    """``label``: how messages call the instruction (``_name``)."""
     d_rows, d_cols = _d_positions(f.n, f.acc == "f16")
     a_rows, a_cols = _a_positions(f.k)
     d_names = tuple(r.name for r in f.d)
@@ -604,9 +671,12 @@ def _mma_async(f: _Form) -> Exec:
             state.owner[name] = d_names
         for name in a_names:
             state.pending(state.pending_a, name)[act] = seq[act]
+        if label not in state.names:
+            state.names.append(label)
+        which = state.names.index(label)
         for key, g, chunks in zip(_group_key(m, groups).tolist(), groups, read, strict=True):
             addresses = unique(np.concatenate(chunks)).astype(np.int64)
-            state.pending_reads.append((key, int(seq[g[0]]), addresses))
+            state.pending_reads.append((key, int(seq[g[0]]), addresses, which))
 
     return run
 
@@ -747,9 +817,82 @@ def check_copy_unread(m: Machine, addresses: np.ndarray, writers: np.ndarray) ->
     issuing thread each) that an unfinished mma_async reads: the copy may land at any
     time after it is issued (``ptx_async``)."""
     state = _existing_state(m)
-    if state is not None and state.pending_reads:
-        _check_unread(
-            m, state, addresses, writers, "an asynchronous copy into shared memory", ASYNC_RACE
+    if state is None:
+        return
+    what = "an asynchronous copy into shared memory"
+    if state.pending_reads:
+        _check_unread(m, state, addresses, writers, what, ASYNC_RACE)
+    if state.retired:
+        _check_retired(m, state, addresses.astype(np.int64), writers, f"{what} issued")
+
+
+def _retire(
+    m: Machine, state: _State, groups: np.ndarray, keys: list[int], done: list[_Read]
+) -> None:
+    """The shared-memory reads of the retired ``done`` end at this ``wgmma.wait_group``:
+    each retiring warpgroup's agent (``ptx_order``) stamps them, and the warpgroup's
+    threads learn that time, so a write into those bytes is ordered after the reads
+    only for a thread synchronized with the warpgroup after its wait
+    (``_check_retired``)."""
+    size = len(m.memory.data)
+    for key, g in zip(keys, groups, strict=True):
+        mine = [r for r in done if r[0] == key]
+        if not mine:
+            continue
+        agent = state.agents.get(key)
+        if agent is None:
+            agent = state.agents[key] = m.order.new_object(key // 64)
+        time = m.order.observe_object(agent, g)
+        w = key % 64
+        if w not in state.retired:
+            state.retired[w] = np.zeros(size, dtype=np.int32)
+            state.retired_by[w] = np.zeros(size, dtype=np.int32)
+        for _, _, addresses, which in mine:
+            flat = addresses - m.memory.BASE
+            state.retired[w][flat] = time
+            state.retired_by[w][flat] = which
+
+
+def _check_retired(
+    m: Machine, state: _State, written: np.ndarray, writers: np.ndarray, what: str
+) -> None:
+    """Fail if threads ``writers`` write bytes ``written`` (absolute addresses) that a
+    retired ``wgmma.mma_async`` read, unless its retirement (the warpgroup's
+    ``wgmma.wait_group``) happens before the writer (a ``bar.sync``, named barrier or
+    mbarrier phase after the wait).  Writers that are not threads (a landing copy's
+    agent) were checked when the copy was issued (``check_copy_unread``)."""
+    threads = (writers >= 0) & (writers < m.count)
+    if not threads.any():
+        return
+    flat = written - m.memory.BASE
+    for w, times in state.retired.items():
+        stamped = times[flat]
+        hit = np.flatnonzero((stamped > 0) & threads)
+        if not len(hit):
+            continue
+        ctas, inverse = unique_inverse(m.memory.shared_cta(written[hit], 1))
+        keyed = np.array([state.agents.get(int(c) * 64 + w, -1) for c in ctas.tolist()])
+        agents = keyed[inverse.reshape(-1)]
+        ok = m.order.ordered(agents, stamped[hit], writers[hit])
+        if ok.all():
+            continue
+        bad = hit[~ok]
+        k = int(bad[0])
+        writer = int(writers[k])
+        mine = bad[writers[bad] == writer]
+        first, last = int(written[mine].min()), int(written[mine].max())
+        reader = state.names[int(state.retired_by[w][flat[k]])]
+        raise m.fail(
+            f"{what} by {m.threads.describe(writer)} overwrites bytes that {reader} of "
+            f"warpgroup {w} (tid {128 * w} .. {128 * w + 127}) read, and the "
+            "wgmma.wait_group that retired it is not ordered before this write: no "
+            "bar.sync, named barrier or mbarrier phase after that warpgroup's wait_group "
+            "orders them (a ring slot refilled before all its readers released it) "
+            f"({len(mine)} such bytes from 0x{first:x} to 0x{last:x}; the first is "
+            f"{m.memory.describe(int(written[k]))})",
+            writer,
+            int(written[k]),
+            kind=ASYNC_RACE,
         )
 
 
@@ -761,7 +904,7 @@ def _check_unread(
     what: str,
     kind: str,
 ) -> None:
-    for _, _, reading in state.pending_reads:
+    for _, _, reading, _ in state.pending_reads:
         if not len(reading):
             continue
         # `reading` is sorted and unique (`np.unique` at the issue): a binary search
