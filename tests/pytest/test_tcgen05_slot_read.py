@@ -65,6 +65,11 @@ def test_tensor_memory_accumulator_takes_no_registers_from_the_limit(
     ptx, tileas = _compile("sm_100a")
     assert "A: computed from the slot after the wait (the raw 64x64xf8E4M3FN load rides" in tileas
     assert KEPT_SYNCHRONOUS not in tileas
+    # A's scales (two a row, in rows of any stride) are too narrow for a cp.async.
+    assert (
+        "its 64x2xf8E8M0FNU load stays synchronous: no cp.async copies its 16-bit accesses "
+        "(its addresses are contiguous for only 2 bytes)" in tileas
+    )
     assert ptx == _ptx()
     _, tileas = _compile("sm_90a")
     assert f"{KEPT_SYNCHRONOUS}: the loop's accumulators take 32 registers a thread" in tileas
@@ -80,5 +85,7 @@ def test_converted_operands_match_numpy_and_an_early_overwrite_is_a_race() -> No
     waits = list(COMMIT_WAIT.finditer(ptx))
     assert len(waits) == 2
     broken = ptx[: waits[0].start()] + ptx[waits[0].end() :]
-    with pytest.raises(SimulationError, match=r"a store to shared memory that a tcgen05\.mma still"):
+    with pytest.raises(
+        SimulationError, match=r"a store to shared memory that a tcgen05\.mma still"
+    ):
         _common.simulate_case(KERNEL, broken, SEED)

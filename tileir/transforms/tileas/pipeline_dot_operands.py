@@ -136,8 +136,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
+from tileir.analysis.axis_info import AxisInfoAnalysis, element_bytes
 from tileir.diagnostics import CompileError
 from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG, AtomAttr, Residency
 from tileir.dialects.nv_tileas.foreign import AsyncValueType
@@ -668,7 +670,7 @@ def why_not_slot_read(
         return "it cannot move to an earlier iteration"
     atom = async_atom(op)
     if atom is None:
-        return f"no cp.async copies its {op.atom.info.bits}-bit accesses"
+        return f"no cp.async copies its {op.atom.info.bits}-bit accesses{narrow_because(op)}"
     # The raw tile keeps its own layout in the slot: a thread copies the elements it
     # holds contiguously, which must make at least one 4-byte cp.async.
     bits = element_bits(op)
@@ -682,6 +684,33 @@ def why_not_slot_read(
     if sources is None:
         return "its coordinates depend on more than the induction variable"
     return op, atom, sources
+
+
+def narrow_because(op: tas.TiledLoadOp) -> str:
+    """Why the pointers of `op` allow no access as wide as a `cp.async` (4 bytes), as the
+    remark adds it (empty where that is not why): the access atom is the widest run the
+    axis analysis proves contiguous and aligned (`tileaa_to_tileas.best_vector`), so say
+    how long and how aligned the runs along their most contiguous dimension are (the
+    block-scaled kernels' 2-D scales: rows of 4 contiguous bytes, but a row stride not
+    known to be a multiple of 4)."""
+    view = op.view.owner
+    if not isinstance(view, tas.ViewOp) or not isinstance(view.src.type, TensorType):
+        return ""
+    pointer = element_type(view.src.type)
+    if not isinstance(pointer, PointerType):
+        return ""
+    size = element_bytes(pointer.pointee)
+    info = AxisInfoAnalysis().get(view.src)
+    dim = max(range(info.rank), key=lambda d: (info.contiguity[d], d))
+    run = info.contiguity[dim] * size
+    aligned = min(info.divisibility[dim], run)
+    least = CP_ASYNC_BITS[0] // 8
+    if run < least:
+        return f" (its addresses are contiguous for only {run} bytes)"
+    if aligned < least:
+        unit = "byte" if aligned == 1 else "bytes"
+        return f" (its addresses run {run} contiguous bytes, known aligned to {aligned} {unit})"
+    return ""
 
 
 def describe_tile(load: tas.TiledLoadOp) -> str:
