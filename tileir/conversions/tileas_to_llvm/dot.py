@@ -242,23 +242,20 @@ class LowerDot(TilePattern):
         bytes): the first of two in an even iteration, the second in an odd one.  They
         live while the loop runs (`AsyncFeeds.loop_of`), beside its rings: the group in
         flight reads one while the next iteration writes the other, across the exchanges
-        between.  The links of a chain that share their buffers (`TURN_BY_DOT_ATTR`)
-        take them dot by dot: link `j` of `n` in iteration `i` the buffer `(n i + j) mod
-        2`, `j mod 2` where `n` is even."""
+        between.  The links of a chain that share their buffers (`TURN_BY_DOT_ATTR`,
+        an even number of them) take them dot by dot: link `j` the buffer `j mod 2`."""
         state = self.ctx.function_state(op)
         scope = self.feeds.loop_of.get(id(op))
         turn = turn_by_dot(op)
-        key = (id(state), scope, index, size)
-        if turn is not None and key in self.chain_turns:
-            base = self.chain_turns[key]
-        else:
-            base = allocate_persistent(state, rewriter, 2 * size, scope)
-            if turn is not None:
-                self.chain_turns[key] = base
         b = LLBuilder(rewriter, InsertPoint.before(op))
-        place, links = turn if turn is not None else (0, 1)
-        if links % 2 == 0:
-            return b.add(base, b.const(place % 2 * size, i32))
+        if turn is not None:
+            place, links = turn
+            assert links % 2 == 0, "an odd chain shares no buffers (`turn_chain`)"
+            key = (id(state), scope, index, size)
+            if key not in self.chain_turns:
+                self.chain_turns[key] = allocate_persistent(state, rewriter, 2 * size, scope)
+            return b.add(self.chain_turns[key], b.const(place % 2 * size, i32))
+        base = allocate_persistent(state, rewriter, 2 * size, scope)
         parity = self.feeds.iteration_parity(b, op)
         if parity is None:
             raise not_supported(
@@ -266,8 +263,6 @@ class LowerDot(TilePattern):
                 "a wgmma group in flight with an operand that no ring read back under "
                 "mbarriers computes",
             )
-        if place % 2:
-            parity = b.xor(parity, b.const(1, i32))
         return b.add(base, b.mul(parity, b.const(size, i32)))
 
     @op_type_rewrite_pattern

@@ -1013,12 +1013,12 @@ TWO_BUFFERS = "written into two buffers in turn"
 
 #: On each link of a chain of `wgmma` dots on one accumulator that leave a group in
 #: flight with operands computed from their slots (`turn_chain`): its place in the chain
-#: and the chain's links, `[j, n]`.  Each link commits its own group and waits for all
-#: but it (`wgmma.wait_group 1`), and the links share two buffers per such operand, in
-#: turn dot by dot: link `j` of iteration `i` writes buffer `(n i + j) mod 2`, which the
-#: group of the link two before it read, retired by the previous link's wait
-#: (docs/codegen.md, "Converted operands").  Per iteration, each link's two buffers
-#: of its own, the 256x128 block-scaled kernels' four links took 192 KiB.
+#: and the chain's links, `[j, n]` (`n` even).  Each link commits its own group and
+#: waits for all but it (`wgmma.wait_group 1`), and the links share two buffers per such
+#: operand, in turn dot by dot: link `j` writes buffer `j mod 2` (`(n i + j) mod 2` in
+#: iteration `i`), which the group of the link two before it read, retired by the
+#: previous link's wait (docs/codegen.md, "Converted operands").  With two buffers of
+#: each link's own, the 256x128 block-scaled kernels' four links took 192 KiB.
 TURN_BY_DOT_ATTR = "nv_tileas.turn_by_dot"
 
 #: What the remark adds of an operand written into its chain's shared buffers.
@@ -1027,13 +1027,18 @@ TWO_BUFFERS_BY_DOT = "written into two buffers that the chain's {n} dots share i
 
 def turn_chain(plan: LoopPlan) -> list[tas.DotOp]:
     """The dots of `plan`'s loop, in body order, where they are the links of one chain
-    on one accumulator (`chained_dot`), at least two, each with the same operands
-    computed from its slots: those links share two buffers in turn dot by dot
-    (`TURN_BY_DOT_ATTR`); else none."""
+    on one accumulator (`chained_dot`), an even number of them, each with the same
+    operands computed from its slots, of the same types: those links share two buffers
+    in turn dot by dot, link `j` always buffer `j mod 2` (`TURN_BY_DOT_ATTR`); else
+    none.  (An odd chain would take its buffers by the iteration's parity, not yet
+    done: its links keep two buffers each.)"""
     dots = plan.dots
-    if len(dots) < 2 or any(chained_dot(a.result) is not b for a, b in pairwise(dots)):
+    if len(dots) % 2 or any(chained_dot(a.result) is not b for a, b in pairwise(dots)):
         return []
-    converted = {tuple(sorted(i for i, _, _ in plan.converted.get(id(d), []))) for d in dots}
+    converted = {
+        tuple(sorted((i, str((d.a, d.b)[i].type)) for i, _, _ in plan.converted.get(id(d), [])))
+        for d in dots
+    }
     return dots if len(converted) == 1 and () not in converted else []
 
 
