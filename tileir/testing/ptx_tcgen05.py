@@ -65,6 +65,10 @@ the judges).  What is modelled:
   or an MMA's D writing columns that an MMA reads as A before the writer observed the
   phase of a later commit of its issuer (9.7.16.6.3) (an `async-race`).
 
+* `tcgen05.cp` (shared -> tensor memory) and the block-scaled `tcgen05.mma ...
+  .kind::{mxf8f6f4,mxf4,mxf4nvf4}.block_scale` live in ``ptx_tcgen05_scaled``; they use
+  this module's state (allocations, commits, regions, operand reads).
+
 Not checked: a `tcgen05.st` racing with an MMA's D on the same columns, the fences
 themselves.
 """
@@ -155,6 +159,9 @@ class _State:
     #: Columns MMAs read as A from tensor memory: (cta, lo, hi, issuer) -> the number of
     #: the issuer's last MMA that read them (a later one completes after it).
     a_reads: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
+    #: The same for the columns block-scaled MMAs read scale factors from
+    #: (``ptx_tcgen05_scaled``).
+    scale_reads: dict[tuple[int, int, int, int], int] = field(default_factory=dict)
 
     def memory(self, cta: int) -> np.ndarray:
         if cta not in self.tmem:
@@ -244,20 +251,22 @@ def _check_a_unread(
     m: Machine, state: _State, cta: int, lo: int, hi: int, who: np.ndarray, what: str
 ) -> None:
     """Fail if threads `who` write tensor-memory columns `lo .. hi - 1` of CTA `cta` that
-    an MMA whose completion they have not observed reads as A (9.7.16.6.1: a
-    `tcgen05.mma` reads its operands asynchronously, until its commit's phase)."""
-    for (c, a_lo, a_hi, issuer), seq in state.a_reads.items():
-        if c != cta or a_hi <= lo or hi <= a_lo:
-            continue
-        done = _completed(m, state, issuer, seq, who.astype(np.int64))
-        if not done.all():
-            raise m.fail(
-                f"{what} tensor memory columns {max(lo, a_lo)} .. {min(hi, a_hi) - 1} that "
-                "a tcgen05.mma still reads as A (wait for the mbarrier phase of the "
-                "tcgen05.commit that covers it first)",
-                int(who[int(np.argmin(done))]),
-                kind=ASYNC_RACE,
-            )
+    an MMA whose completion they have not observed reads as A or as scale factors
+    (9.7.16.6.1: a `tcgen05.mma` reads its operands asynchronously, until its commit's
+    phase)."""
+    for reads, noun in ((state.a_reads, "A"), (state.scale_reads, "scale factors")):
+        for (c, a_lo, a_hi, issuer), seq in reads.items():
+            if c != cta or a_hi <= lo or hi <= a_lo:
+                continue
+            done = _completed(m, state, issuer, seq, who.astype(np.int64))
+            if not done.all():
+                raise m.fail(
+                    f"{what} tensor memory columns {max(lo, a_lo)} .. {min(hi, a_hi) - 1} "
+                    f"that a tcgen05.mma still reads as {noun} (wait for the mbarrier phase "
+                    "of the tcgen05.commit that covers it first)",
+                    int(who[int(np.argmin(done))]),
+                    kind=ASYNC_RACE,
+                )
 
 
 def check_copy_unread(m: Machine, addresses: np.ndarray, writers: np.ndarray) -> None:
@@ -354,10 +363,12 @@ def decode_tcgen05(ins: Instruction) -> Exec:
         mods.done()
         operands(ins, 0)
         return _wait_st if wait == "wait::st" else (lambda m, act: None)
-    kind = mods.one_of(("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit", "ld", "st"))
+    kind = mods.one_of(
+        ("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit", "ld", "st", "cp")
+    )
     if kind is None:
         raise unsupported(ins, "this tcgen05 instruction")
-    grouped = ("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit")
+    grouped = ("alloc", "dealloc", "relinquish_alloc_permit", "mma", "commit", "cp")
     if kind in grouped and not mods.flag("cta_group::1"):
         raise unsupported(ins, f"tcgen05.{kind} without .cta_group::1 (CTA pairs)")
     if kind == "alloc":
@@ -374,6 +385,10 @@ def decode_tcgen05(ins: Instruction) -> Exec:
         return _decode_mma(ins, mods)
     if kind == "commit":
         return _decode_commit(ins, mods)
+    if kind == "cp":
+        from tileir.testing.ptx_tcgen05_scaled import decode_cp
+
+        return decode_cp(ins, mods)
     return _decode_ld_st(ins, mods, kind == "st")
 
 
@@ -554,6 +569,11 @@ def _sm100_to_hopper(m: Machine, desc: int, lead: int, which: str) -> int:
 
 
 def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
+    scaled = mods.one_of(("kind::mxf8f6f4", "kind::mxf4", "kind::mxf4nvf4"))
+    if scaled is not None:
+        from tileir.testing.ptx_tcgen05_scaled import decode_scaled_mma
+
+        return decode_scaled_mma(ins, mods, scaled.removeprefix("kind::"))
     kind = mods.one_of(tuple(f"kind::{k}" for k in _AB))
     if kind is None:
         raise unsupported(ins, "tcgen05.mma kinds other than f16, tf32, f8f6f4 and i8")
@@ -568,20 +588,8 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
 
     def run(m: Machine, act: np.ndarray) -> None:
         state = _state(m)
-        taddr = _value(m, Reg(d.base), "u32", act) + np.uint64(d.offset)
+        taddr, adesc, bdesc, words, keep = mma_operands(m, act, d, a_desc, b_desc, idesc, enable)
         a_tmem = isinstance(a_desc, Mem)
-        if isinstance(a_desc, Mem):
-            adesc = _value(m, Reg(a_desc.base), "u32", act) + np.uint64(a_desc.offset)
-        else:
-            adesc = _value(m, a_desc, "b64", act)
-        bdesc = _value(m, b_desc, "b64", act)
-        words = _value(m, idesc, "b32", act)
-        if isinstance(enable, Imm):
-            keep = np.full(m.count, bool(enable.value))
-        else:
-            assert isinstance(enable, Reg)
-            p = m.read_bits(Reg(enable.name), TYPES["pred"], act).astype(bool)
-            keep = ~p if enable.negated else p
         for lane in lanes_of(act).tolist():
             form = decode_instruction_descriptor(int(words[lane]), kind)
             if isinstance(form, str):
@@ -607,7 +615,7 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
             read: list[list[np.ndarray]] = [[]]
             hop_b = _sm100_to_hopper(m, int(bdesc[lane]), lane, "B")
             if a_tmem:
-                raw_a = _tmem_a(m, state, cta, int(adesc[lane]), form, lane)
+                raw_a = tmem_a(m, state, cta, int(adesc[lane]), form.m, form.mn_major_a, lane)
             else:
                 hop_a = _sm100_to_hopper(m, int(adesc[lane]), lane, "A")
                 raw_a = _operand_bytes(
@@ -623,23 +631,7 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
                 A = -A
             if form.neg_b:
                 Bt = -Bt
-            product = A @ Bt.T
-            lanes = _d_lanes(form.m)
-            cells = state.memory(cta)[lanes, lo : lo + form.n]
-            if keep[lane]:
-                old = cells.view(np.int32) if form.d == "s32" else cells.view(np.float32)
-                product = product + old.astype(product.dtype)
-            if form.d == "s32":
-                bits = (product.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
-            else:
-                bits = product.astype(np.float32).view(np.uint32)
-            state.memory(cta)[lanes, lo : lo + form.n] = bits
-            state.regions = [
-                r
-                for r in state.regions
-                if not (r.cta == cta and r.lo >= lo and r.hi <= lo + form.n)
-            ]
-            state.regions.append(_Region(cta, lo, lo + form.n, lane))
+            write_d(state, cta, lo, form.m, form.d, A @ Bt.T, bool(keep[lane]), lane)
             if a_tmem:
                 a_lo = int(adesc[lane]) & 0xFFFF
                 state.a_reads[(cta, a_lo, a_lo + _K_BYTES // 4, lane)] = state.issued.get(lane, 0)
@@ -648,18 +640,66 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
     return run
 
 
-def _tmem_a(m: Machine, state: _State, cta: int, taddr: int, form: _Idesc, lane: int) -> np.ndarray:
+def tmem_address(m: Machine, op: Mem, act: np.ndarray) -> np.ndarray:
+    """Per thread, the tensor-memory address of a `[reg+offset]` operand."""
+    return _value(m, Reg(op.base), "u32", act) + np.uint64(op.offset)
+
+
+def mma_operands(
+    m: Machine, act: np.ndarray, d: Mem, a: Operand, b: Operand, idesc: Operand, enable: Operand
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per thread, a `tcgen05.mma`'s D address, A (a tensor-memory address for `[a]`, else
+    a descriptor), B descriptor, instruction descriptor and enable-input-d."""
+    adesc = tmem_address(m, a, act) if isinstance(a, Mem) else _value(m, a, "b64", act)
+    if isinstance(enable, Imm):
+        keep = np.full(m.count, bool(enable.value))
+    else:
+        assert isinstance(enable, Reg)
+        p = m.read_bits(Reg(enable.name), TYPES["pred"], act).astype(bool)
+        keep = ~p if enable.negated else p
+    words = _value(m, idesc, "b32", act)
+    return tmem_address(m, d, act), adesc, _value(m, b, "b64", act), words, keep
+
+
+def write_d(
+    state: _State, cta: int, lo: int, rows: int, d: str, product: np.ndarray, keep: bool, lane: int
+) -> None:
+    """D (`rows` x N from column `lo`) = `product` (+ the old D when `keep`), rounded once
+    to `d`; the columns become a region of the MMA of `lane`, readable after its commit."""
+    n = product.shape[1]
+    lanes = _d_lanes(rows)
+    cells = state.memory(cta)[lanes, lo : lo + n]
+    if keep:
+        old = cells.view(np.int32) if d == "s32" else cells.view(np.float32)
+        product = product + old.astype(product.dtype)
+    if d == "s32":
+        bits = (product.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32)
+    else:
+        bits = product.astype(np.float32).view(np.uint32)
+    state.memory(cta)[lanes, lo : lo + n] = bits
+    add_region(state, cta, lo, lo + n, lane)
+
+
+def add_region(state: _State, cta: int, lo: int, hi: int, lane: int) -> None:
+    """Columns `lo .. hi - 1` are written asynchronously by `lane`'s MMA or copy: readable
+    with `tcgen05.ld` once a commit of `lane` after it is observed (regions it covers
+    are replaced)."""
+    state.regions = [r for r in state.regions if not (r.cta == cta and r.lo >= lo and r.hi <= hi)]
+    state.regions.append(_Region(cta, lo, hi, lane))
+
+
+def tmem_a(
+    m: Machine, state: _State, cta: int, taddr: int, rows: int, mn_major: bool, lane: int
+) -> np.ndarray:
     """The bytes of A of an MMA that reads it from tensor memory at `taddr` (9.7.16.10.9
     "tcgen05.mma", the matrix A in Tensor Memory): M = 128 in data-path layout D, row `i`
     in lane `i`, the 32 bytes of its K step in the 8 columns from the address's, each
     little-endian word two 16-bit elements (the even one in the low half).  Every column
     must be allocated, and no thread's `tcgen05.st` to it may still be unwaited
     (`tcgen05.wait::st`, 9.7.16.8.5)."""
-    if form.m != 128:
-        raise m.fail(
-            f"tcgen05.mma with A in tensor memory and M = {form.m}", lane, kind=UNSUPPORTED
-        )
-    if form.mn_major_a:
+    if rows != 128:
+        raise m.fail(f"tcgen05.mma with A in tensor memory and M = {rows}", lane, kind=UNSUPPORTED)
+    if mn_major:
         raise m.fail("tcgen05.mma with A in tensor memory takes A K-major (bit 15 clear)", lane)
     if taddr >> 16:
         raise m.fail(f"tcgen05.mma's A at lane {taddr >> 16} (A starts at lane 0)", lane)
