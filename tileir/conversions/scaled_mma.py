@@ -30,7 +30,9 @@ times an f8E8M0FNU scale they are exact in bf16 under the same argument; times a
 f8E4M3FN scale (at most 4 significant bits, magnitudes 2^-9 .. 448, or NaN) the
 product has at most 6 significant bits and lies in 2^-10 .. 2688, a normal bf16
 value, so it is exact too (NaN scales give NaN, as in the interpreter).  sm_100a's
-block-scaled `tcgen05.mma` (`.kind::mxf4`, `.kind::mxf4nvf4`) would do better; not yet.
+block-scaled `tcgen05.mma` (`.kind::mxf8f6f4`, `.kind::mxf4`, `.kind::mxf4nvf4`, scales
+copied to tensor memory by `tcgen05.cp`) would do better: the PTX simulator knows those
+instructions now (`tileir/testing/ptx_tcgen05_scaled.py`); generating them is next.
 
 A plain `mmaf` on f8E4M3FN/f8E5M2 operands is not rewritten: it becomes an
 `nv_tileaa.dot` on 8-bit floats, which sm_90a computes with `wgmma`, sm_89 on with
