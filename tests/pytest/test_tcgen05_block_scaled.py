@@ -7,7 +7,9 @@ B's), issues two `tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec:
 with `tcgen05.ld` and stores it: equal to numpy's dequantized product, extreme scales
 included.  Broken variants (scales read by an MMA of another thread before the copy's
 commit was observed, a source stored without `fence.proxy.async`, a wrong scale-vector
-size, scale columns one off, scales not duplicated in every lane quarter) are reported
+size, scale columns one off (the copy's, the MMA's), a copy over scales the MMAs still
+read, an M or N the kind does not take, scales not duplicated in every lane quarter) are
+reported; each `tcgen05.cp` shape lands where the ISA says
 (`tileir/testing/ptx_tcgen05_scaled.py`; docs/codegen.md, "Blackwell")."""
 
 from __future__ import annotations
@@ -132,8 +134,13 @@ def _kernel(
     cp_thread: int = 0,
     wait_cp: bool = True,
     sfb_multicast: str = "warpx2::01_23",
+    cp_shift: int = 0,
+    idesc_or: int = 0,
+    after_mma: str = "",
 ) -> str:
-    """The kernel described in the module docstring; the keywords break it."""
+    """The kernel described in the module docstring; the keywords break it (`cp_shift`
+    moves A's scale copy, `idesc_or` sets descriptor bits, `after_mma` runs right after
+    the MMAs, before their commit)."""
     cp_sync = ""
     if cp_thread:
         cp_sync = (
@@ -188,13 +195,15 @@ $L_copied:
   add.u32 %r11, %r2, {SFA_COL};
   add.u32 %r12, %r2, {SFB_COL};
   add.u32 %r13, %r11, {sfa_shift};
-  @%p6 tcgen05.cp.cta_group::1.32x128b.warpx4 [%r11], %rd14;
+  add.u32 %r17, %r11, {cp_shift};
+  @%p6 tcgen05.cp.cta_group::1.32x128b.warpx4 [%r17], %rd14;
   @%p6 tcgen05.cp.cta_group::1.64x128b.{sfb_multicast} [%r12], %rd15;
 {cp_sync}\
-  mov.b32 %r14, {idesc(0, kind, count) if (kind, count) in FORMS else idesc(0)};
-  mov.b32 %r15, {idesc(1, kind, count) if (kind, count) in FORMS else idesc(1)};
+  mov.b32 %r14, {(idesc(0, kind, count) if (kind, count) in FORMS else idesc(0)) | idesc_or};
+  mov.b32 %r15, {(idesc(1, kind, count) if (kind, count) in FORMS else idesc(1)) | idesc_or};
   @%p2 {mma} [%r2], %rd10, %rd12, %r14, [%r13], [%r12], %p3;
   @%p2 {mma} [%r2], %rd11, %rd13, %r15, [%r13], [%r12], %p4;
+  {after_mma}
   @%p2 tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%r8];
 $L_wait:
   mbarrier.try_wait.parity.shared::cta.b64 %p5, [%r8], 0;
@@ -277,6 +286,27 @@ def test_block_scaled_mma_matches_numpy() -> None:
 
 
 BROKEN = [
+    (
+        "A's scales copied one column past the allocation",
+        {"cp_shift": 1},
+        "tcgen05.cp writes columns 125 .. 128 of tensor memory that CTA 0 has not allocated",
+    ),
+    (
+        "A's scales copied again while the MMAs still read them",
+        {"after_mma": "@%p2 tcgen05.cp.cta_group::1.32x128b.warpx4 [%r11], %rd14;"},
+        "a tcgen05.cp writes tensor memory columns 124 .. 127 that a tcgen05.mma still "
+        "reads as scale factors",
+    ),
+    (
+        "M = 384 in the instruction descriptor",
+        {"idesc_or": 1 << 28},
+        "block-scaled tcgen05.mma.cta_group::1 with M = 384 (M = 128)",
+    ),
+    (
+        "N = 320 in the instruction descriptor",
+        {"idesc_or": 1 << 22},
+        "block-scaled tcgen05.mma with N = 320",
+    ),
     (
         "scales copied by another thread, its commit not waited for",
         {"cp_thread": 32, "wait_cp": False},
