@@ -61,7 +61,9 @@ move and `cp.async` copies its accesses (any padding: the copies write it).  The
 reads the thread's elements of the slot back into registers in the load's layout, and
 the conversion runs on them (`async_copy.py`).  A `wgmma` dot so fed may leave its
 group in flight: the operand is written each iteration into one of two buffers in turn
-(the group of the iteration before reads the other), beside the rings (`turn_bytes`).
+(the group of the iteration before reads the other), beside the rings (`turn_bytes`);
+the links of a chain of such dots on one accumulator share their two buffers, each
+link committing its own group (`turn_chain`).
 Not where the loop's accumulators take more than
 `SLOT_READ_ACCUMULATOR_LIMIT` registers a thread (the tile read back and the
 conversion's registers come on top: spills); a `tcgen05` accumulator that stays in
