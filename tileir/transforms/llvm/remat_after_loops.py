@@ -110,6 +110,9 @@ class _Region:
         #: Per block, the copy of each value made there.
         self.copies: dict[Block, dict[SSAValue, SSAValue]] = {}
         self.copied = 0
+        #: `tcgen05_loop`'s answers: the copies this pass inserts are cheap integer ops,
+        #: never a `tcgen05.mma`, so a loop's answer holds for the whole run.
+        self.tcgen05_loops: dict[tuple[int, int], bool] = {}
 
     def block_of(self, op: Operation) -> int:
         b = op.parent_block()
@@ -125,12 +128,15 @@ class _Region:
     def tcgen05_loop(self, loop: tuple[int, int]) -> bool:
         """Whether `loop` issues `tcgen05.mma` (its accumulators are in tensor memory,
         not in registers: module docstring)."""
-        h, t = loop
-        return any(
-            isinstance(op, llvm.InlineAsmOp) and "tcgen05.mma" in op.asm_string.data
-            for b in self.blocks[h : t + 1]
-            for op in b.ops
-        )
+        known = self.tcgen05_loops.get(loop)
+        if known is None:
+            h, t = loop
+            known = self.tcgen05_loops[loop] = any(
+                isinstance(op, llvm.InlineAsmOp) and "tcgen05.mma" in op.asm_string.data
+                for b in self.blocks[h : t + 1]
+                for op in b.ops
+            )
+        return known
 
     def live_across(self, value: SSAValue, loop: tuple[int, int], skip: set[Operation]) -> bool:
         """Whether something not in `skip` uses `value` in `loop` or after it."""
