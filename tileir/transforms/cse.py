@@ -119,6 +119,12 @@ def _effects(op: Operation) -> Set[EffectInstance] | None:
     return facts.effects if facts.effects_constant else get_effects(op)
 
 
+def side_effect_free(op: Operation) -> bool:
+    """xDSL's `is_side_effect_free(op)`, from the class where the class decides it."""
+    effects = _effects(op)
+    return effects is not None and len(effects) == 0
+
+
 def _writes_between(from_op: Operation, to_op: Operation) -> bool:
     """xDSL's `has_other_side_effecting_op_in_between`: whether an op from `from_op` up to
     (not including) `to_op` may write."""

@@ -60,10 +60,10 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.traits import is_side_effect_free
 
 from tileir.backend.ptx.memory_asm import is_unpack_word
 from tileir.dialects import nvvm
+from tileir.transforms.cse import side_effect_free
 from tileir.utils.walk import ops_of
 
 #: Opcodes of the instructions that write or free tensor memory (section 9.7.16).
@@ -101,7 +101,7 @@ def is_pure(op: Operation) -> bool:
     calls one of `PURE_INTRINSICS`."""
     if isinstance(op, llvm.CallIntrinsicOp):
         return op.intrin.data.startswith(PURE_INTRINSICS)
-    return is_side_effect_free(op)
+    return side_effect_free(op)
 
 
 def is_tmem_load(op: Operation) -> bool:
