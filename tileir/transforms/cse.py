@@ -46,23 +46,32 @@ from tileir.transforms.dce import _constant_effects, _would_be_trivially_dead
 
 
 class _Key:
-    """An op as a key of the table of known ops: xDSL's `OperationInfo`, hashed once."""
+    """An op as a key of the table of known ops: xDSL's `OperationInfo`, hashed once.
+    The part of the hash that the pass cannot change (name, attributes, properties,
+    result types: it only replaces operands) is computed once per op and run, in
+    `statics`: an op is keyed again when a value it uses is replaced (`unvisited`)."""
 
     __slots__ = ("hash", "name", "op")
 
-    def __init__(self, op: Operation) -> None:
+    def __init__(self, op: Operation, statics: dict[Operation, tuple[str, int]]) -> None:
         self.op = op
-        self.name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
-        attributes, properties = op.attributes, op.properties
-        self.hash = hash(
-            (
-                self.name,
-                sum(map(hash, attributes.items())) if attributes else 0,
-                sum(map(hash, properties.items())) if properties else 0,
-                hash(op.result_types),
-                hash(op.operands),
+        static = statics.get(op)
+        if static is None:
+            name = op.op_name.data if isinstance(op, UnregisteredOp) else op.name
+            attributes, properties = op.attributes, op.properties
+            static = statics[op] = (
+                name,
+                hash(
+                    (
+                        name,
+                        sum(map(hash, attributes.items())) if attributes else 0,
+                        sum(map(hash, properties.items())) if properties else 0,
+                        hash(op.result_types),
+                    )
+                ),
             )
-        )
+        self.name = static[0]
+        self.hash = hash((static[1], hash(op.operands)))
 
     def __hash__(self) -> int:
         return self.hash
@@ -145,10 +154,14 @@ class _Driver:
     rewriter: Rewriter = field(default_factory=Rewriter)
     to_erase: set[Operation] = field(default_factory=set[Operation])
     known: dict[_Key, Operation] = field(default_factory=dict[_Key, Operation])
+    #: `_Key`'s per-op part of the hash.
+    statics: dict[Operation, tuple[str, int]] = field(
+        default_factory=dict[Operation, tuple[str, int]]
+    )
 
     def replace_and_delete(self, op: Operation, existing: Operation) -> None:
         def unvisited(use: Use) -> bool:
-            return _Key(use.operation) not in self.known
+            return _Key(use.operation, self.statics) not in self.known
 
         for o, n in zip(op.results, existing.results, strict=True):
             if all(unvisited(u) for u in o.uses):
@@ -169,7 +182,7 @@ class _Driver:
         if effects is None or len(effects) != 0:
             if effects is None or not all(e.kind == MemoryEffectKind.READ for e in effects):
                 return
-            key = _Key(op)
+            key = _Key(op, self.statics)
             existing = self.known.get(key)
             if (
                 existing
@@ -180,7 +193,7 @@ class _Driver:
                 return
             self.known[key] = op
             return
-        key = _Key(op)
+        key = _Key(op, self.statics)
         if existing := self.known.get(key):
             self.replace_and_delete(op, existing)
             return
