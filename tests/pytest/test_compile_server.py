@@ -300,7 +300,30 @@ def test_the_spare_worker_takes_the_next_request(env: Env) -> None:
     ref = env.work / "ref.cubin"
     assert in_process([*args[:-1], str(ref)], env.work).returncode == 0
     assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
-    assert _wait_for_spare(env) != spare
+    new_spare = _wait_for_spare(env)
+    assert new_spare != spare
+    # The new spare started the ptxas that request ran, for the next one to take
+    # (assembler.prelaunch_ptxas; tests/pytest/test_ptxas_prelaunch.py).
+    deadline = time.monotonic() + 60
+    while not any("ptxas" in c[0] and "sm_80" in " ".join(c) for c in _children(new_spare)):
+        assert time.monotonic() < deadline, "the spare prelaunched no ptxas"
+        time.sleep(0.02)
+
+
+def _children(pid: int) -> list[list[str]]:
+    """The command lines of the processes whose parent is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(cmdline.decode(errors="replace").split("\0"))
+    return found
 
 
 def test_a_dead_spare_is_replaced(env: Env) -> None:

@@ -28,6 +28,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tileir.backend.ptx.ptxas import PtxasRun
 
 if __name__ == "__main__":  # one compilation in this process: before xDSL defines its classes
     from tileir.utils import cold_start
@@ -496,97 +500,201 @@ def compile_file(args: argparse.Namespace) -> int:
         },
     )
 
-    # One context for reading and lowering (each would otherwise make its own).
-    ctx = make_context()
-    module = load_module(args.input, ctx)
-    if args.python_names:
-        from tileir.source_names import name_values_from_python
+    plan = _ptxas_plan(args)
+    ptxas = find_ptxas() if plan is not None else None
+    early = None
+    if plan is not None and ptxas is not None:
+        early = _take_prelaunched(ptxas, *plan) or _launch_ptxas_early(ptxas, *plan)
+    try:
+        # One context for reading and lowering (each would otherwise make its own).
+        ctx = make_context()
+        module = load_module(args.input, ctx)
+        if args.python_names:
+            from tileir.source_names import name_values_from_python
 
-        name_values_from_python(module)
-    check_num_warps(args.num_warps, module)
-    collected: list[rm.Remark] = []
+            name_values_from_python(module)
+        check_num_warps(args.num_warps, module)
+        collected: list[rm.Remark] = []
 
-    def on_pass(event: PassEvent) -> None:
-        if event.stage == "tileas" and event.ends_stage:
-            collected.extend(rm.tileas_remarks(event.module, arch))
+        def on_pass(event: PassEvent) -> None:
+            if event.stage == "tileas" and event.ends_stage:
+                collected.extend(rm.tileas_remarks(event.module, arch))
 
-    # Kernels are marked as Tile IR kernels in cubins, as tileiras marks them: cuTile's
-    # launcher leaves the block size to the driver, which reads it from `.reqntid`.
-    ptxas = None if wants_ptx_only or args.emit is not None else find_ptxas()
-    tile_kernels = ptxas is not None and ptxas_supports_tile_language(ptxas)
-    stop = args.emit or "ptx"
-    tracer = compile_tracer(args, module, arch, args.num_warps, stop)
-    result = compile_module(
-        module,
-        arch,
-        num_warps=args.num_warps,
-        stop_after=stop,
-        keep_stages=args.emit is not None,
-        ctx=ctx,
-        on_pass=both(on_pass if remark_filter.enabled else None, tracer),
-        line_info=line_info,
-        tile_kernels=tile_kernels,
-        allow_empty=True,
-        verify_each=args.verify_each,
-        # The llvm stage is verified while ptxas runs (below); with a pass tracer it is
-        # verified in order, before the tracer sees the stage.
-        defer_final_verification=ptxas is not None and tracer is None,
-    )
-    if tracer is not None:
-        tracer.finish()
-    if args.emit is not None:
-        text = result.stages[args.emit]
-        if args.emit != "ptx" and (args.print_local_scope or args.line_width is not None):
-            from tileir.display import ir_text
+        # Kernels are marked as Tile IR kernels in cubins, as tileiras marks them: cuTile's
+        # launcher leaves the block size to the driver, which reads it from `.reqntid`.
+        tile_kernels = ptxas is not None and ptxas_supports_tile_language(ptxas)
+        stop = args.emit or "ptx"
+        tracer = compile_tracer(args, module, arch, args.num_warps, stop)
+        result = compile_module(
+            module,
+            arch,
+            num_warps=args.num_warps,
+            stop_after=stop,
+            keep_stages=args.emit is not None,
+            ctx=ctx,
+            on_pass=both(on_pass if remark_filter.enabled else None, tracer),
+            line_info=line_info,
+            tile_kernels=tile_kernels,
+            allow_empty=True,
+            verify_each=args.verify_each,
+            # The llvm stage is verified while ptxas runs (below); with a pass tracer it is
+            # verified in order, before the tracer sees the stage.
+            defer_final_verification=ptxas is not None and tracer is None,
+        )
+        if tracer is not None:
+            tracer.finish()
+        if args.emit is not None:
+            text = result.stages[args.emit]
+            if args.emit != "ptx" and (args.print_local_scope or args.line_width is not None):
+                from tileir.display import ir_text
 
-            local = bool(args.print_local_scope)
-            width = None if local else line_width(args)  # local scope: one line per op
-            text = ir_text(result.module, local_scope=local, line_width=width)
-        write_output(output if output and not to_stdout else "-", text)
-        return 0
-    assert result.ptx is not None and output is not None
-    kernels = _kernel_names(result.ptx)
-    if wants_ptx_only:
-        write_output(output, result.ptx)
+                local = bool(args.print_local_scope)
+                width = None if local else line_width(args)  # local scope: one line per op
+                text = ir_text(result.module, local_scope=local, line_width=width)
+            write_output(output if output and not to_stdout else "-", text)
+            return 0
+        assert result.ptx is not None and output is not None
+        kernels = _kernel_names(result.ptx)
+        if wants_ptx_only:
+            write_output(output, result.ptx)
+            log_compilation(args, arch, kernels)
+            return 0
+        if ptxas is None:
+            raise CompileError(
+                "ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME"
+            )
+        # ptxas writes into a temporary file and tileir-as writes the output: a full disk
+        # or an unwritable path is then reported as such, not as PTX ptxas rejected.
+        if early is not None:
+            running = early
+            running.feed(result.ptx)
+        else:
+            assert plan is not None
+            _, opt_level, extra = plan
+            running = start_ptxas(result.ptx, arch, opt_level=opt_level, extra=extra)
+        try:
+            result.verify_deferred()  # while ptxas assembles: 6% of a compilation, off its path
+        except BaseException:
+            running.cancel()
+            raise
+        report = running.result()
+        if not report.ok or report.cubin is None:
+            raise CompileError(report.failure())
+        write_output(output, report.cubin)
+        if remark_filter.enabled:
+            locations = _kernel_locations(module)
+            shared = rm.shared_memory_of(report.output)
+            collected.extend(rm.ptxas_remarks(report.registers, report.spills, locations, shared))
+            dynamic = rm.dynamic_shared_of(result.ptx)
+            collected.extend(rm.occupancy_remarks(arch, shared, dynamic, locations))
+            shown = [r for r in collected if remark_filter.shows(r)]
+            if args.remark_format == "yaml":
+                try:
+                    with open(args.remarks_output_file, "w") as f:
+                        rm.write_yaml(shown, f)
+                except OSError as e:
+                    raise CompileError(
+                        f"cannot write remarks file '{args.remarks_output_file}': {e.strerror}"
+                    ) from None
+                record_output(args.remarks_output_file)
+            else:
+                rm.print_remarks(shown)
         log_compilation(args, arch, kernels)
         return 0
-    if ptxas is None:
-        raise CompileError("ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME")
-    extra = ["-lineinfo"] if line_info else []
-    # ptxas writes into a temporary file and tileir-as writes the output: a full disk
-    # or an unwritable path is then reported as such, not as PTX ptxas rejected.
-    running = start_ptxas(
-        result.ptx, arch, opt_level=0 if args.device_debug else args.opt_level, extra=extra
-    )
+    finally:
+        if early is not None:
+            early.cancel()  # the compilation failed (nothing once its result was taken)
+
+
+def _ptxas_plan(args: argparse.Namespace) -> tuple[str, int, list[str]] | None:
+    """What ptxas a command line runs (its target, `-O` level and further options), or
+    None if it wants no cubin (`--emit`, `-o K.ptx`, no output)."""
+    if args.emit is not None or args.output is None or Path(args.output).suffix == ".ptx":
+        return None
+    line_info = args.lineinfo or args.device_debug
+    opt_level = 0 if args.device_debug else args.opt_level
+    return resolve_gpu_name(args.gpu_name), opt_level, ["-lineinfo"] if line_info else []
+
+
+def _launch_ptxas_early(ptxas: str, arch: str, opt_level: int, extra: list[str]) -> PtxasRun | None:
+    """ptxas started before the compilation, reading its PTX from a pipe once the PTX
+    is printed (`launch_ptxas`): its start-up, about 15 ms of CPU, overlaps the
+    compilation instead of following it.  None where it cannot start: then
+    `start_ptxas` runs after the compilation as before, and reports a ptxas that
+    cannot run after the kernel's own errors, as before."""
+    from tileir.backend.ptx.ptxas import launch_ptxas
+
     try:
-        result.verify_deferred()  # while ptxas assembles: 6% of a compilation, off its path
-    except BaseException:
-        running.cancel()
-        raise
-    report = running.result()
-    if not report.ok or report.cubin is None:
-        raise CompileError(report.failure())
-    write_output(output, report.cubin)
-    if remark_filter.enabled:
-        locations = _kernel_locations(module)
-        shared = rm.shared_memory_of(report.output)
-        collected.extend(rm.ptxas_remarks(report.registers, report.spills, locations, shared))
-        dynamic = rm.dynamic_shared_of(result.ptx)
-        collected.extend(rm.occupancy_remarks(arch, shared, dynamic, locations))
-        shown = [r for r in collected if remark_filter.shows(r)]
-        if args.remark_format == "yaml":
-            try:
-                with open(args.remarks_output_file, "w") as f:
-                    rm.write_yaml(shown, f)
-            except OSError as e:
-                raise CompileError(
-                    f"cannot write remarks file '{args.remarks_output_file}': {e.strerror}"
-                ) from None
-            record_output(args.remarks_output_file)
-        else:
-            rm.print_remarks(shown)
-    log_compilation(args, arch, kernels)
-    return 0
+        return launch_ptxas(arch, opt_level, extra)
+    except OSError:
+        return None
+
+
+#: A ptxas the compile server's spare worker started before its request came
+#: (`prelaunch_ptxas`), and what it was started as (`_ptxas_key`).
+_PRELAUNCHED: tuple[tuple[object, ...], PtxasRun] | None = None
+
+
+def _ptxas_key(ptxas: str, arch: str, opt_level: int, extra: list[str]) -> tuple[object, ...]:
+    """Everything a ptxas process is started with: its path and command line, the
+    environment, the directory and the umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return (ptxas, arch, opt_level, tuple(extra), sorted(os.environ.items()), os.getcwd(), umask)
+
+
+def prelaunch_ptxas(argv: list[str]) -> None:
+    """Start, in the compile server's spare worker, the ptxas that `argv` (the previous
+    request's command line, whose directory, environment and umask the spare took)
+    would start, so that its start-up is over before the next request comes, at a
+    moment the machine had nothing else to do: cuTile compiles kernel after kernel for
+    the same target from the same process.  The next compilation takes it if it would
+    start that very ptxas (`_ptxas_key`: path, options, environment, directory,
+    umask), and starts its own otherwise; the same cubin comes out either way."""
+    global _PRELAUNCHED
+    drop_prelaunched()
+    try:
+        args = make_parser().parse_args(argv)
+        plan = _ptxas_plan(args)
+        if plan is None:
+            return
+        from tileir.backend.ptx.ptxas import find_ptxas
+
+        ptxas = find_ptxas()
+        if ptxas is None:
+            return
+        key = _ptxas_key(ptxas, *plan)
+    except (Exception, SystemExit):  # a command line that fails fails in its own run
+        return
+    run = _launch_ptxas_early(ptxas, *plan)
+    if run is not None:
+        _PRELAUNCHED = (key, run)
+
+
+def drop_prelaunched() -> None:
+    """Stop the prelaunched ptxas, if any (its request did not come, or wanted another)."""
+    global _PRELAUNCHED
+    if _PRELAUNCHED is not None:
+        _, run = _PRELAUNCHED
+        _PRELAUNCHED = None
+        run.cancel()
+
+
+def _take_prelaunched(ptxas: str, arch: str, opt_level: int, extra: list[str]) -> PtxasRun | None:
+    """The prelaunched ptxas, if it was started as this compilation would start one."""
+    global _PRELAUNCHED
+    if _PRELAUNCHED is None:
+        return None
+    key, run = _PRELAUNCHED
+    try:
+        same = key == _ptxas_key(ptxas, arch, opt_level, extra)
+    except OSError:  # the directory is gone
+        same = False
+    if not same:
+        drop_prelaunched()
+        return None
+    _PRELAUNCHED = None
+    return run
 
 
 def _kernel_names(ptx: str) -> list[str]:

@@ -108,6 +108,8 @@ class Server:
         self.lock_fd = -1
         self.wake_r, self.wake_w = -1, -1
         self.spare: Spare | None = None
+        #: The last request handed to a worker: the next spare prelaunches its ptxas.
+        self.last_request: dict | None = None
 
     # -- life ------------------------------------------------------------------------
     def acquire_lock(self) -> bool:
@@ -318,6 +320,7 @@ class Server:
         """Hand a request to the spare worker, or (none, or it is gone) to a worker
         forked now."""
         spare, self.spare = self.spare, None
+        self.last_request = request
         if spare is not None:
             try:
                 socket.send_fds(spare.channel, [b"R"], [conn.fileno()])
@@ -350,7 +353,7 @@ class Server:
             try:
                 parent_end.close()
                 self._become_worker()
-                code = spare_worker(child_end)
+                code = spare_worker(child_end, self.last_request)
             except BaseException:
                 traceback.print_exc()
             finally:
@@ -418,16 +421,23 @@ def prepare_spare() -> None:
     gc.freeze()
 
 
-def spare_worker(channel: socket.socket) -> int:
+def spare_worker(channel: socket.socket, previous: dict | None = None) -> int:
     """Prepare, then wait for a request: the client's connection (passed as a file
     descriptor) and the request, or the end of the channel (the server is gone or
-    let this spare go)."""
+    let this spare go).  With the `previous` request's directory, environment and
+    umask, the spare starts the ptxas that request ran (`assembler.prelaunch_ptxas`):
+    the next request, if it would start the same, takes it with its start-up done."""
     prepare_spare()
+    if previous is not None:
+        _prelaunch_ptxas(previous)
     try:
         _, fds, _, _ = socket.recv_fds(channel, 16, 1)
     except OSError:
-        return 0
+        fds = []
     if not fds:
+        from tileir.driver import assembler
+
+        assembler.drop_prelaunched()  # no request: ptxas and its temporary directory go
         return 0
     conn = socket.socket(fileno=fds[0])
     request = client.recv_message(channel, 16 << 20)
@@ -439,19 +449,42 @@ def worker(conn: socket.socket, request: dict) -> int:
     """Run one command line as the client's process would and send the answer."""
     conn.settimeout(60.0)
     client.send_message(conn, {"worker": os.getpid()})
-    os.chdir(request["cwd"])
-    os.umask(int(request["umask"]))
-    os.environ.clear()
-    os.environ.update(request["env"])
+    _adopt(request)
     sys.argv = ["tileir-as", *request["argv"]]
     delay = os.environ.get(client.TEST_DELAY_ENV)
     if delay:
         time.sleep(float(delay))
-    recorded = client.run_captured(list(request["argv"]), list(request["streams"]))
+    try:
+        recorded = client.run_captured(list(request["argv"]), list(request["streams"]))
+    finally:
+        from tileir.driver import assembler
+
+        assembler.drop_prelaunched()  # one the request did not take (it wanted PTX)
     client.send_message(conn, {"irregular": recorded.irregular})
     client.send_frame(conn, recorded.result.encode())
     conn.close()
     return 0
+
+
+def _adopt(request: dict) -> None:
+    """Take a request's directory, umask and environment, as the client's process has
+    them."""
+    os.chdir(request["cwd"])
+    os.umask(int(request["umask"]))
+    os.environ.clear()
+    os.environ.update(request["env"])
+
+
+def _prelaunch_ptxas(previous: dict) -> None:
+    """`assembler.prelaunch_ptxas` for the previous request's command line, in its
+    directory and environment (nothing if that directory is gone)."""
+    from tileir.driver import assembler
+
+    try:
+        _adopt(previous)
+    except (OSError, KeyError, TypeError, ValueError):
+        return
+    assembler.prelaunch_ptxas(list(previous["argv"]))
 
 
 def _memoize_ptxas_release(ptxas: object) -> None:
