@@ -60,6 +60,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.core_matrices import shared_vector_width, vector_conflict_ways
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
@@ -330,25 +331,9 @@ def check_exchangeable(op: Operation, layout: LinearLayout) -> None:
 def vector_width(
     layout: LinearLayout, strides: Sequence[int], kind: ElementKind, aligned_to: Sequence[int] = ()
 ) -> int:
-    """How many consecutive registers one shared-memory access may move: registers
-    that step by one element along the buffer's contiguous dimension, at most 16
-    bytes, whose first element is aligned to the whole access for every thread and
-    register group (every other basis, and every offset in `aligned_to`, moves the
-    address by a multiple of it).  Bytes and `i1` move one at a time."""
-    size = kind.bits // 8
-    if kind.bits < 16 or size not in strides:
-        return 1
-    dim = list(strides).index(size)
-    vec = min(layout.contiguous_registers(dim), 16 // size)
-    while vec > 1:
-        group_bits = vec.bit_length() - 1
-        others = (*layout.registers[group_bits:], *layout.lanes, *layout.warps)
-        offsets = [sum(x * s for x, s in zip(basis, strides, strict=True)) for basis in others]
-        offsets += list(aligned_to)
-        if vec * size >= 4 and all(o % (vec * size) == 0 for o in offsets):
-            return vec
-        vec //= 2
-    return 1
+    """How many consecutive registers one shared-memory access may move
+    (`core_matrices.shared_vector_width`, for `kind`'s elements)."""
+    return shared_vector_width(layout, strides, kind.bits, aligned_to)
 
 
 def load_vector(b: LLBuilder, address: SSAValue, vec: int, kind: ElementKind) -> list[SSAValue]:
@@ -396,37 +381,4 @@ def bank_conflict_ways(layout: LinearLayout, strides: Sequence[int]) -> int:
             word = address // 4
             banks.setdefault(word % 32, set()).add(word)
         worst = max(worst, *(len(words) for words in banks.values()))
-    return worst
-
-
-def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int) -> int:
-    """Bank conflicts of the stores `Exchange.write` makes for `layout` at byte
-    `strides` (elements of `size` bytes): the worst number of distinct 32-bit words
-    one bank serves within one access phase of warp 0, with the vector width the
-    write uses.  Accesses up to 4 bytes are served for the whole warp at once, 8-byte
-    ones for half a warp, 16-byte ones for a quarter (8 lanes), as the hardware splits
-    wide shared-memory requests."""
-    kind = ElementKind(8 * size, False, i8)
-    vec = vector_width(layout, strides, kind)
-    access = vec * size
-    lanes_per_phase = 32 if access <= 4 else 128 // access
-    worst = 1
-    # Coordinates combine by XOR: each lane's and each register's part once (a
-    # padding search calls this for every candidate, 2,300 times over the corpus and
-    # every third held-out kernel), and a register group's 32 addresses are one list
-    # per dimension; a phase's distinct words are then counted by bank.
-    columns = list(zip(*(layout.lane_coord(lane) for lane in range(32)), strict=True))
-    for r in range(0, layout.num_registers, vec):
-        reg = layout.register_coord(r)
-        addresses = [0] * 32
-        for x, column, s in zip(reg, columns, strides, strict=True):
-            addresses = [a + (x ^ y) * s for a, y in zip(addresses, column, strict=True)]
-        for phase in range(0, 32, lanes_per_phase):
-            words: set[int] = set()
-            for address in addresses[phase : phase + lanes_per_phase]:
-                words.update(range(address // 4, (address + access + 3) // 4))
-            per_bank = [0] * 32
-            for word in words:
-                per_bank[word % 32] += 1
-            worst = max(worst, *per_bank)
     return worst

@@ -62,7 +62,6 @@ dot whose warps do not form whole warpgroups along M, keeps `mma.sync`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32, i64
@@ -71,105 +70,17 @@ from xdsl.ir import Attribute, SSAValue
 from tileir.backend.ptx.instructions import IN_PLACE_ATTR
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
-from tileir.conversions.tileas_to_llvm.exchange import vector_conflict_ways
 from tileir.dialects import nvvm
-from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
+from tileir.dialects.nv_tileas.core_matrices import (
+    OperandBuffer,
+    b_mn_major,
+    padded_operand_buffers,
+)
+from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import WARPGROUP, WARPGROUP_ROWS, MmaSpec
 
 #: Packs accumulator elements into instruction words (f16 pairs) or back.
 Packer = Callable[[list[SSAValue]], list[SSAValue]]
-
-#: Bytes of one core matrix (8 rows of 16 bytes).
-CORE_MATRIX_BYTES = 128
-
-
-@dataclass(frozen=True)
-class OperandBuffer:
-    """One `wgmma` operand in shared memory, no swizzle: `rows` (M or N) by `k`,
-    elements of `size` bytes, K-major or MN-major, core matrices `pad` bytes apart
-    along the dimension they are adjacent in (K for K-major, M/N for MN-major)."""
-
-    rows: int
-    k: int
-    size: int
-    mn_major: bool
-    pad: int = 0
-
-    @property
-    def core_k(self) -> int:
-        """K extent of one core matrix: 16 bytes of K (K-major) or 8 lines (MN-major)."""
-        return 8 if self.mn_major else 16 // self.size
-
-    @property
-    def lbo(self) -> int:
-        """Bytes between core matrices adjacent along K."""
-        if self.mn_major:
-            return self.rows // 8 * self.sbo
-        return CORE_MATRIX_BYTES + self.pad
-
-    @property
-    def sbo(self) -> int:
-        """Bytes between 8-row (M or N) groups."""
-        if self.mn_major:
-            return CORE_MATRIX_BYTES + self.pad
-        return self.k // self.core_k * self.lbo
-
-    @property
-    def bytes(self) -> int:
-        if self.mn_major:
-            return self.k // 8 * self.lbo
-        return self.rows // 8 * self.sbo
-
-    def view(self, layout: LinearLayout, k_dim: int) -> tuple[LinearLayout, list[int]]:
-        """`layout` of the operand (K along `k_dim`) seen as `(K/c, c, R/8, 8)`, with
-        the byte strides of this buffer, for `Exchange.write`."""
-        c = self.core_k
-
-        def split(coord: Coord) -> Coord:
-            kk, r = coord[k_dim], coord[1 - k_dim]
-            return (kk // c, kk % c, r // 8, r % 8)
-
-        view = LinearLayout(
-            (self.k // c, c, self.rows // 8, 8),
-            tuple(map(split, layout.registers)),
-            tuple(map(split, layout.lanes)),
-            tuple(map(split, layout.warps)),
-        )
-        # Within a core matrix, K-major lines are rows (16 B apart) of K elements;
-        # MN-major lines are K indices (16 B apart) of 8 rows' elements.
-        line, element = (self.size, 16) if self.mn_major else (16, self.size)
-        return view, [self.lbo, element, self.sbo, line]
-
-    def k_offset(self, k: int) -> int:
-        """Bytes from the start to K index `k` (a multiple of the core matrix's K)."""
-        return k // self.core_k * self.lbo
-
-
-def choose_pad(
-    rows: int, k: int, size: int, mn_major: bool, layout: LinearLayout, k_dim: int
-) -> OperandBuffer:
-    """The buffer whose writes from `layout` conflict least (then the smallest pad)."""
-    best: tuple[int, int, OperandBuffer] | None = None
-    for pad in range(0, CORE_MATRIX_BYTES, 16):
-        buffer = OperandBuffer(rows, k, size, mn_major, pad)
-        view, strides = buffer.view(layout, k_dim)
-        ways = vector_conflict_ways(view, strides, size)
-        if best is None or (ways, pad) < best[:2]:
-            best = (ways, pad, buffer)
-    assert best is not None
-    return best[2]
-
-
-def b_mn_major(size: int, b_layout: LinearLayout) -> bool:
-    """Whether B's buffer is MN-major: for 16-bit elements (the only ones with a
-    transpose flag) unless the thread's first run of B's elements goes along K, as a
-    tile loaded K-contiguous gives it (attention's K, read transposed with `order=`):
-    then K-major keeps each run one vector write, or one `cp.async`."""
-    if size != 2:
-        return False
-    first = next(iter((*b_layout.registers, *b_layout.lanes)), None)
-    # (K, N), or (batch, K, N) for a batched dot.
-    return first is None or not (first[-2] != 0 and first[-1] == 0)
 
 
 def operand_buffers(
@@ -178,10 +89,8 @@ def operand_buffers(
     """A's (K-major) and B's (MN-major for 16-bit elements, `b_mn_major`) buffers:
     padded against bank conflicts when both fit in `limit` bytes, dense otherwise."""
     m, n, k = mnk
-    a_layout, b_layout = layouts
-    mn_major = b_mn_major(size, b_layout)
-    a = choose_pad(m, k, size, False, a_layout, 1)
-    b = choose_pad(n, k, size, mn_major, b_layout, 0)
+    mn_major = b_mn_major(size, layouts[1])
+    a, b = padded_operand_buffers(mnk, size, layouts)
     if a.bytes + b.bytes > limit:
         a = OperandBuffer(m, k, size, False)
         b = OperandBuffer(n, k, size, mn_major)

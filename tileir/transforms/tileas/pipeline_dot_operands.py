@@ -173,6 +173,7 @@ from tileir.transforms.tileas.ring_budget import (
     occupancy_hint,
     padded_bytes,
     ring_scoped,
+    ring_slot_bytes,
 )
 from tileir.transforms.tileas.specialize_agents import (
     PRODUCER_WARPS,
@@ -945,7 +946,7 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
             registers = max(accumulator_registers(dot) for dot in dots)
             plan.why_not_specialized = too_many_for_two_warpgroups(registers)
         plan.specialize = plan.why_not_specialized is None
-    plan.per_stage = sum(tile_bytes(load) for load in loads)
+    plan.per_stage = sum(ring_slot_bytes(load, tile_bytes(load)) for load in loads)
     return plan
 
 
@@ -1143,7 +1144,7 @@ def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
         chosen=chosen,
         direct=direct,
         blockers=list(plan.blockers),
-        per_stage=sum(tile_bytes(load) for load, _, _ in chosen.values()),
+        per_stage=sum(ring_slot_bytes(load, tile_bytes(load)) for load, _, _ in chosen.values()),
         in_flight=dict.fromkeys(plan.in_flight, "an operand is not fed by a ring"),
         specialize=False,
         why_not_specialized=None,

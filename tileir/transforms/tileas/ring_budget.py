@@ -16,6 +16,14 @@ kernel's budget after
 * `PERSISTENT_RESERVE` bytes for the small persistent buffers (mbarrier pool, pipeline
   barriers, tcgen05's commit words).
 
+A `tcgen05` dot's operand buffers, a ring's slots and the buffers written each
+iteration alike, are counted as the lowering lays them out, core matrices padded apart
+against bank conflicts (`tcgen05_operand_bytes`: `core_matrices.padded_operand_buffers`,
+the function the lowering's `wgmma.operand_buffers` calls), and an operand it stages
+once as dense as the lowering writes it (`_staged_bytes`): counted dense, a 128x128
+16-bit slot was 32,768 bytes where the PTX declared 36,864, and 23 of the 55 sm_100a
+tensor-core kernels declared more shared memory than the budget had counted.
+
 The kernel's budget is chosen, not accidental: the static shared memory ptxas accepts
 for the target (`targets.GpuArch.static_shared`: 48 KiB before sm_90, whatever a launcher
 that knows nothing of tileir can launch, 227 KiB on sm_90a and sm_100a), and no more than
@@ -42,6 +50,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.core_matrices import padded_operand_buffers
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
 from tileir.dialects.nv_tileas.ops.tmem import (
@@ -61,6 +70,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     may_stay_in_flight,
     tmem_register_layout,
 )
+from tileir.transforms.tileas.tf32_operands import operand_use
 from tileir.utils.bits import storage_bits
 
 #: Warps assumed of a kernel that does not say (the most a CTA has).
@@ -158,17 +168,60 @@ def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
     exchanges both through that one buffer (`dot.py`, `tcgen05.py`: the accumulator's
     `c_size`), the accumulator in before the MMAs, the result out after them."""
     staged = staged_operands(op)
-    direct = [v for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
-    if op.a in direct and (
+    direct = [i for i, v in enumerate((op.a, op.b)) if v not in fed and i not in staged]
+    if 0 in direct and (
         A_IN_REGISTERS_ATTR in op.attributes
         or A_OWN_BUFFER_ATTR in op.attributes
         or a_goes_to_tmem(op)
     ):
-        direct.remove(op.a)
-    total = sum(padded_bytes(v, DOT_OPERAND_BYTES) for v in direct)
+        direct.remove(0)
+    # (A `tcgen05` dot's buffers as the lowering pads them: `tcgen05_operand_bytes`.)
+    total = sum(
+        tcgen05_operand_bytes(op, i) or padded_bytes((op.a, op.b)[i], DOT_OPERAND_BYTES)
+        for i in direct
+    )
     if not _accumulator_in_place(op, warps):
         total += padded_bytes(op.acc)
     return total
+
+
+def tcgen05_operand_bytes(dot: tas.DotOp, index: int) -> int | None:
+    """Bytes of the shared-memory buffer of operand `index` (0: A, 1: B) of the
+    `tcgen05` dot `dot`, as the lowering lays it out, a ring's slot or a buffer written
+    each iteration alike: core matrices padded apart against the bank conflicts of the
+    operand's writes (`core_matrices.padded_operand_buffers`; the lowering's
+    `wgmma.operand_buffers` takes them wherever both operands' fit, dense otherwise,
+    never more), a 128x128 16-bit K-major tile 36,864 bytes, not 32,768.  None for
+    another engine's dot."""
+    spec = dot.atom.info.mma_spec
+    a_t, b_t = dot.a.type, dot.b.type
+    if dot.atom.info.engine != "tcgen05" or spec is None:
+        return None
+    if not (isinstance(a_t, TensorType) and isinstance(b_t, TensorType)):
+        return None
+    if not (
+        isinstance(a_t.encoding, DistributedLayout) and isinstance(b_t.encoding, DistributedLayout)
+    ):
+        return None
+    if len(a_t.get_shape()) != 2 or len(b_t.get_shape()) != 2:
+        return None
+    (m, k), n = a_t.get_shape(), b_t.get_shape()[1]
+    layouts = (a_t.encoding.linear(a_t.get_shape()), b_t.encoding.linear(b_t.get_shape()))
+    return padded_operand_buffers((m, n, k), spec.element_bytes, layouts)[index].bytes
+
+
+def ring_slot_bytes(load: tas.TiledLoadOp, dense: int) -> int:
+    """Bytes one slot of the ring of `load` (a tile of `dense` bytes) takes: where it
+    feeds an operand of a `tcgen05` dot, that operand's buffer as the lowering lays the
+    slot out (`tcgen05_operand_bytes`); `dense` elsewhere (a ring read back from its
+    slot is dense, `operand_placement.SlotPlacement`; the `wgmma` and `mma.sync` rings
+    are counted so as before, not measured against their PTX)."""
+    use = operand_use(load)
+    dot = use.operation if use is not None else None
+    if use is None or use.index > 1 or not isinstance(dot, tas.DotOp):
+        return dense
+    laid_out = tcgen05_operand_bytes(dot, use.index)
+    return dense if laid_out is None else max(dense, laid_out)
 
 
 def transient_bound(fn: func.FuncOp, fed: set[SSAValue]) -> int:
@@ -277,8 +330,19 @@ def staged_once_bound(fn: func.FuncOp) -> int:
         if isinstance(op, tas.DotOp):
             for i in staged_operands(op):
                 v = (op.a, op.b)[i]
-                staged[v] = padded_bytes(v, DOT_OPERAND_BYTES)
+                staged[v] = _staged_bytes(op, v)
     return sum(staged.values())
+
+
+def _staged_bytes(op: tas.DotOp, value: SSAValue) -> int:
+    """Bytes of the persistent buffer of the operand `value` of `op` staged once: a
+    `tcgen05` dot's is written dense (`tcgen05.py`: no padding against bank conflicts
+    for its one write), 2 KiB less than a padded 128x128 16-bit tile; others padded."""
+    spec = op.atom.info.mma_spec
+    t = value.type
+    if op.atom.info.engine == "tcgen05" and spec is not None and isinstance(t, TensorType):
+        return math.prod(t.get_shape()) * spec.element_bytes
+    return padded_bytes(value, DOT_OPERAND_BYTES)
 
 
 def staged_operands(op: tas.DotOp) -> list[int]:

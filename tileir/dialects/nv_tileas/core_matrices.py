@@ -1,0 +1,180 @@
+"""The shared-memory buffers the tensor cores read their operands from, and the bank
+conflicts of writing them: one piece that the LLVM lowering lays the buffers and ring
+slots out with (`conversions/tileas_to_llvm/wgmma.py`, `dot.LowerDot.placement`) and
+that the ring budget counts slots with (`transforms/tileas/ring_budget.py`), so that the
+two agree on every byte.
+
+`wgmma` (sm_90a) and `tcgen05.mma` (sm_100a) take A and B from shared memory through
+matrix descriptors, in the no-swizzle canonical layouts: *core matrices* of 8 lines of
+16 bytes (`OperandBuffer`), padded apart by the least (0-112 bytes) that minimizes the
+bank conflicts of the writes from the operand's register layout (`choose_pad`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
+
+
+def shared_vector_width(
+    layout: LinearLayout, strides: Sequence[int], bits: int, aligned_to: Sequence[int] = ()
+) -> int:
+    """How many consecutive registers one shared-memory access may move: registers
+    that step by one element along the buffer's contiguous dimension, at most 16
+    bytes, whose first element is aligned to the whole access for every thread and
+    register group (every other basis, and every offset in `aligned_to`, moves the
+    address by a multiple of it).  Bytes and `i1` move one at a time."""
+    size = bits // 8
+    if bits < 16 or size not in strides:
+        return 1
+    dim = list(strides).index(size)
+    vec = min(layout.contiguous_registers(dim), 16 // size)
+    while vec > 1:
+        group_bits = vec.bit_length() - 1
+        others = (*layout.registers[group_bits:], *layout.lanes, *layout.warps)
+        offsets = [sum(x * s for x, s in zip(basis, strides, strict=True)) for basis in others]
+        offsets += list(aligned_to)
+        if vec * size >= 4 and all(o % (vec * size) == 0 for o in offsets):
+            return vec
+        vec //= 2
+    return 1
+
+
+def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int) -> int:
+    """Bank conflicts of the stores the lowering's `Exchange.write` makes for `layout` at byte
+    `strides` (elements of `size` bytes): the worst number of distinct 32-bit words
+    one bank serves within one access phase of warp 0, with the vector width the
+    write uses.  Accesses up to 4 bytes are served for the whole warp at once, 8-byte
+    ones for half a warp, 16-byte ones for a quarter (8 lanes), as the hardware splits
+    wide shared-memory requests."""
+    vec = shared_vector_width(layout, strides, 8 * size)
+    access = vec * size
+    lanes_per_phase = 32 if access <= 4 else 128 // access
+    worst = 1
+    # Coordinates combine by XOR: each lane's and each register's part once (a
+    # padding search calls this for every candidate, 2,300 times over the corpus and
+    # every third held-out kernel), and a register group's 32 addresses are one list
+    # per dimension; a phase's distinct words are then counted by bank.
+    columns = list(zip(*(layout.lane_coord(lane) for lane in range(32)), strict=True))
+    for r in range(0, layout.num_registers, vec):
+        reg = layout.register_coord(r)
+        addresses = [0] * 32
+        for x, column, s in zip(reg, columns, strides, strict=True):
+            addresses = [a + (x ^ y) * s for a, y in zip(addresses, column, strict=True)]
+        for phase in range(0, 32, lanes_per_phase):
+            words: set[int] = set()
+            for address in addresses[phase : phase + lanes_per_phase]:
+                words.update(range(address // 4, (address + access + 3) // 4))
+            per_bank = [0] * 32
+            for word in words:
+                per_bank[word % 32] += 1
+            worst = max(worst, *per_bank)
+    return worst
+
+
+#: Bytes of one core matrix (8 rows of 16 bytes).
+CORE_MATRIX_BYTES = 128
+
+
+@dataclass(frozen=True)
+class OperandBuffer:
+    """One `wgmma` operand in shared memory, no swizzle: `rows` (M or N) by `k`,
+    elements of `size` bytes, K-major or MN-major, core matrices `pad` bytes apart
+    along the dimension they are adjacent in (K for K-major, M/N for MN-major)."""
+
+    rows: int
+    k: int
+    size: int
+    mn_major: bool
+    pad: int = 0
+
+    @property
+    def core_k(self) -> int:
+        """K extent of one core matrix: 16 bytes of K (K-major) or 8 lines (MN-major)."""
+        return 8 if self.mn_major else 16 // self.size
+
+    @property
+    def lbo(self) -> int:
+        """Bytes between core matrices adjacent along K."""
+        if self.mn_major:
+            return self.rows // 8 * self.sbo
+        return CORE_MATRIX_BYTES + self.pad
+
+    @property
+    def sbo(self) -> int:
+        """Bytes between 8-row (M or N) groups."""
+        if self.mn_major:
+            return CORE_MATRIX_BYTES + self.pad
+        return self.k // self.core_k * self.lbo
+
+    @property
+    def bytes(self) -> int:
+        if self.mn_major:
+            return self.k // 8 * self.lbo
+        return self.rows // 8 * self.sbo
+
+    def view(self, layout: LinearLayout, k_dim: int) -> tuple[LinearLayout, list[int]]:
+        """`layout` of the operand (K along `k_dim`) seen as `(K/c, c, R/8, 8)`, with
+        the byte strides of this buffer, for `Exchange.write`."""
+        c = self.core_k
+
+        def split(coord: Coord) -> Coord:
+            kk, r = coord[k_dim], coord[1 - k_dim]
+            return (kk // c, kk % c, r // 8, r % 8)
+
+        view = LinearLayout(
+            (self.k // c, c, self.rows // 8, 8),
+            tuple(map(split, layout.registers)),
+            tuple(map(split, layout.lanes)),
+            tuple(map(split, layout.warps)),
+        )
+        # Within a core matrix, K-major lines are rows (16 B apart) of K elements;
+        # MN-major lines are K indices (16 B apart) of 8 rows' elements.
+        line, element = (self.size, 16) if self.mn_major else (16, self.size)
+        return view, [self.lbo, element, self.sbo, line]
+
+    def k_offset(self, k: int) -> int:
+        """Bytes from the start to K index `k` (a multiple of the core matrix's K)."""
+        return k // self.core_k * self.lbo
+
+
+def choose_pad(
+    rows: int, k: int, size: int, mn_major: bool, layout: LinearLayout, k_dim: int
+) -> OperandBuffer:
+    """The buffer whose writes from `layout` conflict least (then the smallest pad)."""
+    best: tuple[int, int, OperandBuffer] | None = None
+    for pad in range(0, CORE_MATRIX_BYTES, 16):
+        buffer = OperandBuffer(rows, k, size, mn_major, pad)
+        view, strides = buffer.view(layout, k_dim)
+        ways = vector_conflict_ways(view, strides, size)
+        if best is None or (ways, pad) < best[:2]:
+            best = (ways, pad, buffer)
+    assert best is not None
+    return best[2]
+
+
+def b_mn_major(size: int, b_layout: LinearLayout) -> bool:
+    """Whether B's buffer is MN-major: for 16-bit elements (the only ones with a
+    transpose flag) unless the thread's first run of B's elements goes along K, as a
+    tile loaded K-contiguous gives it (attention's K, read transposed with `order=`):
+    then K-major keeps each run one vector write, or one `cp.async`."""
+    if size != 2:
+        return False
+    first = next(iter((*b_layout.registers, *b_layout.lanes)), None)
+    # (K, N), or (batch, K, N) for a batched dot.
+    return first is None or not (first[-2] != 0 and first[-1] == 0)
+
+
+def padded_operand_buffers(
+    mnk: tuple[int, int, int], size: int, layouts: tuple[LinearLayout, LinearLayout]
+) -> tuple[OperandBuffer, OperandBuffer]:
+    """A's (K-major) and B's (MN-major for 16-bit elements, `b_mn_major`) buffers, each
+    padded against the bank conflicts of its writes (`choose_pad`): what the lowering
+    lays out wherever both fit (`wgmma.operand_buffers`; dense otherwise, smaller)."""
+    m, n, k = mnk
+    a_layout, b_layout = layouts
+    a = choose_pad(m, k, size, False, a_layout, 1)
+    b = choose_pad(n, k, size, b_mn_major(size, b_layout), b_layout, 0)
+    return a, b
