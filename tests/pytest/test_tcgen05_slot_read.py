@@ -10,10 +10,16 @@ takes no register, so it no longer counts: NVIDIA's 256x256 block-scaled kernels
 512-column accumulator, 256 registers a thread if it were in registers) now feed their
 fp8 tiles through rings.  Here the corpus kernel stands in for them under a limit below
 its 32 accumulator registers: on sm_90a (`wgmma`, accumulator in registers) its operands
-stay synchronous, on sm_100a they still ride, with the PTX unchanged.  The `tcgen05` dot
-writes the converted operand into its own buffer, which the MMAs read asynchronously:
-the simulator matches numpy, and without the wait for the commit's mbarrier the next K
-group's store into that buffer is reported as a race."""
+stay synchronous, on sm_100a they still ride, with the PTX unchanged.
+
+Each `tcgen05` dot writes its converted operands into a buffer that its MMAs read
+asynchronously.  The links of a chain on a resident accumulator take two buffers in
+turn (`pipeline_dot_operands.tcgen05_turn_chain`, `TURN_BY_DOT_ATTR`): link `j` writes
+buffer `j mod 2` once the commit of the link before the one before has arrived on that
+buffer's mbarrier, so a link's MMAs run while the next link converts.  In the simulator
+the kernel matches numpy, with buffers in turn and with links that wait for their own
+commits (where the buffers would cost the rings a stage); without the buffer's wait, or
+without a link's commit wait, the next store into the buffer is reported as a race."""
 
 from __future__ import annotations
 
@@ -41,6 +47,16 @@ COMMIT_WAIT = re.compile(
     r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s*@!%tc_done[^;]*;"
 )
 
+#: The wait of every thread, before a link writes its buffer in turn, for the commit of
+#: the link that read it last (`tcgen05._wait_slot`).
+BUFFER_WAIT = re.compile(
+    r"\$L_tc_slot:\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_ok[^;]*;"
+    r"\s*@!%tc_ok bra\.uni \$L_tc_slot;"
+)
+
+#: The simulator's report of a store into an operand an MMA still reads.
+RACE = r"a store to shared memory that a tcgen05\.mma still reads"
+
 #: What the remark says of A where its accumulator keeps its loads synchronous.
 KEPT_SYNCHRONOUS = "its loads do not ride rings read back from their slots"
 
@@ -54,8 +70,8 @@ def _compile(arch: str) -> tuple[str, str]:
 
 
 @cache
-def _ptx() -> str:
-    return _compile("sm_100a")[0]
+def _default() -> tuple[str, str]:
+    return _compile("sm_100a")
 
 
 def test_tensor_memory_accumulator_takes_no_registers_from_the_limit(
@@ -70,22 +86,41 @@ def test_tensor_memory_accumulator_takes_no_registers_from_the_limit(
         "its 64x2xf8E8M0FNU load stays synchronous: no cp.async copies its 16-bit accesses "
         "(its addresses are contiguous for only 2 bytes)" in tileas
     )
-    assert ptx == _ptx()
+    assert ptx == _default()[0]
     _, tileas = _compile("sm_90a")
     assert f"{KEPT_SYNCHRONOUS}: the loop's accumulators take 32 registers a thread" in tileas
     assert "nv_tileas.read_from_slot" not in tileas
 
 
-def test_converted_operands_match_numpy_and_an_early_overwrite_is_a_race() -> None:
-    ptx = _ptx()
-    assert "cp.async.cg.shared.global" in ptx or "cp.async.ca.shared.global" in ptx
+def test_chain_in_flight_matches_numpy_and_an_early_buffer_write_is_a_race() -> None:
+    """The two links of a K tile take two buffers in turn: link `j` writes buffer `j
+    mod 2` once the commit of link `j - 2` has arrived, and nobody waits for a link's
+    own MMAs until the read after the loop."""
+    ptx, tileas = _default()
+    assert tileas.count(pipeline_dot_operands.TCGEN05_TURNS) == 2
+    assert "%tc_done" not in ptx  # no wait for a link's own commit
+    waits = list(BUFFER_WAIT.finditer(ptx))
+    assert len(waits) == 2
     _common.simulate_case(KERNEL, ptx, SEED)
-    # The first K group's dot without its commit wait: the store of the next converted
-    # operand into the buffer comes while that dot's MMAs may still read it.
+    # The second link without its wait for the first iteration's second link: its
+    # store into buffer 1 comes while those MMAs may still read it.
+    broken = ptx[: waits[1].start()] + ptx[waits[1].end() :]
+    with pytest.raises(SimulationError, match=RACE):
+        _common.simulate_case(KERNEL, broken, SEED)
+
+
+def test_links_that_wait_match_numpy_and_an_early_overwrite_is_a_race(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Where the buffers in turn would cost the rings a stage (NVIDIA's 256x256
+    kernels), each link waits for its own commit before the next writes its buffer."""
+    monkeypatch.setattr(pipeline_dot_operands, "tcgen05_turn_chain", lambda plan: [])
+    ptx, _ = _compile("sm_100a")
+    _common.simulate_case(KERNEL, ptx, SEED)
+    # The first link without its commit wait: the store of the next converted operand
+    # into the buffer comes while that link's MMAs may still read it.
     waits = list(COMMIT_WAIT.finditer(ptx))
     assert len(waits) == 2
     broken = ptx[: waits[0].start()] + ptx[waits[0].end() :]
-    with pytest.raises(
-        SimulationError, match=r"a store to shared memory that a tcgen05\.mma still"
-    ):
+    with pytest.raises(SimulationError, match=RACE):
         _common.simulate_case(KERNEL, broken, SEED)

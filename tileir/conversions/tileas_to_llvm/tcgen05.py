@@ -49,6 +49,16 @@ waits for that commit's phase, and the read after the loop waits for every commi
 waited for yet (section 9.7.16.6.3: the commit's arrival comes when all earlier
 `tcgen05.mma` of the thread have completed, their shared-memory reads included).
 
+The links of a chain on a resident accumulator whose operands are computed in registers
+(the K groups of a block-scaled tile) take two buffers in turn where
+`tileas-pipeline-dot-operands` says so (`nv_tileas.turn_by_dot = [j, n]`,
+`tcgen05_turn_chain`): link `j` writes its operands into buffer `j mod 2`, shared by the
+links and live while the loop runs, once every thread has seen the commit of the link
+that read that buffer last (two `SlotBarriers` at the accumulator's column, as for MMAs
+in flight), and commits its MMAs to that buffer's mbarrier; nobody waits for them
+there, so one link's MMAs run while the next converts, and the read after the loop
+drains both mbarriers.
+
 A dot whose A has tensor-memory columns (`nv_tileas.tmem_a_column`, attention's P) writes
 A's registers there, two 16-bit elements a column (`tcgen05.st.32x32b`, layout D), waits
 (`tcgen05.wait::st`), and its MMAs take A as a tensor-memory address (`[a]`, 8 columns a
@@ -104,6 +114,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     ScaleTmemAccumulatorOp,
     WriteTmemAccumulatorOp,
 )
+from tileir.transforms.tileas.pipeline_dot_operands import turn_by_dot
 from tileir.transforms.tileas.ring_budget import marked_staged_once
 from tileir.transforms.tileas.tcgen05_agents import MMA_AGENT_ATTR
 from tileir.transforms.tileas.tcgen05_plan import (
@@ -197,6 +208,9 @@ class TensorMemory:
     flags: dict[int, SSAValue] = field(default_factory=dict)
     #: The slot mbarriers of each accumulator whose MMAs stay in flight, by column.
     in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
+    #: The two buffers in turn of each operand of a chain whose links share them
+    #: (`TURN_BY_DOT_ATTR`), by (loop scope, operand, bytes of one buffer).
+    turns: dict[tuple[int | None, int, int], SSAValue] = field(default_factory=dict)
     #: The one thread that issues every `tcgen05.mma` and `tcgen05.commit` (`issuer`).
     issuer: SSAValue | None = None
     #: The lane of each warp that `elect.sync` elects (`issuer`): in the MMA agent of a
@@ -535,15 +549,21 @@ def lower_tcgen05_dot(
             )
     # A computed in registers into tensor memory (`nv_tileas.tmem_a_column`): no buffer.
     a_column = _a_column(op) if fed[0] is None and staged[0] is None else None
-    sizes = [
-        buf.bytes
-        for index, (buf, f, once) in enumerate(zip(buffers, fed, staged, strict=True))
+    written = [
+        index
+        for index, (f, once) in enumerate(zip(fed, staged, strict=True))
         if f is None and once is None and not (index == 0 and a_column is not None)
     ]
+    # The operands written into two buffers in turn (`_turn_buffers`) take no transient one.
+    link = _turn_link(op)
+    turning = written if link is not None else []
+    sizes = [buffers[index].bytes for index in written if index not in turning]
     sizes += [c_size] if exchange_c else []
     allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes) if sizes else [])
-    smem_a = fed[0] or staged[0] or (None if a_column is not None else next(allocated))
-    smem_b = fed[1] or staged[1] or next(allocated)
+    operand_smem: list[SSAValue | None] = [fed[0] or staged[0], fed[1] or staged[1]]
+    for index in written:
+        if index not in turning:
+            operand_smem[index] = next(allocated)
     smem_c = next(allocated, None)
 
     memory = tensor_memory(state, rewriter)
@@ -557,6 +577,13 @@ def lower_tcgen05_dot(
     # (`nv_tileas.tmem_stored`): no flag, no store, every MMA accumulates.
     stored = TMEM_STORED_ATTR in op.attributes
     b = LLBuilder(rewriter, InsertPoint.before(op))
+    turn: tuple[SlotBarriers, SSAValue] | None = None
+    if link is not None:
+        turn = _turn_buffers(
+            op, state, b, rewriter, memory, feeds, buffers, turning, link, operand_smem
+        )
+    smem_a, smem_b = operand_smem
+    assert smem_b is not None
     zero_acc = _is_zero(acc_vals) and not stored
     # A resident accumulator (`tileas-tmem-accumulators`): the loop carries the initial
     # registers unchanged; this thread's flag says whether tensor memory already holds
@@ -585,6 +612,13 @@ def lower_tcgen05_dot(
         size = feeds.ring_placement(ring_a).operand_bytes(0)  # as the ring's slots
         slot = (barriers, ring_a.slot_number(b, ring_a.current, size))
 
+    # A chain whose links take two buffers in turn (`TURN_BY_DOT_ATTR`, on a resident
+    # accumulator): link `j` writes its operands into buffer `j mod 2` once the commit
+    # of link `j - 2` has arrived on the mbarrier of that buffer, and commits to it;
+    # nobody waits for its MMAs here (`_turn_buffers`).
+    if turn is not None:
+        barriers, j = turn
+        _wait_slot(b, barriers, j)
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
     for vals, (layout, strides), smem, ring, once in zip(
         (a_vals, b_vals), views, (smem_a, smem_b), fed, staged, strict=True
@@ -629,8 +663,9 @@ def lower_tcgen05_dot(
     thread0 = asm.input(
         agent_issuer(state, rewriter, memory) if agent else issuer(state, rewriter, memory)
     )
-    if slot is not None:
-        barriers, j = slot
+    committed = slot or turn  # the mbarrier of the slot or buffer its MMAs read
+    if committed is not None:
+        barriers, j = committed
         bar = asm.input(b.add(barriers.bars, b.shl(j, b.const(3, i32))))
     else:
         bar = asm.input(memory.mbarrier)
@@ -684,11 +719,11 @@ def lower_tcgen05_dot(
     carried = list(acc_vals)
     if stored:
         carried = [b.const(0, accumulator.register_type)] * len(acc_vals)
-    if slot is not None:
+    if committed is not None:
         # -- the MMAs stay in flight: no thread waits for them here, and nothing
-        # rewrites what they read (their slots) or write (the resident accumulator)
-        # before waiting for their commit (`_wait_slot`).
-        _mark_committed(b, *slot)
+        # rewrites what they read (their slots, or their buffers in turn) or write (the
+        # resident accumulator) before waiting for their commit (`_wait_slot`).
+        _mark_committed(b, *committed)
         if flag is not None:
             _store_word(b, flag, 1)
         rewriter.replace(op, [], [ctx.pack(rewriter, carried, op.result.type)])
@@ -718,6 +753,53 @@ def lower_tcgen05_dot(
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def _turn_link(op: tas.DotOp) -> tuple[int, int] | None:
+    """`op`'s place in its chain and the chain's links where its operands take two
+    buffers in turn (`TURN_BY_DOT_ATTR` on a resident accumulator whose MMAs are not
+    otherwise in flight, outside an MMA agent); else None: the dot waits for its own
+    commit."""
+    link = turn_by_dot(op)
+    if (
+        link is None
+        or TMEM_RESIDENT_ATTR not in op.attributes
+        or TMEM_IN_FLIGHT_ATTR in op.attributes
+        or MMA_AGENT_ATTR in op.attributes
+    ):
+        return None
+    if link[1] % 2:
+        raise not_supported(op, "tcgen05 buffers in turn over an odd chain")
+    return link
+
+
+def _turn_buffers(
+    op: tas.DotOp,
+    state: FunctionState,
+    b: LLBuilder,
+    rewriter: PatternRewriter,
+    memory: TensorMemory,
+    feeds: AsyncFeeds | None,
+    buffers: Sequence[wgmma.OperandBuffer],
+    turning: Sequence[int],
+    link: tuple[int, int],
+    smem: list[SSAValue | None],
+) -> tuple[SlotBarriers, SSAValue]:
+    """For link `j` of a chain whose links take two buffers in turn (`_turn_link`): each
+    operand in `turning` goes to its buffer `j mod 2` of two (into `smem`), which live
+    while the loop runs, beside its rings, and which every link shares; and the
+    mbarrier of that buffer (`SlotBarriers` of two slots at the accumulator's column,
+    which the read after the loop drains) with the slot number `j mod 2`."""
+    place = link[0] % 2
+    scope = feeds.loop_of.get(id(op)) if feeds is not None else None
+    for index in turning:
+        size = buffers[index].bytes
+        key = (scope, index, size)
+        if key not in memory.turns:
+            memory.turns[key] = allocate_persistent(state, rewriter, 2 * size, scope)
+        smem[index] = b.add(memory.turns[key], b.const(place * size, i32))
+    barriers = slot_barriers(state, rewriter, memory, _column_of(op), 2)
+    return barriers, b.const(place, i32)
 
 
 def _a_column(op: Operation) -> int | None:

@@ -779,6 +779,11 @@ class LoopPlan:
     #: Its `wgmma` groups stay in flight with rings of only `stages` slots, each
     #: refilled once its group has retired (`REFILL_AFTER_WAIT_ATTR`, `_sized`).
     refill_after_wait: bool = False
+    #: Its `tcgen05` dots are the links of a chain whose accumulator stays in tensor
+    #: memory and whose written operands take two buffers in turn (`tcgen05_turn_chain`).
+    tcgen05_turns: bool = False
+    #: Why such a chain's links wait for their own commits instead (None: not such a chain).
+    why_not_tcgen05_turns: str | None = None
 
     @property
     def scoped(self) -> bool:
@@ -1055,6 +1060,43 @@ def turn_by_dot(dot: tas.DotOp) -> tuple[int, int] | None:
     return place, links
 
 
+def tcgen05_turn_chain(plan: LoopPlan) -> list[tas.DotOp]:
+    """The links of `plan`'s `tcgen05` chain whose MMAs may stay in flight while the next
+    link's operands are written (`TURN_BY_DOT_ATTR` on `tcgen05` dots): a `turn_chain`
+    (an even number of links, the same operands computed from their slots) of one agent
+    whose accumulator stays in tensor memory (`tcgen05_plan.accumulator_in_tmem`: the
+    links then only issue MMAs and commit).  Link `j` writes its operands into buffer
+    `j mod 2` once the commit of link `j - 2` (in this or the previous iteration) has
+    arrived on mbarrier `j mod 2`, and commits to it (`tcgen05.py`); else none."""
+    if not plan.tcgen05 or plan.specialize:
+        return []
+    chain = turn_chain(plan)
+    if not chain or any(d.atom.info.engine != "tcgen05" for d in chain):
+        return []
+    return chain if accumulator_in_tmem(chain[0]) else []
+
+
+def tcgen05_turned(plan: LoopPlan, chain: Sequence[tas.DotOp]) -> list[int]:
+    """The operands (0: A, 1: B) that `chain`'s links write each iteration (no ring of
+    `plan` feeds them), which take two buffers in turn."""
+    fed = plan.fed
+    return [i for i in (0, 1) if not any((d.a, d.b)[i] in fed for d in chain)]
+
+
+def tcgen05_turn_bytes(chain: Sequence[tas.DotOp], turned: Sequence[int]) -> int:
+    """Shared memory the two buffers in turn of `chain`'s `turned` operands take beside
+    the rings (persistent while the loop runs): two buffers an operand, each as large as
+    the largest link's (bounded as an exchange's)."""
+    return 2 * sum(max(padded_bytes((d.a, d.b)[i]) for d in chain) for i in turned)
+
+
+#: What the remark adds of a `tcgen05` chain whose links' buffers take turns.
+TCGEN05_TURNS = (
+    "its MMAs in flight while the next dot's operands are written (two buffers in turn, "
+    "each freed by the commit of the MMAs that read it)"
+)
+
+
 #: Why a loop whose dot operands are computed from their slots stays in one agent: the
 #: producer would copy raw tiles that the consumer converts and writes again.
 CONVERTED_NOT_SPECIALIZED = "an operand is computed from its slots"
@@ -1195,6 +1237,22 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
             f"{least} of its operands' rings ({(2 - spare) * plan.per_stage} bytes) does "
             f"not fit the shared memory left for rings ({max(ring_budget, 0)} bytes)"
         )
+    chain = tcgen05_turn_chain(plan) if not plan.blockers else []
+    if chain:
+        # Only where the buffers in turn leave the rings their stages.
+        # The links then take no transient buffers for those operands.
+        turned = tcgen05_turned(plan, chain)
+        written = {(d.a, d.b)[i] for d in chain for i in turned}
+        turns = tcgen05_turn_bytes(chain, turned)
+        room = budget.for_loop(plan.fed | written, plan.scoped) - turns
+        with_turns = min(num_stages, room // plan.per_stage + spare)
+        plan.tcgen05_turns = with_turns >= plan.stages
+        if not plan.tcgen05_turns:
+            plan.why_not_tcgen05_turns = (
+                f"its MMAs waited for after each dot (not yet in flight: two buffers in turn, "
+                f"{turns} bytes, would leave its rings {max(with_turns, 0)} stages, not "
+                f"{plan.stages})"
+            )
     return plan
 
 
@@ -1342,6 +1400,12 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
                 clauses[0] += ", each dot a group of its own"
         elif dot.atom.info.engine == "wgmma":
             clauses.append(f"wgmma waited for each iteration ({why})")
+        elif plan.tcgen05_turns and dot in (chain := tcgen05_turn_chain(plan)):
+            place = [IntegerAttr(chain.index(dot), i64), IntegerAttr(len(chain), i64)]
+            dot.attributes[TURN_BY_DOT_ATTR] = ArrayAttr(place)
+            clauses.append(TCGEN05_TURNS)
+        elif plan.why_not_tcgen05_turns is not None:
+            clauses.append(plan.why_not_tcgen05_turns)
         _record(dot, clauses, agents)
     if plan.specialize and plan.tcgen05:
         for load, atom, _ in chosen.values():
