@@ -256,7 +256,17 @@ def schedule_block(block: Block) -> bool:
     emitted: set[Operation] = set()
     order: list[Operation] = []
 
+    def waiting(operand: SSAValue) -> bool:
+        owner = operand.owner
+        return isinstance(owner, Operation) and owner in movable and owner not in emitted
+
     def emit(root: Operation) -> None:
+        if root in emitted:
+            return
+        if not any(map(waiting, root.operands)):  # (most ops: nothing to emit first)
+            emitted.add(root)
+            order.append(root)
+            return
         # Depth first through the operands defined by movable ops not emitted yet.
         stack: list[tuple[Operation, bool]] = [(root, False)]
         while stack:
@@ -298,11 +308,13 @@ def schedule_block(block: Block) -> bool:
                     emit(rest)
         emit(op)
     assert len(order) == len(ops)
-    if order == ops:
+    # Only the ops from the first one out of place on are moved.
+    first = next((i for i, (a, b) in enumerate(zip(order, ops, strict=True)) if a is not b), None)
+    if first is None:
         return True
-    for op in ops:
+    for op in ops[first:]:
         op.detach()
-    for op in order:
+    for op in order[first:]:
         block.add_op(op)
     return True
 
