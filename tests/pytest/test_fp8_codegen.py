@@ -487,6 +487,59 @@ def test_fp8_mmaf_matches_interpreter_and_numpy(f8: str, acc_t: str, m: int, arc
     np.testing.assert_array_equal(by_interpreter, want)
 
 
+@pytest.mark.parametrize(
+    ("f8", "acc_t", "arch"),
+    [
+        ("f8E4M3FN", "f32", "sm_90a"),
+        ("f8E4M3FN", "f16", "sm_90a"),
+        ("f8E5M2", "f32", "sm_90a"),
+        ("f8E5M2", "f16", "sm_90a"),
+        ("f8E5M2", "f16", "sm_100a"),
+        ("f8E4M3FN", "f32", "sm_100a"),
+        ("f8E5M2", "f32", "sm_89"),
+        ("f8E4M3FN", "f16", "sm_80"),
+    ],
+)
+def test_small_fp8_mmaf_runs_on_f16_tensor_cores(f8: str, acc_t: str, arch: str) -> None:
+    """A 16x16x16 fp8 dot (cuTile's fp8 `mma` tests, one warp) has no 8-bit float
+    instruction (their K step is 32; tiles are powers of two, so K = 16 is the one
+    K not a multiple of 32): on every target it runs
+    on f16 `mma.sync` m16n8k16 over the operands widened exactly, as sm_80 runs every
+    fp8 dot, not on FMAs.  Equal to numpy and the interpreter for small integers (every
+    sum exact) and, through a signed permutation, for every finite 8-bit code (the
+    widening is exact); ptxas accepts it."""
+    from tileir.compiler import parse_module_text
+    from tileir.interpreter import launch
+    from tileir.testing import simulate
+
+    m = n = k = 16
+    text = dot_kernel_text(f8, f8, acc_t, m, n, k)
+    ptx = compile_text(text, arch)
+    assert f"mma.sync.aligned.m16n8k16.row.col.{acc_t}.f16.f16.{acc_t}" in ptx
+    assert "m16n8k32" not in ptx and "fma.rn" not in ptx
+    assert run_ptxas(ptx, arch).ok
+    rng = np.random.default_rng(2)
+    acc_dt = WIDE[acc_t]
+    small_a = rng.integers(-6, 7, (m, k)).astype(np.float32).astype(F8[f8])
+    small_b = rng.integers(-6, 7, (k, n)).astype(np.float32).astype(F8[f8])
+    codes = ALL_BITS.view(F8[f8])
+    every_a = np.where(np.isfinite(codes), codes, 0).reshape(m, k)
+    signed_permutation = np.zeros((k, n), np.float32)
+    signed_permutation[rng.permutation(k), np.arange(n)] = rng.choice([-1.0, 1.0], n)
+    cases = [
+        (small_a, small_b, rng.integers(-100, 100, (m, n)).astype(acc_dt)),
+        (every_a, signed_permutation.astype(F8[f8]), np.zeros((m, n), acc_dt)),
+    ]
+    for a, b, c0 in cases:
+        got = c0.copy()
+        simulate(ptx, (1, 1, 1), [a, b, got])
+        by_interpreter = c0.copy()
+        launch(parse_module_text(text, "k.mlir"), (1, 1, 1), a, b, by_interpreter)
+        want = a.astype(np.float64) @ b.astype(np.float64) + c0.astype(np.float64)
+        np.testing.assert_array_equal(got, want.astype(acc_dt))
+        np.testing.assert_array_equal(by_interpreter, want.astype(acc_dt))
+
+
 @pytest.mark.parametrize("to", ["f8E4M3FN", "f8E5M2"])
 def test_overflow_saturates_in_compiled_code_and_interpreter(to: str) -> None:
     """tileiras's SASS is `F2FP.SATFINITE`: +-448 / +-57344, not NaN or inf."""

@@ -294,8 +294,8 @@ class LowerDot(TilePattern):
         acc_in_registers = acc_layout == frag
         result_in_registers = linear_layout(op, op.result.type) == frag
         if spec.a == "f16" and is_fp8(element_type(op.a.type)):
-            # An `mma_*_via_f16` atom (no 8-bit float tensor cores before sm_89): f16
-            # ones on the operands widened exactly.
+            # An `mma_*_via_f16` atom (no 8-bit float instruction takes the dot:
+            # `dot_plan.float8_widening_reason`): f16 ones on the operands widened exactly.
             widen = LLBuilder(rewriter, InsertPoint.before(op))
             a_vals = mma.widened_to_f16(widen, a_vals, element_type(op.a.type))
             b_vals = mma.widened_to_f16(widen, b_vals, element_type(op.b.type))

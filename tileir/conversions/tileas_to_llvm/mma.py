@@ -8,9 +8,10 @@ engine shares and calls this file's `mma_sync_dot` (or `wgmma.py`, `fma_dot.py`)
 an f16 accumulator (`mma.sync.aligned.m16n8k16`), tf32 operands and an f32
 accumulator (`m16n8k8`), or i8 operands of either signedness and an i32 accumulator
 (`m16n8k32`, exact), for every target tileir supports: `mma.sync` is sm_80's instruction and is valid unchanged on sm_90a and
-sm_100a.  8-bit float operands (e4m3, e5m2) use `m16n8k32` from sm_89 on, and before
-that (atoms `mma_*_via_f16`) f16 `m16n8k16` on the operands widened exactly
-(`_widened_to_f16`).  A `wgmma` atom (sm_90a, a dot whose warps form whole warpgroups
+sm_100a.  8-bit float operands (e4m3, e5m2) use `m16n8k32` from sm_89 on; before
+that, and on every target where K is 16 past a multiple of 32 (`m16n8k32` steps K
+by 32), f16 `m16n8k16` on the operands widened exactly (atoms `mma_*_via_f16`,
+`widened_to_f16`; `dot_plan.float8_widening_reason` says why).  A `wgmma` atom (sm_90a, a dot whose warps form whole warpgroups
 along M) runs the same steps with `wgmma` in place of `ldmatrix` + `mma.sync`
 (`wgmma.py`: the same accumulator layout, both operands from core-matrix buffers
 through matrix descriptors); sm_100a's `tcgen05` is not used yet.

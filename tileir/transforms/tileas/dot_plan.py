@@ -19,8 +19,11 @@ The choice, per dot:
 * On sm_90a a rank-2 dot whose accumulator's warp grid has whole warpgroups along M
   runs on `wgmma` (`wgmma_m64n{N}k{K}_...`, N the columns of one warpgroup, at most
   256), as `wgmma_obstacle` says.
-* Otherwise `mma.sync`; 8-bit floats before sm_89 on f16 `mma.sync` with the
-  operands widened exactly (`mma_e4m3_e5m2_f32_via_f16` ...).
+* Otherwise `mma.sync`.  8-bit floats run on f16 `mma.sync` (m16n8k16) with the
+  operands widened exactly (`mma_e4m3_e5m2_f32_via_f16` ...) where no 8-bit float
+  instruction takes them, as `float8_widening_reason` says: before sm_89 (no 8-bit
+  float tensor cores), and on every target for K 16 past a multiple of 32 (the 8-bit
+  float instructions' K step is 32; cuTile's 16x16x16 fp8 tests).
 """
 
 from __future__ import annotations
@@ -115,8 +118,9 @@ class DotTypes:
 def tensor_core_k_step(t: DotTypes) -> int | None:
     """The K of the MMA shape that computes a dot of types `t` (`mma.sync`, or `wgmma`
     on sm_90a; 8-bit floats: `wgmma`, 8-bit `mma.sync` from sm_89, f16 `mma.sync` on
-    widened operands before), or None when tileir has no tensor-core lowering for its
-    types and shapes."""
+    widened operands before; 16 where K is 16 past a multiple of 32: i8 ends in an
+    m16n8k16 step, 8-bit floats run on f16 `mma.sync` widened), or None when tileir has
+    no tensor-core lowering for its types and shapes."""
     a, b, acc = element_type(t.a), element_type(t.b), element_type(t.acc)
     if isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
         f16_acc = isinstance(a, Float16Type) and isinstance(acc, Float16Type)
@@ -129,10 +133,12 @@ def tensor_core_k_step(t: DotTypes) -> int | None:
     elif isinstance(a, IntegerType) and isinstance(b, IntegerType) and a.width.data == 8:
         wide = isinstance(acc, IntegerType) and acc.width.data == 32 and b.width.data == 8
         k_step = 32 if wide else None
-        if k_step is not None and t.a.get_shape()[-1] % 32 == 16:
-            k_step = 16  # a last m16n8k16 step on the 16-byte tail
     else:
         k_step = None
+    if k_step == 32 and t.a.get_shape()[-1] % 32 == 16:
+        # i8: a last m16n8k16 step on the 16-byte tail; 8-bit floats: f16 m16n8k16 on
+        # the operands widened exactly (`float8_widening_reason`).
+        k_step = 16
     if k_step is None or t.rank not in (2, 3):
         return None
     m, n, k = t.mnk
@@ -310,12 +316,34 @@ def fma_reason(t: DotTypes) -> str:
     return f"{types} operands of these shapes have no tensor-core instruction"
 
 
-def mma_sync_detail(info: AtomInfo, k: int) -> str:
+def float8_widening_reason(spec: MmaSpec, arch: str, k: int) -> str | None:
+    """Why a tensor-core dot of `spec` over `k` on `arch` runs on f16 `mma.sync` with
+    its 8-bit float operands widened exactly (an `mma_*_via_f16` atom), or None when
+    an 8-bit float instruction takes it (or its operands are no 8-bit floats).  Exact:
+    every f8E4M3FN and f8E5M2 value is an f16 value (`mma.widened_to_f16`), so the
+    products are those of the 8-bit instruction."""
+    if not spec.float8:
+        return None
+    if compute_capability(arch) < FLOAT8_MMA_SYNC_CC:
+        return f"{arch} has no 8-bit float tensor cores"
+    if k % spec.k_step:
+        return (
+            f"K = {k}, and the 8-bit float instructions step K by {spec.k_step} "
+            f"(mma.sync m16n8k{spec.k_step})"
+        )
+    return None
+
+
+def mma_sync_detail(info: AtomInfo, k: int, widened: str | None = None) -> str:
     """The `mma.sync` a dot over `k` on atom `info` reports: i8 K that is 16 past a
-    multiple of 32 ends in an m16n8k16 step, named instead."""
+    multiple of 32 ends in an m16n8k16 step, named instead; a widened 8-bit float dot
+    (`widened`, its `float8_widening_reason`) says so, and why."""
     spec = info.mma_spec
     assert spec is not None
-    return spec.shaped(16) if k % spec.k_step else info.ptx
+    ptx = spec.shaped(16) if k % spec.k_step else info.ptx
+    if widened is None:
+        return ptx
+    return f"{ptx}, its 8-bit float operands widened exactly to f16: {widened}"
 
 
 def _fma_plan(t: DotTypes) -> DotPlan | None:
@@ -351,10 +379,10 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
     if obstacle is None:
         chunk = min(n // grid[1], MAX_WGMMA_N)
         return DotPlan("wgmma", spec.wgmma(chunk), wgmma_atom(spec, chunk))
-    # No 8-bit float tensor cores before sm_89: f16 ones, operands widened exactly.
-    widened = spec.float8 and compute_capability(arch) < FLOAT8_MMA_SYNC_CC
-    atom = mma_sync_atom(spec, widened)
-    detail = mma_sync_detail(ATOM_CATALOG[atom], k)
+    # 8-bit floats no 8-bit float instruction takes: f16 ones, operands widened exactly.
+    widened = float8_widening_reason(spec, arch, k)
+    atom = mma_sync_atom(spec, widened is not None)
+    detail = mma_sync_detail(ATOM_CATALOG[atom], k, widened)
     return DotPlan("mma.sync", detail, atom, obstacle, not_tcgen05)
 
 
@@ -373,10 +401,13 @@ def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
     m, n, k = t.mnk
     if info.engine == "tcgen05" and spec is not None:
         return DotPlan("tcgen05", tcgen05_detail(spec, (m, n)), info.name)
-    obstacle = not_tcgen05 = None
+    obstacle = not_tcgen05 = widened = None
     if spec is not None:
         grid = dot_warp_grid(op, t.acc)
         obstacle = wgmma_obstacle(arch, spec.integer, (m, n, k), spec.k_step, grid, t.rank)
         if arch in ARCHS and ARCHS[arch].tcgen05:
             not_tcgen05 = tcgen05_obstacle(arch, spec, (m, n, k), t.rank, _num_warps(op, t.acc))
-    return DotPlan("mma.sync", mma_sync_detail(info, k), info.name, obstacle, not_tcgen05)
+        if info.mma_spec is not None and info.mma_spec.a != spec.a:  # an `_via_f16` atom
+            widened = float8_widening_reason(spec, arch, k) or "its atom says so"
+    detail = mma_sync_detail(info, k, widened)
+    return DotPlan("mma.sync", detail, info.name, obstacle, not_tcgen05)

@@ -4,8 +4,8 @@
 The engine of a dot is chosen here, once, by `dot_plan.plan_dot`: `wgmma` on sm_90a
 when the accumulator's warp grid (`#nv_tileas.mma`, which `tileas-assign-layouts`
 gives it) has whole warpgroups along M, `mma.sync` for the other tensor-core dots
-(8-bit floats before sm_89 on f16 `mma.sync`, widened), FMAs on the CUDA cores for
-the rest.  It runs after `tileas-assign-layouts` in the `tileas` stage, because that
+(8-bit floats on f16 `mma.sync`, widened, where no 8-bit float instruction takes
+them: before sm_89, and K = 16 everywhere), FMAs on the CUDA cores for the rest.  It runs after `tileas-assign-layouts` in the `tileas` stage, because that
 choice needs the layouts; `convert-tileas-to-llvm` then only follows the atom, and
 `--emit=tileas` shows it.  The replacement keeps operands, result type, location and
 discardable attributes (`fast_acc`); the integer signedness `nv_tileaa.dot` carries is

@@ -53,6 +53,16 @@
 // SM100-LABEL: func.func @gemm_e4m3
 // SM100: nv_tileas.dot {{.*}}atom = #nv_tileas<atom tcgen05_mma_e4m3_e4m3_f32>}
 
+// A 16x16x16 e5m2 dot into f16 (cuTile's fp8 mma tests): K = 16 is no 8-bit float
+// instruction's (their K step is 32), so every target runs f16 mma.sync m16n8k16 on
+// the operands widened exactly, as sm_80 runs every 8-bit float dot; not FMAs.
+// SM80-LABEL: func.func @mma_e5m2_k16
+// SM80: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_e5m2_e5m2_f16_via_f16>} : tensor<16x16xf8E5M2
+// SM90-LABEL: func.func @mma_e5m2_k16
+// SM90: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_e5m2_e5m2_f16_via_f16>} : tensor<16x16xf8E5M2
+// SM100-LABEL: func.func @mma_e5m2_k16
+// SM100: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom mma_e5m2_e5m2_f16_via_f16>} : tensor<16x16xf8E5M2
+
 // f32 operands: the CUDA cores on every target.
 // SM80-LABEL: func.func @gemm_f32_fma
 // SM80: nv_tileas.dot {{.*}} {atom = #nv_tileas<atom fma>}
@@ -147,6 +157,24 @@ cuda_tile.module @dots {
     %z, %t2 = load_view_tko weak %cp[%zero, %zero] : partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> tile<64x64xf32>, token
     %r = mmaf %x, %y, %z : tile<64x32xf8E4M3FN>, tile<32x64xf8E4M3FN>, tile<64x64xf32>
     %t3 = store_view_tko weak %r, %cp[%zero, %zero] : tile<64x64xf32>, partition_view<tile=(64x64), tensor_view<64x64xf32, strides=[64,1]>>, tile<i32> -> token
+    return
+  }
+  entry @mma_e5m2_k16(%a0: tile<ptr<f8E5M2>>, %b0: tile<ptr<f8E5M2>>, %c0: tile<ptr<f16>>) {
+    %a = assume div_by<16>, %a0 : tile<ptr<f8E5M2>>
+    %av = make_tensor_view %a, shape = [16, 16], strides = [16, 1] : tensor_view<16x16xf8E5M2, strides=[16,1]>
+    %ap = make_partition_view %av : partition_view<tile=(16x16), tensor_view<16x16xf8E5M2, strides=[16,1]>>
+    %b = assume div_by<16>, %b0 : tile<ptr<f8E5M2>>
+    %bv = make_tensor_view %b, shape = [16, 16], strides = [16, 1] : tensor_view<16x16xf8E5M2, strides=[16,1]>
+    %bp = make_partition_view %bv : partition_view<tile=(16x16), tensor_view<16x16xf8E5M2, strides=[16,1]>>
+    %c = assume div_by<16>, %c0 : tile<ptr<f16>>
+    %cv = make_tensor_view %c, shape = [16, 16], strides = [16, 1] : tensor_view<16x16xf16, strides=[16,1]>
+    %cp = make_partition_view %cv : partition_view<tile=(16x16), tensor_view<16x16xf16, strides=[16,1]>>
+    %zero = constant <i32: 0> : tile<i32>
+    %x, %t0 = load_view_tko weak %ap[%zero, %zero] : partition_view<tile=(16x16), tensor_view<16x16xf8E5M2, strides=[16,1]>>, tile<i32> -> tile<16x16xf8E5M2>, token
+    %y, %t1 = load_view_tko weak %bp[%zero, %zero] : partition_view<tile=(16x16), tensor_view<16x16xf8E5M2, strides=[16,1]>>, tile<i32> -> tile<16x16xf8E5M2>, token
+    %z, %t2 = load_view_tko weak %cp[%zero, %zero] : partition_view<tile=(16x16), tensor_view<16x16xf16, strides=[16,1]>>, tile<i32> -> tile<16x16xf16>, token
+    %r = mmaf %x, %y, %z : tile<16x16xf8E5M2>, tile<16x16xf8E5M2>, tile<16x16xf16>
+    %t3 = store_view_tko weak %r, %cp[%zero, %zero] : tile<16x16xf16>, partition_view<tile=(16x16), tensor_view<16x16xf16, strides=[16,1]>>, tile<i32> -> token
     return
   }
   entry @gemm_f32_fma(%a0: tile<ptr<f32>>, %b0: tile<ptr<f32>>, %c0: tile<ptr<f32>>) {
