@@ -507,7 +507,8 @@ def test_small_fp8_mmaf_runs_on_f16_tensor_cores(f8: str, acc_t: str, arch: str)
     on f16 `mma.sync` m16n8k16 over the operands widened exactly, as sm_80 runs every
     fp8 dot, not on FMAs.  Equal to numpy and the interpreter for small integers (every
     sum exact) and, through a signed permutation, for every finite 8-bit code (the
-    widening is exact); ptxas accepts it."""
+    widening is exact: `cvt.rn.f16x2.e4m3x2`/`.e5m2x2` from sm_89 on, integer
+    operations on sm_80); ptxas accepts it."""
     from tileir.compiler import parse_module_text
     from tileir.interpreter import launch
     from tileir.testing import simulate
@@ -517,6 +518,9 @@ def test_small_fp8_mmaf_runs_on_f16_tensor_cores(f8: str, acc_t: str, arch: str)
     ptx = compile_text(text, arch)
     assert f"mma.sync.aligned.m16n8k16.row.col.{acc_t}.f16.f16.{acc_t}" in ptx
     assert "m16n8k32" not in ptx and "fma.rn" not in ptx
+    # Widened by the hardware from sm_89 on, two at a time; with integer operations before.
+    kind = {"f8E4M3FN": "e4m3x2", "f8E5M2": "e5m2x2"}[f8]
+    assert (f"cvt.rn.f16x2.{kind}" in ptx) == (arch != "sm_80")
     assert run_ptxas(ptx, arch).ok
     rng = np.random.default_rng(2)
     acc_dt = WIDE[acc_t]

@@ -17,6 +17,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
+import ml_dtypes
 import numpy as np
 
 from tileir.testing.ptx_decode import Exec, Mods, decoder, invalid, operands
@@ -369,6 +370,8 @@ def decode_cvt(ins: Instruction) -> Exec:
     mods = Mods(ins)
     if "tf32" in mods.rest:
         return _cvt_tf32(ins, mods)
+    if mods.rest[-1:] in (["e4m3x2"], ["e5m2x2"]):
+        return _cvt_f16x2_from_f8x2(ins, mods)
     src = mods.type()
     dst = mods.type()
     rnd = mods.one_of((*ROUNDINGS, *_INT_ROUNDINGS))
@@ -427,6 +430,28 @@ def _cvt_tf32(ins: Instruction, mods: Mods) -> Exec:
             r = np.where(r < 0, 0.0, r)
         bits = canonicalize_nan(r.astype(np.float32), TF32).view(np.uint32)
         m.write_bits(d, bits, b32, act)
+
+    return run
+
+
+def _cvt_f16x2_from_f8x2(ins: Instruction, mods: Mods) -> Exec:
+    """``cvt.rn.f16x2.{e4m3x2|e5m2x2} d, a`` (sm_89 and later, PTX ISA 8.1): the two
+    8-bit floats of the ``.b16`` ``a`` widened exactly to f16, the upper byte's into
+    the upper half of the ``.b32`` ``d``.  A NaN gives the canonical f16 NaN
+    (``0x7fff``): which NaN the GPU writes is not modelled."""
+    f8 = {"e4m3x2": ml_dtypes.float8_e4m3fn, "e5m2x2": ml_dtypes.float8_e5m2}[mods.rest.pop()]
+    if mods.rest != ["rn", "f16x2"]:
+        raise invalid(ins, "cvt from .e4m3x2/.e5m2x2 is cvt.rn.f16x2 (.relu is not modelled)")
+    d, a = operands(ins, 2)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        word = m.read_bits(a, TYPES["b16"], act).astype(np.uint16)
+        halves = []
+        for byte in (word & 0xFF, word >> 8):
+            h = byte.astype(np.uint8).view(f8).astype(np.float16)
+            halves.append(np.where(np.isnan(h), np.uint16(0x7FFF), h.view(np.uint16)))
+        bits = halves[0].astype(np.uint32) | (halves[1].astype(np.uint32) << 16)
+        m.write_bits(d, bits, TYPES["b32"], act)
 
     return run
 

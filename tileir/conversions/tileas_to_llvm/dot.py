@@ -297,8 +297,8 @@ class LowerDot(TilePattern):
             # An `mma_*_via_f16` atom (no 8-bit float instruction takes the dot:
             # `dot_plan.float8_widening_reason`): f16 ones on the operands widened exactly.
             widen = LLBuilder(rewriter, InsertPoint.before(op))
-            a_vals = mma.widened_to_f16(widen, a_vals, element_type(op.a.type))
-            b_vals = mma.widened_to_f16(widen, b_vals, element_type(op.b.type))
+            a_vals = mma.widened_to_f16(widen, a_vals, element_type(op.a.type), self.ctx.arch)
+            b_vals = mma.widened_to_f16(widen, b_vals, element_type(op.b.type), self.ctx.arch)
             operand = ElementKind(16, False, f16)
         else:
             operand = element_kind(op, op.a.type)

@@ -8,7 +8,8 @@ low half of an i8 register, the high half zero (one element per byte, as
 Conversions go through f32, which holds every 8- and 4-bit float value exactly,
 with integer operations only, so they are the same on every target (sm_80 has no
 fp8 `cvt`, only sm_100a and newer have `cvt` from and to `.e2m1x2`) and match
-`tileir.interpreter` bit for bit:
+`tileir.interpreter` bit for bit.  (Tensor-core operands, whose NaN bits do not
+matter, are widened to f16 by the hardware from sm_89 on: `widen_pair_to_f16`.)
 
 * widening (f8 to f16/bf16/f32/f64) is exact: the f8 bits are placed in an f32's
   exponent and fraction fields and scaled by a power of two (subnormals included);
@@ -42,8 +43,10 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     IntegerType,
+    f16,
     f32,
     i8,
+    i16,
     i32,
     i64,
 )
@@ -124,6 +127,29 @@ def decode_to_f32(b: LLBuilder, bits: SSAValue, t: Attribute) -> SSAValue:
         )
         word = b.select(special, inf_or_nan, scaled)
     return b.bitcast(b.or_(word, sign), f32)
+
+
+#: The first compute capability with `cvt.rn.f16x2.e4m3x2` / `.e5m2x2` (ptxas wants PTX ISA 8.1).
+FLOAT8_CVT_CC = 89
+
+
+def widen_pair_to_f16(
+    b: LLBuilder, lo: SSAValue, hi: SSAValue, t: Attribute
+) -> tuple[SSAValue, SSAValue]:
+    """Two f8E4M3FN or f8E5M2 values (i8 bits) as f16, with the hardware's one
+    `cvt.rn.f16x2.{e4m3x2|e5m2x2}` (sm_89 and later).  Exact for every number, as
+    `decode_to_f32` is; a NaN code gives an f16 NaN whose bits are the GPU's, so this
+    serves where only NaN-ness counts (tensor-core operands: `mma.widened_to_f16`), not
+    `ftof`, which keeps `decode_to_f32`'s bits, the interpreter's."""
+    kind = "e4m3x2" if isinstance(t, Float8E4M3FNType) else "e5m2x2"
+    pair = b.or_(b.zext(lo, i16), b.shl(b.zext(hi, i16), b.const(8, i16)))
+    cvt = ptx.PtxAsm(scoped=False)
+    result, source = cvt.output(i32), cvt.input(pair)
+    cvt.instr(f"cvt.rn.f16x2.{kind}", result, source)
+    (word,) = b.asm(cvt, side_effects=False, min_ptx_isa="8.1")
+    low = b.bitcast(b.trunc(word, i16), f16)
+    high = b.bitcast(b.trunc(b.lshr(word, b.const(16, i32)), i16), f16)
+    return low, high
 
 
 def f64_to_f32_odd(b: LLBuilder, x: SSAValue) -> SSAValue:

@@ -59,12 +59,13 @@ from xdsl.ir import Attribute, SSAValue
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState
-from tileir.conversions.tileas_to_llvm.fp8 import decode_to_f32
+from tileir.conversions.tileas_to_llvm.fp8 import FLOAT8_CVT_CC, decode_to_f32, widen_pair_to_f16
 from tileir.conversions.tileas_to_llvm.wgmma import Packer
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.dialects.nv_tileas.mma_layout import mma_linear, mma_warp_grid
 from tileir.dialects.nv_tileas.mma_spec import K_STEP_BYTES, MmaSpec
+from tileir.targets import compute_capability
 from tileir.utils.bits import log2
 
 #: Row padding of the operand buffers: keeps `ldmatrix` rows 16-byte aligned.
@@ -243,11 +244,19 @@ def mma_sync_dot(
     )
 
 
-def widened_to_f16(b: LLBuilder, values: list[SSAValue], el: Attribute) -> list[SSAValue]:
+def widened_to_f16(
+    b: LLBuilder, values: list[SSAValue], el: Attribute, arch: str
+) -> list[SSAValue]:
     """8-bit float registers as f16 registers.  Exact: every f8E4M3FN value (at most 4
     significant bits, 2^-9 to 448) and every f8E5M2 value (f16 with its low 8 bits
-    dropped) is an f16 value, so the f16 tensor cores form the same exact products."""
-    return [b.fptrunc(decode_to_f32(b, v, el), f16) for v in values]
+    dropped) is an f16 value, so the f16 tensor cores form the same exact products.
+    From sm_89 on two at a time with the hardware's `cvt.rn.f16x2.e4m3x2` (`.e5m2x2`;
+    `fp8.widen_pair_to_f16`), before with integer operations (`fp8.decode_to_f32`)."""
+    out: list[SSAValue] = []
+    if compute_capability(arch) >= FLOAT8_CVT_CC:
+        for i in range(0, len(values) - 1, 2):
+            out += widen_pair_to_f16(b, values[i], values[i + 1], el)
+    return out + [b.fptrunc(decode_to_f32(b, v, el), f16) for v in values[len(out) :]]
 
 
 def batched_fragment(frag: LinearLayout, batch: int) -> LinearLayout:
