@@ -1,13 +1,16 @@
-"""sm_100a: the ring budget counts a `tcgen05` ring slot as the lowering lays it out
-(`ring_budget.ring_slot_bytes`, `tcgen05_operand_bytes`): the operand's core-matrix
-buffer with its core matrices padded apart against bank conflicts
+"""sm_100a and sm_90a: the ring budget counts a `tcgen05` or `wgmma` ring slot as the
+lowering lays it out (`ring_budget.ring_slot_bytes`, `laid_out_operand_bytes`): the
+operand's core-matrix buffer with its core matrices padded apart against bank conflicts
 (`core_matrices.padded_operand_buffers`, the one function the lowering's
 `wgmma.operand_buffers` lays the slots out with), not the dense tile: a 128x128 16-bit
 K-major slot is 36,864 bytes, not 32,768.  For a few corpus kernels every slot the
-lowering allocates for a `tcgen05` ring is one the budget counted, the shared memory
-the budget counts for the whole kernel (transient uses, rings, operands staged once,
-the persistent reserve) is at least what the PTX declares, and both fit the kernel's
-per-CTA share (docs/codegen.md, "Blackwell")."""
+lowering allocates for a `tcgen05` or `wgmma` ring is one the budget counted, the shared
+memory the budget counts for the whole kernel (transient uses, rings, operands staged
+once, the persistent reserve) is at least what the PTX declares, and both fit the
+kernel's per-CTA share (docs/codegen.md, "Blackwell" and "The ring budget counts what
+the lowering declares").  On sm_90a the `wgmma` attention kernel also stages Q once and
+takes P from registers; counted dense, its slots and Q fell short of its PTX by 32
+bytes, the GEMM's by 8,256."""
 
 from __future__ import annotations
 
@@ -29,8 +32,14 @@ from tileir.dialects.nv_tileas import ops as tas
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 
 #: 128x128 f16 attention at `occupancy = 2` (K and V on one-slot rings within half an
-#: SM), and a 128x128 GEMM whose MMAs stay in flight over a 3-stage ring.
-KERNELS = ("attention_occupancy_f16", "gemm_bf16_two_warpgroups")
+#: SM), and a 128x128 GEMM whose MMAs stay in flight over a 3-stage ring, on sm_100a;
+#: that GEMM and a `wgmma` flash attention (Q staged once) on sm_90a.
+KERNELS = (
+    ("attention_occupancy_f16", "sm_100a"),
+    ("gemm_bf16_two_warpgroups", "sm_100a"),
+    ("gemm_bf16_two_warpgroups", "sm_90a"),
+    ("flash_attention_f16", "sm_90a"),
+)
 
 
 class _Recorder:
@@ -73,7 +82,7 @@ class _Recorder:
 
         def laying_out(feeds: AsyncFeeds, ring: Ring) -> OperandPlacement | SlotPlacement:
             place = placement(feeds, ring)
-            if ring.dot.atom.info.engine == "tcgen05" and not ring.read_from_slot:
+            if ring.dot.atom.info.engine in ("tcgen05", "wgmma") and not ring.read_from_slot:
                 self.laid_out_slots.add((ring.index, place.operand_bytes(ring.index)))
             return place
 
@@ -83,14 +92,14 @@ class _Recorder:
         monkeypatch.setattr(AsyncFeeds, "ring_placement", laying_out)
 
 
-@pytest.mark.parametrize("name", KERNELS)
+@pytest.mark.parametrize(("name", "arch"), KERNELS)
 def test_budget_counts_the_slots_the_lowering_lays_out(
-    name: str, monkeypatch: pytest.MonkeyPatch
+    name: str, arch: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen = _Recorder(monkeypatch)
-    ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), "sm_100a").ptx
+    ptx = compile_module(load_module(CORPUS / f"{name}.mlir"), arch).ptx
     assert ptx is not None
-    # Every slot of a tcgen05 ring as large as the budget counted it (padded: more
+    # Every slot of a tcgen05 or wgmma ring as large as the budget counted it (padded: more
     # than the dense tile of a 16-bit 128-row operand).
     assert seen.laid_out_slots and seen.laid_out_slots <= seen.counted_slots, (
         seen.laid_out_slots,

@@ -121,6 +121,7 @@ from tileir.transforms.tileas.ring_budget import (
     own_buffer_bytes,
     staged_once_bound,
     transient_bound,
+    waited_slot_bytes,
 )
 from tileir.transforms.tileas.specialize_agents import SPECIALIZE_ATTR, kernel_warps
 from tileir.utils.bits import mlir_bit_width
@@ -539,14 +540,14 @@ def carried_ring_bytes(loop: scf.ForOp) -> int:
     """Bytes of the slots of `loop`'s rings as `ring_budget.py` counts them: a tile for
     each future the loop carries (the copies in flight across its back edge, `stages -
     1` a ring whose products are waited for each iteration), its elements at their
-    width."""
+    width, or the operand buffer the lowering lays the slot out as (`waited_slot_bytes`)."""
     total = 0
     for arg in loop.body.block.args[1:]:
         t = arg.type
         if isinstance(t, AsyncValueType) and isinstance(t.value_type, TensorType):
             tile = t.value_type
             bits = mlir_bit_width(tile.element_type) or 8
-            total += math.prod(tile.get_shape()) * max(8, bits) // 8
+            total += waited_slot_bytes(arg, math.prod(tile.get_shape()) * max(8, bits) // 8)
     return total
 
 

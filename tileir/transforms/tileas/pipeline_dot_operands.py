@@ -174,6 +174,7 @@ from tileir.transforms.tileas.ring_budget import (
     padded_bytes,
     ring_scoped,
     ring_slot_bytes,
+    turn_buffer_bytes,
 )
 from tileir.transforms.tileas.specialize_agents import (
     PRODUCER_WARPS,
@@ -1111,16 +1112,16 @@ def turn_bytes(plan: LoopPlan) -> int:
     so the two buffers take the room of those two slots first; `_sized` keeps the rest
     beside the rings (less, where the buffers are smaller than those slots).  The links
     of a `turn_chain` share their two buffers, each as large as the largest link's."""
-    # (The buffer a `wgmma` reads pads a row by at most what an exchange's does.)
+    # (Each buffer as the lowering lays a `wgmma` operand out: `turn_buffer_bytes`.)
     chain = turn_chain(plan)
     if chain:
         converted = sum(
-            max(padded_bytes((dot.a, dot.b)[index]) for dot in chain)
+            max(turn_buffer_bytes(dot, index) for dot in chain)
             for index, _, _ in plan.converted[id(chain[0])]
         )
     else:
         converted = sum(
-            padded_bytes((dot.a, dot.b)[index])
+            turn_buffer_bytes(dot, index)
             for dot in plan.dots
             for index, _, _ in plan.converted.get(id(dot), [])
         )

@@ -16,13 +16,15 @@ kernel's budget after
 * `PERSISTENT_RESERVE` bytes for the small persistent buffers (mbarrier pool, pipeline
   barriers, tcgen05's commit words).
 
-A `tcgen05` dot's operand buffers, a ring's slots and the buffers written each
-iteration alike, are counted as the lowering lays them out, core matrices padded apart
-against bank conflicts (`tcgen05_operand_bytes`: `core_matrices.padded_operand_buffers`,
-the function the lowering's `wgmma.operand_buffers` calls), and an operand it stages
-once as dense as the lowering writes it (`_staged_bytes`): counted dense, a 128x128
-16-bit slot was 32,768 bytes where the PTX declared 36,864, and 23 of the 55 sm_100a
-tensor-core kernels declared more shared memory than the budget had counted.
+A `wgmma` or `tcgen05` dot's operand buffers, a ring's slots, the buffers written each
+iteration (or two in turn), A's own and, for `wgmma`, those staged once alike, are
+counted as the lowering lays them out, core matrices padded apart against bank
+conflicts (`laid_out_operand_bytes`: `core_matrices.padded_operand_buffers`, the
+function the lowering's `wgmma.operand_buffers` calls), and a `tcgen05` operand it
+stages once as dense as the lowering writes it (`_staged_bytes`): counted dense, a
+128x128 16-bit slot was 32,768 bytes where the PTX declared 36,864, and 23 of the 55
+sm_100a and 31 of the 55 sm_90a `wgmma` kernels declared more shared memory than the
+budget had counted.
 
 The kernel's budget is chosen, not accidental: the static shared memory ptxas accepts
 for the target (`targets.GpuArch.static_shared`: 48 KiB before sm_90, whatever a launcher
@@ -175,27 +177,25 @@ def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
         or a_goes_to_tmem(op)
     ):
         direct.remove(0)
-    # (A `tcgen05` dot's buffers as the lowering pads them: `tcgen05_operand_bytes`.)
-    total = sum(
-        tcgen05_operand_bytes(op, i) or padded_bytes((op.a, op.b)[i], DOT_OPERAND_BYTES)
-        for i in direct
-    )
+    # (A `wgmma` or `tcgen05` dot's buffers as the lowering pads them.)
+    total = sum(operand_buffer_bytes(op, i) for i in direct)
     if not _accumulator_in_place(op, warps):
         total += padded_bytes(op.acc)
     return total
 
 
-def tcgen05_operand_bytes(dot: tas.DotOp, index: int) -> int | None:
+def laid_out_operand_bytes(dot: tas.DotOp, index: int) -> int | None:
     """Bytes of the shared-memory buffer of operand `index` (0: A, 1: B) of the
-    `tcgen05` dot `dot`, as the lowering lays it out, a ring's slot or a buffer written
-    each iteration alike: core matrices padded apart against the bank conflicts of the
-    operand's writes (`core_matrices.padded_operand_buffers`; the lowering's
-    `wgmma.operand_buffers` takes them wherever both operands' fit, dense otherwise,
-    never more), a 128x128 16-bit K-major tile 36,864 bytes, not 32,768.  None for
-    another engine's dot."""
+    `wgmma` or `tcgen05` dot `dot`, as the lowering lays it out (`dot.LowerDot.placement`),
+    a ring's slot, a buffer written each iteration, one of two in turn, one of A's own
+    or one staged once by a `wgmma` dot alike: core matrices padded apart against the
+    bank conflicts of the operand's writes (`core_matrices.padded_operand_buffers`; the
+    lowering's `wgmma.operand_buffers` takes them wherever both operands' fit, dense
+    otherwise, never more), a 128x128 16-bit K-major tile 36,864 bytes, not 32,768.
+    None for an `mma.sync` dot (or a batched one)."""
     spec = dot.atom.info.mma_spec
     a_t, b_t = dot.a.type, dot.b.type
-    if dot.atom.info.engine != "tcgen05" or spec is None:
+    if dot.atom.info.engine not in ("wgmma", "tcgen05") or spec is None:
         return None
     if not (isinstance(a_t, TensorType) and isinstance(b_t, TensorType)):
         return None
@@ -210,18 +210,55 @@ def tcgen05_operand_bytes(dot: tas.DotOp, index: int) -> int | None:
     return padded_operand_buffers((m, n, k), spec.element_bytes, layouts)[index].bytes
 
 
+def operand_buffer_bytes(dot: tas.DotOp, index: int) -> int:
+    """An upper bound of the bytes of a shared-memory buffer of operand `index` of
+    `dot` that the lowering writes from registers: as it lays a `wgmma` or `tcgen05`
+    operand out (`laid_out_operand_bytes`), else row-major with padded rows
+    (`padded_bytes`; 8-bit floats may be widened to f16, `DOT_OPERAND_BYTES`)."""
+    laid_out = laid_out_operand_bytes(dot, index)
+    if laid_out is not None:
+        return laid_out
+    return padded_bytes((dot.a, dot.b)[index], DOT_OPERAND_BYTES)
+
+
+def turn_buffer_bytes(dot: tas.DotOp, index: int) -> int:
+    """Bytes of one of the two buffers in turn that operand `index` of `dot`, computed
+    from ring slots, is written into each iteration while a group is in flight
+    (`pipeline_dot_operands.turn_bytes`): a `wgmma` operand's as the lowering lays it
+    out (`laid_out_operand_bytes`, `dot.LowerDot._buffer_in_turn`); other engines'
+    bounded as an exchange's (`padded_bytes`: not measured against their PTX)."""
+    laid_out = laid_out_operand_bytes(dot, index) if dot.atom.info.engine == "wgmma" else None
+    return padded_bytes((dot.a, dot.b)[index]) if laid_out is None else laid_out
+
+
 def ring_slot_bytes(load: tas.TiledLoadOp, dense: int) -> int:
     """Bytes one slot of the ring of `load` (a tile of `dense` bytes) takes: where it
-    feeds an operand of a `tcgen05` dot, that operand's buffer as the lowering lays the
-    slot out (`tcgen05_operand_bytes`); `dense` elsewhere (a ring read back from its
-    slot is dense, `operand_placement.SlotPlacement`; the `wgmma` and `mma.sync` rings
-    are counted so as before, not measured against their PTX)."""
+    feeds an operand of a `wgmma` or `tcgen05` dot, that operand's buffer as the
+    lowering lays the slot out (`laid_out_operand_bytes`); `dense` elsewhere (a ring
+    read back from its slot is dense, `operand_placement.SlotPlacement`; the
+    `mma.sync` rings are counted so as before, not measured against their PTX)."""
     use = operand_use(load)
     dot = use.operation if use is not None else None
     if use is None or use.index > 1 or not isinstance(dot, tas.DotOp):
         return dense
-    laid_out = tcgen05_operand_bytes(dot, use.index)
+    laid_out = laid_out_operand_bytes(dot, use.index)
     return dense if laid_out is None else max(dense, laid_out)
+
+
+def waited_slot_bytes(future: SSAValue, dense: int) -> int:
+    """Bytes one slot of the ring behind `future` (a future a pipelined loop carries, of
+    a tile of `dense` bytes) takes: where its wait feeds an operand of a `wgmma` or
+    `tcgen05` dot, that operand's buffer as the lowering lays the slot out
+    (`laid_out_operand_bytes`, as `ring_slot_bytes` counts it before pipelining);
+    `dense` elsewhere."""
+    for use in future.uses:
+        if isinstance(use.operation, tas.FutureWaitOp):
+            for dot_use in use.operation.result.uses:
+                dot = dot_use.operation
+                if isinstance(dot, tas.DotOp) and dot_use.index <= 1:
+                    laid_out = laid_out_operand_bytes(dot, dot_use.index)
+                    return dense if laid_out is None else max(dense, laid_out)
+    return dense
 
 
 def transient_bound(fn: func.FuncOp, fed: set[SSAValue]) -> int:
@@ -337,12 +374,14 @@ def staged_once_bound(fn: func.FuncOp) -> int:
 def _staged_bytes(op: tas.DotOp, value: SSAValue) -> int:
     """Bytes of the persistent buffer of the operand `value` of `op` staged once: a
     `tcgen05` dot's is written dense (`tcgen05.py`: no padding against bank conflicts
-    for its one write), 2 KiB less than a padded 128x128 16-bit tile; others padded."""
+    for its one write), 2 KiB less than a padded 128x128 16-bit tile; a `wgmma` dot's
+    as its operand buffers are laid out (`staged_operands.stage_once`,
+    `operand_buffer_bytes`)."""
     spec = op.atom.info.mma_spec
     t = value.type
     if op.atom.info.engine == "tcgen05" and spec is not None and isinstance(t, TensorType):
         return math.prod(t.get_shape()) * spec.element_bytes
-    return padded_bytes(value, DOT_OPERAND_BYTES)
+    return operand_buffer_bytes(op, 0 if value is op.a else 1)
 
 
 def staged_operands(op: tas.DotOp) -> list[int]:
@@ -376,8 +415,9 @@ def occupancy_hint(fn: func.FuncOp, arch: str) -> int | None:
 
 def own_buffer_bytes(dot: tas.DotOp) -> int:
     """The bytes of the buffer of its own that `dot`'s A takes where it is marked
-    `A_OWN_BUFFER_ATTR` (no transient use: `_dot_bound` leaves it out)."""
-    return padded_bytes(dot.a, DOT_OPERAND_BYTES)
+    `A_OWN_BUFFER_ATTR` (no transient use: `_dot_bound` leaves it out), as the
+    lowering lays it out (`operand_buffer_bytes`)."""
+    return operand_buffer_bytes(dot, 0)
 
 
 def unpipelined_bound(fn: func.FuncOp) -> int:
