@@ -247,6 +247,19 @@ def _completed(m: Machine, state: _State, issuer: int, seq: int, who: np.ndarray
     return done
 
 
+def mma_d_columns(m: Machine, state: _State, taddr: int, n: int, lane: int) -> tuple[int, int]:
+    """The CTA and first column of the `n`-column D a `tcgen05.mma` of thread `lane`
+    writes at tensor-memory address `taddr`, checked: D starts at lane 0, its columns
+    are allocated and no MMA in flight reads them as A."""
+    cta = int(m.threads.cta[lane])
+    lo = taddr & 0xFFFF
+    if taddr >> 16:
+        raise m.fail(f"tcgen05.mma's D at lane {taddr >> 16} (D starts at lane 0)", lane)
+    _check_columns(m, state, cta, lo, lo + n, lane, "tcgen05.mma writes")
+    _check_a_unread(m, state, cta, lo, lo + n, np.array([lane]), "a tcgen05.mma writes")
+    return cta, lo
+
+
 def _check_a_unread(
     m: Machine, state: _State, cta: int, lo: int, hi: int, who: np.ndarray, what: str
 ) -> None:
@@ -602,15 +615,7 @@ def _decode_mma(ins: Instruction, mods: Mods) -> Exec:
             size = {"f16": 2, "bf16": 2, "tf32": 4}.get(form.a, 1)
             if size != 2 and (form.mn_major_a or form.mn_major_b):
                 raise m.fail("MN-major operands of 32- or 8-bit types", lane, kind=UNSUPPORTED)
-            cta = int(m.threads.cta[lane])
-            t = int(taddr[lane])
-            lo = t & 0xFFFF
-            if t >> 16:
-                raise m.fail(f"tcgen05.mma's D at lane {t >> 16} (D starts at lane 0)", lane)
-            _check_columns(m, state, cta, lo, lo + form.n, lane, "tcgen05.mma writes")
-            _check_a_unread(
-                m, state, cta, lo, lo + form.n, np.array([lane]), "a tcgen05.mma writes"
-            )
+            cta, lo = mma_d_columns(m, state, int(taddr[lane]), form.n, lane)
             group = np.array([[lane]])
             read: list[list[np.ndarray]] = [[]]
             hop_b = _sm100_to_hopper(m, int(bdesc[lane]), lane, "B")

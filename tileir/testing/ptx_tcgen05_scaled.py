@@ -93,6 +93,7 @@ from tileir.testing.ptx_tcgen05 import (
     _state,  # pyright: ignore[reportPrivateUsage]
     _value,  # pyright: ignore[reportPrivateUsage]
     add_region,
+    mma_d_columns,
     mma_operands,
     tmem_a,
     tmem_address,
@@ -413,14 +414,7 @@ def decode_scaled_mma(ins: Instruction, mods: Mods, kind: str) -> Exec:
             if form.n % 8 or not 8 <= form.n <= 256:
                 raise m.fail(f"block-scaled tcgen05.mma with N = {form.n} (8 .. 256, steps of 8)",
                              lane)  # fmt: skip
-            cta = int(m.threads.cta[lane])
-            t = int(taddr[lane])
-            lo = t & 0xFFFF
-            if t >> 16:
-                raise m.fail(f"tcgen05.mma's D at lane {t >> 16} (D starts at lane 0)", lane)
-            _check_columns(m, state, cta, lo, lo + form.n, lane, "tcgen05.mma writes")
-            _check_a_unread(m, state, cta, lo, lo + form.n, np.array([lane]),
-                            "a tcgen05.mma writes")  # fmt: skip
+            cta, lo = mma_d_columns(m, state, int(taddr[lane]), form.n, lane)
             scale_a = _read_scales(m, state, cta, int(sfa[lane]), 128, form.sfa_id, vector,
                                    lane, "A")  # fmt: skip
             scale_b = _read_scales(m, state, cta, int(sfb[lane]), form.n, form.sfb_id, vector,

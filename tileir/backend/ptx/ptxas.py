@@ -64,6 +64,16 @@ class PtxasResult:
         )
 
 
+def required_ptxas() -> str:
+    """`find_ptxas`'s path, or FileNotFoundError saying how to get one."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        raise FileNotFoundError(
+            "ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME"
+        )
+    return ptxas
+
+
 def run_ptxas(
     ptx: str,
     arch: str,
@@ -87,11 +97,7 @@ def start_ptxas(
 ) -> PtxasRun:
     """`run_ptxas`, started: ptxas runs while the caller does something else (tileir-as
     verifies the llvm stage meanwhile), and `result()` waits for it."""
-    ptxas = find_ptxas()
-    if ptxas is None:
-        raise FileNotFoundError(
-            "ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME"
-        )
+    ptxas = required_ptxas()
     tmp = tempfile.TemporaryDirectory()
     try:
         src = Path(tmp.name) / "kernel.ptx"
@@ -113,11 +119,7 @@ def launch_ptxas(arch: str, opt_level: int = 3, extra: list[str] | None = None) 
     50 MB executable: about 15 ms of CPU, half of a small kernel's ptxas run) overlaps
     the compilation that makes the PTX.  The same cubin and report come out as from
     `start_ptxas`'s file (its name is in neither)."""
-    ptxas = find_ptxas()
-    if ptxas is None:
-        raise FileNotFoundError(
-            "ptxas not found: install the nvidia-cuda-nvcc wheel or set CUDA_HOME"
-        )
+    ptxas = required_ptxas()
     tmp = tempfile.TemporaryDirectory()
     try:
         out = str(Path(tmp.name) / "kernel.cubin")
