@@ -77,7 +77,7 @@ from tileir.dialects.cuda_tile.ops.integer import MulIOp
 from tileir.dialects.cuda_tile.ops.mma import MmaFScaledOp
 from tileir.dialects.cuda_tile.ops.views import LoadViewTkoOp, MakePartitionViewOp
 from tileir.dialects.cuda_tile.types import TileType
-from tileir.targets import ARCHS, KIB, RESERVED_SHARED_PER_CTA, resolve_gpu_name
+from tileir.targets import ARCHS, KIB, resolve_gpu_name
 from tileir.transforms.cuda_tile.split_accumulators import (
     ACC,
     LHS,
@@ -93,7 +93,7 @@ from tileir.transforms.cuda_tile.split_accumulators import (
     splat_half,
     weak_load,
 )
-from tileir.transforms.tileas.ring_budget import PERSISTENT_RESERVE
+from tileir.transforms.tileas.ring_budget import PERSISTENT_RESERVE, cta_shared_share
 from tileir.utils.bits import storage_bits
 
 #: The discardable attribute a dot records the decision in (a sentence).
@@ -117,12 +117,9 @@ def keeps_mmas_in_flight(arch: str) -> bool:
 
 def ring_shared_budget(arch: str, ctas_per_sm: int) -> int:
     """The shared memory the rings of one loop may take at most on `arch` with
-    `ctas_per_sm` CTAs an SM: the kernel's share (`ring_budget.kernel_shared_budget`)
+    `ctas_per_sm` CTAs an SM: a CTA's share (`ring_budget.cta_shared_share`)
     less `ring_budget.PERSISTENT_RESERVE` (no exchange, no other loop counted)."""
-    target = ARCHS[arch]
-    per_cta = target.shared_per_sm // max(1, ctas_per_sm) - RESERVED_SHARED_PER_CTA
-    share = min(target.static_shared, target.shared_per_block, per_cta)
-    return share - PERSISTENT_RESERVE
+    return cta_shared_share(arch, ctas_per_sm) - PERSISTENT_RESERVE
 
 
 def element_bits(t: Attribute) -> int:

@@ -437,11 +437,18 @@ def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
     """The shared memory the kernel `fn` may declare on `arch` (module doc): the share
     of the CTAs per SM its hint asks for, or of the fewer that its shared memory
     without rings already leaves (`unpipelined_bound`), where rings cost no CTA."""
-    target = ARCHS[arch]
     ctas = max(1, occupancy_hint(fn, arch) or 1)
     if ctas > 1:
         ctas = max(1, min(ctas, ctas_per_sm_by_shared(arch, unpipelined_bound(fn))))
-    per_cta = target.shared_per_sm // ctas - RESERVED_SHARED_PER_CTA
+    return cta_shared_share(arch, ctas)
+
+
+def cta_shared_share(arch: str, ctas_per_sm: int) -> int:
+    """The shared memory one of `ctas_per_sm` CTAs on an SM of `arch` may declare: its
+    share of the SM less what the driver reserves a CTA, within the static and
+    per-block limits."""
+    target = ARCHS[arch]
+    per_cta = target.shared_per_sm // max(1, ctas_per_sm) - RESERVED_SHARED_PER_CTA
     return min(target.static_shared, target.shared_per_block, per_cta)
 
 
