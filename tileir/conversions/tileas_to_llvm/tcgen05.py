@@ -121,6 +121,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     FRAGMENT_REGISTERS,
     LANE_QUARTERS,
     TCGEN05_M,
+    BlockScaledForm,
     accumulator_run,
     fragment_accesses,
     fragment_blocks,
@@ -181,11 +182,39 @@ def instruction_descriptor(spec: MmaSpec, n: int, b_mn_major: bool, m: int = TCG
     )
 
 
-def smem_descriptor(b: LLBuilder, smem: SSAValue, lbo: int, sbo: int) -> SSAValue:
-    """The sm_100 shared-memory descriptor of a no-swizzle canonical buffer at `smem`:
-    Hopper's fields (`wgmma.descriptor`) with the version bits 46-48 set to 1, base
-    offset 0, the absolute LBO mode (bit 52 clear) and no swizzle (bits 61-63 zero)."""
-    return b.or_(wgmma.descriptor(b, smem, lbo, sbo), b.const(SM100_DESCRIPTOR_VERSION, i64))
+#: Scale-type bit (23) of a block-scaled instruction descriptor, per scale type.
+SCALE_TYPE = {"ue8m0": 1, "ue4m3": 0}
+
+
+def block_scaled_descriptor(form: BlockScaledForm, n: int, sfa_id: int, sfb_id: int) -> int:
+    """The 32-bit instruction descriptor of a block-scaled `tcgen05.mma` (PTX ISA
+    9.7.16.4.2, Tables 43/44) of `form`, M = 128 and N = `n`: B's scale-factor ID in bits
+    4-5, A's and B's types in 7-9 / 10-12, both K-major, N >> 3 in 17-22, the scale type
+    in 23, M >> 7 in 27-28, A's scale-factor ID in 29-30 (tileiras's 128x128 e4m3 one is
+    `0x8a00000 | sfa_id << 29 | sfb_id << 4`)."""
+    types = AB_TYPE["f8f6f4"]
+    return (
+        (sfb_id << 4)
+        | (types[form.a] << 7)
+        | (types[form.b] << 10)
+        | ((n >> 3) << 17)
+        | (SCALE_TYPE[form.scale] << 23)
+        | ((TCGEN05_M >> 7) << 27)
+        | (sfa_id << 29)
+    )
+
+
+def smem_descriptor(
+    b: LLBuilder, smem: SSAValue, lbo: int, sbo: int, swizzle: int = 0
+) -> SSAValue:
+    """The sm_100 shared-memory descriptor of a canonical buffer at `smem`: Hopper's
+    fields (`wgmma.descriptor`) with the version bits 46-48 set to 1, base offset 0, the
+    absolute LBO mode (bit 52 clear); Hopper's swizzle modes 1-3 in bits 62-63 are
+    sm_100's 2, 4 and 6 in bits 61-63 (128, 64 and 32 bytes; bit 61 clear: never 128
+    bytes with 32-byte atoms)."""
+    return b.or_(
+        wgmma.descriptor(b, smem, lbo, sbo, swizzle), b.const(SM100_DESCRIPTOR_VERSION, i64)
+    )
 
 
 @dataclass
@@ -620,11 +649,11 @@ def lower_tcgen05_dot(
         barriers, j = turn
         _wait_slot(b, barriers, j)
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
-    for vals, (layout, strides), smem, ring, once in zip(
+    for vals, (layout, strides, swizzle), smem, ring, once in zip(
         (a_vals, b_vals), views, (smem_a, smem_b), fed, staged, strict=True
     ):
         if ring is None and once is None and smem is not None:
-            ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
+            ex.write(b, rewriter, state, vals, layout, strides, smem, operand, swizzle=swizzle)
     if a_column is not None:
         # -- A into tensor memory by each warp's lane quarter; the `tcgen05.fence` around
         # the CTA barrier below orders the stores (and their `tcgen05.wait::st`) before
@@ -654,8 +683,12 @@ def lower_tcgen05_dot(
         _write_part(b, _lane_quarter_part(memory, state, runs, group), c, unless=started)
 
     # -- the elected thread of warp 0 issues the MMAs and commits them to the mbarrier.
-    a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo) if smem_a is not None else None
-    b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo)
+    a_desc = (
+        smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo, a_buf.swizzle)
+        if smem_a is not None
+        else None
+    )
+    b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo, b_buf.swizzle)
     chunk = tcgen05_n(n)
     mma_m = instruction_m(m)
     idesc = instruction_descriptor(spec, chunk, b_buf.mn_major, mma_m)
@@ -683,14 +716,14 @@ def lower_tcgen05_dot(
         for c0 in range(0, n, chunk):
             d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
             for step in range(k // spec.k_step):
-                b_off = c0 // 8 * b_buf.sbo + b_buf.k_offset(step * spec.k_step)
+                b_off = b_buf.row_offset(c0) + b_buf.k_offset(step * spec.k_step)
                 if a_desc is None:
                     # A in tensor memory: K step `step` is `k_step / 2` columns further.
                     assert a_column is not None
                     a_at = a_column + step * spec.k_step // 2
                     a_in = ptx.address(asm.input(b.add(memory.base, b.const(a_at, i32))))
                 else:
-                    a_off = block * mma_m // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
+                    a_off = a_buf.row_offset(block * mma_m) + a_buf.k_offset(step * spec.k_step)
                     a_in = asm.input(_offset(b, a_desc, a_off))
                 b_in = asm.input(_offset(b, b_desc, b_off))
                 enable = fresh if step == 0 and zero_acc else kept

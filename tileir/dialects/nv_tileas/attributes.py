@@ -237,6 +237,10 @@ class AtomInfo:
     #: CUDA-core dots on i8: the kinds, no shape.
     mma_kinds: tuple[str, str, str] | None = None
     mma_shape: tuple[int, int, int] | None = None
+    #: Block-scaled `tcgen05.mma` dots (`nv_tileas.dot` with scale operands): the
+    #: `.kind` (`mxf8f6f4`), the scale vector (factors per 32 bytes of K: 1X) and the
+    #: scale type (`ue8m0`); None for every other atom.
+    block_scale: tuple[str, int, str] | None = None
 
     @property
     def mma_spec(self) -> MmaSpec | None:
@@ -449,6 +453,19 @@ def tcgen05_atom(spec: MmaSpec) -> str:
     return f"tcgen05_mma_{spec.a}_{spec.b}_{spec.acc}"
 
 
+def block_scaled_atom(a: str, b: str, kind: str = "mxf8f6f4", scale: str = "ue8m0") -> str:
+    """The name of the block-scaled `tcgen05.mma` atom of `a` x `b` operands (sm_100a;
+    `tcgen05_plan.block_scaled_form` says which dots take it)."""
+    return f"tcgen05_mma_{kind}_{a}_{b}_f32_{scale}"
+
+
+#: The block-scaled `tcgen05.mma` forms tileir generates: `kind::mxf8f6f4` on 8-bit
+#: floats, one UE8M0 factor per 32 elements of K (`.scale_vec::1X`), K = 32 an MMA.
+BLOCK_SCALED_FAMILIES = tuple(
+    MmaSpec(a, b, "f32") for a in ("e4m3", "e5m2") for b in ("e4m3", "e5m2")
+)
+
+
 #: The instruction families `tcgen05.mma` takes in tileir: 32-bit accumulators
 #: (`kind::f16`, `kind::tf32`, `kind::i8`, `kind::f8f6f4`).
 TCGEN05_FAMILIES = tuple(spec for spec in MMA_FAMILIES if spec.acc != "f16")
@@ -536,6 +553,21 @@ def _mma() -> list[AtomInfo]:
                 ptx="tcgen05.mma.cta_group::1",
                 engine="tcgen05",
                 mma_kinds=(spec.a, spec.b, spec.acc),
+            )
+        )
+    for spec in BLOCK_SCALED_FAMILIES:
+        atoms.append(
+            AtomInfo(
+                block_scaled_atom(spec.a, spec.b),
+                AtomKind.MMA,
+                None,
+                None,
+                operands=_operand_types(spec),
+                is_async=True,
+                ptx="tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X",
+                engine="tcgen05",
+                mma_kinds=(spec.a, spec.b, spec.acc),
+                block_scale=("mxf8f6f4", 1, "ue8m0"),
             )
         )
     atoms.append(AtomInfo(fma_atom(), AtomKind.MMA, None, None, ptx="fma.rn", engine="fma"))

@@ -178,3 +178,82 @@ def padded_operand_buffers(
     a = choose_pad(m, k, size, False, a_layout, 1)
     b = choose_pad(n, k, size, b_mn_major(size, b_layout), b_layout, 0)
     return a, b
+
+
+#: Bytes of one block of scale factors that one `tcgen05.cp.32x128b.warpx4` moves: 32
+#: rows of 16 bytes, the factors of 128 rows (of A; columns of B) for 4 scale groups.
+SCALE_BLOCK_BYTES = 512
+#: Rows (of A; columns of B) and scale groups (K / 32) of one such block.
+SCALE_BLOCK_ROWS = 128
+SCALE_BLOCK_GROUPS = 4
+#: Tensor-memory columns one block fills (4 bytes a column: one byte a group).
+SCALE_BLOCK_COLUMNS = 4
+
+
+@dataclass(frozen=True)
+class ScaleFactorBuffer:
+    """The scale factors of one operand of a block-scaled `tcgen05.mma` (one byte per
+    row of A, or column of B, and per group of K), staged in shared memory for
+    `tcgen05.cp.cta_group::1.32x128b.warpx4`, in blocks of `SCALE_BLOCK_BYTES`: block
+    `(rb, gb)` (rows `128 rb ..`, groups `4 gb ..`) at byte `512 (gb R + rb)` (`R` row
+    blocks), factor `g` of row `i` at byte `16 (i % 32) + 4 (i / 32 % 4) + g % 4` of it
+    (PTX ISA 9.7.16.10.7: row `i`'s factors are bytes of lane `i % 32`, column `i / 32`;
+    the copy puts row `r` of the block into lanes `r + 32 q` of every lane quarter).
+    Block `b` goes to tensor-memory columns `4 b ..` from the operand's first scale
+    column, so that the MMA of K step `t` (32 wide: group `t`) reads, for the rows from
+    `128 rb`, columns `4 (t / 4 R + rb) ..` with scale-factor ID `t % 4`, and an N chunk
+    of 256 columns of B finds its two row blocks' columns adjacent."""
+
+    rows: int
+    groups: int
+
+    @property
+    def row_blocks(self) -> int:
+        return -(-self.rows // SCALE_BLOCK_ROWS)
+
+    @property
+    def group_blocks(self) -> int:
+        return -(-self.groups // SCALE_BLOCK_GROUPS)
+
+    @property
+    def blocks(self) -> int:
+        return self.row_blocks * self.group_blocks
+
+    @property
+    def bytes(self) -> int:
+        return SCALE_BLOCK_BYTES * self.blocks
+
+    @property
+    def columns(self) -> int:
+        """Tensor-memory columns the factors take."""
+        return SCALE_BLOCK_COLUMNS * self.blocks
+
+    def block(self, rows_from: int, group: int) -> int:
+        """The block holding the factors of rows `rows_from ..` (a multiple of 128) for
+        scale group `group`."""
+        return group // SCALE_BLOCK_GROUPS * self.row_blocks + rows_from // SCALE_BLOCK_ROWS
+
+    def view(self, layout: LinearLayout, k_dim: int) -> tuple[LinearLayout, list[int]]:
+        """`layout` of the scales (`[rows, groups]`, the groups along `k_dim`: 1 for A's
+        `[M, K/32]`, 0 for B's `[K/32, N]`) seen as `(row block, group block, i / 32 % 4,
+        i % 32, g % 4)`, with this buffer's byte strides, for `Exchange.write`."""
+        quarters = min(4, max(1, self.rows // 32))
+
+        def split(coord: Coord) -> Coord:
+            g, i = coord[k_dim], coord[1 - k_dim]
+            return (i // SCALE_BLOCK_ROWS, g // SCALE_BLOCK_GROUPS, i // 32 % 4, i % 32, g % 4)
+
+        view = LinearLayout(
+            (
+                self.row_blocks,
+                self.group_blocks,
+                quarters,
+                min(32, self.rows),
+                min(SCALE_BLOCK_GROUPS, self.groups),
+            ),
+            tuple(map(split, layout.registers)),
+            tuple(map(split, layout.lanes)),
+            tuple(map(split, layout.warps)),
+        )
+        block = SCALE_BLOCK_BYTES
+        return view, [block, block * self.row_blocks, 4, 16, 1]

@@ -34,19 +34,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import block_scaled_atom
+from tileir.dialects.nv_tileas.core_matrices import ScaleFactorBuffer
 from tileir.dialects.nv_tileas.layouts import (
     WARP_SIZE,
     BlockedLayoutAttr,
     DistributedLayout,
     LinearLayout,
 )
-from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+from tileir.dialects.nv_tileas.mma_spec import FLOAT8, K_STEP_BYTES, MmaSpec
 from tileir.targets import ARCHS
 from tileir.utils.bits import log2
 
@@ -147,6 +150,89 @@ def tcgen05_obstacle(
     if num_warps % LANE_QUARTERS or n % warp_split((m, n), num_warps)[1]:
         return f"{num_warps} warps do not split its {n} columns over the four lane quarters"
     return None
+
+
+#: Elements of K per scale factor of the block-scaled forms tileir generates (1X).
+SCALE_GROUP = 32
+
+
+@dataclass(frozen=True)
+class BlockScaledForm:
+    """The block-scaled `tcgen05.mma` of a `mmaf_scaled` (PTX ISA 9.7.16.10.7): its
+    `.kind`, scale vector (factors per 32 bytes of K) and scale type, A's and B's
+    element kinds, the K one factor covers (`group`) and the K of one MMA."""
+
+    kind: str
+    vector: int
+    scale: str
+    a: str
+    b: str
+    group: int
+    mma_k: int
+
+    @property
+    def atom(self) -> str:
+        return block_scaled_atom(self.a, self.b, self.kind, self.scale)
+
+    def scale_buffers(
+        self, mnk: tuple[int, int, int]
+    ) -> tuple[ScaleFactorBuffer, ScaleFactorBuffer]:
+        """A's (`M` rows) and B's (`N` columns) scale factors of an `M x N x K` dot."""
+        m, n, k = mnk
+        groups = k // self.group
+        return ScaleFactorBuffer(m, groups), ScaleFactorBuffer(n, groups)
+
+    def scale_columns(self, mnk: tuple[int, int, int]) -> int:
+        """Tensor-memory columns one set of the dot's scale factors takes."""
+        a, b = self.scale_buffers(mnk)
+        return a.columns + b.columns
+
+
+def block_scaled_form(
+    arch: str,
+    a: str,
+    b: str,
+    scale: str,
+    group: int,
+    mnk: tuple[int, int, int],
+    rank: int,
+    num_warps: int,
+) -> BlockScaledForm | str:
+    """The block-scaled `tcgen05.mma` computing a `mmaf_scaled` of `a` x `b` elements
+    (`wgmma`'s spelling: e4m3, e5m2, e2m1), one `scale` factor (`e8m0`, `e4m3`) per
+    `group` elements of K, over `mnk`, rank `rank`, on `arch` with `num_warps` warps;
+    or why it does not run on one (then it runs on bf16 dots, `decompose-scaled-dots`)."""
+    target = ARCHS.get(arch)
+    if target is None or not target.tcgen05:
+        return f"block-scaled tcgen05.mma is sm_100a's and sm_103a's, not {arch}'s"
+    m, n, _ = mnk
+    if a not in FLOAT8 or b not in FLOAT8:
+        return (
+            f"{a} x {b} operands: tileir generates kind::mxf8f6f4 on 8-bit floats only "
+            "(kind::mxf4 and kind::mxf4nvf4 not yet)"
+        )
+    if scale != "e8m0" or group != SCALE_GROUP:
+        return (
+            f"{scale} scales per {group} elements: kind::mxf8f6f4 takes one UE8M0 factor per "
+            f"{SCALE_GROUP} (scale_vec::1X)"
+        )
+    if m % TCGEN05_M:
+        return (
+            f"M = {m}: block-scaled tcgen05.mma with one CTA takes M = 128 "
+            "(PTX ISA 9.7.16.10.1; row blocks of 128)"
+        )
+    why = tcgen05_obstacle(arch, MmaSpec(a, b, "f32"), mnk, rank, num_warps)
+    if why is not None:
+        return why
+    form = BlockScaledForm("mxf8f6f4", 1, "ue8m0", a, b, group, K_STEP_BYTES)
+    columns = tmem_columns((m, n)) + form.scale_columns(mnk)
+    if columns > TMEM_COLUMNS:
+        return (
+            f"its {m}x{n} accumulator and its scale factors take {columns} tensor-memory "
+            f"columns (at most {TMEM_COLUMNS}; tileiras runs such tiles on a CTA pair, "
+            ".cta_group::2, which tileir does not generate)"
+        )
+    return form
 
 
 def warp_split(mn: tuple[int, int], num_warps: int) -> tuple[int, int]:

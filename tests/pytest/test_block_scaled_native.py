@@ -1,0 +1,97 @@
+"""Native block-scaled `tcgen05.mma` for `mmaf_scaled` on sm_100a (issue 16): the pieces
+the code generator builds it from.  The instruction descriptor of every form decodes (in
+the PTX simulator's decoder) to what it was built from, and is tileiras's for its 128x128
+e4m3 kernel; `ScaleFactorBuffer` puts factor `g` of row `i` where one
+`tcgen05.cp.32x128b.warpx4` per 512-byte block lands it as the MMA reads it
+(`test_tcgen05_block_scaled._blocked`'s bytes); `block_scaled_form` takes the tiles the
+instruction takes and says why not for the others."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tileir.conversions.tileas_to_llvm.tcgen05 import block_scaled_descriptor
+from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
+from tileir.dialects.nv_tileas.core_matrices import ScaleFactorBuffer
+from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, LinearLayout
+from tileir.testing.ptx_tcgen05_scaled import ScaledIdesc, decode_scaled_descriptor
+from tileir.transforms.tileas.tcgen05_plan import BlockScaledForm, block_scaled_form
+
+
+def _form(a: str = "e4m3", b: str = "e4m3", mnk: tuple[int, int, int] = (128, 128, 128)):
+    form = block_scaled_form("sm_100a", a, b, "e8m0", 32, mnk, 2, 8)
+    assert isinstance(form, BlockScaledForm), form
+    return form
+
+
+@pytest.mark.parametrize("a,b", list(itertools.product(("e4m3", "e5m2"), repeat=2)))
+def test_descriptor_round_trips(a: str, b: str) -> None:
+    form = _form(a, b)
+    assert form.atom in ATOM_CATALOG
+    assert ATOM_CATALOG[form.atom].block_scale == ("mxf8f6f4", 1, "ue8m0")
+    for n, sfa, sfb in itertools.product(range(16, 257, 16), range(4), range(4)):
+        word = block_scaled_descriptor(form, n, sfa, sfb)
+        assert decode_scaled_descriptor(word, "mxf8f6f4", 1) == ScaledIdesc(
+            "mxf8f6f4", a, b, "ue8m0", sfa, sfb, False, False, n, 128
+        )
+
+
+def test_descriptor_is_tileirass() -> None:
+    """tileiras's 128x128x128 e4m3 kernel (t_scaled_matmul_swizzled_e4m3_128)."""
+    for t in range(4):
+        assert block_scaled_descriptor(_form(), 128, t, t) == 0x8A00000 | t << 29 | t << 4
+
+
+def _addresses(layout: LinearLayout, buf: ScaleFactorBuffer, k_dim: int) -> dict:
+    """Byte of every (row, group) of `layout` in `buf`, through `buf.view`'s bases and
+    strides, as `Exchange.write` computes them."""
+    view, strides = buf.view(layout, k_dim)
+    out = {}
+    for w, lane, r in itertools.product(
+        range(view.num_warps), range(32), range(view.num_registers)
+    ):
+        coord, vcoord = layout.coord(r, lane, w), view.coord(r, lane, w)
+        i, g = coord[1 - k_dim], coord[k_dim]
+        out[i, g] = sum(c * s for c, s in zip(vcoord, strides, strict=True))
+    return out
+
+
+@pytest.mark.parametrize(
+    "rows,groups,k_dim",
+    [(128, 4, 1), (256, 8, 1), (64, 4, 0), (256, 4, 0), (128, 2, 1), (16, 4, 0)],
+)
+def test_scale_factor_buffer_is_the_copy_layout(rows: int, groups: int, k_dim: int) -> None:
+    buf = ScaleFactorBuffer(rows, groups)
+    shape = (rows, groups) if k_dim == 1 else (groups, rows)
+    if k_dim == 1:  # A's [M, K/32]: a thread per row, its groups in registers
+        layout = BlockedLayoutAttr([1, groups], [32, 1], [4, 1], [1, 0]).linear(shape)
+    else:  # B's [K/32, N]: a thread per column
+        layout = BlockedLayoutAttr([groups, 1], [1, 32], [1, 4], [0, 1]).linear(shape)
+    got = _addresses(layout, buf, k_dim)
+    assert len(got) == rows * groups
+    for (i, g), at in got.items():
+        block = 512 * (g // 4 * buf.row_blocks + i // 128)
+        assert at == block + 16 * (i % 32) + 4 * (i // 32 % 4) + g % 4
+        assert buf.block(i // 128 * 128, g) * 512 == block
+        assert at < buf.bytes
+    assert buf.columns == 4 * buf.blocks
+
+
+@pytest.mark.parametrize(
+    "a,scale,group,mnk,says",
+    [
+        ("e2m1", "e8m0", 32, (128, 128, 128), "kind::mxf4"),
+        ("e4m3", "e4m3", 16, (128, 128, 128), "one UE8M0 factor per 32"),
+        ("e4m3", "e8m0", 32, (64, 64, 128), "M = 64"),
+        ("e4m3", "e8m0", 32, (256, 256, 128), "528 tensor-memory columns"),
+        ("e4m3", "e8m0", 32, (128, 24, 128), "N = 24"),
+    ],
+)
+def test_block_scaled_form_says_why_not(
+    a: str, scale: str, group: int, mnk: tuple[int, int, int], says: str
+) -> None:
+    why = block_scaled_form("sm_100a", a, "e4m3", scale, group, mnk, 2, 8)
+    assert isinstance(why, str) and says in why
+    assert "sm_90a" in str(block_scaled_form("sm_90a", "e4m3", "e4m3", "e8m0", 32, mnk, 2, 8))
