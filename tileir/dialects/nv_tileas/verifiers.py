@@ -372,7 +372,8 @@ DOT_ATOM = _rule(
 DOT_SHAPES = _rule(
     "dot-shapes",
     "a is MxK, b KxN, acc MxN (all three may share a leading batch dimension), and the "
-    "result has the accumulator's type",
+    "result has the accumulator's type; a block-scaled atom takes the scales of a and b "
+    "(MxK/G and K/G x N, f8E8M0FNU), every other atom none",
     "seed 003 dot",
 )
 REDUCE_REGION = _rule(

@@ -85,6 +85,8 @@ class FoldConstantDot(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: aa.DotOp, rewriter: PatternRewriter) -> None:
+        if op.scales is not None:  # a block-scaled dot: its scales are not folded in
+            return
         integer = isinstance(element_type(op.lhs.type), IntegerType)
         for zero, other in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
             if is_zero_tile(zero) and (integer or is_finite_tile(other)):

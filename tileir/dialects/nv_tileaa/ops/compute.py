@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float8E4M3FNType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -18,10 +19,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     VarConstraint,
     base,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     result_def,
     traits_def,
@@ -60,17 +63,27 @@ class DotOp(TileAAOp):
     with an i32 accumulator and carry the signedness of each operand:
     `%d = nv_tileaa.dot %a, %b, %acc signed unsigned : ...` (cuda_tile `mmai`).  A
     floating dot may carry `fast_acc` (cuda_tile `mmaf ... fast_acc`): FP8 partial sums
-    may stay in the hardware's reduced precision."""
+    may stay in the hardware's reduced precision.
+
+    A block-scaled dot (cuda_tile `mmaf_scaled` that sm_100a runs natively,
+    `decompose-scaled-dots`) carries the scale factors of both operands:
+    `%d = nv_tileaa.dot %a, %b, %acc scales %sa, %sb : ta, tb, tacc, tsa, tsb`, `acc +
+    (a * sa') @ (b * sb')` where `sa` (`[M, K/G]`, f8E8M0FNU) repeats over each group of
+    `G` columns of K of `a` and `sb` (`[K/G, N]`) over `G` rows of `b`; `a` and `b` are
+    8-bit floats, the accumulator f32."""
 
     name = "nv_tileaa.dot"
     T: ClassVar = VarConstraint("T", base(TensorType))
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
     acc = operand_def(T)
+    lhs_scale = opt_operand_def(TensorType)
+    rhs_scale = opt_operand_def(TensorType)
     signedness_lhs = opt_prop_def(SignednessAttr)
     signedness_rhs = opt_prop_def(SignednessAttr)
     fast_acc = opt_prop_def(UnitAttr)
     result = result_def(T)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(Pure(), canonicalized_by("FoldConstantDot"))
 
     def __init__(
@@ -80,6 +93,7 @@ class DotOp(TileAAOp):
         acc: SSAValue,
         signedness: tuple[Signedness, Signedness] | None = None,
         fast_acc: bool = False,
+        scales: tuple[SSAValue, SSAValue] | None = None,
     ):
         props: dict[str, Attribute] = {}
         if signedness is not None:
@@ -87,7 +101,17 @@ class DotOp(TileAAOp):
             props["signedness_rhs"] = SignednessAttr(signedness[1])
         if fast_acc:
             props["fast_acc"] = UnitAttr()
-        super().__init__(operands=[lhs, rhs, acc], result_types=[acc.type], properties=props)
+        sa, sb = ([scales[0]], [scales[1]]) if scales is not None else ([], [])
+        super().__init__(
+            operands=[lhs, rhs, acc, sa, sb], result_types=[acc.type], properties=props
+        )
+
+    @property
+    def scales(self) -> tuple[SSAValue, SSAValue] | None:
+        """The scale factors of a block-scaled dot (A's, B's), else None."""
+        if self.lhs_scale is None or self.rhs_scale is None:
+            return None
+        return self.lhs_scale, self.rhs_scale
 
     def signedness(self) -> tuple[Signedness, Signedness] | None:
         if self.signedness_lhs is None or self.signedness_rhs is None:
@@ -97,6 +121,10 @@ class DotOp(TileAAOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list([self.lhs, self.rhs, self.acc], printer.print_operand)
+        scales = self.scales
+        if scales is not None:
+            printer.print_string(" scales ")
+            printer.print_list(scales, printer.print_operand)
         for attr in (self.signedness_lhs, self.signedness_rhs):
             if attr is not None:
                 printer.print_string(" " + _signedness_word(attr))
@@ -104,12 +132,19 @@ class DotOp(TileAAOp):
             printer.print_string(" fast_acc")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_list([self.lhs.type, self.rhs.type, self.acc.type], printer.print_attribute)
+        printer.print_list(
+            [v.type for v in (self.lhs, self.rhs, self.acc, *(scales or ()))],
+            printer.print_attribute,
+        )
 
     @classmethod
     def parse(cls, parser: Parser) -> DotOp:
         operands = [parser.parse_unresolved_operand()]
         for _ in range(2):
+            parser.parse_punctuation(",")
+            operands.append(parser.parse_unresolved_operand())
+        if parser.parse_optional_keyword("scales") is not None:
+            operands.append(parser.parse_unresolved_operand())
             parser.parse_punctuation(",")
             operands.append(parser.parse_unresolved_operand())
         props: dict[str, Attribute] = {}
@@ -129,12 +164,16 @@ class DotOp(TileAAOp):
         props.update(more)
         parser.parse_punctuation(":")
         types = [parser.parse_type()]
-        for _ in range(2):
+        for _ in range(len(operands) - 1):
             parser.parse_punctuation(",")
             types.append(parser.parse_type())
         values = [parser.resolve_operand(o, t) for o, t in zip(operands, types, strict=True)]
+        scales = ([values[3]], [values[4]]) if len(values) == 5 else ([], [])
         return cls.build(
-            operands=values, result_types=[types[2]], properties=props, attributes=attrs
+            operands=[*values[:3], *scales],
+            result_types=[types[2]],
+            properties=props,
+            attributes=attrs,
         )
 
     def verify_(self) -> None:
@@ -152,6 +191,10 @@ class DotOp(TileAAOp):
                 f"shapes {list(a)} x {list(b)} -> {list(c)} do not form (M x K) x (K x N) -> (M x N)"
             )
         ea, eb, ec = (element_type(v.type) for v in (self.lhs, self.rhs, self.acc))
+        if (self.lhs_scale is None) != (self.rhs_scale is None):
+            raise self.op_error("a block-scaled dot needs the scales of both operands")
+        if self.scales is not None:
+            self._verify_scales(a, b)
         signed = self.signedness()
         has_signedness = self.signedness_lhs is not None or self.signedness_rhs is not None
         if isinstance(ea, IntegerType) or isinstance(eb, IntegerType):
@@ -173,6 +216,32 @@ class DotOp(TileAAOp):
             raise self.op_error(
                 f"{ea} operands accumulate in {', '.join(t.name for t in accepted)}, not {ec}"
             )
+
+    def _verify_scales(self, a: tuple[int, ...], b: tuple[int, ...]) -> None:
+        scales = self.scales
+        assert scales is not None
+        sa, sb = (shape_of(v.type) for v in scales)
+        (m, k), n = a[-2:], b[-1]
+        groups = sa[-1] if sa else 0
+        if (
+            len(sa) != len(a)
+            or len(sb) != len(b)
+            or not groups
+            or k % groups
+            or tuple(sa[:-1]) != (*a[:-2], m)
+            or tuple(sb) != (*b[:-2], groups, n)
+        ):
+            raise self.op_error(
+                f"scales {list(sa)}, {list(sb)} do not fit {list(a)} x {list(b)}: "
+                "expected [.., M, K/G] and [.., K/G, N]"
+            )
+        for v in scales:
+            if not isinstance(element_type(v.type), Float8E8M0FNUType):
+                raise self.op_error(f"block scales are f8E8M0FNU, not {element_type(v.type)}")
+        f8 = (Float8E4M3FNType, Float8E5M2Type)
+        ea, eb, ec = (element_type(v.type) for v in (self.lhs, self.rhs, self.acc))
+        if not isinstance(ea, f8) or not isinstance(eb, f8) or not isinstance(ec, Float32Type):
+            raise self.op_error(f"a block-scaled dot is f8 x f8 -> f32, got {ea} x {eb} -> {ec}")
 
 
 COMPUTE_OPS: list[type[TileAAOp]] = [DotOp]

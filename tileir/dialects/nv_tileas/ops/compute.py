@@ -24,9 +24,11 @@ from typing import ClassVar
 from xdsl.dialects.builtin import I32, AnyFloat, ArrayAttr, BoolAttr, FloatAttr, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
+    AttrSizedOperandSegments,
     ParsePropInAttrDict,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     region_def,
@@ -56,7 +58,13 @@ from tileir.dialects.nv_tileas.verifiers import (
 
 
 def check_dot(
-    op: Operation, atom: AtomAttr, a: Attribute, b: Attribute, acc: Attribute, result: Attribute
+    op: Operation,
+    atom: AtomAttr,
+    a: Attribute,
+    b: Attribute,
+    acc: Attribute,
+    result: Attribute,
+    scales: tuple[Attribute, Attribute] | None = None,
 ) -> None:
     info = atom.info
     if info.kind is not AtomKind.MMA:
@@ -86,6 +94,28 @@ def check_dot(
         raise fail(op, f"expects a: MxK, b: KxN, acc: MxN, got {list(sa)}, {list(sb)}, {list(sc)}")
     if result != acc:
         raise fail(op, f"result type {result} must be the accumulator type {acc}")
+    if (info.block_scale is not None) != (scales is not None):
+        raise fail(
+            op,
+            f"atom '{info.name}' takes the scales of a and b"
+            if info.block_scale is not None
+            else f"atom '{info.name}' is not block-scaled: no scales",
+        )
+    if scales is not None:
+        ta, tb = scales
+        ga = shape_of(ta)[-1] if shape_of(ta) else 0
+        if (
+            not ga
+            or sa[-1] % ga
+            or tuple(shape_of(ta)) != (*batch, sa[-2], ga)
+            or tuple(shape_of(tb)) != (*batch, ga, sb[-1])
+            or any(str(element_type(t)) != "f8E8M0FNU" for t in scales)
+        ):
+            raise fail(
+                op,
+                f"scales {ta}, {tb} are not MxK/G and K/G x N f8E8M0FNU for a: {list(sa)}, "
+                f"b: {list(sb)}",
+            )
 
 
 @bare_tile_syntax
@@ -97,26 +127,55 @@ class DotOp(TileASOp):
     dimension: one product per matrix of the batch).  The atom names the engine and
     the instruction: `mma.sync` (`mma_*`), `wgmma` (`wgmma_m64n{N}k{K}_*`, computed
     and waited for here) or the CUDA cores (`fma*`); `tileas-select-dot-atoms` chooses
-    it and `convert-tileas-to-llvm` follows it."""
+    it and `convert-tileas-to-llvm` follows it.  A block-scaled atom
+    (`tcgen05_mma_mxf8f6f4_*`, sm_100a) takes the scale factors of a and b too:
+    `nv_tileas.dot %a, %b, %acc scales %sa, %sb {atom = ...} : ta, tb, tacc scales tsa,
+    tsb -> tresult`, `acc + (a * sa') x (b * sb')` with each factor of `sa` (`[M, K/G]`)
+    over `G` columns of K of a, of `sb` (`[K/G, N]`) over `G` rows of b."""
 
     name = "nv_tileas.dot"
     a = operand_def()
     b = operand_def()
     acc = operand_def()
+    a_scale = opt_operand_def()
+    b_scale = opt_operand_def()
     atom = prop_def(AtomAttr)
     result = result_def()
-    irdl_options = (ParsePropInAttrDict(),)
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
     traits = traits_def(Pure())
     assembly_format = (
-        "$a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc) `->` type($result)"
+        "$a `,` $b `,` $acc (`scales` $a_scale^ `,` $b_scale)? attr-dict `:` type($a) `,` "
+        "type($b) `,` type($acc) (`scales` type($a_scale)^ `,` type($b_scale))? `->` "
+        "type($result)"
     )
     RULES: ClassVar[tuple[str, ...]] = (DOT_ATOM, DOT_SHAPES)
 
-    def __init__(self, a: SSAValue, b: SSAValue, acc: SSAValue, atom: AtomAttr):
-        super().__init__(operands=[a, b, acc], result_types=[acc.type], properties={"atom": atom})
+    def __init__(
+        self,
+        a: SSAValue,
+        b: SSAValue,
+        acc: SSAValue,
+        atom: AtomAttr,
+        scales: tuple[SSAValue, SSAValue] | None = None,
+    ):
+        sa, sb = ([scales[0]], [scales[1]]) if scales is not None else ([], [])
+        super().__init__(
+            operands=[a, b, acc, sa, sb], result_types=[acc.type], properties={"atom": atom}
+        )
+
+    @property
+    def scales(self) -> tuple[SSAValue, SSAValue] | None:
+        """The scale factors of a block-scaled dot (a's, b's), else None."""
+        if self.a_scale is None or self.b_scale is None:
+            return None
+        return self.a_scale, self.b_scale
 
     def verify_(self) -> None:
-        check_dot(self, self.atom, self.a.type, self.b.type, self.acc.type, self.result.type)
+        scales = self.scales
+        types = (scales[0].type, scales[1].type) if scales is not None else None
+        if (self.a_scale is None) != (self.b_scale is None):
+            raise fail(self, "a block-scaled dot takes the scales of both a and b")
+        check_dot(self, self.atom, self.a.type, self.b.type, self.acc.type, self.result.type, types)
 
 
 @bare_tile_syntax
