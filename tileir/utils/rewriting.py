@@ -8,18 +8,21 @@ location of its own takes the location of the op being rewritten.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
 from xdsl.dialects.builtin import UnknownLoc
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriterListener,
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.rewriter import InsertPoint
+from xdsl.utils.worklist import _MISSING, Worklist  # pyright: ignore[reportPrivateUsage]
 
 from tileir.utils.walk import ops_of
 
@@ -47,13 +50,114 @@ class _Tracking(RewritePattern):
 ReplaceHook = Callable[[Operation, Sequence[SSAValue | None], Sequence[Operation]], None]
 
 
+class _OpWorklist(Worklist[Operation]):
+    """xDSL's `Worklist` (a stack; an op pushed while it is in it keeps its place; a
+    removed op leaves a hole), keyed by the op's `id` instead of the op: the same
+    entries, without a Python `__hash__` call (IRDL ops hash by `id` in Python) for
+    each op pushed, popped or removed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._ids: dict[int, int] = {}
+
+    def __bool__(self) -> bool:
+        stack = self._stack
+        while stack and stack[-1] is _MISSING:
+            stack.pop()
+        return bool(stack)
+
+    def push(self, item: Operation) -> None:
+        key = id(item)
+        if key not in self._ids:
+            self._ids[key] = len(self._stack)
+            self._stack.append(item)
+
+    def push_all(self, items: Iterable[Operation]) -> None:
+        """`push` each of `items`, in order."""
+        ids, stack = self._ids, self._stack
+        for item in items:
+            key = id(item)
+            if key not in ids:
+                ids[key] = len(stack)
+                stack.append(item)
+
+    def pop(self) -> Operation:
+        stack = self._stack
+        try:
+            while (item := stack.pop()) is _MISSING:
+                pass
+        except IndexError:
+            raise IndexError("pop from empty worklist") from None
+        del self._ids[id(item)]
+        return cast(Operation, item)
+
+    def remove(self, item: Operation) -> None:
+        index = self._ids.pop(id(item), None)
+        if index is not None:
+            self._stack[index] = _MISSING
+
+
 class LocatedWalker(PatternRewriteWalker):
+    """`PatternRewriteWalker` whose inserted ops take the rewritten op's location.
+
+    Its pattern is tried on an op as xDSL's walker tries it, with less around each try:
+    a `GreedyRewritePatternApplier` without folding is run as the `TypeDispatch` of its
+    patterns (the same patterns tried in the same order, its trivial dead-code erasure
+    kept), and an op for which such a dispatch has no pattern and nothing to erase is
+    popped and left without the rewriter being reset for it (no pattern would have seen
+    it).  The worklist holds the ops xDSL's holds, in the same order (`_OpWorklist`)."""
+
     def __init__(
         self, pattern: RewritePattern, *, on_replace: ReplaceHook | None = None, **kwargs: object
     ):
+        if type(pattern) is GreedyRewritePatternApplier and not pattern.folding_enabled:
+            pattern = TypeDispatch(pattern.rewrite_patterns, dce_enabled=pattern.dce_enabled)
+        self._dispatch = pattern if isinstance(pattern, TypeDispatch) else None
         self._tracking = _Tracking(pattern)
         self._on_replace = on_replace
         super().__init__(self._tracking, **kwargs)  # pyright: ignore[reportArgumentType]
+        self._worklist = _OpWorklist()
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        worklist = cast(_OpWorklist, self._worklist)
+        worklist.push_all(
+            op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+        )
+
+    def _process_worklist(self, listener: PatternRewriterListener) -> bool:
+        """xDSL's `_process_worklist`: pop each op and try the pattern on it with the
+        rewriter reset to it (no action yet, inserting before it, no name hint); an
+        error in a pattern becomes the op's error.  An op the dispatch has nothing for
+        is only popped."""
+        worklist = self._worklist
+        if not worklist:
+            return False
+        dispatch = self._dispatch
+        idle = dispatch.idle if dispatch is not None else None
+        pattern = self.pattern
+        done = False
+        rewriter: PatternRewriter | None = None
+        op = worklist.pop()
+        while True:
+            if idle is None or not idle(type(op)):
+                if rewriter is None:
+                    rewriter = PatternRewriter(op)
+                    rewriter.extend_from_listener(listener)
+                rewriter.has_done_action = False
+                rewriter._current_operation = op  # pyright: ignore[reportPrivateUsage]
+                block = op.parent
+                rewriter.insertion_point = (
+                    InsertPoint(block, op) if block is not None else InsertPoint.before(op)
+                )
+                rewriter._name_hint = None  # pyright: ignore[reportPrivateUsage]
+                try:
+                    pattern.match_and_rewrite(op, rewriter)
+                except Exception as err:
+                    op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+                done |= rewriter.has_done_action
+            if not worklist:
+                return done
+            op = worklist.pop()
 
     def _locate(self, op: Operation) -> None:
         if self._tracking.current:
@@ -117,15 +221,32 @@ class TypeDispatch(RewritePattern):
     rewrites the op ends its turn, as in xDSL's applier, so the result is the same."""
 
     patterns: list[RewritePattern]
+    #: As the applier's `dce_enabled`: an op that is trivially dead is erased first.
+    dce_enabled: bool = False
     _table: dict[type, list[tuple[RewritePattern, _Rewrite | None]]] = field(
         init=False, default_factory=dict[type, list[tuple[RewritePattern, _Rewrite | None]]]
     )
     _typed: list[tuple[RewritePattern, type | None, _Rewrite | None]] = field(
         init=False, default_factory=list[tuple[RewritePattern, type | None, _Rewrite | None]]
     )
+    _is_dead: Callable[[Operation], bool] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self._typed = [(p, *_typed_rewrite(p)) for p in self.patterns]
+        if self.dce_enabled:
+            from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+            self._is_dead = is_trivially_dead
+
+    def idle(self, cls: type) -> bool:
+        """Whether nothing can happen to an op of class `cls`: no pattern to try and no
+        dead-code erasure."""
+        if self.dce_enabled:
+            return False
+        chosen = self._table.get(cls)
+        if chosen is None:
+            chosen = self._for(cls)
+        return not chosen
 
     def _for(self, cls: type) -> list[tuple[RewritePattern, _Rewrite | None]]:
         chosen: list[tuple[RewritePattern, _Rewrite | None]] = []
@@ -138,6 +259,9 @@ class TypeDispatch(RewritePattern):
         return chosen
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if self._is_dead is not None and self._is_dead(op):
+            rewriter.erase(op)
+            return
         chosen = self._table.get(type(op))
         if chosen is None:
             chosen = self._for(type(op))

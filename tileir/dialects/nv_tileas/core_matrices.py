@@ -13,6 +13,7 @@ bank conflicts of the writes from the operand's register layout (`choose_pad`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from dataclasses import dataclass
 
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
@@ -167,6 +168,9 @@ def b_mn_major(size: int, b_layout: LinearLayout) -> bool:
     return first is None or not (first[-2] != 0 and first[-1] == 0)
 
 
+# Remembered: a pure function of frozen values, asked for the same dot by the ring budget
+# and the lowering (72 calls, 9 distinct, over 28 held-out kernels; issue 17).
+@lru_cache(maxsize=256)
 def padded_operand_buffers(
     mnk: tuple[int, int, int], size: int, layouts: tuple[LinearLayout, LinearLayout]
 ) -> tuple[OperandBuffer, OperandBuffer]:
