@@ -461,7 +461,7 @@ def test_operand_buffer_places_elements_as_the_descriptor_reads_them(
     layout = default_blocked(shape, 4, 8).linear(shape)
     k = shape[k_dim]
     buffer = OperandBuffer(shape[1 - k_dim], k, size, mn_major, pad)
-    view, strides = buffer.view(layout, k_dim)
+    view, strides, _ = buffer.view(layout, k_dim)
     seen: set[int] = set()
     for w in range(layout.num_warps):
         for lane in range(32):
@@ -500,8 +500,30 @@ def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
     assert [x.pad for x in dense] == [0, 0] and sum(x.bytes for x in dense) == 6144
     for buffer, layout, k_dim in ((a, a_layout, 1), (b, b_layout, 0)):
         unpadded = OperandBuffer(buffer.rows, buffer.k, 2, buffer.mn_major, 0)
-        assert vector_conflict_ways(*unpadded.view(layout, k_dim), 2) > 1
-        assert vector_conflict_ways(*buffer.view(layout, k_dim), 2) == 1
+        assert vector_conflict_ways(*unpadded.view(layout, k_dim)[:2], 2) > 1
+        assert vector_conflict_ways(*buffer.view(layout, k_dim)[:2], 2) == 1
+
+
+def test_swizzle_is_chosen_where_it_conflicts_no_more_than_padding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With `SWIZZLE_OPERANDS`, gemm_f16's 64x32 A takes the 64-byte swizzle and a 128x64
+    f16 A the 128-byte one: conflict-free like the padded layouts (dense pad 0 is 4- and
+    8-way), and as small as dense; a K of 8 halves (one 16-byte line) keeps the padding."""
+    from tileir.dialects.nv_tileas import core_matrices
+    from tileir.dialects.nv_tileas.core_matrices import OperandBuffer, vector_conflict_ways
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+
+    monkeypatch.setattr(core_matrices, "SWIZZLE_OPERANDS", True)
+    for shape, width, dense_ways in (((64, 32), 64, 4), ((128, 64), 128, 8)):
+        layout = default_blocked(shape, 4, 8).linear(shape)
+        chosen = core_matrices.choose_layout(shape[0], shape[1], 2, False, layout, 1)
+        assert chosen.swizzle == width and chosen.bytes == shape[0] * shape[1] * 2
+        assert vector_conflict_ways(*chosen.view(layout, 1)[:2], 2, width) == 1
+        dense = OperandBuffer(shape[0], shape[1], 2, False)
+        assert vector_conflict_ways(*dense.view(layout, 1)[:2], 2) == dense_ways
+    narrow = default_blocked((64, 8), 4, 8).linear((64, 8))
+    assert core_matrices.choose_layout(64, 8, 2, False, narrow, 1).swizzle == 0
 
 
 @pytest.mark.parametrize(

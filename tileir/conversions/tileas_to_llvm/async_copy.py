@@ -562,8 +562,10 @@ class LowerAsyncTiledLoad(RingPattern):
         t = op.loaded_type()
         layout = linear_layout(op, t)
         bits = element_bits(t)
-        buffer_layout, strides = place.view_of(ring.index, layout)
-        thread = self.exchange.thread_offset(b, state, rewriter, buffer_layout, strides, slot)
+        buffer_layout, strides, swizzle = place.view_of(ring.index, layout)
+        thread = self.exchange.thread_base(
+            b, state, rewriter, buffer_layout, strides, slot, swizzle
+        )
         ptrs = self.ctx.registers_of(op, view.src)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         vec, groups = vector_groups(layout, op.atom.info.bits, bits, True)
@@ -594,10 +596,10 @@ class LowerAsyncTiledLoad(RingPattern):
                     )
                 # A group the ring stores apart (a 32-bit B stored N x K): one copy an
                 # element, each addressed from the group's first in global memory.
-                dsts = [b.add(thread, b.const(o, i32)) if o else thread for o in offsets]
+                dsts = [thread.at(b, o) for o in offsets]
                 b.asm(_scatter(dsts, ptrs[g], preds, owner, bits))
                 continue
-            dst = b.add(thread, b.const(offsets[0], i32)) if offsets[0] else thread
+            dst = thread.at(b, offsets[0])
             b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader, fill))
         if future is not None:
             # Every thread arrives, copies or not: the slot's mbarrier expects them all.
@@ -847,19 +849,22 @@ class LowerFutureWait(RingPattern):
         layout = linear_layout(op, t)
         if not ring.mbarriers and state.owner_predicate(rewriter, layout) is not None:
             b.op(nvvm.Barrier0Op())
-        buffer_layout, strides = self.feeds.ring_placement(ring).view_of(ring.index, layout)
+        buffer_layout, strides, swizzle = self.feeds.ring_placement(ring).view_of(
+            ring.index, layout
+        )
         kind = element_kind(op, t)
         vec = _byte_vector(buffer_layout, strides) if kind.bits == 8 and not kind.is_bool else 1
         if vec == 1:
-            values = self.exchange.read(b, rewriter, state, buffer_layout, strides, slot, kind)
+            values = self.exchange.read(
+                b, rewriter, state, buffer_layout, strides, slot, kind, swizzle=swizzle
+            )
             return self.ctx.pack(rewriter, values, t)
         # Bytes (which `Exchange.read` moves one at a time): whole words.
-        base = self.exchange.thread_offset(b, state, rewriter, buffer_layout, strides, slot)
+        base = self.exchange.thread_base(b, state, rewriter, buffer_layout, strides, slot, swizzle)
         values = []
         for r in range(0, buffer_layout.num_registers, vec):
             coord = buffer_layout.register_coord(r)
-            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
-            address = b.add(base, b.const(offset, i32)) if offset else base
+            address = base.at(b, sum(x * s for x, s in zip(coord, strides, strict=True)))
             # Each word is unpacked where its bytes are first used (`llvm-sink-tmem-loads`
             # sinks `memory_asm.unpack_word`), as a synchronous load's bytes are.
             words = b.load_words(b.shared_pointer(address), vec // 4, i32)

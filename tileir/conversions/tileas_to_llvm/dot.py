@@ -54,6 +54,7 @@ from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.core_matrices import BufferView
 from tileir.dialects.nv_tileas.mma_layout import (
     effective_warps,
     mma_linear,
@@ -189,7 +190,7 @@ class LowerDot(TilePattern):
         b_batch = (n if spec.k_major_b else k) * b_pitch
         a_strides = [a_pitch, size]
         b_strides = [size, b_pitch] if spec.k_major_b else [b_pitch, size]
-        views = [(a_layout, a_strides), (b_layout, b_strides)]
+        views = [BufferView(a_layout, a_strides), BufferView(b_layout, b_strides)]
         # sm_90a: the warpgroup MMA reads A and B from core-matrix buffers.
         operand_buffers = None
         wgmma_n = 0
@@ -207,8 +208,8 @@ class LowerDot(TilePattern):
             ]
         elif batched:
             views = [
-                (layout, [per_batch, *strides])
-                for (layout, strides), per_batch in zip(views, (a_batch, b_batch), strict=True)
+                BufferView(layout, [per_batch, *strides])
+                for (layout, strides, _), per_batch in zip(views, (a_batch, b_batch), strict=True)
             ]
         return OperandPlacement(
             spec,
@@ -385,11 +386,11 @@ class LowerDot(TilePattern):
             # the group of the iteration before it, which read this turn's buffer, is
             # complete in every warpgroup.
             b.op(nvvm.Barrier0Op())
-        for i, (vals, (layout, strides), smem, ring) in enumerate(
+        for i, (vals, (layout, strides, swizzle), smem, ring) in enumerate(
             zip((a_vals, b_vals), place.views, (smem_a, smem_b), fed, strict=True)
         ):
             if (ring is None or i in turns) and not (i == 0 and a_in_registers):
-                ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
+                ex.write(b, rewriter, state, vals, layout, strides, smem, operand, swizzle=swizzle)
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
         if not self.feeds.pipelined(op):

@@ -31,7 +31,7 @@ exchange needing more is reported at its op.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import IntegerType, TensorType, i8, i32
@@ -60,7 +60,12 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.core_matrices import shared_vector_width, vector_conflict_ways
+from tileir.dialects.nv_tileas.core_matrices import (
+    shared_vector_width,
+    swizzle_mask,
+    swizzled,
+    vector_conflict_ways,
+)
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 
 _CONSTRAINT = {8: "h", 16: "h", 32: "r", 64: "l"}
@@ -153,6 +158,40 @@ def conversion_strides(
     return best[2], best[1]
 
 
+@dataclass(frozen=True)
+class ThreadBase:
+    """A thread's address in a buffer (`Exchange.thread_base`), from which `at` gives
+    the address of each of its register offsets.  In a `swizzle`d buffer (an operand
+    buffer, `core_matrices.OperandBuffer`, aligned to its atom of `8 · swizzle` bytes)
+    `value` is the buffer's start plus the swizzled thread offset; a register offset
+    `r` splits into `r_lo` (within the atom) and `r_hi` (whole atoms), and its address
+    is `(value ^ swizzled(r_lo)) + r_hi`: exact, as the swizzle is linear over XOR and
+    reads only bits below the atom, and the thread's and the register's offsets
+    within the atom never share a bit (`disjoint_bits`, power-of-two strides).  The
+    XOR is an add where `swizzled(r_lo)` sets no bit the thread's part may set
+    (`thread_bits`)."""
+
+    value: SSAValue
+    swizzle: int = 0
+    #: The bits the thread's swizzled offset within the atom may set.
+    thread_bits: int = 0
+    #: The bits the thread's offset within the atom may set, before the swizzle.
+    thread_lo: int = 0
+
+    def at(self, b: LLBuilder, offset: int) -> SSAValue:
+        """The address of register offset `offset` (bytes, before any swizzle)."""
+        if not self.swizzle:
+            return b.add(self.value, b.const(offset, i32)) if offset else self.value
+        atom = 8 * self.swizzle
+        lo, hi = offset % atom, offset - offset % atom
+        assert lo & self.thread_lo == 0, "a register offset shares bits with the thread's"
+        lo = swizzled(lo, self.swizzle)
+        if lo & self.thread_bits:
+            address = b.xor(self.value, b.const(lo, i32))
+            return b.add(address, b.const(hi, i32)) if hi else address
+        return b.add(self.value, b.const(lo + hi, i32)) if lo + hi else self.value
+
+
 class Exchange:
     """Moves a tile between layouts (and permutes its dimensions) through shared
     memory."""
@@ -172,6 +211,20 @@ class Exchange:
     ) -> SSAValue:
         """`base + Σ_d thread_coord_d · strides[d]` (strides indexed by `layout`'s dims)."""
         offset = base
+        for term in self._thread_terms(b, state, rewriter, layout, strides):
+            offset = b.add(offset, term)
+        return offset
+
+    @staticmethod
+    def _thread_terms(
+        b: LLBuilder,
+        state: FunctionState,
+        rewriter: PatternRewriter,
+        layout: LinearLayout,
+        strides: Sequence[int],
+    ) -> Iterator[SSAValue]:
+        """`thread_coord_d · strides[d]` for each dimension the thread's part moves (built
+        as they are taken)."""
         for d, stride in enumerate(strides):
             if stride == 0 or not any(basis[d] for basis in (*layout.lanes, *layout.warps)):
                 continue
@@ -180,8 +233,38 @@ class Exchange:
                 term = b.shl(coord, b.const(stride.bit_length() - 1, i32)) if stride > 1 else coord
             else:
                 term = b.mul(coord, b.const(stride, i32))
-            offset = b.add(offset, term)
-        return offset
+            yield term
+
+    def thread_base(
+        self,
+        b: LLBuilder,
+        state: FunctionState,
+        rewriter: PatternRewriter,
+        layout: LinearLayout,
+        strides: Sequence[int],
+        base: SSAValue,
+        swizzle: int = 0,
+    ) -> ThreadBase:
+        """The thread's address in the buffer at `base` (`thread_offset`), for a buffer
+        swizzled `swizzle` bytes wide (0: none): `base + swizzled(t)` for the thread's
+        offset `t` (`ThreadBase`)."""
+        if not swizzle:
+            return ThreadBase(self.thread_offset(b, state, rewriter, layout, strides, base))
+        assert disjoint_bits(layout), "a swizzled buffer's writes mix register and thread bits"
+        atom = 8 * swizzle
+        thread_lo = thread_bits = 0
+        for basis in (*layout.lanes, *layout.warps):
+            lo = sum(x * s for x, s in zip(basis, strides, strict=True)) % atom
+            thread_lo |= lo
+            thread_bits |= swizzled(lo, swizzle)
+        offset: SSAValue | None = None
+        for term in self._thread_terms(b, state, rewriter, layout, strides):
+            offset = term if offset is None else b.add(offset, term)
+        if offset is not None:
+            # swizzled(t) = t ^ ((t >> 3) & mask)
+            flip = b.and_(b.lshr(offset, b.const(3, i32)), b.const(swizzle_mask(swizzle), i32))
+            base = b.add(base, b.xor(offset, flip))
+        return ThreadBase(base, swizzle, thread_bits, thread_lo)
 
     def write(
         self,
@@ -195,22 +278,22 @@ class Exchange:
         kind: ElementKind,
         guard: SSAValue | None = None,
         aligned_to: Sequence[int] = (),
+        swizzle: int = 0,
     ) -> None:
-        """Store a thread's registers of `layout` at `smem + Σ coord_d · strides[d]`;
-        one copy of each element (its owner, and `guard` when given) writes it.
-        Registers adjacent in the buffer go together, up to 16 bytes per `st.shared`
-        (`vector_width`)."""
+        """Store a thread's registers of `layout` at `smem + Σ coord_d · strides[d]`
+        (`swizzled` `swizzle` bytes wide, `ThreadBase`); one copy of each element (its
+        owner, and `guard` when given) writes it.  Registers adjacent in the buffer go
+        together, up to 16 bytes per `st.shared` (`vector_width`)."""
         owner = state.owner_predicate(rewriter, layout)
         if guard is not None:
             owner = guard if owner is None else b.and_(owner, guard)
-        base = self.thread_offset(b, state, rewriter, layout, strides, smem)
+        base = self.thread_base(b, state, rewriter, layout, strides, smem, swizzle)
         vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):
             if not is_representative(layout, r):
                 continue
             coord = layout.register_coord(r)
-            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
-            address = b.add(base, b.const(offset, i32)) if offset else base
+            address = base.at(b, sum(x * s for x, s in zip(coord, strides, strict=True)))
             group = list(values[r : r + vec])
             if kind.is_bool:
                 group = [b.zext(v, i8) for v in group]
@@ -236,16 +319,16 @@ class Exchange:
         smem: SSAValue,
         kind: ElementKind,
         aligned_to: Sequence[int] = (),
+        swizzle: int = 0,
     ) -> list[SSAValue]:
-        """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`,
-        up to 16 bytes per `ld.shared`."""
-        base = self.thread_offset(b, state, rewriter, layout, strides, smem)
+        """Load a thread's registers of `layout` from `smem + Σ coord_d · strides[d]`
+        (`swizzled` `swizzle` bytes wide), up to 16 bytes per `ld.shared`."""
+        base = self.thread_base(b, state, rewriter, layout, strides, smem, swizzle)
         results: list[SSAValue] = []
         vec = vector_width(layout, strides, kind, aligned_to)
         for r in range(0, layout.num_registers, vec):
             coord = layout.register_coord(r)
-            offset = sum(x * s for x, s in zip(coord, strides, strict=True))
-            address = b.add(base, b.const(offset, i32)) if offset else base
+            address = base.at(b, sum(x * s for x, s in zip(coord, strides, strict=True)))
             if vec == 1:
                 value = b.load(b.shared_pointer(address), kind.register_type)
                 if kind.is_bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tileir.conversions.tileas_to_llvm.wgmma import OperandBuffer
+from tileir.dialects.nv_tileas.core_matrices import BufferView
 from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 
@@ -27,9 +28,9 @@ class OperandPlacement:
     pitches: tuple[int, int]
     #: Bytes of one matrix of A and of B.
     batch_bytes: tuple[int, int]
-    #: Per operand: its register layout as the buffer sees it, and the buffer's byte
-    #: strides (what `Exchange.write` takes).
-    views: list[tuple[LinearLayout, list[int]]]
+    #: Per operand: its register layout as the buffer sees it, the buffer's byte
+    #: strides and swizzle (what `Exchange.write` takes).
+    views: list[BufferView]
     #: The `wgmma` core-matrix buffers; None for `mma.sync`.
     operand_buffers: tuple[OperandBuffer, OperandBuffer] | None
     #: The N of the `wgmma` atom (0 for `mma.sync`).
@@ -37,17 +38,23 @@ class OperandPlacement:
     #: The accumulator exchange's strides and size, when it goes through memory.
     accumulator: tuple[list[int], int]
 
-    def view_of(self, index: int, layout: LinearLayout) -> tuple[LinearLayout, list[int]]:
+    def view_of(self, index: int, layout: LinearLayout) -> BufferView:
         """Operand `index`'s buffer as a tile of `layout` sees it (`views` is the dot's
         own layout's view): a warp-specialized producer of fewer warps than the dot's
         copies the operand in a layout of its own (`specialize_agents.fewer_warps`)."""
         if self.operand_buffers is not None:
             return self.operand_buffers[index].view(layout, 1 - index)
-        return layout, self.views[index][1]
+        return BufferView(layout, self.views[index].strides)
 
     def operand_bytes(self, index: int) -> int:
         """Bytes of operand `index` (0: A, 1: B), every matrix of a batch."""
         return self.batch * self.batch_bytes[index]
+
+    def alignment(self, index: int) -> int:
+        """The start alignment of operand `index`'s buffer (a swizzled one's atom)."""
+        if self.operand_buffers is None:
+            return SLOT_ALIGN
+        return self.operand_buffers[index].align
 
 
 #: Slots are 16-byte aligned: a future under mbarriers carries its round's parity in
@@ -83,11 +90,16 @@ class SlotPlacement:
             step *= shape[d]
         return SlotPlacement(shape, element_bytes, tuple(strides))
 
-    def view_of(self, index: int, layout: LinearLayout) -> tuple[LinearLayout, list[int]]:
+    def view_of(self, index: int, layout: LinearLayout) -> BufferView:
         """The slot as a tile of `layout` sees it (`index` is the ring's, unused: the
-        slot is not a dot's operand buffer)."""
+        slot is not a dot's operand buffer), unswizzled."""
         del index
-        return layout, list(self.strides)
+        return BufferView(layout, list(self.strides))
+
+    def alignment(self, index: int) -> int:
+        """A slot's alignment (`SLOT_ALIGN`: never swizzled)."""
+        del index
+        return SLOT_ALIGN
 
     def operand_bytes(self, index: int) -> int:
         """Bytes of one slot, rounded up to `SLOT_ALIGN`."""

@@ -71,14 +71,14 @@ class LowerRoundInRing(RingPattern):
         layout = linear_layout(op, source)
         if state.owner_predicate(rewriter, layout) is not None:
             raise not_supported(op, "a tf32 rounding in shared memory of a replicated tile")
-        buffer_layout, strides = self.feeds.ring_placement(ring).view_of(ring.index, layout)
+        view, strides, swizzle = self.feeds.ring_placement(ring).view_of(ring.index, layout)
         kind = element_kind(op, source)
         b = self.builder(rewriter, op)
         ex = self.exchange
-        words = ex.read(b, rewriter, state, buffer_layout, strides, ring.current, kind)
+        words = ex.read(b, rewriter, state, view, strides, ring.current, kind, swizzle=swizzle)
         mode = op.rounding_mode.data
         tf32 = [round_to_tf32(b, w, mode) for w in words]
-        ex.write(b, rewriter, state, tf32, buffer_layout, strides, ring.current, kind)
+        ex.write(b, rewriter, state, tf32, view, strides, ring.current, kind, swizzle=swizzle)
         if ring.stages and _last_rounding(op, dot):
             # A consumer's stage: its words came from the producer, so the consumer's
             # threads must all be done with them before any tensor core reads the stage

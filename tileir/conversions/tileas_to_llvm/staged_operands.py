@@ -25,7 +25,7 @@ from tileir.conversions.tileas_to_llvm.context import FunctionState
 from tileir.conversions.tileas_to_llvm.exchange import ElementKind, Exchange
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.dialects import nvvm
-from tileir.dialects.nv_tileas.layouts import LinearLayout
+from tileir.dialects.nv_tileas.core_matrices import BufferView
 
 
 def stage_once(
@@ -33,7 +33,7 @@ def stage_once(
     rewriter: PatternRewriter,
     ex: Exchange,
     vals: Sequence[SSAValue],
-    view: tuple[LinearLayout, Sequence[int]],
+    view: BufferView,
     size: int,
     kind: ElementKind,
 ) -> SSAValue | None:
@@ -46,15 +46,15 @@ def stage_once(
     block = owners[0].parent_block() if owners else None
     if block is None or len(owners) != len(vals) or any(o.parent is not block for o in owners):
         return None
-    layout, strides = view
-    key = (tuple(id(v) for v in vals), size, layout, tuple(strides))
+    layout, strides, swizzle = view
+    key = (tuple(id(v) for v in vals), size, layout, tuple(strides), swizzle)
     known = state.staged_operands.get(key)
     if known is not None:
         return known
     last = max(owners, key=block.get_operation_index)
     smem = allocate_persistent(state, rewriter, size)
     b = LLBuilder(rewriter, InsertPoint.after(last))
-    ex.write(b, rewriter, state, list(vals), layout, strides, smem, kind)
+    ex.write(b, rewriter, state, list(vals), layout, strides, smem, kind, swizzle=swizzle)
     b.op(nvvm.FenceProxyOp())
     state.staged_operands[key] = smem
     return smem

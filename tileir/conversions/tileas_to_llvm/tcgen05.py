@@ -643,11 +643,11 @@ def lower_tcgen05_dot(
         barriers, j = turn
         _wait_slot(b, barriers, j)
     # -- A and B into shared memory, visible to the tensor cores (the async proxy).
-    for vals, (layout, strides), smem, ring, once in zip(
+    for vals, (layout, strides, swizzle), smem, ring, once in zip(
         (a_vals, b_vals), views, (smem_a, smem_b), fed, staged, strict=True
     ):
         if ring is None and once is None and smem is not None:
-            ex.write(b, rewriter, state, vals, layout, strides, smem, operand)
+            ex.write(b, rewriter, state, vals, layout, strides, smem, operand, swizzle=swizzle)
     if a_column is not None:
         # -- A into tensor memory by each warp's lane quarter; the `tcgen05.fence` around
         # the CTA barrier below orders the stores (and their `tcgen05.wait::st`) before

@@ -13,8 +13,9 @@ bank conflicts of the writes from the operand's register layout (`choose_pad`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
 
@@ -43,13 +44,35 @@ def shared_vector_width(
     return 1
 
 
-def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int) -> int:
+def swizzle_mask(width: int) -> int:
+    """The bits a `width`-byte swizzle (128, 64 or 32) flips: bits 4.. of the 16-byte
+    chunk within a 128-byte span, one per bit of `width / 16` (CuTe's `Swizzle<b,4,3>`)."""
+    return (width // 16 - 1) << 4
+
+
+def swizzled(offset: int, width: int) -> int:
+    """Byte `offset` (from an `8 * width`-aligned start) as a `width`-byte swizzle places
+    it (PTX ISA, "Shared Memory Matrix Layout"): its 16-byte chunk XORed with bits 7..
+    of the address; `width` 0 is no swizzle.  Linear over XOR, and it reads and writes
+    only bits below `8 * width`."""
+    return offset ^ ((offset >> 3) & swizzle_mask(width)) if width else offset
+
+
+def swizzle_alignment(width: int) -> int:
+    """Where a buffer swizzled `width` bytes wide starts: at its atom of 8 lines (the
+    pattern runs from there); 16 bytes without a swizzle."""
+    return 8 * width if width else 16
+
+
+def vector_conflict_ways(
+    layout: LinearLayout, strides: Sequence[int], size: int, swizzle: int = 0
+) -> int:
     """Bank conflicts of the stores the lowering's `Exchange.write` makes for `layout` at byte
-    `strides` (elements of `size` bytes): the worst number of distinct 32-bit words
-    one bank serves within one access phase of warp 0, with the vector width the
-    write uses.  Accesses up to 4 bytes are served for the whole warp at once, 8-byte
-    ones for half a warp, 16-byte ones for a quarter (8 lanes), as the hardware splits
-    wide shared-memory requests."""
+    `strides` (elements of `size` bytes, the buffer `swizzle`d, `swizzled`): the worst
+    number of distinct 32-bit words one bank serves within one access phase of warp 0,
+    with the vector width the write uses.  Accesses up to 4 bytes are served for the
+    whole warp at once, 8-byte ones for half a warp, 16-byte ones for a quarter (8
+    lanes), as the hardware splits wide shared-memory requests."""
     vec = shared_vector_width(layout, strides, 8 * size)
     access = vec * size
     lanes_per_phase = 32 if access <= 4 else 128 // access
@@ -64,6 +87,8 @@ def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int
         addresses = [0] * 32
         for x, column, s in zip(reg, columns, strides, strict=True):
             addresses = [a + (x ^ y) * s for a, y in zip(addresses, column, strict=True)]
+        if swizzle:
+            addresses = [swizzled(a, swizzle) for a in addresses]
         for phase in range(0, 32, lanes_per_phase):
             words: set[int] = set()
             for address in addresses[phase : phase + lanes_per_phase]:
@@ -78,18 +103,45 @@ def vector_conflict_ways(layout: LinearLayout, strides: Sequence[int], size: int
 #: Bytes of one core matrix (8 rows of 16 bytes).
 CORE_MATRIX_BYTES = 128
 
+#: The swizzle widths a K-major operand buffer may take, widest first.
+SWIZZLE_WIDTHS = (128, 64, 32)
+
+#: Whether the lowering and the ring budget may lay K-major operand buffers out swizzled
+#: (`choose_layout`).
+SWIZZLE_OPERANDS = False
+
+
+class BufferView(NamedTuple):
+    """An operand's register layout as a buffer sees it: the layout, the buffer's byte
+    strides by the layout's dimensions (what `Exchange.write` takes), and the buffer's
+    swizzle width (0: none; `swizzled`)."""
+
+    layout: LinearLayout
+    strides: list[int]
+    swizzle: int = 0
+
+    @property
+    def alignment(self) -> int:
+        """The buffer's start alignment (`swizzle_alignment`)."""
+        return swizzle_alignment(self.swizzle)
+
 
 @dataclass(frozen=True)
 class OperandBuffer:
-    """One `wgmma` operand in shared memory, no swizzle: `rows` (M or N) by `k`,
-    elements of `size` bytes, K-major or MN-major, core matrices `pad` bytes apart
-    along the dimension they are adjacent in (K for K-major, M/N for MN-major)."""
+    """One `wgmma` operand in shared memory: `rows` (M or N) by `k`, elements of `size`
+    bytes, K-major or MN-major.  Without `swizzle`: core matrices `pad` bytes apart
+    along the dimension they are adjacent in (K for K-major, M/N for MN-major).  With
+    `swizzle` W (K-major only): the ISA's W-byte swizzled layout, lines of W bytes of K
+    (one row each), 8 lines an atom of 8W bytes, the atoms of a W-byte K column one
+    below the other (`R·W` bytes), then the next column; `swizzled` permutes the 16-byte
+    chunks of each line, and the buffer starts `align`ed."""
 
     rows: int
     k: int
     size: int
     mn_major: bool
     pad: int = 0
+    swizzle: int = 0
 
     @property
     def core_k(self) -> int:
@@ -97,29 +149,43 @@ class OperandBuffer:
         return 8 if self.mn_major else 16 // self.size
 
     @property
+    def align(self) -> int:
+        """The buffer's start alignment: a swizzled one's pattern starts at an atom."""
+        return swizzle_alignment(self.swizzle)
+
+    @property
     def lbo(self) -> int:
-        """Bytes between core matrices adjacent along K."""
+        """The descriptor's leading-dimension byte offset: bytes between core matrices
+        adjacent along K (swizzled K-major: unused, 16 as the ISA assumes 1)."""
+        if self.swizzle:
+            return 16
         if self.mn_major:
             return self.rows // 8 * self.sbo
         return CORE_MATRIX_BYTES + self.pad
 
     @property
     def sbo(self) -> int:
-        """Bytes between 8-row (M or N) groups."""
+        """The descriptor's stride-dimension byte offset: bytes between 8-row (M or N)
+        groups."""
+        if self.swizzle:
+            return 8 * self.swizzle
         if self.mn_major:
             return CORE_MATRIX_BYTES + self.pad
         return self.k // self.core_k * self.lbo
 
     @property
     def bytes(self) -> int:
+        if self.swizzle:
+            return self.rows * self.k * self.size
         if self.mn_major:
             return self.k // 8 * self.lbo
         return self.rows // 8 * self.sbo
 
-    def view(self, layout: LinearLayout, k_dim: int) -> tuple[LinearLayout, list[int]]:
-        """`layout` of the operand (K along `k_dim`) seen as `(K/c, c, R/8, 8)`, with
-        the byte strides of this buffer, for `Exchange.write`."""
-        c = self.core_k
+    def view(self, layout: LinearLayout, k_dim: int) -> BufferView:
+        """`layout` of the operand (K along `k_dim`) seen as `(K/c, c, R/8, 8)` (`c` the K
+        of a line: 16 bytes, or W swizzled), with the byte strides of this buffer before
+        the swizzle, for `Exchange.write`."""
+        c = self.swizzle // self.size if self.swizzle else self.core_k
 
         def split(coord: Coord) -> Coord:
             kk, r = coord[k_dim], coord[1 - k_dim]
@@ -131,29 +197,53 @@ class OperandBuffer:
             tuple(map(split, layout.lanes)),
             tuple(map(split, layout.warps)),
         )
+        if self.swizzle:
+            return BufferView(
+                view, [self.rows * self.swizzle, self.size, self.sbo, self.swizzle], self.swizzle
+            )
         # Within a core matrix, K-major lines are rows (16 B apart) of K elements;
         # MN-major lines are K indices (16 B apart) of 8 rows' elements.
         line, element = (self.size, 16) if self.mn_major else (16, self.size)
-        return view, [self.lbo, element, self.sbo, line]
+        return BufferView(view, [self.lbo, element, self.sbo, line])
 
     def k_offset(self, k: int) -> int:
-        """Bytes from the start to K index `k` (a multiple of the core matrix's K)."""
+        """Bytes from the start to K index `k` (a multiple of the core matrix's K; of
+        a K step's 32 bytes swizzled: into the first line of an atom)."""
+        if self.swizzle:
+            kb = k * self.size
+            return kb // self.swizzle * self.rows * self.swizzle + kb % self.swizzle
         return k // self.core_k * self.lbo
 
+    def row_offset(self, row: int) -> int:
+        """Bytes from the start to row `row` (a multiple of 8)."""
+        return row // 8 * self.sbo
 
-def choose_pad(
+
+def choose_layout(
     rows: int, k: int, size: int, mn_major: bool, layout: LinearLayout, k_dim: int
 ) -> OperandBuffer:
-    """The buffer whose writes from `layout` conflict least (then the smallest pad)."""
-    best: tuple[int, int, OperandBuffer] | None = None
-    for pad in range(0, CORE_MATRIX_BYTES, 16):
-        buffer = OperandBuffer(rows, k, size, mn_major, pad)
-        view, strides = buffer.view(layout, k_dim)
-        ways = vector_conflict_ways(view, strides, size)
-        if best is None or (ways, pad) < best[:2]:
-            best = (ways, pad, buffer)
+    """The buffer whose writes from `layout` conflict least, then the smallest, then the
+    widest swizzle: each padding of the core matrices (0-112 bytes) and, K-major with
+    `SWIZZLE_OPERANDS`, each swizzle width whose lines the K extent fills (so a swizzle
+    never costs more conflicts than the padded layout)."""
+    candidates = [
+        OperandBuffer(rows, k, size, mn_major, pad) for pad in range(0, CORE_MATRIX_BYTES, 16)
+    ]
+    if SWIZZLE_OPERANDS and not mn_major:
+        candidates += [
+            OperandBuffer(rows, k, size, mn_major, swizzle=width)
+            for width in SWIZZLE_WIDTHS
+            if k * size % width == 0
+        ]
+    best: tuple[int, int, int, OperandBuffer] | None = None
+    for buffer in candidates:
+        view, strides, swizzle = buffer.view(layout, k_dim)
+        ways = vector_conflict_ways(view, strides, size, swizzle)
+        key = (ways, buffer.bytes, -buffer.swizzle)
+        if best is None or key < best[:3]:
+            best = (*key, buffer)
     assert best is not None
-    return best[2]
+    return best[3]
 
 
 def b_mn_major(size: int, b_layout: LinearLayout) -> bool:
@@ -179,8 +269,8 @@ def padded_operand_buffers(
     lays out wherever both fit (`wgmma.operand_buffers`; dense otherwise, smaller)."""
     m, n, k = mnk
     a_layout, b_layout = layouts
-    a = choose_pad(m, k, size, False, a_layout, 1)
-    b = choose_pad(n, k, size, b_mn_major(size, b_layout), b_layout, 0)
+    a = choose_layout(m, k, size, False, a_layout, 1)
+    b = choose_layout(n, k, size, b_mn_major(size, b_layout), b_layout, 0)
     return a, b
 
 
