@@ -348,7 +348,10 @@ class LowerCreatePipeline(AgentPattern):
         for ring in pipeline.rings:
             place = feeds.ring_placement(ring)
             ring.base = allocate_persistent(
-                state, rewriter, pipeline.stages * place.operand_bytes(ring.index)
+                state,
+                rewriter,
+                pipeline.stages * place.operand_bytes(ring.index),
+                alignment=place.alignment(ring.index),
             )
         pipeline.barriers = allocate_persistent(
             state, rewriter, 2 * pipeline.stages * MBARRIER_BYTES

@@ -527,7 +527,9 @@ class LowerAsyncTiledLoad(RingPattern):
         size = place.operand_bytes(ring.index)
         if ring.base is None:
             scope = None if ring.stages else ring.scope
-            ring.base = allocate_persistent(state, rewriter, ring.slots * size, scope)
+            ring.base = allocate_persistent(
+                state, rewriter, ring.slots * size, scope, place.alignment(ring.index)
+            )
         if ring.mbarriers and ring.barriers is None:
             # The mbarriers live for the whole kernel: no other scope's ring may write
             # over a valid mbarrier object.

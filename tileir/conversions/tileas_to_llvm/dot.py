@@ -237,7 +237,7 @@ class LowerDot(TilePattern):
         return [i for i in (0, 1) if fed[i] is None and not (i == 0 and a_in_registers)]
 
     def _buffer_in_turn(
-        self, op: tas.DotOp, rewriter: PatternRewriter, index: int, size: int
+        self, op: tas.DotOp, rewriter: PatternRewriter, index: int, size: int, alignment: int
     ) -> SSAValue:
         """This iteration's buffer of operand `index`, `double_buffered` (`size`
         bytes): the first of two in an even iteration, the second in an odd one.  They
@@ -254,9 +254,11 @@ class LowerDot(TilePattern):
             assert links % 2 == 0, "an odd chain shares no buffers (`turn_chain`)"
             key = (id(state), scope, index, size)
             if key not in self.chain_turns:
-                self.chain_turns[key] = allocate_persistent(state, rewriter, 2 * size, scope)
+                self.chain_turns[key] = allocate_persistent(
+                    state, rewriter, 2 * size, scope, alignment
+                )
             return b.add(self.chain_turns[key], b.const(place % 2 * size, i32))
-        base = allocate_persistent(state, rewriter, 2 * size, scope)
+        base = allocate_persistent(state, rewriter, 2 * size, scope, alignment)
         parity = self.feeds.iteration_parity(b, op)
         if parity is None:
             raise not_supported(
@@ -330,7 +332,8 @@ class LowerDot(TilePattern):
         # reads its buffer: two buffers in turn (`double_buffered`).
         turns = self._double_buffered(op, use_wgmma, fed, a_in_registers)
         for i in turns:
-            fed[i] = self._buffer_in_turn(op, rewriter, i, batch * (a_batch, b_batch)[i])
+            size = batch * (a_batch, b_batch)[i]
+            fed[i] = self._buffer_in_turn(op, rewriter, i, size, place.alignment(i))
         # A in a buffer of its own (`A_OWN_BUFFER_ATTR`): written here as a transient
         # operand would be, but no transient use, so exchanges while the product is in
         # flight leave it alone; one a ring key (the loop's product and its copy after
@@ -346,17 +349,21 @@ class LowerDot(TilePattern):
             if key not in self.own_a:
                 ring = self.feeds.by_dot.get((ring_key(op), 1))
                 scope = None if ring is None else ring.scope
-                self.own_a[key] = allocate_persistent(state, rewriter, batch * a_batch, scope)
+                self.own_a[key] = allocate_persistent(
+                    state, rewriter, batch * a_batch, scope, place.alignment(0)
+                )
             own_a = self.own_a[key]
         alloc = self.exchange.allocator
-        sizes = [
-            batch * size
-            for i, (size, f) in enumerate(zip((a_batch, b_batch), fed, strict=True))
+        transient = [
+            i
+            for i, f in enumerate(fed)
             if f is None and not (i == 0 and (a_in_registers or own_a is not None))
         ]
+        sizes = [batch * (a_batch, b_batch)[i] for i in transient]
+        alignments = [place.alignment(i) for i in transient]
         if not (acc_in_registers and result_in_registers):
             sizes.append(c_size)
-        buffers = iter(alloc.allocate(op, state, rewriter, sizes) if sizes else [])
+        buffers = iter(alloc.allocate(op, state, rewriter, sizes, alignments) if sizes else [])
         smem_a = fed[0] if fed[0] is not None else own_a
         if smem_a is None and not a_in_registers:
             smem_a = next(buffers)

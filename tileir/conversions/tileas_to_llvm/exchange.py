@@ -87,11 +87,17 @@ class SharedAllocator:
     allocator of a run hands out the same one."""
 
     def allocate(
-        self, op: Operation, state: FunctionState, rewriter: PatternRewriter, sizes: Sequence[int]
+        self,
+        op: Operation,
+        state: FunctionState,
+        rewriter: PatternRewriter,
+        sizes: Sequence[int],
+        alignments: Sequence[int] = (),
     ) -> list[SSAValue]:
-        """32-bit shared addresses of 16-byte aligned buffers of `sizes` bytes, live
-        together for one exchange at `op` (computed in the kernel's prologue)."""
-        return allocate_shared(op, state, rewriter, sizes, "an exchange")
+        """32-bit shared addresses of buffers of `sizes` bytes (16-byte aligned, or as
+        `alignments` says), live together for one exchange at `op` (computed in the
+        kernel's prologue)."""
+        return allocate_shared(op, state, rewriter, sizes, "an exchange", alignments)
 
 
 def padded_strides(

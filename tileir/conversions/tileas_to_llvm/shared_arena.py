@@ -68,8 +68,8 @@ ARENA_ALIGNMENT = 16
 MBARRIER_BYTES = 8
 
 
-def _align(size: int) -> int:
-    return (size + ARENA_ALIGNMENT - 1) // ARENA_ALIGNMENT * ARENA_ALIGNMENT
+def _align(size: int, alignment: int = ARENA_ALIGNMENT) -> int:
+    return (size + alignment - 1) // alignment * alignment
 
 
 @dataclass
@@ -89,11 +89,21 @@ class SharedArena:
     #: after the other persistent ones, each scope's from the same start.
     scoped: dict[int, list[PersistentBuffer]] = field(default_factory=dict)
     scoped_sizes: dict[int, int] = field(default_factory=dict)
+    #: The largest alignment of a buffer in it: the arena's own (a swizzled operand
+    #: buffer starts at its 1024-, 512- or 256-byte atom, `OperandBuffer.align`).
+    alignment: int = ARENA_ALIGNMENT
 
     @property
     def scoped_size(self) -> int:
         """Bytes of the scoped region: the largest scope's buffers."""
         return max(self.scoped_sizes.values(), default=0)
+
+    def align_to(self, alignment: int) -> bool:
+        """Raise the arena's alignment to `alignment`; whether it changed."""
+        if alignment <= self.alignment:
+            return False
+        self.alignment = alignment
+        return True
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,7 @@ class PersistentBuffer:
     offset: llvm.ConstantOp
     start: int
     size: int
+    alignment: int = ARENA_ALIGNMENT
 
 
 @dataclass(frozen=True)
@@ -192,7 +203,9 @@ def declared_bytes(state: FunctionState) -> int:
     return _align(arena) + _align(_budget(state).mbarrier_bytes)
 
 
-def _declaration(name: str, size: int, dynamic: bool) -> ptx.PtxAsm:
+def _declaration(
+    name: str, size: int, dynamic: bool, alignment: int = ARENA_ALIGNMENT
+) -> ptx.PtxAsm:
     """The arena's `.shared` array (at function scope) and the `mov` of its 32-bit
     address into the block's result; a dynamic arena is the module's one `.extern
     .shared` array, which the `ptx` target declares."""
@@ -201,7 +214,7 @@ def _declaration(name: str, size: int, dynamic: bool) -> ptx.PtxAsm:
     if dynamic:
         name = DYNAMIC_SHARED_SYMBOL
     else:
-        asm.declare_bytes("shared", name, size, ARENA_ALIGNMENT)
+        asm.declare_bytes("shared", name, size, alignment)
     asm.instr("mov.u32", address, name)
     return asm
 
@@ -210,8 +223,11 @@ def _declare(state: FunctionState, arena: SharedArena) -> None:
     """(Re)write the arena's declaration for its size: static, or dynamic with its size
     recorded on the kernel."""
     dynamic = _budget(state).is_dynamic(arena.size)
+    # A swizzled operand buffer's atom needs static shared memory (sm_90a and sm_100a's
+    # arenas always are) aligned to it.
+    assert not (dynamic and arena.alignment > ARENA_ALIGNMENT), "a swizzled dynamic arena"
     arena.declaration.asm_string = StringAttr(
-        _declaration(arena.name, arena.size, dynamic).template
+        _declaration(arena.name, arena.size, dynamic, arena.alignment).template
     )
     fn = state.entry.parent_op()
     assert isinstance(fn, llvm.FuncOp)
@@ -225,14 +241,16 @@ def allocate_shared(
     rewriter: PatternRewriter,
     sizes: Sequence[int],
     what: str,
+    alignments: Sequence[int] = (),
 ) -> list[SSAValue]:
-    """32-bit shared addresses of 16-byte aligned buffers of `sizes` bytes, live
-    together for one use at `op` (`what`, e.g. "an exchange", names it in the
-    diagnostic), laid out from the start of the kernel's arena; the addresses are
-    computed once in the kernel's prologue."""
+    """32-bit shared addresses of buffers of `sizes` bytes, each aligned to 16 bytes or
+    to its entry of `alignments`, live together for one use at `op` (`what`, e.g. "an
+    exchange", names it in the diagnostic), laid out from the start of the kernel's
+    arena; the addresses are computed once in the kernel's prologue."""
     offsets: list[int] = []
     total = 0
-    for size in sizes:
+    for i, size in enumerate(sizes):
+        total = _align(total, alignments[i] if i < len(alignments) else ARENA_ALIGNMENT)
         offsets.append(total)
         total += _align(size)
     budget = _budget(state)
@@ -245,8 +263,9 @@ def allocate_shared(
         )
     b = state.prologue_builder(rewriter)
     arena = _arena(state, b)
-    if total > arena.size:
-        arena.size = total
+    realigned = arena.align_to(max(alignments, default=ARENA_ALIGNMENT))
+    if total > arena.size or realigned:
+        arena.size = max(arena.size, total)
         _declare(state, arena)
     out: list[SSAValue] = []
     for offset in offsets:
@@ -271,12 +290,19 @@ def _arena(state: FunctionState, b: LLBuilder) -> SharedArena:
 
 
 def allocate_persistent(
-    state: FunctionState, rewriter: PatternRewriter, size: int, scope: int | None = None
+    state: FunctionState,
+    rewriter: PatternRewriter,
+    size: int,
+    scope: int | None = None,
+    alignment: int = ARENA_ALIGNMENT,
 ) -> SSAValue:
-    """The 32-bit shared address of a 16-byte aligned buffer of `size` bytes that stays
-    live across the other uses (the ring of a pipelined loop, `async_copy.py`): every
-    persistent buffer goes after the largest transient use, so none overlaps another,
-    at an offset `finalize_persistent` sets once the kernel is lowered.
+    """The 32-bit shared address of a buffer of `size` bytes, aligned to `alignment`
+    (16 bytes, or a swizzled operand buffer's atom), that stays live across the other
+    uses (the ring of a pipelined loop, `async_copy.py`): every persistent buffer goes
+    after the largest transient use, so none overlaps another, at an offset
+    `finalize_persistent` sets once the kernel is lowered.  In each region the buffers
+    aligned beyond 16 bytes go first, largest alignment first (their sizes are
+    multiples of it), so that only the region's start is rounded up.
 
     A buffer with a `scope` (an id: the loop whose rings it holds) is live only while
     that scope runs, and nothing of it survives the scope (its copies are waited for and
@@ -287,13 +313,30 @@ def allocate_persistent(
     offset = llvm.ConstantOp(IntegerAttr(0, i32), i32)
     b.op(offset)
     if scope is None:
-        arena.persistent.append(PersistentBuffer(offset, arena.persistent_size, size))
-        arena.persistent_size += _align(size)
+        arena.persistent.append(PersistentBuffer(offset, 0, size, alignment))
+        arena.persistent_size = _place(arena.persistent)
     else:
-        start = arena.scoped_sizes.get(scope, 0)
-        arena.scoped.setdefault(scope, []).append(PersistentBuffer(offset, start, size))
-        arena.scoped_sizes[scope] = start + _align(size)
+        buffers = arena.scoped.setdefault(scope, [])
+        buffers.append(PersistentBuffer(offset, 0, size, alignment))
+        arena.scoped_sizes[scope] = _place(buffers)
     return b.add(arena.address, offset.result)
+
+
+def _place(buffers: list[PersistentBuffer]) -> int:
+    """Lay `buffers` (of one region) out from 0, the most aligned first (stable), each
+    at its alignment; their bytes in all."""
+    order = sorted(range(len(buffers)), key=lambda i: -buffers[i].alignment)
+    end = 0
+    for i in order:
+        buffer = buffers[i]
+        start = _align(end, buffer.alignment)
+        buffers[i] = PersistentBuffer(buffer.offset, start, buffer.size, buffer.alignment)
+        end = start + _align(buffer.size)
+    return end
+
+
+def _region_alignment(buffers: Sequence[PersistentBuffer]) -> int:
+    return max((buffer.alignment for buffer in buffers), default=ARENA_ALIGNMENT)
 
 
 def finalize_persistent(state: FunctionState) -> None:
@@ -302,14 +345,15 @@ def finalize_persistent(state: FunctionState) -> None:
     arena = state.shared_arena
     if arena is None or not (arena.persistent or arena.scoped):
         return
-    transient = _align(arena.size)
+    transient = _align(arena.size, _region_alignment(arena.persistent))
     for buffer in arena.persistent:
         buffer.offset.value = IntegerAttr(transient + buffer.start, i32)
-    scoped_start = transient + arena.persistent_size
-    for buffers in arena.scoped.values():
-        for buffer in buffers:
-            buffer.offset.value = IntegerAttr(scoped_start + buffer.start, i32)
-    rings = arena.persistent_size + arena.scoped_size
+    scoped = [buffer for buffers in arena.scoped.values() for buffer in buffers]
+    scoped_start = _align(transient + arena.persistent_size, _region_alignment(scoped))
+    for buffer in scoped:
+        buffer.offset.value = IntegerAttr(scoped_start + buffer.start, i32)
+    arena.align_to(_region_alignment([*arena.persistent, *scoped]))
+    rings = scoped_start - transient + arena.scoped_size
     total = transient + rings
     budget = _budget(state)
     if total > budget.available:

@@ -52,7 +52,7 @@ def stage_once(
     if known is not None:
         return known
     last = max(owners, key=block.get_operation_index)
-    smem = allocate_persistent(state, rewriter, size)
+    smem = allocate_persistent(state, rewriter, size, alignment=view.alignment)
     b = LLBuilder(rewriter, InsertPoint.after(last))
     ex.write(b, rewriter, state, list(vals), layout, strides, smem, kind, swizzle=swizzle)
     b.op(nvvm.FenceProxyOp())

@@ -581,8 +581,9 @@ def lower_tcgen05_dot(
     link = _turn_link(op)
     turning = written if link is not None else []
     sizes = [buffers[index].bytes for index in written if index not in turning]
+    alignments = [buffers[index].align for index in written if index not in turning]
     sizes += [c_size] if exchange_c else []
-    allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes) if sizes else [])
+    allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes, alignments) if sizes else [])
     operand_smem: list[SSAValue | None] = [fed[0] or staged[0], fed[1] or staged[1]]
     for index in written:
         if index not in turning:
@@ -819,7 +820,9 @@ def _turn_buffers(
         size = buffers[index].bytes
         key = (scope, index, size)
         if key not in memory.turns:
-            memory.turns[key] = allocate_persistent(state, rewriter, 2 * size, scope)
+            memory.turns[key] = allocate_persistent(
+                state, rewriter, 2 * size, scope, buffers[index].align
+            )
         smem[index] = b.add(memory.turns[key], b.const(place * size, i32))
     barriers = slot_barriers(state, rewriter, memory, _column_of(op), 2)
     return barriers, b.const(place, i32)
