@@ -504,6 +504,64 @@ def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
         assert vector_conflict_ways(*buffer.view(layout, k_dim)[:2], 2) == 1
 
 
+@pytest.mark.parametrize(
+    ("shape", "k_dim", "size", "swizzle", "wn"),
+    [
+        ((64, 32), 1, 2, 64, 1),  # gemm_f16's A
+        ((128, 64), 1, 2, 128, 1),  # A, two warpgroups
+        ((64, 64), 0, 2, 128, 2),  # K-major 16-bit B (attention's K), two column groups
+        ((128, 64), 0, 1, 128, 1),  # 8-bit B
+        ((64, 128), 1, 1, 64, 1),  # 8-bit A, two 64-byte columns
+        ((32, 64), 0, 4, 128, 1),  # tf32 B
+        ((16, 64), 1, 4, 32, 1),  # tf32 A, 32-byte lines
+    ],
+)
+def test_swizzled_buffer_places_elements_as_the_isa_decoder_reads_them(
+    shape: tuple[int, int], k_dim: int, size: int, swizzle: int, wn: int
+) -> None:
+    """Every element of a swizzled K-major operand written through the buffer's view (and
+    `swizzled`) lands where the simulator's ISA-tested descriptor decoder
+    (`ptx_wgmma._k_major_offsets` and its XOR) reads it for the descriptor the lowering
+    builds: LBO/SBO, the swizzle mode, each K step's start (`k_offset`) and each 64-row
+    block's or `wn`-interleaved 8-row group's (`row_offset`, SBO times `wn`); each K step
+    starts in the first line of an aligned atom, as the decoder requires."""
+    from tileir.conversions.tileas_to_llvm.wgmma import SWIZZLE_MODE
+    from tileir.dialects.nv_tileas.core_matrices import OperandBuffer, swizzled
+    from tileir.dialects.nv_tileas.layouts import default_blocked
+    from tileir.testing.ptx_wgmma import _SWIZZLE_WIDTH, _k_major_offsets
+
+    assert _SWIZZLE_WIDTH[SWIZZLE_MODE[swizzle]] == swizzle
+    layout = default_blocked(shape, 4, 8).linear(shape)
+    rows, k = shape[1 - k_dim], shape[k_dim]
+    buffer = OperandBuffer(rows, k, size, False, swizzle=swizzle)
+    assert buffer.align == 8 * swizzle and buffer.bytes == rows * k * size
+    view, strides, width = buffer.view(layout, k_dim)
+    assert width == swizzle
+    step = 32 // size  # a K step's 32 bytes
+    block = 64 if wn == 1 else 8 * wn  # rows one descriptor reads: a block, or interleaved
+    seen: set[int] = set()
+    for w in range(layout.num_warps):
+        for lane in range(32):
+            for r in range(layout.num_registers):
+                coord = layout.coord(r, lane, w)
+                kk, row = coord[k_dim], coord[1 - k_dim]
+                linear = sum(x * s for x, s in zip(view.coord(r, lane, w), strides, strict=True))
+                address = swizzled(linear, swizzle)
+                # The descriptor of this row's block (or column group j of wn) at K step ks.
+                j = row // 8 % wn
+                first = row - row % block + 8 * j
+                start = buffer.row_offset(first) + buffer.k_offset(kk // step * step)
+                assert start % (8 * swizzle) < swizzle
+                rr = (row - first) // (8 * wn) * 8 + row % 8
+                offsets = _k_major_offsets(rr + 1, swizzle, buffer.lbo, wn * buffer.sbo)
+                expected = start + int(offsets[rr, kk % step * size])
+                expected ^= ((expected >> 7) & (swizzle // 16 - 1)) << 4
+                assert address == expected
+                assert 0 <= address < buffer.bytes
+                seen.add(address)
+    assert len(seen) == shape[0] * shape[1]
+
+
 def test_swizzle_is_chosen_where_it_conflicts_no_more_than_padding(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

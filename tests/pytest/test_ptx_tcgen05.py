@@ -509,3 +509,23 @@ def test_64_row_accumulator_over_eight_warps(monkeypatch: pytest.MonkeyPatch) ->
     assert broken is not None
     with pytest.raises(AssertionError):
         _run("gemm_f16", broken)
+
+
+@pytest.mark.parametrize(("width", "sm100_field"), [(128, 2), (64, 4), (32, 6)])
+def test_swizzled_smem_descriptor_decodes_to_hopper_mode(width: int, sm100_field: int) -> None:
+    """The lowering's swizzle bits (Hopper's mode in bits 62-63, `wgmma.SWIZZLE_MODE`, with
+    sm_100's version bits) read as sm_100's field 2/4/6 in bits 61-63 (128, 64, 32 bytes;
+    never 1, "128 bytes with 32-byte atoms"), and the simulator maps them back to the
+    Hopper mode its swizzled operand reader decodes."""
+    from typing import cast
+
+    from tileir.conversions.tileas_to_llvm.wgmma import SWIZZLE_MODE
+    from tileir.testing import ptx_tcgen05, ptx_wgmma
+
+    mode = SWIZZLE_MODE[width]
+    desc = (mode << 62) | (ptx_tcgen05.DESCRIPTOR_VERSION << 46) | (64 << 32) | (1 << 16) | 0x40
+    assert (desc >> 61) & 7 == sm100_field
+    machine = cast("ptx_wgmma.Machine", None)  # consulted only to report a failure
+    hopper = ptx_tcgen05._sm100_to_hopper(machine, desc, 0, "A")  # pyright: ignore[reportPrivateUsage]
+    assert ptx_wgmma._SWIZZLE_WIDTH[(hopper >> 62) & 3] == width  # pyright: ignore[reportPrivateUsage]
+    assert hopper & ((1 << 46) - 1) == desc & ((1 << 46) - 1)

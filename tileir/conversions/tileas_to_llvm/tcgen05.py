@@ -204,11 +204,15 @@ def block_scaled_descriptor(form: BlockScaledForm, n: int, sfa_id: int, sfb_id: 
     )
 
 
-def smem_descriptor(b: LLBuilder, smem: SSAValue, lbo: int, sbo: int) -> SSAValue:
-    """The sm_100 shared-memory descriptor of a no-swizzle canonical buffer at `smem`:
-    Hopper's fields (`wgmma.descriptor`) with the version bits 46-48 set to 1, base
-    offset 0, the absolute LBO mode (bit 52 clear) and no swizzle (bits 61-63 zero)."""
-    return b.or_(wgmma.descriptor(b, smem, lbo, sbo), b.const(SM100_DESCRIPTOR_VERSION, i64))
+def smem_descriptor(b: LLBuilder, smem: SSAValue, lbo: int, sbo: int, swizzle: int = 0) -> SSAValue:
+    """The sm_100 shared-memory descriptor of a canonical buffer at `smem`: Hopper's
+    fields (`wgmma.descriptor`) with the version bits 46-48 set to 1, base offset 0, the
+    absolute LBO mode (bit 52 clear); Hopper's swizzle modes 1-3 in bits 62-63 are
+    sm_100's 2, 4 and 6 in bits 61-63 (128, 64 and 32 bytes; bit 61 clear: never 128
+    bytes with 32-byte atoms)."""
+    return b.or_(
+        wgmma.descriptor(b, smem, lbo, sbo, swizzle), b.const(SM100_DESCRIPTOR_VERSION, i64)
+    )
 
 
 @dataclass
@@ -678,8 +682,12 @@ def lower_tcgen05_dot(
         _write_part(b, _lane_quarter_part(memory, state, runs, group), c, unless=started)
 
     # -- the elected thread of warp 0 issues the MMAs and commits them to the mbarrier.
-    a_desc = smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo) if smem_a is not None else None
-    b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo)
+    a_desc = (
+        smem_descriptor(b, smem_a, a_buf.lbo, a_buf.sbo, a_buf.swizzle)
+        if smem_a is not None
+        else None
+    )
+    b_desc = smem_descriptor(b, smem_b, b_buf.lbo, b_buf.sbo, b_buf.swizzle)
     chunk = tcgen05_n(n)
     mma_m = instruction_m(m)
     idesc = instruction_descriptor(spec, chunk, b_buf.mn_major, mma_m)
@@ -707,14 +715,14 @@ def lower_tcgen05_dot(
         for c0 in range(0, n, chunk):
             d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
             for step in range(k // spec.k_step):
-                b_off = c0 // 8 * b_buf.sbo + b_buf.k_offset(step * spec.k_step)
+                b_off = b_buf.row_offset(c0) + b_buf.k_offset(step * spec.k_step)
                 if a_desc is None:
                     # A in tensor memory: K step `step` is `k_step / 2` columns further.
                     assert a_column is not None
                     a_at = a_column + step * spec.k_step // 2
                     a_in = ptx.address(asm.input(b.add(memory.base, b.const(a_at, i32))))
                 else:
-                    a_off = block * mma_m // 8 * a_buf.sbo + a_buf.k_offset(step * spec.k_step)
+                    a_off = a_buf.row_offset(block * mma_m) + a_buf.k_offset(step * spec.k_step)
                     a_in = asm.input(_offset(b, a_desc, a_off))
                 b_in = asm.input(_offset(b, b_desc, b_off))
                 enable = fresh if step == 0 and zero_acc else kept

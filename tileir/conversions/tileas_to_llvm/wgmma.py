@@ -97,12 +97,20 @@ def operand_buffers(
     return a, b
 
 
-def descriptor(p: LLBuilder, smem: SSAValue, lbo: int, sbo: int) -> SSAValue:
+#: The descriptor's swizzle mode (bits 62-63) per swizzle width (PTX ISA, "Matrix
+#: Descriptor Format"); sm_100's bits 61-63 read the same bits as 2, 4 and 6.
+SWIZZLE_MODE = {0: 0, 128: 1, 64: 2, 32: 3}
+
+
+def descriptor(p: LLBuilder, smem: SSAValue, lbo: int, sbo: int, swizzle: int = 0) -> SSAValue:
     """The 64-bit matrix descriptor of the buffer at `smem` (a `.shared` address):
     start address >> 4 in bits 0-13, LBO >> 4 in bits 16-29, SBO >> 4 in bits 32-45,
-    no swizzle (bits 62-63 zero), base offset 0."""
+    the `swizzle` width's mode in bits 62-63 (`SWIZZLE_MODE`), base offset 0 (a
+    swizzled buffer starts at an atom, `OperandBuffer.align`)."""
     start = p.and_(p.lshr(smem, p.const(4, i32)), p.const(0x3FFF, i32))
-    fixed = ((sbo >> 4) << 32) | ((lbo >> 4) << 16)
+    fixed = (SWIZZLE_MODE[swizzle] << 62) | ((sbo >> 4) << 32) | ((lbo >> 4) << 16)
+    if fixed >= 1 << 63:
+        fixed -= 1 << 64  # the i64 constant's two's complement
     return p.or_(p.zext(start, i64), p.const(fixed, i64))
 
 
@@ -155,12 +163,15 @@ def operand_descriptors(
     group = p.lshr(state.warp, p.const(2, i32))
     groups_m = wm // WARPGROUP
     gm = p.and_(group, p.const(groups_m - 1, i32))
-    a_start = p.add(smem_a, p.mul(gm, p.const(WARPGROUP_ROWS // 8 * a.sbo, i32)))
+    a_start = p.add(smem_a, p.mul(gm, p.const(a.row_offset(WARPGROUP_ROWS), i32)))
     b_start = smem_b
     if wn > 1:
         gn = p.lshr(group, p.const(groups_m.bit_length() - 1, i32))
-        b_start = p.add(smem_b, p.mul(gn, p.const(b.sbo, i32)))
-    return descriptor(p, a_start, a.lbo, a.sbo), descriptor(p, b_start, b.lbo, wn * b.sbo)
+        b_start = p.add(smem_b, p.mul(gn, p.const(b.row_offset(8), i32)))
+    return (
+        descriptor(p, a_start, a.lbo, a.sbo, a.swizzle),
+        descriptor(p, b_start, b.lbo, wn * b.sbo, b.swizzle),
+    )
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
@@ -214,12 +225,12 @@ def wgmma_dot(
                 a_registers(mr, ks)
                 if a_registers is not None
                 else _offset(
-                    b, desc_a, mr * slab // 8 * a_buf.sbo + a_buf.k_offset(ks * spec.k_step)
+                    b, desc_a, a_buf.row_offset(mr * slab) + a_buf.k_offset(ks * spec.k_step)
                 )
                 for ks in range(k_steps)
             ]
             b_descs = [
-                _offset(b, desc_b, c0 // 8 * wn * b_buf.sbo + b_buf.k_offset(ks * spec.k_step))
+                _offset(b, desc_b, b_buf.row_offset(c0 * wn) + b_buf.k_offset(ks * spec.k_step))
                 for ks in range(k_steps)
             ]
             words = _chain(
