@@ -220,3 +220,41 @@ def test_install_and_uninstall_put_methods_back(xdsl_as_is: None) -> None:
     fast_ir.uninstall()
     assert (Operation.walk, SSAValues.__getitem__, SSAValue.erase) == originals
     assert not fast_ir.installed()
+
+
+def test_isolated_from_above_verifies_as_xdsls(xdsl_as_is: None) -> None:
+    """The check passes where xDSL's passes (every stage of a kernel; a use, at module
+    level, of a value defined inside a function, which only dominance rejects) and fails
+    with xDSL's message where it fails (a function using another function's value)."""
+    from xdsl.dialects import func
+    from xdsl.traits import IsolatedFromAbove
+    from xdsl.utils.exceptions import VerifyException
+
+    def verdicts() -> list[str]:
+        out: list[str] = []
+        for module in _stages():
+            for op in module.walk():
+                if op.has_trait(IsolatedFromAbove):
+                    op.verify(verify_nested_ops=False)
+                    out.append(op.name)
+        i32 = builtin.i32
+        f, g = (func.FuncOp(n, ((), (i32,))) for n in ("f", "g"))
+        module = builtin.ModuleOp([f, g])
+        inner = arith.ConstantOp.from_int_and_width(1, 32)
+        f.body.block.add_ops([inner, func.ReturnOp(inner.result)])
+        outside = arith.AddiOp(inner.result, inner.result)  # at module level
+        module.body.block.add_op(outside)
+        for op in (module, f):
+            op.verify(verify_nested_ops=False)
+            out.append(f"{op.name} ok")
+        stolen = arith.AddiOp(inner.result, inner.result)  # in g, from f
+        g.body.block.add_ops([stolen, func.ReturnOp(stolen.result)])
+        with pytest.raises(VerifyException) as error:
+            g.verify(verify_nested_ops=False)
+        out.append(str(error.value))
+        return out
+
+    theirs, ours = _both(verdicts)
+    assert ours == theirs
+    assert isinstance(ours, list) and "IsolatedFromAbove parent" in ours[-1]
+    assert {"builtin.module", "builtin.module ok", "func.func ok"} <= set(ours)

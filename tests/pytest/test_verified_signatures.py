@@ -219,3 +219,26 @@ def test_a_cuda_tile_op_is_memoized_with_its_place() -> None:
     for _ in range(2):
         with pytest.raises(VerifyException, match="must be"):
             vs.verify_op(inside)
+
+
+def test_a_cuda_tile_constant_is_memoized_and_a_wrong_one_fails_every_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """cuda_tile.constant looks only at its value and result type: two equal constants
+    are verified once; one whose value does not have the result's shape fails each
+    time with its own message."""
+    from tileir.dialects.cuda_tile.ops.core import ConstantOp
+    from tileir.dialects.cuda_tile.types import TileType
+
+    module, block = _function([])
+    for _ in range(2):
+        _insert(block, ConstantOp.splat(0, TileType([4], i32)))
+    counts = _count_verifications(monkeypatch)
+    verify_module(module)
+    assert counts["cuda_tile.constant"] == 1
+    wrong = ConstantOp.splat(0, TileType([2], i32))
+    _insert(block, ConstantOp(wrong.value, TileType([4], i32)))
+    for _ in range(2):
+        with pytest.raises(CompileError, match="does not match the result type"):
+            verify_module(module)
+    assert counts["cuda_tile.constant"] == 3

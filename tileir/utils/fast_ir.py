@@ -15,6 +15,12 @@ that every pass calls hundreds of thousands of times, each a chain of Python cal
   `SSAValues`), an `isinstance` and a `super()` call for an index.
 - **erasing a result nobody uses** (every erased op): xDSL builds an `ErasedSSAValue`
   to put in place of uses that do not exist.
+- **`IsolatedFromAbove`'s check** (every function and module a verification meets):
+  for each operand of each op inside, an `is_ancestor` walk from the value's owner up
+  to the function, a Python call per level, and a trait lookup per op.  Here the
+  owners inside are gathered first and each operand's owner is looked up among them;
+  an operand found outside (an invalid module, or a value defined inside a nested
+  isolated op) hands the op to xDSL's check, which raises its own error or passes.
 
 `install` replaces these with versions that give the same answers in the same order:
 the walks are one generator per nested op with regions, reading xDSL's own links at the
@@ -38,8 +44,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir.core import Block, Operation, Region, SSAValue, SSAValues
 from xdsl.irdl import operations as irdl
+from xdsl.traits import IsolatedFromAbove
 
 _OPERAND = irdl.VarIRConstruct.OPERAND
 _RESULT = irdl.VarIRConstruct.RESULT
@@ -150,6 +158,52 @@ def _erase(self: SSAValue, safe_erase: bool = True) -> None:
     _original_erase(self, safe_erase)
 
 
+# -- IsolatedFromAbove ---------------------------------------------------------------
+
+#: Per op class (IRDL or unregistered: their traits are the class's): whether it is
+#: isolated from above, as `has_trait(IsolatedFromAbove)` answers.
+_ISOLATED: dict[type[Operation], bool] = {}
+
+
+def _isolated(op: Operation) -> bool:
+    cls = type(op)
+    known = _ISOLATED.get(cls)
+    if known is None:
+        known = op.has_trait(IsolatedFromAbove)
+        if issubclass(cls, irdl.IRDLOperation | UnregisteredOp):
+            _ISOLATED[cls] = known
+    return known
+
+
+def _isolated_verify(self: IsolatedFromAbove, op: Operation) -> None:
+    """`IsolatedFromAbove.verify`: the ops and blocks inside `op` (not looking into a
+    nested isolated op, as xDSL's check does not) are gathered, then each operand of
+    each of those ops must be owned by one of them, that is by a descendant of `op`
+    (never `op`): then xDSL's check passes.  Otherwise xDSL's check runs."""
+    inside: set[int] = set()
+    users: list[Operation] = []
+    regions = list(op.regions)
+    while regions:
+        region = regions.pop()
+        block = region._first_block
+        while block is not None:
+            inside.add(id(block))
+            child = block._first_op
+            while child is not None:
+                inside.add(id(child))
+                users.append(child)
+                if child.regions and not _isolated(child):
+                    regions += child.regions
+                child = child._next_op
+            block = block._next_block
+    for child in users:
+        for operand in child._operands:
+            if id(operand.owner) not in inside:
+                original = _originals[IsolatedFromAbove, "verify"]
+                original(self, op)  # pyright: ignore[reportCallIssue]
+                return
+
+
 #: (owner, name, replacement) of each method `install` replaces.
 _REPLACEMENTS: tuple[tuple[type, str, Callable[..., Any]], ...] = (
     (Operation, "walk", _op_walk),
@@ -160,6 +214,7 @@ _REPLACEMENTS: tuple[tuple[type, str, Callable[..., Any]], ...] = (
     (irdl.BaseAttrAccessor, "__get__", _segments_get),
     (SSAValues, "__getitem__", _ssa_values_getitem),
     (SSAValue, "erase", _erase),
+    (IsolatedFromAbove, "verify", _isolated_verify),
 )
 
 #: The originals, by (owner, name), while installed.
