@@ -54,7 +54,7 @@ def stage_passes(
             [
                 SplitAccumulatorsPass(arch=arch, num_warps=num_warps),
                 SplitKStepsPass(arch=arch),
-                ConvertCudaTileToTileAAPass(),
+                ConvertCudaTileToTileAAPass(arch=arch, num_warps=num_warps),
                 TileAACanonicalizePass(),
                 TileAADropUnitDimsPass(),
                 CommonSubexpressionElimination(),

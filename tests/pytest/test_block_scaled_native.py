@@ -4,20 +4,48 @@ the PTX simulator's decoder) to what it was built from, and is tileiras's for it
 e4m3 kernel; `ScaleFactorBuffer` puts factor `g` of row `i` where one
 `tcgen05.cp.32x128b.warpx4` per 512-byte block lands it as the MMA reads it
 (`test_tcgen05_block_scaled._blocked`'s bytes); `block_scaled_form` takes the tiles the
-instruction takes and says why not for the others."""
+instruction takes and says why not for the others.
+
+The corpus kernel `block_scaled_mm_e4m3_m128` (128x64 by 64x32 tiles, two K tiles)
+compiles for sm_100a to one `tcgen05.cp.32x128b.warpx4` per scale block and two
+`tcgen05.mma ... .kind::mxf8f6f4.block_scale.scale_vec::1X` per K tile, no bf16
+dequantization, and matches numpy in the PTX simulator; its PTX broken (no
+`fence.proxy.async` before the copy, the scale-factor IDs of a K step swapped, A's scales
+copied one column off, no wait for the commit before the next iteration rewrites the
+scales) is reported or wrong.  The 64x64 corpus kernel keeps the bf16 dots, with the
+reason."""
 
 from __future__ import annotations
 
 import itertools
+import re
+import sys
+from functools import cache
+from pathlib import Path
 
 import pytest
 
+from tileir.compiler import compile_module, load_module
 from tileir.conversions.tileas_to_llvm.tcgen05 import block_scaled_descriptor
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
 from tileir.dialects.nv_tileas.core_matrices import ScaleFactorBuffer
 from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, LinearLayout
+from tileir.testing import SimulationError
 from tileir.testing.ptx_tcgen05_scaled import ScaledIdesc, decode_scaled_descriptor
 from tileir.transforms.tileas.tcgen05_plan import BlockScaledForm, block_scaled_form
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+if str(CORPUS) not in sys.path:
+    sys.path.insert(0, str(CORPUS))
+import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
+
+KERNEL = "block_scaled_mm_e4m3_m128"
+SEED = 20261127
+#: Every thread's wait for a synchronous tcgen05 dot's commit.
+COMMIT_WAIT = re.compile(
+    r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s*@!%tc_done[^;]*;"
+)
+FENCE = "fence.proxy.async.shared::cta;"
 
 
 def _form(a: str = "e4m3", b: str = "e4m3", mnk: tuple[int, int, int] = (128, 128, 128)):
@@ -95,3 +123,71 @@ def test_block_scaled_form_says_why_not(
     why = block_scaled_form("sm_100a", a, "e4m3", scale, group, mnk, 2, 8)
     assert isinstance(why, str) and says in why
     assert "sm_90a" in str(block_scaled_form("sm_90a", "e4m3", "e4m3", "e8m0", 32, mnk, 2, 8))
+
+
+@cache
+def _compiled(kernel: str = KERNEL) -> tuple[str, str]:
+    result = compile_module(load_module(CORPUS / f"{kernel}.mlir"), "sm_100a", keep_stages=True)
+    assert result.ptx is not None
+    return result.ptx, result.stages["tileas"]
+
+
+def test_corpus_kernel_runs_natively_and_matches_numpy() -> None:
+    ptx, tileas = _compiled()
+    assert ptx.count(".kind::mxf8f6f4.block_scale.scale_vec::1X") == 2
+    assert ptx.count("tcgen05.cp.cta_group::1.32x128b.warpx4") == 2
+    assert "cvt.rn.bf16" not in ptx
+    assert "scales %" in tileas
+    _common.simulate_case(KERNEL, ptx, SEED)
+
+
+def _swap_ids(ptx: str) -> str:
+    """K step 1's instruction descriptor replaced by step 0's (scale-factor IDs 0)."""
+    form = _form(mnk=(128, 32, 64))
+    zero, one = (block_scaled_descriptor(form, 32, t, t) for t in (0, 1))
+    return re.sub(rf"(mov\.b32 %r\d+, ){one};", rf"\g<1>{zero};", ptx)
+
+
+def _copy_off(ptx: str) -> str:
+    """A's scales copied one column further than the MMAs read them."""
+    return re.sub(
+        r"(@%p\d+) (tcgen05\.cp\S* )\[(%r\d+)\]",
+        r"add.s32 \3, \3, 1;\n\t\1 \2[\3]",
+        ptx,
+        count=1,
+    )
+
+
+def _no_fence(ptx: str) -> str:
+    """No proxy fence between the threads' scale stores and the copy."""
+    at = ptx.rindex(FENCE, 0, ptx.index("tcgen05.cp."))
+    return ptx[:at] + ptx[at + len(FENCE) :]
+
+
+def _no_wait(ptx: str) -> str:
+    """The next iteration's scale stores without the wait for this one's commit."""
+    wait = next(COMMIT_WAIT.finditer(ptx))
+    return ptx[: wait.start()] + ptx[wait.end() :]
+
+
+@pytest.mark.parametrize(
+    "breaks,caught",
+    [
+        (_no_fence, r"async-race: tcgen05\.cp \(source\)"),
+        (_swap_ids, "Not equal to tolerance"),
+        (_copy_off, "Not equal to tolerance|tcgen05"),
+        (_no_wait, "async-race|tcgen05"),
+    ],
+)
+def test_broken_native_kernel_is_reported_or_wrong(breaks, caught: str) -> None:
+    ptx, _ = _compiled()
+    broken = breaks(ptx)
+    assert broken != ptx
+    with pytest.raises((SimulationError, AssertionError), match=caught):
+        _common.simulate_case(KERNEL, broken, SEED)
+
+
+def test_64_row_kernel_keeps_the_bf16_dots_and_says_why() -> None:
+    ptx, tileas = _compiled("block_scaled_mm_e4m3")
+    assert ".block_scale." not in ptx and "cvt.rn.bf16" in ptx
+    assert "M = 64: block-scaled tcgen05.mma with one CTA takes M = 128" in tileas

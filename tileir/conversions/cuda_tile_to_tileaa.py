@@ -71,7 +71,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from tileir.conversions.f4_in_memory import reject_f4_in_memory
-from tileir.conversions.scaled_mma import decompose_scaled_mma
+from tileir.conversions.scaled_mma import BLOCK_SCALED_ATTR, decompose_scaled_mma
 from tileir.conversions.structured_exits import exits_loop, lower_early_exits, owning_loop
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
@@ -737,16 +737,22 @@ class LowerMma(RewritePattern):
     included)."""
 
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: ct.MmaFOp | ct.MmaIOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(
+        self, op: ct.MmaFOp | ct.MmaIOp | ct.MmaFScaledOp, rewriter: PatternRewriter
+    ) -> None:
         signedness = None
+        scales = None
         if isinstance(op, ct.MmaIOp):
             signedness = (op.signedness_lhs.data, op.signedness_rhs.data)
+        elif isinstance(op, ct.MmaFScaledOp):
+            # Kept whole for a block-scaled tcgen05.mma (`decompose_scaled_mma`).
+            scales = (op.lhs_scale, op.rhs_scale)
         elif not dot_accepts(op.lhs.type, op.rhs.type, op.acc.type):
             return
-        dot = aa.DotOp(op.lhs, op.rhs, op.acc, signedness)
+        dot = aa.DotOp(op.lhs, op.rhs, op.acc, signedness, scales=scales)
         if isinstance(op, ct.MmaFOp) and op.fast_acc is not None:
             dot.attributes["fast_acc"] = UnitAttr()
-        for name in (ACCUMULATOR_SPLIT_ATTR, K_STEP_SPLIT_ATTR):
+        for name in (ACCUMULATOR_SPLIT_ATTR, K_STEP_SPLIT_ATTR, BLOCK_SCALED_ATTR):
             decision = op.attributes.get(name)
             if decision is not None:
                 dot.attributes[name] = decision
@@ -879,11 +885,18 @@ class ConvertCudaTileToTileAAPass(ModulePass):
 
     name = "convert-cuda-tile-to-tileaa"
 
+    #: The target, where it keeps `mmaf_scaled`s whole for its block-scaled MMAs
+    #: (sm_100a, sm_103a); "" decomposes every one (`scaled_mma.py`).
+    arch: str = ""
+    #: The warps per CTA those MMAs would run with.
+    num_warps: int = 4
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pin_source_names(op)  # every later stage prints a value under its cuda_tile name
         _check_kernel_parameters(op)
         reject_f4_in_memory(op)  # not yet: tileiras packs them (f4_in_memory.py)
-        decompose_scaled_mma(op)  # mmaf_scaled -> dequantize + bf16 mmaf (scaled_mma.py)
+        # mmaf_scaled -> dequantize + bf16 mmaf, but where `arch` runs it natively.
+        decompose_scaled_mma(op, self.arch, self.num_warps)
         LocatedWalker(TileToCarrier()).rewrite_module(op)
         lower_early_exits(op)
         LocatedWalker(

@@ -31,8 +31,13 @@ f8E4M3FN scale (at most 4 significant bits, magnitudes 2^-9 .. 448, or NaN) the
 product has at most 6 significant bits and lies in 2^-10 .. 2688, a normal bf16
 value, so it is exact too (NaN scales give NaN, as in the interpreter).  sm_100a's
 block-scaled `tcgen05.mma` (`.kind::mxf8f6f4`, `.kind::mxf4`, `.kind::mxf4nvf4`, scales
-copied to tensor memory by `tcgen05.cp`) would do better: the PTX simulator knows those
-instructions now (`tileir/testing/ptx_tcgen05_scaled.py`); generating them is next.
+copied to tensor memory by `tcgen05.cp`) does better, and on sm_100a / sm_103a an
+`mmaf_scaled` that one takes (`tcgen05_plan.block_scaled_form`: 8-bit floats, one
+f8E8M0FNU factor per 32 elements of K, M a multiple of 128, ...) is kept whole here and
+lifted to an `nv_tileaa.dot` with scales, which `convert-tileas-to-llvm` runs on
+`tcgen05.mma ... .kind::mxf8f6f4.block_scale` (`tileas_to_llvm/tcgen05.py`).  The others
+take the path above, the reason on their last dot (`BLOCK_SCALED_ATTR`, the
+`BlockScaledNotNative` remark).
 
 A plain `mmaf` on f8E4M3FN/f8E5M2 operands is not rewritten: it becomes an
 `nv_tileaa.dot` on 8-bit floats, which sm_90a computes with `wgmma`, sm_89 on with
@@ -46,7 +51,9 @@ from xdsl.dialects.builtin import (
     Float4E2M1FNType,
     Float8E4M3FNType,
     Float8E5M2Type,
+    Float8E8M0FNUType,
     ModuleOp,
+    StringAttr,
     bf16,
     f32,
     i32,
@@ -58,6 +65,19 @@ from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.types import TileType
+from tileir.targets import ARCHS
+from tileir.transforms.tileas.tcgen05_plan import BlockScaledForm, block_scaled_form
+
+#: On a tcgen05 target, the last `mmaf` of a decomposed `mmaf_scaled` carries why it is
+#: not one block-scaled `tcgen05.mma` (a string; carried to its `nv_tileas.dot`).
+BLOCK_SCALED_ATTR = "tileir.block_scaled"
+#: `wgmma`'s names of the element types `block_scaled_form` takes.
+_KINDS = {
+    Float8E4M3FNType: "e4m3",
+    Float8E5M2Type: "e5m2",
+    Float4E2M1FNType: "e2m1",
+    Float8E8M0FNUType: "e8m0",
+}
 
 
 def _insert(ops: list[Operation], op: Operation) -> SSAValue:
@@ -114,11 +134,33 @@ def _scaled_block(
     return _converted(ops, scaled, bf16)
 
 
-def decompose_scaled_mma(module: ModuleOp) -> None:
-    """Rewrite every `mmaf_scaled` in `module` as described in the module docstring."""
+def native_form(op: ct.MmaFScaledOp, arch: str, num_warps: int) -> BlockScaledForm | str:
+    """The block-scaled `tcgen05.mma` that computes `op` on `arch` with `num_warps`
+    warps, or why none does."""
+    kinds = [_KINDS.get(type(element_type(v.type)), str(element_type(v.type))) for v in
+             (op.lhs, op.rhs, op.lhs_scale)]  # fmt: skip
+    a_shape, b_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
+    m, k = a_shape[-2:]
+    groups = shape_of(op.lhs_scale.type)[-1]
+    mnk = (m, b_shape[-1], k)
+    return block_scaled_form(
+        arch, kinds[0], kinds[1], kinds[2], k // groups, mnk, len(a_shape), num_warps
+    )
+
+
+def decompose_scaled_mma(module: ModuleOp, arch: str = "", num_warps: int = 4) -> None:
+    """Rewrite every `mmaf_scaled` in `module` as described in the module docstring,
+    but those a block-scaled `tcgen05.mma` of `arch` takes (none without an `arch`)."""
+    target = ARCHS.get(arch)
     for op in list(module.walk()):
         if not isinstance(op, ct.MmaFScaledOp):
             continue
+        why: str | None = None
+        if target is not None and target.tcgen05:
+            form = native_form(op, arch, num_warps)
+            if isinstance(form, BlockScaledForm):
+                continue
+            why = form
         for operand in (op.lhs, op.rhs):
             el = element_type(operand.type)
             if not isinstance(el, Float8E4M3FNType | Float8E5M2Type | Float4E2M1FNType):
@@ -139,6 +181,8 @@ def decompose_scaled_mma(module: ModuleOp) -> None:
             # The last dot, whose result is the accumulator's, keeps the discardable
             # attributes (split-dot-accumulators' decision).
             kept = dict(op.attributes) if g == groups - 1 else {}
+            if g == groups - 1 and why is not None:
+                kept[BLOCK_SCALED_ATTR] = StringAttr(why)
             acc = _insert(
                 ops,
                 ct.MmaFOp.create(

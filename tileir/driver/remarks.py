@@ -302,6 +302,21 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     if plan.why_not_wgmma is not None and arch == "sm_90a":
         message = f"{what} uses mma.sync, not wgmma: {plan.why_not_wgmma}"
         out.append(Remark("missed", "TensorCore", "WgmmaNotUsed", message, fn, where))
+    from tileir.conversions.scaled_mma import BLOCK_SCALED_ATTR
+
+    not_native = op.attributes.get(BLOCK_SCALED_ATTR)
+    if isinstance(not_native, StringAttr):
+        message = (
+            f"{what} is one K group of a block-scaled mmaf_scaled on bf16 dots of its "
+            f"dequantized operands, not one block-scaled tcgen05.mma: {not_native.data}"
+        )
+        out.append(Remark("missed", "TensorCore", "BlockScaledNotNative", message, fn, where))
+    if op.scales is not None:
+        message = (
+            f"{what} is a block-scaled mmaf_scaled on {arch}'s block-scaled tcgen05.mma, its "
+            "scales copied to tensor memory (tcgen05.cp)"
+        )
+        out.append(Remark("passed", "TensorCore", "BlockScaledNative", message, fn, where))
     if plan.engine == "tcgen05":
         message = (
             f"{what} runs on tcgen05 ({arch}'s tensor-memory MMA): a rank-2 dot whose M is 64 "

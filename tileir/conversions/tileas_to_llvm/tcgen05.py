@@ -102,6 +102,12 @@ from tileir.conversions.tileas_to_llvm.staged_operands import stage_once
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.core_matrices import (
+    CORE_MATRIX_BYTES,
+    SCALE_BLOCK_BYTES,
+    SCALE_BLOCK_COLUMNS,
+    ScaleFactorBuffer,
+)
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
 from tileir.dialects.nv_tileas.ops.tmem import (
@@ -121,8 +127,11 @@ from tileir.transforms.tileas.tcgen05_plan import (
     FRAGMENT_REGISTERS,
     LANE_QUARTERS,
     TCGEN05_M,
+    TMEM_SCALE_COLUMN_ATTR,
     BlockScaledForm,
     accumulator_run,
+    block_scaled_form,
+    dot_scale_buffers,
     fragment_accesses,
     fragment_blocks,
     fragment_warp_columns,
@@ -201,6 +210,99 @@ def block_scaled_descriptor(form: BlockScaledForm, n: int, sfa_id: int, sfb_id: 
         | (SCALE_TYPE[form.scale] << 23)
         | ((TCGEN05_M >> 7) << 27)
         | (sfa_id << 29)
+    )
+
+
+def _block_scaled(op: tas.DotOp, arch: str, num_warps: int) -> BlockScaledForm | None:
+    """The block-scaled form of `op` (a dot with scales), re-checked as
+    `decompose_scaled_mma` checked it before the lift; None for a dot without scales."""
+    info = op.atom.info
+    if op.scales is None or info.block_scale is None or info.mma_spec is None:
+        return None
+    a_t, b_t = op.a.type, op.b.type
+    s_t = op.scales[0].type
+    assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
+    assert isinstance(s_t, TensorType)
+    (m, k), n = a_t.get_shape()[-2:], b_t.get_shape()[-1]
+    group = k // s_t.get_shape()[-1]
+    spec = info.mma_spec
+    form = block_scaled_form(
+        arch, spec.a, spec.b, "e8m0", group, (m, n, k), len(a_t.get_shape()), num_warps
+    )
+    if isinstance(form, str):
+        raise not_supported(op, f"a dot on atom '{info.name}': {form}")
+    return form
+
+
+def _scale_column(op: tas.DotOp) -> int:
+    """The first tensor-memory column of a block-scaled dot's scale factors."""
+    attr = op.attributes.get(TMEM_SCALE_COLUMN_ATTR)
+    if not isinstance(attr, IntegerAttr):
+        raise not_supported(
+            op, "a block-scaled dot without scale columns (tileas-tmem-accumulators gives them)"
+        )
+    return attr.value.data
+
+
+def _copy_scales(
+    asm: ptx.PtxAsm,
+    b: LLBuilder,
+    memory: TensorMemory,
+    buffers: Sequence[ScaleFactorBuffer],
+    smem: Sequence[SSAValue],
+    column: int,
+    guard: ptx.Operand,
+) -> None:
+    """`tcgen05.cp.cta_group::1.32x128b.warpx4` of every 512-byte block of the scale
+    factors (A's, then B's) from shared memory to their columns (`ScaleFactorBuffer`:
+    block `i` at 4 columns a block; every lane quarter gets the 32 rows), described as a
+    K-major canonical matrix of 16-byte rows without swizzle (8-row groups 128 bytes
+    apart).  The MMAs of the same thread that follow read them without a wait (PTX ISA
+    9.7.16.6.2: tcgen05.cp -> tcgen05.mma is pipelined); their commit covers the copies."""
+    at = column
+    for buf, base in zip(buffers, smem, strict=True):
+        for block in range(buf.blocks):
+            taddr = asm.input(b.add(memory.base, b.const(at + SCALE_BLOCK_COLUMNS * block, i32)))
+            source = b.add(base, b.const(SCALE_BLOCK_BYTES * block, i32))
+            desc = asm.input(smem_descriptor(b, source, CORE_MATRIX_BYTES, CORE_MATRIX_BYTES))
+            asm.instr(
+                "tcgen05.cp.cta_group::1.32x128b.warpx4", ptx.address(taddr), desc, guard=guard
+            )
+        at += buf.columns
+
+
+def _block_scaled_mma(
+    asm: ptx.PtxAsm,
+    b: LLBuilder,
+    memory: TensorMemory,
+    form: BlockScaledForm,
+    buffers: Sequence[ScaleFactorBuffer],
+    column: int,
+    where: tuple[int, int, int, int],
+    operands: tuple[ptx.Operand, ptx.Operand, ptx.Operand, ptx.Operand],
+    guard: ptx.Operand,
+) -> None:
+    """One block-scaled `tcgen05.mma` of row block `block`, N chunk `c0` (`chunk` wide)
+    and K step `step` (`where`): the scales of its K group from the columns of its row
+    block (A) and of its chunk's first rows (B), the group's byte picked by the
+    descriptor's scale-factor IDs."""
+    block, c0, step, chunk = where
+    d, a_in, b_in, enable = operands
+    sf_a, sf_b = buffers
+    group = step * form.mma_k // form.group
+    sfa = column + SCALE_BLOCK_COLUMNS * sf_a.block(block * TCGEN05_M, group)
+    sfb = column + sf_a.columns + SCALE_BLOCK_COLUMNS * sf_b.block(c0, group)
+    word = block_scaled_descriptor(form, chunk, group % 4, group % 4)
+    asm.instr(
+        f"tcgen05.mma.cta_group::1.kind::{form.kind}.block_scale.scale_vec::{form.vector}X",
+        ptx.address(d),
+        a_in,
+        b_in,
+        asm.input(b.const(word, i32)),
+        ptx.address(asm.input(b.add(memory.base, b.const(sfa, i32)))),
+        ptx.address(asm.input(b.add(memory.base, b.const(sfb, i32)))),
+        enable,
+        guard=guard,
     )
 
 
@@ -527,6 +629,8 @@ def lower_tcgen05_dot(
     why = tcgen05_obstacle(ctx.arch, spec, (m, n, k), len(acc_t.get_shape()), state.num_warps)
     if why is not None:
         raise not_supported(op, f"a dot on atom '{info.name}': {why}")
+    form = _block_scaled(op, ctx.arch, state.num_warps)
+    scale_buffers = dot_scale_buffers(op) or ()
     a_layout, b_layout = linear_layout(op, a_t), linear_layout(op, b_t)
     acc_layout = linear_layout(op, acc_t)
     result_layout = linear_layout(op, op.result.type)
@@ -587,18 +691,23 @@ def lower_tcgen05_dot(
     sizes = [buffers[index].bytes for index in written if index not in turning]
     alignments = [buffers[index].align for index in written if index not in turning]
     sizes += [c_size] if exchange_c else []
+    sizes += [buf.bytes for buf in scale_buffers]
     allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes, alignments) if sizes else [])
     operand_smem: list[SSAValue | None] = [fed[0] or staged[0], fed[1] or staged[1]]
     for index in written:
         if index not in turning:
             operand_smem[index] = next(allocated)
-    smem_c = next(allocated, None)
+    smem_c = next(allocated) if exchange_c else None
+    scale_smem = [next(allocated) for _ in scale_buffers]
 
     memory = tensor_memory(state, rewriter)
     base_column = _column_of(op)
     memory.needed = max(memory.needed, base_column + tmem_columns((m, n)))
     if a_column is not None:
         memory.needed = max(memory.needed, a_column + k // 2)
+    scale_column = _scale_column(op) if form is not None else 0
+    if form is not None:
+        memory.needed = max(memory.needed, scale_column + form.scale_columns((m, n, k)))
     memory.dots.append(op)
     resident = TMEM_RESIDENT_ATTR in op.attributes
     # Tensor memory holds the accumulation from before the loop on
@@ -659,6 +768,14 @@ def lower_tcgen05_dot(
         # the issuing thread's MMAs.
         words, part = _a_part(b, memory, state, a_layout, a_vals, a_column)
         _write_part(b, part, words)
+    # -- a block-scaled dot's scale factors into shared memory, as `tcgen05.cp` copies
+    # them (`ScaleFactorBuffer`); the proxy fence and the CTA barrier below cover them.
+    for value, buf, smem, k_dim in zip(
+        op.scales or (), scale_buffers, scale_smem, (1, 0)[: len(scale_buffers)], strict=True
+    ):
+        view, strides = buf.view(linear_layout(op, value.type), k_dim)
+        vals = ctx.registers_of(op, value)
+        ex.write(b, rewriter, state, vals, view, strides, smem, element_kind(op, value.type))
     # In the MMA agent (`nv_tileas.tmem_mma_agent`) its pipelines order everything: the
     # stage's and the accumulator's waits came before (with the proxy fence: both
     # operands are the stage's), the commits to them follow.
@@ -711,6 +828,8 @@ def lower_tcgen05_dot(
     if not agent:
         _thread_sync(asm)
     kind = tcgen05_kind(spec)
+    if form is not None:
+        _copy_scales(asm, b, memory, scale_buffers, scale_smem, scale_column, thread0)
     for block in range(m // mma_m):
         for c0 in range(0, n, chunk):
             d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
@@ -726,6 +845,13 @@ def lower_tcgen05_dot(
                     a_in = asm.input(_offset(b, a_desc, a_off))
                 b_in = asm.input(_offset(b, b_desc, b_off))
                 enable = fresh if step == 0 and zero_acc else kept
+                if form is not None:
+                    where = (block, c0, step, chunk)
+                    mma = (d, a_in, b_in, enable)
+                    _block_scaled_mma(
+                        asm, b, memory, form, scale_buffers, scale_column, where, mma, thread0
+                    )
+                    continue
                 asm.instr(
                     f"tcgen05.mma.cta_group::1.kind::{kind}",
                     ptx.address(d),

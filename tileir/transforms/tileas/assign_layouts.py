@@ -118,9 +118,10 @@ def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
 
 def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
     """The reshapes (value views) through which `value` reaches its users, when every
-    user at the end of them is the A or B operand of a dot (None otherwise): a dot
-    writes its operands into shared memory in its own arrangement, so the layout of
-    the tile on the way there is free, and the load can take the coalesced one."""
+    user at the end of them is the A or B operand of a dot, or a scale of a block-scaled
+    one (None otherwise): a dot writes its operands into shared memory in its own
+    arrangement, so the layout of the tile on the way there is free, and the load can
+    take the coalesced one."""
     views: list[tas.ViewOp] = []
     uses = list(value.uses)
     if not uses:
@@ -132,7 +133,7 @@ def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
             if more is None:
                 return None
             views += [user, *more]
-        elif not (isinstance(user, aa.DotOp | tas.DotOp) and use.index in (0, 1)):
+        elif not (isinstance(user, aa.DotOp | tas.DotOp) and use.index in (0, 1, 3, 4)):
             return None
     return views
 

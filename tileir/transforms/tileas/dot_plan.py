@@ -45,7 +45,7 @@ from xdsl.ir import Attribute, Operation
 
 from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.attributes import Signedness
-from tileir.dialects.cuda_tile.carriers import element_type
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import (
@@ -61,6 +61,9 @@ from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_linear, mma_
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, MAX_WGMMA_N, WARPGROUP, MmaSpec
 from tileir.targets import ARCHS, compute_capability
 from tileir.transforms.tileas.tcgen05_plan import (
+    TCGEN05_M,
+    BlockScaledForm,
+    block_scaled_form,
     instruction_m,
     tcgen05_kind,
     tcgen05_n,
@@ -370,6 +373,8 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
         return None
     m, n, k = t.mnk
     grid = dot_warp_grid(op, t.acc)
+    if op.scales is not None:
+        return _block_scaled_plan(op, t, arch, grid[0] * grid[1])
     not_tcgen05 = None
     if arch in ARCHS and ARCHS[arch].tcgen05:
         not_tcgen05 = tcgen05_obstacle(arch, spec, (m, n, k), t.rank, grid[0] * grid[1])
@@ -386,6 +391,31 @@ def plan_dot(op: aa.DotOp, arch: str) -> DotPlan | None:
     return DotPlan("mma.sync", detail, atom, obstacle, not_tcgen05)
 
 
+def block_scaled_detail(form: BlockScaledForm, mn: tuple[int, int]) -> str:
+    """The block-scaled `tcgen05.mma` a dot with an `m x n` accumulator reports."""
+    _, n = mn
+    return (
+        f"tcgen05.mma.cta_group::1.kind::{form.kind}.block_scale.scale_vec::{form.vector}X "
+        f"(M = {TCGEN05_M}, N = {tcgen05_n(n)}, K = {form.mma_k}; {form.a} x {form.b} -> f32 "
+        f"in tensor memory, one {form.scale.upper()} scale per {form.group} of K)"
+    )
+
+
+def _block_scaled_plan(op: aa.DotOp, t: DotTypes, arch: str, num_warps: int) -> DotPlan:
+    """The plan of a dot with scales (an `mmaf_scaled` kept whole for sm_100a): its
+    block-scaled `tcgen05.mma`, which `decompose_scaled_mma` found before the lift."""
+    spec = mma_spec(t)
+    assert op.scales is not None and spec is not None
+    m, n, k = t.mnk
+    groups = op.scales[0].type
+    assert isinstance(groups, TensorType)
+    group = k // groups.get_shape()[-1]
+    form = block_scaled_form(arch, spec.a, spec.b, "e8m0", group, (m, n, k), t.rank, num_warps)
+    if isinstance(form, str):
+        raise error_at(op, f"a block-scaled dot that tcgen05 does not take: {form}")
+    return DotPlan("tcgen05", block_scaled_detail(form, (m, n)), form.atom)
+
+
 def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
     """The plan `op`'s atom records, with the reasons `plan_dot` gives (`wgmma_obstacle`
     for a tensor-core dot on `mma.sync`, the types for an FMA dot)."""
@@ -399,6 +429,10 @@ def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
         return DotPlan("wgmma", info.ptx, info.name)
     spec = mma_spec(t)
     m, n, k = t.mnk
+    if info.engine == "tcgen05" and spec is not None and info.block_scale is not None:
+        group = k // shape_of(op.scales[0].type)[-1] if op.scales is not None else 0
+        form = BlockScaledForm(*info.block_scale, spec.a, spec.b, group, spec.k_step)
+        return DotPlan("tcgen05", block_scaled_detail(form, (m, n)), info.name)
     if info.engine == "tcgen05" and spec is not None:
         return DotPlan("tcgen05", tcgen05_detail(spec, (m, n)), info.name)
     obstacle = not_tcgen05 = widened = None

@@ -68,6 +68,7 @@ from tileir.transforms.tileas.specialize_agents import EXCHANGING_OPS
 from tileir.transforms.tileas.tcgen05_plan import (
     a_goes_to_tmem,
     accumulator_run,
+    dot_scale_buffers,
     fragment_blocks,
     may_stay_in_flight,
     tmem_register_layout,
@@ -181,6 +182,8 @@ def _dot_bound(op: tas.DotOp, fed: set[SSAValue], warps: int) -> int:
     total = sum(operand_buffer_bytes(op, i) for i in direct)
     if not _accumulator_in_place(op, warps):
         total += padded_bytes(op.acc)
+    # A block-scaled dot's scale factors, staged for `tcgen05.cp` (`tcgen05.py`).
+    total += sum(buf.bytes for buf in dot_scale_buffers(op) or ())
     return total
 
 

@@ -5,7 +5,9 @@ The engine of a dot is chosen here, once, by `dot_plan.plan_dot`: `wgmma` on sm_
 when the accumulator's warp grid (`#nv_tileas.mma`, which `tileas-assign-layouts`
 gives it) has whole warpgroups along M, `mma.sync` for the other tensor-core dots
 (8-bit floats on f16 `mma.sync`, widened, where no 8-bit float instruction takes
-them: before sm_89, and K = 16 everywhere), FMAs on the CUDA cores for the rest.  It runs after `tileas-assign-layouts` in the `tileas` stage, because that
+them: before sm_89, and K = 16 everywhere), FMAs on the CUDA cores for the rest; a
+dot with scales (an `mmaf_scaled` kept whole for sm_100a) its block-scaled `tcgen05.mma`,
+the scales passed on.  It runs after `tileas-assign-layouts` in the `tileas` stage, because that
 choice needs the layouts; `convert-tileas-to-llvm` then only follows the atom, and
 `--emit=tileas` shows it.  The replacement keeps operands, result type, location and
 discardable attributes (`fast_acc`); the integer signedness `nv_tileaa.dot` carries is
@@ -44,7 +46,7 @@ def select_dot_atom(op: aa.DotOp, arch: str) -> tas.DotOp:
             instead="use f16, bf16, tf32 or 8-bit float operands with an f32 accumulator, "
             "or i8 operands with an i32 one",
         )
-    new = tas.DotOp(op.lhs, op.rhs, op.acc, AtomAttr(plan.atom))
+    new = tas.DotOp(op.lhs, op.rhs, op.acc, AtomAttr(plan.atom), op.scales)
     new.attributes.update(op.attributes)
     Rewriter.replace_op(op, new)
     return new

@@ -209,6 +209,8 @@ def why_not_tcgen05_agents(
     if len(dots) != 1:
         return "the loop has more than one dot"
     (dot,) = dots
+    if dot.scales is not None:
+        return "its scales are written to shared memory by every thread (not yet from rings)"
     if direct or len(loads) != 2:
         return "not both operands of its dot come from rings"
     if any(isinstance(v.owner, FToFOp) for v in (dot.a, dot.b)):

@@ -40,6 +40,7 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
+from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import block_scaled_atom
 from tileir.dialects.nv_tileas.core_matrices import ScaleFactorBuffer
@@ -186,6 +187,22 @@ class BlockScaledForm:
         """Tensor-memory columns one set of the dot's scale factors takes."""
         a, b = self.scale_buffers(mnk)
         return a.columns + b.columns
+
+
+#: A block-scaled `tcgen05` dot's first tensor-memory column of its scale factors (A's,
+#: then B's: `ScaleFactorBuffer.columns` each), after every accumulator
+#: (`tileas-tmem-accumulators`).
+TMEM_SCALE_COLUMN_ATTR = "nv_tileas.tmem_scale_column"
+
+
+def dot_scale_buffers(dot: tas.DotOp) -> tuple[ScaleFactorBuffer, ScaleFactorBuffer] | None:
+    """The scale factors of the block-scaled dot `dot` as staged for `tcgen05.cp` (A's
+    `M` rows, B's `N` columns, `K / G` groups each); None for a dot without scales."""
+    if dot.scales is None:
+        return None
+    m, groups = shape_of(dot.scales[0].type)[-2:]
+    n = shape_of(dot.scales[1].type)[-1]
+    return ScaleFactorBuffer(m, groups), ScaleFactorBuffer(n, groups)
 
 
 def block_scaled_form(
@@ -538,8 +555,8 @@ def may_stay_in_flight(dot: tas.DotOp) -> bool:
     it read is refilled after that wait and its rings take `stages - 1` slots: one slot
     a ring at two stages (attention's K and V beside Q and P at `occupancy = 2`), and
     nothing of them outlives the loop (`ring_budget.ring_scoped`)."""
-    if dot.atom.info.engine != "tcgen05":
-        return False
+    if dot.atom.info.engine != "tcgen05" or dot.scales is not None:
+        return False  # block-scaled: one set of scale factors, the dot waits (not yet)
     chain = resident_chain(dot)
     return chain is not None and len(chain[1]) == 1
 

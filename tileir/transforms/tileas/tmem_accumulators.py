@@ -80,6 +80,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile.attributes import RoundingMode
 from tileir.dialects.cuda_tile.ops.conversion import FToFOp
 from tileir.dialects.cuda_tile.ops.floating_point import MulFOp
@@ -104,9 +105,12 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
 from tileir.transforms.tileas.tcgen05_plan import (
     TCGEN05_M,
     TMEM_COLUMNS,
+    TMEM_SCALE_COLUMN_ATTR,
     a_in_tmem_obstacle,
     chain_from,
+    dot_scale_buffers,
     fragment_type,
+    may_stay_in_flight,
     resident_chain,
     tmem_a_columns,
     tmem_allocation,
@@ -396,7 +400,10 @@ class TmemAccumulatorsPass(ModulePass):
             # The MMAs of one dot stay in flight; a chain's waits for its own commits, and
             # so does a rescaled one (the scaling reads what the last MMAs wrote).
             chain.in_flight = (
-                len(chain.dots) == 1 and chain.rescale is None and ring_fed(chain.dots[0], loop)
+                len(chain.dots) == 1
+                and chain.rescale is None
+                and ring_fed(chain.dots[0], loop)
+                and may_stay_in_flight(chain.dots[0])
             )
         continued = _continuations(chains)
         column = _assign_columns(chains, continued)
@@ -454,12 +461,36 @@ class TmemAccumulatorsPass(ModulePass):
                 continue
             dot.attributes[TMEM_A_COLUMN_ATTR] = IntegerAttr(a_column, i64)
             _say_a_in_tmem(dot, a_column)
+        _place_scales(dots, column + shared)
         for dot in dots:
             invariant = loop_invariant_operands(dot)
             if invariant:
                 dot.attributes[STAGED_ONCE_ATTR] = ArrayAttr(
                     [IntegerAttr(i, i64) for i in invariant]
                 )
+
+
+def _place_scales(dots: Sequence[tas.DotOp], column: int) -> None:
+    """The tensor-memory columns of the scale factors of each block-scaled dot of
+    `dots` (`TMEM_SCALE_COLUMN_ATTR`): one set a dot (it waits for its own commit, so
+    the next iteration's copy finds them free), from `column` (after the accumulators)
+    and after any A in tensor memory."""
+    for dot in dots:
+        a_column = dot.attributes.get(TMEM_A_COLUMN_ATTR)
+        if isinstance(a_column, IntegerAttr):
+            column = max(column, a_column.value.data + tmem_a_columns(dot))
+    for dot in dots:
+        buffers = dot_scale_buffers(dot)
+        if buffers is None:
+            continue
+        dot.attributes[TMEM_SCALE_COLUMN_ATTR] = IntegerAttr(column, i64)
+        column += buffers[0].columns + buffers[1].columns
+        if column > TMEM_COLUMNS:
+            raise not_supported(
+                dot,
+                f"block-scaled dots whose accumulators and scale factors take {column} "
+                f"tensor-memory columns (at most {TMEM_COLUMNS})",
+            )
 
 
 def _say_a_in_tmem(dot: tas.DotOp, column: int) -> None:
