@@ -12,8 +12,9 @@ compiles for sm_100a to one `tcgen05.cp.32x128b.warpx4` per scale block and two
 dequantization, and matches numpy in the PTX simulator; its PTX broken (no
 `fence.proxy.async` before the copy, the scale-factor IDs of a K step swapped, A's scales
 copied one column off, no wait for the commit before the next iteration rewrites the
-scales) is reported or wrong.  The 64x64 corpus kernel keeps the bf16 dots, with the
-reason."""
+scales) is reported or wrong; with scales of 2^-62 .. 2^62 it equals the sums of the
+MMAs' products, each added to the f32 accumulator in K order.  The 64x64 corpus kernel
+keeps the bf16 dots, with the reason."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ import sys
 from functools import cache
 from pathlib import Path
 
+import ml_dtypes
+import numpy as np
 import pytest
 
 from tileir.compiler import compile_module, load_module
@@ -30,7 +33,7 @@ from tileir.conversions.tileas_to_llvm.tcgen05 import block_scaled_descriptor
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
 from tileir.dialects.nv_tileas.core_matrices import ScaleFactorBuffer
 from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, LinearLayout
-from tileir.testing import SimulationError
+from tileir.testing import SimulationError, simulate
 from tileir.testing.ptx_tcgen05_scaled import ScaledIdesc, decode_scaled_descriptor
 from tileir.transforms.tileas.tcgen05_plan import BlockScaledForm, block_scaled_form
 
@@ -191,3 +194,28 @@ def test_64_row_kernel_keeps_the_bf16_dots_and_says_why() -> None:
     ptx, tileas = _compiled("block_scaled_mm_e4m3")
     assert ".block_scale." not in ptx and "cvt.rn.bf16" in ptx
     assert "M = 64: block-scaled tcgen05.mma with one CTA takes M = 128" in tileas
+
+
+def test_extreme_scales_match_the_mmas_sums_in_k_order() -> None:
+    """A's scales 2^(+-60 +- 2), B's 2^(-60 or 20, +- 2): each MMA's 32 products share
+    one power of two (exact), and the accumulator adds the MMAs' sums (2^-124 .. 2^93)
+    in K order, rounding to f32 each time."""
+    ptx, _ = _compiled()
+    case = _common.load_case_module(KERNEL)
+    rng = np.random.default_rng(SEED)
+    inputs = case.make_inputs(rng)
+    arrays = inputs["arrays"]
+    for name, choices in (("a_scale", [-60, 60]), ("b_scale", [-60, 20])):
+        shape = arrays[name].shape
+        exponents = 127 + rng.choice(choices, shape) + rng.integers(-2, 3, shape)
+        arrays[name] = exponents.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    a, bt = arrays["a"].astype(np.float64), arrays["bt"].astype(np.float64)
+    sa, sb = arrays["a_scale"].astype(np.float64), arrays["b_scale"].astype(np.float64)
+    acc = np.zeros((a.shape[0], bt.shape[0]), np.float32)
+    for g in range(sa.shape[1]):
+        k = slice(32 * g, 32 * g + 32)
+        step = (a[:, k] @ bt[:, k].T) * sa[:, g : g + 1] * sb[g : g + 1, :]
+        acc = (acc.astype(np.float64) + step).astype(np.float32)
+    assert np.isfinite(acc).all() and (np.abs(acc) > 2.0**40).any()
+    np.testing.assert_allclose(arrays["c"], acc, rtol=2.0**-22, atol=0)
