@@ -31,11 +31,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
-    BFloat16Type,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     DictionaryAttr,
@@ -79,7 +77,8 @@ from tileir.dialects.cuda_tile.attributes import (
     SymbolVisibilityAttr,
 )
 from tileir.dialects.cuda_tile.types import TileType
-from tileir.utils.numeric import numpy_dtype
+from tileir.utils import float_codec
+from tileir.utils.numeric import float_format
 
 TAG_INTEGER = 1
 TAG_FLOAT = 2
@@ -145,23 +144,15 @@ def float_width(t: AnyFloat) -> int:
 
 
 def float_from_bits(bits: int, t: AnyFloat) -> float:
-    if isinstance(t, FloatTF32Type):
-        return float(np.array([bits << 13], dtype=np.uint32).view(np.float32)[0])
-    if isinstance(t, BFloat16Type):
-        return float(np.array([bits << 16], dtype=np.uint32).view(np.float32)[0])
-    dt = numpy_dtype(t)
-    unsigned = np.dtype(f"u{dt.itemsize}")
-    return float(np.array([bits], dtype=unsigned).view(dt)[0])
+    """The value of a float attribute's bits, as numpy's and ml_dtypes's `float()` of
+    the element gives it (tf32 and bf16: float32's with the low bits zero)."""
+    return float_codec.decode(bits, float_format(t))
 
 
 def float_to_bits(value: float, t: AnyFloat) -> int:
-    if isinstance(t, FloatTF32Type):
-        return int(np.array([value], dtype=np.float32).view(np.uint32)[0]) >> 13
-    dt = numpy_dtype(t)
-    unsigned = np.dtype(f"u{dt.itemsize}")
-    with np.errstate(all="ignore"):
-        bits = int(np.array([value]).astype(dt).view(unsigned)[0])
-    return bits & ((1 << float_width(t)) - 1)
+    """`value`'s bits in `t`, rounded as numpy's and ml_dtypes's `astype` rounds it
+    (tf32: float32's top 19 bits)."""
+    return float_codec.encode(value, float_format(t)) & ((1 << float_width(t)) - 1)
 
 
 def _read_ap_int(r: ByteReader, width: int, what: str) -> int:

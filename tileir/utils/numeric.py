@@ -3,6 +3,9 @@ textual spelling of element values.
 
 numpy (with `ml_dtypes` for bf16 and the 8- and 4-bit floats) is the judge of
 semantics in tileir, so every place that needs an element's value goes through here.
+A scalar's or a splat's value needs no array: those paths use `float_codec` (the bits
+numpy and ml_dtypes give, without importing them: ~70 ms of a cold process), and numpy
+is imported inside the functions that make or read an array.
 """
 
 from __future__ import annotations
@@ -11,10 +14,8 @@ import math
 import sys
 from collections.abc import Sequence
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import ml_dtypes
-import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -36,14 +37,52 @@ from xdsl.utils.exceptions import MultipleSpansParseError
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from tileir.diagnostics import SourceLocation
+from tileir.utils import float_codec
 
-_INT_DTYPES = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64, 4: np.int8}
+if TYPE_CHECKING:
+    import numpy as np
+
+#: Float element types by their `float_codec` format.
+_FLOAT_FORMATS: dict[type, str] = {
+    Float16Type: "f16",
+    BFloat16Type: "bf16",
+    Float32Type: "f32",
+    Float64Type: "f64",
+    FloatTF32Type: "tf32",
+    Float8E4M3FNType: "f8E4M3FN",
+    Float8E5M2Type: "f8E5M2",
+    Float8E8M0FNUType: "f8E8M0FNU",
+    Float4E2M1FNType: "f4E2M1FN",
+}
+
+
+def float_format(el: Attribute) -> str:
+    """`el`'s `float_codec` format (the float types `numpy_dtype` knows)."""
+    for cls, name in _FLOAT_FORMATS.items():
+        if isinstance(el, cls):
+            return name
+    raise ValueError(f"no numpy dtype for element type {el}")
+
+
+def element_bytes(el: Attribute) -> int:
+    """`numpy_dtype(el).itemsize` without numpy: bytes an element of `el` takes in an
+    array (an i1 or i4 one, an f4 one: a byte; a tf32 one: four)."""
+    if isinstance(el, IntegerType):
+        width = el.width.data
+        if width not in (1, 4, 8, 16, 32, 64):
+            raise KeyError(width)
+        return max(1, width // 8)
+    return float_codec.ITEM_BYTES[float_format(el)]
 
 
 def numpy_dtype(el: Attribute) -> np.dtype:
     """The numpy dtype holding values of element type `el` exactly."""
+    import ml_dtypes
+    import numpy as np
+
     if isinstance(el, IntegerType):
-        return np.dtype(_INT_DTYPES[el.width.data])
+        ints = {1: np.bool_, 8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64, 4: np.int8}
+        return np.dtype(ints[el.width.data])
     table: dict[type, object] = {
         Float16Type: np.float16,
         BFloat16Type: ml_dtypes.bfloat16,
@@ -62,6 +101,8 @@ def numpy_dtype(el: Attribute) -> np.dtype:
 
 
 def unsigned_dtype(width: int) -> np.dtype:
+    import numpy as np
+
     return np.dtype({1: np.bool_, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[width])
 
 
@@ -85,6 +126,8 @@ _RAW_FLOATS = (
 
 
 def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    import numpy as np
+
     el = attr.get_element_type()
     if isinstance(el, _RAW_FLOATS) and sys.byteorder == "little":
         # The bytes as they are: xDSL decodes an f16, bf16 or 8-bit float element in
@@ -103,10 +146,55 @@ def dense_to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     )
 
 
+def dense_splat(attr: DenseIntOrFPElementsAttr) -> int | float | None:
+    """When `attr`'s elements are stored bit-identical, their value (`dense_first`);
+    None when they are not (they may still be equal values: NaNs of other payloads,
+    which `dense_to_numpy` makes one) or `attr` is empty.  Without numpy."""
+    data = attr.data.data
+    count = len(attr)
+    if not count or len(data) % count:
+        return None
+    if data != data[: len(data) // count] * count:
+        return None
+    return dense_first(attr)
+
+
+def dense_first(attr: DenseIntOrFPElementsAttr) -> int | float | None:
+    """`attr`'s first element as `dense_to_numpy(attr)`'s first element's
+    `int()`/`float()` gives it (a bool as 0 or 1), read from that element alone without
+    numpy; None when `attr` is empty."""
+    data = attr.data.data
+    count = len(attr)
+    if not count or len(data) % count:
+        return None
+    first = data[: len(data) // count]
+    el = attr.get_element_type()
+    if isinstance(el, IntegerType):
+        value = int(el.unpack(first, 1)[0])
+        if el.width.data == 1:
+            return 1 if value else 0
+        return to_signed(value, 8 * element_bytes(el))
+    assert isinstance(el, AnyFloat)
+    name = float_format(el)
+    if isinstance(el, _RAW_FLOATS) and sys.byteorder == "little":
+        value = float_codec.decode(int.from_bytes(first, "little"), name)
+        if not math.isnan(value):
+            return value
+    # As dense_to_numpy: xDSL's value of the element, converted to numpy's dtype.
+    return float_codec.round_to(el.unpack(first, 1)[0], name)
+
+
 def numpy_to_dense(
     values: Sequence[object] | np.ndarray, shape: Sequence[int], el: Attribute
 ) -> DenseIntOrFPElementsAttr:
-    flat: list[Any] = list(np.asarray(values, dtype=object).reshape(-1))
+    if isinstance(values, list | tuple) and not any(
+        isinstance(v, list | tuple) or getattr(v, "ndim", 0) for v in values
+    ):
+        flat: list[Any] = list(values)
+    else:
+        import numpy as np
+
+        flat = list(np.asarray(values, dtype=object).reshape(-1))
     if isinstance(el, IntegerType):
         width = el.width.data
         ints = [to_signed(int(v), width) for v in flat]
@@ -124,13 +212,16 @@ def numpy_to_dense(
 # ---------------------------------------------------------------------------
 
 
+def numpy_bits(value: float, el: Attribute) -> int:
+    """The bits of `value` rounded to `numpy_dtype(el)` for a float type `el` (tf32:
+    float32's), as numpy's `astype` gives them."""
+    name = float_format(el)
+    return float_codec.encode(value, "f32" if name == "tf32" else name)
+
+
 def _float_bits_hex(value: float, el: AnyFloat) -> str:
-    dt = numpy_dtype(el)
-    raw = np.asarray(value).astype(dt).tobytes()
-    if isinstance(el, FloatTF32Type):
-        raw = np.asarray(value, dtype=np.float32).tobytes()
-    width = len(raw) * 2
-    return "0x" + f"{int.from_bytes(raw, 'little'):0{width}X}"
+    width = float_codec.ITEM_BYTES[float_format(el)] * 2
+    return "0x" + f"{numpy_bits(value, el):0{width}X}"
 
 
 def _natural_digits(el: AnyFloat) -> int:
@@ -150,14 +241,12 @@ def _natural_digits(el: AnyFloat) -> int:
 
 
 def _round_trips(text: str, value: float, el: AnyFloat) -> bool:
-    dt = numpy_dtype(el)
+    original = numpy_bits(value, el)
     try:
-        with np.errstate(over="ignore", invalid="ignore"):
-            back = np.asarray(float(text)).astype(dt)
-            original = np.asarray(value).astype(dt)
+        back = float(text)
     except (OverflowError, ValueError):
         return False
-    return back.tobytes() == original.tobytes()
+    return numpy_bits(back, el) == original
 
 
 def _apfloat_default_string(value: float, el: AnyFloat) -> str:
@@ -270,9 +359,8 @@ def parse_element(parser: AttrParser, el: Attribute) -> int | float:
         if bits >= 2**el.bitwidth:
             parser.raise_error("float constant out of range for type")
         parser._consume_token()  # pyright: ignore[reportPrivateUsage]
-        dt = numpy_dtype(el)
-        nbytes = dt.itemsize
-        value = float(np.frombuffer(bits.to_bytes(nbytes, "little"), dtype=dt)[0])
+        name = float_format(el)
+        value = float_codec.decode(bits, "f32" if name == "tf32" else name)
         return -value if negative else value
     if token.kind == MLIRTokenKind.INTEGER_LIT:
         # MLIR: a float literal needs a dot (`2.` or `2.0`).
@@ -304,5 +392,4 @@ def parse_element(parser: AttrParser, el: Attribute) -> int | float:
 def round_to_float_type(value: float, el: AnyFloat) -> float:
     """`value` rounded to the nearest `el` (an overflow becomes inf, or NaN where `el`
     has no inf, as IEEE rounding gives it, without numpy's overflow warning)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return float(np.asarray(value).astype(numpy_dtype(el)))
+    return float_codec.round_to(value, float_format(el))
