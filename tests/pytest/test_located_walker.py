@@ -10,11 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_fast_rewriting import _parse  # pyright: ignore[reportPrivateUsage]
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, i32
 from xdsl.ir import Operation
-from xdsl.parser import Parser
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
@@ -88,10 +88,7 @@ func.func @f(%a: i32) -> i32 {
 
 
 def _run(walker: type[LocatedWalker], dce: bool, recursive: bool) -> tuple[str, list[str]]:
-    ctx = Context()
-    ctx.load_dialect(arith.Arith)
-    ctx.load_dialect(func.Func)
-    module = Parser(ctx, PROGRAM).parse_module()
+    module = _parse(PROGRAM)
     log: list[str] = []
     applier = GreedyRewritePatternApplier([TagConstants(log), MulToShift(log)], dce_enabled=dce)
     walker(applier, apply_recursively=recursive).rewrite_module(module)
