@@ -2,7 +2,9 @@
 // lower half, highest coordinate bit first: a thread's two registers along the row
 // (bit 5), then butterfly shuffles over the lane bits (16, 8, 4, 2, 1); the body is
 // the combiner, with the upper half as the next element (the block's second argument,
-// the first operand of `maxf` here).
+// the first operand of `maxf` here).  `maxf` is symmetric (`reductions.symmetric_body`):
+// after a shuffle each lane combines its partner's value and its own as they are, no
+// selects putting the pair in the tree's order first.
 // RUN: tileir-opt %s --split-input-file -p tileas-assign-layouts,convert-tileas-to-llvm{arch=sm_80},cse | filecheck %s
 
 // CHECK-LABEL: llvm.func @row_max
@@ -11,7 +13,7 @@
 // CHECK: %[[UPPER:.*]] = llvm.inline_asm "{{.*}}ld.global.b32
 // CHECK: llvm.call_intrinsic "llvm.maxnum.f32"(%[[UPPER]], %[[LOWER]])
 // CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
-// CHECK: llvm.select
+// CHECK-NOT: llvm.select
 // CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32
 // CHECK: nvvm.shfl.sync bfly %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}} : i32 -> i32

@@ -121,6 +121,60 @@ def combine(
     raise error_at(op, "the body must end with yield")
 
 
+#: Ops whose result is the same bits for (x, y) as for (y, x) in PTX: sums and products
+#: (IEEE; a NaN result is the one canonical NaN), `min`/`max` (-0 orders below +0; a NaN
+#: yields the other operand or the canonical NaN) and the integer ops.
+SYMMETRIC_OPS = (
+    ct.AddFOp,
+    ct.MulFOp,
+    ct.MaxFOp,
+    ct.MinFOp,
+    ct.AddIOp,
+    ct.MulIOp,
+    ct.MaxIOp,
+    ct.MinIOp,
+    ct.AndIOp,
+    ct.OrIOp,
+    ct.XOrIOp,
+)
+
+
+def symmetric_body(op: tas.ReduceOp) -> bool:
+    """Whether each result of `op`'s body is one `SYMMETRIC_OPS` op of its operand's two
+    arguments (`ct.sum`, `ct.max`, ...): the two sides of a butterfly may then each
+    combine (their own, the other's) and still agree bit for bit, without selects that
+    first put the pair in the tree's order."""
+    block = op.body.block
+    n = len(op.operands)
+    *body, last = block.ops
+    if not isinstance(last, tas.YieldOp) or len(body) != n or len(last.operands) != n:
+        return False
+    for i, v in enumerate(last.operands):
+        inner = v.owner
+        if not isinstance(inner, SYMMETRIC_OPS) or inner not in body:
+            return False
+        if set(inner.operands) != {block.args[i], block.args[n + i]}:
+            return False
+    return True
+
+
+def in_tree_order(
+    b: LLBuilder,
+    op: tas.ReduceOp,
+    upper: SSAValue | None,
+    mine: list[SSAValue],
+    theirs: list[SSAValue],
+) -> list[SSAValue]:
+    """The body applied to a butterfly's pair: the half of the lane (or warp) with the
+    bit set as `lhs` where `upper` says whether that is this side; with `upper` None
+    (a `symmetric_body`) in either order."""
+    if upper is None:
+        return combine(b, op, theirs, mine)
+    hi = [b.select(upper, m, t) for m, t in zip(mine, theirs, strict=True)]
+    lo = [b.select(upper, t, m) for m, t in zip(mine, theirs, strict=True)]
+    return combine(b, op, hi, lo)
+
+
 def identities(b: LLBuilder, op: tas.ReduceOp | tas.ScanOp) -> list[SSAValue]:
     if op.identities is None:
         raise error_at(op, "needs `identities` (a neutral element per operand)")
@@ -234,6 +288,7 @@ class LowerReduce(TilePattern):
                 for k, v in enumerate(vals):
                     v[r] = out[k]
         steps = _grouped_warp_bits(list(reversed(bits)))
+        symmetric = symmetric_body(op)
         for kind, index in steps:
             if kind == "warps":
                 assert isinstance(index, tuple)
@@ -261,22 +316,14 @@ class LowerReduce(TilePattern):
                 continue
             # A lane bit: butterfly exchange; the partner with the bit set holds the
             # upper half.
-            prologue = state.prologue_builder(rewriter)
-            assert state.lane is not None
-            upper_lane = prologue.icmp(
-                "ne",
-                prologue.and_(state.lane, prologue.const(1 << index, i32)),
-                prologue.const(0, i32),
-            )
+            upper_lane = None if symmetric else self._upper_lane(state, rewriter, index)
             done: dict[tuple[SSAValue, ...], list[SSAValue]] = {}
             for r in range(n_regs):
                 key = tuple(v[r] for v in vals)
                 if key not in done:
                     mine = list(key)
                     theirs = [shuffle(op, b, x, "bfly", 1 << index) for x in mine]
-                    upper = [b.select(upper_lane, m, t) for m, t in zip(mine, theirs, strict=True)]
-                    lower = [b.select(upper_lane, t, m) for m, t in zip(mine, theirs, strict=True)]
-                    done[key] = combine(b, op, upper, lower)
+                    done[key] = in_tree_order(b, op, upper_lane, mine, theirs)
                 for k, v in enumerate(vals):
                     v[r] = done[key][k]
         results = []
@@ -298,6 +345,17 @@ class LowerReduce(TilePattern):
         for r in range(len(vals[0])):
             seen.setdefault(tuple(v[r] for v in vals), r)
         return list(seen.values())
+
+    @staticmethod
+    def _upper_lane(state: FunctionState, rewriter: PatternRewriter, index: int) -> SSAValue:
+        """Whether this lane holds the upper half of a butterfly over lane bit `index`."""
+        prologue = state.prologue_builder(rewriter)
+        assert state.lane is not None
+        return prologue.icmp(
+            "ne",
+            prologue.and_(state.lane, prologue.const(1 << index, i32)),
+            prologue.const(0, i32),
+        )
 
     def _scratch(
         self,
@@ -341,12 +399,16 @@ class LowerReduce(TilePattern):
             flip = sum(m for i, m in enumerate(masks) if x >> i & 1)
             partner = prologue.xor(tid, prologue.const(flip * WARP_SIZE, i32))
             partners[x] = prologue.add(scratch, prologue.shl(partner, prologue.const(3, i32)))
-        upper_warp = [
-            prologue.icmp(
-                "ne", prologue.and_(state.warp, prologue.const(m, i32)), prologue.const(0, i32)
-            )
-            for m in masks
-        ]
+        upper_warp = (
+            None
+            if symmetric_body(op)
+            else [
+                prologue.icmp(
+                    "ne", prologue.and_(state.warp, prologue.const(m, i32)), prologue.const(0, i32)
+                )
+                for m in masks
+            ]
+        )
         slots = self._slots(vals)
         offsets: dict[tuple[int, int], int] = {}
         for u, r in enumerate(slots):
@@ -370,10 +432,8 @@ class LowerReduce(TilePattern):
                 bit = 1 << i
                 for x in [x for x in row if not x & bit]:
                     # `warp ^ x` holds the upper half when this warp has the bit set.
-                    hi, lo = row[x], row[x | bit]
-                    upper = [b.select(upper_warp[i], h, g) for h, g in zip(hi, lo, strict=True)]
-                    lower = [b.select(upper_warp[i], g, h) for h, g in zip(hi, lo, strict=True)]
-                    row[x] = combine(b, op, upper, lower)
+                    upper = upper_warp[i] if upper_warp is not None else None
+                    row[x] = in_tree_order(b, op, upper, row[x], row[x | bit])
                     del row[x | bit]
             out = row[0]
             key = tuple(v[r] for v in vals)
