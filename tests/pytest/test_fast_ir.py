@@ -258,3 +258,28 @@ def test_isolated_from_above_verifies_as_xdsls(xdsl_as_is: None) -> None:
     assert ours == theirs
     assert isinstance(ours, list) and "IsolatedFromAbove parent" in ours[-1]
     assert {"builtin.module", "builtin.module ok", "func.func ok"} <= set(ours)
+
+
+def test_attaching_ops_is_xdsls(xdsl_as_is: None) -> None:
+    """An op goes into a block as xDSL puts it; one already in a block, or one that
+    contains the block, is refused with xDSL's message."""
+    from xdsl.dialects import scf
+
+    def attach() -> list[str]:
+        out: list[str] = []
+        block = Block()
+        first = arith.ConstantOp.from_int_and_width(1, 32)
+        block.add_op(first)
+        out.append(str(first.parent is block))
+        loop = scf.ForOp(first.result, first.result, first.result, [], Block())
+        for target, op in ((block, first), (loop.body.block, loop)):
+            # already attached; contains the block
+            try:
+                target.add_op(op)
+            except ValueError as e:
+                out.append(str(e))
+        return out
+
+    theirs, ours = _both(attach)
+    assert ours == theirs
+    assert isinstance(ours, list) and len(ours) == 3 and "contained in" in ours[2]

@@ -15,6 +15,9 @@ that every pass calls hundreds of thousands of times, each a chain of Python cal
   `SSAValues`), an `isinstance` and a `super()` call for an index.
 - **erasing a result nobody uses** (every erased op): xDSL builds an `ErasedSSAValue`
   to put in place of uses that do not exist.
+- **attaching an op to a block** (every op inserted through xDSL's rewriter or
+  builder): a walk from the block up to the top of the IR, to check that the op does
+  not contain the block; an op without regions contains no block.
 - **`IsolatedFromAbove`'s check** (every function and module a verification meets):
   for each operand of each op inside, an `is_ancestor` walk from the value's owner up
   to the function, a Python call per level, and a trait lookup per op.  Here the
@@ -158,6 +161,19 @@ def _erase(self: SSAValue, safe_erase: bool = True) -> None:
     _original_erase(self, safe_erase)
 
 
+# -- attaching ops -----------------------------------------------------------------
+
+
+def _attach_op(self: Block, operation: Operation) -> None:
+    """`Block._attach_op`: the same checks and errors, the walk up from the block (is
+    `operation` an ancestor of it?) only for an op with regions."""
+    if operation.parent:
+        raise ValueError("Can't add to a block an operation already attached to a block.")
+    if operation.regions and operation.is_ancestor(self):
+        raise ValueError("Can't add an operation to a block contained in the operation.")
+    operation.parent = self
+
+
 # -- IsolatedFromAbove ---------------------------------------------------------------
 
 #: Per op class (IRDL or unregistered: their traits are the class's): whether it is
@@ -215,6 +231,7 @@ _REPLACEMENTS: tuple[tuple[type, str, Callable[..., Any]], ...] = (
     (SSAValues, "__getitem__", _ssa_values_getitem),
     (SSAValue, "erase", _erase),
     (IsolatedFromAbove, "verify", _isolated_verify),
+    (Block, "_attach_op", _attach_op),
 )
 
 #: The originals, by (owner, name), while installed.

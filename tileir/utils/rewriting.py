@@ -189,11 +189,27 @@ class LocatedWalker(PatternRewriteWalker):
 _Rewrite = Callable[[RewritePattern, Operation, PatternRewriter], None]
 
 
+#: Per pattern class: what `_typed_rewrite` read from it.
+_TYPED: dict[type, tuple[type | None, _Rewrite | None]] = {}
+
+#: Per (pattern classes of a `TypeDispatch`, op class): the positions of the patterns
+#: that op class meets (`TypeDispatch._for`).  Passes make their dispatch afresh for
+#: each run, and the classes' answers do not change.
+_CHOSEN: dict[tuple[tuple[type, ...], type], tuple[int, ...]] = {}
+
+
 def _typed_rewrite(pattern: RewritePattern) -> tuple[type | None, _Rewrite | None]:
     """The op type an `@op_type_rewrite_pattern` method matches and the method it wraps,
-    read from the wrapper's closure; `(None, None)` for any other pattern (it is then
-    tried on every op, as xDSL's applier tries it)."""
-    method = getattr(type(pattern), "match_and_rewrite", None)
+    read from the wrapper's closure (once per pattern class); `(None, None)` for any
+    other pattern (it is then tried on every op, as xDSL's applier tries it)."""
+    known = _TYPED.get(type(pattern))
+    if known is None:
+        known = _TYPED[type(pattern)] = _read_typed_rewrite(type(pattern))
+    return known
+
+
+def _read_typed_rewrite(pattern_class: type) -> tuple[type | None, _Rewrite | None]:
+    method = getattr(pattern_class, "match_and_rewrite", None)
     code = getattr(method, "__code__", None)
     closure = getattr(method, "__closure__", None)
     if code is None or closure is None or code.co_name != "impl":
@@ -230,9 +246,11 @@ class TypeDispatch(RewritePattern):
         init=False, default_factory=list[tuple[RewritePattern, type | None, _Rewrite | None]]
     )
     _is_dead: Callable[[Operation], bool] | None = field(init=False, default=None)
+    _classes: tuple[type, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
         self._typed = [(p, *_typed_rewrite(p)) for p in self.patterns]
+        self._classes = tuple(type(p) for p in self.patterns)
         if self.dce_enabled:
             from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
@@ -249,12 +267,16 @@ class TypeDispatch(RewritePattern):
         return not chosen
 
     def _for(self, cls: type) -> list[tuple[RewritePattern, _Rewrite | None]]:
-        chosen: list[tuple[RewritePattern, _Rewrite | None]] = []
-        for pattern, wanted, inner in self._typed:
-            if wanted is None:
-                chosen.append((pattern, None))
-            elif issubclass(cls, wanted):
-                chosen.append((pattern, inner))
+        key = (self._classes, cls)
+        positions = _CHOSEN.get(key)
+        if positions is None:
+            positions = _CHOSEN[key] = tuple(
+                i
+                for i, (_, wanted, _) in enumerate(self._typed)
+                if wanted is None or issubclass(cls, wanted)
+            )
+        typed = self._typed
+        chosen = [(typed[i][0], typed[i][2]) for i in positions]
         self._table[cls] = chosen
         return chosen
 
