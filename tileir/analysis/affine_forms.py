@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xdsl.dialects.builtin import UnrealizedConversionCastOp
+from xdsl.dialects.builtin import IntegerType, UnrealizedConversionCastOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.analysis.axis_info import AxisInfoAnalysis
@@ -27,7 +27,7 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.utils.bits import mlir_bit_width
-from tileir.utils.numeric import numpy_dtype
+from tileir.utils.numeric import dense_splat, element_bytes
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _pointee_bytes(t: Attribute) -> int | None:
     width = mlir_bit_width(t)
     if width is not None and width < 8:
         return 1
-    return numpy_dtype(t).itemsize
+    return element_bytes(t)
 
 
 class AffineForms:
@@ -138,6 +138,12 @@ class AffineForms:
             return None
         uniform = Affine(((),) * rank, None)
         if isinstance(op, ct.ConstantOp):
+            el = op.value.get_element_type()
+            if not isinstance(el, IntegerType) or el.width.data == 1:
+                return None  # (numpy's kinds "iu")
+            splat = dense_splat(op.value)  # the common case: one element, without numpy
+            if splat is not None:
+                return Affine(((),) * rank, int(splat))
             data = op.values().reshape(-1)
             if data.size and data.dtype.kind in "iu" and bool((data == data[0]).all()):
                 return Affine(((),) * rank, int(data[0]))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from xdsl.dialects.builtin import IntegerType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from tileir.dialects.cuda_tile import ops as ct
@@ -30,6 +31,7 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.utils.bits import POINTER_BITS, mlir_bit_width
+from tileir.utils.numeric import dense_splat
 
 #: The divisibility of 0: "divisible by anything" (capped so arithmetic stays finite).
 MAX_DIVISIBILITY = 1 << 62
@@ -129,6 +131,11 @@ class AxisInfoAnalysis:
         rank = len(shape)
 
         if isinstance(op, ct.ConstantOp):
+            if not isinstance(op.value.get_element_type(), IntegerType):
+                return self._unknown(value)
+            splat = dense_splat(op.value)  # the common case: one element, without numpy
+            if splat is not None:
+                return AxisInfo((1,) * rank, (pow2_divisor(int(splat)),) * rank, shape)
             data = op.values().reshape(-1)
             if data.size and bool((data == data[0]).all()) and data.dtype.kind in "iub":
                 div = pow2_divisor(int(data[0]))
@@ -320,6 +327,9 @@ class AxisInfoAnalysis:
         if isinstance(op, aa.SplatOp | tas.SplatOp):
             op = op.src.owner
         if isinstance(op, ct.ConstantOp):
+            splat = dense_splat(op.value)  # the common case: one element, without numpy
+            if splat is not None:
+                return splat == 1
             data = op.values().reshape(-1)
             return bool(data.size) and bool((data == 1).all())
         return False

@@ -454,7 +454,7 @@ def known_divisor(value: int | SSAValue) -> int:
             value = owner.operands[0]
             continue
         if isinstance(owner, ct.ConstantOp):
-            v = int(owner.values().reshape(-1)[0])
+            v = int(owner.first_value())
             return max(best, v & -v if v else 1 << 62)
         return best
 
@@ -624,7 +624,7 @@ def _tile_known_inside(index: SSAValue, extent: int, shape: int | SSAValue) -> b
         return False
     el = element_type(index.type)
     assert isinstance(el, IntegerType)
-    value = int(owner.values().reshape(-1)[0]) & ((1 << el.width.data) - 1)
+    value = int(owner.first_value()) & ((1 << el.width.data) - 1)
     return (value + 1) * extent <= shape
 
 

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
@@ -91,6 +90,7 @@ from tileir.dialects.nv_tileas.attributes import (
 )
 from tileir.dialects.nv_tileas.ops import bool_array
 from tileir.dialects.nv_tileas.types import TiledViewType
+from tileir.utils.numeric import dense_splat
 from tileir.utils.rewriting import LocatedWalker, TypeDispatch
 
 SEMANTICS = {
@@ -130,10 +130,18 @@ def fill_value_attr(value: SSAValue | None) -> Attribute | None:
     (floats compare by value: NaNs, or 0.0 and -0.0, count as one value)."""
     if value is None or not isinstance(value.owner, ct.ConstantOp):
         return None
+    el = element_type(value.type)
+    splat = dense_splat(value.owner.value)
+    if splat is not None:  # the common case: one element read, without numpy
+        if isinstance(el, AnyFloat):
+            return FloatAttr(float(splat), el)
+        assert isinstance(el, IntegerType)
+        return IntegerAttr(int(splat), el)
+    import numpy as np
+
     data = value.owner.values().reshape(-1)
     if not data.size:
         return None
-    el = element_type(value.type)
     if isinstance(el, AnyFloat):
         as_float = data.astype("float64")
         first = float(as_float[0])

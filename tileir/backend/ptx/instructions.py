@@ -35,7 +35,7 @@ from tileir.backend.ptx.registers import (
 )
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
-from tileir.utils.numeric import numpy_dtype
+from tileir.utils.numeric import element_bytes, numpy_bits
 
 
 @dataclass
@@ -112,10 +112,7 @@ def float_immediate(value: float, t: Attribute) -> str:
         return "0d" + struct.pack(">d", value).hex().upper()
     if isinstance(t, Float32Type):
         return "0f" + struct.pack(">f", value).hex().upper()
-    import numpy as np
-
-    bits = int.from_bytes(np.asarray(value).astype(numpy_dtype(t)).tobytes(), "little")
-    return f"0x{bits:04X}"
+    return f"0x{numpy_bits(value, t):04X}"
 
 
 #: The operands (by index) each op prints as a PTX immediate when an
@@ -574,7 +571,7 @@ def emit_insertelement(ctx: PtxContext, op: Operation) -> None:
 
 def _element_size(op: llvm.GEPOp) -> int:
     t = op.elem_type
-    return numpy_dtype(t).itemsize if not isinstance(t, IntegerType) or t.width.data >= 8 else 1
+    return element_bytes(t) if not isinstance(t, IntegerType) or t.width.data >= 8 else 1
 
 
 def constant_offset(op: Operation) -> int | None:

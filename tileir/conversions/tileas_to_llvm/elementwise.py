@@ -12,7 +12,7 @@ from xdsl.dialects.builtin import (
     i8,
     i32,
 )
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.conversions.tileas_to_llvm.context import (
@@ -26,6 +26,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.cuda_tile.types import PointerType
+from tileir.utils.numeric import dense_splat, numpy_bits, to_signed
 
 #: What to do instead of a constant tile of different values.
 _NOT_DENSE = "build the tile from ct.arange, ct.full and arithmetic"
@@ -59,8 +60,12 @@ class LowerElementwise(TilePattern):
 class LowerConstant(TilePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: ct.ConstantOp, rewriter: PatternRewriter) -> None:
-        data = op.values().reshape(-1)
         el = element_type(op.result.type)
+        splat = dense_splat(op.value)  # the common case: one element, without numpy
+        if splat is not None and not isinstance(el, PointerType):
+            self.lower(op, el, splat, rewriter)
+            return
+        data = op.values().reshape(-1)
         if isinstance(el, PointerType):
             raise not_supported(op, "pointer constants")
         if not bool((data == data[0]).all()) and data.dtype.kind != "f":
@@ -69,10 +74,16 @@ class LowerConstant(TilePattern):
             bool((data == data[0]).all()) or bool(np_isnan_all(data))
         ):
             raise not_supported(op, "non-splat dense constants", instead=_NOT_DENSE)
-        b = self.builder(rewriter, op)
         value = data[0].item() if hasattr(data[0], "item") else data[0]
+        self.lower(op, el, value, rewriter)
+
+    def lower(
+        self, op: ct.ConstantOp, el: Attribute, value: float | int, rewriter: PatternRewriter
+    ) -> None:
+        """`op` as `value` in each register of its result."""
+        b = self.builder(rewriter, op)
         if is_fp8(el):  # held as its bits in an i8 register
-            scalar = b.const(int(data[:1].view("int8")[0]), i8)
+            scalar = b.const(to_signed(numpy_bits(float(value), el), 8), i8)
         elif isinstance(el, IntegerType):
             scalar = b.const(int(value), el)
         else:

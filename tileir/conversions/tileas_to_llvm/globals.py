@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
@@ -42,6 +41,8 @@ def ptx_name(symbol: str) -> str:
 def declaration(op: tas.GlobalOp) -> ptx.PtxAsm:
     """The `.global` array of `op` (at function scope) and the `mov` of its address
     into the block's result."""
+    import numpy as np  # an array of values: numpy's bytes (imported when one is used)
+
     data = np.ascontiguousarray(dense_to_numpy(op.value))
     raw = data.tobytes()
     align = max(op.alignment_bytes, data.dtype.itemsize, 1)

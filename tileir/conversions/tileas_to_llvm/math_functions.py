@@ -33,11 +33,11 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-import numpy as np
 from xdsl.dialects.builtin import f32, f64, i1, i32, i64
 from xdsl.ir import SSAValue
 
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.utils.float_codec import f64_bits, to_f32
 
 LN2_HI = 0.693145751953125  # ln 2 with 12 trailing zero bits: n * LN2_HI is exact
 LN2_LO = 1.42860677e-06  # ln 2 - LN2_HI
@@ -94,8 +94,8 @@ def fast_two_sum(b: LLBuilder, a: SSAValue, c: SSAValue) -> tuple[SSAValue, SSAV
 
 def f32_pair(v: Fraction) -> tuple[float, float]:
     """A constant as hi + lo, both f32 (about 2^-48 relative)."""
-    hi = float(np.float32(float(v)))
-    return hi, float(np.float32(float(v - Fraction(hi))))
+    hi = to_f32(float(v))
+    return hi, to_f32(float(v - Fraction(hi)))
 
 
 SIXTH = f32_pair(Fraction(1, 6))
@@ -331,7 +331,7 @@ def cosh_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
 LOG2_ATANH = [2 / ((2 * k + 1) * math.log(2)) for k in range(8, -1, -1)]
 #: 2^f = sum (f ln 2)^k / k!, highest first (|f| <= 1/2: truncated below 2^-42).
 EXP2_SERIES = [math.log(2) ** k / math.factorial(k) for k in range(11, -1, -1)]
-SQRT_HALF_F64_BITS = int(np.float64(math.sqrt(0.5)).view(np.int64))
+SQRT_HALF_F64_BITS = f64_bits(math.sqrt(0.5))
 
 
 def _log2_f64(b: LLBuilder, a: SSAValue) -> SSAValue:

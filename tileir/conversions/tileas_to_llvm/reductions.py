@@ -102,9 +102,8 @@ def combine(
         if isinstance(inner, tas.YieldOp):
             return [lowered(v) for v in inner.operands]
         if isinstance(inner, ct.ConstantOp):
-            data = inner.values().reshape(-1)
             t = element_type(inner.result.type)
-            value = data[0].item() if hasattr(data[0], "item") else data[0]
+            value = inner.first_value()
             env[inner.result] = b.const(
                 int(value) if isinstance(t, IntegerType) else float(value), t
             )

@@ -39,7 +39,7 @@ from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import MemScope, MemSemantic
 from tileir.dialects.nv_tileas.canonicalize import constant_int
 from tileir.dialects.nv_tileas.layouts import LinearLayout, uniform_groups
-from tileir.utils.numeric import numpy_dtype
+from tileir.utils.numeric import numpy_bits
 
 PTX_SCOPE = {
     MemScope.TL_BLK: "cta",
@@ -86,14 +86,12 @@ def padding_bits(op: tas.TiledLoadOp | tas.AsyncTiledLoadOp) -> int:
     pad = op.properties.get("padding_value")
     if pad is None:
         return 0
-    import numpy as np
     from xdsl.dialects.builtin import FloatAttr
 
     t = op.loaded_type() if isinstance(op, tas.AsyncTiledLoadOp) else op.result.type
     el = element_type(t)
     if isinstance(pad, FloatAttr):
-        raw = np.asarray(pad.value.data).astype(numpy_dtype(el)).tobytes()
-        return int.from_bytes(raw, "little")
+        return numpy_bits(pad.value.data, el)
     if isinstance(pad, IntegerAttr):
         return pad.value.data
     return 0

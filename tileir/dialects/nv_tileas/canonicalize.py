@@ -91,7 +91,7 @@ def resolve(entry: Mixed) -> int | None:
         lhs, rhs = resolve(op.lhs), resolve(op.rhs)
         return None if lhs is None or rhs is None else lhs * rhs
     if isinstance(op, ct.ConstantOp) and isinstance(entry.type, IntegerType):
-        return int(op.values().reshape(-1)[0])
+        return int(op.first_value())
     return constant_int(entry)
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -84,7 +83,10 @@ from tileir.dialects.cuda_tile.syntax import (
     print_cuda_tile_type,
 )
 from tileir.dialects.cuda_tile.types import PointerType, TileType, shape_text
-from tileir.utils.numeric import numpy_to_dense, parse_element
+from tileir.utils.numeric import dense_first, dense_splat, numpy_to_dense, parse_element
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # ---------------------------------------------------------------------------
 # module / entry / return
@@ -538,12 +540,23 @@ class ConstantOp(CudaTileOp):
 
         return dense_to_numpy(self.value)
 
+    def first_value(self) -> int | float:
+        """`int()`/`float()` of `values()`'s first element (a bool as 0 or 1), read
+        from that element alone, without numpy."""
+        value = dense_first(self.value)
+        if value is None:
+            raise IndexError("an empty constant has no first element")
+        return value
+
 
 def constant_result_name(value: DenseIntOrFPElementsAttr) -> str:
     """NVIDIA's name for a constant: `%true`, `%false`, `%cst_1_i32`, `%cst_f32`."""
+    el = value.get_element_type()
+    splat = dense_splat(value)
+    if splat is not None:  # the common case, without numpy
+        return _constant_name(splat, el)
     from tileir.utils.numeric import dense_to_numpy
 
-    el = value.get_element_type()
     data = dense_to_numpy(value).reshape(-1)
     if isinstance(el, IntegerType) and el.width.data == 1:
         if data.all():
@@ -551,17 +564,25 @@ def constant_result_name(value: DenseIntOrFPElementsAttr) -> str:
         if not data.any():
             return "false"
         return "cst_i1"
-    name = "cst"
     if is_splat(data):
-        v = data[0]
-        if isinstance(el, IntegerType):
-            name += f"_{int(v)}"
-        else:
-            f = float(v)
-            if math.isnan(f):
-                name += "_NaN"
-            elif math.isfinite(f) and f >= 0 and f == math.floor(f):
-                name += f"_{int(f)}"
+        first = data[0]
+        return _constant_name(int(first) if isinstance(el, IntegerType) else float(first), el)
+    return f"cst_{el}"
+
+
+def _constant_name(v: float | int, el: Attribute) -> str:
+    """`constant_result_name` of a splat of value `v`."""
+    if isinstance(el, IntegerType) and el.width.data == 1:
+        return "true" if v else "false"
+    name = "cst"
+    if isinstance(el, IntegerType):
+        name += f"_{int(v)}"
+    else:
+        f = float(v)
+        if math.isnan(f):
+            name += "_NaN"
+        elif math.isfinite(f) and f >= 0 and f == math.floor(f):
+            name += f"_{int(f)}"
     return f"{name}_{el}"
 
 
@@ -571,6 +592,9 @@ def dense_literal_text(value: DenseIntOrFPElementsAttr) -> str:
     from tileir.utils.numeric import dense_to_numpy, format_element
 
     el = value.get_element_type()
+    splat = dense_splat(value)
+    if splat is not None:  # the common case, without numpy
+        return format_element(splat, el)
     data = dense_to_numpy(value)
     flat = data.reshape(-1)
     if is_splat(flat):
@@ -586,6 +610,8 @@ def dense_literal_text(value: DenseIntOrFPElementsAttr) -> str:
 
 def is_splat(a: np.ndarray) -> bool:
     """All elements bit-identical (NaNs included)."""
+    import numpy as np
+
     flat = np.ascontiguousarray(a).reshape(-1)
     if flat.size <= 1:
         return True

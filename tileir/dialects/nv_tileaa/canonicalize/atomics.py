@@ -8,9 +8,10 @@ touches no element hands its input token on.
 
 from __future__ import annotations
 
-import numpy as np
+import math
+
 from xdsl.dialects.builtin import AnyFloat, IntegerType
-from xdsl.ir import SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from tileir.dialects.cuda_tile import ops as ct
@@ -22,6 +23,7 @@ from tileir.dialects.nv_tileaa.canonicalize.constants import (
     uniform_constant,
 )
 from tileir.dialects.nv_tileaa.canonicalize.memory import input_token_or_fresh, undefined_value
+from tileir.utils.numeric import numpy_bits
 
 #: The ordering a load keeps for an atomic's: a load cannot release, so atomics with
 #: release semantics are not reduced (their write orders earlier accesses).
@@ -31,7 +33,7 @@ LOAD_ORDERING = {
 }
 
 
-def is_rmw_identity(mode: AtomicRMWMode, el: object, value: np.ndarray) -> bool:
+def is_rmw_identity(mode: AtomicRMWMode, el: object, value: int | float) -> bool:
     """Whether `old MODE value == old` for every `old` of element type `el` (a true
     algebraic identity): 0 for add, or, xor and umax; all bits set for and and umin; the
     signed minimum for max and maximum for min; -0.0 for addf (+0.0 is not one:
@@ -51,8 +53,7 @@ def is_rmw_identity(mode: AtomicRMWMode, el: object, value: np.ndarray) -> bool:
         }
         return mode in identities and u == identities[mode]
     if isinstance(el, AnyFloat) and mode is AtomicRMWMode.ADDF:
-        f = float(np.asarray(value).astype(np.float64))
-        return f == 0.0 and bool(np.signbit(f))
+        return value == 0.0 and math.copysign(1.0, value) < 0
     return False
 
 
@@ -119,8 +120,11 @@ class FoldAtomicRmw(RewritePattern):
         rewriter.replace(op, load)
 
 
-def _bitwise_equal(a: np.ndarray, b: np.ndarray) -> bool:
-    return a.dtype == b.dtype and a.tobytes() == b.tobytes()
+def _bitwise_equal(a: int | float, b: int | float, el: Attribute) -> bool:
+    """Two `uniform_constant`s of element type `el` with the same bits."""
+    if isinstance(el, IntegerType):
+        return a == b
+    return numpy_bits(a, el) == numpy_bits(b, el)
 
 
 class FoldAtomicCas(RewritePattern):
@@ -141,7 +145,8 @@ class FoldAtomicCas(RewritePattern):
         compare, value = uniform_constant(op.compare), uniform_constant(op.value)
         if compare is None or value is None:
             return
-        if _bitwise_equal(compare, value):
+        same_type = element_type(op.compare.type) == element_type(op.value.type)
+        if same_type and _bitwise_equal(compare, value, element_type(op.value.type)):
             ordering = LOAD_ORDERING.get(op.semantics())
             if ordering is not None:
                 rewriter.replace(op, atomic_load(rewriter, op, ordering))
@@ -157,14 +162,9 @@ class FoldAtomicCas(RewritePattern):
                 continue
             scalar = uniform_constant(operand)
             assert scalar is not None
-            if isinstance(element_type(operand.type), AnyFloat) and bool(
-                np.isnan(scalar.astype(np.float64))
-            ):
+            if isinstance(element_type(operand.type), AnyFloat) and math.isnan(scalar):
                 continue  # a NaN payload would not survive the rebuild
-            number: float | int = (
-                float(scalar.astype(np.float64)) if scalar.dtype.kind not in "iub" else int(scalar)
-            )
-            const = ct.ConstantOp.splat(number, operand.type)
+            const = ct.ConstantOp.splat(scalar, operand.type)
             rewriter.insert(const)
             operands[operands.index(operand)] = const.result
             changed = True

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-import numpy as np
 from xdsl.dialects.builtin import IntegerType
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -13,11 +13,15 @@ from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileaa.canonicalize.constants import (
     constant_array,
+    is_constant,
     is_finite_tile,
     is_zero_tile,
     materialize,
 )
 from tileir.utils.numeric import numpy_dtype
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Largest M*N*K (times the batch) folded at compile time.
 MAX_FOLDED_PRODUCTS = 1 << 22
@@ -26,6 +30,8 @@ MAX_FOLDED_PRODUCTS = 1 << 22
 def _integer_operand(data: np.ndarray, signedness: Signedness, width: int) -> np.ndarray:
     """Integer elements as the operation's signedness reads them (i8 bits as -128..127
     or 0..255)."""
+    import numpy as np
+
     bits = data.astype(np.int64) & ((1 << width) - 1)
     if signedness is Signedness.UNSIGNED:
         return bits
@@ -41,6 +47,8 @@ def _wrap(values: np.ndarray, width: int) -> np.ndarray:
 def fold_dot_values(op: aa.DotOp, a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray | None:
     """`c + a @ b`, each product and sum rounded in the accumulator type (for floats) or
     wrapped to it (for integers, operands read with their signedness), k in order."""
+    import numpy as np
+
     acc_el = element_type(op.acc.type)
     if isinstance(acc_el, IntegerType):
         signedness = op.signedness()
@@ -92,6 +100,10 @@ class FoldConstantDot(RewritePattern):
             if is_zero_tile(zero) and (integer or is_finite_tile(other)):
                 rewriter.replace(op, [], [op.acc])
                 return
+        if not all(map(is_constant, (op.lhs, op.rhs, op.acc))):
+            return  # (without making a constant accumulator's array: numpy)
+        import numpy as np
+
         a, b, c = (constant_array(v) for v in (op.lhs, op.rhs, op.acc))
         if a is None or b is None or c is None:
             return
