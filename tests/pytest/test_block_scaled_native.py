@@ -6,14 +6,18 @@ e4m3 kernel; `ScaleFactorBuffer` puts factor `g` of row `i` where one
 (`test_tcgen05_block_scaled._blocked`'s bytes); `block_scaled_form` takes the tiles the
 instruction takes and says why not for the others.
 
-The corpus kernel `block_scaled_mm_e4m3_m128` (128x64 by 64x32 tiles, two K tiles)
-compiles for sm_100a to one `tcgen05.cp.32x128b.warpx4` per scale block and two
-`tcgen05.mma ... .kind::mxf8f6f4.block_scale.scale_vec::1X` per K tile, no bf16
-dequantization, and matches numpy in the PTX simulator; its PTX broken (no
-`fence.proxy.async` before the copy, the scale-factor IDs of a K step swapped, A's scales
-copied one column off, no wait for the commit before the next iteration rewrites the
-scales) is reported or wrong; with scales of 2^-62 .. 2^62 it equals the sums of the
-MMAs' products, each added to the f32 accumulator in K order.  The 64x64 corpus kernel
+A thread's 4 factors of one row and 4 groups go as one 32-bit store where its layout
+allows, at the bytes the byte stores took.
+
+The corpus kernel `block_scaled_mm_e4m3_m128` (128x64 by 64x32 tiles) compiles for
+sm_100a to one `tcgen05.cp.32x128b.warpx4` per scale block and two `tcgen05.mma ...
+.kind::mxf8f6f4.block_scale.scale_vec::1X` per K tile, no bf16 dequantization, its MMAs
+in flight over the 3 slots of its rings with a scale set per slot, and matches numpy in
+the PTX simulator with two K tiles and with six (the sets go round twice); its PTX broken
+(no `fence.proxy.async` before the copy, the scale-factor IDs of a K step swapped, A's
+scales copied one column off, the refills' waits for the MMAs' commits removed, every
+iteration on scale set 0) is reported or wrong; with scales of 2^-62 .. 2^62 it equals
+the sums of the MMAs' products, each added to the f32 accumulator in K order.  The 64x64 corpus kernel
 keeps the bf16 dots, with the reason."""
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ import numpy as np
 import pytest
 
 from tileir.compiler import compile_module, load_module
-from tileir.conversions.tileas_to_llvm.tcgen05 import block_scaled_descriptor
+from tileir.conversions.tileas_to_llvm.tcgen05 import _packed_scales, block_scaled_descriptor
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
 from tileir.dialects.nv_tileas.core_matrices import ScaleFactorBuffer
 from tileir.dialects.nv_tileas.layouts import BlockedLayoutAttr, LinearLayout
@@ -49,6 +53,11 @@ COMMIT_WAIT = re.compile(
     r"\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_done[^;]*;\s*@!%tc_done[^;]*;"
 )
 FENCE = "fence.proxy.async.shared::cta;"
+#: A refill's wait for the commit of the MMAs that read its slot (`tcgen05._wait_slot`).
+SLOT_WAIT = re.compile(
+    r"\$L_tc_slot:\s*mbarrier\.try_wait\.parity\.shared::cta\.b64 %tc_ok[^;]*;"
+    r"\s*@!%tc_ok bra\.uni \$L_tc_slot;"
+)
 
 
 def _form(a: str = "e4m3", b: str = "e4m3", mnk: tuple[int, int, int] = (128, 128, 128)):
@@ -110,6 +119,32 @@ def test_scale_factor_buffer_is_the_copy_layout(rows: int, groups: int, k_dim: i
     assert buf.columns == 4 * buf.blocks
 
 
+@pytest.mark.parametrize("rows,groups,k_dim", [(128, 4, 1), (256, 8, 1), (128, 4, 0), (128, 2, 1)])
+def test_packed_scale_stores_land_where_the_bytes_did(rows: int, groups: int, k_dim: int) -> None:
+    """A thread's 4 factors of one row and 4 groups go as one 32-bit store, at the byte
+    of the first (4-aligned), the others after it, for A's rows and B's columns alike;
+    2 groups stay byte stores."""
+    buf = ScaleFactorBuffer(rows, groups)
+    if k_dim == 1:
+        layout = BlockedLayoutAttr([1, groups], [32, 1], [4, 1], [1, 0]).linear((rows, groups))
+    else:
+        layout = BlockedLayoutAttr([groups, 1], [1, 32], [1, 4], [0, 1]).linear((groups, rows))
+    view, strides = buf.view(layout, k_dim)
+    packed = _packed_scales(view)
+    if groups < 4:
+        assert packed is None
+        return
+    assert packed is not None and packed.num_registers * 4 == view.num_registers
+    for w, lane, r in itertools.product(
+        range(view.num_warps), range(32), range(packed.num_registers)
+    ):
+        word = sum(c * s for c, s in zip(packed.coord(r, lane, w), strides, strict=True))
+        assert word % 4 == 0
+        for j in range(4):
+            byte = view.coord(4 * r + j, lane, w)
+            assert sum(c * s for c, s in zip(byte, strides, strict=True)) == word + j
+
+
 @pytest.mark.parametrize(
     "a,scale,group,mnk,says",
     [
@@ -167,19 +202,69 @@ def _no_fence(ptx: str) -> str:
     return ptx[:at] + ptx[at + len(FENCE) :]
 
 
-def _no_wait(ptx: str) -> str:
-    """The next iteration's scale stores without the wait for this one's commit."""
-    wait = next(COMMIT_WAIT.finditer(ptx))
-    return ptx[: wait.start()] + ptx[wait.end() :]
+def _no_slot_wait(ptx: str) -> str:
+    """The loop body's refills without their waits for the commits of the MMAs that read
+    the slots: slot `s` and its scale set are rewritten while those MMAs may read them."""
+    broken = SLOT_WAIT.sub("", ptx)
+    assert broken.count("$L_tc_slot:") == ptx.count("$L_tc_slot:") - 2
+    return broken
+
+
+def _one_set(ptx: str) -> str:
+    """Every iteration on scale set 0 (the set's offsets, slot number times the set's
+    bytes and columns, replaced by 0): set 0 is rewritten while the MMAs of the
+    iterations before, in flight, still read it."""
+    at = ptx.rindex("div.u32", 0, ptx.index("tcgen05.cp."))  # the slot's number
+    slot = re.match(r"div\.u32 (%r\d+), %r\d+, %r\d+;", ptx[at:])
+    assert slot is not None
+    per_set = re.compile(rf"mul\.lo\.s32 (%r\d+), {slot[1]}, %r\d+;")
+    broken, count = per_set.subn(r"mov.b32 \1, 0;", ptx)
+    assert count == 2
+    return broken
+
+
+def _long_inputs(k_tiles: int = 6) -> dict:
+    """The corpus kernel's inputs with `k_tiles` K tiles, so that the 3-slot rings and
+    their scale sets go round twice (integers and scales as the case's: exact)."""
+    case = _common.load_case_module(KERNEL)
+    rng = np.random.default_rng(SEED)
+    k, groups = case.TILE_K * k_tiles, case.TILE_K * k_tiles // case.SCALE_BLOCK
+    inputs = case.make_inputs(rng)
+    arrays = inputs["arrays"]
+    e4m3, e8m0 = ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e8m0fnu
+    arrays["a"] = rng.integers(-8, 9, (case.M, k)).astype(np.float32).astype(e4m3)
+    arrays["bt"] = rng.integers(-8, 9, (case.N, k)).astype(np.float32).astype(e4m3)
+    for name, shape in (("a_scale", (case.M, groups)), ("b_scale", (groups, case.N))):
+        arrays[name] = (127 + rng.integers(-2, 3, shape)).astype(np.uint8).view(e8m0)
+    inputs["scalars"]["k_tiles"] = k_tiles
+    return inputs
+
+
+def _run_long(ptx: str) -> None:
+    inputs = _long_inputs()
+    case = _common.load_case_module(KERNEL)
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    np.testing.assert_array_equal(inputs["arrays"]["c"], case.reference(inputs)["c"])
+
+
+def test_scale_sets_go_round_the_ring() -> None:
+    """Six K tiles over 3 slots: iteration `i` copies its scales into set `i mod 3`
+    (staging buffers and tensor-memory columns) while the MMAs of the two before are in
+    flight; the result is numpy's, exactly."""
+    ptx, tileas = _compiled()
+    assert "nv_tileas.tmem_scale_sets = 3" in tileas and "nv_tileas.tmem_in_flight" in tileas
+    assert not COMMIT_WAIT.search(ptx)  # nobody waits for the dot's own commit
+    _run_long(ptx)
 
 
 @pytest.mark.parametrize(
     "breaks,caught",
     [
         (_no_fence, r"async-race: tcgen05\.cp \(source\)"),
-        (_swap_ids, "Not equal to tolerance"),
-        (_copy_off, "Not equal to tolerance|tcgen05"),
-        (_no_wait, "async-race|tcgen05"),
+        (_swap_ids, "are not equal"),
+        (_copy_off, "are not equal|tcgen05"),
+        (_no_slot_wait, "async-race"),
+        (_one_set, "async-race"),
     ],
 )
 def test_broken_native_kernel_is_reported_or_wrong(breaks, caught: str) -> None:
@@ -187,7 +272,7 @@ def test_broken_native_kernel_is_reported_or_wrong(breaks, caught: str) -> None:
     broken = breaks(ptx)
     assert broken != ptx
     with pytest.raises((SimulationError, AssertionError), match=caught):
-        _common.simulate_case(KERNEL, broken, SEED)
+        _run_long(broken)
 
 
 def test_64_row_kernel_keeps_the_bf16_dots_and_says_why() -> None:

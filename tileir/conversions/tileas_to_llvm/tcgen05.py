@@ -92,6 +92,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.exchange import (
+    ElementKind,
     Exchange,
     check_exchangeable,
     element_kind,
@@ -106,6 +107,7 @@ from tileir.dialects.nv_tileas.core_matrices import (
     CORE_MATRIX_BYTES,
     SCALE_BLOCK_BYTES,
     SCALE_BLOCK_COLUMNS,
+    SCALE_BLOCK_GROUPS,
     ScaleFactorBuffer,
 )
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
@@ -128,6 +130,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     LANE_QUARTERS,
     TCGEN05_M,
     TMEM_SCALE_COLUMN_ATTR,
+    TMEM_SCALE_SETS_ATTR,
     BlockScaledForm,
     accumulator_run,
     block_scaled_form,
@@ -244,10 +247,50 @@ def _scale_column(op: tas.DotOp) -> int:
     return attr.value.data
 
 
+#: Four scale factors packed into one 32-bit store (`_packed_scales`).
+_WORD = ElementKind(32, False, i32)
+
+
+def _packed_scales(view: LinearLayout) -> LinearLayout | None:
+    """`view` (`ScaleFactorBuffer.view`) with each thread's 4 factors of one row and 4
+    consecutive groups as one 32-bit register, where its first two register bits step
+    the group within its 4 (`g % 4`, the buffer's bytes 1 apart) and nothing else does:
+    one `st.shared.b32` for 4 `st.shared.b8`, at a 4-aligned byte.  None otherwise."""
+    bits = (*view.registers[2:], *view.lanes, *view.warps)
+    first = tuple(view.registers[:2])
+    step = tuple(
+        tuple(1 << i if d == len(view.shape) - 1 else 0 for d in range(len(view.shape)))
+        for i in range(2)
+    )
+    if view.shape[-1] != SCALE_BLOCK_GROUPS or first != step or any(c[-1] for c in bits):
+        return None
+    return LinearLayout(
+        (*view.shape[:-1], 1), tuple(view.registers[2:]), tuple(view.lanes), tuple(view.warps)
+    )
+
+
+def _pack_bytes(b: LLBuilder, values: Sequence[SSAValue]) -> SSAValue:
+    """Four 8-bit registers as one 32-bit word, the first in the low byte."""
+    word: SSAValue | None = None
+    for i, v in enumerate(values):
+        byte = b.zext(v, i32)
+        byte = b.shl(byte, b.const(8 * i, i32)) if i else byte
+        word = byte if word is None else b.or_(word, byte)
+    assert word is not None
+    return word
+
+
+def _scale_sets(op: tas.DotOp) -> int:
+    """The sets of scale factors of a block-scaled dot (`TMEM_SCALE_SETS_ATTR`): one a
+    slot of A's ring where its MMAs stay in flight, else 1."""
+    attr = op.attributes.get(TMEM_SCALE_SETS_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 1
+
+
 def _copy_scales(
     asm: ptx.PtxAsm,
     b: LLBuilder,
-    memory: TensorMemory,
+    tmem: SSAValue,
     buffers: Sequence[ScaleFactorBuffer],
     smem: Sequence[SSAValue],
     column: int,
@@ -258,11 +301,12 @@ def _copy_scales(
     block `i` at 4 columns a block; every lane quarter gets the 32 rows), described as a
     K-major canonical matrix of 16-byte rows without swizzle (8-row groups 128 bytes
     apart).  The MMAs of the same thread that follow read them without a wait (PTX ISA
-    9.7.16.6.2: tcgen05.cp -> tcgen05.mma is pipelined); their commit covers the copies."""
+    9.7.16.6.2: tcgen05.cp -> tcgen05.mma is pipelined); their commit covers the copies.
+    `tmem + column` is the tensor-memory address of the set's first column."""
     at = column
     for buf, base in zip(buffers, smem, strict=True):
         for block in range(buf.blocks):
-            taddr = asm.input(b.add(memory.base, b.const(at + SCALE_BLOCK_COLUMNS * block, i32)))
+            taddr = asm.input(b.add(tmem, b.const(at + SCALE_BLOCK_COLUMNS * block, i32)))
             source = b.add(base, b.const(SCALE_BLOCK_BYTES * block, i32))
             desc = asm.input(smem_descriptor(b, source, CORE_MATRIX_BYTES, CORE_MATRIX_BYTES))
             asm.instr(
@@ -274,7 +318,7 @@ def _copy_scales(
 def _block_scaled_mma(
     asm: ptx.PtxAsm,
     b: LLBuilder,
-    memory: TensorMemory,
+    tmem: SSAValue,
     form: BlockScaledForm,
     buffers: Sequence[ScaleFactorBuffer],
     column: int,
@@ -299,8 +343,8 @@ def _block_scaled_mma(
         a_in,
         b_in,
         asm.input(b.const(word, i32)),
-        ptx.address(asm.input(b.add(memory.base, b.const(sfa, i32)))),
-        ptx.address(asm.input(b.add(memory.base, b.const(sfb, i32)))),
+        ptx.address(asm.input(b.add(tmem, b.const(sfa, i32)))),
+        ptx.address(asm.input(b.add(tmem, b.const(sfb, i32)))),
         enable,
         guard=guard,
     )
@@ -338,7 +382,8 @@ class TensorMemory:
     #: The slot mbarriers of each accumulator whose MMAs stay in flight, by column.
     in_flight: dict[int, SlotBarriers] = field(default_factory=dict)
     #: The two buffers in turn of each operand of a chain whose links share them
-    #: (`TURN_BY_DOT_ATTR`), by (loop scope, operand, bytes of one buffer).
+    #: (`TURN_BY_DOT_ATTR`), by (loop scope, operand, bytes of one buffer); and the
+    #: scale sets of a block-scaled dot in flight (`_scale_set`: operand `_SCALE_SETS`).
     turns: dict[tuple[int | None, int, int], SSAValue] = field(default_factory=dict)
     #: The one thread that issues every `tcgen05.mma` and `tcgen05.commit` (`issuer`).
     issuer: SSAValue | None = None
@@ -631,6 +676,10 @@ def lower_tcgen05_dot(
         raise not_supported(op, f"a dot on atom '{info.name}': {why}")
     form = _block_scaled(op, ctx.arch, state.num_warps)
     scale_buffers = dot_scale_buffers(op) or ()
+    # One set of scale factors a slot of A's ring where the MMAs stay in flight, which
+    # live while the loop runs (below); else one set, transient, the dot waits.
+    scale_sets = _scale_sets(op) if form is not None else 1
+    transient_scales = scale_buffers if scale_sets == 1 else ()
     a_layout, b_layout = linear_layout(op, a_t), linear_layout(op, b_t)
     acc_layout = linear_layout(op, acc_t)
     result_layout = linear_layout(op, op.result.type)
@@ -691,14 +740,14 @@ def lower_tcgen05_dot(
     sizes = [buffers[index].bytes for index in written if index not in turning]
     alignments = [buffers[index].align for index in written if index not in turning]
     sizes += [c_size] if exchange_c else []
-    sizes += [buf.bytes for buf in scale_buffers]
+    sizes += [buf.bytes for buf in transient_scales]
     allocated = iter(ex.allocator.allocate(op, state, rewriter, sizes, alignments) if sizes else [])
     operand_smem: list[SSAValue | None] = [fed[0] or staged[0], fed[1] or staged[1]]
     for index in written:
         if index not in turning:
             operand_smem[index] = next(allocated)
     smem_c = next(allocated) if exchange_c else None
-    scale_smem = [next(allocated) for _ in scale_buffers]
+    scale_smem = [next(allocated) for _ in transient_scales]
 
     memory = tensor_memory(state, rewriter)
     base_column = _column_of(op)
@@ -707,7 +756,8 @@ def lower_tcgen05_dot(
         memory.needed = max(memory.needed, a_column + k // 2)
     scale_column = _scale_column(op) if form is not None else 0
     if form is not None:
-        memory.needed = max(memory.needed, scale_column + form.scale_columns((m, n, k)))
+        needed = scale_column + scale_sets * form.scale_columns((m, n, k))
+        memory.needed = max(memory.needed, needed)
     memory.dots.append(op)
     resident = TMEM_RESIDENT_ATTR in op.attributes
     # Tensor memory holds the accumulation from before the loop on
@@ -748,6 +798,22 @@ def lower_tcgen05_dot(
             ring.refill_guard = lambda b, j, barriers=barriers: _wait_slot(b, barriers, j)
         size = feeds.ring_placement(ring_a).operand_bytes(0)  # as the ring's slots
         slot = (barriers, ring_a.slot_number(b, ring_a.current, size))
+        if scale_sets != 1 and ring_a.slots != scale_sets:
+            raise not_supported(
+                op, f"{scale_sets} scale sets for block-scaled MMAs over {ring_a.slots} slots"
+            )
+    scale_tmem = memory.base
+    if scale_sets != 1:
+        if slot is None:
+            raise not_supported(op, "block-scaled scale sets without MMAs in flight")
+        # -- iteration `i` takes the scale set of its A slot `s` (`TMEM_SCALE_SETS_ATTR`):
+        # staging buffers and tensor-memory columns that the MMAs of iteration `i - S`
+        # read, whose commit the ring's refill of slot `s` waited for.
+        scope = feeds.loop_of.get(id(op)) if feeds is not None else None
+        sets = (scale_sets, scope, scale_column)
+        scale_smem, scale_tmem, scale_column = _scale_set(
+            b, state, rewriter, memory, scale_buffers, sets, slot[1]
+        )
 
     # A chain whose links take two buffers in turn (`TURN_BY_DOT_ATTR`, on a resident
     # accumulator): link `j` writes its operands into buffer `j mod 2` once the commit
@@ -775,7 +841,12 @@ def lower_tcgen05_dot(
     ):
         view, strides = buf.view(linear_layout(op, value.type), k_dim)
         vals = ctx.registers_of(op, value)
-        ex.write(b, rewriter, state, vals, view, strides, smem, element_kind(op, value.type))
+        packed = _packed_scales(view)
+        if packed is None:
+            ex.write(b, rewriter, state, vals, view, strides, smem, element_kind(op, value.type))
+            continue
+        words = [_pack_bytes(b, vals[r : r + 4]) for r in range(0, len(vals), 4)]
+        ex.write(b, rewriter, state, words, packed, strides, smem, _WORD)
     # In the MMA agent (`nv_tileas.tmem_mma_agent`) its pipelines order everything: the
     # stage's and the accumulator's waits came before (with the proxy fence: both
     # operands are the stage's), the commits to them follow.
@@ -829,7 +900,7 @@ def lower_tcgen05_dot(
         _thread_sync(asm)
     kind = tcgen05_kind(spec)
     if form is not None:
-        _copy_scales(asm, b, memory, scale_buffers, scale_smem, scale_column, thread0)
+        _copy_scales(asm, b, scale_tmem, scale_buffers, scale_smem, scale_column, thread0)
     for block in range(m // mma_m):
         for c0 in range(0, n, chunk):
             d = asm.input(b.add(memory.base, b.const(base_column + block * n + c0, i32)))
@@ -849,7 +920,7 @@ def lower_tcgen05_dot(
                     where = (block, c0, step, chunk)
                     mma = (d, a_in, b_in, enable)
                     _block_scaled_mma(
-                        asm, b, memory, form, scale_buffers, scale_column, where, mma, thread0
+                        asm, b, scale_tmem, form, scale_buffers, scale_column, where, mma, thread0
                     )
                     continue
                 asm.instr(
@@ -911,6 +982,37 @@ def lower_tcgen05_dot(
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def _scale_set(
+    b: LLBuilder,
+    state: FunctionState,
+    rewriter: PatternRewriter,
+    memory: TensorMemory,
+    buffers: Sequence[ScaleFactorBuffer],
+    sets: tuple[int, int | None, int],
+    number: SSAValue,
+) -> tuple[list[SSAValue], SSAValue, int]:
+    """Set `number` of the `sets[0]` sets of scale factors of a block-scaled dot whose
+    MMAs stay in flight (`TMEM_SCALE_SETS_ATTR`), in the loop `sets[1]` (the rings'
+    scope), from column `sets[2]`: the staging buffers of A's and B's scales (every
+    set's live while the loop runs, beside its rings, `set * (A's + B's bytes)` on), and
+    the tensor-memory address of the set's first column (`column + set * (A's + B's
+    columns)`), with 0 as the column to copy to relative to it."""
+    count, scope, column = sets
+    size = sum(buf.bytes for buf in buffers)
+    key = (scope, _SCALE_SETS, count * size)  # shared with the dot's copies around the loop
+    if key not in memory.turns:
+        memory.turns[key] = allocate_persistent(state, rewriter, count * size, scope)
+    first = b.add(memory.turns[key], b.mul(number, b.const(size, i32)))
+    smem = [first, b.add(first, b.const(buffers[0].bytes, i32))]
+    width = sum(buf.columns for buf in buffers)
+    tmem = b.add(memory.base, b.add(b.const(column, i32), b.mul(number, b.const(width, i32))))
+    return smem, tmem, 0
+
+
+#: `TensorMemory.turns`' operand index of a block-scaled dot's scale sets (0, 1: A, B).
+_SCALE_SETS = 2
 
 
 def _turn_link(op: tas.DotOp) -> tuple[int, int] | None:

@@ -245,7 +245,16 @@ def ring_slot_bytes(load: tas.TiledLoadOp, dense: int) -> int:
     if use is None or use.index > 1 or not isinstance(dot, tas.DotOp):
         return dense
     laid_out = laid_out_operand_bytes(dot, use.index)
-    return dense if laid_out is None else max(dense, laid_out)
+    return (dense if laid_out is None else max(dense, laid_out)) + _scale_set_bytes(dot, use.index)
+
+
+def _scale_set_bytes(dot: tas.DotOp, index: int) -> int:
+    """With A's slot (`index` 0) of a block-scaled dot whose MMAs may stay in flight,
+    the set of scale factors staged for that slot (`tcgen05_plan.TMEM_SCALE_SETS_ATTR`:
+    one set a slot, beside the rings)."""
+    if index != 0 or not may_stay_in_flight(dot):
+        return 0
+    return sum(buf.bytes for buf in dot_scale_buffers(dot) or ())
 
 
 def waited_slot_bytes(future: SSAValue, dense: int) -> int:
@@ -260,7 +269,8 @@ def waited_slot_bytes(future: SSAValue, dense: int) -> int:
                 dot = dot_use.operation
                 if isinstance(dot, tas.DotOp) and dot_use.index <= 1:
                     laid_out = laid_out_operand_bytes(dot, dot_use.index)
-                    return dense if laid_out is None else max(dense, laid_out)
+                    scales = _scale_set_bytes(dot, dot_use.index)
+                    return (dense if laid_out is None else max(dense, laid_out)) + scales
     return dense
 
 

@@ -194,6 +194,16 @@ class BlockScaledForm:
 #: (`tileas-tmem-accumulators`).
 TMEM_SCALE_COLUMN_ATTR = "nv_tileas.tmem_scale_column"
 
+#: The sets of scale factors of a block-scaled `tcgen05` dot whose MMAs stay in flight
+#: (`nv_tileas.tmem_in_flight`): one a slot of its A's ring, `ScaleFactorBuffer.columns`
+#: of A's and B's each, set `s` at `TMEM_SCALE_COLUMN_ATTR + s * (A's + B's columns)`
+#: (its staging buffers alike, `s * (A's + B's bytes)` on).  Iteration `i` uses the set
+#: of the slot it reads; the set's last reader, iteration `i - S`, committed to that
+#: slot's mbarrier, which every thread waited for when the ring refilled the slot (in
+#: iteration `i - S + 1 <= i - 1`): no new barrier.  Absent: one set, the dot waits for
+#: its own commit.
+TMEM_SCALE_SETS_ATTR = "nv_tileas.tmem_scale_sets"
+
 
 def dot_scale_buffers(dot: tas.DotOp) -> tuple[ScaleFactorBuffer, ScaleFactorBuffer] | None:
     """The scale factors of the block-scaled dot `dot` as staged for `tcgen05.cp` (A's
@@ -554,9 +564,10 @@ def may_stay_in_flight(dot: tas.DotOp) -> bool:
     commit each iteration, so, as for a synchronous `mma.sync` or `wgmma` dot, the slot
     it read is refilled after that wait and its rings take `stages - 1` slots: one slot
     a ring at two stages (attention's K and V beside Q and P at `occupancy = 2`), and
-    nothing of them outlives the loop (`ring_budget.ring_scoped`)."""
-    if dot.atom.info.engine != "tcgen05" or dot.scales is not None:
-        return False  # block-scaled: one set of scale factors, the dot waits (not yet)
+    nothing of them outlives the loop (`ring_budget.ring_scoped`).  A block-scaled dot
+    in flight takes one set of scale factors a slot (`TMEM_SCALE_SETS_ATTR`)."""
+    if dot.atom.info.engine != "tcgen05":
+        return False
     chain = resident_chain(dot)
     return chain is not None and len(chain[1]) == 1
 

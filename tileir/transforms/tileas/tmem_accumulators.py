@@ -96,6 +96,7 @@ from tileir.dialects.nv_tileas.ops.tmem import (
     ScaleTmemAccumulatorOp,
     WriteTmemAccumulatorOp,
 )
+from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.pipeline_dot_operands import (
     ACCUMULATOR_REGISTERS,
     READ_FROM_SLOT_ATTR,
@@ -106,6 +107,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     TCGEN05_M,
     TMEM_COLUMNS,
     TMEM_SCALE_COLUMN_ATTR,
+    TMEM_SCALE_SETS_ATTR,
     a_in_tmem_obstacle,
     chain_from,
     dot_scale_buffers,
@@ -470,11 +472,32 @@ class TmemAccumulatorsPass(ModulePass):
                 )
 
 
+def _ring_slots(dot: tas.DotOp) -> int | None:
+    """The slots of the ring of A of `dot`, whose MMAs stay in flight (`ring_fed`): the
+    stage of the body's refill plus one (`async_copy.Ring.slots`, as the lowering counts
+    them), found by following A's future through the loop's iteration arguments to the
+    load the body yields; None where that chain is not there."""
+    wait, loop = dot.a.owner, dot.parent_op()
+    if not isinstance(wait, tas.FutureWaitOp) or not isinstance(loop, scf.ForOp):
+        return None
+    value, body = wait.future, loop.body.block
+    yielded = body.last_op
+    assert isinstance(yielded, scf.YieldOp)
+    for _ in range(len(body.args)):
+        if not isinstance(value, BlockArgument) or value.block is not body or value.index == 0:
+            break
+        value = yielded.operands[value.index - 1]
+    stage = value.owner.attributes.get(STAGE_ATTR) if isinstance(value, OpResult) else None
+    return stage.value.data + 1 if isinstance(stage, IntegerAttr) else None
+
+
 def _place_scales(dots: Sequence[tas.DotOp], column: int) -> None:
     """The tensor-memory columns of the scale factors of each block-scaled dot of
-    `dots` (`TMEM_SCALE_COLUMN_ATTR`): one set a dot (it waits for its own commit, so
-    the next iteration's copy finds them free), from `column` (after the accumulators)
-    and after any A in tensor memory."""
+    `dots` (`TMEM_SCALE_COLUMN_ATTR`), from `column` (after the accumulators) and after
+    any A in tensor memory: one set a dot that waits for its own commit (the next
+    iteration's copy finds it free), one a slot of A's ring where its MMAs stay in
+    flight (`TMEM_SCALE_SETS_ATTR`: iteration `i` copies into its slot's set, which
+    the MMAs of iteration `i - S` read and the ring's refill of that slot waited for)."""
     for dot in dots:
         a_column = dot.attributes.get(TMEM_A_COLUMN_ATTR)
         if isinstance(a_column, IntegerAttr):
@@ -483,8 +506,15 @@ def _place_scales(dots: Sequence[tas.DotOp], column: int) -> None:
         buffers = dot_scale_buffers(dot)
         if buffers is None:
             continue
+        sets = 1
+        if TMEM_IN_FLIGHT_ATTR in dot.attributes:
+            slots = _ring_slots(dot)
+            if slots is None:
+                raise not_supported(dot, "block-scaled MMAs in flight without A's ring slots")
+            sets = slots
+            dot.attributes[TMEM_SCALE_SETS_ATTR] = IntegerAttr(sets, i64)
         dot.attributes[TMEM_SCALE_COLUMN_ATTR] = IntegerAttr(column, i64)
-        column += buffers[0].columns + buffers[1].columns
+        column += sets * (buffers[0].columns + buffers[1].columns)
         if column > TMEM_COLUMNS:
             raise not_supported(
                 dot,
