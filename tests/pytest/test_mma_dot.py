@@ -484,8 +484,9 @@ def test_operand_buffer_places_elements_as_the_descriptor_reads_them(
 
 
 def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
-    """gemm_f16's 64x32 A and 32x32 B (blocked, 8 halves per thread): padding the core
-    matrices apart makes the 16-byte stores conflict-free."""
+    """gemm_f16's 64x32 A and 32x32 B (blocked, 8 halves per thread): swizzling A's
+    K-major lines 64 bytes wide and padding B's MN-major core matrices apart make the
+    16-byte stores conflict-free (A as dense as without either)."""
     from tileir.conversions.tileas_to_llvm.exchange import vector_conflict_ways
     from tileir.conversions.tileas_to_llvm.wgmma import OperandBuffer, operand_buffers
     from tileir.dialects.nv_tileas.layouts import default_blocked
@@ -494,6 +495,7 @@ def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
     b_layout = default_blocked((32, 32), 4, 8).linear((32, 32))
     a, b = operand_buffers((64, 32, 32), 2, (a_layout, b_layout), 48 * 1024)
     assert not a.mn_major and b.mn_major
+    assert (a.swizzle, a.bytes, b.swizzle) == (64, 4096, 0) and b.pad > 0
     # Without room for the padding, the buffers are dense (a 64-by-32 and a 32-by-32
     # f16 tile: 4096 + 2048 bytes).
     dense = operand_buffers((64, 32, 32), 2, (a_layout, b_layout), 6144)
@@ -501,7 +503,8 @@ def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
     for buffer, layout, k_dim in ((a, a_layout, 1), (b, b_layout, 0)):
         unpadded = OperandBuffer(buffer.rows, buffer.k, 2, buffer.mn_major, 0)
         assert vector_conflict_ways(*unpadded.view(layout, k_dim)[:2], 2) > 1
-        assert vector_conflict_ways(*buffer.view(layout, k_dim)[:2], 2) == 1
+        view, strides, swizzle = buffer.view(layout, k_dim)
+        assert vector_conflict_ways(view, strides, 2, swizzle) == 1
 
 
 @pytest.mark.parametrize(

@@ -251,9 +251,10 @@ def test_tcgen05_rings_are_planned_as_large_as_they_are_lowered(
     """A ring feeding `tcgen05` MMAs left in flight has as many slots as stages (the
     slot they read is refilled after their commit), one more than a synchronous dot's:
     the plan counts them so (`LoopPlan.tcgen05`).  With room for two of `gemm_f16`'s
-    stages (7.5 KiB each as the lowering pads the slots: `padded_operand_buffers`) the
-    loop gets a 2-stage ring (one tile loaded ahead per operand), not the 3-stage one
-    that counting `stages - 1` slots gave and that then took 22.5 KiB."""
+    stages (6.5 KiB each as the lowering lays the slots out, `padded_operand_buffers`: A
+    swizzled 64 bytes wide, B's core matrices padded apart) and not for three, the loop
+    gets a 2-stage ring (one tile loaded ahead per operand), not the 3-stage one that
+    counting `stages - 1` slots gave and that then took 19.5 KiB."""
     from tileir.transforms.tileas.ring_budget import RingBudget
 
     monkeypatch.setattr(RingBudget, "for_loop", lambda self, fed, scoped=False: 2 * 7680)

@@ -1,9 +1,11 @@
 """sm_100a and sm_90a: the ring budget counts a `tcgen05` or `wgmma` ring slot as the
 lowering lays it out (`ring_budget.ring_slot_bytes`, `laid_out_operand_bytes`): the
-operand's core-matrix buffer with its core matrices padded apart against bank conflicts
-(`core_matrices.padded_operand_buffers`, the one function the lowering's
-`wgmma.operand_buffers` lays the slots out with), not the dense tile: a 128x128 16-bit
-K-major slot is 36,864 bytes, not 32,768.  For a few corpus kernels every slot the
+operand's core-matrix buffer with its core matrices padded apart against bank conflicts,
+or swizzled where that conflicts no more (`core_matrices.padded_operand_buffers`, the
+one function the lowering's `wgmma.operand_buffers` lays the slots out with), not the
+dense tile: a padded 128x128 16-bit MN-major slot is 36,864 bytes, not 32,768 (a
+swizzled K-major one is dense), and the swizzled buffers' alignment is counted
+(`ring_budget.alignment_allowance`).  For a few corpus kernels every slot the
 lowering allocates for a `tcgen05` or `wgmma` ring is one the budget counted, the shared
 memory the budget counts for the whole kernel (transient uses, rings, operands staged
 once, the persistent reserve) is at least what the PTX declares, and both fit the

@@ -67,12 +67,13 @@ def compiled(request: pytest.FixtureRequest) -> tuple[str, bool, str]:
 
 def _rounding(lines: list[str]) -> tuple[int, int]:
     """Lines [first, last) of the loop body's rounding: from its first `ld.shared`
-    shortly after a wait for the stage to the first async-proxy fence or CTA or named
+    shortly after a wait for the stage (within 48 lines: a swizzled slot's addresses,
+    `exchange.ThreadBase`, come between) to the first async-proxy fence or CTA or named
     barrier after it."""
     first = next(
         i
         for i, line in enumerate(lines)
-        if "ld.shared" in line and any(STAGE_WAIT.match(x) for x in lines[max(i - 24, 0) : i])
+        if "ld.shared" in line and any(STAGE_WAIT.match(x) for x in lines[max(i - 48, 0) : i])
     )
     last = next(
         i for i in range(first, len(lines)) if re.match(r"\s*(bar\.sync|fence\.proxy)", lines[i])

@@ -231,12 +231,14 @@ class GlobalMemory:
         #: The launch's happens-before relation (set by ``Machine``).
         self.order: HappensBefore | None = None
 
-    def place(self, a: np.ndarray, label: str, cta: int = -1) -> int:
-        """Put ``a``'s backing buffer in memory (once per buffer); its device address.
-        ``cta``: the CTA whose shared memory it is, if it is."""
+    def place(self, a: np.ndarray, label: str, cta: int = -1, align: int = 1) -> int:
+        """Put ``a``'s backing buffer in memory (once per buffer, at a multiple of
+        ``align``); its device address.  ``cta``: the CTA whose shared memory it is, if
+        it is."""
         buffer, offset = backing_buffer(a)
         region = self._by_base.get(id(buffer))
         if region is None:
+            self._next = -(-self._next // align) * align
             region = Region(self._next, buffer, label, cta)
             self._by_base[id(buffer)] = region
             self.regions.append(region)

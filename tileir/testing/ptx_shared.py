@@ -60,7 +60,7 @@ def place_shared(decls: list[SharedDecl], memory, grid: tuple[int, ...]) -> dict
         for c in range(ctas):
             buffer = np.zeros(d.size, dtype=np.uint8)
             address = memory.place(
-                buffer, f"shared array {d.name} of CTA {c} ({d.size} bytes)", cta=c
+                buffer, f"shared array {d.name} of CTA {c} ({d.size} bytes)", cta=c, align=d.align
             )
             if address % max(d.align, 1) or address >= 1 << 32:
                 raise SimulationError(f"cannot place shared array {d.name}", line=d.line)

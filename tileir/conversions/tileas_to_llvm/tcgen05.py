@@ -15,8 +15,9 @@ Generation Family Instructions"); the instructions are written by the one PTX bu
   arrive on; every thread clears its own phase word; then `tcgen05.fence` around a
   CTA barrier (section 9.7.16.6.4, "tcgen05.fence") and every thread reads the base
   address.  Before each `ret`, after a CTA barrier, warp 0 runs `tcgen05.dealloc`.
-* Per dot: A and B are written to shared memory in the no-swizzle canonical layouts
-  (`wgmma.OperandBuffer`: A K-major, B MN-major for 16-bit types, K-major otherwise),
+* Per dot: A and B are written to shared memory in the canonical layouts of `wgmma`
+  (`wgmma.OperandBuffer`: A K-major, B MN-major for 16-bit types, K-major otherwise;
+  K-major ones swizzled, the descriptor's swizzle field in bits 61-63),
   made visible to the tensor cores (`fence.proxy.async`); an accumulator that is not
   the integer constant zero is written to tensor memory by each warp's lane quarter
   (`tcgen05.st.32x32b`, `tcgen05.wait::st`); after `tcgen05.fence::before_thread_sync`,

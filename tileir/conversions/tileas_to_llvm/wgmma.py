@@ -20,10 +20,10 @@ Each chain is waited for before the dot ends, except where
 specialization are later work:
 
 * Both operands come from shared memory through *matrix descriptors*, in the
-  no-swizzle canonical layouts (`OperandBuffer`): *core matrices* of 8 lines of 16
-  bytes, each 128 contiguous bytes; the descriptor's leading-dimension byte offset
-  (LBO) steps between core matrices along K, the stride-dimension byte offset (SBO)
-  along M or N.
+  ISA's canonical layouts (`OperandBuffer`): without a swizzle, *core matrices* of 8
+  lines of 16 bytes, each 128 contiguous bytes; the descriptor's leading-dimension
+  byte offset (LBO) steps between core matrices along K, the stride-dimension byte
+  offset (SBO) along M or N.
   - A (`M x K`, K contiguous in global memory) is K-major: a line holds 16 bytes of
     K of one row (`(r % 8)·16 + (k % T)·s + (k / T)·LBO + (r / 8)·SBO`, `s` the
     element size, `T = 16 / s`), so a thread's run of K elements is one vector store.
@@ -35,12 +35,19 @@ specialization are later work:
     flag: their B is K-major, written transposed (N x K) an element at a time unless
     it was loaded K-contiguous.
   - The core matrices adjacent along the dimension they are adjacent in are padded
-    apart (0-112 bytes, the least that minimizes the bank conflicts of the writes,
-    `choose_pad`), as the 16-byte lines of a warp's stores otherwise fall into the
-    same banks.
+    apart (0-112 bytes, the least that minimizes the bank conflicts of the writes),
+    as the 16-byte lines of a warp's stores otherwise fall into the same banks; or a
+    K-major buffer is swizzled W = 128, 64 or 32 bytes wide (`choose_layout`: where K
+    fills the W-byte lines and the writes conflict no more than padded): a line is W
+    bytes of K of one row, 8 lines an atom of 8W bytes (SBO 8W, LBO unused), the
+    atoms of a W-byte column of K one below the other, and each line's 16-byte chunks
+    XORed with its row (`core_matrices.swizzled`); the descriptor's mode (bits 62-63,
+    `SWIZZLE_MODE`) says W, a K step starts inside the first line of an atom, and
+    the buffer starts at an atom (`shared_arena`).
   The writes are expressed by a `(K/c, c, R/8, 8)` view of each operand's layout
-  with byte strides (`OperandBuffer.view`).  Warpgroup `g` reads rows `64g ..` of A:
-  its descriptor starts `8g` row groups in.
+  with byte strides (`OperandBuffer.view`; `c` the K of a line) and the swizzle,
+  which the writer applies (`exchange.ThreadBase`).  Warpgroup `g` reads rows `64g ..`
+  of A: its descriptor starts `8g` row groups in.
 * The generic-proxy `st.shared` writes are made visible to `wgmma` (the async
   proxy) with `fence.proxy.async.shared::cta` before the CTA barrier.
 * Per 64 x N block (N the atom's) one chain of typed nvvm ops, as upstream MLIR's
@@ -87,13 +94,14 @@ def operand_buffers(
     mnk: tuple[int, int, int], size: int, layouts: tuple[LinearLayout, LinearLayout], limit: int
 ) -> tuple[OperandBuffer, OperandBuffer]:
     """A's (K-major) and B's (MN-major for 16-bit elements, `b_mn_major`) buffers:
-    padded against bank conflicts when both fit in `limit` bytes, dense otherwise."""
+    padded against bank conflicts (or swizzled) when both fit in `limit` bytes, dense
+    otherwise (a swizzled buffer already is, and stays swizzled)."""
     m, n, k = mnk
     mn_major = b_mn_major(size, layouts[1])
     a, b = padded_operand_buffers(mnk, size, layouts)
     if a.bytes + b.bytes > limit:
-        a = OperandBuffer(m, k, size, False)
-        b = OperandBuffer(n, k, size, mn_major)
+        a = a if a.swizzle else OperandBuffer(m, k, size, False)
+        b = b if b.swizzle else OperandBuffer(n, k, size, mn_major)
     return a, b
 
 

@@ -5,9 +5,14 @@ that the ring budget counts slots with (`transforms/tileas/ring_budget.py`), so 
 two agree on every byte.
 
 `wgmma` (sm_90a) and `tcgen05.mma` (sm_100a) take A and B from shared memory through
-matrix descriptors, in the no-swizzle canonical layouts: *core matrices* of 8 lines of
-16 bytes (`OperandBuffer`), padded apart by the least (0-112 bytes) that minimizes the
-bank conflicts of the writes from the operand's register layout (`choose_pad`).
+matrix descriptors, in the ISA's canonical layouts (`OperandBuffer`): without a swizzle,
+*core matrices* of 8 lines of 16 bytes, padded apart by the least (0-112 bytes) that
+minimizes the bank conflicts of the writes from the operand's register layout; K-major
+(A; B of 8-bit and tf32 types, and 16-bit B loaded K-contiguous) also swizzled 128, 64
+or 32 bytes wide where K fills the lines: dense, the 16-byte chunks of each line XORed
+with its row (`swizzled`), and chosen wherever it conflicts no more than the best
+padding (`choose_layout`), which for the usual blocked layouts is everywhere.
+MN-major 16-bit B keeps the padding.
 """
 
 from __future__ import annotations
@@ -108,7 +113,7 @@ SWIZZLE_WIDTHS = (128, 64, 32)
 
 #: Whether the lowering and the ring budget may lay K-major operand buffers out swizzled
 #: (`choose_layout`).
-SWIZZLE_OPERANDS = False
+SWIZZLE_OPERANDS = True
 
 
 class BufferView(NamedTuple):

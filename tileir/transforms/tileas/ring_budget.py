@@ -19,12 +19,14 @@ kernel's budget after
 A `wgmma` or `tcgen05` dot's operand buffers, a ring's slots, the buffers written each
 iteration (or two in turn), A's own and, for `wgmma`, those staged once alike, are
 counted as the lowering lays them out, core matrices padded apart against bank
-conflicts (`laid_out_operand_bytes`: `core_matrices.padded_operand_buffers`, the
-function the lowering's `wgmma.operand_buffers` calls), and a `tcgen05` operand it
-stages once as dense as the lowering writes it (`_staged_bytes`): counted dense, a
-128x128 16-bit slot was 32,768 bytes where the PTX declared 36,864, and 23 of the 55
-sm_100a and 31 of the 55 sm_90a `wgmma` kernels declared more shared memory than the
-budget had counted.
+conflicts or K-major buffers swizzled, dense (`laid_out_operand_bytes`:
+`core_matrices.padded_operand_buffers`, the function the lowering's
+`wgmma.operand_buffers` calls), and a `tcgen05` operand it stages once as dense as the
+lowering writes it (`_staged_bytes`): counted dense, a padded 128x128 16-bit slot was
+32,768 bytes where the PTX declared 36,864, and 23 of the 55 sm_100a and 31 of the 55
+sm_90a `wgmma` kernels declared more shared memory than the budget had counted.  A
+kernel with a swizzled buffer keeps `ALIGNMENT_ALLOWANCE` more for aligning those
+buffers to their atoms (`alignment_allowance`).
 
 The kernel's budget is chosen, not accidental: the static shared memory ptxas accepts
 for the target (`targets.GpuArch.static_shared`: 48 KiB before sm_90, whatever a launcher
@@ -52,7 +54,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.core_matrices import padded_operand_buffers
+from tileir.dialects.nv_tileas.core_matrices import OperandBuffer, padded_operand_buffers
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
 from tileir.dialects.nv_tileas.ops.tmem import (
@@ -191,11 +193,20 @@ def laid_out_operand_bytes(dot: tas.DotOp, index: int) -> int | None:
     """Bytes of the shared-memory buffer of operand `index` (0: A, 1: B) of the
     `wgmma` or `tcgen05` dot `dot`, as the lowering lays it out (`dot.LowerDot.placement`),
     a ring's slot, a buffer written each iteration, one of two in turn, one of A's own
-    or one staged once by a `wgmma` dot alike: core matrices padded apart against the
-    bank conflicts of the operand's writes (`core_matrices.padded_operand_buffers`; the
-    lowering's `wgmma.operand_buffers` takes them wherever both operands' fit, dense
-    otherwise, never more), a 128x128 16-bit K-major tile 36,864 bytes, not 32,768.
-    None for an `mma.sync` dot (or a batched one)."""
+    or one staged once by a `wgmma` dot alike (`laid_out_operand_buffer`).  None for an
+    `mma.sync` dot (or a batched one)."""
+    buffer = laid_out_operand_buffer(dot, index)
+    return None if buffer is None else buffer.bytes
+
+
+def laid_out_operand_buffer(dot: tas.DotOp, index: int) -> OperandBuffer | None:
+    """The shared-memory buffer of operand `index` of the `wgmma` or `tcgen05` dot `dot`
+    as the lowering lays it out (`laid_out_operand_bytes`): core matrices padded apart
+    against the bank conflicts of the operand's writes, or swizzled where that conflicts
+    no more (`core_matrices.padded_operand_buffers`; the lowering's
+    `wgmma.operand_buffers` takes them wherever both operands' fit, dense otherwise,
+    never more), a padded 128x128 16-bit K-major tile 36,864 bytes, not 32,768.  None
+    for an `mma.sync` dot (or a batched one)."""
     spec = dot.atom.info.mma_spec
     a_t, b_t = dot.a.type, dot.b.type
     if dot.atom.info.engine not in ("wgmma", "tcgen05") or spec is None:
@@ -210,7 +221,26 @@ def laid_out_operand_bytes(dot: tas.DotOp, index: int) -> int | None:
         return None
     (m, k), n = a_t.get_shape(), b_t.get_shape()[1]
     layouts = (a_t.encoding.linear(a_t.get_shape()), b_t.encoding.linear(b_t.get_shape()))
-    return padded_operand_buffers((m, n, k), spec.element_bytes, layouts)[index].bytes
+    return padded_operand_buffers((m, n, k), spec.element_bytes, layouts)[index]
+
+
+#: Bytes kept for aligning swizzled operand buffers to their atoms (1024 bytes at most)
+#: in a kernel that has one (`alignment_allowance`): the lowering rounds the start of
+#: the persistent buffers and of the loops' scoped rings up to it, and puts the most
+#: aligned buffers first in each region (`shared_arena.finalize_persistent`).
+ALIGNMENT_ALLOWANCE = 2 * KIB
+
+
+def alignment_allowance(fn: func.FuncOp) -> int:
+    """`ALIGNMENT_ALLOWANCE` where a `wgmma` or `tcgen05` dot of `fn` has a swizzled
+    operand buffer; 0 elsewhere."""
+    for op in fn.walk():
+        if isinstance(op, tas.DotOp):
+            for index in (0, 1):
+                buffer = laid_out_operand_buffer(op, index)
+                if buffer is not None and buffer.swizzle:
+                    return ALIGNMENT_ALLOWANCE
+    return 0
 
 
 def operand_buffer_bytes(dot: tas.DotOp, index: int) -> int:
@@ -443,7 +473,13 @@ def unpipelined_bound(fn: func.FuncOp) -> int:
         for op in fn.walk()
         if isinstance(op, tas.DotOp) and A_OWN_BUFFER_ATTR in op.attributes
     )
-    return transient_bound(fn, set()) + own + staged_once_bound(fn) + PERSISTENT_RESERVE
+    return (
+        transient_bound(fn, set())
+        + own
+        + staged_once_bound(fn)
+        + PERSISTENT_RESERVE
+        + alignment_allowance(fn)
+    )
 
 
 def kernel_shared_budget(fn: func.FuncOp, arch: str) -> int:
@@ -510,6 +546,7 @@ class RingBudget:
             - (0 if scoped else self.scoped)
             - staged_once_bound(self.fn)
             - PERSISTENT_RESERVE
+            - alignment_allowance(self.fn)
         )
 
     def place(self, size: int, scoped: bool = False) -> None:
