@@ -6,6 +6,7 @@ supported yet.  The corpus kernel `gemm_f16` is the main end-to-end check
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,8 @@ import pytest
 from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, parse_module_text
 from tileir.conversions.tileas_to_llvm.mma import accumulator_layout, warp_grid
+from tileir.dialects.nv_tileas.core_matrices import OperandBuffer
+from tileir.dialects.nv_tileas.layouts import LinearLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, effective_warps
 from tileir.testing import simulate
 
@@ -461,26 +464,36 @@ def test_operand_buffer_places_elements_as_the_descriptor_reads_them(
     layout = default_blocked(shape, 4, 8).linear(shape)
     k = shape[k_dim]
     buffer = OperandBuffer(shape[1 - k_dim], k, size, mn_major, pad)
-    view, strides, _ = buffer.view(layout, k_dim)
     seen: set[int] = set()
+    for kk, row, address in _written(layout, buffer, k_dim):
+        if mn_major:
+            core = (row % 8) * size + (kk % 8) * 16
+            expected = core + (kk // 8) * buffer.lbo + (row // 8) * buffer.sbo
+        else:
+            t = 16 // size
+            core = (row % 8) * 16 + (kk % t) * size
+            expected = core + (kk // t) * buffer.lbo + (row // 8) * buffer.sbo
+        assert address == expected
+        assert 0 <= address < buffer.bytes
+        seen.add(address)
+    assert len(seen) == shape[0] * shape[1]
+    assert buffer.lbo % 16 == 0 and buffer.sbo % 16 == 0
+
+
+def _written(
+    layout: LinearLayout, buffer: OperandBuffer, k_dim: int
+) -> Iterator[tuple[int, int, int]]:
+    """`(k, row, byte address)` of every element of `layout` (K along `k_dim`) written
+    through `buffer`'s view, swizzled as the buffer is."""
+    from tileir.dialects.nv_tileas.core_matrices import swizzled
+
+    view, strides, swizzle = buffer.view(layout, k_dim)
     for w in range(layout.num_warps):
         for lane in range(32):
             for r in range(layout.num_registers):
                 coord = layout.coord(r, lane, w)
-                kk, row = coord[k_dim], coord[1 - k_dim]
-                address = sum(x * s for x, s in zip(view.coord(r, lane, w), strides, strict=True))
-                if mn_major:
-                    core = (row % 8) * size + (kk % 8) * 16
-                    expected = core + (kk // 8) * buffer.lbo + (row // 8) * buffer.sbo
-                else:
-                    t = 16 // size
-                    core = (row % 8) * 16 + (kk % t) * size
-                    expected = core + (kk // t) * buffer.lbo + (row // 8) * buffer.sbo
-                assert address == expected
-                assert 0 <= address < buffer.bytes
-                seen.add(address)
-    assert len(seen) == shape[0] * shape[1]
-    assert buffer.lbo % 16 == 0 and buffer.sbo % 16 == 0
+                linear = sum(x * s for x, s in zip(view.coord(r, lane, w), strides, strict=True))
+                yield coord[k_dim], coord[1 - k_dim], swizzled(linear, swizzle)
 
 
 def test_operand_buffers_are_padded_against_bank_conflicts() -> None:
@@ -529,7 +542,7 @@ def test_swizzled_buffer_places_elements_as_the_isa_decoder_reads_them(
     block's or `wn`-interleaved 8-row group's (`row_offset`, SBO times `wn`); each K step
     starts in the first line of an aligned atom, as the decoder requires."""
     from tileir.conversions.tileas_to_llvm.wgmma import SWIZZLE_MODE
-    from tileir.dialects.nv_tileas.core_matrices import OperandBuffer, swizzled
+    from tileir.dialects.nv_tileas.core_matrices import OperandBuffer
     from tileir.dialects.nv_tileas.layouts import default_blocked
     from tileir.testing.ptx_wgmma import _SWIZZLE_WIDTH, _k_major_offsets
 
@@ -538,30 +551,23 @@ def test_swizzled_buffer_places_elements_as_the_isa_decoder_reads_them(
     rows, k = shape[1 - k_dim], shape[k_dim]
     buffer = OperandBuffer(rows, k, size, False, swizzle=swizzle)
     assert buffer.align == 8 * swizzle and buffer.bytes == rows * k * size
-    view, strides, width = buffer.view(layout, k_dim)
-    assert width == swizzle
+    assert buffer.view(layout, k_dim).swizzle == swizzle
     step = 32 // size  # a K step's 32 bytes
     block = 64 if wn == 1 else 8 * wn  # rows one descriptor reads: a block, or interleaved
     seen: set[int] = set()
-    for w in range(layout.num_warps):
-        for lane in range(32):
-            for r in range(layout.num_registers):
-                coord = layout.coord(r, lane, w)
-                kk, row = coord[k_dim], coord[1 - k_dim]
-                linear = sum(x * s for x, s in zip(view.coord(r, lane, w), strides, strict=True))
-                address = swizzled(linear, swizzle)
-                # The descriptor of this row's block (or column group j of wn) at K step ks.
-                j = row // 8 % wn
-                first = row - row % block + 8 * j
-                start = buffer.row_offset(first) + buffer.k_offset(kk // step * step)
-                assert start % (8 * swizzle) < swizzle
-                rr = (row - first) // (8 * wn) * 8 + row % 8
-                offsets = _k_major_offsets(rr + 1, swizzle, buffer.lbo, wn * buffer.sbo)
-                expected = start + int(offsets[rr, kk % step * size])
-                expected ^= ((expected >> 7) & (swizzle // 16 - 1)) << 4
-                assert address == expected
-                assert 0 <= address < buffer.bytes
-                seen.add(address)
+    for kk, row, address in _written(layout, buffer, k_dim):
+        # The descriptor of this row's block (or column group j of wn) at K step ks.
+        j = row // 8 % wn
+        first = row - row % block + 8 * j
+        start = buffer.row_offset(first) + buffer.k_offset(kk // step * step)
+        assert start % (8 * swizzle) < swizzle
+        rr = (row - first) // (8 * wn) * 8 + row % 8
+        offsets = _k_major_offsets(rr + 1, swizzle, buffer.lbo, wn * buffer.sbo)
+        expected = start + int(offsets[rr, kk % step * size])
+        expected ^= ((expected >> 7) & (swizzle // 16 - 1)) << 4
+        assert address == expected
+        assert 0 <= address < buffer.bytes
+        seen.add(address)
     assert len(seen) == shape[0] * shape[1]
 
 
