@@ -25,7 +25,8 @@ classes that a bytecode -> cubin compilation does not need to pay at import.
   raises its error on first use rather than at import: tests/pytest/test_cold_start.py
   builds every registered op's program.)
 
-`install()` sets both up; tileir-as calls it before it imports the compiler in a
+`install()` sets both up, and those of tileir/utils/lazy_ops.py and
+tileir/utils/cold_definitions.py; tileir-as calls it before it imports the compiler in a
 process that compiles once (`python -m tileir.driver.assembler`, the client's
 in-process fallback), not in callers of the Python API.  The compile server installs
 only the table (its start-up to warm, 1.36 -> 1.19 s of CPU), and keeps parsing formats
@@ -217,13 +218,17 @@ def lazy_assembly_formats() -> bool:
 
 
 def install() -> None:
-    """All three (the table, lazy formats, lazy op definitions: tileir/utils/lazy_ops.py),
-    in a process that imports the compiler to compile once (before it does; nothing if
-    xDSL's dialects are imported already, as in the server's workers)."""
+    """All of them (the table, lazy formats, lazy op definitions: tileir/utils/lazy_ops.py,
+    dataclasses' docstrings on first read and cheaper pattern signatures:
+    tileir/utils/cold_definitions.py), in a process that imports the compiler to compile
+    once (before it does; nothing if xDSL's dialects are imported already, as in the
+    server's workers)."""
     if "xdsl.dialects.builtin" in sys.modules:
         return
     install_code_cache()
-    lazy_assembly_formats()
-    from tileir.utils import lazy_ops
+    from tileir.utils import cold_definitions, lazy_ops
 
+    cold_definitions.lazy_dataclass_docs()
+    lazy_assembly_formats()
     lazy_ops.install()
+    cold_definitions.cheap_pattern_signatures()
