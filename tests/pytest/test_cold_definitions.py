@@ -8,9 +8,6 @@ from __future__ import annotations
 import gc
 import inspect
 import json
-import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import FunctionType
@@ -18,6 +15,7 @@ from typing import ClassVar
 
 import pytest
 
+from tests.pytest.test_cold_start import _python
 from tileir.utils import cold_definitions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,17 +49,9 @@ print(json.dumps([docs, patterns], sort_keys=True))
 
 
 def _definitions(mode: str, tmp_path: Path) -> tuple[dict[str, str], dict[str, str]]:
-    env = {**os.environ, "TILEIR_CACHE_DIR": str(tmp_path), "TILEIR_NO_CACHE": "1"}
-    done = subprocess.run(
-        [sys.executable, "-c", DEFINITIONS, mode, str(KERNEL), str(tmp_path / f"{mode}.ptx")],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert done.returncode == 0, done.stderr
-    docs, patterns = json.loads(done.stdout.splitlines()[-1])
+    ptx = str(tmp_path / f"{mode}.ptx")
+    out = _python(DEFINITIONS, mode, str(KERNEL), ptx, cache_dir=tmp_path, TILEIR_NO_CACHE="1")
+    docs, patterns = json.loads(out.splitlines()[-1])
     return docs, patterns
 
 
