@@ -134,15 +134,18 @@ def _scaled_block(
     return _converted(ops, scaled, bf16)
 
 
-def native_form(op: ct.MmaFScaledOp, arch: str, num_warps: int) -> BlockScaledForm | str:
-    """The block-scaled `tcgen05.mma` that computes `op` on `arch` with `num_warps`
-    warps, or why none does."""
+def native_form(
+    op: ct.MmaFScaledOp, arch: str, num_warps: int, n_parts: int = 1
+) -> BlockScaledForm | str:
+    """The block-scaled `tcgen05.mma` that computes `op` (or each of its `n_parts`
+    slices along N, as `split-dot-accumulators` would cut it) on `arch` with
+    `num_warps` warps, or why none does."""
     kinds = [_KINDS.get(type(element_type(v.type)), str(element_type(v.type))) for v in
              (op.lhs, op.rhs, op.lhs_scale)]  # fmt: skip
     a_shape, b_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
     m, k = a_shape[-2:]
     groups = shape_of(op.lhs_scale.type)[-1]
-    mnk = (m, b_shape[-1], k)
+    mnk = (m, b_shape[-1] // n_parts, k)
     return block_scaled_form(
         arch, kinds[0], kinds[1], kinds[2], k // groups, mnk, len(a_shape), num_warps
     )

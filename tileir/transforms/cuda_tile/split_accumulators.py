@@ -51,6 +51,16 @@ GEMMs take 88-92 registers, the fp8 batched one 72).  Split, the f16 GEMMs faile
 compile: `tcgen05` rings are the kernel's for its whole run, and two loops' rings (337
 KB) exceed an SM's shared memory.
 
+Block-scaled dots on tcgen05 targets: a chain of `mmaf_scaled` that no block-scaled
+`tcgen05.mma` takes whole but one takes each N half of (`scaled_mma.native_form`: the
+256x256 samples, whose accumulator takes all 512 tensor-memory columns and leaves none
+for the scale factors) is split once along N, under the same legality; each 256x128
+half is then native (256 columns and 12 a scale set), and the two loops, one after the
+other, share their accumulator columns (`tmem_accumulators._Group.overlaps`).  The cost
+is A: each half loads A's 256 x K tile and its scales again (B and its scales are
+halved), where tileiras runs the tile on a CTA pair (`.cta_group::2`).  Where the split
+is not legal, the dot keeps the bf16 dots (`scaled_mma`) with both reasons.
+
 Where (legality): the loop carries no tile other than the accumulator (others are
 0-d scalars or indices), so each pass computes the same scalars; every op of its body
 is pure or a weak load, so running it twice reads the same values and writes nothing;
@@ -91,6 +101,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import Pure
 
 from tileir.analysis.axis_info import element_bytes
+from tileir.conversions.scaled_mma import native_form
 from tileir.dialects.cuda_tile.attributes import (
     MemoryOrderingSemantics,
     enum_of_i32_attr,
@@ -617,7 +628,11 @@ class SplitAccumulatorsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         arch = resolve_gpu_name(self.arch, "split-dot-accumulators target")
         if ARCHS[arch].tcgen05:
-            return  # the accumulators are in tensor memory (module doc)
+            # The accumulators are in tensor memory (module doc): only a block-scaled
+            # dot whose scales do not fit beside it there is split.
+            for loop in [o for o in op.walk() if isinstance(o, ForOp)]:
+                self.split_block_scaled(loop, arch)
+            return
         for fn in [f for f in op.walk() if isinstance(f, EntryOp)]:
             budget = Budget(self.num_warps, occupancy(fn, arch), ACCUMULATOR_RESERVE)
             for loop in [o for o in fn.walk() if isinstance(o, ForOp)]:
@@ -646,6 +661,37 @@ class SplitAccumulatorsPass(ModulePass):
                 for dot in accumulator_chain(piece, index) or []:
                     dot.attributes[ACCUMULATOR_SPLIT_ATTR] = StringAttr(message)
             return  # the loop is gone; its pieces carry only this accumulator
+
+    def split_block_scaled(self, loop: ForOp, arch: str) -> None:
+        """Split `loop` in two along N where its accumulator is a chain of
+        `mmaf_scaled` that no block-scaled `tcgen05.mma` takes whole (the tensor-memory
+        columns of a 256x256 accumulator and its scales) but one takes each half of
+        (module doc, "Block-scaled dots on tcgen05 targets")."""
+        for index in range(len(loop.iter_args)):
+            chain = accumulator_chain(loop, index)
+            if not chain or not all(isinstance(d, MmaFScaledOp) for d in chain):
+                continue
+            scaled = [d for d in chain if isinstance(d, MmaFScaledOp)]
+            whole = native_form(scaled[0], arch, self.num_warps)
+            if not isinstance(whole, str):
+                continue
+            if any(isinstance(native_form(d, arch, self.num_warps, 2), str) for d in scaled):
+                continue
+            rank = len(shape_of(loop.iter_args[index].type))
+            epilogue = why_not(loop, index, rank - 1)
+            if isinstance(epilogue, str):
+                message = f"block-scaled accumulator not split in two along N: {epilogue}"
+                for dot in chain:
+                    dot.attributes[ACCUMULATOR_SPLIT_ATTR] = StringAttr(message)
+                continue
+            message = (
+                f"block-scaled accumulator split into 2 passes along N ({whole}; "
+                "each half is one block-scaled tcgen05.mma)"
+            )
+            for piece in split_loop(loop, index, rank - 1, epilogue):
+                for dot in accumulator_chain(piece, index) or []:
+                    dot.attributes[ACCUMULATOR_SPLIT_ATTR] = StringAttr(message)
+            return
 
 
 def short_type(t: Attribute) -> str:

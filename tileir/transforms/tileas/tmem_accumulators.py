@@ -280,17 +280,32 @@ class _Group:
     width: int
     exclusive: bool
     column: int = 0
+    #: A's ring slots of a group of one chain whose MMAs stay in flight (`_ring_slots`).
+    slots: int | None = None
+    #: Whether its dots are block-scaled (never warp-specialized: `tcgen05_agents`).
+    scaled: bool = False
 
     def overlaps(self, other: _Group) -> bool:
         """Whether the two may be live at once: loops of different blocks (one may run
         inside the other, or in a loop around both), spans that meet, or MMAs in flight
-        (their slot mbarriers are the lowering's per column: `tcgen05.slot_barriers`)."""
-        return (
-            self.exclusive
-            or other.exclusive
-            or self.block is not other.block
-            or not (self.span[1] < other.span[0] or other.span[1] < self.span[0])
+        (their slot mbarriers are the lowering's per column: `tcgen05.slot_barriers`).
+        Block-scaled loops one after the other in a block share even then, as the halves
+        of a split block-scaled dot (`split-dot-accumulators`), unless both have MMAs in
+        flight on rings of different slots: the later one's MMAs are issued after a CTA
+        barrier that follows the earlier one's read back (`tcgen05.wait::ld`), which
+        waited for its last commit (their loops are not warp-specialized); the later one
+        takes the earlier one's slot mbarriers with its columns, their phases as the
+        drain left them."""
+        apart = self.block is other.block and (
+            self.span[1] < other.span[0] or other.span[1] < self.span[0]
         )
+        if not (self.exclusive or other.exclusive):
+            return not apart
+        if not (self.scaled and other.scaled):
+            return True
+        if self.exclusive and other.exclusive:
+            return not (apart and self.slots is not None and self.slots == other.slots)
+        return not apart
 
 
 def _assign_columns(chains: Sequence[Chain], continued: dict[int, Chain]) -> int:
@@ -320,6 +335,8 @@ def _assign_columns(chains: Sequence[Chain], continued: dict[int, Chain]) -> int
                 (min(where), max(where)),
                 _columns(chain.dots[0]),
                 any(c.in_flight for c in members),
+                slots=_ring_slots(chain.dots[0]) if len(members) == 1 and chain.in_flight else None,
+                scaled=all(dot_scale_buffers(c.dots[0]) is not None for c in members),
             )
         )
     placed: list[_Group] = []
