@@ -618,7 +618,8 @@ def epilogue_copy(
 
 @dataclass(frozen=True)
 class SplitAccumulatorsPass(ModulePass):
-    """Split K loops whose accumulators do not fit in registers (module doc)."""
+    """Split K loops whose accumulators do not fit in registers, or on tcgen05 targets
+    whose block-scaled accumulators and scales do not fit in tensor memory (module doc)."""
 
     name = "split-dot-accumulators"
 
