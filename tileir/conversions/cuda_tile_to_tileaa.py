@@ -846,7 +846,10 @@ CARRIER_OPS: tuple[type[Operation], ...] = (
     *(
         cls
         for cls in ct.ALL_OPS
-        if issubclass(cls, ct.ElementwiseOp) and cls not in (ct.ReshapeOp, ct.BroadcastOp)
+        # The MRO test, not issubclass: an op class's ABCMeta makes every failed
+        # issubclass walk all of ElementwiseOp's subclasses (3.4 ms at import for
+        # 108 classes); no class registers as a virtual ElementwiseOp.
+        if ct.ElementwiseOp in cls.__mro__ and cls not in (ct.ReshapeOp, ct.BroadcastOp)
     ),
     ct.ConstantOp,
     ct.IotaOp,
