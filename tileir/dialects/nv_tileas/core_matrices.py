@@ -8,11 +8,11 @@ two agree on every byte.
 matrix descriptors, in the ISA's canonical layouts (`OperandBuffer`): without a swizzle,
 *core matrices* of 8 lines of 16 bytes, padded apart by the least (0-112 bytes) that
 minimizes the bank conflicts of the writes from the operand's register layout; K-major
-(A; B of 8-bit and tf32 types, and 16-bit B loaded K-contiguous) also swizzled 128, 64
-or 32 bytes wide where K fills the lines: dense, the 16-byte chunks of each line XORed
-with its row (`swizzled`), and chosen wherever it conflicts no more than the best
-padding (`choose_layout`), which for the usual blocked layouts is everywhere.
-MN-major 16-bit B keeps the padding.
+(A, and 16-bit B loaded K-contiguous) written in vectors also swizzled 128, 64 or 32
+bytes wide where K fills the lines: dense, the 16-byte chunks of each line XORed with
+its row (`swizzled`), and chosen wherever it conflicts no more than the best padding
+(`choose_layout`), which for the usual blocked layouts is everywhere.  MN-major 16-bit
+B and buffers written an element at a time keep the padding.
 """
 
 from __future__ import annotations
@@ -235,10 +235,18 @@ def choose_layout(
         OperandBuffer(rows, k, size, mn_major, pad) for pad in range(0, CORE_MATRIX_BYTES, 16)
     ]
     if SWIZZLE_OPERANDS and not mn_major:
-        candidates += [
+        swizzled_buffers = [
             OperandBuffer(rows, k, size, mn_major, swizzle=width)
             for width in SWIZZLE_WIDTHS
             if k * size % width == 0
+        ]
+        # Not where the writes go an element at a time (B of 8-bit and tf32 types written
+        # transposed): an XOR each, and a tf32 ring's rounding reads and writes them all
+        # again, which spilled at 128 registers (test_split_k_steps).
+        candidates += [
+            buffer
+            for buffer in swizzled_buffers
+            if shared_vector_width(*buffer.view(layout, k_dim)[:2], 8 * size) > 1
         ]
     best: tuple[int, int, int, OperandBuffer] | None = None
     for buffer in candidates:
