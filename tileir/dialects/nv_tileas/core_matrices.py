@@ -77,7 +77,18 @@ def vector_conflict_ways(
     number of distinct 32-bit words one bank serves within one access phase of warp 0,
     with the vector width the write uses.  Accesses up to 4 bytes are served for the
     whole warp at once, 8-byte ones for half a warp, 16-byte ones for a quarter (8
-    lanes), as the hardware splits wide shared-memory requests."""
+    lanes), as the hardware splits wide shared-memory requests.
+
+    Remembered per argument tuple: an exchange's padding search asks the same question
+    again for each candidate and each use (128 calls for 64 distinct ones on a split-K
+    GEMM, 564 for 154 on an FFT), and the answer depends on nothing else."""
+    return _vector_conflict_ways(layout, tuple(strides), size, swizzle)
+
+
+@lru_cache(maxsize=1024)
+def _vector_conflict_ways(
+    layout: LinearLayout, strides: tuple[int, ...], size: int, swizzle: int
+) -> int:
     vec = shared_vector_width(layout, strides, 8 * size)
     access = vec * size
     lanes_per_phase = 32 if access <= 4 else 128 // access
