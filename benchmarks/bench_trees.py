@@ -130,11 +130,14 @@ def compile_bytecode(tree: str) -> None:
 
 def make_shim(tree: str, shim_dir: str) -> str:
     """`tree`'s tileiras shim, made in `shim_dir`; its path.  The tree's bytecode is
-    written first (`compile_bytecode`)."""
+    written first (`compile_bytecode`).  Run in `tree`: `-m` puts the working directory
+    first on the path, so run from a checkout, the checkout's tileir, not `tree`'s, would
+    write the shim, and the shim would import the checkout (both trees the same)."""
     compile_bytecode(tree)
     env = dict(os.environ, PYTHONPATH=tree, TILEIR_SERVER="0")
     subprocess.run(
         [sys.executable, "-m", "tileir.driver.assembler", "--make-tileiras-shim", shim_dir],
+        cwd=tree,
         env=env,
         check=True,
         capture_output=True,
