@@ -42,12 +42,16 @@ from typing import Any
 # -- dataclasses' docstrings -----------------------------------------------------------
 
 
+#: A `str.replace` call recorded: old, new, count (-1: every occurrence).
+_Replacement = tuple[str, str, int]
+
+
 class _LazyDoc:
     """A dataclass's `__doc__`, computed as `dataclasses` would have on first read."""
 
     __slots__ = ("cls", "prefix", "replacements", "text")
 
-    def __init__(self, cls: type, prefix: str, replacements: tuple[tuple[str, str], ...]):
+    def __init__(self, cls: type, prefix: str, replacements: tuple[_Replacement, ...]):
         self.cls = cls
         self.prefix = prefix
         self.replacements = replacements
@@ -58,8 +62,8 @@ class _LazyDoc:
         if text is None:
             try:
                 sig = str(inspect.signature(self.cls))
-                for old, new in self.replacements:
-                    sig = sig.replace(old, new)
+                for old, new, count in self.replacements:
+                    sig = sig.replace(old, new, count)
             except (TypeError, ValueError):
                 sig = ""
             text = self.text = self.prefix + sig
@@ -73,18 +77,16 @@ class _LazySignatureText(str):
     subclass to lose to, so Python asks the right operand's `__radd__`)."""
 
     cls: type
-    replacements: tuple[tuple[str, str], ...]
+    replacements: tuple[_Replacement, ...]
 
-    def __new__(cls, klass: type, replacements: tuple[tuple[str, str], ...] = ()):
+    def __new__(cls, klass: type, replacements: tuple[_Replacement, ...] = ()):
         self = super().__new__(cls, "")
         self.cls = klass
         self.replacements = replacements
         return self
 
     def replace(self, old: str, new: str, count: int = -1, /) -> Any:  # pyright: ignore[reportIncompatibleMethodOverride]
-        if count != -1:
-            raise NotImplementedError("dataclasses replaces every occurrence")
-        return _LazySignatureText(self.cls, (*self.replacements, (old, new)))
+        return _LazySignatureText(self.cls, (*self.replacements, (old, new, count)))
 
     def __radd__(self, prefix: str) -> Any:
         return _LazyDoc(self.cls, prefix, self.replacements)
