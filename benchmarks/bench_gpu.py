@@ -27,12 +27,17 @@ script says so and exits 0: CI has no GPU.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import importlib.util
 import json
 import math
 import platform
+import queue
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -97,10 +102,12 @@ def _fmt(value: float | None, digits: int = 1) -> str:
 
 
 #: Shapes for `--large`: the corpus kernels whose shapes are module constants of their
-#: case, scaled so that each launch moves hundreds of megabytes (several times the L2)
-#: or, for the GEMMs, does tens of GFLOPs.  The tile sizes, and so the bytecode, are the
-#: corpus's own: only the runtime shape arguments and the grid change.
-LARGE: dict[str, dict[str, int]] = {
+#: case (or fields of its `GemmCase`/`AttentionCase`), scaled so that each launch moves
+#: hundreds of megabytes (several times the L2) or, for the GEMMs and attention, does
+#: tens of GFLOPs.  The tile sizes, and so the bytecode, are the corpus's own: only the
+#: runtime shape arguments and the grid change.  `NAME@LABEL` runs kernel NAME at a
+#: second shape.
+LARGE: dict[str, dict[str, Any]] = {
     "vadd_f32": {"N": 1 << 26},
     "saxpy_f32": {"N": 1 << 26},
     "gelu_tanh_f32": {"N": 1 << 26},
@@ -115,10 +122,23 @@ LARGE: dict[str, dict[str, int]] = {
     "layernorm_f32_2d": {"M": 1 << 18},
     "row_reduce_2d": {"M": 1 << 18},
     "row_sum_loop_f32": {"M": 1 << 18},
-    "gemm_f16": {"M": 4096, "N": 4096, "K": 4096},
-    "gemm_bf16_ragged": {"M": 4000, "N": 4000, "K": 4000},
-    "gemm_bf16_big_tile": {"M": 4096, "N": 4096, "K": 4096},
+    "gemm_f16": {"shape": (4096, 4096, 4096)},
+    "gemm_f16_aligned_edges": {"shape": (4096, 4096, 4096)},
+    "gemm_bf16_ragged": {"shape": (4000, 4000, 4000)},
+    "gemm_bf16_deep_k": {"shape": (4096, 4096, 4096)},
+    "gemm_bf16_big_tile": {"shape": (4096, 4096, 4096)},
+    "gemm_bf16_big_tile@8192": {"shape": (8192, 8192, 8192)},
+    "gemm_bf16_two_warpgroups": {"shape": (4096, 4096, 4096)},
+    "gemm_bf16_two_warpgroups@8192": {"shape": (8192, 8192, 8192)},
+    "gemm_f16_wide_acc": {"M": 4096, "N": 4096, "K": 4096},
+    "gemm_e4m3_scaled": {"M": 4096, "N": 4096, "K": 4096},
     "gemm_tf32": {"M": 2048, "N": 2048, "K": 2048},
+    "batched_matmul_2d_f16": {"B": 16, "M": 2048, "N": 2048, "K": 2048},
+    "batched_matmul_f16": {"B": 16, "M": 2048, "N": 2048, "K": 2048},
+    "flash_attention_f16": {"shape": (2, 16, 2048), "kv_tiles": 32},
+    "flash_attention_causal_bf16": {"shape": (2, 16, 2048), "kv_tiles": 32},
+    "attention_wide_kv_bf16": {"shape": (2, 16, 2048), "kv_tiles": 8},
+    "attention_occupancy_f16": {"shape": (2, 16, 2048), "kv_tiles": 16},
 }
 
 
@@ -130,20 +150,56 @@ LARGE: dict[str, dict[str, int]] = {
 #: an f32 accumulation in another order than numpy's.
 LARGE_TOLERANCE: dict[str, dict[str, tuple[float, float]]] = {
     "gemm_f16": {"c": (1e-4, 2e-3)},
+    "gemm_f16_aligned_edges": {"c": (1e-4, 2e-3)},
     "gemm_bf16_ragged": {"c": (1e-4, 2e-3)},
+    "gemm_bf16_deep_k": {"c": (1e-4, 2e-3)},
     "gemm_bf16_big_tile": {"c": (1e-4, 2e-3)},
+    "gemm_bf16_two_warpgroups": {"c": (1e-4, 4e-3)},
     "gemm_tf32": {"c": (1e-4, 2e-3)},
+    "batched_matmul_f16": {"c": (1e-4, 2e-3)},
 }
+
+
+def kernel_of(name: str) -> str:
+    """The corpus kernel of a `LARGE` row name (`NAME@LABEL` runs NAME)."""
+    return name.split("@", 1)[0]
+
+
+def _fresh_case_module(kernel: str) -> Any:
+    """A private copy of `cases/<kernel>.py`, so that `--large`'s shapes never leak into
+    the shared module other callers (the corpus tests, the next row) import."""
+    _common.load_case_module(kernel)  # puts tests/corpus on the path for its imports
+    spec = importlib.util.spec_from_file_location(
+        f"_large_{kernel}", CORPUS / "cases" / f"{kernel}.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def case_inputs(name: str, large: bool) -> tuple[Any, dict[str, Any]]:
     """The case module of `name` and its inputs (seed 0), at `LARGE`'s shapes if asked:
-    the case's shape constants are set before `make_inputs` reads them."""
-    case = _common.load_case_module(name)
+    module constants are set before `make_inputs` reads them, and a case built from a
+    `GemmCase` or `AttentionCase` (`CASE`/`_CASE`) is rebuilt with the new fields."""
+    kernel = kernel_of(name)
+    case = _fresh_case_module(kernel) if large else _common.load_case_module(kernel)
+    shaped = getattr(case, "CASE", None) or getattr(case, "_CASE", None)
+    if shaped is not None and hasattr(shaped, "flops") and getattr(case, "flops", None) is None:
+        case.flops = shaped.flops
     if large:
+        fields = {k: v for k, v in LARGE[name].items() if not k.isupper()}
         for constant, value in LARGE[name].items():
-            setattr(case, constant, value)
-        case.TOLERANCE = {**case.TOLERANCE, **LARGE_TOLERANCE.get(name, {})}
+            if constant.isupper():
+                setattr(case, constant, value)
+        if fields:
+            if not dataclasses.is_dataclass(shaped):
+                raise ValueError(f"{kernel}: LARGE names fields {sorted(fields)} but has no case")
+            rebuilt = dataclasses.replace(shaped, **fields)  # type: ignore[type-var]
+            case.make_inputs, case.reference = rebuilt.make_inputs, rebuilt.reference
+            if hasattr(rebuilt, "flops"):
+                case.flops = rebuilt.flops
+        case.TOLERANCE = {**case.TOLERANCE, **LARGE_TOLERANCE.get(kernel, {})}
     return case, case.make_inputs(np.random.default_rng(0))
 
 
@@ -228,17 +284,17 @@ def bench_kernel(
 
     case, inputs = case_inputs(name, args.large)
     call = (inputs["grid"], *_common.flatten_args(inputs))
-    bytecode = CORPUS / f"{name}.tileirbc"
+    bytecode = CORPUS / f"{kernel_of(name)}.tileirbc"
     # (cubin, block) of each compiler; tileir's cubin None: compile it here.
     ours_cubin: tuple[bytes | None, tuple[int, int, int]] = (None, (1, 1, 1))
     theirs_cubin: tuple[bytes, tuple[int, int, int]] | None = None
-    entry = prebuilt.get(name)
+    entry = prebuilt.get(kernel_of(name))
     if entry is not None and args.prebuilt is not None:
         if "error" not in entry["tileir"]:
-            cubin = (args.prebuilt / f"{name}.tileir.cubin").read_bytes()
+            cubin = (args.prebuilt / f"{kernel_of(name)}.tileir.cubin").read_bytes()
             ours_cubin = (cubin, tuple(entry["tileir"]["block"]))
         if "error" not in entry["tileiras"]:
-            cubin = (args.prebuilt / f"{name}.tileiras.cubin").read_bytes()
+            cubin = (args.prebuilt / f"{kernel_of(name)}.tileiras.cubin").read_bytes()
             theirs_cubin = (cubin, (1, 1, 1))  # as cuTile launches Tile IR cubins
     elif tileiras is not None:
         cubin = tileiras_cubin(tileiras, bytecode, gpu_name)
@@ -280,7 +336,8 @@ def bench_kernel(
     flops = getattr(case, "flops", None)
     tflops = flops(inputs) / (ours * 1e-3) / 1e12 if flops else None
     peak = tensor_peak(device, operand_type(inputs)) if flops else None
-    cublas = cublas_tflops(inputs, flops(inputs), args.repeat) if flops and args.large else None
+    gemm = flops and {"a", "b"} <= set(inputs["arrays"])
+    cublas = cublas_tflops(inputs, flops(inputs), args.repeat) if gemm and args.large else None
     row = [
         f"`{name}`",
         _fmt(ours * 1e3),
@@ -295,6 +352,136 @@ def bench_kernel(
     if args.check:
         row += checks
     return row
+
+
+def measure(args: argparse.Namespace, names: list[str], emit: Any) -> dict[str, Any] | None:
+    """Time (and check) `names` on this process's GPU, calling `emit("start", name)` before
+    each kernel and `emit("row", row)` after it; the device facts, or None without a GPU."""
+    from tileir.runtime import GpuUnavailable, arch_for
+    from tileir.runtime.launcher import backend
+
+    try:
+        gpu = backend()
+    except GpuUnavailable as e:
+        print(f"GPU kernel times: not measured ({e.message})")
+        return None
+    device = gpu.device_name()
+    major, minor = gpu.capability()
+    copy_bytes = 1 << 30
+    info = {
+        "device": device,
+        "major": major,
+        "minor": minor,
+        "arch": arch_for((major, minor)),
+        "hbm": 2 * copy_bytes / (gpu.copy_time(copy_bytes, 10) * 1e-3) / 1e9,  # GB/s
+    }
+    emit("info", info)
+    prebuilt = load_prebuilt(args.prebuilt)
+    tileiras = None if prebuilt else find_tool("tileiras")
+    width = len(table_header(args))
+    for name in names:
+        emit("start", name)
+        try:
+            row = bench_kernel(
+                name, args, prebuilt, tileiras, f"sm_{major}{minor}", device, info["hbm"]
+            )
+        except Exception as e:  # one kernel's failure (a launch error) is a row, not the end
+            row = [f"`{name}`", f"error: {str(e).splitlines()[0]}"] + [""] * (width - 2)
+        emit("row", row)
+        print("  ".join(row), file=sys.stderr, flush=True)
+    return info
+
+
+def table_header(args: argparse.Namespace) -> list[str]:
+    header = ["kernel", "tileir (us)", "tileiras (us)", "ratio", "GB/s", "% HBM", "TFLOP/s"]
+    header += ["% peak", "cuBLAS TFLOP/s"]
+    if args.check:
+        header += ["tileir check", "tileiras check"]
+    return header
+
+
+def _pump(stream: Any, lines: queue.Queue[str | None]) -> None:
+    """Copy `stream`'s lines into `lines`, then None at its end."""
+    for line in stream:
+        lines.put(line)
+    lines.put(None)
+
+
+def supervise(
+    args: argparse.Namespace,
+    argv: list[str],
+    names: list[str],
+    worker: list[str] | None = None,
+) -> tuple[dict[str, Any] | None, list[list[str]]]:
+    """Run `names` in a child process (`--worker`), reading its rows as they come; a
+    kernel that runs past `--watchdog` seconds (a launch that never completes: a
+    deadlocked mbarrier wait hangs the GPU context, and nothing in the process can
+    interrupt it) is killed with its process, recorded as `HANG`, and the kernels after
+    it go on in a fresh process."""
+    info: dict[str, Any] | None = None
+    rows: list[list[str]] = []
+    width = len(table_header(args))
+    pending = list(names)
+    while pending:
+        cmd = [*(worker or [sys.executable, __file__]), "--worker", *_strip_only(argv)]
+        for n in pending:
+            cmd += ["--only", n]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
+        lines: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
+        current: str | None = None
+        deadline = time.monotonic() + args.watchdog + 120  # start-up and imports
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                proc.kill()
+                proc.wait()
+                stuck = current or pending[0]
+                rows.append(
+                    [f"`{stuck}`", f"HANG: killed after {args.watchdog:.0f} s"] + [""] * (width - 2)
+                )
+                print(f"{stuck}: HANG, killed", file=sys.stderr, flush=True)
+                pending.remove(stuck)
+                break
+            if line is None:
+                proc.wait()
+                if current is not None:  # the child died inside a kernel
+                    rows.append(
+                        [f"`{current}`", f"crashed: exit {proc.returncode}"] + [""] * (width - 2)
+                    )
+                    pending.remove(current)
+                else:  # done, or a child that could not start (no GPU): nothing to retry
+                    pending = []
+                break
+            kind, _, payload = line.rstrip("\n").partition(" ")
+            if kind == "@info":
+                info = json.loads(payload)
+            elif kind == "@start":
+                current = payload
+                deadline = time.monotonic() + args.watchdog
+            elif kind == "@row":
+                rows.append(json.loads(payload))
+                if current in pending:
+                    pending.remove(current)
+                current = None
+            else:
+                print(line, end="")
+    return info, rows
+
+
+def _strip_only(argv: list[str]) -> list[str]:
+    """`argv` without its `--only NAME` pairs (the supervisor names the kernels)."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--only":
+            skip = True
+        elif not a.startswith("--only="):
+            out.append(a)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -312,50 +499,43 @@ def main(argv: list[str] | None = None) -> int:
         help="also run each cubin once and compare its outputs with the interpreter "
         "(with numpy's reference at --large shapes)",
     )
-    args = parser.parse_args(argv)
-
-    from tileir.runtime import GpuUnavailable, arch_for
-    from tileir.runtime.launcher import backend
-
-    try:
-        gpu = backend()
-    except GpuUnavailable as e:
-        print(f"GPU kernel times: not measured ({e.message})")
-        return 0
-    device = gpu.device_name()
-    major, minor = gpu.capability()
-    arch = arch_for((major, minor))
-    gpu_name = f"sm_{major}{minor}"
-    copy_bytes = 1 << 30
-    hbm = 2 * copy_bytes / (gpu.copy_time(copy_bytes, 10) * 1e-3) / 1e9  # GB/s
-    prebuilt = load_prebuilt(args.prebuilt)
-    tileiras = None if prebuilt else find_tool("tileiras")
-
-    header = ["kernel", "tileir (us)", "tileiras (us)", "ratio", "GB/s", "% HBM", "TFLOP/s"]
-    header += ["% peak", "cuBLAS TFLOP/s"]
-    if args.check:
-        header += ["tileir check", "tileiras check"]
+    parser.add_argument(
+        "--watchdog",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="run the kernels in a child process and kill it when one kernel takes longer "
+        "(a hung launch becomes a HANG row and the rest go on in a new process)",
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    raw = sys.argv[1:] if argv is None else argv
+    args = parser.parse_args(raw)
     names = args.only or (list(LARGE) if args.large else _common.kernel_names())
-    rows: list[list[str]] = []
-    for name in names:
-        try:
-            row = bench_kernel(name, args, prebuilt, tileiras, gpu_name, device, hbm)
-        except Exception as e:  # one kernel's failure (a launch error) is a row, not the end
-            row = [f"`{name}`", f"error: {str(e).splitlines()[0]}"] + [""] * (len(header) - 2)
-        rows.append(row)
-        print("  ".join(row), file=sys.stderr, flush=True)
+
+    if args.worker:
+
+        def emit(kind: str, payload: Any) -> None:
+            print(f"@{kind} {payload if kind == 'start' else json.dumps(payload)}", flush=True)
+
+        measure(args, names, emit)
+        return 0
+    if args.watchdog > 0:
+        info, rows = supervise(args, raw, names)
+    else:
+        rows = []
+        info = measure(args, names, lambda kind, row: rows.append(row) if kind == "row" else None)
+    if info is None:
+        return 0
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    source = (
-        f"prebuilt cubins from {args.prebuilt}"
-        if args.prebuilt
-        else (f"tileiras: {tileiras or 'not installed'}")
-    )
+    source = f"prebuilt cubins from {args.prebuilt}" if args.prebuilt else "tileiras on PATH"
     print(
-        f"{stamp}; {device} (compute capability {major}.{minor}, tileir target {arch}), "
-        f"{platform.python_version()}; copy bandwidth {hbm:.0f} GB/s; {source}; "
-        f"{'large' if args.large else 'corpus'} shapes; mean of {args.repeat} back-to-back launches"
+        f"{stamp}; {info['device']} (compute capability {info['major']}.{info['minor']}, "
+        f"tileir target {info['arch']}), {platform.python_version()}; copy bandwidth "
+        f"{info['hbm']:.0f} GB/s; {source}; {'large' if args.large else 'corpus'} shapes; "
+        f"mean of {args.repeat} back-to-back launches"
     )
+    header = table_header(args)
     if args.markdown:
         print("| " + " | ".join(header) + " |")
         print("|---|" + "---:|" * (len(header) - 1))

@@ -50,3 +50,103 @@ def test_tensor_peak_prefers_the_longest_name() -> None:
     assert bench_gpu.tensor_peak("NVIDIA H200", "f8") == 1978.9
     assert bench_gpu.tensor_peak("NVIDIA A100-SXM4-80GB", "f8") is None  # no fp8 MMA
     assert bench_gpu.tensor_peak("Some Future GPU", "f16") is None
+
+
+@pytest.mark.parametrize("name", sorted(bench_gpu.LARGE))
+def test_large_shapes_reach_the_inputs(name: str) -> None:
+    """Each `--large` row runs at its own shape: a case built from a `GemmCase` or
+    `AttentionCase` took its shape at import, so setting module constants alone left the
+    GEMMs at their corpus shapes (a 2026-11-27 finding: the 4096^3 rows would have timed
+    a 128x96x96 product).  Checked on the grid and the first array's shape, without
+    making the arrays (a 8192^2 operand is 128 MiB)."""
+    case, inputs = _large_inputs_shapes(name)
+    want = bench_gpu.LARGE[name]
+    arrays = inputs["arrays"]
+    first = next(iter(arrays.values()))
+    if "shape" in want and len(want["shape"]) == 3 and "kv_tiles" not in want:
+        m, _, k = want["shape"]
+        assert first.shape == (m, k)
+    elif "kv_tiles" in want:
+        b, h, m = want["shape"]
+        assert first.shape[:3] == (b, h, m)
+        assert arrays["k"].shape[2] == want["kv_tiles"] * case.CASE.seq
+        assert case.flops(inputs) > 0
+    else:
+        for constant, value in want.items():
+            assert getattr(case, constant) == value
+        assert max(first.shape) >= 2048 or first.size >= 1 << 20
+
+
+def _large_inputs_shapes(name: str) -> tuple[object, dict[str, object]]:
+    """`case_inputs(name, large=True)` with numpy's generator replaced by one that only
+    shapes its draws."""
+
+    class Shapes:
+        """Every draw (`uniform(low, high, size)`, `integers(low, high, size, dtype=)`,
+        ...) is zeros of its size: calloc'd, so 8192^2 operands cost no time."""
+
+        def __getattr__(self, method: str) -> object:
+            def draw(*args: object, size: object = None, dtype: object = np.float32) -> object:
+                return np.zeros(size if size is not None else args[-1], dtype)  # type: ignore[call-overload]
+
+            return draw
+
+    original = np.random.default_rng
+    try:
+        np.random.default_rng = lambda seed=None: Shapes()  # type: ignore[assignment]
+        return bench_gpu.case_inputs(name, large=True)
+    finally:
+        np.random.default_rng = original
+
+
+def test_attention_flops_count_the_two_products() -> None:
+    case = bench_gpu._common.load_case_module("flash_attention_f16")
+    inputs = case.make_inputs(np.random.default_rng(0))
+    # (1 batch, 2 heads, 80 queries), 3 tiles of 64 keys, d = 64: q @ k^T and p @ v.
+    assert case.CASE.flops(inputs) == 2 * 2 * (1 * 2 * 80 * 192 * 64)
+    causal = bench_gpu._common.load_case_module("flash_attention_causal_bf16")
+    pairs = sum(r + 1 for r in range(192))
+    assert causal.CASE.flops(causal.make_inputs(np.random.default_rng(0))) == 4 * 2 * 64 * pairs
+
+
+FAKE_WORKER = """
+import json, sys, time
+names = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--only"]
+print("@info " + json.dumps({"device": "Fake", "major": 9, "minor": 0, "arch": "sm_90a",
+                             "hbm": 1.0}), flush=True)
+for n in names:
+    print("@start " + n, flush=True)
+    if n == "hangs":
+        time.sleep(60)
+    if n == "crashes":
+        sys.exit(3)
+    print("@row " + json.dumps(["`%s`" % n, "1.0"] + [""] * 9), flush=True)
+"""
+
+
+def test_watchdog_turns_a_hung_kernel_into_a_row_and_goes_on(tmp_path: Path) -> None:
+    """A launch that never completes (a deadlocked mbarrier wait) cannot be interrupted
+    inside its process: the supervisor kills the worker, records HANG, and runs the
+    kernels after it in a new worker; a worker that dies inside a kernel is a row too."""
+    worker = tmp_path / "worker.py"
+    worker.write_text(FAKE_WORKER)
+    args = bench_gpu.argparse.Namespace(watchdog=1.0, check=True)
+    names = ["first", "hangs", "second", "crashes", "third"]
+    info, rows = bench_gpu.supervise(args, [], names, worker=[sys.executable, str(worker)])
+    assert info is not None and info["device"] == "Fake"
+    assert [r[0] for r in rows] == [f"`{n}`" for n in names]
+    assert rows[1][1].startswith("HANG")
+    assert rows[3][1] == "crashes".replace("crashes", "crashed: exit 3")
+    assert [rows[i][1] for i in (0, 2, 4)] == ["1.0"] * 3
+    assert all(len(r) == len(bench_gpu.table_header(args)) for r in rows)
+
+
+def test_large_shapes_leave_the_shared_case_modules_alone() -> None:
+    """`--large` works on private copies of the case modules: the corpus tests in the
+    same process keep their shapes."""
+    shared = bench_gpu._common.load_case_module("gemm_e4m3_scaled")
+    _large_inputs_shapes("gemm_e4m3_scaled")
+    _large_inputs_shapes("gemm_f16")
+    assert shared.M == 200
+    gemm = bench_gpu._common.load_case_module("gemm_f16")
+    assert gemm.make_inputs(np.random.default_rng(0))["arrays"]["a"].shape == (128, 96)

@@ -57,3 +57,12 @@ class AttentionCase:
         e = np.exp(s - m)
         p = (e / e.sum(axis=-1, keepdims=True)).astype(np.float64)
         return {"out": (p @ v).astype(self.dtype)}
+
+    def flops(self, inputs: KernelInputs) -> int:
+        """The multiply-adds of the two products (``q @ k^T``, ``p @ v``) the result needs,
+        2 FLOPs each: every key per query, or with ``causal`` the keys ``0 .. r`` of query
+        ``r`` (benchmarks/bench_gpu.py)."""
+        b, h, m = self.shape
+        keys = self.kv_tiles * self.seq
+        pairs = sum(min(r + 1, keys) for r in range(m)) if self.causal else m * keys
+        return 4 * b * h * self.d * pairs
