@@ -42,7 +42,9 @@ if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck; do
     timeout "${SANITIZER_TIMEOUT:-45}" compute-sanitizer --tool "$tool" --print-limit 10 \
       python3 benchmarks/bench_gpu.py --prebuilt .gpu --only "${SANITIZE:-gemm_f16}" --repeat 1 \
-      >"$OUT/sanitizer_$tool.log" 2>&1
-    echo "compute-sanitizer $tool: exit $? at ${SECONDS}s"; tail -n 4 "$OUT/sanitizer_$tool.log"
+      >"$OUT/sanitizer_now.log" 2>&1
+    echo "compute-sanitizer $tool: exit $? at ${SECONDS}s"; tail -n 4 "$OUT/sanitizer_now.log"
+    { echo "== $tool"; cat "$OUT/sanitizer_now.log"; } >>"$OUT/sanitizer.log"
   done
+  rm -f "$OUT/sanitizer_now.log"
 fi
