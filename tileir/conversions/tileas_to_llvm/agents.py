@@ -40,6 +40,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm, scf
@@ -388,6 +389,28 @@ class LowerIterator(TilePattern):
         rewriter.replace(op, [], [_token(self.ctx, rewriter, value, op.result.type)])
 
 
+def fit_to_register_pool(budgets: Sequence[int], warps: Sequence[int], start: int) -> list[int]:
+    """The agents' `setmaxnreg` budgets (`budgets`, one per agent of `warps` warps; 0 or
+    less: inherit) lowered where needed so that the CTA's register pool can grant them:
+    every warp launches with the kernel's `.maxnreg` (`start`, allocated in granules of
+    8), `setmaxnreg.dec` returns registers to the CTA's pool and `setmaxnreg.inc` blocks
+    until the pool has enough (PTX ISA, *setmaxnreg*), so budgets that need more than
+    the CTA launched with never finish: `gemm_bf16_two_warpgroups` hung on an H200 that
+    way (producer 48, two consumers 232, 168 at launch; 65,536 registers wanted of
+    64,512).  `tileas-specialize-agents` sizes budgets for a launch at one CTA per SM;
+    an occupancy hint lowers `.maxnreg` below that (`kernel.py`), and then the raised
+    budgets share what the others leave, in steps of 8 (at least `start`: no `.inc`)."""
+    granted = -(-start // 8) * 8
+    resolved = [granted if b <= 0 else b for b in budgets]
+    pool = granted * sum(warps)
+    if sum(b * w for b, w in zip(resolved, warps, strict=True)) <= pool:
+        return list(budgets)
+    kept = sum(b * w for b, w in zip(resolved, warps, strict=True) if b <= granted)
+    raised = sum(w for b, w in zip(resolved, warps, strict=True) if b > granted)
+    cap = max(granted, (pool - kept) // raised // 8 * 8)
+    return [min(b, cap) if b > granted else b for b in budgets]
+
+
 class LowerAgentSwitch(AgentPattern):
     """A branch on the thread id to each agent's blocks, which start with the agent's
     `setmaxnreg` and end at the code after the switch (module doc)."""
@@ -403,12 +426,16 @@ class LowerAgentSwitch(AgentPattern):
             fn = fn.parent_op()
         assert fn is not None
         initial = fn.attributes.get("nvvm.maxnreg")
+        start = initial.value.data if initial is not None else None  # pyright: ignore[reportAttributeAccessIssue]
+        budgets = (
+            list(op.budgets) if start is None else fit_to_register_pool(op.budgets, warps, start)
+        )
         parent, merge, region = split_after(op)
         b = LLBuilder(rewriter, InsertPoint.at_end(parent))
         assert state.tid is not None
         blocks: list[Block] = []
         last = parent
-        for index, (agent, budget) in enumerate(zip(op.agents, op.budgets, strict=True)):
+        for index, (agent, budget) in enumerate(zip(op.agents, budgets, strict=True)):
             source = agent.block
             terminator = source.last_op
             assert isinstance(terminator, tas.PipelineYieldOp)
@@ -420,7 +447,6 @@ class LowerAgentSwitch(AgentPattern):
                 moved.detach()
                 block.add_op(moved)
             at = LLBuilder(rewriter, InsertPoint.at_start(block))
-            start = initial.value.data if initial is not None else None  # pyright: ignore[reportAttributeAccessIssue]
             if budget > 0 and start is not None and budget != start:
                 kind = "dec" if budget < start else "inc"
                 instruction(at, f"setmaxnreg.{kind}.sync.aligned.u32", budget, min_ptx_isa="8.0")

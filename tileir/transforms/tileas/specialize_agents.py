@@ -101,7 +101,7 @@ from tileir.dialects.nv_tileas.types import (
     TiledViewType,
 )
 from tileir.printing import pinned_name
-from tileir.targets import REGISTERS_PER_SM
+from tileir.targets import register_budget
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import operand_sources
 from tileir.utils.bits import mlir_bit_width
@@ -158,7 +158,8 @@ REGISTERS_PER_EXTRA_COPY = 2
 
 #: Feeding two consumer warpgroups, the copies a producer thread issues per stage within
 #: `PRODUCER_REGISTERS[8]`; beyond them it gets `WIDE_PRODUCER_REGISTERS` (the consumer
-#: 224, `consumer_registers`: 4 x 64 + 8 x 224 = 2,048).  ptxas 13 -v, sm_90a: the
+#: 216, `consumer_registers`: 4 x 64 + 8 x 216 = 1,984 of the 2,016 registers a lane the
+#: CTA's 12 warps launch with at 168).  ptxas 13 -v, sm_90a: the
 #: held-out 128x128x64 bf16 GEMM (32 KiB a stage, 16 copies) spills none at 48;
 #: t_matmul_f16_256x256x64 (48 KiB, 24 copies, two K loops) spilled 56 bytes in its
 #: producer at 48, 4 at 56 and none at 64, as do s_matmul_f16 and gemm_f16_wide_acc.
@@ -220,12 +221,21 @@ def too_many_for_two_warpgroups(accumulator_registers: int) -> str | None:
 
 
 def consumer_registers(warps: int, stage_bytes: int) -> int:
-    """The consumer's budget: what the register file has left for its `warps` warps once
-    the producer's warpgroup holds its registers (one CTA per SM), in `setmaxnreg`'s steps
-    of 8 (one consumer warpgroup: 248; two: 232, as CUTLASS's and tileiras's Hopper GEMMs
-    give theirs)."""
+    """The consumer's budget: what the CTA's registers at launch leave its `warps` warps
+    once the producer's warpgroup holds its budget, in `setmaxnreg`'s steps of 8 (one
+    consumer warpgroup: 248; two: 224 beside a producer of 48, 216 beside one of 64).
+
+    The bound is the CTA's own pool, not the register file: a CTA launches with
+    `.maxnreg` registers a thread (`register_budget` of all its threads: 168 for 384),
+    `setmaxnreg.dec` returns registers to that CTA's pool and `setmaxnreg.inc` blocks
+    until the pool has enough (PTX ISA, *setmaxnreg*).  Budgets over the pool hang the
+    kernel: on an H200 (2026-11-27) `gemm_bf16_two_warpgroups` and `gemm_f16_wide_acc`
+    never finished with a producer of 48 and consumers of 232, 128 x (48 + 2 x 232) =
+    65,536 registers against the 64,512 the CTA had (`agents.fit_to_register_pool`
+    checks the lowering against the kernel's final `.maxnreg`)."""
     producer = producer_registers(warps, stage_bytes)
-    rows = REGISTERS_PER_SM // WARP_SIZE - PRODUCER_WARPS * producer
+    total = PRODUCER_WARPS + warps
+    rows = register_budget(total * WARP_SIZE) * total - PRODUCER_WARPS * producer
     return min(AGENT_REGISTER_LIMIT, rows // warps // 8 * 8)
 
 
