@@ -67,8 +67,10 @@ $L_full_wait:
     store_wait = "cp.async.bulk.wait_group.read 0;" if r.store_wait else ""
     regs_producer = regs_consumer = ""
     if r.setmaxnreg == "all":
+        # The CTA's pool gets 128 x (128 - 40) registers, what the consumer's .inc
+        # to 216 takes (ptx_warpctl); 232 would wait for them forever.
         regs_producer = "setmaxnreg.dec.sync.aligned.u32 40;"
-        regs_consumer = "setmaxnreg.inc.sync.aligned.u32 232;"
+        regs_consumer = "setmaxnreg.inc.sync.aligned.u32 216;"
     elif r.setmaxnreg == "partial":
         regs_producer = (
             "setp.ne.u32 %p9, %r2, 0;\n    @%p9 bra $L_regs;\n"

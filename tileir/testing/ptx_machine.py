@@ -345,6 +345,9 @@ class Machine:
     params: dict[str, tuple[PtxType, int]]
     approx: str = "nearest"
     check_races: bool = True
+    #: The entry's ``.maxnreg``: the registers per thread each warp starts with
+    #: (``None``: ptxas's choice, unknown here; ``ptx_warpctl``).
+    maxnreg: int | None = None
     registers: dict[str, Register] = field(default_factory=dict)
     #: Threads that have not exited (``ret``).
     alive: np.ndarray = field(init=False)

@@ -2,7 +2,7 @@
 
 The grammar is the subset ``tileir.backend.ptx`` emits: a module header
 (``.version``, ``.target``, ``.address_size``), then ``.entry`` kernels with
-``.param`` parameters, performance directives (``.reqntid``) and a body of
+``.param`` parameters, performance directives (``.reqntid``, ``.maxnreg``) and a body of
 ``.reg`` declarations, ``{ ... }`` scopes, labels and instructions with optional
 ``@p`` / ``@!p`` guards.  Anything else (device functions, module-level
 variables, other directives) is rejected here with a ``SimulationError`` naming
@@ -149,6 +149,8 @@ class Kernel:
     params: list[Param]
     reqntid: tuple[int, int, int] | None
     body: list[Statement] = field(default_factory=list)
+    #: The entry's ``.maxnreg`` (registers per thread), if it has one.
+    maxnreg: int | None = None
 
 
 @dataclass
@@ -452,20 +454,23 @@ def _parse_params(text: str, line: int) -> list[Param]:
     return params
 
 
-def _parse_performance(text: str, line: int) -> tuple[int, int, int] | None:
-    """Performance directives between the parameter list and the body."""
-    reqntid = None
+def _parse_performance(text: str, line: int) -> tuple[tuple[int, int, int] | None, int | None]:
+    """Performance directives between the parameter list and the body: the
+    ``.reqntid`` and the ``.maxnreg``, each ``None`` when absent."""
+    reqntid = maxnreg = None
     rest = text
     for m in _PERF_RE.finditer(text):
         if m.group(1) == "reqntid":
             dims = [int(v) for v in m.group(2).replace(",", " ").split()]
             reqntid = (*dims, 1, 1)[:3]
+        elif m.group(1) == "maxnreg":
+            maxnreg = int(m.group(2).strip())
         rest = rest.replace(m.group(0), "", 1)
     if rest.strip():
         raise SimulationError(
             f"unsupported kernel directive '{rest.strip()}'", kind=UNSUPPORTED, line=line
         )
-    return reqntid  # type: ignore[return-value]
+    return reqntid, maxnreg  # type: ignore[return-value]
 
 
 @dataclass
@@ -520,11 +525,8 @@ def parse_module(ptx: str) -> Module:
             raise SimulationError("kernel without a body", line=_line_of(text, m.start()))
         close_pos = _matching_brace(text, open_pos)
         line = _line_of(text, m.start())
-        kernel = Kernel(
-            m.group(1),
-            _parse_params(m.group(2), line),
-            _parse_performance(text[m.end() : open_pos], line),
-        )
+        reqntid, maxnreg = _parse_performance(text[m.end() : open_pos], line)
+        kernel = Kernel(m.group(1), _parse_params(m.group(2), line), reqntid, maxnreg=maxnreg)
         kernel.body = parse_body(text[open_pos + 1 : close_pos], _line_of(text, open_pos))
         kernels[kernel.name] = kernel
         # Blank the kernel out of the header but keep its line breaks, so errors in

@@ -6,7 +6,9 @@ threads at it (as one numpy operation), and threads that wait are left out:
 * blocked at a ``bar.sync`` / ``barrier.sync`` that is not complete (``ptx_barriers``),
   or at a warpgroup-collective instruction (``wgmma``, ``setmaxnreg``) until every
   running thread of the warpgroup is there too (a *rendezvous*, so that warps that
-  run apart meet again at the instruction they must execute together);
+  run apart meet again at the instruction they must execute together), and at a
+  ``setmaxnreg.inc`` until its CTA's register pool holds what it asks for
+  (``ptx_warpctl``);
 * parked after an ``mbarrier.try_wait`` / ``test_wait`` that found its phase
   incomplete: the hardware's wait returns false after a while and the program loops
   back to wait again; the simulator lets the thread sleep until some mbarrier changes
@@ -201,12 +203,27 @@ def release_rendezvous(m: Machine, threads: np.ndarray) -> None:
 
 def _deadlock(m: Machine) -> SimulationError:
     waiting = unique(m.threads.warp[m.alive & m.waiting]).tolist()
+    # Consecutive warps of a CTA that wait for the same thing are one entry (a whole
+    # warpgroup at a setmaxnreg, an agent's warps at its mbarrier), so that up to 8
+    # different waits show.
+    runs: list[list[int]] = []
+    for w in waiting:
+        last = runs[-1][-1] if runs else -2
+        if (
+            w == last + 1
+            and m.threads.cta[m.threads.warp_start[w]] == m.threads.cta[m.threads.warp_start[last]]
+            and m.wait_notes.get(w) == m.wait_notes.get(last)
+        ):
+            runs[-1].append(w)
+        else:
+            runs.append([w])
     shown = []
-    for w in waiting[:8]:
-        first = int(m.threads.warp_start[w])
-        lane = m.threads.describe(first)
-        shown.append(f"warp of {lane}: {m.wait_notes.get(w, 'waits')}")
-    more = f"; and {len(waiting) - 8} more warps" if len(waiting) > 8 else ""
+    for warps in runs[:8]:
+        lane = m.threads.describe(int(m.threads.warp_start[warps[0]]))
+        who = f"warp of {lane}" if len(warps) == 1 else f"{len(warps)} warps from {lane}"
+        shown.append(f"{who}: {m.wait_notes.get(warps[0], 'waits')}")
+    left = sum(len(r) for r in runs[8:])
+    more = f"; and {left} more warps" if left else ""
     return SimulationError(
         "every remaining thread waits, and nothing they wait for can happen: "
         + "; ".join(shown)

@@ -42,7 +42,8 @@ warps) run.  What is modelled:
   and ``fence.mbarrier_init``.  A copy's bytes land only when a wait observes its
   completion: at the ``wait_group``, or when the mbarrier phase its transaction
   belongs to completes (as late as the hardware may complete it);
-* ``setmaxnreg.{inc,dec}`` and ``elect.sync`` (``ptx_warpctl``);
+* ``setmaxnreg.{inc,dec}``, with the CTA's register pool it draws on, and ``elect.sync``
+  (``ptx_warpctl``);
 * ``atom``/``red`` on global memory, the active threads' read-modify-writes one at a
   time, in thread order (one valid execution; atomic writes are not race-checked).
 
@@ -73,13 +74,14 @@ the PTX line, the instruction, the thread and the address) for
   ``fence.proxy.async`` ordered before it, a CTA exiting while a bulk store still
   reads its shared memory;
 * a *deadlock* (``deadlock``): every remaining thread waits (at a barrier nobody will
-  complete, on an mbarrier phase nobody will complete, at a collective), with what
-  each warp waits for;
+  complete, on an mbarrier phase nobody will complete, at a collective, at a
+  ``setmaxnreg.inc`` asking for more registers than its CTA's pool will hold), with
+  what each warp waits for;
 * misused synchronization: a ``bar.sync`` reached by part of a warp (divergent
   barrier), a warp arriving twice at a barrier, more arrivals than an mbarrier phase
   expects, an mbarrier used before its init is ordered before the use or touched by
   ``ld``/``st``, ``setmaxnreg`` by part of a warpgroup, again without the warpgroup
-  synchronizing, or in the wrong direction;
+  synchronizing, in the wrong direction, or in a kernel without ``.maxnreg``;
 * a ``bra.uni`` whose threads of one warp disagree;
 * an instruction, modifier or directive it does not support, or invalid PTX.
 
@@ -199,7 +201,7 @@ def simulate(
     threads = ThreadGrid(grid, block, dynamic_shared)
     local = place_locals(program.locals, memory, threads.count)
     memory.materialize()
-    machine = Machine(threads, memory, params, approx, check_races)
+    machine = Machine(threads, memory, params, approx, check_races, k.maxnreg)
     machine.lines = [ins.line for ins in program.instructions]
     machine.exit_hooks.append(release_rendezvous)
     machine.declare(program.registers)

@@ -9,8 +9,24 @@ Written from the PTX ISA's *setmaxnreg* and *elect.sync* sections.
   threads of the warpgroup execute the same ``setmaxnreg`` together (the scheduler
   gathers the warpgroup first, ``ptx_sched``; a warpgroup with some threads exited or
   elsewhere is an error), all its warps synchronize (a barrier joining them) before the
-  next ``setmaxnreg``, ``.inc`` does not lower the budget and ``.dec`` does not raise it
-  (the first one in a kernel has nothing to compare with).
+  next ``setmaxnreg``, ``.inc`` does not lower the budget and ``.dec`` does not raise it.
+* The registers come from a pool per CTA, as the ISA describes it: each warp starts
+  with the entry's ``.maxnreg`` per thread (rounded up to the allocation granule of 8)
+  and the pool starts empty; ``.dec`` puts ``(old - N) x 32`` registers of each warp in
+  its CTA's pool, ``.inc`` takes ``(N - old) x 32`` for each warp from it, and while the
+  pool holds fewer the warpgroup waits at the ``setmaxnreg.inc`` (blocked like at a
+  barrier: the other warps go on) until a ``.dec`` of another warpgroup of the CTA
+  fills the pool; when nothing will, the launch is a ``deadlock`` whose report says how
+  many registers the warpgroup waits for and how many the pool holds.  (Found on an
+  H200: two consumer warpgroups asking for 16,384 registers of a pool the producer had
+  given 15,360 hung the GPU while the simulator, without the pool, passed the kernel.)
+  Exiting warps give nothing back (the ISA names only ``.dec``).  Without ``.maxnreg``
+  the count a warp starts with is ptxas's choice, unknown here (ptxas 13.0 then leaves
+  ``setmaxnreg`` out of the SASS; HOPPER.md's warning C7508): a ``setmaxnreg`` is
+  ``invalid``.  (Not modelled: when the largest ``.inc`` target is below ``.maxnreg``,
+  ptxas 13.0 records that target as the kernel's register count, so warps start with
+  it; tileir emits an ``.inc`` only above ``.maxnreg``, and here such an ``.inc`` is
+  ``invalid``, lowering the budget.)
 * ``elect.sync d|p, membermask``: every thread of ``membermask`` executes it together;
   the leader is the lowest active lane of the mask (the ISA only says it is the same
   one every time); ``d`` (or the sink ``_``) gets its lane number, ``p`` is true in it.
@@ -29,6 +45,9 @@ from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_parse import Imm, Instruction, Reg, Vec
 from tileir.testing.ptx_program import SINK
 
+#: Registers are allocated to a thread in multiples of this.
+GRANULE = 8
+
 
 @dataclass
 class _Registers:
@@ -36,6 +55,11 @@ class _Registers:
     #: thread's own time then (the warps must have synchronized since).
     budget: dict[int, int] = field(default_factory=dict)
     times: dict[int, tuple[np.ndarray, np.ndarray, str]] = field(default_factory=dict)
+    #: Per CTA: the registers in its pool (given back by ``.dec``, not yet taken).
+    pool: dict[int, int] = field(default_factory=dict)
+    #: Per CTA: its warpgroups waiting at a ``setmaxnreg.inc`` for the pool, and their
+    #: threads.
+    blocked: dict[int, dict[int, np.ndarray]] = field(default_factory=dict)
 
 
 def _state(m: Machine) -> _Registers:
@@ -68,6 +92,15 @@ def decode_setmaxnreg(ins: Instruction) -> Exec:
 
     def run(m: Machine, act: np.ndarray) -> None:
         lanes = lanes_of(act)
+        if m.maxnreg is None:
+            raise m.fail(
+                "setmaxnreg in a kernel without .maxnreg: the registers each warp starts "
+                "with are ptxas's choice, unknown here (and ptxas leaves setmaxnreg out of "
+                "the SASS then); give the entry a .maxnreg",
+                int(lanes[0]),
+                kind=INVALID,
+            )
+        launch = -(-m.maxnreg // GRANULE) * GRANULE
         threads = m.threads
         groups = threads.warpgroup[lanes]
         state = _state(m)
@@ -96,15 +129,15 @@ def decode_setmaxnreg(ins: Instruction) -> Exec:
                         int(here[0]),
                         kind=INVALID,
                     )
-            budget = state.budget.get(g)
-            if budget is not None and (
-                (action == "inc" and count < budget) or (action == "dec" and count > budget)
-            ):
+            budget = state.budget.get(g, launch)
+            if (action == "inc" and count < budget) or (action == "dec" and count > budget):
                 raise m.fail(
                     f"setmaxnreg.{action} to {count} registers from {budget}",
                     int(here[0]),
                     kind=INVALID,
                 )
+            if not _take_from_pool(m, state, g, here, (count - budget) * 32, ins):
+                continue
             state.budget[g] = count
             # The warpgroup's threads must meet again before the next one: remember
             # their times now, then tick, so only a later release satisfies the check.
@@ -112,6 +145,37 @@ def decode_setmaxnreg(ins: Instruction) -> Exec:
             m.order.tick(here)
 
     return run
+
+
+def _take_from_pool(
+    m: Machine, state: _Registers, group: int, here: np.ndarray, per_warp: int, ins: Instruction
+) -> bool:
+    """Warpgroup ``group`` (its threads ``here``) moves ``per_warp`` registers of each
+    of its warps from its CTA's pool (a negative count gives them back, and the
+    warpgroups waiting for the pool try again).  False when the pool holds too few:
+    the warpgroup waits at the instruction."""
+    cta = int(m.threads.cta[here[0]])
+    need = per_warp * len(np.unique(m.threads.warp[here]))
+    pool = state.pool.get(cta, 0)
+    waiting = state.blocked.setdefault(cta, {})
+    if need > pool:
+        m.pc[here] -= 1  # the scheduler moved them past it: they retry it
+        m.block(
+            here,
+            f"waits in `{ins.text}` (PTX line {ins.line}) for {need} registers "
+            f"of its CTA's pool, which holds {pool} (setmaxnreg.inc blocks until a "
+            "setmaxnreg.dec of another warpgroup gives enough back)",
+        )
+        waiting[group] = here
+        return False
+    state.pool[cta] = pool - need
+    waiting.pop(group, None)
+    if need < 0 and waiting:
+        for blocked in waiting.values():
+            m.unblock(blocked)
+        waiting.clear()
+        m.progress += 1
+    return True
 
 
 @decoder("elect")
