@@ -135,10 +135,11 @@ LARGE: dict[str, dict[str, Any]] = {
     "gemm_tf32": {"M": 2048, "N": 2048, "K": 2048},
     "batched_matmul_2d_f16": {"B": 16, "M": 2048, "N": 2048, "K": 2048},
     "batched_matmul_f16": {"B": 16, "M": 2048, "N": 2048, "K": 2048},
-    "flash_attention_f16": {"shape": (2, 16, 2048), "kv_tiles": 32},
-    "flash_attention_causal_bf16": {"shape": (2, 16, 2048), "kv_tiles": 32},
-    "attention_wide_kv_bf16": {"shape": (2, 16, 2048), "kv_tiles": 8},
-    "attention_occupancy_f16": {"shape": (2, 16, 2048), "kv_tiles": 16},
+    # The heads are the kernel's (`bh // HEADS` in its source): only batches and rows grow.
+    "flash_attention_f16": {"shape": (16, 2, 2048), "kv_tiles": 32},
+    "flash_attention_causal_bf16": {"shape": (16, 2, 2048), "kv_tiles": 32},
+    "attention_wide_kv_bf16": {"shape": (32, 1, 2048), "kv_tiles": 8},
+    "attention_occupancy_f16": {"shape": (32, 1, 2048), "kv_tiles": 16},
 }
 
 
