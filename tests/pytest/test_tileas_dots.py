@@ -98,7 +98,7 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "sm_90a",
             "DotPipelined",
             "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
-            "in flight; two agents: a producer of 4 warps (48 registers) and a consumer of 8 "
+            "in flight; two agents: a producer of 4 warps (56 registers) and a consumer of 8 "
             "warps (224 registers); 64 accumulator registers a thread",
         ),
         (

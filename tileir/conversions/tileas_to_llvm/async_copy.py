@@ -84,12 +84,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.dialects import scf
+from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     TensorType,
     UnrealizedConversionCastOp,
+    i1,
     i32,
 )
 from xdsl.ir import BlockArgument, OpResult, SSAValue
@@ -583,6 +584,7 @@ class LowerAsyncTiledLoad(RingPattern):
         nbytes = bits // 8
         # Groups inside one run of the mask move all or nothing (`uniform_groups`).
         aligned = uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
+        wholes = _group_conjunctions(b, masks, groups, vec) if masks and not aligned else {}
         for g in groups:
             offsets = [
                 sum(x * s for x, s in zip(buffer_layout.register_coord(r), strides, strict=True))
@@ -602,7 +604,7 @@ class LowerAsyncTiledLoad(RingPattern):
                 b.asm(_scatter(dsts, ptrs[g], preds, owner, bits))
                 continue
             dst = thread.at(b, offsets[0])
-            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader, fill))
+            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader, fill, wholes.get(g)))
         if future is not None:
             # Every thread arrives, copies or not: the slot's mbarrier expects them all.
             arrive_after_copies(b, ring.full(b, slot, size))
@@ -679,6 +681,62 @@ def _slot_ahead(b: LLBuilder, ring: Ring, size: int) -> SSAValue:
     return b.select(b.icmp("uge", ahead, end, signed=False), wrapped, ahead)
 
 
+def mask_leaves(value: SSAValue) -> list[SSAValue]:
+    """The predicates whose conjunction `value` is: the operands of the tree of 1-bit
+    `llvm.and`s that computes it (`value` itself where it is no such `and`), each once,
+    in order."""
+    leaves: list[SSAValue] = []
+    seen: set[int] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        owner = v.owner
+        if isinstance(owner, llvm.AndOp) and v.type == i1:
+            stack.extend(reversed(owner.operands))
+        elif id(v) not in seen:
+            seen.add(id(v))
+            leaves.append(v)
+    return leaves
+
+
+def _group_conjunctions(
+    b: LLBuilder, masks: Sequence[SSAValue], groups: Sequence[int], vec: int
+) -> dict[int, SSAValue]:
+    """Per group (its first register), whether every element of it is in bounds, as
+    one 1-bit value built from the leaves of the elements' masks (`mask_leaves`) and
+    shared between groups: a tile's mask is the `and` of a row's and a column's bound,
+    so the groups of one thread have a few leaves in common (the 8 column bounds of a
+    16-byte group along K, in every row it copies).  The leaves are conjoined most
+    shared first and every prefix is built once, so a group costs one `and` beyond what
+    the others share instead of the and of its `vec` element masks in its own `cp.async`
+    block (ptxas reassociated none of it: `gemm_bf16_big_tile`'s producer spent about 30
+    SASS instructions on each 16-byte copy, 24 a thread a stage, and was the kernel's
+    bottleneck on an H200 at 6x tileiras's time)."""
+    leaves = {
+        g: [leaf for r in range(g, g + vec) for leaf in mask_leaves(masks[r])] for g in groups
+    }
+    count: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for group in leaves.values():
+        for leaf in dict.fromkeys(group):
+            count[id(leaf)] = count.get(id(leaf), 0) + 1
+            first.setdefault(id(leaf), len(first))
+    built: dict[tuple[int, ...], SSAValue] = {}
+    wholes: dict[int, SSAValue] = {}
+    for g, group in leaves.items():
+        ordered = sorted(dict.fromkeys(group), key=lambda v: (-count[id(v)], first[id(v)]))
+        acc = ordered[0]
+        key: tuple[int, ...] = (id(acc),)
+        for leaf in ordered[1:]:
+            key += (id(leaf),)
+            done = built.get(key)
+            if done is None:
+                done = built[key] = b.and_(acc, leaf)
+            acc = done
+        wholes[g] = acc
+    return wholes
+
+
 def _scatter(
     dsts: list[SSAValue],
     address: SSAValue,
@@ -719,6 +777,7 @@ def _copy(
     bits: int,
     async_reader: bool = False,
     fill: int = 0,
+    whole: SSAValue | None = None,
 ) -> ptx.PtxAsm:
     """One group: a `cp.async` of `vec` elements when every predicate holds (or there
     are none; with one predicate for the group, a zero-filling `cp.async` when it does
@@ -730,7 +789,8 @@ def _copy(
     each is addressed from the first: one address register per group, not one per
     element, which matters at the register limit.  `async_reader`: the slot is read
     through the async proxy (`wgmma`, `tcgen05`), so the element path ends with the
-    thread's `fence.proxy.async`."""
+    thread's `fence.proxy.async`.  `whole`: whether every element of the group is in
+    bounds, computed outside (`_group_conjunctions`), instead of the `and` of `preds`."""
     asm = ptx.PtxAsm()
     nbytes = vec * bits // 8
     d = asm.input(dst, "r")
@@ -762,8 +822,18 @@ def _copy(
         )
         asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), size, guard=mine)
         return asm
-    pred = [asm.input(p, "b") for p in preds]
-    all_in_bounds(asm, pred)
+    pred: list[list[str]]
+    if whole is None:
+        pred = [[asm.input(p, "b")] for p in preds]
+        all_in_bounds(asm, [leaves[0] for leaves in pred])
+    else:
+        # Each element's bound from the leaves of its mask, computed on the edge path
+        # only: the elements' own `and`s, left unused, are dead code for ptxas.
+        inputs: dict[int, str] = {}
+        pred = [
+            [inputs.setdefault(id(v), asm.input(v, "b")) for v in mask_leaves(p)] for p in preds
+        ]
+        all_in_bounds(asm, [asm.input(whole, "b")])
     if mine is not None:
         asm.instr("and.pred", "t_all", "t_all", mine)
         asm.instr("and.pred", "t_none", "t_none", mine)
@@ -775,7 +845,10 @@ def _copy(
     (value,) = asm.register(ptx.typed("b", reg_bits), "t_v")
     for i in range(vec):
         asm.instr(ptx.opcode("mov", ptx.typed("b", reg_bits)), value, ptx.immediate(fill, reg_bits))
-        asm.instr("and.pred", "t_p", pred[i], "t_none")
+        leaves = pred[i]
+        asm.instr("and.pred", "t_p", leaves[0], "t_none")
+        for leaf in leaves[1:]:
+            asm.instr("and.pred", "t_p", "t_p", leaf)
         asm.instr(
             ptx.opcode("ld", "global", ptx.typed("b", bits)),
             value,
