@@ -69,7 +69,7 @@ def _arena_without_rings(
             fns = [f for f in module.walk() if isinstance(f, func.FuncOp)]
             if isinstance(p, PipelineDotOperandsPass):
                 bound = max(transient_bound(f, set()) for f in fns)
-                p = PipelineDotOperandsPass(arch=arch, num_stages=1)
+                p = PipelineDotOperandsPass(arch=arch, num_stages=1, specialized_stages=1)
             p.apply(ctx, module)
             if isinstance(p, PipelineDotOperandsPass) and bound_of is not None:
                 bound = max(bound_of(f) for f in fns)

@@ -51,10 +51,12 @@ def _ptx_with_room(
 
     sized = pdo._sized  # pyright: ignore[reportPrivateUsage]
 
-    def with_room(candidates: pdo.LoopPlan, num_stages: int, budget: RingBudget) -> pdo.LoopPlan:
+    def with_room(
+        candidates: pdo.LoopPlan, num_stages: int, budget: RingBudget, shallow: int | None = None
+    ) -> pdo.LoopPlan:
         room = Room(budget.fn, budget.arch)
         room.per_stage = candidates.per_stage
-        return sized(candidates, num_stages, room)
+        return sized(candidates, num_stages, room, shallow)
 
     monkeypatch.setattr(pdo, "_sized", with_room)
     feeds: list[str] = []

@@ -98,8 +98,14 @@ def _consumer_never_releases(ptx: str) -> str:
 
 
 def _producer_counts_one_stage_less(ptx: str) -> str:
-    """The producer's stage is its count modulo 3 while the consumer's is modulo 4."""
-    return re.sub(r"mov\.b32 (%r\d+), 4;\n\trem\.u32", r"mov.b32 \1, 3;\n\trem.u32", ptx, count=1)
+    """The producer's stage is its count modulo N - 1 while the consumer's is modulo N
+    (the first `rem.u32` by the pipeline's N slots)."""
+    return re.sub(
+        r"mov\.b32 (%r\d+), (\d+);\n\trem\.u32",
+        lambda m: f"mov.b32 {m[1]}, {int(m[2]) - 1};\n\trem.u32",
+        ptx,
+        count=1,
+    )
 
 
 @pytest.mark.parametrize(

@@ -66,9 +66,13 @@ class _Recorder:
             return self._trial
 
         def planning(
-            loops: Sequence[scf.ForOp], stages: int, budget: rb.RingBudget, specialize: bool
+            loops: Sequence[scf.ForOp],
+            stages: int,
+            budget: rb.RingBudget,
+            specialize: bool,
+            specialized_stages: int = 0,
         ) -> list[pdo.LoopPlan]:
-            plans = plan(loops, stages, budget, specialize)
+            plans = plan(loops, stages, budget, specialize, specialized_stages)
             trial = self._trial
             assert trial is not None
             fed = {v for p in plans for v in p.fed}

@@ -86,10 +86,12 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
     ("kernel", "arch", "name", "says"),
     [
         (
+            # A warp-specialized pipeline takes up to SPECIALIZED_STAGES stages where they
+            # fit, plus the slot of the group in flight.
             "gemm_f16",
             "sm_90a",
             "DotPipelined",
-            "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "operands through a 9-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
             "in flight; two agents of 4 warps: a producer (40 registers) and a consumer (248 "
             "registers); 16 accumulator registers a thread",
         ),
@@ -97,7 +99,7 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_bf16_two_warpgroups",
             "sm_90a",
             "DotPipelined",
-            "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "operands through a 9-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
             "in flight; two agents: a producer of 4 warps (56 registers) and a consumer of 8 "
             "warps (224 registers); 64 accumulator registers a thread",
         ),
@@ -136,7 +138,7 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
             "gemm_tf32",
             "sm_90a",
             "DotPipelined",
-            "operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "operands through a 9-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
             "in flight; A: f32 through the ring, rounded to tf32 in shared memory; B: f32 "
             "through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an "
             "element into its N x K buffer; two agents of 4 warps",

@@ -1150,23 +1150,39 @@ def converted_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
     return clauses
 
 
+#: The most stages a warp-specialized pipeline gets where its slots fit: its producer
+#: runs ahead by all of them, and a consumer warpgroup of one CTA per SM (what those
+#: kernels' registers allow anyway) hides the copies' latency only with enough of them.
+#: On an H200 (2026-11-27, docs/performance.md) tileir's 128x128x32 bf16 GEMM ran 4
+#: stages of 16 KB (`num-stages` 3 and the `wgmma` group in flight) at 4.7x tileiras's
+#: time, whose cubin keeps about 11 (188 KB of shared memory); ncu found its SMs idle
+#: (64 % of cycles with no eligible warp) at 7 % of the DRAM bandwidth.  8 as CUTLASS's
+#: Hopper GEMMs take what fits; not yet timed on a GPU.  `wgmma` agents only: those
+#: kernels' registers keep them to one CTA per SM anyway (256 threads at 248, 384 at
+#: 168), while a `tcgen05` kernel's agents may share an SM with other CTAs, whose
+#: number deeper rings would lower (`tcgen05_agents.too_few_registers`).
+SPECIALIZED_STAGES = 8
+
+
 #: Why an operand that qualified for a ring stays synchronous (`sized_plan`).
 NO_ROOM = "its ring does not fit beside the other operands' rings"
 
 
-def sized_plan(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPlan:
+def sized_plan(
+    candidates: LoopPlan, num_stages: int, budget: RingBudget, shallow: int | None = None
+) -> LoopPlan:
     """`candidates` (`loop_candidates`) with the stages its rings get within what
     `budget` leaves them: fewer than the option where they do not fit, no `wgmma` group
     in flight (nor warp specialization) where its slots do not.  Where one slot of every
     ring does not fit, the rings of fewer operands, the first loaded dropped first (a
     synchronous operand's buffer then counts among the exchanges): attention's V alone
     where K and V do not fit; not pipelined where no single ring fits."""
-    plan = _sized(candidates, num_stages, budget)
+    plan = _sized(candidates, num_stages, budget, shallow)
     if plan.pipelined or candidates.blockers or len(candidates.chosen) < 2:
         return plan
     for dropped in candidates.chosen:
         fewer = _without(candidates, dropped)
-        sized = sized_plan(fewer, num_stages, budget)
+        sized = sized_plan(fewer, num_stages if shallow is None else shallow, budget)
         if sized.pipelined:
             return sized
     return plan
@@ -1194,9 +1210,14 @@ def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
     )
 
 
-def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPlan:
+def _sized(
+    candidates: LoopPlan, num_stages: int, budget: RingBudget, shallow: int | None = None
+) -> LoopPlan:
     """`candidates` with the stages its rings get (`sized_plan`), every operand that
-    qualified on a ring or the loop not pipelined."""
+    qualified on a ring or the loop not pipelined.  `num_stages`: the most stages;
+    `shallow`: the most where the loop stays in one agent after all (`num_stages` when
+    None; a warp-specialized loop is planned deeper, `plan_function`)."""
+    shallow = num_stages if shallow is None else shallow
     plan = replace(candidates, blockers=list(candidates.blockers))
     if not plan.pipelined:
         return plan
@@ -1219,8 +1240,8 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
         deeper = plan.specialize or bool(plan.converted) or fit > num_stages
         if flight_stages >= 2 and deeper:
             plan.stages = flight_stages
-        elif min(num_stages, fit) >= 2 and not plan.converted:
-            plan.stages = min(num_stages, fit)
+        elif min(shallow, fit) >= 2 and not plan.converted:
+            plan.stages = min(shallow, fit)
             plan.refill_after_wait = True
             plan.specialize = False
             plan.why_not_specialized = None
@@ -1258,7 +1279,11 @@ def _sized(candidates: LoopPlan, num_stages: int, budget: RingBudget) -> LoopPla
 
 
 def plan_function(
-    loops: Sequence[scf.ForOp], num_stages: int, budget: RingBudget, warp_specialize: bool
+    loops: Sequence[scf.ForOp],
+    num_stages: int,
+    budget: RingBudget,
+    warp_specialize: bool,
+    specialized_stages: int = 0,
 ) -> list[LoopPlan]:
     """Plan `loops` (the innermost loops of one kernel, in order) together.  Each loop's
     rings fit beside the kernel's largest exchange, which depends on which dot operands
@@ -1266,8 +1291,11 @@ def plan_function(
     fed, then again assuming only those both rounds fed, until a round feeds at least
     what it assumed (then its exchanges are no larger than assumed; the assumption
     only shrinks, so this ends).  The loops of the function's body are warp-specialized
-    all or none, through one pipeline (`joint_specialization`)."""
+    all or none, through one pipeline (`joint_specialization`), whose depth may reach
+    `specialized_stages` (where more than `num_stages`; `wgmma` agents,
+    `SPECIALIZED_STAGES`)."""
     candidates = [loop_candidates(loop, num_stages, warp_specialize) for loop in loops]
+    deep = max(num_stages, specialized_stages)
     joint_specialization(candidates)
     assumed = {v for plan in candidates for v in plan.fed}
     while True:
@@ -1279,7 +1307,10 @@ def plan_function(
         for plan in candidates:
             if plan.specialize:
                 trial.placed -= pipeline
-            sized = sized_plan(plan, num_stages, trial)
+            if plan.specialize and not plan.tcgen05:
+                sized = sized_plan(plan, deep, trial, shallow=num_stages)
+            else:
+                sized = sized_plan(plan, num_stages, trial)
             size = sized.slots * sized.per_stage if sized.pipelined else 0
             if sized.pipelined and sized.all_in_flight:
                 size += turn_bytes(sized)
@@ -1526,6 +1557,9 @@ class PipelineDotOperandsPass(ModulePass):
     #: The target, whose static shared memory bounds the rings.
     arch: str = "sm_90a"
     num_stages: int = 3
+    #: The most stages of a warp-specialized pipeline (`SPECIALIZED_STAGES`); never
+    #: fewer than `num-stages`.
+    specialized_stages: int = SPECIALIZED_STAGES
     #: Whether a loop that qualifies is left for `tileas-specialize-agents` (on the
     #: targets that warp-specialize, `GpuArch.warp_specialization`).
     warp_specialize: bool = True
@@ -1534,6 +1568,11 @@ class PipelineDotOperandsPass(ModulePass):
         if self.num_stages < 1:
             raise CompileError(
                 f"{self.name}: option num-stages must be at least 1, got {self.num_stages}"
+            )
+        if self.specialized_stages < 0:
+            raise CompileError(
+                f"{self.name}: option specialized-stages must not be negative, got "
+                f"{self.specialized_stages}"
             )
         for fn in [f for f in op.walk() if isinstance(f, func.FuncOp)]:
             loops = [
@@ -1554,7 +1593,13 @@ class PipelineDotOperandsPass(ModulePass):
                 mark_staged_once(loop)
             target = ARCHS[self.arch]
             specialize = self.warp_specialize and (target.warp_specialization or target.tcgen05)
-            plans = plan_function(loops, self.num_stages, RingBudget(fn, self.arch), specialize)
+            plans = plan_function(
+                loops,
+                self.num_stages,
+                RingBudget(fn, self.arch),
+                specialize,
+                self.specialized_stages,
+            )
             for plan in plans:
                 if plan.specialize and plan.tcgen05 and plan.pipelined:
                     rings = plan.slots * plan.per_stage

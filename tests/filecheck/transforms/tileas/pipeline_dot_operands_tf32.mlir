@@ -68,7 +68,7 @@
 // mbarrier; the remark says so.
 // AGENTS: nv_tileas.async.pipeline.consumer_read
 // AGENTS: cuda_tile.ftof {{.*}}{nv_tileas.rounded_in_shared}
-// AGENTS: nv_tileas.dot {{.*}}"operands through a 4-stage mbarrier pipeline of cp.async copies, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "two agents of 4 warps
+// AGENTS: nv_tileas.dot {{.*}}"operands through a 9-stage mbarrier pipeline of cp.async copies, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "two agents of 4 warps
 
 // PTX80-LABEL: .entry tf32_gemm(
 // PTX80: cp.async.ca.shared.global
