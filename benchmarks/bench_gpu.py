@@ -33,6 +33,7 @@ import json
 import math
 import platform
 import queue
+import signal
 import subprocess
 import sys
 import tempfile
@@ -337,8 +338,10 @@ def bench_kernel(
     flops = getattr(case, "flops", None)
     tflops = flops(inputs) / (ours * 1e-3) / 1e12 if flops else None
     peak = tensor_peak(device, operand_type(inputs)) if flops else None
-    gemm = flops and {"a", "b"} <= set(inputs["arrays"])
-    cublas = cublas_tflops(inputs, flops(inputs), args.repeat) if gemm and args.large else None
+    gemm = flops is not None and {"a", "b"} <= set(inputs["arrays"])
+    cublas = (
+        cublas_tflops(inputs, flops(inputs), args.repeat) if flops and gemm and args.large else None
+    )
     row = [
         f"`{name}`",
         _fmt(ours * 1e3),
@@ -418,57 +421,90 @@ def supervise(
     kernel that runs past `--watchdog` seconds (a launch that never completes: a
     deadlocked mbarrier wait hangs the GPU context, and nothing in the process can
     interrupt it) is killed with its process, recorded as `HANG`, and the kernels after
-    it go on in a fresh process."""
-    info: dict[str, Any] | None = None
+    it go on in a fresh process.  Stopped itself (SIGTERM, as `timeout` stops it, or
+    Ctrl-C), it kills the child and returns the rows so far, the rest marked so: the
+    table of a GPU session cut short keeps what it measured."""
+    info: dict[str, Any] = {}
     rows: list[list[str]] = []
     width = len(table_header(args))
     pending = list(names)
-    while pending:
-        cmd = [*(worker or [sys.executable, __file__]), "--worker", *_strip_only(argv)]
-        for n in pending:
-            cmd += ["--only", n]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
-        lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
-        current: str | None = None
-        deadline = time.monotonic() + args.watchdog + 120  # start-up and imports
-        while True:
-            try:
-                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                proc.kill()
-                proc.wait()
-                stuck = current or pending[0]
+    children: list[subprocess.Popen[str]] = []
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        while pending:
+            _supervise_one(args, argv, pending, worker, rows, info, children)
+    except KeyboardInterrupt:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+        rows.extend([f"`{n}`", "not run: interrupted"] + [""] * (width - 2) for n in pending)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return info or None, rows
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _supervise_one(
+    args: argparse.Namespace,
+    argv: list[str],
+    pending: list[str],
+    worker: list[str] | None,
+    rows: list[list[str]],
+    info: dict[str, Any],
+    children: list[subprocess.Popen[str]],
+) -> None:
+    """One child process of `supervise` (added to `children`), running the kernels of
+    `pending` (which it shortens) until they are done, one hangs or the child dies; its
+    rows go to `rows`, the device facts it says to `info`."""
+    width = len(table_header(args))
+    cmd = [*(worker or [sys.executable, __file__]), "--worker", *_strip_only(argv)]
+    for n in pending:
+        cmd += ["--only", n]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1)
+    children.append(proc)
+    lines: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
+    current: str | None = None
+    deadline = time.monotonic() + args.watchdog + 120  # start-up and imports
+    while True:
+        try:
+            line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            proc.kill()
+            proc.wait()
+            stuck = current or pending[0]
+            rows.append(
+                [f"`{stuck}`", f"HANG: killed after {args.watchdog:.0f} s"] + [""] * (width - 2)
+            )
+            print(f"{stuck}: HANG, killed", file=sys.stderr, flush=True)
+            pending.remove(stuck)
+            break
+        if line is None:
+            proc.wait()
+            if current is not None:  # the child died inside a kernel
                 rows.append(
-                    [f"`{stuck}`", f"HANG: killed after {args.watchdog:.0f} s"] + [""] * (width - 2)
+                    [f"`{current}`", f"crashed: exit {proc.returncode}"] + [""] * (width - 2)
                 )
-                print(f"{stuck}: HANG, killed", file=sys.stderr, flush=True)
-                pending.remove(stuck)
-                break
-            if line is None:
-                proc.wait()
-                if current is not None:  # the child died inside a kernel
-                    rows.append(
-                        [f"`{current}`", f"crashed: exit {proc.returncode}"] + [""] * (width - 2)
-                    )
-                    pending.remove(current)
-                else:  # done, or a child that could not start (no GPU): nothing to retry
-                    pending = []
-                break
-            kind, _, payload = line.rstrip("\n").partition(" ")
-            if kind == "@info":
-                info = json.loads(payload)
-            elif kind == "@start":
-                current = payload
-                deadline = time.monotonic() + args.watchdog
-            elif kind == "@row":
-                rows.append(json.loads(payload))
-                if current in pending:
-                    pending.remove(current)
-                current = None
-            else:
-                print(line, end="")
-    return info, rows
+                pending.remove(current)
+            else:  # done, or a child that could not start (no GPU): nothing to retry
+                pending.clear()
+            break
+        kind, _, payload = line.rstrip("\n").partition(" ")
+        if kind == "@info":
+            info.update(json.loads(payload))
+        elif kind == "@start":
+            current = payload
+            deadline = time.monotonic() + args.watchdog
+        elif kind == "@row":
+            rows.append(json.loads(payload))
+            if current in pending:
+                pending.remove(current)
+            current = None
+        else:
+            print(line, end="")
 
 
 def _strip_only(argv: list[str]) -> list[str]:

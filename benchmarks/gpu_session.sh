@@ -31,8 +31,11 @@ echo "corpus table: ${SECONDS}s"
 timeout "${LARGE_TIMEOUT:-220}" python3 benchmarks/bench_gpu.py --prebuilt .gpu --check \
   --large --repeat 20 --markdown --watchdog 60 >"$OUT/bench_large.md" 2>"$OUT/bench_large.err"
 echo "large table: ${SECONDS}s"
-timeout "${PYTEST_TIMEOUT:-150}" python3 -m pytest -q -p no:cacheprovider -n 16 tests/gpu -rs \
-  >"$OUT/pytest_gpu.log" 2>&1
+# Each test at most 60 s (pytest-timeout, in the machine's image): a kernel that hangs is
+# a failure with its name, not the end of the run; the names of failures are listed (-rf)
+# and kept in pytest.xml.
+timeout "${PYTEST_TIMEOUT:-150}" python3 -m pytest -q -p no:cacheprovider -n 16 --timeout=60 \
+  -rfs --junitxml="$OUT/pytest.xml" tests/gpu >"$OUT/pytest_gpu.log" 2>&1
 echo "pytest: ${SECONDS}s (exit $?)"
 tail -c 1500 "$OUT/bench_corpus.err"; tail -c 1500 "$OUT/bench_large.err"
 cat "$OUT/bench_corpus.md" "$OUT/bench_large.md"; tail -n 25 "$OUT/pytest_gpu.log"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -80,7 +81,7 @@ def test_large_shapes_reach_the_inputs(name: str) -> None:
         assert max(first.shape) >= 2048 or first.size >= 1 << 20
 
 
-def _large_inputs_shapes(name: str) -> tuple[object, dict[str, object]]:
+def _large_inputs_shapes(name: str) -> tuple[Any, dict[str, Any]]:
     """`case_inputs(name, large=True)` with numpy's generator replaced by one that only
     shapes its draws."""
 
@@ -153,3 +154,29 @@ def test_large_shapes_leave_the_shared_case_modules_alone() -> None:
     assert shared.M == 200
     gemm = bench_gpu._common.load_case_module("gemm_f16")
     assert gemm.make_inputs(np.random.default_rng(0))["arrays"]["a"].shape == (128, 96)
+
+
+def test_a_session_cut_short_keeps_its_rows(tmp_path: Path) -> None:
+    """SIGTERM (what `timeout` sends a GPU session's table) kills the worker and returns
+    the rows measured so far, the rest marked: the 2026-11-27 H200 session lost its large
+    table's markdown to `timeout` and kept only the stderr lines."""
+    import os
+    import signal
+    import threading
+
+    worker = tmp_path / "worker.py"
+    worker.write_text(FAKE_WORKER)
+    args = bench_gpu.argparse.Namespace(watchdog=30.0, check=False)
+    names = ["first", "hangs", "third"]
+    timer = threading.Timer(3.0, os.kill, (os.getpid(), signal.SIGTERM))
+    timer.start()
+    try:
+        info, rows = bench_gpu.supervise(args, [], names, worker=[sys.executable, str(worker)])
+    finally:
+        timer.cancel()
+    assert info is not None
+    assert rows[0][:2] == ["`first`", "1.0"]
+    assert [r[:2] for r in rows[1:]] == [
+        ["`hangs`", "not run: interrupted"],
+        ["`third`", "not run: interrupted"],
+    ]
