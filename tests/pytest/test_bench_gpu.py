@@ -180,3 +180,22 @@ def test_a_session_cut_short_keeps_its_rows(tmp_path: Path) -> None:
         ["`hangs`", "not run: interrupted"],
         ["`third`", "not run: interrupted"],
     ]
+
+
+def test_launch_one_names_what_it_cannot_launch(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`gpu_launch_one.py` (a kernel alone, for ncu or compute-sanitizer) says which cubin
+    is missing and why, and fails, rather than launching something else."""
+    import json
+
+    import gpu_launch_one  # pyright: ignore[reportMissingImports]
+
+    manifest = {
+        "kernels": {"gemm_f16": {"tileir": {"block": [256, 1, 1]}, "tileiras": {"error": "no"}}}
+    }
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    assert gpu_launch_one.main([str(tmp_path), "gemm_f16", "tileiras"]) == 1
+    assert "gemm_f16: no tileiras cubin (no)" in capsys.readouterr().err
+    assert gpu_launch_one.main([str(tmp_path), "vadd_f32", "tileir", "--large"]) == 1
+    assert "vadd_f32: no tileir cubin (not in the manifest)" in capsys.readouterr().err
