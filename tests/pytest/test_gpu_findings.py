@@ -49,7 +49,7 @@ def test_large_gemm_tolerance_admits_tensor_core_accumulation() -> None:
     the benchmark's `--large` tolerance must admit a truncating f32 accumulation over
     K = 4096, which the case's own tolerance does not."""
     rng = np.random.default_rng(0)
-    k = bench_gpu.LARGE["gemm_f16"]["K"]
+    k = bench_gpu.LARGE["gemm_f16"]["shape"][2]
     a = rng.uniform(-1.0, 1.0, (256, k)).astype(np.float16)
     b = rng.uniform(-1.0, 1.0, (k, 256)).astype(np.float16)
     exact = a.astype(np.float64) @ b.astype(np.float64)

@@ -5,10 +5,11 @@ removed (a text mutation of tileir's PTX): the refill then races with that warpg
 warps in (``ptx_wgmma``: a wgmma's shared-memory reads end at the ``wait_group`` that
 retires them, and a write must be ordered after that wait).
 
-* ``gemm_f16`` (warp-specialized: a producer warpgroup refills a ring of 4 slots once
+* ``gemm_f16`` (warp-specialized: a producer warpgroup refills a ring of 9 slots once
   the consumer warpgroup arrives on the slot's *empty* mbarrier after its
   ``wgmma.wait_group 1``): the arrival moved before the wait.  Small instance: one
-  CTA, 8 K tiles, so the ring wraps.
+  CTA, 20 K tiles, so the ring wraps (with 8, once the ring had 9 slots, it never did
+  and the broken kernel passed).
 * ``attention_wide_kv_bf16`` (two warpgroups, no specialization: after the second dot
   ``wgmma.wait_group 0`` and a CTA barrier, then every thread refills the ring): the
   barrier deleted, so warpgroup 1 refills bytes warpgroup 0's wgmma read.
@@ -58,7 +59,7 @@ def _arrive_before_wait(ptx: str) -> str:
 def _small_gemm_f16() -> tuple[Any, Any]:
     case = _common.load_case_module("gemm_f16")
     tm, tn, tk = case.TILE_M, case.TILE_N, case.TILE_K
-    small = GemmCase((tm, tn, 8 * tk), (tm, tn, tk), np.float16)
+    small = GemmCase((tm, tn, 20 * tk), (tm, tn, tk), np.float16)
     return small, small.make_inputs(np.random.default_rng(0))
 
 

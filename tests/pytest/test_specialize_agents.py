@@ -28,7 +28,7 @@ if str(CORPUS) not in sys.path:
 import _common  # noqa: E402
 
 SEED = 20261126
-#: Ten K steps through four stages: the pipeline wraps around, ragged edges.
+#: Ten K steps through nine slots: the pipeline wraps around (once), ragged edges.
 WRAPPING = "gemm_bf16_deep_k"
 
 
