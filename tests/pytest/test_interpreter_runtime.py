@@ -202,3 +202,35 @@ def test_runtime_keeps_a_pointer_offset_into_its_buffer(monkeypatch: pytest.Monk
     np.testing.assert_array_equal(buffer[:32], np.arange(32))  # nothing else written
     np.testing.assert_array_equal(buffer[40:], np.arange(40, 48))
     assert len(fake.launches) == 1
+
+
+def test_the_dynamic_shared_memory_lookup_skips_cubins_without_the_constant() -> None:
+    """A cubin without `__tileir_dynamic_smem_bytes_<kernel>` (every sm_90a one: its
+    arena is static) is loaded without asking the driver for that global, an API error
+    compute-sanitizer reports; one that may have it (its name in the image) is asked."""
+    from tileir.backend.ptx.target import dynamic_shared_symbol
+    from tileir.runtime.backends import CudaPythonBackend, may_declare
+
+    module = load(VADD)
+    name = find_entry(module, None).sym_name.data
+    static = compile_kernel(module, name, "sm_90a").cubin
+    assert not may_declare(static, dynamic_shared_symbol(name))
+
+    asked: list[bytes] = []
+
+    class Driver:
+        def cuModuleLoadData(self, image: object) -> tuple[int, str]:
+            return 0, "module"
+
+        def cuModuleGetFunction(self, module: object, entry: bytes) -> tuple[int, str]:
+            return 0, "function"
+
+        def cuModuleGetGlobal(self, module: object, symbol: bytes) -> tuple[int, int, int]:
+            asked.append(symbol)
+            return 500, 0, 0  # CUDA_ERROR_NOT_FOUND
+
+    gpu = CudaPythonBackend(Driver(), None, None)
+    assert gpu.load(static, name).dynamic_shared == 0
+    assert asked == []
+    gpu.load(static + dynamic_shared_symbol(name).encode() + b"\0", name)
+    assert asked == [dynamic_shared_symbol(name).encode()]

@@ -584,7 +584,10 @@ class LowerAsyncTiledLoad(RingPattern):
         nbytes = bits // 8
         # Groups inside one run of the mask move all or nothing (`uniform_groups`).
         aligned = uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
-        wholes = _group_conjunctions(b, masks, groups, vec) if masks and not aligned else {}
+        # (One element a group, or every group in one run: its own mask is the predicate.)
+        wholes = (
+            _group_conjunctions(b, masks, groups, vec) if masks and not aligned and vec > 1 else {}
+        )
         for g in groups:
             offsets = [
                 sum(x * s for x, s in zip(buffer_layout.register_coord(r), strides, strict=True))
