@@ -187,8 +187,6 @@ def case_inputs(name: str, large: bool) -> tuple[Any, dict[str, Any]]:
     kernel = kernel_of(name)
     case = _fresh_case_module(kernel) if large else _common.load_case_module(kernel)
     shaped = getattr(case, "CASE", None) or getattr(case, "_CASE", None)
-    if shaped is not None and hasattr(shaped, "flops") and getattr(case, "flops", None) is None:
-        case.flops = shaped.flops
     if large:
         fields = {k: v for k, v in LARGE[name].items() if not k.isupper()}
         for constant, value in LARGE[name].items():
@@ -203,6 +201,25 @@ def case_inputs(name: str, large: bool) -> tuple[Any, dict[str, Any]]:
                 case.flops = rebuilt.flops
         case.TOLERANCE = {**case.TOLERANCE, **LARGE_TOLERANCE.get(kernel, {})}
     return case, case.make_inputs(np.random.default_rng(0))
+
+
+def case_flops(case: Any) -> Any:
+    """The FLOP count of `case`'s inputs (`flops(inputs)`): the module's own, or its
+    `AttentionCase`'s; None for a case that counts none."""
+    return getattr(case, "flops", None) or getattr(getattr(case, "CASE", None), "flops", None)
+
+
+def prebuilt_cubin(
+    folder: Path, entries: dict[str, Any], kernel: str, which: str
+) -> tuple[bytes, tuple[int, int, int]] | str:
+    """`gpu_prepare.py`'s cubin of `kernel` by `which` (tileir, tileiras) in `folder` and
+    the block to launch it with (tileir's `.reqntid`; `(1, 1, 1)` for tileiras's, as
+    cuTile launches Tile IR cubins), or why there is none."""
+    entry = entries.get(kernel, {}).get(which)
+    if entry is None or "error" in entry:
+        return "not in the manifest" if entry is None else entry["error"].splitlines()[0]
+    x, y, z = entry["block"] if which == "tileir" else (1, 1, 1)
+    return (folder / f"{kernel}.{which}.cubin").read_bytes(), (int(x), int(y), int(z))
 
 
 def compare(case: Any, inputs: dict[str, Any], got: dict[str, Any], want: dict[str, Any]) -> str:
@@ -292,12 +309,12 @@ def bench_kernel(
     theirs_cubin: tuple[bytes, tuple[int, int, int]] | None = None
     entry = prebuilt.get(kernel_of(name))
     if entry is not None and args.prebuilt is not None:
-        if "error" not in entry["tileir"]:
-            cubin = (args.prebuilt / f"{kernel_of(name)}.tileir.cubin").read_bytes()
-            ours_cubin = (cubin, tuple(entry["tileir"]["block"]))
-        if "error" not in entry["tileiras"]:
-            cubin = (args.prebuilt / f"{kernel_of(name)}.tileiras.cubin").read_bytes()
-            theirs_cubin = (cubin, (1, 1, 1))  # as cuTile launches Tile IR cubins
+        ours_prebuilt = prebuilt_cubin(args.prebuilt, prebuilt, kernel_of(name), "tileir")
+        if not isinstance(ours_prebuilt, str):
+            ours_cubin = ours_prebuilt
+        theirs_prebuilt = prebuilt_cubin(args.prebuilt, prebuilt, kernel_of(name), "tileiras")
+        if not isinstance(theirs_prebuilt, str):
+            theirs_cubin = theirs_prebuilt
     elif tileiras is not None:
         cubin = tileiras_cubin(tileiras, bytecode, gpu_name)
         if isinstance(cubin, bytes):
@@ -335,7 +352,7 @@ def bench_kernel(
         except CompileError as e:
             checks[1] = f"error: {e.message.splitlines()[0]}"
     bandwidth = array_bytes(inputs) / (ours * 1e-3) / 1e9
-    flops = getattr(case, "flops", None)
+    flops = case_flops(case)
     tflops = flops(inputs) / (ours * 1e-3) / 1e12 if flops else None
     peak = tensor_peak(device, operand_type(inputs)) if flops else None
     gemm = flops is not None and {"a", "b"} <= set(inputs["arrays"])

@@ -35,15 +35,13 @@ def main(argv: list[str] | None = None) -> int:
 
     kernel = bench_gpu.kernel_of(args.name)
     entries = json.loads((args.folder / "manifest.json").read_text())["kernels"]
-    entry = entries.get(kernel, {}).get(args.which)
-    if entry is None or "error" in entry:
-        why = "not in the manifest" if entry is None else entry["error"].splitlines()[0]
-        print(f"{args.name}: no {args.which} cubin ({why})", file=sys.stderr)
+    prebuilt = bench_gpu.prebuilt_cubin(args.folder, entries, kernel, args.which)
+    if isinstance(prebuilt, str):
+        print(f"{args.name}: no {args.which} cubin ({prebuilt})", file=sys.stderr)
         return 1
+    cubin, block = prebuilt
     _, inputs = bench_gpu.case_inputs(args.name, args.large)
     run = bench_gpu._common.launch_copy(inputs)
-    block = tuple(entry["block"]) if args.which == "tileir" else (1, 1, 1)
-    cubin = (args.folder / f"{kernel}.{args.which}.cubin").read_bytes()
     try:
         launch(
             bench_gpu.CORPUS / f"{kernel}.tileirbc",

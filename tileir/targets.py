@@ -102,6 +102,12 @@ MAX_REGISTERS_PER_THREAD = 255
 REGISTER_GRANULE = 8
 
 
+def allocated_registers(budget: int) -> int:
+    """The registers a thread holds for a budget of `budget` (`.maxnreg`, or a
+    `setmaxnreg` count): rounded up to the allocation granule (255 holds 256)."""
+    return -(-budget // REGISTER_GRANULE) * REGISTER_GRANULE
+
+
 def register_budget(threads_per_cta: int, ctas_per_sm: int = 1) -> int:
     """Registers per thread that let `ctas_per_sm` CTAs of `threads_per_cta` threads be
     resident on one SM at once: the register file shared out, in allocation granules,

@@ -199,3 +199,19 @@ def test_launch_one_names_what_it_cannot_launch(
     assert "gemm_f16: no tileiras cubin (no)" in capsys.readouterr().err
     assert gpu_launch_one.main([str(tmp_path), "vadd_f32", "tileir", "--large"]) == 1
     assert "vadd_f32: no tileir cubin (not in the manifest)" in capsys.readouterr().err
+
+
+def test_a_prebuilt_cubin_comes_with_its_launch_block(tmp_path: Path) -> None:
+    """tileir's cubin launches with its `.reqntid` block, tileiras's with (1, 1, 1) as
+    cuTile launches Tile IR cubins; a compiler's error is the reason there is none."""
+    (tmp_path / "k.tileir.cubin").write_bytes(b"ours")
+    (tmp_path / "k.tileiras.cubin").write_bytes(b"theirs")
+    entries: dict[str, Any] = {
+        "k": {"tileir": {"block": [384, 1, 1]}, "tileiras": {"block": [256, 1, 1]}}
+    }
+    assert bench_gpu.prebuilt_cubin(tmp_path, entries, "k", "tileir") == (b"ours", (384, 1, 1))
+    assert bench_gpu.prebuilt_cubin(tmp_path, entries, "k", "tileiras") == (b"theirs", (1, 1, 1))
+    entries["k"]["tileiras"] = {"error": "unsupported type 'f8E8M0FNU'\nmore"}
+    assert bench_gpu.prebuilt_cubin(tmp_path, entries, "k", "tileiras") == (
+        "unsupported type 'f8E8M0FNU'"
+    )

@@ -254,7 +254,7 @@ def test_agent_budgets_fit_the_registers_the_cta_launches_with(warps: int) -> No
     the CTA's warps launch with (`register_budget` of all its threads) for any stage size.
     Sized against the register file instead (2,048 a lane), two consumer warpgroups got
     232 beside a producer of 48 and hung on an H200 (2026-11-27)."""
-    from tileir.targets import register_budget
+    from tileir.targets import allocated_registers, register_budget
     from tileir.transforms.tileas.specialize_agents import (
         PRODUCER_WARPS,
         consumer_registers,
@@ -262,7 +262,7 @@ def test_agent_budgets_fit_the_registers_the_cta_launches_with(warps: int) -> No
     )
 
     total = PRODUCER_WARPS + warps
-    launch = -(-register_budget(total * 32) // 8) * 8
+    launch = allocated_registers(register_budget(total * 32))
     for stage_bytes in range(4096, 128 * 1024 + 1, 4096):
         producer = producer_registers(warps, stage_bytes)
         consumer = consumer_registers(warps, stage_bytes)

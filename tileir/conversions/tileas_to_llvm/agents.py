@@ -69,6 +69,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.targets import allocated_registers
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.specialize_agents import FENCE_AFTER_DRAIN_ATTR, agent_warps
 from tileir.transforms.tileas.tcgen05_agents import TCGEN05_SWITCH_ATTR
@@ -400,7 +401,7 @@ def fit_to_register_pool(budgets: Sequence[int], warps: Sequence[int], start: in
     64,512).  `tileas-specialize-agents` sizes budgets for a launch at one CTA per SM;
     an occupancy hint lowers `.maxnreg` below that (`kernel.py`), and then the raised
     budgets share what the others leave, in steps of 8 (at least `start`: no `.inc`)."""
-    granted = -(-start // 8) * 8
+    granted = allocated_registers(start)
     resolved = [granted if b <= 0 else b for b in budgets]
     pool = granted * sum(warps)
     if sum(b * w for b, w in zip(resolved, warps, strict=True)) <= pool:

@@ -101,7 +101,7 @@ from tileir.dialects.nv_tileas.types import (
     TiledViewType,
 )
 from tileir.printing import pinned_name
-from tileir.targets import register_budget
+from tileir.targets import allocated_registers, register_budget
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import operand_sources
 from tileir.utils.bits import mlir_bit_width
@@ -237,7 +237,8 @@ def consumer_registers(warps: int, stage_bytes: int) -> int:
     checks the lowering against the kernel's final `.maxnreg`)."""
     producer = producer_registers(warps, stage_bytes)
     total = PRODUCER_WARPS + warps
-    rows = register_budget(total * WARP_SIZE) * total - PRODUCER_WARPS * producer
+    launched = allocated_registers(register_budget(total * WARP_SIZE))
+    rows = launched * total - PRODUCER_WARPS * producer
     return min(AGENT_REGISTER_LIMIT, rows // warps // 8 * 8)
 
 
