@@ -67,10 +67,12 @@ def _kernel_entry(ptx: str) -> tuple[str, tuple[int, int, int]]:
 
 
 def _to_device(cupy: Any, a: np.ndarray) -> Any:
-    """A device copy of `a`'s backing buffer (bf16 travels as its 16-bit pattern)."""
+    """A device copy of `a`'s backing buffer.  ml_dtypes' types (bf16, the fp8 and fp4
+    kinds), which CuPy does not know, travel as their bit patterns (CuPy refused
+    `float8_e5m2`: batched_matmul_e5m2 on an H200, 2026-11-27)."""
     buffer = _common.backing_buffer(a)
-    if buffer.dtype.kind == "V" or buffer.dtype.name == "bfloat16":
-        buffer = buffer.view(np.uint16)
+    if buffer.dtype.kind == "V" or buffer.dtype.type.__module__.startswith("ml_dtypes"):
+        buffer = buffer.view(np.dtype(f"uint{8 * buffer.dtype.itemsize}"))
     return cupy.asarray(buffer)
 
 

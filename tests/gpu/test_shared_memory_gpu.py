@@ -61,7 +61,7 @@ def test_static_arena_over_48_kib_launches() -> None:
     arch = arch_for(_backend().capability())
     module = load(CORPUS / f"{NAME}.tileirbc")
     kernel = compile_kernel(module, find_entry(module, None).sym_name.data, arch)
-    smem = re.findall(r"\.shared \.align 16 \.b8 \w+\[(\d+)\]", kernel.ptx)
+    smem = re.findall(r"\.shared \.align \d+ \.b8 \w+\[(\d+)\]", kernel.ptx)
     dynamic = "__tileir_dynamic_smem[]" in kernel.ptx
     assert dynamic or (smem and int(smem[0]) > 48 * 1024), "the kernel no longer needs > 48 KiB"
     _check_against_interpreter(kernel.cubin, kernel.block)

@@ -234,3 +234,20 @@ def test_the_dynamic_shared_memory_lookup_skips_cubins_without_the_constant() ->
     assert asked == []
     gpu.load(static + dynamic_shared_symbol(name).encode() + b"\0", name)
     assert asked == [dynamic_shared_symbol(name).encode()]
+
+
+def test_the_dynamic_shared_memory_lookup_finds_the_constant_in_ptx() -> None:
+    """PTX text handed to the driver (the sm_80 PTX of a kernel with a dynamic arena,
+    JIT-compiled for a newer GPU) declares the constant followed by `;`, not NUL: its
+    name is found as a whole word, and a longer name that only starts with it is not."""
+    from tileir.backend.ptx.target import dynamic_shared_symbol
+    from tileir.compiler import compile_module, load_module
+    from tileir.runtime.backends import may_declare
+
+    corpus = Path(__file__).resolve().parents[1] / "corpus"
+    module = load_module(corpus / "gemm_bf16_big_tile.tileirbc")
+    name = find_entry(load(corpus / "gemm_bf16_big_tile.tileirbc"), None).sym_name.data
+    ptx = compile_module(module, "sm_80").ptx
+    assert ptx is not None and "__tileir_dynamic_smem[]" in ptx
+    assert may_declare(ptx.encode(), dynamic_shared_symbol(name))
+    assert not may_declare(ptx.encode(), dynamic_shared_symbol(name[:-1]))

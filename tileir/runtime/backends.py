@@ -11,6 +11,7 @@ loaded (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`) and launched with it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -221,13 +222,17 @@ class CudaPythonBackend:
         return bytes(name).split(b"\0", 1)[0].decode()
 
 
-def may_declare(cubin: bytes, symbol: str) -> bool:
-    """Whether `cubin` may define `symbol`: its name, NUL-terminated, is in the image
-    (an ELF string table holds every symbol's name so).  Asking the driver for a global
-    a cubin does not have is an API error that compute-sanitizer reports (2 "errors" of
-    memcheck on an H200 for every kernel without dynamic shared memory, 2026-11-27), so
-    the lookup is skipped where the name cannot be there."""
-    return symbol.encode() + b"\0" in cubin
+def may_declare(image: bytes, symbol: str) -> bool:
+    """Whether `image` (a cubin, or PTX text the driver compiles) may define `symbol`: its
+    name is in the image as a whole word (an ELF string table holds every symbol's name
+    NUL-terminated; PTX declares it followed by a space, `;` or `[`).  Asking the driver
+    for a global a module does not have is an API error that compute-sanitizer reports
+    (2 "errors" of memcheck on an H200 for every kernel without dynamic shared memory,
+    2026-11-27), so the lookup is skipped where the name cannot be there.  (Looking for
+    the NUL-terminated name alone missed it in PTX: the sm_80 PTX of a kernel with a
+    dynamic arena, JIT-compiled on an H200, launched without its shared memory and
+    stopped at its entry check's `trap`, 2026-11-27.)"""
+    return re.search(re.escape(symbol.encode()) + rb"(?![A-Za-z0-9_$])", image) is not None
 
 
 def _check(driver: Any, result: Any, what: str) -> Any:
