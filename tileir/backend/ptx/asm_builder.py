@@ -19,6 +19,7 @@ instruction and never join PTX text themselves.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -177,6 +178,25 @@ class PtxAsm:
         assert self.scoped, "a label outside a scoped block would clash with its copies"
         self._lines.append(f"{name}:")
         return name
+
+    def nest(self, inner: PtxAsm) -> None:
+        """`inner`'s lines here, in a scope of their own (`{ }`: its registers and labels
+        stay its own, so copies of one block can sit side by side), its operands bound to
+        this block's (one operand per value and constraint).  `inner` has no outputs."""
+        assert not inner._outputs, "a nested block cannot have results"
+        bound: dict[tuple[int, str], Operand] = {
+            (id(value), c): f"{_MARK}i{i}{_MARK}" for i, (c, value) in enumerate(self._inputs)
+        }
+        names = [
+            bound.get((id(value), c)) or bound.setdefault((id(value), c), self.input(value, c))
+            for c, value in inner._inputs
+        ]
+        pattern = re.compile(f"{_MARK}i(\\d+){_MARK}")
+        self._lines.append("{")
+        self._lines.extend(
+            pattern.sub(lambda m: names[int(m.group(1))], line) for line in inner._lines
+        )
+        self._lines.append("}")
 
     # -- the inline asm ---------------------------------------------------------------------
     @property

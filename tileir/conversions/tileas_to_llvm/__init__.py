@@ -114,6 +114,7 @@ from tileir.conversions.tileas_to_llvm.slices import (
 from tileir.conversions.tileas_to_llvm.synchronization import LowerCtaBarrier
 from tileir.conversions.tileas_to_llvm.tcgen05 import finalize_tensor_memory
 from tileir.conversions.tileas_to_llvm.tcgen05_agents import Tcgen05Agents, tcgen05_agent_patterns
+from tileir.conversions.tileas_to_llvm.tile_bounds import plan_tile_bounds
 from tileir.conversions.tileas_to_llvm.tiled_memory import (
     LowerTiledLoad,
     LowerTiledStore,
@@ -165,6 +166,8 @@ class ConvertTileASToLLVMPass(ModulePass):
         # Strength-reduced addresses of tiled accesses, read before their pointer tiles
         # are lowered (its anchors go in last, after every plan that walks the IR).
         lowering.affine_addresses = plan_affine_addresses(op)
+        # Whole-tile tests of masked ring copies (anchored likewise).
+        lowering.tile_bounds = plan_tile_bounds(op)
         LocatedWalker(
             TypeDispatch(
                 [

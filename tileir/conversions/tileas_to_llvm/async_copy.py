@@ -33,8 +33,9 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
 * **Waits.**  A `future_wait` in the loop body is `cp.async.wait_group (N - 2) · L` (L:
   the asynchronous loads of the body, one group each, issued after the waits): only
   the groups of the later stages stay in flight.  The CTA barrier the dot places before
-  its tensor-core instructions (with `fence.proxy.async` for `wgmma`) makes every
-  thread's copies visible.  `async.wait` after the loop is `cp.async.wait_all` and a CTA
+  its tensor-core instructions makes every thread's copies visible (to `wgmma` too,
+  through the async proxy: `cp.async`'s bytes need no proxy fence, and a thread's
+  element stores on the edge path end with its own `fence.proxy.async`).  `async.wait` after the loop is `cp.async.wait_all` and a CTA
   barrier (after `wgmma.wait_group 0` where a group is in flight): no copy, and no
   `wgmma`, outlives the pipeline.
 * **Under mbarriers** (a dot marked `nv_tileas.ring_mbarriers`: sm_90a and later, not
@@ -58,8 +59,9 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   the dot drops only the barrier before its tensor cores, and only where both operands
   come from such rings, neither rounded to tf32 in its slot (that rounding's stores,
   each thread's own words after its wait, must reach the other warps' reads) and
-  nothing else is written for it, with no group in flight (`ordered_by_mbarriers`);
-  `wgmma` still fences the async proxy after the wait.
+  nothing else is written for it, with no group in flight (`ordered_by_mbarriers`).
+  `wgmma` fences the async proxy only for what the dot itself writes to shared memory
+  (`dot.py`) and a tf32 rounding for its stores (`ring_rounding.py`).
 * **Read back from the slot** (`nv_tileas.read_from_slot` on the loads and the wait:
   a dot operand computed from loads, such as block-scaled fp8 tiles dequantized with
   their scales, or an fp8 B the dot stores transposed).  The ring holds the loaded
@@ -118,6 +120,7 @@ from tileir.conversions.tileas_to_llvm.mbarriers import (
 from tileir.conversions.tileas_to_llvm.operand_placement import OperandPlacement, SlotPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
+from tileir.conversions.tileas_to_llvm.tile_bounds import whole_tile_test
 from tileir.conversions.tileas_to_llvm.tiled_memory import (
     padding_bits,
     pointer_view,
@@ -584,15 +587,30 @@ class LowerAsyncTiledLoad(RingPattern):
         nbytes = bits // 8
         # Groups inside one run of the mask move all or nothing (`uniform_groups`).
         aligned = uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
+        # A tile with a whole-tile test (`tile_bounds.py`) copies unpredicated when it
+        # holds and takes the element predicates only on the edge path: where its
+        # groups are 16-byte copies the ring stores whole.  Tiles of 4-byte copies
+        # (an f32 operand rounded to tf32 in its slot, a B stored N x K: `_scatter`)
+        # keep their predicates: ptxas computed every copy's address for both paths up
+        # front, and the `split-dot-k-steps` test's tf32 producer (56 registers, 64
+        # copies a thread a stage) spilled 104-428 bytes.
+        plan = self.ctx.tile_bounds.pop(id(op), None)
+        whole_tile: SSAValue | None = None
+        if plan is not None:
+            scalars = [self.ctx.registers_of(op, v)[0] for v in plan.anchor.operands]
+            plan.release()
+            if vec * nbytes == 16 and not _scatters(buffer_layout, strides, groups, vec, nbytes):
+                whole_tile = whole_tile_test(b, plan, scalars)
+        quick: list[ptx.PtxAsm] = []
+        edge: list[ptx.PtxAsm] = []
         # (One element a group, or every group in one run: its own mask is the predicate.)
         wholes = (
-            _group_conjunctions(b, masks, groups, vec) if masks and not aligned and vec > 1 else {}
+            _group_conjunctions(b, masks, groups, vec)
+            if masks and not aligned and vec > 1 and whole_tile is None
+            else {}
         )
-        for g in groups:
-            offsets = [
-                sum(x * s for x, s in zip(buffer_layout.register_coord(r), strides, strict=True))
-                for r in range(g, g + vec)
-            ]
+        for index, g in enumerate(groups):
+            offsets = _offsets(buffer_layout, strides, g, vec)
             preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
             if aligned:
                 preds = preds[:1]
@@ -604,10 +622,33 @@ class LowerAsyncTiledLoad(RingPattern):
                 # A group the ring stores apart (a 32-bit B stored N x K): one copy an
                 # element, each addressed from the group's first in global memory.
                 dsts = [thread.at(b, o) for o in offsets]
-                b.asm(_scatter(dsts, ptrs[g], preds, owner, bits))
-                continue
-            dst = thread.at(b, offsets[0])
-            b.asm(_copy(dst, ptrs[g], preds, owner, vec, bits, async_reader, fill, wholes.get(g)))
+                edge.append(_scatter(dsts, ptrs[g], preds, owner, bits))
+                quick.append(_scatter(dsts, ptrs[g], [], owner, bits))
+            else:
+                dst = thread.at(b, offsets[0])
+                edge.append(
+                    _copy(
+                        dst,
+                        ptrs[g],
+                        preds,
+                        owner,
+                        vec,
+                        bits,
+                        async_reader,
+                        fill,
+                        wholes.get(g),
+                        from_leaves=whole_tile is not None,
+                    )
+                )
+                quick.append(_copy(dst, ptrs[g], [], owner, vec, bits))
+            # Each block goes out as soon as its groups are addressed, so that no more
+            # destination addresses are live at once than one block takes.
+            if whole_tile is None:
+                b.asm(edge.pop())
+                quick.clear()
+            elif len(edge) == WHOLE_TILE_GROUPS or index == len(groups) - 1:
+                b.asm(_whole_or_edge(whole_tile, quick, edge))
+                quick, edge = [], []
         if future is not None:
             # Every thread arrives, copies or not: the slot's mbarrier expects them all.
             arrive_after_copies(b, ring.full(b, slot, size))
@@ -615,6 +656,52 @@ class LowerAsyncTiledLoad(RingPattern):
             b.op(nvvm.CpAsyncCommitGroupOp())
             future = slot
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [future], op.result.type)])
+
+
+def _offsets(layout: LinearLayout, strides: Sequence[int], g: int, vec: int) -> list[int]:
+    """The ring offsets of the `vec` elements of the group starting at register `g`."""
+    return [
+        sum(x * s for x, s in zip(layout.register_coord(r), strides, strict=True))
+        for r in range(g, g + vec)
+    ]
+
+
+def _scatters(
+    layout: LinearLayout, strides: Sequence[int], groups: Sequence[int], vec: int, nbytes: int
+) -> bool:
+    """Whether the ring stores some group's elements apart (one copy an element)."""
+    for g in groups:
+        offsets = _offsets(layout, strides, g, vec)
+        if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
+            return True
+    return False
+
+
+#: The groups one block behind a whole-tile test copies at most (each test is one
+#: branch): the block takes every group's addresses at once, and a producer copying a
+#: 64x128 and a 128x64 f32 tile (32 16-byte and 64 4-byte copies a thread a stage, the
+#: `split-dot-k-steps` test's kernel at two CTAs an SM) spilled 428 bytes with all of
+#: them in one block whose addresses were all computed before it.
+WHOLE_TILE_GROUPS = 8
+
+
+def _whole_or_edge(
+    whole_tile: SSAValue, quick: Sequence[ptx.PtxAsm], edge: Sequence[ptx.PtxAsm]
+) -> ptx.PtxAsm:
+    """One block for a tile's copies: where `whole_tile` holds (every element in bounds,
+    the same in every thread of the CTA), the `quick` copies, unpredicated; else the
+    `edge` ones, with their element predicates (`tile_bounds.py`).  Each group keeps its
+    own scope, labels and scratch registers."""
+    asm = ptx.PtxAsm()
+    asm.instr("bra", "tileir_edge", guard=asm.input(whole_tile, "b"), negate=True)
+    for block in quick:
+        asm.nest(block)
+    asm.instr("bra.uni", "tileir_whole")
+    asm.label("tileir_edge")
+    for block in edge:
+        asm.nest(block)
+    asm.label("tileir_whole")
+    return asm
 
 
 def _mbarrier_slot(
@@ -781,6 +868,7 @@ def _copy(
     async_reader: bool = False,
     fill: int = 0,
     whole: SSAValue | None = None,
+    from_leaves: bool = False,
 ) -> ptx.PtxAsm:
     """One group: a `cp.async` of `vec` elements when every predicate holds (or there
     are none; with one predicate for the group, a zero-filling `cp.async` when it does
@@ -793,7 +881,9 @@ def _copy(
     element, which matters at the register limit.  `async_reader`: the slot is read
     through the async proxy (`wgmma`, `tcgen05`), so the element path ends with the
     thread's `fence.proxy.async`.  `whole`: whether every element of the group is in
-    bounds, computed outside (`_group_conjunctions`), instead of the `and` of `preds`."""
+    bounds, computed outside (`_group_conjunctions`), instead of the `and` of `preds`;
+    `from_leaves`: without `whole`, the group's bound is the `and` of its elements' mask
+    leaves, in the block (an edge path behind a whole-tile test, `_whole_or_edge`)."""
     asm = ptx.PtxAsm()
     nbytes = vec * bits // 8
     d = asm.input(dst, "r")
@@ -826,7 +916,7 @@ def _copy(
         asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), size, guard=mine)
         return asm
     pred: list[list[str]]
-    if whole is None:
+    if whole is None and not from_leaves:
         pred = [[asm.input(p, "b")] for p in preds]
         all_in_bounds(asm, [leaves[0] for leaves in pred])
     else:
@@ -836,7 +926,7 @@ def _copy(
         pred = [
             [inputs.setdefault(id(v), asm.input(v, "b")) for v in mask_leaves(p)] for p in preds
         ]
-        all_in_bounds(asm, [asm.input(whole, "b")])
+        all_in_bounds(asm, [asm.input(whole, "b")] if whole is not None else list(inputs.values()))
     if mine is not None:
         asm.instr("and.pred", "t_all", "t_all", mine)
         asm.instr("and.pred", "t_none", "t_none", mine)

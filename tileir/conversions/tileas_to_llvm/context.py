@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -42,6 +43,9 @@ from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, LinearLayout
 from tileir.utils.bits import log2, register_bits
 from tileir.utils.op_shapes import create, insert
+
+if TYPE_CHECKING:
+    from tileir.conversions.tileas_to_llvm.tile_bounds import TileBounds
 
 GLOBAL_PTR = llvm.LLVMPointerType(IntAttr(1))
 
@@ -208,6 +212,9 @@ class LoweringContext:
         #: Per tiled load and store with an affine pointer tile (by id): its form and
         #: anchored scales (`affine_addresses.plan_affine_addresses`).
         self.affine_addresses: dict[int, AffineAccess] = {}
+        #: Per masked ring copy whose mask has a whole-tile test (by id): the test's
+        #: bounds and anchored scalars (`tile_bounds.plan_tile_bounds`).
+        self.tile_bounds: dict[int, TileBounds] = {}
 
     def function_state(self, op: Operation) -> FunctionState:
         fn = op.parent_op()
