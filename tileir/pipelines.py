@@ -23,6 +23,7 @@ from tileir.transforms.cuda_tile.split_accumulators import SplitAccumulatorsPass
 from tileir.transforms.cuda_tile.split_k_steps import SplitKStepsPass
 from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
+from tileir.transforms.llvm.hoist_copy_invariants import HoistCopyInvariantsPass
 from tileir.transforms.llvm.remat_after_loops import RematAfterLoopsPass
 from tileir.transforms.llvm.sink_tmem_loads import SinkTmemLoadsPass
 from tileir.transforms.tileaa.canonicalize import TileAACanonicalizePass
@@ -85,6 +86,7 @@ def stage_passes(
                 ConvertTileASToLLVMPass(arch=arch),
                 CommonSubexpressionElimination(),
                 DeadCodeElimination(),
+                HoistCopyInvariantsPass(),
                 RematAfterLoopsPass(),
                 SinkTmemLoadsPass(),
                 DeferReadBarriersPass(),

@@ -116,6 +116,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     ),
     "tileas-tcgen05-agents": _pass("tileir.transforms.tileas.tcgen05_agents", "Tcgen05AgentsPass"),
     "convert-tileas-to-llvm": _pass("tileir.conversions.tileas_to_llvm", "ConvertTileASToLLVMPass"),
+    "llvm-hoist-copy-invariants": _pass(
+        "tileir.transforms.llvm.hoist_copy_invariants", "HoistCopyInvariantsPass"
+    ),
     "llvm-remat-after-loops": _pass(
         "tileir.transforms.llvm.remat_after_loops", "RematAfterLoopsPass"
     ),

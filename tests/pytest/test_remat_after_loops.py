@@ -17,7 +17,7 @@ from tests.pytest.test_split_accumulators import GRID, KERNEL, M, N, _arguments,
 from tileir.compiler import compile_module, parse_module_text
 from tileir.testing import simulate
 from tileir.transforms.llvm import remat_after_loops
-from tileir.transforms.llvm.remat_after_loops import CHEAP, RematAfterLoopsPass, _loops
+from tileir.transforms.llvm.remat_after_loops import CHEAP, RematAfterLoopsPass, loops_of
 from tileir.utils.walk import ops_of
 
 
@@ -34,7 +34,7 @@ def _kept_across_second_loop(module: ModuleOp) -> list[Operation]:
     second loop uses but something after it does."""
     (func,) = [f for f in ops_of(module) if isinstance(f, llvm.FuncOp)]
     blocks = list(func.body.blocks)
-    loops = sorted(_loops(blocks))
+    loops = sorted(loops_of(blocks))
     assert len(loops) == 2
     (_, latch0), (h1, latch1) = loops
     index = {b: i for i, b in enumerate(blocks)}

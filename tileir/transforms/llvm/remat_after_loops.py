@@ -84,7 +84,7 @@ CHEAP = frozenset(
 )
 
 
-def _loops(blocks: list[Block]) -> list[tuple[int, int]]:
+def loops_of(blocks: list[Block]) -> list[tuple[int, int]]:
     """The loops of a region whose blocks are `blocks`, as (header, latch) indices: a
     branch from a block to itself or an earlier one."""
     index = {b: i for i, b in enumerate(blocks)}
@@ -106,7 +106,7 @@ class _Region:
     def __init__(self, blocks: list[Block]) -> None:
         self.blocks = blocks
         self.index = {b: i for i, b in enumerate(blocks)}
-        self.loops = _loops(blocks)
+        self.loops = loops_of(blocks)
         #: Per block, the copy of each value made there.
         self.copies: dict[Block, dict[SSAValue, SSAValue]] = {}
         self.copied = 0
@@ -165,7 +165,7 @@ class _Region:
         if value in made:
             return made[value]
         owner = value.owner
-        if not _cheap(owner):
+        if not cheap(owner):
             return None
         assert isinstance(owner, Operation)
         d, u = self.block_of(owner), self.index[block]
@@ -217,11 +217,7 @@ class _Region:
                 continue  # a kernel parameter: ptxas reloads it where it is used
             if self.live_across(operand, across, seen):
                 continue
-            if (
-                not isinstance(src, Operation)
-                or not _cheap(src)
-                or self.block_of(src) >= between[0]
-            ):
+            if not isinstance(src, Operation) or not cheap(src) or self.block_of(src) >= between[0]:
                 return False
             if not self.plan(src, loops, plan, seen, made):
                 return False
@@ -239,7 +235,7 @@ CONSTANT_SREGS = tuple(
 )
 
 
-def _cheap(op: object) -> bool:
+def cheap(op: object) -> bool:
     if isinstance(op, Operation) and op.name.startswith(CONSTANT_SREGS):
         return True
     if isinstance(op, llvm.CallIntrinsicOp):
