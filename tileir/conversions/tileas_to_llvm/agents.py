@@ -31,8 +31,10 @@
   made visible to the async proxy where they were stored, `async_copy._copy`): with
   `cp.async.mbarrier.arrive` (raising the pending count until its copies land) and with
   `mbarrier.arrive` (releasing its stores).
-* **Consumer.**  `consumer_wait` waits for *full* with the round's parity and fences
-  the async proxy (`wgmma` reads the stage); `consumer_read` hands the dot the stage's
+* **Consumer.**  `consumer_wait` waits for *full* with the round's parity, and no more:
+  `wgmma` reads the stage through the async proxy, which sees what `cp.async` wrote
+  once the wait orders it, and the element copies' stores the producer fenced
+  (`LowerConsumer`; a `tcgen05` MMA warp still fences); `consumer_read` hands the dot the stage's
   slots; `consumer_release` arrives on *empty* of the stage read `g` iterations before,
   `g` the `wgmma` groups its dots leave in flight (`wgmma.wait_group g` has retired
   that stage's group by then), nothing in the first `g` iterations.
@@ -526,8 +528,19 @@ class LowerConsumer(AgentPattern):
         if isinstance(op, tas.ConsumerWaitOp):
             count = iterator_count(self.ctx, op, op.iterator)
             wait_parity(b, pipeline.full(b, pipeline.stage(b, count)), pipeline.parity(b, count))
-            # The stage's bytes are read by wgmma, through the async proxy.
-            b.op(nvvm.FenceProxyOp())
+            # No proxy fence here: the wait orders the producer's copies before the
+            # consumer's `wgmma`s, which read the stage through the async proxy; bytes
+            # `cp.async` wrote need no `fence.proxy.async` for that (CUTLASS's and
+            # Triton's Hopper `cp.async` pipelines fence none; the simulator's rule,
+            # `ptx_wgmma`), and the bytes of an edge tile's element path, which the
+            # producer stores with `st.shared`, are fenced by the producer thread that
+            # stored them before it arrives (`async_copy._copy`).  A fence per stage in
+            # each consumer thread (`MEMBAR.ALL.CTA` + `FENCE.VIEW.ASYNC.S`) took 20 %
+            # of the warps' stall samples of `gemm_bf16_two_warpgroups` on an H200
+            # (ncu, 2026-11-27), the `WARPGROUP.ARRIVE` after it 12 % more.  An MMA
+            # warp of `tcgen05` keeps its fence: not measured (no Blackwell GPU).
+            if any(ring.dot.atom.info.engine == "tcgen05" for ring in pipeline.rings):
+                b.op(nvvm.FenceProxyOp())
             rewriter.replace(op, [], [_token(self.ctx, rewriter, count, op.result.type)])
         elif isinstance(op, tas.ConsumerReadOp):
             count = iterator_count(self.ctx, op, op.iterator)

@@ -393,19 +393,23 @@ class LowerDot(TilePattern):
             # the group of the iteration before it, which read this turn's buffer, is
             # complete in every warpgroup.
             b.op(nvvm.Barrier0Op())
+        wrote = False
         for i, (vals, (layout, strides, swizzle), smem, ring) in enumerate(
             zip((a_vals, b_vals), place.views, (smem_a, smem_b), fed, strict=True)
         ):
             if (ring is None or i in turns) and not (i == 0 and a_in_registers):
                 ex.write(b, rewriter, state, vals, layout, strides, smem, operand, swizzle=swizzle)
+                wrote = True
         if smem_c is not None and not acc_in_registers:
             ex.write(b, rewriter, state, acc_vals, acc_layout, c_strides, smem_c, accumulator)
+            wrote = True
         if not self.feeds.pipelined(op):
-            # (A pipeline's consumer_wait has ordered its stage before the dot, fence
-            # included.)
-            if use_wgmma:
-                # The writes above and the copies into the rings (generic proxy) must
-                # be visible to wgmma (async proxy).
+            # (A pipeline's consumer_wait has ordered its stage before the dot.)
+            if use_wgmma and wrote:
+                # The writes above (generic proxy) must be visible to wgmma (async
+                # proxy).  Ring slots need no fence of this thread's: `cp.async`'s bytes
+                # none (`agents.LowerConsumer`), an edge tile's element stores the
+                # fence of the thread that stored them (`async_copy._copy`).
                 b.op(nvvm.FenceProxyOp())
             # Rings under mbarriers whose waits ordered every copy before this thread's
             # reads, nothing written above, and no group in flight whose slots this

@@ -10,10 +10,11 @@ once every thread's copies have landed and which acquires them).  Each thread th
 reads back exactly the words it copied (the tile's layout, seen through the dot's
 buffer as the copies saw it: `OperandPlacement.view_of`), rounds them with
 `tf32.round_to_tf32` in the op's mode, and stores them in place; the dot's CTA barrier
-(after `fence.proxy.async` for `wgmma` and `tcgen05`, whose reads go through the async
-proxy; for `tcgen05` the barrier between the `tcgen05.fence`s before its one thread
-issues the MMAs) orders every thread's rounded words before the tensor cores read the
-slot, as it orders the copies.  (Under mbarriers the dot keeps that barrier for them:
+(after `fence.proxy.async`, whose reads go through the async proxy: for `wgmma` the
+thread's own, after the last rounding in front of the dot, since the dot fences only
+what it writes itself; for `tcgen05` the dot's, with the barrier between the
+`tcgen05.fence`s before its one thread issues the MMAs) orders every thread's rounded
+words before the tensor cores read the slot, as it orders the copies.  (Under mbarriers the dot keeps that barrier for them:
 `AsyncFeeds.ordered_by_mbarriers`.)  No barrier is added:
 
     cp.async.wait_group 2;                              // (or the full mbarrier's wait)
@@ -79,13 +80,17 @@ class LowerRoundInRing(RingPattern):
         mode = op.rounding_mode.data
         tf32 = [round_to_tf32(b, w, mode) for w in words]
         ex.write(b, rewriter, state, tf32, view, strides, ring.current, kind, swizzle=swizzle)
-        if ring.stages and _last_rounding(op, dot):
-            # A consumer's stage: its words came from the producer, so the consumer's
-            # threads must all be done with them before any tensor core reads the stage
-            # (the agent's own named barrier, `agents.name_barriers`).
+        if _last_rounding(op, dot):
+            # The rounded words (generic proxy) are made visible to wgmma (the async
+            # proxy) by each thread that stored them; the dot's CTA barrier, or here a
+            # consumer's own, orders them before any tensor core reads the slot.
             if dot.atom.info.engine == "wgmma":
                 b.op(nvvm.FenceProxyOp())
-            b.op(nvvm.Barrier0Op())
+            if ring.stages:
+                # A consumer's stage: its words came from the producer, so the consumer's
+                # threads must all be done with them before any tensor core reads the
+                # stage (the agent's own named barrier, `agents.name_barriers`).
+                b.op(nvvm.Barrier0Op())
         # The dot reads the rounded tile from its slot: no registers stand for it.
         rewriter.replace(op, UnrealizedConversionCastOp.get([], [op.result.type]))
 

@@ -48,8 +48,9 @@ specialization are later work:
   with byte strides (`OperandBuffer.view`; `c` the K of a line) and the swizzle,
   which the writer applies (`exchange.ThreadBase`).  Warpgroup `g` reads rows `64g ..`
   of A: its descriptor starts `8g` row groups in.
-* The generic-proxy `st.shared` writes are made visible to `wgmma` (the async
-  proxy) with `fence.proxy.async.shared::cta` before the CTA barrier.
+* The generic-proxy `st.shared` writes of the dot's own operands are made visible to
+  `wgmma` (the async proxy) with `fence.proxy.async.shared::cta` before the CTA
+  barrier; ring slots need none of the reader's (`agents.LowerConsumer`).
 * Per 64 x N block (N the atom's) one chain of typed nvvm ops, as upstream MLIR's
   NVGPU-to-NVVM lowering writes it: the accumulator words into a struct
   (`llvm.insertvalue`), `nvvm.wgmma.fence.aligned`, one `nvvm.wgmma.mma_async` per K
