@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tileir.compiler import compile_module, load_module
+from tileir.compiler import compile_module, load_module, parse_module_text
 from tileir.testing import ASYNC_RACE, SimulationError, simulate
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -59,7 +59,15 @@ STAGE_WAIT = re.compile(r"^\s*(cp\.async\.wait_(group \d+|all)|mbarrier\.try_wai
 @pytest.fixture(scope="module", params=FEEDS, ids=lambda f: f"{f[0]}{'-agents' * f[1]}")
 def compiled(request: pytest.FixtureRequest) -> tuple[str, bool, str]:
     arch, agents = request.param
-    module = load_module(CORPUS / f"{NAME}.mlir")
+    # At one CTA an SM, as the kernel's hint asks: without it, its 32-register
+    # accumulator has it compiled for three (`small_accumulator_occupancy`), and on
+    # sm_90a its stages then fit a 2-slot ring in one agent, never two agents.
+    text = (CORPUS / f"{NAME}.mlir").read_text()
+    hinted = text.replace(
+        "optimization_hints=<default = {}>", "optimization_hints=<default = {occupancy = 1}>", 1
+    )
+    assert hinted != text
+    module = parse_module_text(hinted, f"{NAME}.mlir")
     ptx = compile_module(module, arch, warp_specialize=agents).ptx
     assert ptx is not None
     return arch, agents, ptx
@@ -107,12 +115,15 @@ def test_operands_go_through_rings_and_are_rounded_there(compiled: tuple[str, bo
     assert ", 4095;" in body and ", 4294959104;" in body
     # The async proxy's readers (wgmma, tcgen05) see the generic stores after each
     # writer's fence; then a barrier (a consumer's own, its threads rounded words the
-    # producer copied) before the tensor cores read the slot.
+    # producer copied) before the tensor cores read the slot.  (In one agent on sm_90a
+    # the rounding's own fence follows its stores and the dot's barrier comes after the
+    # dot's index arithmetic.)
     fence = lines[last].strip() == "fence.proxy.async.shared::cta;"
     assert fence == (arch != "sm_80")
     barrier = next(i for i in range(last, len(lines)) if "bar.sync" in lines[i])
     assert lines[barrier].strip() == ("bar.sync 2, 128;" if agents else "bar.sync 0;")
-    assert barrier == last + int(fence) or arch == "sm_100a"
+    assert barrier == last + int(fence) or arch == "sm_100a" or (arch, agents) == ("sm_90a", False)
+    assert not any("fence.proxy.async" in line for line in lines[last + 1 : barrier])
     # (tcgen05: the accumulator's way into tensor memory comes between; the MMA's issuer
     # passes the CTA barrier between the tcgen05 fences.)
     reader = next(i for i in range(barrier, len(lines)) if READER[arch] in lines[i])

@@ -87,12 +87,14 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
     [
         (
             # A warp-specialized pipeline takes up to SPECIALIZED_STAGES stages where they
-            # fit, plus the slot of the group in flight.
+            # fit, plus the slot of the group in flight; a 16-register accumulator has the
+            # kernel compiled for 3 CTAs an SM (small_accumulator_occupancy): a third of
+            # the shared memory (8 stages), and the consumer's budget at that launch.
             "gemm_f16",
             "sm_90a",
             "DotPipelined",
-            "operands through a 9-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
-            "in flight; two agents of 4 warps: a producer (40 registers) and a consumer (248 "
+            "operands through a 8-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
+            "in flight; two agents of 4 warps: a producer (40 registers) and a consumer (120 "
             "registers); 16 accumulator registers a thread",
         ),
         (
@@ -134,14 +136,16 @@ def test_tensor_core_remark_reads_the_atom(arch: str, instruction: str) -> None:
         ),
         (
             # f32 tiles rounded to tf32 (ftof) before the dot: through the ring, rounded
-            # where they land (tf32_operands.py).
+            # where they land (tf32_operands.py).  At the 3 CTAs an SM its 32-register
+            # accumulator gets, the 16 KiB stages fit a 2-slot ring in one agent.
             "gemm_tf32",
             "sm_90a",
             "DotPipelined",
-            "operands through a 9-stage mbarrier pipeline of cp.async copies, 1 wgmma group "
-            "in flight; A: f32 through the ring, rounded to tf32 in shared memory; B: f32 "
-            "through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an "
-            "element into its N x K buffer; two agents of 4 warps",
+            "operands through a 2-stage ring of cp.async copies under mbarriers, 1 wgmma "
+            "group in flight (2 slots, each slot refilled once its group has retired); A: "
+            "f32 through the ring, rounded to tf32 in shared memory; B: f32 through the ring, "
+            "rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K "
+            "buffer; one agent of 4 warps",
         ),
         (
             # The same on tcgen05: rounded in the slot before the one thread's MMAs.

@@ -75,6 +75,13 @@ def hinted_occupancy(hints: Attribute | None, arch: str) -> int | None:
     return value.value.data if isinstance(value, IntegerAttr) else None
 
 
+def recorded_occupancy(fn: func.FuncOp) -> int:
+    """The CTAs per SM recorded on `fn` (`OCCUPANCY_ATTR`: `fit_occupancy`'s, or
+    `tileas-pipeline-dot-operands`'s for a GEMM of small accumulators), else 1."""
+    recorded = fn.attributes.get(OCCUPANCY_ATTR)
+    return recorded.value.data if isinstance(recorded, IntegerAttr) else 1
+
+
 def kernel_occupancy(fn: func.FuncOp, arch: str) -> int | None:
     """The CTAs per SM `fn` is compiled for on `arch`: what `fit_occupancy` recorded,
     else its hint; None without a hint."""

@@ -167,6 +167,11 @@ from tileir.transforms.tileas.materialize_schedule import (
     movable_load,
     operand_sources,
 )
+from tileir.transforms.tileas.occupancy import (
+    OCCUPANCY_ATTR,
+    kernel_occupancy,
+    recorded_occupancy,
+)
 from tileir.transforms.tileas.ring_budget import (
     RingBudget,
     marked_staged_once,
@@ -1503,7 +1508,10 @@ def _specialize(
     loop.attributes[SPECIALIZE_ATTR] = IntegerAttr(stages, i32)
     w = kernel_warps(loop)
     producer = producer_registers(w, stage_bytes)
-    consumer = consumer_registers(w, stage_bytes)
+    fn = loop.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    consumer = consumer_registers(w, stage_bytes, recorded_occupancy(fn) if fn else 1)
     if w == PRODUCER_WARPS:
         agents = (
             f"two agents of {w} warps: a producer ({producer} registers) and a "
@@ -1545,6 +1553,49 @@ def _stage_major(loop: scf.ForOp) -> None:
     for op in sorted(prologue, key=stage):
         op.detach()
         Rewriter.insert_op(op, InsertPoint.before(loop))
+
+
+#: The accumulator registers a thread holds at most for a GEMM's `wgmma` K loop to be
+#: compiled for `SMALL_ACCUMULATOR_OCCUPANCY` CTAs an SM (a kernel without an occupancy
+#: hint of its own).
+SMALL_ACCUMULATOR_REGISTERS = 32
+#: The CTAs an SM such a kernel is compiled for.  At one (a warp-specialized kernel's
+#: agents then take the register file: 256 threads at 248) a 64x32 or 64x64 tile leaves
+#: the SM's tensor cores idle between the few `wgmma`s of each stage; at two or three
+#: the CTAs' stages interleave.  On an H200 (2026-11-27, docs/performance.md), at 4096^3
+#: (tf32: 2048^3), occupancy 1 / 2 / 3 / 4: `gemm_f16` (64x32x32, two agents) 2,049 /
+#: 1,558 / 1,548 / 1,538 us, `gemm_f16_aligned_edges` 1,714 / 1,563 / 1,513 / 1,504,
+#: `gemm_bf16_deep_k` (64x64x32, two agents) 1,302 / 1,264 / 1,262 / -, `gemm_tf32`
+#: (64x64x32, one agent) 546 / 476 / 456 / -, `batched_matmul_2d_f16` (16 x 2048^3,
+#: 64x64x64, two agents) 2,371 / 2,319 / 2,331 / -.
+SMALL_ACCUMULATOR_OCCUPANCY = 3
+
+
+def small_accumulator_occupancy(
+    fn: func.FuncOp, plans: Sequence[LoopPlan], arch: str
+) -> int | None:
+    """The CTAs an SM a GEMM is compiled for when each of its K loops is one dot on
+    `wgmma` with groups in flight whose accumulator is small
+    (`SMALL_ACCUMULATOR_REGISTERS`) and the kernel has no occupancy of its own (a hint,
+    or one `tileas-assign-layouts` recorded), else None.  The kernel's `.maxnreg` is
+    then the register file's share of that many CTAs, its rings fit that share of
+    shared memory, and warp-specialized agents' `setmaxnreg` budgets fit the
+    `.maxnreg` (`agents.fit_to_register_pool`: `gemm_f16` launches at 80 registers, its
+    producer 40, its consumer 120).  Only kernels of one warpgroup (what was measured);
+    attention's loops (two dots, and the softmax's registers beside their accumulators)
+    and kernels of two warpgroups (384 threads at 3 CTAs an SM would launch at 56
+    registers) keep theirs: not measured so."""
+    loops = [plan for plan in plans if plan.pipelined and plan.dots]
+    if not loops or kernel_occupancy(fn, arch) is not None:
+        return None
+    for plan in loops:
+        if plan.tcgen05 or not plan.all_in_flight or len(plan.dots) != 1:
+            return None
+        if kernel_warps(plan.loop) != PRODUCER_WARPS:
+            return None  # a consumer of two warpgroups: not measured so
+        if accumulator_registers(plan.dots[0]) > SMALL_ACCUMULATOR_REGISTERS:
+            return None
+    return SMALL_ACCUMULATOR_OCCUPANCY
 
 
 @dataclass(frozen=True)
@@ -1600,6 +1651,17 @@ class PipelineDotOperandsPass(ModulePass):
                 specialize,
                 self.specialized_stages,
             )
+            occupancy = small_accumulator_occupancy(fn, plans, self.arch)
+            if occupancy is not None:
+                # The rings are sized again for the CTAs an SM now shares.
+                fn.attributes[OCCUPANCY_ATTR] = IntegerAttr(occupancy, i32)
+                plans = plan_function(
+                    loops,
+                    self.num_stages,
+                    RingBudget(fn, self.arch),
+                    specialize,
+                    self.specialized_stages,
+                )
             for plan in plans:
                 if plan.specialize and plan.tcgen05 and plan.pipelined:
                     rings = plan.slots * plan.per_stage

@@ -104,6 +104,7 @@ from tileir.printing import pinned_name
 from tileir.targets import allocated_registers, register_budget
 from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import operand_sources
+from tileir.transforms.tileas.occupancy import recorded_occupancy
 from tileir.utils.bits import mlir_bit_width
 
 #: On a loop `tileas-pipeline-dot-operands` chose: the stages of its pipeline.
@@ -222,10 +223,11 @@ def too_many_for_two_warpgroups(accumulator_registers: int) -> str | None:
     )
 
 
-def consumer_registers(warps: int, stage_bytes: int) -> int:
+def consumer_registers(warps: int, stage_bytes: int, occupancy: int = 1) -> int:
     """The consumer's budget: what the CTA's registers at launch leave its `warps` warps
     once the producer's warpgroup holds its budget, in `setmaxnreg`'s steps of 8 (one
-    consumer warpgroup: 248; two: 224 beside a producer of 56, 216 beside one of 64).
+    consumer warpgroup: 248; two: 224 beside a producer of 56, 216 beside one of 64;
+    one warpgroup of a kernel compiled for 3 CTAs an SM, `occupancy`: 120).
 
     The bound is the CTA's own pool, not the register file: a CTA launches with
     `.maxnreg` registers a thread (`register_budget` of all its threads: 168 for 384),
@@ -237,7 +239,7 @@ def consumer_registers(warps: int, stage_bytes: int) -> int:
     checks the lowering against the kernel's final `.maxnreg`)."""
     producer = producer_registers(warps, stage_bytes)
     total = PRODUCER_WARPS + warps
-    launched = allocated_registers(register_budget(total * WARP_SIZE))
+    launched = allocated_registers(register_budget(total * WARP_SIZE, occupancy))
     rows = launched * total - PRODUCER_WARPS * producer
     return min(AGENT_REGISTER_LIMIT, rows // warps // 8 * 8)
 
@@ -649,7 +651,10 @@ def specialize_loops(loops: Sequence[scf.ForOp], stages: int) -> tas.AgentSwitch
     consumer = _consumer(parts, pipeline.consumer_token, consumer_it, [first, *rest])
     switch = tas.AgentSwitchOp(
         [producer, consumer],
-        [producer_registers(warps, stage_bytes), consumer_registers(warps, stage_bytes)],
+        [
+            producer_registers(warps, stage_bytes),
+            consumer_registers(warps, stage_bytes, recorded_occupancy(fn)),
+        ],
     )
     switch.attributes[AGENT_WARPS_ATTR] = DenseArrayBase.from_list(i32, [PRODUCER_WARPS, warps])
     switch.location = first.location
