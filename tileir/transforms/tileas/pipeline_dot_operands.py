@@ -1615,6 +1615,15 @@ class PipelineDotOperandsPass(ModulePass):
     #: targets that warp-specialize, `GpuArch.warp_specialization`).
     warp_specialize: bool = True
 
+    def _plans(
+        self, fn: func.FuncOp, loops: Sequence[scf.ForOp], specialize: bool
+    ) -> list[LoopPlan]:
+        """The plans of `fn`'s K loops, their rings in the shared memory its occupancy
+        leaves a CTA (`RingBudget`)."""
+        return plan_function(
+            loops, self.num_stages, RingBudget(fn, self.arch), specialize, self.specialized_stages
+        )
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.num_stages < 1:
             raise CompileError(
@@ -1644,24 +1653,12 @@ class PipelineDotOperandsPass(ModulePass):
                 mark_staged_once(loop)
             target = ARCHS[self.arch]
             specialize = self.warp_specialize and (target.warp_specialization or target.tcgen05)
-            plans = plan_function(
-                loops,
-                self.num_stages,
-                RingBudget(fn, self.arch),
-                specialize,
-                self.specialized_stages,
-            )
+            plans = self._plans(fn, loops, specialize)
             occupancy = small_accumulator_occupancy(fn, plans, self.arch)
             if occupancy is not None:
                 # The rings are sized again for the CTAs an SM now shares.
                 fn.attributes[OCCUPANCY_ATTR] = IntegerAttr(occupancy, i32)
-                plans = plan_function(
-                    loops,
-                    self.num_stages,
-                    RingBudget(fn, self.arch),
-                    specialize,
-                    self.specialized_stages,
-                )
+                plans = self._plans(fn, loops, specialize)
             for plan in plans:
                 if plan.specialize and plan.tcgen05 and plan.pipelined:
                     rings = plan.slots * plan.per_stage
