@@ -62,7 +62,6 @@ def test_a_gemm_operand_mask_is_its_row_and_column_bounds() -> None:
     ("name", "arch", "warp_specialize"),
     [
         ("gemm_bf16_ragged", "sm_90a", True),  # ragged M, N and K: both paths run
-        ("gemm_bf16_ragged", "sm_80", True),
         ("gemm_f16", "sm_90a", True),  # a warp-specialized producer
         ("gemm_f16", "sm_90a", False),  # one agent, the ring under mbarriers
         ("flash_attention_f16", "sm_90a", True),
@@ -74,6 +73,14 @@ def test_copies_behind_a_whole_tile_test_match_numpy(
     ptx = _ptx(name, arch, warp_specialize)
     assert EDGE_BRANCH.search(ptx) is not None
     _common.simulate_case(name, ptx, SEED)
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_100a"])
+def test_other_targets_keep_their_predicates(arch: str) -> None:
+    """Measured on sm_90a only: sm_80's and sm_100a's rings copy as before."""
+    ptx = _ptx("gemm_bf16_ragged", arch)
+    assert EDGE_BRANCH.search(ptx) is None
+    assert "@t_all cp.async.cg.shared.global" in ptx
 
 
 def test_a_test_that_lets_an_edge_tile_through_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,6 +13,10 @@ and its address, instead of the predicate arithmetic and the branch around the e
 path (`gemm_bf16_two_warpgroups`'s producer: 231 -> 115 SASS instructions a warp a
 stage; docs/codegen.md, "The cost of a stage").
 
+Planned on sm_90a only, where it was measured (an H200); on sm_100a the held-out
+`s_bmm_f16`'s one-agent ring with both paths spilled 48 bytes at its 152 registers, and
+no GPU was at hand to time sm_80's or sm_100a's rings either way.
+
 The compares are read from the nv_tileas ops before they are lowered (`plan_tile_bounds`);
 their scalar bounds are held by an operand-only `unrealized_conversion_cast` placed
 before the copy, whose operands follow the lowering's replacements and which the copy's
