@@ -15,6 +15,7 @@ sees the IR as it was when the walk began.
 
 from __future__ import annotations
 
+from xdsl.dialects import func
 from xdsl.ir import Operation
 
 
@@ -62,3 +63,11 @@ def _collect_reversed(op: Operation, out: list[Operation]) -> None:
                     out.append(child)
                 child = child._prev_op  # pyright: ignore[reportPrivateUsage]
             block = block._prev_block  # pyright: ignore[reportPrivateUsage]
+
+
+def enclosing_function(op: Operation) -> func.FuncOp | None:
+    """The `func.func` that `op` is nested in, or None."""
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, func.FuncOp):
+        fn = fn.parent_op()
+    return fn

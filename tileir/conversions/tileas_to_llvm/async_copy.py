@@ -594,12 +594,13 @@ class LowerAsyncTiledLoad(RingPattern):
         # keep their predicates: ptxas computed every copy's address for both paths up
         # front, and the `split-dot-k-steps` test's tf32 producer (56 registers, 64
         # copies a thread a stage) spilled 104-428 bytes.
+        offsets = {g: _offsets(buffer_layout, strides, g, vec) for g in groups}
         plan = self.ctx.tile_bounds.pop(id(op), None)
         whole_tile: SSAValue | None = None
         if plan is not None:
             scalars = [self.ctx.registers_of(op, v)[0] for v in plan.anchor.operands]
             plan.release()
-            if vec * nbytes == 16 and not _scatters(buffer_layout, strides, groups, vec, nbytes):
+            if vec * nbytes == 16 and not any(_apart(offsets[g], nbytes) for g in groups):
                 whole_tile = whole_tile_test(b, plan, scalars)
         quick: list[ptx.PtxAsm] = []
         edge: list[ptx.PtxAsm] = []
@@ -610,22 +611,21 @@ class LowerAsyncTiledLoad(RingPattern):
             else {}
         )
         for index, g in enumerate(groups):
-            offsets = _offsets(buffer_layout, strides, g, vec)
             preds = [] if masks is None else [masks[r] for r in range(g, g + vec)]
             if aligned:
                 preds = preds[:1]
-            if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
+            if _apart(offsets[g], nbytes):
                 if nbytes < 4:
                     raise not_supported(
                         op, "an asynchronous copy whose elements are not contiguous in the ring"
                     )
                 # A group the ring stores apart (a 32-bit B stored N x K): one copy an
                 # element, each addressed from the group's first in global memory.
-                dsts = [thread.at(b, o) for o in offsets]
+                dsts = [thread.at(b, o) for o in offsets[g]]
                 edge.append(_scatter(dsts, ptrs[g], preds, owner, bits))
                 quick.append(_scatter(dsts, ptrs[g], [], owner, bits))
             else:
-                dst = thread.at(b, offsets[0])
+                dst = thread.at(b, offsets[g][0])
                 edge.append(
                     _copy(
                         dst,
@@ -666,15 +666,10 @@ def _offsets(layout: LinearLayout, strides: Sequence[int], g: int, vec: int) -> 
     ]
 
 
-def _scatters(
-    layout: LinearLayout, strides: Sequence[int], groups: Sequence[int], vec: int, nbytes: int
-) -> bool:
-    """Whether the ring stores some group's elements apart (one copy an element)."""
-    for g in groups:
-        offsets = _offsets(layout, strides, g, vec)
-        if any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets)):
-            return True
-    return False
+def _apart(offsets: Sequence[int], nbytes: int) -> bool:
+    """Whether the ring stores a group's elements (at `offsets`, `nbytes` each) apart:
+    one copy an element (`_scatter`)."""
+    return any(o != offsets[0] + i * nbytes for i, o in enumerate(offsets))
 
 
 #: The groups one block behind a whole-tile test copies at most (each test is one

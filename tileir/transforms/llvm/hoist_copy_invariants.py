@@ -94,9 +94,9 @@ def thread_varying(blocks: list[Block]) -> set[SSAValue]:
     return varying
 
 
-def hoist_loop(blocks: list[Block], header: int, latch: int) -> int:
-    """Move the loop's invariant cheap ops to its preheader (module docstring); how many
-    it moved (constants cloned not counted)."""
+def hoist_loop(blocks: list[Block], header: int, latch: int, varying: set[SSAValue]) -> int:
+    """Move the loop's invariant cheap ops to its preheader (module docstring), none of
+    `varying` (`thread_varying`); how many it moved (constants cloned not counted)."""
     body = blocks[header : latch + 1]
     text = _instructions(body)
     if COPY not in text or any(t in text for t in TENSOR_CORES):
@@ -106,7 +106,6 @@ def hoist_loop(blocks: list[Block], header: int, latch: int) -> int:
         return 0
     end = pre.last_op
     inside = set(body)
-    varying = thread_varying(blocks)
     cloned: dict[SSAValue, SSAValue] = {}
 
     def invariant(value: SSAValue) -> bool:
@@ -145,8 +144,11 @@ def hoist_loop(blocks: list[Block], header: int, latch: int) -> int:
 def hoist_region_blocks(blocks: list[Block]) -> int:
     """Every copy loop of one region's `blocks`, inner loops first; how many ops moved."""
     moved = 0
-    for header, latch in sorted(loops_of(blocks), key=lambda loop: loop[1] - loop[0]):
-        moved += hoist_loop(blocks, header, latch)
+    loops = sorted(loops_of(blocks), key=lambda loop: loop[1] - loop[0])
+    # Moving an op does not change which values vary between threads.
+    varying = thread_varying(blocks) if loops else set()
+    for header, latch in loops:
+        moved += hoist_loop(blocks, header, latch, varying)
     return moved
 
 

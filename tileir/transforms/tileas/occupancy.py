@@ -75,19 +75,24 @@ def hinted_occupancy(hints: Attribute | None, arch: str) -> int | None:
     return value.value.data if isinstance(value, IntegerAttr) else None
 
 
-def recorded_occupancy(fn: func.FuncOp) -> int:
+def _recorded(fn: func.FuncOp) -> int | None:
     """The CTAs per SM recorded on `fn` (`OCCUPANCY_ATTR`: `fit_occupancy`'s, or
-    `tileas-pipeline-dot-operands`'s for a GEMM of small accumulators), else 1."""
+    `tileas-pipeline-dot-operands`'s for a GEMM of small accumulators), if any."""
     recorded = fn.attributes.get(OCCUPANCY_ATTR)
-    return recorded.value.data if isinstance(recorded, IntegerAttr) else 1
+    return recorded.value.data if isinstance(recorded, IntegerAttr) else None
+
+
+def recorded_occupancy(fn: func.FuncOp) -> int:
+    """The CTAs per SM recorded on `fn` (`_recorded`), else 1."""
+    return _recorded(fn) or 1
 
 
 def kernel_occupancy(fn: func.FuncOp, arch: str) -> int | None:
-    """The CTAs per SM `fn` is compiled for on `arch`: what `fit_occupancy` recorded,
+    """The CTAs per SM `fn` is compiled for on `arch`: what was recorded (`_recorded`),
     else its hint; None without a hint."""
-    recorded = fn.attributes.get(OCCUPANCY_ATTR)
-    if isinstance(recorded, IntegerAttr):
-        return recorded.value.data
+    recorded = _recorded(fn)
+    if recorded is not None:
+        return recorded
     return hinted_occupancy(fn.attributes.get(HINTS_ATTR), arch)
 
 

@@ -125,6 +125,7 @@ from tileir.transforms.tileas.ring_budget import (
 )
 from tileir.transforms.tileas.specialize_agents import SPECIALIZE_ATTR, kernel_warps
 from tileir.utils.bits import mlir_bit_width
+from tileir.utils.walk import enclosing_function
 
 #: On a `wgmma` dot: its chains are committed as one group and left running, and the
 #: lowering then waits until at most this many groups are pending (`wgmma.wait_group N`);
@@ -483,7 +484,7 @@ def why_not_registers(
     Without `softmax_in_flight`, those of the loop that keeps only S_{j+1} in flight
     behind P_j·V_j (`SCORES_AHEAD_RESERVE`, and `ELEMENT_MASK_RESERVE` where its rings'
     copies are masked element by element)."""
-    fn = _function_of(parts.loop)
+    fn = enclosing_function(parts.loop)
     if fn is None:
         return "it is not in a function"
     budget = register_budget(kernel_warps(parts.loop) * 32, resident_ctas(fn, arch))
@@ -518,14 +519,6 @@ def resident_ctas(fn: func.FuncOp, arch: str) -> int:
     loops = [op for op in fn.walk() if isinstance(op, scf.ForOp)]
     rings = max((carried_ring_bytes(loop) for loop in loops), default=0)
     return max(1, min(hint, ctas_per_sm_by_shared(arch, rings)))
-
-
-def _function_of(op: Operation) -> func.FuncOp | None:
-    """The function `op` is in."""
-    fn = op.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
-    return fn
 
 
 #: Why a loop whose softmax exchanges through shared memory is waited for where P has
@@ -586,7 +579,7 @@ def why_not_own_buffer(parts: AttentionLoop, arch: str) -> str | None:
     rings are, which must fit the kernel's shared-memory budget beside them
     (`ring_budget.kernel_shared_budget`).  Its cost is less than its bytes: P leaves
     the transient uses, whose largest is often P itself."""
-    fn = _function_of(parts.loop)
+    fn = enclosing_function(parts.loop)
     if fn is None:
         return "it is not in a function"
     # (The budget before P leaves the transient uses: the kernel's shared memory without

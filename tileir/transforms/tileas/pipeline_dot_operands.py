@@ -208,6 +208,7 @@ from tileir.transforms.tileas.tf32_operands import (
     tf32_rounding,
 )
 from tileir.utils.bits import mlir_bit_width
+from tileir.utils.walk import enclosing_function
 
 #: What feeds a tensor-core dot of a loop, or why not a ring (read by the remarks): an
 #: array of short clauses, not one sentence, so that the nv_tileas text prints one per
@@ -868,9 +869,7 @@ def mark_register_a(loop: scf.ForOp, arch: str) -> None:
     dots = [d for d in shared_operand_dots(loop) if a_is_wgmma_fragment(d)]
     if not dots:
         return
-    fn = loop.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
+    fn = enclosing_function(loop)
     if fn is None:
         return
     budget = register_budget(kernel_warps(loop) * WARP_SIZE, occupancy_hint(fn, arch) or 1)
@@ -1508,9 +1507,7 @@ def _specialize(
     loop.attributes[SPECIALIZE_ATTR] = IntegerAttr(stages, i32)
     w = kernel_warps(loop)
     producer = producer_registers(w, stage_bytes)
-    fn = loop.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
+    fn = enclosing_function(loop)
     consumer = consumer_registers(w, stage_bytes, recorded_occupancy(fn) if fn else 1)
     if w == PRODUCER_WARPS:
         agents = (

@@ -106,6 +106,7 @@ from tileir.transforms.tileas.assign_layouts import NUM_WARPS_ATTR
 from tileir.transforms.tileas.materialize_schedule import operand_sources
 from tileir.transforms.tileas.occupancy import recorded_occupancy
 from tileir.utils.bits import mlir_bit_width
+from tileir.utils.walk import enclosing_function
 
 #: On a loop `tileas-pipeline-dot-operands` chose: the stages of its pipeline.
 SPECIALIZE_ATTR = "nv_tileas.warp_specialize"
@@ -129,9 +130,7 @@ PRODUCER_WARPS = 4
 def kernel_warps(loop: scf.ForOp) -> int:
     """The warps of the kernel `loop` is in (`tileas-assign-layouts`; a
     warpgroup where none is recorded)."""
-    fn = loop.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
+    fn = enclosing_function(loop)
     warps = fn.attributes.get(NUM_WARPS_ATTR) if fn is not None else None
     return warps.value.data if isinstance(warps, IntegerAttr) else PRODUCER_WARPS
 

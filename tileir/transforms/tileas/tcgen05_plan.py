@@ -36,7 +36,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import func, scf
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
@@ -53,6 +53,7 @@ from tileir.dialects.nv_tileas.layouts import (
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, K_STEP_BYTES, MmaSpec
 from tileir.targets import ARCHS
 from tileir.utils.bits import log2
+from tileir.utils.walk import enclosing_function
 
 #: Rows of one `tcgen05.mma` with `.cta_group::1` that tileir issues (layout D).
 TCGEN05_M = 128
@@ -535,9 +536,7 @@ def accumulator_in_tmem(dot: tas.DotOp) -> bool:
         fragment_type(acc) and fragment_type(head.result.type)
     ):
         return False
-    fn = dot.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
+    fn = enclosing_function(dot)
     if fn is None:
         return False
     heads = {
