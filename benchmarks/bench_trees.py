@@ -314,6 +314,9 @@ def main() -> None:
     parser.add_argument("trees", nargs=2, help="two directories, each holding a tileir package")
     parser.add_argument("--kernels", required=True, help="a directory of .tileirbc files")
     parser.add_argument("--every", type=int, default=1, help="every Nth kernel (a sample)")
+    parser.add_argument(
+        "--first", type=int, default=1, help="the sample starts at the Nth kernel (1: the first)"
+    )
     parser.add_argument("--also", action="append", default=[], help="a kernel to add, by name")
     parser.add_argument("--repeat", type=int, default=3, help="interleaved rounds")
     parser.add_argument("--gpu-name", default="sm_90")
@@ -322,7 +325,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     trees = [str(Path(t).resolve()) for t in args.trees]
-    every = sorted(Path(args.kernels).glob("*.tileirbc"))[:: args.every]
+    every = sorted(Path(args.kernels).glob("*.tileirbc"))[args.first - 1 :: args.every]
     extra = [Path(args.kernels) / f"{name}.tileirbc" for name in args.also]
     kernels = [str(k) for k in dict.fromkeys([*every, *extra])]
     if args.cold:
