@@ -46,6 +46,48 @@ def test_single_run_freezes_imports_and_output_is_unchanged(tmp_path: Path) -> N
     assert single.read_text() == in_process.read_text()
 
 
+#: A cold single run as tileir-as's in-process path starts one (client._in_process),
+#: counting the collections from `cold_start.install` on.
+COLD_SINGLE_RUN = """
+import gc, sys
+collections = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(1))
+from tileir.utils import cold_start
+collections.clear()
+cold_start.install()
+from tileir.driver import assembler
+print("paused", not gc.isenabled(), len(collections))
+assembler._SINGLE_RUN = True
+status = assembler.run(sys.argv[1:])
+print("after", gc.isenabled(), gc.get_threshold()[0] == assembler.COMPILE_GC_THRESHOLD, status)
+"""
+
+#: A caller of `run` after `cold_start.install` (not a single run) gets its collector back.
+COLD_CALLER = """
+import gc, sys
+from tileir.utils import cold_start
+cold_start.install()
+from tileir.driver import assembler
+print("before", gc.isenabled(), "after", assembler.run(sys.argv[1:]), gc.isenabled())
+"""
+
+
+def test_cold_start_pauses_the_collector_until_the_compiler_is_imported(tmp_path: Path) -> None:
+    """`cold_start.install` pauses the collector over the driver's imports (xDSL's IR
+    classes: no collection before the compiler's import); a single run turns it on for
+    the compilation, a caller of `run` gets it back as it had it."""
+    args = [str(KERNEL), "-o", str(tmp_path / "k.ptx"), "--gpu-name", "sm_80"]
+    for script, expected in (
+        (COLD_SINGLE_RUN, "paused True 0\nafter True True 0"),
+        (COLD_CALLER, "before False after 0 True"),
+    ):
+        proc = subprocess.run(
+            [sys.executable, "-c", script, *args], capture_output=True, text=True, cwd=tmp_path
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == expected
+
+
 def test_every_stage_ends_verified(monkeypatch: pytest.MonkeyPatch) -> None:
     """`compile_module` verifies once per stage, after the stage's last pass, and
     after no other pass."""

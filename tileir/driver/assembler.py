@@ -445,10 +445,13 @@ def importing_the_compiler() -> Iterator[None]:
     in C (tileir/utils/plain_isinstance.py): 8% of a compilation; and xDSL's walks,
     named operands and results, result indexing and erasure take fewer Python calls
     (tileir/utils/fast_ir.py): 6-8%."""
+    from tileir.utils import cold_start
+
     if not _SINGLE_RUN:
+        cold_start.resume_collector()  # the caller's collector, as it had it
         yield
         return
-    enabled = gc.isenabled()
+    enabled = cold_start.resume_collector() or gc.isenabled()  # paused since the start
     gc.disable()
     try:
         yield
