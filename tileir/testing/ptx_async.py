@@ -194,7 +194,7 @@ def _check_overwrite(m: Machine, copy: Copy, idx: np.ndarray, flat: np.ndarray) 
             )
 
 
-def _issue(m: Machine, text: str, lanes: np.ndarray, dst: np.ndarray, data: np.ndarray) -> Copy:
+def issue(m: Machine, text: str, lanes: np.ndarray, dst: np.ndarray, data: np.ndarray) -> Copy:
     """Record copies of ``data`` to shared ``dst`` issued by ``lanes``: the bytes are
     in flight from now on."""
     state = _state(m)
@@ -272,7 +272,7 @@ def _u32(m: Machine, op: Operand, act: np.ndarray, lanes: np.ndarray) -> np.ndar
     return m.read(op, TYPES["u32"], act)[lanes].astype(np.int64)
 
 
-def _shared_destination(
+def shared_destination(
     m: Machine, dst: np.ndarray, size: np.ndarray | int, lanes: np.ndarray, align: int, what: str
 ) -> None:
     """Each access of ``size`` bytes at ``dst`` lies in the issuing thread's CTA's shared
@@ -385,11 +385,11 @@ def _decode_cp_async(ins: Instruction, mods: Mods) -> Exec:
                     int(lanes[k]),
                     kind=INVALID,
                 )
-        _shared_destination(m, dst, size, lanes, size, "cp.async")
+        shared_destination(m, dst, size, lanes, size, "cp.async")
         data = np.zeros((len(lanes), size), dtype=np.uint8)
         read = _global_source(m, src, sizes, lanes, size, "cp.async")
         data[:, : read.shape[1]] = read
-        copy = _issue(m, text, lanes, dst, data)
+        copy = issue(m, text, lanes, dst, data)
         copy.group = state.committed[lanes].copy()
         state.copies.append(copy)
 
@@ -469,8 +469,12 @@ def _decode_bulk(ins: Instruction, mods: Mods) -> Exec:
         if not isinstance(n, Imm) or not isinstance(n.value, int) or n.value < 0:
             raise invalid(ins, f"cp.async.bulk.wait_group takes a non-negative literal, got {n}")
         return _bulk_wait(int(n.value), read)
-    if mods.flag("tensor") or mods.flag("prefetch"):
-        raise unsupported(ins, "cp.async.bulk.tensor and prefetch (tensor maps)")
+    if mods.flag("prefetch"):
+        raise unsupported(ins, "cp.async.bulk.prefetch (L2 prefetches)")
+    if mods.flag("tensor"):
+        from tileir.testing.ptx_tma import decode_bulk_tensor
+
+        return decode_bulk_tensor(ins, mods)
     if mods.flag("multicast::cluster"):
         raise unsupported(ins, "multicast bulk copies (clusters)")
     hint = mods.flag("L2::cache_hint")
@@ -533,12 +537,12 @@ def _decode_bulk_load(ins: Instruction, hint: bool) -> Exec:
         src = _addresses(m, s, act, lanes).astype(np.int64)
         sizes = _bulk_sizes(m, c, act, lanes)
         bars = mbarrier_addresses(m, b, act, lanes)
-        _shared_destination(m, dst, sizes, lanes, 16, "cp.async.bulk")
+        shared_destination(m, dst, sizes, lanes, 16, "cp.async.bulk")
         for k in range(len(lanes)):
             lane = lanes[k : k + 1]
             bar = lookup(m, int(bars[k]), int(lane[0]))
             data = _global_source(m, src[k : k + 1], sizes[k : k + 1], lane, 16, "cp.async.bulk")
-            copy = _issue(m, text, lane, dst[k : k + 1], data)
+            copy = issue(m, text, lane, dst[k : k + 1], data)
             bar.transfers.append(copy)
             settle(m, bar)
         changed(m)
@@ -566,7 +570,7 @@ def _decode_bulk_store(ins: Instruction, hint: bool) -> Exec:
             n = int(sizes[k])
             one = np.array([lane])
             check_access(m, dst[k : k + 1], n, one, "cp.async.bulk destination", 16)
-            _shared_destination(m, src[k : k + 1], n, one, 16, "cp.async.bulk source")
+            shared_destination(m, src[k : k + 1], n, one, 16, "cp.async.bulk source")
             source = src[k] + np.arange(n, dtype=np.int64)
             if m.check_races:
                 check_async_read(m, source, lane, "cp.async.bulk source")
@@ -633,8 +637,16 @@ def decode_fence(ins: Instruction) -> Exec:
         mods.done()
         operands(ins, 0)
         return lambda m, act: None
+    if "tensormap::generic" in mods.rest and mods.flag("proxy"):
+        from tileir.testing.ptx_tma import decode_fence as decode_tensormap_fence
+
+        return decode_tensormap_fence(ins, mods)
     if not (mods.flag("proxy") and mods.flag("async")):
-        raise unsupported(ins, "fence other than fence.proxy.async and fence.mbarrier_init")
+        raise unsupported(
+            ins,
+            "fence other than fence.proxy.async, fence.proxy.tensormap::generic and "
+            "fence.mbarrier_init",
+        )
     mods.one_of(("shared::cta", "shared::cluster", "global"))
     mods.done()
     operands(ins, 0)

@@ -1,7 +1,9 @@
 """`.global` variables in the PTX simulator.
 
 A declaration ``.global .align A .b8 name[N] = {b0, b1, ...};`` (tileir declares a
-cuda_tile `global` in the kernel that uses it) is one N-byte array for
+cuda_tile `global` in the kernel that uses it; elements may also be ``.b16``/``.b32``/
+``.b64`` (or ``.u``/``.s``), little-endian, and a scalar has no ``[N]``; the module
+scope declares them too, for every kernel) is one array for
 the whole launch, shared by every CTA and initialized with its bytes (zeros where the
 initializer stops or is absent).  It is placed in the flat memory like an array
 argument (bounds, alignment and race checks included), and the symbol ``name`` reads
@@ -22,8 +24,8 @@ import numpy as np
 from tileir.testing.ptx_errors import UNSUPPORTED, SimulationError
 
 _GLOBAL_RE = re.compile(
-    r"\.global\s+(?:\.align\s+(\d+)\s+)?\.(b8|u8|s8)\s+([A-Za-z_$][\w$]*)\s*\[\s*(\d+)\s*\]"
-    r"\s*(?:=\s*\{([^}]*)\})?"
+    r"(?:\.visible\s+)?\.global\s+(?:\.align\s+(\d+)\s+)?\.([bus](?:8|16|32|64))\s+"
+    r"([A-Za-z_$][\w$]*)\s*(?:\[\s*(\d+)\s*\])?\s*(?:=\s*\{?([^};]*)\}?)?"
 )
 
 
@@ -47,12 +49,15 @@ def parse_global_decl(text: str, line: int) -> GlobalDecl:
             kind=UNSUPPORTED,
             line=line,
         )
-    size = int(m.group(4))
+    width = int(m.group(2)[1:]) // 8
+    count = int(m.group(4)) if m.group(4) else 1
     values = [int(v, 0) for v in m.group(5).split(",")] if m.group(5) else []
-    if len(values) > size or any(not 0 <= v < 256 for v in values):
+    low = -(1 << (8 * width - 1)) if m.group(2)[0] == "s" else 0
+    if len(values) > count or any(not low <= v < 1 << (8 * width) for v in values):
         raise SimulationError(f"bad initializer of .global {m.group(3)}", line=line)
-    align = int(m.group(1)) if m.group(1) else 1
-    return GlobalDecl(line, m.group(3), size, align, bytes(values))
+    align = int(m.group(1)) if m.group(1) else width
+    data = b"".join((v % (1 << (8 * width))).to_bytes(width, "little") for v in values)
+    return GlobalDecl(line, m.group(3), count * width, align, data)
 
 
 _LOCAL_RE = re.compile(

@@ -48,7 +48,13 @@ class ThreadGrid:
     ``tid.x`` fastest, so the 32 threads of a warp are consecutive.
     """
 
-    def __init__(self, grid: Sequence[int], block: Sequence[int], dynamic_shared: int = 0) -> None:
+    def __init__(
+        self,
+        grid: Sequence[int],
+        block: Sequence[int],
+        dynamic_shared: int = 0,
+        sm_count: int = 132,
+    ) -> None:
         self.grid = tuple(int(g) for g in grid)
         self.block = tuple(int(b) for b in block)
         if len(self.grid) != 3 or len(self.block) != 3 or min(self.grid + self.block) < 1:
@@ -83,6 +89,9 @@ class ThreadGrid:
             "%warpid": local // 32,
             "%nwarpid": np.full(self.count, -(-self.per_cta // 32)),
             "%dynamic_smem_size": np.full(self.count, dynamic_shared),
+            # The SM of each CTA: CTAs round-robin over ``sm_count`` SMs.
+            "%smid": self.cta % sm_count,
+            "%nsmid": np.full(self.count, sm_count),
         }
 
     def special(self, name: str) -> np.ndarray:
@@ -230,6 +239,9 @@ class GlobalMemory:
         self.mbarrier_bytes: np.ndarray | None = None
         #: The launch's happens-before relation (set by ``Machine``).
         self.order: HappensBefore | None = None
+        #: Called with the offsets and writers of every ``store`` (``ptx_tma``: writes
+        #: into tensor maps), once a kernel sets it.
+        self.watch: Callable[[np.ndarray, np.ndarray], None] | None = None
 
     def place(self, a: np.ndarray, label: str, cta: int = -1, align: int = 1) -> int:
         """Put ``a``'s backing buffer in memory (once per buffer, at a multiple of
@@ -326,6 +338,8 @@ class GlobalMemory:
         if self.order is not None:
             self.wtime[offsets] = self.order.stamp(writers)[:, None]
         self.reader[offsets] = -1
+        if self.watch is not None:
+            self.watch(offsets, writers)
 
 
 # ------------------------------------------------------------------------- machine

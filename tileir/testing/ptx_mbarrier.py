@@ -18,8 +18,9 @@ count, and a transaction count (tx-count):
   tx-count; asynchronous copies lower it as they complete (``ptx_async``).
 * The phase completes when its pending count and tx-count both reach 0: the phase
   advances, pending is reset to the expected count, tx-count to 0.  More arrivals than
-  pending in one phase (the phase waits for transactions), or a ``.noComplete`` arrival
-  that completes it, is an error.
+  pending in one phase (the phase waits for transactions), a ``.noComplete`` arrival
+  that completes it, or a copy completing more bytes than the phase still expects (its
+  tx-count would pass zero mid-copy, completing the phase early), is an error.
 * ``mbarrier.test_wait{.parity}`` / ``mbarrier.try_wait{.parity}{.acquire|.relaxed}
   {.cta}{.shared{::cta}}.b64 waitComplete, [addr], state|phaseParity{, hint}``: true if
   the phase ``state`` names has completed, or (``.parity``) if the current phase's parity
@@ -197,6 +198,16 @@ def settle(m: Machine, bar: Mbarrier) -> None:
             landing[0].land_together(m, landing, bar.agent)
         while bar.tx > 0 and bar.transfers:
             copy = bar.transfers.pop(0)
+            if copy.nbytes > bar.tx:
+                raise m.fail(
+                    f"a copy completes {copy.nbytes} transaction bytes on an mbarrier phase "
+                    f"that expects only {bar.tx} more: the tx-count passes zero mid-copy, so the "
+                    "phase may complete before the copy's bytes have all landed (the expect_tx "
+                    "count is too small)",
+                    None,
+                    bar.address,
+                    kind=INVALID,
+                )
             copy.land(m, bar.agent)
             bar.tx -= copy.nbytes
         if bar.pending != 0 or bar.tx != 0:

@@ -163,13 +163,15 @@ class Module:
     dynamic_shared: tuple[str, int] | None = None
     #: Module-scope ``.global .u32 NAME = N;`` constants, by name.
     constants: dict[str, int] = field(default_factory=dict)
+    #: Module-scope ``.global`` variables (arrays, ``ptx_globals``), seen by every kernel.
+    globals: list[GlobalDecl] = field(default_factory=list)
 
 
 # ------------------------------------------------------------------------- lexing
 
 _COMMENT_RE = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _SPECIAL_RE = re.compile(
-    r"%(tid|ntid|ctaid|nctaid)\.[xyz]|%laneid|%warpid|%nwarpid|%dynamic_smem_size"
+    r"%(tid|ntid|ctaid|nctaid)\.[xyz]|%laneid|%warpid|%nwarpid|%dynamic_smem_size|%n?smid"
 )
 _IDENT = r"[%A-Za-z_$][\w$]*"
 _REG_RE = re.compile(rf"!?{_IDENT}")
@@ -245,6 +247,12 @@ def _parse_operand(text: str, line: int) -> Operand:
     if text.startswith("{") and text.endswith("}"):
         inner = split_top_level(text[1:-1])
         return Vec(tuple(parse_operand(t, line) for t in inner))
+    if text.startswith("[") and text.endswith("}]"):
+        # ``[tensorMap, {c0, c1}]`` (cp.async.bulk.tensor): the map's address and the
+        # coordinates, as a vector of both.
+        parts = split_top_level(text[1:-1])
+        if len(parts) == 2:
+            return Vec((parse_operand(f"[{parts[0]}]", line), parse_operand(parts[1], line)))
     if text.startswith("["):
         m = _MEM_RE.fullmatch(text)
         if not m:
@@ -480,6 +488,10 @@ class _Header:
     address_size: int | None = None
     dynamic_shared: tuple[str, int] | None = None
     constants: dict[str, int] = field(default_factory=dict)
+    globals: list[GlobalDecl] = field(default_factory=list)
+
+
+_MODULE_GLOBAL_RE = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.global\s[^;]*;")
 
 
 def _parse_header(text: str) -> _Header:
@@ -500,6 +512,11 @@ def _parse_header(text: str) -> _Header:
     for m in _CONSTANT_RE.finditer(text):
         header.constants[m.group(1)] = int(m.group(2))
         leftover = leftover.replace(m.group(0), "", 1)
+    for m in _MODULE_GLOBAL_RE.finditer(leftover):
+        header.globals.append(
+            parse_global_decl(m.group(0)[:-1], _line_of(text, text.find(m.group(0))))
+        )
+    leftover = _MODULE_GLOBAL_RE.sub("", leftover)
     if leftover.strip():
         pos = text.find(leftover.strip()[:20])
         raise SimulationError(
@@ -535,4 +552,6 @@ def parse_module(ptx: str) -> Module:
         pos = close_pos + 1
     outside.append(text[pos:])
     h = _parse_header("".join(outside))
-    return Module(h.version, h.target, h.address_size, kernels, h.dynamic_shared, h.constants)
+    return Module(
+        h.version, h.target, h.address_size, kernels, h.dynamic_shared, h.constants, h.globals
+    )

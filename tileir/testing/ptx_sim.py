@@ -42,6 +42,11 @@ warps) run.  What is modelled:
   and ``fence.mbarrier_init``.  A copy's bytes land only when a wait observes its
   completion: at the ``wait_group``, or when the mbarrier phase its transaction
   belongs to completes (as late as the hardware may complete it);
+* tensor maps built on the device and ``cp.async.bulk.tensor`` loads (``ptx_tma``):
+  ``tensormap.replace`` (fields kept in a side table: the map's bit layout is not
+  modelled), ``tensormap.cp_fenceproxy``, ``fence.proxy.tensormap::generic``,
+  ``prefetch.tensormap``; 1-D to 5-D tile-mode boxes with zero/NaN fill and the
+  32/64/128-byte swizzles, completing on an mbarrier;
 * ``setmaxnreg.{inc,dec}``, with the CTA's register pool it draws on, and ``elect.sync``
   (``ptx_warpctl``);
 * ``atom``/``red`` on global memory, the active threads' read-modify-writes one at a
@@ -49,7 +54,7 @@ warps) run.  What is modelled:
 
 Memory-ordering qualifiers of ``ld``/``st``/``atom`` have no effect (CTAs do not
 communicate; within a CTA, ordering comes from the synchronization above).  Votes,
-clusters, tensor maps (``cp.async.bulk.tensor``) and other warp-level operations are
+clusters, tensor maps passed as kernel parameters and other warp-level operations are
 not supported.
 
 The simulator is also a checker; it raises ``SimulationError`` (with a ``kind``,
@@ -114,6 +119,7 @@ from tileir.testing import (
     ptx_mbarrier,  # noqa: F401  (registers mbarrier)
     ptx_mma,  # noqa: F401  (registers ldmatrix and mma.sync)
     ptx_tcgen05,  # noqa: F401  (registers tcgen05: tensor memory, sm_100a)
+    ptx_tma,  # noqa: F401  (registers tensormap and prefetch: tensor maps, sm_90a)
     ptx_warpctl,  # noqa: F401  (registers setmaxnreg and elect)
     ptx_wgmma,  # noqa: F401  (registers wgmma)
 )
@@ -150,6 +156,7 @@ def simulate(
     indirect_arrays: Sequence[np.ndarray] = (),
     warp_order: str = "lockstep",
     seed: int | None = None,
+    sm_count: int = 132,
 ) -> None:
     """Run ``kernel`` (the module's only kernel if ``None``) over ``grid`` CTAs.
 
@@ -169,6 +176,8 @@ def simulate(
     into such a table beforehand.
     ``warp_order`` is the order the warps run in (``ptx_sched``): ``"lockstep"``,
     ``"round-robin"`` or ``"random"`` (with ``seed``).
+    ``sm_count``: the SMs the CTAs are spread over (``%smid`` is the CTA's linear index
+    modulo it, ``%nsmid`` is it).
     """
     if approx not in APPROX_MODES:
         raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
@@ -190,6 +199,8 @@ def simulate(
         # slot, so that a launch that gave none still has an address to trap at).
         name, align = module.dynamic_shared
         k = replace(k, body=[SharedDecl(0, name, max(dynamic_shared, align), align), *k.body])
+    if module.globals:
+        k = replace(k, body=[*module.globals, *k.body])
     program = build_program(k)
     steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
     memory = GlobalMemory()
@@ -198,7 +209,7 @@ def simulate(
         memory.place(a, f"indirect array {i} (shape {a.shape}, {a.dtype})")
     shared = place_shared(program.shared, memory, grid)
     variables = place_globals(program.globals, memory)
-    threads = ThreadGrid(grid, block, dynamic_shared)
+    threads = ThreadGrid(grid, block, dynamic_shared, sm_count)
     local = place_locals(program.locals, memory, threads.count)
     memory.materialize()
     machine = Machine(threads, memory, params, approx, check_races, k.maxnreg)

@@ -1,0 +1,335 @@
+"""TMA in the PTX simulator (``ptx_tma.py``): tensor maps built on the device, copied
+into a global pool slot, and 2-D boxes loaded with ``cp.async.bulk.tensor``.
+
+One warp per CTA: thread 0 takes a 128-byte slot from a module-scope ``.global`` pool
+(a busy-bitmap word per SM, ``%smid``, ``atom.global.or``; given back with
+``atom.global.and``), zeroes a map in shared memory and replaces its fields, the warp
+copies it to the slot with ``tensormap.cp_fenceproxy``, thread 0 acquires it, expects
+the box's bytes on an mbarrier and issues the copy; every thread waits for the phase
+and dumps the box's shared bytes.  Boxes of bf16 and f32, with and without a 64- or
+128-byte swizzle, at coordinates that make some elements out of bounds (zeros).  The
+128-byte swizzled bf16 box must land where ``core_matrices``' 128-byte K-major operand
+layout puts each element.  Broken versions must fail: no acquire fence, an expect_tx
+16 bytes off either way, reading before the wait, a field never replaced, a box row
+not a multiple of 16 bytes or wider than its swizzle.  Each kernel is checked with
+ptxas for ``sm_90a``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_ptx_sim_scheduling import assembled
+
+from tileir.dialects.nv_tileas.core_matrices import OperandBuffer, swizzled
+from tileir.testing import SimulationError, simulate
+from tileir.testing.ptx_errors import ASYNC_RACE, DEADLOCK, INVALID, RACE
+
+#: Element type: (numpy dtype, PTX store type, tensormap elemtype value).
+_TYPES = {"bf16": (np.uint16, 10), "f32": (np.float32, 7)}
+_SWIZZLE_MODES = {0: 0, 32: 1, 64: 2, 128: 3}
+SMS = 2
+
+
+def tma_kernel(
+    dtype: str,
+    box: tuple[int, int],
+    swizzle: int = 0,
+    acquire: bool = True,
+    expect_delta: int = 0,
+    wait: bool = True,
+    skip_field: str | None = None,
+    modify_in_flight: bool = False,
+    fenceproxy_by_one: bool = False,
+) -> str:
+    """A kernel loading the ``box`` (inner, outer) at ``(ctaid.x * box0 - off0,
+    ctaid.y * box1 - off1)`` of a ``d1 x d0`` tensor (row stride ``stride`` bytes) and
+    dumping the box's shared bytes to ``out[cta]``."""
+    _, elemtype = _TYPES[dtype]
+    size = 2 if dtype == "bf16" else 4
+    nbytes = box[0] * box[1] * size
+    fields = {
+        "rank": "tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r20], 1;",
+        "global_address": "tensormap.replace.tile.global_address.shared::cta.b1024.b64 "
+        "[%r20], %rd1;",
+        "box_dim0": f"tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r20], 0, {box[0]};",
+        "box_dim1": f"tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r20], 1, {box[1]};",
+        "global_dim0": "tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r20], 0, %r2;",
+        "global_dim1": "tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r20], 1, %r3;",
+        "global_stride": "tensormap.replace.tile.global_stride.shared::cta.b1024.b64 "
+        "[%r20], 0, %rd3;",
+        "element_stride0": "tensormap.replace.tile.element_stride.shared::cta.b1024.b32 "
+        "[%r20], 0, 1;",
+        "element_stride1": "tensormap.replace.tile.element_stride.shared::cta.b1024.b32 "
+        "[%r20], 1, 1;",
+        "elemtype": f"tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r20], {elemtype};",
+        "interleave": "tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%r20], 0;",
+        "swizzle": "tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 "
+        f"[%r20], {_SWIZZLE_MODES[swizzle]};",
+        "fill": "tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%r20], 0;",
+    }
+    replaces = "\n    ".join(v for k, v in fields.items() if k != skip_field)
+    fence = "fence.proxy.tensormap::generic.acquire.gpu [%rd10], 128;" if acquire else ""
+    arrive = f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r22], {nbytes + expect_delta};"
+    copy = (
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+        "[%r21], [%rd10, {%r13, %r14}], [%r22];"
+    )
+    if modify_in_flight:  # the copy is in flight until the arrival completes the phase
+        issue = f"""{copy}
+    tensormap.replace.tile.global_address.global.b1024.b64 [%rd10], %rd1;
+    {arrive}"""
+    else:
+        issue = f"{arrive}\n    {copy}"
+    cp_fenceproxy = (
+        "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
+        "[%rd10], [%r20], 128;"
+    )
+    fenceproxy_all, fenceproxy_one = (
+        ("", cp_fenceproxy) if fenceproxy_by_one else (cp_fenceproxy, "")
+    )
+    waiting = (
+        """
+$L_wait:
+    mbarrier.try_wait.parity.shared::cta.b64 %p3, [%r22], 0;
+    @!%p3 bra $L_wait;"""
+        if wait
+        else ""
+    )
+    return f"""
+.version 8.5
+.target sm_90a
+.address_size 64
+
+.global .align 128 .b8 tmap_pool[{SMS * 32 * 128}];
+.global .align 4 .b32 tmap_busy[{SMS}];
+
+.visible .entry tma_box(
+    .param .u64 src, .param .u64 out, .param .u32 d0, .param .u32 d1, .param .u64 stride,
+    .param .u32 off0, .param .u32 off1
+)
+.reqntid 32
+{{
+    .reg .pred %p<6>;
+    .reg .b32 %r<40>;
+    .reg .b64 %rd<20>;
+    .shared .align 1024 .b8 box[{nbytes}];
+    .shared .align 128 .b8 smap[128];
+    .shared .align 8 .b8 bar[8];
+
+    ld.param.u64 %rd1, [src];
+    ld.param.u64 %rd2, [out];
+    ld.param.u32 %r2, [d0];
+    ld.param.u32 %r3, [d1];
+    ld.param.u64 %rd3, [stride];
+    mov.u32 %r1, %tid.x;
+    mov.u32 %r20, smap;
+    mov.u32 %r21, box;
+    mov.u32 %r22, bar;
+    setp.eq.u32 %p1, %r1, 0;
+    mov.u32 %r9, 0;
+    @!%p1 bra $L_taken;
+    // Take a slot: the first clear bit of this SM's word.
+    mov.u32 %r4, %smid;
+    mov.u64 %rd4, tmap_busy;
+    mul.wide.u32 %rd5, %r4, 4;
+    add.s64 %rd4, %rd4, %rd5;
+    mov.u32 %r5, 0;
+$L_try:
+    shl.b32 %r6, 1, %r5;
+    atom.global.or.b32 %r7, [%rd4], %r6;
+    and.b32 %r8, %r7, %r6;
+    setp.ne.u32 %p2, %r8, 0;
+    @%p2 add.u32 %r5, %r5, 1;
+    @%p2 bra $L_try;
+    mad.lo.u32 %r9, %r4, 32, %r5;
+    // Build the map in shared memory.
+    mov.u32 %r10, 0;
+    st.shared.v4.b32 [%r20], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+16], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+32], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+48], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+64], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+80], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+96], {{%r10, %r10, %r10, %r10}};
+    st.shared.v4.b32 [%r20+112], {{%r10, %r10, %r10, %r10}};
+    {replaces}
+    mbarrier.init.shared::cta.b64 [%r22], 1;
+$L_taken:
+    shfl.sync.idx.b32 %r9, %r9, 0, 31, -1;
+    bar.sync 0;
+    mov.u64 %rd10, tmap_pool;
+    mul.wide.u32 %rd11, %r9, 128;
+    add.s64 %rd10, %rd10, %rd11;
+    {fenceproxy_all}
+    @!%p1 bra $L_issued;
+    {fenceproxy_one}
+    {fence}
+    ld.param.u32 %r11, [off0];
+    ld.param.u32 %r12, [off1];
+    mov.u32 %r13, %ctaid.x;
+    mov.u32 %r14, %ctaid.y;
+    mul.lo.u32 %r13, %r13, {box[0]};
+    mul.lo.u32 %r14, %r14, {box[1]};
+    sub.s32 %r13, %r13, %r11;
+    sub.s32 %r14, %r14, %r12;
+    {issue}
+$L_issued:{waiting}
+    // Dump the box: 4 bytes a thread at a time.
+    mov.u32 %r15, %ctaid.y;
+    mov.u32 %r16, %nctaid.x;
+    mov.u32 %r17, %ctaid.x;
+    mad.lo.u32 %r15, %r15, %r16, %r17;
+    mul.wide.u32 %rd12, %r15, {nbytes};
+    add.s64 %rd12, %rd2, %rd12;
+    shl.b32 %r18, %r1, 2;
+$L_dump:
+    setp.ge.u32 %p4, %r18, {nbytes};
+    @%p4 bra $L_done;
+    add.u32 %r19, %r21, %r18;
+    ld.shared.b32 %r23, [%r19];
+    cvt.u64.u32 %rd13, %r18;
+    add.s64 %rd14, %rd12, %rd13;
+    st.global.b32 [%rd14], %r23;
+    add.u32 %r18, %r18, 128;
+    bra $L_dump;
+$L_done:
+    @!%p1 bra $L_end;
+    // Give the slot back.
+    and.b32 %r24, %r9, 31;
+    shl.b32 %r25, 1, %r24;
+    not.b32 %r25, %r25;
+    atom.global.and.b32 %r26, [%rd4], %r25;
+$L_end:
+    ret;
+}}
+"""
+
+
+def expected_boxes(
+    src: np.ndarray, box: tuple[int, int], grid: tuple[int, int], off: tuple[int, int], swizzle: int
+) -> np.ndarray:
+    """Per CTA, the box's bytes as they land in shared memory (zeros out of bounds)."""
+    d1, d0 = src.shape
+    out = []
+    for y in range(grid[1]):
+        for x in range(grid[0]):
+            tile = np.zeros((box[1], box[0]), dtype=src.dtype)
+            for r in range(box[1]):
+                for c in range(box[0]):
+                    gy, gx = y * box[1] - off[1] + r, x * box[0] - off[0] + c
+                    if 0 <= gy < d1 and 0 <= gx < d0:
+                        tile[r, c] = src[gy, gx]
+            raw = np.frombuffer(tile.tobytes(), dtype=np.uint8)
+            if swizzle:
+                placed = np.zeros_like(raw)
+                for o in range(0, len(raw), 16):
+                    s = swizzled(o, swizzle)
+                    placed[s : s + 16] = raw[o : o + 16]
+                raw = placed
+            out.append(raw)
+    return np.stack(out)
+
+
+def run(ptx: str, src: np.ndarray, box: tuple[int, int], grid: tuple[int, int], off=(0, 0)):
+    d1, d0 = src.shape
+    nbytes = box[0] * box[1] * src.itemsize
+    out = np.zeros((grid[0] * grid[1], nbytes), dtype=np.uint8)
+    simulate(
+        assembled(ptx),
+        (grid[0], grid[1], 1),
+        [src, out, d0, d1, src.strides[0], off[0], off[1]],
+        sm_count=SMS,
+    )
+    return out
+
+
+def _source(dtype: str, shape: tuple[int, int]) -> np.ndarray:
+    """A ``shape`` view of rows padded to 16 bytes (the padding is out of bounds)."""
+    rng = np.random.default_rng(7)
+    size = 2 if dtype == "bf16" else 4
+    pitch = -(-shape[1] * size // 16) * 16 // size
+    if dtype == "bf16":
+        base = rng.integers(1, 1 << 15, size=(shape[0], pitch), dtype=np.uint16)
+    else:
+        base = rng.standard_normal((shape[0], pitch)).astype(np.float32)
+    return base[:, : shape[1]]
+
+
+@pytest.mark.parametrize(
+    ("dtype", "box", "swizzle", "shape", "off"),
+    [
+        ("bf16", (64, 8), 128, (13, 100), (5, 3)),  # 64 bf16 = 128-byte rows
+        ("bf16", (32, 8), 64, (9, 40), (0, 0)),
+        ("f32", (8, 4), 32, (5, 12), (3, 1)),
+        ("f32", (12, 3), 0, (5, 20), (4, 2)),  # 48-byte rows, no swizzle
+    ],
+)
+def test_boxes_land_as_numpy_says(dtype, box, swizzle, shape, off):
+    src = _source(dtype, shape)
+    grid = (2, 2)
+    out = run(tma_kernel(dtype, box, swizzle), src, box, grid, off)
+    np.testing.assert_array_equal(out, expected_boxes(src, box, grid, off, swizzle))
+
+
+def test_swizzle_128_matches_core_matrices_k_major():
+    """Element (r, k) of a 64 x 16 bf16 box lands where the 128-byte swizzled K-major
+    operand buffer of ``core_matrices`` (which the wgmma descriptor tests validate)
+    puts it."""
+    box = (64, 16)
+    src = _source("bf16", (16, 64))
+    out = run(tma_kernel("bf16", box, 128), src, box, (1, 1))[0].view(np.uint16)
+    buf = OperandBuffer(rows=16, k=64, size=2, mn_major=False, swizzle=128)
+    for r in range(16):
+        for k in range(64):
+            offset = buf.row_offset(r - r % 8) + (r % 8) * buf.swizzle + buf.k_offset(0) + 2 * k
+            assert out[swizzled(offset, buf.swizzle) // 2] == src[r, k]
+
+
+def _fails(ptx: str, kind: str, match: str, box=(64, 8), dtype="bf16"):
+    src = _source(dtype, (8, 64))
+    with pytest.raises(SimulationError, match=match) as e:
+        run(ptx, src, box, (1, 1))
+    assert e.value.kind == kind
+
+
+def test_copy_without_acquire_fence_fails():
+    _fails(tma_kernel("bf16", (64, 8), 128, acquire=False), RACE, "has not acquired")
+
+
+def test_expect_tx_16_more_bytes_never_completes():
+    _fails(tma_kernel("bf16", (64, 8), 128, expect_delta=16), DEADLOCK, "tx-count 16")
+
+
+def test_expect_tx_16_fewer_bytes_fails():
+    _fails(tma_kernel("bf16", (64, 8), 128, expect_delta=-16), INVALID, "expects only 1008 more")
+
+
+def test_reading_before_the_wait_fails():
+    _fails(
+        tma_kernel("bf16", (64, 8), 128, wait=False),
+        ASYNC_RACE,
+        "has not written yet|no wait this thread observed",
+    )
+
+
+def test_field_never_replaced_fails():
+    _fails(tma_kernel("bf16", (64, 8), 128, skip_field="rank"), INVALID, "rank was never written")
+    _fails(
+        tma_kernel("bf16", (64, 8), 128, skip_field="global_stride"),
+        INVALID,
+        r"global_stride \(ord 0\) was never written",
+    )
+
+
+def test_box_rows_must_fit_16_bytes_and_the_swizzle():
+    _fails(tma_kernel("bf16", (4, 8)), INVALID, "4 is not a multiple of 16|8 bytes, not a multiple")
+    _fails(tma_kernel("bf16", (128, 2), 128), INVALID, "more than the 128-byte swizzle", (128, 2))
+
+
+def test_map_modified_while_a_copy_is_in_flight_fails():
+    _fails(tma_kernel("bf16", (64, 8), 128, modify_in_flight=True), ASYNC_RACE, "still copies")
+
+
+def test_cp_fenceproxy_by_part_of_a_warp_fails():
+    _fails(tma_kernel("bf16", (64, 8), 128, fenceproxy_by_one=True), INVALID, "only some threads")
