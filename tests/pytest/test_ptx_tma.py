@@ -2,17 +2,19 @@
 into a global pool slot, and 2-D boxes loaded with ``cp.async.bulk.tensor``.
 
 One warp per CTA: thread 0 takes a 128-byte slot from a module-scope ``.global`` pool
-(a busy-bitmap word per SM, ``%smid``, ``atom.global.or``; given back with
-``atom.global.and``), zeroes a map in shared memory and replaces its fields, the warp
-copies it to the slot with ``tensormap.cp_fenceproxy``, thread 0 acquires it, expects
-the box's bytes on an mbarrier and issues the copy; every thread waits for the phase
-and dumps the box's shared bytes.  Boxes of bf16 and f32, with and without a 64- or
-128-byte swizzle, at coordinates that make some elements out of bounds (zeros).  The
-128-byte swizzled bf16 box must land where ``core_matrices``' 128-byte K-major operand
-layout puts each element.  Broken versions must fail: no acquire fence, an expect_tx
-16 bytes off either way, reading before the wait, a field never replaced, a box row
-not a multiple of 16 bytes or wider than its swizzle.  Each kernel is checked with
-ptxas for ``sm_90a``.
+(a busy-bitmap word per SM, ``%smid``, ``bfind`` of its free bits, ``atom.global.or``;
+given back with ``red.global.and``), the warp zeroes a map in shared memory (a word a
+lane, then ``bar.warp.sync``), thread 0 replaces its fields, the warp copies it to the
+slot with ``tensormap.cp_fenceproxy``, thread 0 acquires it, expects the box's bytes on
+an mbarrier and issues the copy; every thread waits for the phase and dumps the box's
+shared bytes.  Boxes of bf16 and f32, with and without a 32-, 64- or 128-byte swizzle,
+at coordinates that make some elements out of bounds (zeros).  The 128-byte swizzled
+bf16 box must land where ``core_matrices``' 128-byte K-major operand layout puts each
+element.  Broken versions must fail: no acquire fence, an expect_tx 16 bytes off either
+way, reading before the wait, a field never replaced, a field replaced with no
+``bar.warp.sync`` after the other lanes' zeroing, a box row not a multiple of 16 bytes
+or wider than its swizzle, the map changed while a copy through it is in flight, the
+``cp_fenceproxy`` by part of a warp.  Each kernel is checked with ptxas for ``sm_90a``.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def tma_kernel(
     skip_field: str | None = None,
     modify_in_flight: bool = False,
     fenceproxy_by_one: bool = False,
+    zeroing_synced: bool = True,
 ) -> str:
     """A kernel loading the ``box`` (inner, outer) at ``(ctaid.x * box0 - off0,
     ctaid.y * box1 - off1)`` of a ``d1 x d0`` tensor (row stride ``stride`` bytes) and
@@ -68,7 +71,8 @@ def tma_kernel(
         f"[%r20], {_SWIZZLE_MODES[swizzle]};",
         "fill": "tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%r20], 0;",
     }
-    replaces = "\n    ".join(v for k, v in fields.items() if k != skip_field)
+    replaces = "\n    ".join(f"@%p1 {v}" for k, v in fields.items() if k != skip_field)
+    warp_sync = "bar.warp.sync -1;" if zeroing_synced else ""
     fence = "fence.proxy.tensormap::generic.acquire.gpu [%rd10], 128;" if acquire else ""
     arrive = f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r22], {nbytes + expect_delta};"
     copy = (
@@ -134,29 +138,28 @@ $L_wait:
     mov.u64 %rd4, tmap_busy;
     mul.wide.u32 %rd5, %r4, 4;
     add.s64 %rd4, %rd4, %rd5;
-    mov.u32 %r5, 0;
 $L_try:
+    ld.relaxed.gpu.global.b32 %r7, [%rd4];
+    not.b32 %r8, %r7;
+    setp.eq.u32 %p2, %r8, 0;
+    @%p2 nanosleep.u32 512;
+    @%p2 bra $L_try;
+    bfind.u32 %r5, %r8;
     shl.b32 %r6, 1, %r5;
-    atom.global.or.b32 %r7, [%rd4], %r6;
+    atom.acquire.gpu.global.or.b32 %r7, [%rd4], %r6;
     and.b32 %r8, %r7, %r6;
     setp.ne.u32 %p2, %r8, 0;
-    @%p2 add.u32 %r5, %r5, 1;
     @%p2 bra $L_try;
     mad.lo.u32 %r9, %r4, 32, %r5;
-    // Build the map in shared memory.
-    mov.u32 %r10, 0;
-    st.shared.v4.b32 [%r20], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+16], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+32], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+48], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+64], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+80], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+96], {{%r10, %r10, %r10, %r10}};
-    st.shared.v4.b32 [%r20+112], {{%r10, %r10, %r10, %r10}};
-    {replaces}
     mbarrier.init.shared::cta.b64 [%r22], 1;
 $L_taken:
     shfl.sync.idx.b32 %r9, %r9, 0, 31, -1;
+    // Build the map in shared memory: every lane zeroes 4 bytes, thread 0 replaces.
+    shl.b32 %r10, %r1, 2;
+    add.u32 %r10, %r10, %r20;
+    st.shared.b32 [%r10], 0;
+    {warp_sync}
+    {replaces}
     bar.sync 0;
     mov.u64 %rd10, tmap_pool;
     mul.wide.u32 %rd11, %r9, 128;
@@ -196,10 +199,10 @@ $L_dump:
 $L_done:
     @!%p1 bra $L_end;
     // Give the slot back.
-    and.b32 %r24, %r9, 31;
+    mov.u32 %r24, %r5;
     shl.b32 %r25, 1, %r24;
     not.b32 %r25, %r25;
-    atom.global.and.b32 %r26, [%rd4], %r25;
+    red.release.gpu.global.and.b32 [%rd4], %r25;
 $L_end:
     ret;
 }}
@@ -333,3 +336,7 @@ def test_map_modified_while_a_copy_is_in_flight_fails():
 
 def test_cp_fenceproxy_by_part_of_a_warp_fails():
     _fails(tma_kernel("bf16", (64, 8), 128, fenceproxy_by_one=True), INVALID, "only some threads")
+
+
+def test_replacing_fields_the_other_lanes_zeroed_unsynchronized_fails():
+    _fails(tma_kernel("bf16", (64, 8), 128, zeroing_synced=False), RACE, "unordered")

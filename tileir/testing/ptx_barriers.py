@@ -67,7 +67,11 @@ def _state(m: Machine) -> _Barriers:
 @decoder("bar", "barrier")
 def decode_barrier(ins: Instruction) -> Exec:
     """``bar{.cta}.sync a{, b}``, ``bar{.cta}.arrive a, b``, ``barrier{.cta}.sync{.aligned}
-    a{, b}``, ``barrier{.cta}.arrive{.aligned} a, b``."""
+    a{, b}``, ``barrier{.cta}.arrive{.aligned} a, b``; ``bar.warp.sync``: ``ptx_warpctl``."""
+    if ins.opcode == "bar" and ins.modifiers[:1] == ("warp",):
+        from tileir.testing.ptx_warpctl import decode_warp_sync
+
+        return decode_warp_sync(ins)
     mods = Mods(ins)
     mods.flag("cta")
     kind = mods.one_of(("sync", "arrive", "red"))

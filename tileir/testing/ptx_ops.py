@@ -474,6 +474,45 @@ def decode_shift(ins: Instruction) -> Exec:
     return run
 
 
+@decoder("bfind")
+def decode_bfind(ins: Instruction) -> Exec:
+    """``bfind{.shiftamt}.T d, a``: the bit position of ``a``'s most significant
+    non-sign bit (``.s``: of the first bit differing from the sign), or its shift
+    amount from the top with ``.shiftamt``; all ones (0xffffffff) where there is none."""
+    mods = Mods(ins)
+    shiftamt = mods.flag("shiftamt")
+    t = mods.type("us")
+    mods.done()
+    if t.bits not in (32, 64):
+        raise invalid(ins, f"bfind.{t.name}")
+    d, a = operands(ins, 2)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        x = m.read_bits(a, t, act).astype(np.uint64)
+        if t.kind == "s":  # the sign bits do not count: look at x, or ~x if negative
+            negative = (x >> np.uint64(t.bits - 1)) & np.uint64(1) == 1
+            x = np.where(negative, ~x & np.uint64((1 << t.bits) - 1), x)
+        position = np.full(len(x), -1, dtype=np.int64)
+        for i in range(t.bits):
+            position = np.where((x >> np.uint64(i)) & np.uint64(1) == 1, i, position)
+        if shiftamt:
+            position = np.where(position >= 0, t.bits - 1 - position, -1)
+        m.write_bits(d, position.astype(np.int64).astype(np.uint32), TYPES["u32"], act)
+
+    return run
+
+
+@decoder("nanosleep")
+def decode_nanosleep(ins: Instruction) -> Exec:
+    """``nanosleep.u32 t``: a hint to suspend the thread; no effect here."""
+    mods = Mods(ins)
+    if mods.type("u") != TYPES["u32"]:
+        raise invalid(ins, "nanosleep is .u32")
+    mods.done()
+    operands(ins, 1)
+    return lambda m, act: None
+
+
 @decoder("bfe")
 def decode_bfe(ins: Instruction) -> Exec:
     """``bfe.T d, a, pos, len``: extract ``len`` bits of ``a`` from ``pos``; ``.s``

@@ -27,6 +27,9 @@ Written from the PTX ISA's *setmaxnreg* and *elect.sync* sections.
   ptxas 13.0 records that target as the kernel's register count, so warps start with
   it; tileir emits an ``.inc`` only above ``.maxnreg``, and here such an ``.inc`` is
   ``invalid``, lowering the budget.)
+* ``bar.warp.sync membermask``: every thread of ``membermask`` executes it together,
+  and their earlier accesses are ordered before their later ones (a barrier of those
+  threads: ``ptx_order``);
 * ``elect.sync d|p, membermask``: every thread of ``membermask`` executes it together;
   the leader is the lowest active lane of the mask (the ISA only says it is the same
   one every time); ``d`` (or the sink ``_``) gets its lane number, ``p`` is true in it.
@@ -178,6 +181,44 @@ def _take_from_pool(
     return True
 
 
+def decode_warp_sync(ins: Instruction) -> Exec:
+    """``bar.warp.sync membermask`` (``ptx_barriers``' decoder hands it here)."""
+    mods = Mods(ins)
+    if not (mods.flag("warp") and mods.flag("sync")):
+        raise invalid(ins, "bar.warp needs .sync")
+    mods.done()
+    (mask,) = operands(ins, 1)
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        lanes = lanes_of(act)
+        masks = m.read(mask, TYPES["u32"], act)[lanes].astype(np.int64)
+        for here, _ in _members(m, lanes, masks, "bar.warp.sync"):
+            m.order.acquire(here, m.order.release(here))
+
+    return run
+
+
+def _members(m: Machine, lanes: np.ndarray, masks: np.ndarray, what: str):
+    """Per warp of ``lanes``: its executing threads and their lane ids, checked to be
+    exactly the lanes of one member mask (``masks``, one per thread)."""
+    laneid = m.threads.special("%laneid").astype(np.int64)
+    for w in np.unique(m.threads.warp[lanes]).tolist():
+        at = m.threads.warp[lanes] == w
+        here = lanes[at]
+        member = masks[at]
+        if (member != member[0]).any():
+            raise m.fail(f"{what}: the threads disagree on the member mask", int(here[0]))
+        bits = int(member[0]) & 0xFFFFFFFF
+        ids = laneid[here]
+        if ((bits >> ids) & 1 == 0).any():
+            raise m.fail(f"{what} executed by a lane outside its member mask", int(here[0]))
+        if len(here) != bin(bits).count("1"):
+            raise m.fail(
+                f"{what}: not every lane of the member mask executes it together", int(here[0])
+            )
+        yield here, ids
+
+
 @decoder("elect")
 def decode_elect(ins: Instruction) -> Exec:
     mods = Mods(ins)
@@ -197,21 +238,7 @@ def decode_elect(ins: Instruction) -> Exec:
         laneid = m.threads.special("%laneid").astype(np.int64)
         leader = np.zeros(m.count, dtype=bool)
         chosen = np.zeros(m.count, dtype=np.uint32)
-        for w in np.unique(m.threads.warp[lanes]).tolist():
-            at = m.threads.warp[lanes] == w
-            here = lanes[at]
-            member = masks[at]
-            if (member != member[0]).any():
-                raise m.fail("elect.sync: the threads disagree on the member mask", int(here[0]))
-            bits = int(member[0])
-            ids = laneid[here]
-            if ((bits >> ids) & 1 == 0).any():
-                raise m.fail("elect.sync executed by a lane outside its member mask", int(here[0]))
-            if len(here) != bin(bits).count("1"):
-                raise m.fail(
-                    "elect.sync: not every lane of the member mask executes it together",
-                    int(here[0]),
-                )
+        for here, ids in _members(m, lanes, masks, "elect.sync"):
             first = int(here[int(np.argmin(ids))])
             leader[first] = True
             chosen[here] = laneid[first]
