@@ -10,7 +10,8 @@ an mbarrier and issues the copy; every thread waits for the phase and dumps the 
 shared bytes.  Boxes of bf16 and f32, with and without a 32-, 64- or 128-byte swizzle,
 at coordinates that make some elements out of bounds (zeros).  The 128-byte swizzled
 bf16 box must land where ``core_matrices``' 128-byte K-major operand layout puts each
-element.  Broken versions must fail: no acquire fence, an expect_tx 16 bytes off either
+element.  Also 1-D, 3-D and 5-D boxes with traversal strides, and two boxes a stage on
+one mbarrier with the NaN fill.  Broken versions must fail: no acquire fence, an expect_tx 16 bytes off either
 way, reading before the wait, a field never replaced, a field replaced with no
 ``bar.warp.sync`` after the other lanes' zeroing, a box row not a multiple of 16 bytes
 or wider than its swizzle, the map changed while a copy through it is in flight, the
@@ -35,7 +36,7 @@ SMS = 2
 
 def tma_kernel(
     dtype: str,
-    box: tuple[int, int],
+    box: tuple[int, ...],
     swizzle: int = 0,
     acquire: bool = True,
     expect_delta: int = 0,
@@ -44,41 +45,62 @@ def tma_kernel(
     modify_in_flight: bool = False,
     fenceproxy_by_one: bool = False,
     zeroing_synced: bool = True,
+    traversal: tuple[int, ...] | None = None,
+    nan_fill: bool = False,
+    boxes: int = 1,
+    destination: str = "shared::cluster",
+    hint: bool = False,
 ) -> str:
-    """A kernel loading the ``box`` (inner, outer) at ``(ctaid.x * box0 - off0,
-    ctaid.y * box1 - off1)`` of a ``d1 x d0`` tensor (row stride ``stride`` bytes) and
-    dumping the box's shared bytes to ``out[cta]``."""
+    """A kernel loading ``boxes`` boxes (``box`` innermost first, every ``traversal``-th
+    element) at ``(ctaid.x * box0 - off0 + j * box0, ctaid.y * box1 - off1, -off2, ..)``
+    of a ``d0 x d1 x ..`` tensor (byte strides ``s1, s2, ..``) into consecutive shared
+    regions, and dumping their bytes to ``out[cta]``."""
+    rank = len(box)
+    traversal = traversal or (1,) * rank
     _, elemtype = _TYPES[dtype]
     size = 2 if dtype == "bf16" else 4
-    nbytes = box[0] * box[1] * size
+    one = int(np.prod([-(-b // t) for b, t in zip(box, traversal, strict=True)])) * size
+    nbytes = one * boxes
+    replace = "tensormap.replace.tile.{}.shared::cta.b1024.{} [%r20], {};"
     fields = {
-        "rank": "tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r20], 1;",
-        "global_address": "tensormap.replace.tile.global_address.shared::cta.b1024.b64 "
-        "[%r20], %rd1;",
-        "box_dim0": f"tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r20], 0, {box[0]};",
-        "box_dim1": f"tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r20], 1, {box[1]};",
-        "global_dim0": "tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r20], 0, %r2;",
-        "global_dim1": "tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%r20], 1, %r3;",
-        "global_stride": "tensormap.replace.tile.global_stride.shared::cta.b1024.b64 "
-        "[%r20], 0, %rd3;",
-        "element_stride0": "tensormap.replace.tile.element_stride.shared::cta.b1024.b32 "
-        "[%r20], 0, 1;",
-        "element_stride1": "tensormap.replace.tile.element_stride.shared::cta.b1024.b32 "
-        "[%r20], 1, 1;",
-        "elemtype": f"tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r20], {elemtype};",
-        "interleave": "tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%r20], 0;",
-        "swizzle": "tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 "
-        f"[%r20], {_SWIZZLE_MODES[swizzle]};",
-        "fill": "tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%r20], 0;",
+        "rank": replace.format("rank", "b32", rank - 1),
+        "global_address": replace.format("global_address", "b64", "%rd1"),
+        **{f"box_dim{i}": replace.format("box_dim", "b32", f"{i}, {b}") for i, b in enumerate(box)},
+        **{
+            f"global_dim{i}": replace.format("global_dim", "b32", f"{i}, %dim{i}")
+            for i in range(rank)
+        },
+        **{
+            f"global_stride{i}": replace.format("global_stride", "b64", f"{i}, %gs{i + 1}")
+            for i in range(rank - 1)
+        },
+        **{
+            f"element_stride{i}": replace.format("element_stride", "b32", f"{i}, {t}")
+            for i, t in enumerate(traversal)
+        },
+        "elemtype": replace.format("elemtype", "b32", elemtype),
+        "interleave": replace.format("interleave_layout", "b32", 0),
+        "swizzle": replace.format("swizzle_mode", "b32", _SWIZZLE_MODES[swizzle]),
+        "fill": replace.format("fill_mode", "b32", int(nan_fill)),
     }
     replaces = "\n    ".join(f"@%p1 {v}" for k, v in fields.items() if k != skip_field)
     warp_sync = "bar.warp.sync -1;" if zeroing_synced else ""
     fence = "fence.proxy.tensormap::generic.acquire.gpu [%rd10], 128;" if acquire else ""
     arrive = f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r22], {nbytes + expect_delta};"
-    copy = (
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
-        "[%r21], [%rd10, {%r13, %r14}], [%r22];"
-    )
+    coords = ", ".join(f"%co{i}" for i in range(rank))
+    copies = []
+    for j in range(boxes):
+        copies.append(f"add.u32 %r28, %r21, {j * one};")
+        copies.append(f"add.s32 %co0, %r13, {j * box[0]};")
+        copies.append(
+            f"cp.async.bulk.tensor.{rank}d.{destination}.global.tile.mbarrier::complete_tx::bytes"
+            + (".L2::cache_hint" if hint else "")
+            + f" [%r28], [%rd10, {{{coords}}}], [%r22]"
+            + (", %rd15;" if hint else ";")
+        )
+    if hint:
+        copies.insert(0, "createpolicy.fractional.L2::evict_last.b64 %rd15, 1.0;")
+    copy = "\n    ".join(copies)
     if modify_in_flight:  # the copy is in flight until the arrival completes the phase
         issue = f"""{copy}
     tensormap.replace.tile.global_address.global.b1024.b64 [%rd10], %rd1;
@@ -100,32 +122,46 @@ $L_wait:
         if wait
         else ""
     )
+    second = (
+        f"mov.u32 %r14, %ctaid.y;\n    mul.lo.u32 %r14, %r14, {box[1]};\n"
+        "    sub.s32 %co1, %r14, %off1;"
+        if rank > 1
+        else ""
+    )
+    params = ", ".join(
+        [f".param .u32 d{i}" for i in range(rank)]
+        + [f".param .u64 s{i}" for i in range(1, rank)]
+        + [f".param .u32 off{i}" for i in range(rank)]
+    )
+    loads = "\n    ".join(
+        [f"ld.param.u32 %dim{i}, [d{i}];" for i in range(rank)]
+        + [f"ld.param.u64 %gs{i}, [s{i}];" for i in range(1, rank)]
+        + [f"ld.param.u32 %off{i}, [off{i}];" for i in range(rank)]
+        + [f"neg.s32 %co{i}, %off{i};" for i in range(2, rank)]
+    )
     return f"""
-.version 8.5
+.version 8.6
 .target sm_90a
 .address_size 64
 
 .global .align 128 .b8 tmap_pool[{SMS * 32 * 128}];
 .global .align 4 .b32 tmap_busy[{SMS}];
 
-.visible .entry tma_box(
-    .param .u64 src, .param .u64 out, .param .u32 d0, .param .u32 d1, .param .u64 stride,
-    .param .u32 off0, .param .u32 off1
-)
+.visible .entry tma_box(.param .u64 src, .param .u64 out, {params})
 .reqntid 32
 {{
     .reg .pred %p<6>;
     .reg .b32 %r<40>;
     .reg .b64 %rd<20>;
+    .reg .b32 %dim<5>, %off<5>, %co<5>;
+    .reg .b64 %gs<5>;
     .shared .align 1024 .b8 box[{nbytes}];
     .shared .align 128 .b8 smap[128];
     .shared .align 8 .b8 bar[8];
 
     ld.param.u64 %rd1, [src];
     ld.param.u64 %rd2, [out];
-    ld.param.u32 %r2, [d0];
-    ld.param.u32 %r3, [d1];
-    ld.param.u64 %rd3, [stride];
+    {loads}
     mov.u32 %r1, %tid.x;
     mov.u32 %r20, smap;
     mov.u32 %r21, box;
@@ -168,14 +204,10 @@ $L_taken:
     @!%p1 bra $L_issued;
     {fenceproxy_one}
     {fence}
-    ld.param.u32 %r11, [off0];
-    ld.param.u32 %r12, [off1];
     mov.u32 %r13, %ctaid.x;
-    mov.u32 %r14, %ctaid.y;
     mul.lo.u32 %r13, %r13, {box[0]};
-    mul.lo.u32 %r14, %r14, {box[1]};
-    sub.s32 %r13, %r13, %r11;
-    sub.s32 %r14, %r14, %r12;
+    sub.s32 %r13, %r13, %off0;
+    {second}
     {issue}
 $L_issued:{waiting}
     // Dump the box: 4 bytes a thread at a time.
@@ -210,21 +242,41 @@ $L_end:
 
 
 def expected_boxes(
-    src: np.ndarray, box: tuple[int, int], grid: tuple[int, int], off: tuple[int, int], swizzle: int
+    src: np.ndarray,
+    box: tuple[int, ...],
+    grid: tuple[int, int],
+    off: tuple[int, ...],
+    swizzle: int = 0,
+    traversal: tuple[int, ...] | None = None,
+    nan_fill: bool = False,
+    boxes: int = 1,
 ) -> np.ndarray:
-    """Per CTA, the box's bytes as they land in shared memory (zeros out of bounds)."""
-    d1, d0 = src.shape
+    """Per CTA, the boxes' bytes as they land in shared memory (out-of-bounds elements
+    zero, or all ones with the NaN fill)."""
+    rank = len(box)
+    traversal = traversal or (1,) * rank
+    dims = src.shape[::-1]
+    counts = [-(-b // t) for b, t in zip(box, traversal, strict=True)]
     out = []
     for y in range(grid[1]):
         for x in range(grid[0]):
-            tile = np.zeros((box[1], box[0]), dtype=src.dtype)
-            for r in range(box[1]):
-                for c in range(box[0]):
-                    gy, gx = y * box[1] - off[1] + r, x * box[0] - off[0] + c
-                    if 0 <= gy < d1 and 0 <= gx < d0:
-                        tile[r, c] = src[gy, gx]
-            raw = np.frombuffer(tile.tobytes(), dtype=np.uint8)
-            if swizzle:
+            raws = []
+            for j in range(boxes):
+                origin = [-o for o in off]
+                origin[0] += x * box[0] + j * box[0]
+                if rank > 1:
+                    origin[1] += y * box[1]
+                tile = np.zeros(counts[::-1], dtype=src.dtype)
+                raw_tile = tile.view(np.uint8).reshape(*counts[::-1], -1)
+                for index in np.ndindex(*counts[::-1]):
+                    at = [origin[i] + index[::-1][i] * traversal[i] for i in range(rank)]
+                    if all(0 <= a < n for a, n in zip(at, dims, strict=True)):
+                        tile[index] = src[tuple(at[::-1])]
+                    elif nan_fill:
+                        raw_tile[index] = 0xFF
+                raws.append(np.frombuffer(tile.tobytes(), dtype=np.uint8))
+            raw = np.concatenate(raws)
+            if swizzle:  # by the offset from the 1024-aligned region: the address bits
                 placed = np.zeros_like(raw)
                 for o in range(0, len(raw), 16):
                     s = swizzled(o, swizzle)
@@ -234,29 +286,43 @@ def expected_boxes(
     return np.stack(out)
 
 
-def run(ptx: str, src: np.ndarray, box: tuple[int, int], grid: tuple[int, int], off=(0, 0)):
-    d1, d0 = src.shape
-    nbytes = box[0] * box[1] * src.itemsize
+def run(
+    ptx: str,
+    src: np.ndarray,
+    box: tuple[int, ...],
+    grid: tuple[int, int],
+    off: tuple[int, ...] | None = None,
+    traversal: tuple[int, ...] | None = None,
+    boxes: int = 1,
+) -> np.ndarray:
+    rank = len(box)
+    off = off or (0,) * rank
+    traversal = traversal or (1,) * rank
+    counts = [-(-b // t) for b, t in zip(box, traversal, strict=True)]
+    nbytes = int(np.prod(counts)) * src.itemsize * boxes
     out = np.zeros((grid[0] * grid[1], nbytes), dtype=np.uint8)
+    dims = list(src.shape[::-1])
+    strides = list(src.strides[::-1][1:])
     simulate(
         assembled(ptx),
         (grid[0], grid[1], 1),
-        [src, out, d0, d1, src.strides[0], off[0], off[1]],
+        [src, out, *dims, *strides, *off],
         sm_count=SMS,
     )
     return out
 
 
-def _source(dtype: str, shape: tuple[int, int]) -> np.ndarray:
+def _source(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
     """A ``shape`` view of rows padded to 16 bytes (the padding is out of bounds)."""
     rng = np.random.default_rng(7)
     size = 2 if dtype == "bf16" else 4
-    pitch = -(-shape[1] * size // 16) * 16 // size
+    pitch = -(-shape[-1] * size // 16) * 16 // size
+    padded = (*shape[:-1], pitch)
     if dtype == "bf16":
-        base = rng.integers(1, 1 << 15, size=(shape[0], pitch), dtype=np.uint16)
+        base = rng.integers(1, 1 << 15, size=padded, dtype=np.uint16)
     else:
-        base = rng.standard_normal((shape[0], pitch)).astype(np.float32)
-    return base[:, : shape[1]]
+        base = rng.standard_normal(padded).astype(np.float32)
+    return base[..., : shape[-1]]
 
 
 @pytest.mark.parametrize(
@@ -290,7 +356,7 @@ def test_swizzle_128_matches_core_matrices_k_major():
 
 
 def _fails(ptx: str, kind: str, match: str, box=(64, 8), dtype="bf16"):
-    src = _source(dtype, (8, 64))
+    src = _source(dtype, (8, box[0]))
     with pytest.raises(SimulationError, match=match) as e:
         run(ptx, src, box, (1, 1))
     assert e.value.kind == kind
@@ -319,7 +385,7 @@ def test_reading_before_the_wait_fails():
 def test_field_never_replaced_fails():
     _fails(tma_kernel("bf16", (64, 8), 128, skip_field="rank"), INVALID, "rank was never written")
     _fails(
-        tma_kernel("bf16", (64, 8), 128, skip_field="global_stride"),
+        tma_kernel("bf16", (64, 8), 128, skip_field="global_stride0"),
         INVALID,
         r"global_stride \(ord 0\) was never written",
     )
@@ -340,3 +406,31 @@ def test_cp_fenceproxy_by_part_of_a_warp_fails():
 
 def test_replacing_fields_the_other_lanes_zeroed_unsynchronized_fails():
     _fails(tma_kernel("bf16", (64, 8), 128, zeroing_synced=False), RACE, "unordered")
+
+
+@pytest.mark.parametrize(
+    ("box", "shape", "off", "traversal"),
+    [
+        ((8,), (37,), (3,), None),  # 1-D
+        ((4, 3, 2), (2, 5, 6), (2, 1, 1), (1, 2, 1)),  # 3-D, every other row
+        ((4, 2, 2, 2, 2), (2, 3, 2, 3, 5), (1, 0, 1, 0, 1), (1, 1, 3, 1, 2)),  # 5-D
+    ],
+)
+def test_ranks_and_traversal_strides(box, shape, off, traversal):
+    src = _source("f32", shape)
+    ptx = tma_kernel("f32", box, traversal=traversal)
+    out = run(ptx, src, box, (2, 1), off, traversal)
+    np.testing.assert_array_equal(out, expected_boxes(src, box, (2, 1), off, 0, traversal))
+
+
+def test_nan_fill_and_two_boxes_a_stage():
+    """Two 64 x 4 bf16 boxes side by side along K on one mbarrier (a GEMM stage's
+    K-major columns), out-of-bounds elements filled with a NaN; the ``.shared::cta``
+    destination and an ``.L2::cache_hint`` policy (ignored)."""
+    box, off = (64, 4), (100, 1)
+    src = _source("bf16", (6, 150))
+    ptx = tma_kernel("bf16", box, 128, nan_fill=True, boxes=2, destination="shared::cta", hint=True)
+    out = run(ptx, src, box, (2, 2), off, boxes=2)
+    expected = expected_boxes(src, box, (2, 2), off, 128, nan_fill=True, boxes=2)
+    np.testing.assert_array_equal(out, expected)
+    assert (out == 0xFF).any()

@@ -53,7 +53,8 @@ check.
   sub-byte types), tensor stores and reductions, ``cp.async.bulk.prefetch.tensor``.
   A map modified (replaced, stored to, overwritten) while a copy through it is in
   flight is an error.
-* ``prefetch{.global,.const,.param}.tensormap [map]``: no effect.
+* ``prefetch{.global,.const,.param}.tensormap [map]``: no effect;
+  ``createpolicy.fractional`` gives an opaque policy (0) for ``.L2::cache_hint``.
 """
 
 from __future__ import annotations
@@ -444,6 +445,28 @@ def decode_prefetch(ins: Instruction) -> Exec:
     if not isinstance(a, Mem):
         raise invalid(ins, f"a tensor-map address operand, got {a}")
     return lambda m, act: None
+
+
+@decoder("createpolicy")
+def decode_createpolicy(ins: Instruction) -> Exec:
+    """``createpolicy.fractional.L2::primary{.L2::secondary}.b64 policy{, fraction}``: an
+    opaque cache policy for ``.L2::cache_hint`` operands, which have no effect here
+    (the simulator writes 0)."""
+    mods = Mods(ins)
+    if not mods.flag("fractional"):
+        raise unsupported(ins, "createpolicy other than .fractional")
+    evictions = [x for x in mods.rest if x.startswith("L2::evict_")]
+    if not 1 <= len(evictions) <= 2:
+        raise invalid(ins, "createpolicy.fractional needs an L2 eviction priority")
+    for x in evictions:
+        mods.flag(x)
+    if mods.type("b") != TYPES["b64"]:
+        raise invalid(ins, "createpolicy is .b64")
+    mods.done()
+    if not 1 <= len(ins.operands) <= 2:
+        raise invalid(ins, "createpolicy.fractional takes a destination and a fraction")
+    d = ins.operands[0]
+    return lambda m, act: m.write_bits(d, np.zeros(m.count, dtype=np.uint64), TYPES["b64"], act)
 
 
 # ------------------------------------------------------------- cp.async.bulk.tensor
