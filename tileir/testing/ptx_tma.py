@@ -17,8 +17,9 @@ check.
   value``: one field (``global_address``, ``rank`` (rank - 1), ``box_dim``,
   ``global_dim``, ``global_stride`` (ord ``i``: the byte stride of dimension ``i +
   1``), ``element_stride``, ``elemtype``, ``interleave_layout``, ``swizzle_mode``,
-  ``swizzle_atomicity``, ``fill_mode``).  A weak write of the whole object (race-checked
-  like a store of its 128 bytes).
+  ``swizzle_atomicity``, ``fill_mode``).  A weak write of the whole object (in shared
+  memory race-checked like a store of its 128 bytes; global maps, whose pool slots pass
+  between CTAs through atomics the race checks do not order, are not race-checked).
 * A generic-proxy write into a map's bytes (``st``, an atomic, a copy landing there:
   the zeroing before the fields are replaced) makes every field unknown: the map must
   be replaced field by field again before it is used.
@@ -170,19 +171,18 @@ def _written(
     m: Machine, state: _Tma, offsets: np.ndarray, writers: np.ndarray, hit: np.ndarray
 ) -> None:
     """A write outside ``tensormap.replace`` into tracked maps: their fields are unknown."""
-    rows = np.flatnonzero(hit.any(axis=1))
     base = m.memory.BASE
-    touched: set[int] = set()
-    for r in rows.tolist():
+    touched: dict[int, int] = {}  # map address -> a thread that wrote it (-1: none)
+    for r in np.flatnonzero(hit.any(axis=1)).tolist():
         first = int(offsets[r][hit[r]].min()) + base
         last = int(offsets[r][hit[r]].max()) + base
+        writer = int(writers[r])
         for address in state.maps:
             if address <= last and first < address + MAP_BYTES:
-                touched.add(address)
-        for address in sorted(touched):
-            writer = int(writers[r])
-            _modified(m, state, state.maps[address], writer if 0 <= writer < m.count else -1)
-            state.maps[address].fields.clear()
+                touched[address] = writer if 0 <= writer < m.count else -1
+    for address, writer in touched.items():
+        _modified(m, state, state.maps[address], writer)
+        state.maps[address].fields.clear()
 
 
 def _modified(m: Machine, state: _Tma, tmap: TensorMap, by: int) -> None:
@@ -291,14 +291,17 @@ def _map_addresses(
 
 
 def _write_object(m: Machine, state: _Tma, tmap: TensorMap, lane: int) -> None:
-    """``lane`` writes the map's 128 bytes (a weak write of the whole object)."""
+    """``lane`` writes the map's 128 bytes (a weak write of the whole object; in global
+    memory, where slots pass between CTAs through atomics that the race checks do not
+    order, the bytes record no writer)."""
     here = np.array([tmap.address], dtype=np.int64)
     who = np.array([lane])
-    if m.check_races:
-        check_store(m, here, MAP_BYTES, who, tmap.shared)
+    if m.check_races and tmap.shared:
+        check_store(m, here, MAP_BYTES, who, True)
     state.quiet = True
     try:
-        m.memory.store(here, m.memory.load(here, MAP_BYTES), who)
+        writer = who if tmap.shared else np.array([-1])
+        m.memory.store(here, m.memory.load(here, MAP_BYTES), writer)
     finally:
         state.quiet = False
 
