@@ -106,6 +106,7 @@ from tileir.dialects.nv_tileas.ops.tma import (
     AsyncScatterTmaStoreOp,
     AsyncTiledTmaLoadOp,
     AsyncTiledTmaStoreOp,
+    MakeGlobalViewOp,
     MakeTiledTmaDescOp,
 )
 from tileir.dialects.nv_tileas.ops.tmem import (
@@ -194,6 +195,7 @@ __all__ = [
     "IncIterOp",
     "InsertSliceOp",
     "LoadOp",
+    "MakeGlobalViewOp",
     "MakeTiledTmaDescOp",
     "MemoryAccessOp",
     "PipelineRegionOp",

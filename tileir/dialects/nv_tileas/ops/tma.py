@@ -7,10 +7,15 @@ take the descriptor, a shared-memory operand and index coordinates:
 
 | op | operands (segments) | result |
 |---|---|---|
+| make_global_view | ptr, extents, strides | `!nv_tileas.tiled_view<?x..xT, gmem, strides = [?, .., 1]>` |
 | async.tiled_tma_load | desc, dst, coords, barrier | `!nv_tileas.async.token` (or `!async.value<T>`) |
 | async.tiled_tma_store | desc, src, coords | `!nv_tileas.async.token` |
 | async.gather_tma_load | desc, dst, coords, indices, barrier | as tiled_tma_load |
 | async.scatter_tma_store | desc, src, coords, indices | `!nv_tileas.async.token` |
+
+`make_global_view` is the whole global tensor a descriptor maps, from what cuTile passes
+for an array (a pointer, extents, strides in elements, the innermost contiguous):
+`tileas-tma-feeds` builds one for each operand it feeds by TMA.
 
 Descriptors are `!nv_tileas.tma_desc` or, as in seed 003's worked example,
 `!cute_nvgpu.tma_descriptor_tiled`.  The shared operand is an smem
@@ -42,7 +47,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.cuda_tile.types import TileType
+from tileir.dialects.cuda_tile.types import PointerType, TileType
 from tileir.dialects.nv_tileaa.types import MemTokenType
 from tileir.dialects.nv_tileaa.types import TiledViewType as AATiledViewType
 from tileir.dialects.nv_tileas.attributes import (
@@ -64,7 +69,7 @@ from tileir.dialects.nv_tileas.syntax import (
     parse_types,
     resolve,
 )
-from tileir.dialects.nv_tileas.types import AsyncTokenType, TiledViewType, TmaDescType
+from tileir.dialects.nv_tileas.types import DYNAMIC_DIM, AsyncTokenType, TiledViewType, TmaDescType
 from tileir.dialects.nv_tileas.verifiers import (
     INDEX_COORDS,
     TMA_ATOM_KIND,
@@ -91,6 +96,101 @@ PROPERTY_NAMES = ("atom", "padding_value", "swizzle_mode", "oob_mode")
 
 def _atom_kind_name(kind: AtomKind) -> str:
     return "TMA load" if kind is AtomKind.TMA_LOAD else "TMA store"
+
+
+# ---------------------------------------------------------------------------
+# make_global_view.
+# ---------------------------------------------------------------------------
+
+
+@bare_tile_syntax
+@irdl_op_definition
+class MakeGlobalViewOp(TileASOp):
+    """`%v = nv_tileas.make_global_view %ptr [%rows, %cols] strides [%row_stride] : !cuda_tile.ptr<bf16>, i32, i32, i64 -> !nv_tileas.tiled_view<?x?xbf16, gmem, strides = [?, 1]>`
+
+    The global tensor at `ptr`: one extent per dimension (outermost first) and the
+    element strides of every dimension but the innermost, whose elements are
+    contiguous (stride 1).  Extents and strides are integer scalars; the view's
+    dimensions and outer strides are dynamic (`?`)."""
+
+    name = "nv_tileas.make_global_view"
+    ptr = operand_def(PointerType)
+    extents = var_operand_def(IntegerType)
+    strides = var_operand_def(IntegerType)
+    result = result_def(TiledViewType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def __init__(self, ptr: SSAValue, extents: Sequence[SSAValue], strides: Sequence[SSAValue]):
+        pointee = ptr.type.pointee if isinstance(ptr.type, PointerType) else ptr.type
+        rank = len(extents)
+        dynamic = [DYNAMIC_DIM] * rank
+        view = TiledViewType(dynamic, pointee, Residency.GMEM, [*dynamic[1:], 1])
+        super().__init__(operands=[ptr, list(extents), list(strides)], result_types=[view])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.ptr)
+        printer.print_string(" [")
+        printer.print_list(self.extents, printer.print_operand)
+        printer.print_string("] strides [")
+        printer.print_list(self.strides, printer.print_operand)
+        printer.print_string("]")
+        props = {k: v for k, v in self.properties.items() if k != "operandSegmentSizes"}
+        printer.print_op_attributes(props | dict(self.attributes))
+        printer.print_string(" : ")
+        types = [self.ptr.type, *(v.type for v in self.extents), *(v.type for v in self.strides)]
+        printer.print_list(types, printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> MakeGlobalViewOp:
+        ptr = parser.parse_unresolved_operand()
+        extents = parse_operand_list(parser, parser.Delimiter.SQUARE)
+        parser.parse_keyword("strides")
+        strides = parse_operand_list(parser, parser.Delimiter.SQUARE)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parse_types(parser)
+        parser.parse_punctuation("->")
+        result_t = parser.parse_type()
+        if len(types) != 1 + len(extents) + len(strides):
+            parser.raise_error(
+                f"expected {1 + len(extents) + len(strides)} operand types, got {len(types)}"
+            )
+        drop_segment_sizes(parser, attrs, [1, len(extents), len(strides)])
+        ptr_v, *rest = resolve(parser, [ptr, *extents, *strides], types)
+        return cls.build(
+            operands=[ptr_v, rest[: len(extents)], rest[len(extents) :]],
+            result_types=[result_t],
+            attributes=attrs,
+        )
+
+    def verify_(self) -> None:
+        view = self.result.type
+        assert isinstance(view, TiledViewType)
+        ptr = self.ptr.type
+        assert isinstance(ptr, PointerType)
+        if view.residency_kind is not Residency.GMEM:
+            raise self.op_error(f"the view must reside in gmem, not {view.residency_kind.value}")
+        if view.element_type != ptr.pointee:
+            raise self.op_error(
+                f"the view's element type {view.element_type} is not the pointer's {ptr.pointee}"
+            )
+        rank = view.rank
+        if len(self.extents) != rank:
+            raise self.op_error(f"has {len(self.extents)} extents for a view of rank {rank}")
+        if len(self.strides) != rank - 1:
+            raise self.op_error(
+                f"has {len(self.strides)} strides; a view of rank {rank} takes {rank - 1} "
+                "(the innermost is 1)"
+            )
+        if any(d != DYNAMIC_DIM for d in view.dims):
+            raise self.op_error("the view's extents must be dynamic (`?`): they are operands")
+        if view.element_strides != (*[DYNAMIC_DIM] * (rank - 1), 1):
+            raise self.op_error(
+                f"the view's strides must be [{', '.join(['?'] * (rank - 1) + ['1'])}]"
+            )
 
 
 # ---------------------------------------------------------------------------
@@ -596,6 +696,7 @@ class AsyncScatterTmaStoreOp(TmaTransferOp):
 
 
 TMA_OPS: list[type[TileASOp]] = [
+    MakeGlobalViewOp,
     MakeTiledTmaDescOp,
     AsyncTiledTmaLoadOp,
     AsyncTiledTmaStoreOp,
