@@ -115,11 +115,13 @@ def compile_module(
     allow_empty: bool = False,
     verify_each: bool = False,
     warp_specialize: bool = True,
+    tma_feeds: bool = False,
     defer_final_verification: bool = False,
 ) -> CompileResult:
     """Lower `module` (in place) to `stop_after`; returns the requested artifacts.
     `warp_specialize=False` keeps every K loop in one agent (`tileas-specialize-agents`
-    builds a producer and a consumer agent where the target takes them).
+    builds a producer and a consumer agent where the target takes them);
+    `tma_feeds=True` runs `tileas-tma-feeds` (off by default: no GPU has run it yet).
     `on_pass`, when given, sees every pass as it finishes (the Python API times and
     snapshots the stages with it).  `line_info`, `tile_kernels` and `allow_empty` are
     `module_to_ptx`'s options (`.loc` lines, Tile IR kernel marking, empty modules).
@@ -149,7 +151,7 @@ def compile_module(
     if stop_after == "ptx":  # before the lowering, while the entries say where they are
         check_kernel_names(module)
 
-    stages = stage_passes(arch, num_warps, warp_specialize)
+    stages = stage_passes(arch, num_warps, warp_specialize, tma_feeds)
     defer = defer_final_verification and stop_after == "ptx" and not verify_each
     for stage, passes in stages:
         for i, p in enumerate(passes):

@@ -37,6 +37,7 @@ from tileir.transforms.tileas.select_dot_atoms import SelectDotAtomsPass
 from tileir.transforms.tileas.sink_loads import SinkLoadsPass
 from tileir.transforms.tileas.specialize_agents import SpecializeAgentsPass
 from tileir.transforms.tileas.tcgen05_agents import Tcgen05AgentsPass
+from tileir.transforms.tileas.tma_feeds import TmaFeedsPass
 from tileir.transforms.tileas.tmem_accumulators import TmemAccumulatorsPass
 from tileir.transforms.tileas.widen_stores import WidenStoresPass
 
@@ -45,10 +46,11 @@ STAGES = ("cuda_tile", "tileaa", "tileas", "llvm", "ptx")
 
 
 def stage_passes(
-    arch: str, num_warps: int, warp_specialize: bool = True
+    arch: str, num_warps: int, warp_specialize: bool = True, tma_feeds: bool = False
 ) -> list[tuple[str, list[ModulePass]]]:
     """The passes that produce each stage after `cuda_tile` (`warp_specialize=False`
-    keeps every K loop in one agent)."""
+    keeps every K loop in one agent; `tma_feeds=True` feeds warp-specialized producers
+    by TMA where `tileas-tma-feeds` can, off until a GPU has run it)."""
     return [
         (
             "tileaa",
@@ -76,6 +78,7 @@ def stage_passes(
                 PipelineDotOperandsPass(arch=arch, warp_specialize=warp_specialize),
                 OverlapAttentionDotsPass(arch=arch),
                 SpecializeAgentsPass(),
+                *([TmaFeedsPass(arch=arch)] if tma_feeds else []),
                 TmemAccumulatorsPass(),
                 Tcgen05AgentsPass(),
             ],
@@ -123,6 +126,8 @@ class CudaTileToPtxPipeline(ModulePass):
     num_warps: int = 4
     #: Whether `wgmma` K loops become producer and consumer agents (sm_90a).
     warp_specialize: bool = True
+    #: Whether `tileas-tma-feeds` runs (off: no GPU has run its PTX yet).
+    tma_feeds: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for _, p in self.steps(op):
@@ -133,7 +138,7 @@ class CudaTileToPtxPipeline(ModulePass):
         options checked first): what `--print-ir-after-all` and `--time-passes` show."""
         arch = resolve_gpu_name(self.arch, "cuda-tile-to-ptx target")
         check_num_warps(self.num_warps, op)
-        stages = stage_passes(arch, self.num_warps, self.warp_specialize)
+        stages = stage_passes(arch, self.num_warps, self.warp_specialize, self.tma_feeds)
         return [(stage, p) for stage, passes in stages for p in passes]
 
 

@@ -111,6 +111,7 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "tileas-specialize-agents": _pass(
         "tileir.transforms.tileas.specialize_agents", "SpecializeAgentsPass"
     ),
+    "tileas-tma-feeds": _pass("tileir.transforms.tileas.tma_feeds", "TmaFeedsPass"),
     "tileas-tmem-accumulators": _pass(
         "tileir.transforms.tileas.tmem_accumulators", "TmemAccumulatorsPass"
     ),

@@ -24,6 +24,7 @@ One file per op family (docs/pipeline.md, "Adding a lowering for a new nv_tileas
 | `nv_tileas.dot` (compute)                              | `dot.py` (engines `mma.py`, `wgmma.py`, `fma_dot.py`) | `LowerDot` |
 | `nv_tileas.async.tiled_load`, `future_wait`, `wait` (async) | `async_copy.py` | `LowerAsyncTiledLoad`, `LowerFutureWait`, `LowerAsyncWait` |
 | `cuda_tile.ftof` to tf32 `nv_tileas.rounded_in_shared` (a ring's stage) | `ring_rounding.py` | `LowerRoundInRing` |
+| `nv_tileas.make_global_view`, `make_tiled_tma_desc`, TMA `async.tiled_load` (a producer's) | `tma.py` | `LowerMakeGlobalView`, `LowerMakeTiledTmaDesc`, `LowerTmaLoad` |
 | `nv_tileas.reduce`, `scan` (compute)                   | `reductions.py`    | `LowerReduce`, `LowerScan` |
 | `nv_tileas.atomic_rmw`, `atomic_cas` (atomics)         | `atomics.py`       | `LowerAtomic`              |
 | `nv_tileas.cta_barrier` (synchronization)              | `synchronization.py` | `LowerCtaBarrier`        |
@@ -120,6 +121,7 @@ from tileir.conversions.tileas_to_llvm.tiled_memory import (
     LowerTiledStore,
     mask_runs,
 )
+from tileir.conversions.tileas_to_llvm.tma import TmaMaps, tma_patterns
 from tileir.diagnostics import CompileError
 from tileir.targets import ARCHS
 from tileir.utils.rewriting import LocatedWalker, TypeDispatch
@@ -161,6 +163,9 @@ class ConvertTileASToLLVMPass(ModulePass):
         # Warp-specialized agents and the pipelines between them (their rings are feeds).
         agents = Agents(feeds)
         agents.plan(op)
+        # The tensor maps of producers fed by TMA (`tileas-tma-feeds`).
+        agents.tma = TmaMaps()
+        agents.tma.plan(op)
         blackwell = Tcgen05Agents(agents)
         blackwell.plan(op)
         # Strength-reduced addresses of tiled accesses, read before their pointer tiles
@@ -209,6 +214,7 @@ class ConvertTileASToLLVMPass(ModulePass):
                     LowerReadTmemAccumulator(lowering),
                     LowerWriteTmemAccumulator(lowering),
                     LowerScaleTmemAccumulator(lowering),
+                    *tma_patterns(lowering, agents.tma, feeds),
                     *feed_patterns(lowering, exchange, feeds),
                     *structured.patterns(),
                 ],

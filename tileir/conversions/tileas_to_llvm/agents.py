@@ -66,6 +66,7 @@ from tileir.conversions.tileas_to_llvm.mbarriers import (
 )
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
+from tileir.conversions.tileas_to_llvm.tma import TmaMaps
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
@@ -143,6 +144,8 @@ class Agents:
     regions: list[AgentRegion] = field(default_factory=list)
     #: The `agent_barrier`s inside the switches planned here.
     agent_barriers: set[int] = field(default_factory=set)
+    #: The producers' tensor maps, whose slots the end of their switch gives back.
+    tma: TmaMaps | None = None
 
     def plan(self, module: ModuleOp) -> None:
         for switch in [op for op in module.walk() if isinstance(op, tas.AgentSwitchOp)]:
@@ -434,6 +437,10 @@ class LowerAgentSwitch(AgentPattern):
             list(op.budgets) if start is None else fit_to_register_pool(op.budgets, warps, start)
         )
         parent, merge, region = split_after(op)
+        if self.agents.tma is not None:
+            self.agents.tma.release(
+                LLBuilder(rewriter, InsertPoint.at_start(merge)), state, rewriter, op
+            )
         b = LLBuilder(rewriter, InsertPoint.at_end(parent))
         assert state.tid is not None
         blocks: list[Block] = []
@@ -495,8 +502,10 @@ class LowerProducer(AgentPattern):
         elif isinstance(op, tas.ProducerWriteOp):
             count = iterator_count(self.ctx, op, op.iterator)
             slots = pipeline.slots(b, count, self.agents.feeds)
+            full = iterator_count(self.ctx, op, op.token)
             for ring, slot in zip(pipeline.rings, slots, strict=True):
                 ring.write_slot = slot
+                ring.write_barrier = full
             block = op.body.block
             last = block.last_op
             assert isinstance(last, tas.PipelineYieldOp)

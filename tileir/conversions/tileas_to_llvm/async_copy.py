@@ -177,6 +177,8 @@ class Ring:
     #: `producer_write` sets the slot its copies fill in `write_slot`, `agents.py`).
     stages: int = 0
     write_slot: SSAValue | None = None
+    #: The *full* mbarrier of that stage (a TMA load's `expect_tx` and boxes, `tma.py`).
+    write_barrier: SSAValue | None = None
     #: The loop whose lifetime bounds the ring's (`allocate_persistent`'s scope, set by
     #: `AsyncFeeds.plan` while the loops are there: `ring_scope`).
     scope: int | None = None

@@ -1,0 +1,465 @@
+"""TMA feeds of a warp-specialized producer, as `tileas-tma-feeds` writes them:
+`nv_tileas.make_global_view`, `make_tiled_tma_desc` and an `async.tiled_load` with the
+`tma_load_2d` atom inside a `producer_write` (docs/codegen.md, "TMA feeds for the
+rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
+*tensormap.cp_fenceproxy*, *membar/fence* (`fence.proxy.tensormap`),
+*cp.async.bulk.tensor*, *mbarrier* (`expect_tx`, `complete_tx`), *atom*, *%smid*.
+
+* **Where a tensor map lives.**  cuTile passes an array as a pointer, extents and
+  strides and launches the cubin with no host-side setup, so the 128-byte map is
+  built on the device, in global memory no other CTA uses while this one does: each
+  descriptor has a pool of `.global` slots declared in the kernel (`SM_LIMIT` SMs x
+  `W` slots x 128 bytes) and a busy word per SM (zero-initialized).  `W` bounds the
+  CTAs of this kernel resident on one SM (`2048 / threads per CTA`, at most 32: one
+  bit each).  A CTA takes a free bit of the word of the SM it runs on (`%smid`) with
+  `atom.or` (spinning with `nanosleep` while none is free: a CTA that migrated under
+  preemption may find its old SM's word full, and then only waits), and gives it
+  back at the end of the kernel with `atom.and`, after a CTA barrier that follows the
+  consumers' last wait on a *full* mbarrier (every box has landed by then).  At most
+  `W` CTAs of this kernel are resident on an SM at once, so a free bit always exists
+  for a running CTA, and no launch, nor any number of concurrent launches, can take
+  a slot another CTA still reads.  An `%smid` beyond `SM_LIMIT` traps.
+* **Building it.**  The producer's first warp zeroes a 128-byte scratch in shared
+  memory, its first thread writes every field with `tensormap.replace` (address,
+  rank - 1, box and global extents innermost first, the row stride in bytes, element
+  strides 1, element type, no interleave, the slot's swizzle, zero fill), the warp
+  copies it to its slot with `tensormap.cp_fenceproxy ... release.gpu`, and the first
+  thread, which issues every box, acquires it with `fence.proxy.tensormap ...
+  acquire.gpu`.
+* **A stage.**  The first producer thread raises the stage's *full* mbarrier's
+  transaction count by the bytes of the boxes (`mbarrier.expect_tx`, no arrival: the
+  barrier still expects every producer thread, which `producer_commit` arrives with)
+  and issues one `cp.async.bulk.tensor.2d ... mbarrier::complete_tx::bytes` per box
+  into the slot (`boxes` columns of the swizzled K-major operand buffer, `W`-byte
+  swizzle, each `rows x W` bytes).  The phase completes once every producer thread
+  has arrived and every byte has landed; out-of-bounds elements land as zeros.
+  Coordinates are clamped to `2^31 - 1` (past any 32-bit extent: all zeros, as the
+  mask the pass dropped said).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    UnrealizedConversionCastOp,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+
+from tileir.backend.ptx import asm_builder as ptx
+from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, Ring
+from tileir.conversions.tileas_to_llvm.builder import LLBuilder
+from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext
+from tileir.conversions.tileas_to_llvm.pattern import TilePattern
+from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
+from tileir.diagnostics import not_supported
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import SwizzleMode
+from tileir.dialects.nv_tileas.types import TiledViewType
+from tileir.transforms.tileas.tma_feeds import tma_feed
+
+#: Bytes of a tensor map (and its alignment in the pool and the scratch).
+MAP_BYTES = 128
+#: The scratch of a map, then the record of its pool word's address and bit.
+SCRATCH_BYTES = MAP_BYTES + 16
+#: The largest `%smid` + 1 the pools have a word for.
+SM_LIMIT = 256
+#: Threads of an SM (sm_90): `2048 / threads` CTAs of a kernel fit at most.
+SM_THREADS = 2048
+#: Coordinates are clamped to this (a TMA coordinate is a signed 32-bit integer).
+COORD_LIMIT = (1 << 31) - 1
+#: Threads of the producer agent (one warpgroup); its first thread issues the boxes.
+PRODUCER_THREADS = 128
+
+#: `tensormap.replace.tile.elemtype` of each element type (PTX ISA, *tensormap.replace*:
+#: `.f16` 6, `.f32` 7, `.bf16` 10; not the driver's `CUtensorMapDataType`, where bf16
+#: is 9).  Triton's device-built bf16 maps write 10 (its generated LLVM IR).
+ELEMENT_TYPES: dict[type[Attribute], int] = {Float16Type: 6, Float32Type: 7, BFloat16Type: 10}
+#: `.swizzle_mode` of each swizzle.
+SWIZZLE_CODES = {SwizzleMode.NONE: 0, SwizzleMode.B32: 1, SwizzleMode.B64: 2, SwizzleMode.B128: 3}
+
+
+@dataclass
+class TmaMaps:
+    """The tensor maps of one run: each descriptor's scratch, pool and slot register,
+    and the descriptor each TMA load copies through (planned before the rewrite)."""
+
+    #: The descriptor (`make_tiled_tma_desc`) of each TMA load, by the load's id.
+    desc_of: dict[int, tas.MakeTiledTmaDescOp] = field(default_factory=dict)
+    #: The descriptors inside each `agent_switch`, by the switch's id.
+    in_switch: dict[int, list[tas.MakeTiledTmaDescOp]] = field(default_factory=dict)
+    #: The shared address of each descriptor's scratch, by the descriptor's id.
+    scratch: dict[int, SSAValue] = field(default_factory=dict)
+    #: Each lowered descriptor's slot address (the first producer warp's registers).
+    slot: dict[int, SSAValue] = field(default_factory=dict)
+    count: int = 0
+
+    def plan(self, module: ModuleOp) -> None:
+        for op in module.walk():
+            if isinstance(op, tas.AgentSwitchOp):
+                descs = [d for d in op.walk() if isinstance(d, tas.MakeTiledTmaDescOp)]
+                if descs:
+                    self.in_switch[id(op)] = descs
+            elif isinstance(op, tas.AsyncTiledLoadOp) and op.atom.info.is_tma:
+                desc = next(
+                    (
+                        u.operation
+                        for u in op.view.uses
+                        if isinstance(u.operation, tas.MakeTiledTmaDescOp)
+                    ),
+                    None,
+                )
+                if desc is None or tma_feed(op) is None:
+                    raise not_supported(op, "a TMA load without its tileas-tma-feeds descriptor")
+                self.desc_of[id(op)] = desc
+
+    def scratch_of(
+        self, state: FunctionState, rewriter: PatternRewriter, desc: tas.MakeTiledTmaDescOp
+    ) -> SSAValue:
+        found = self.scratch.get(id(desc))
+        if found is None:
+            found = allocate_persistent(state, rewriter, SCRATCH_BYTES, alignment=MAP_BYTES)
+            self.scratch[id(desc)] = found
+        return found
+
+    def release(
+        self,
+        b: LLBuilder,
+        state: FunctionState,
+        rewriter: PatternRewriter,
+        switch: tas.AgentSwitchOp,
+    ) -> None:
+        """At the end of `switch` (every agent done: the consumers waited for every
+        box), a CTA barrier and thread 0's `atom.and` giving back each map's slot."""
+        descs = self.in_switch.get(id(switch))
+        if not descs:
+            return
+        assert state.tid is not None
+        asm = ptx.PtxAsm()
+        tid = asm.input(state.tid, "r")
+        asm.register("pred", "t_first")
+        asm.register("b64", "t_word")
+        asm.register("b32", "t_bit")
+        asm.instr("barrier.sync.aligned", ptx.immediate(0))
+        asm.instr("setp.eq.u32", "t_first", tid, ptx.immediate(0))
+        for desc in descs:
+            record = asm.input(self.scratch_of(state, rewriter, desc), "r")
+            asm.instr("ld.shared.b64", "t_word", ptx.address(record, MAP_BYTES), guard="t_first")
+            asm.instr("ld.shared.b32", "t_bit", ptx.address(record, MAP_BYTES + 8), guard="t_first")
+            asm.instr("not.b32", "t_bit", "t_bit", guard="t_first")
+            asm.instr(
+                "red.release.gpu.global.and.b32", ptx.address("t_word"), "t_bit", guard="t_first"
+            )
+        b.asm(asm)
+
+
+def _static(value: SSAValue) -> int:
+    """The integer a box size is (an `arith.constant`, or its lowered `llvm.constant`)."""
+    op = value.owner
+    if isinstance(op, UnrealizedConversionCastOp) and len(op.inputs) == 1:
+        op = op.inputs[0].owner
+    if isinstance(op, arith.ConstantOp | llvm.ConstantOp):
+        attr = op.value
+        if isinstance(attr, IntegerAttr):
+            return attr.value.data
+    raise AssertionError("a TMA box size is a constant (tileas-tma-feeds)")
+
+
+def _resident_limit(op: tas.MakeTiledTmaDescOp) -> int:
+    """`W`: the CTAs of this kernel that fit one SM at most (module doc)."""
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, llvm.FuncOp):
+        fn = fn.parent_op()
+    reqntid = fn.attributes.get("nvvm.reqntid") if fn is not None else None
+    if not isinstance(reqntid, DenseArrayBase):
+        return 32
+    threads = int(reqntid.get_values()[0])
+    return max(1, min(32, SM_THREADS // threads))
+
+
+class TmaPattern(TilePattern):
+    def __init__(self, ctx: LoweringContext, maps: TmaMaps, feeds: AsyncFeeds):
+        super().__init__(ctx)
+        self.maps = maps
+        self.feeds = feeds
+
+
+class LowerMakeGlobalView(TmaPattern):
+    """The view is its registers: pointer, extents and row stride, for the descriptor."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.MakeGlobalViewOp, rewriter: PatternRewriter) -> None:
+        if len(op.extents) != 2:
+            raise not_supported(op, "a global view of other than two dimensions")
+        regs = [self.ctx.registers_of(op, v)[0] for v in (op.ptr, *op.extents, *op.strides)]
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, regs, op.result.type)])
+
+
+class LowerMakeTiledTmaDesc(TmaPattern):
+    """The tensor map, built by the producer's first warp in its pool slot (module
+    doc); the descriptor's register is the slot's global address."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.MakeTiledTmaDescOp, rewriter: PatternRewriter) -> None:
+        view_t = op.view.type
+        assert isinstance(view_t, TiledViewType)
+        code = ELEMENT_TYPES.get(type(view_t.element_type))
+        if code is None:
+            raise not_supported(op, f"a TMA descriptor of {view_t.element_type} elements")
+        size = 4 if isinstance(view_t.element_type, Float32Type) else 2
+        swizzle = op.swizzle_mode.data if op.swizzle_mode is not None else SwizzleMode.NONE
+        rows, inner = (_static(v) for v in op.box)
+        state = self.ctx.function_state(op)
+        scratch = self.maps.scratch_of(state, rewriter, op)
+        w = _resident_limit(op)
+        index = self.maps.count
+        self.maps.count += 1
+        prologue = state.prologue_builder(rewriter)
+        pool, busy = self._declare(prologue, state, index, w)
+        ptr, extent_rows, extent_cols, stride = self.ctx.registers_of(op, op.view)
+        assert state.tid is not None
+        asm = ptx.PtxAsm()
+        slot = asm.output(i64)
+        tid = asm.input(state.tid, "r")
+        base = asm.input(scratch, "r")
+        asm.register("pred", "t_warp", "t_lead", "t_full", "t_taken", "t_far")
+        asm.register("b32", "t_wid", "t_lane", "t_smid", "t_word", "t_free", "t_bit", "t_mask")
+        asm.register("b32", "t_old", "t_n", "t_lo", "t_hi", "t_at")
+        asm.register("b64", "t_waddr", "t_off", "t_slot", "t_stride")
+        asm.instr("shr.u32", "t_wid", tid, ptx.immediate(5))
+        asm.instr("and.b32", "t_wid", "t_wid", ptx.immediate(3))
+        asm.instr("and.b32", "t_lane", tid, ptx.immediate(31))
+        asm.instr("setp.eq.u32", "t_warp", "t_wid", ptx.immediate(0))
+        asm.instr("setp.eq.u32", "t_lead", "t_lane", ptx.immediate(0))
+        asm.instr("and.pred", "t_lead", "t_lead", "t_warp")
+        asm.instr("mov.u64", "t_slot", ptx.immediate(0))
+        asm.instr("bra", "tileir_tma_done", guard="t_warp", negate=True)
+        asm.instr("bra", "tileir_tma_share", guard="t_lead", negate=True)
+        # The first thread takes a free slot of its SM's word.
+        asm.instr("mov.u32", "t_smid", "%smid")
+        asm.instr("setp.ge.u32", "t_far", "t_smid", ptx.immediate(SM_LIMIT))
+        asm.instr("trap", guard="t_far")
+        asm.instr("mul.wide.u32", "t_off", "t_smid", ptx.immediate(4))
+        asm.instr("add.u64", "t_waddr", asm.input(busy, "l"), "t_off")
+        asm.label("tileir_tma_retry")
+        asm.instr("ld.relaxed.gpu.global.b32", "t_word", ptx.address("t_waddr"))
+        asm.instr("not.b32", "t_free", "t_word")
+        asm.instr("and.b32", "t_free", "t_free", ptx.immediate((1 << w) - 1, 32))
+        asm.instr("setp.eq.u32", "t_full", "t_free", ptx.immediate(0))
+        asm.instr("nanosleep.u32", ptx.immediate(512), guard="t_full")
+        asm.instr("bra", "tileir_tma_retry", guard="t_full")
+        asm.instr("bfind.u32", "t_bit", "t_free")
+        asm.instr("shl.b32", "t_mask", ptx.immediate(1), "t_bit")
+        asm.instr("atom.acquire.gpu.global.or.b32", "t_old", ptx.address("t_waddr"), "t_mask")
+        asm.instr("and.b32", "t_old", "t_old", "t_mask")
+        asm.instr("setp.ne.u32", "t_taken", "t_old", ptx.immediate(0))
+        asm.instr("bra", "tileir_tma_retry", guard="t_taken")
+        asm.instr("mad.lo.u32", "t_n", "t_smid", ptx.immediate(w), "t_bit")
+        asm.instr("mul.wide.u32", "t_off", "t_n", ptx.immediate(MAP_BYTES))
+        asm.instr("add.u64", "t_slot", asm.input(pool, "l"), "t_off")
+        # The record the release reads (`TmaMaps.release`).
+        asm.instr("st.shared.b64", ptx.address(base, MAP_BYTES), "t_waddr")
+        asm.instr("st.shared.b32", ptx.address(base, MAP_BYTES + 8), "t_mask")
+        asm.label("tileir_tma_share")
+        asm.instr("mov.b64", ptx.vector(["t_lo", "t_hi"]), "t_slot")
+        asm.instr(
+            "shfl.sync.idx.b32",
+            "t_lo",
+            "t_lo",
+            ptx.immediate(0),
+            ptx.immediate(31),
+            ptx.immediate(-1),
+        )
+        asm.instr(
+            "shfl.sync.idx.b32",
+            "t_hi",
+            "t_hi",
+            ptx.immediate(0),
+            ptx.immediate(31),
+            ptx.immediate(-1),
+        )
+        asm.instr("mov.b64", "t_slot", ptx.vector(["t_lo", "t_hi"]))
+        # Zero the scratch, then every field.
+        asm.instr("shl.b32", "t_at", "t_lane", ptx.immediate(2))
+        asm.instr("add.u32", "t_at", "t_at", base)
+        asm.instr("st.shared.b32", ptx.address("t_at"), ptx.immediate(0))
+        asm.instr("bar.warp.sync", ptx.immediate(-1))
+        field = "tensormap.replace.tile.{}.shared::cta.b1024.{}"
+        at = ptx.address(base)
+        asm.instr(field.format("global_address", "b64"), at, asm.input(ptr, "l"), guard="t_lead")
+        asm.instr(field.format("rank", "b32"), at, ptx.immediate(1), guard="t_lead")
+        for ordinal, extent in ((0, inner), (1, rows)):
+            asm.instr(
+                field.format("box_dim", "b32"),
+                at,
+                ptx.immediate(ordinal),
+                ptx.immediate(extent),
+                guard="t_lead",
+            )
+        for ordinal, extent in ((0, extent_cols), (1, extent_rows)):
+            asm.instr(
+                field.format("global_dim", "b32"),
+                at,
+                ptx.immediate(ordinal),
+                asm.input(extent, "r"),
+                guard="t_lead",
+            )
+        asm.instr("mul.lo.u64", "t_stride", asm.input(stride, "l"), ptx.immediate(size))
+        asm.instr(
+            field.format("global_stride", "b64"),
+            at,
+            ptx.immediate(0),
+            "t_stride",
+            guard="t_lead",
+        )
+        for ordinal in (0, 1):
+            asm.instr(
+                field.format("element_stride", "b32"),
+                at,
+                ptx.immediate(ordinal),
+                ptx.immediate(1),
+                guard="t_lead",
+            )
+        for name, value in (
+            ("elemtype", code),
+            ("interleave_layout", 0),
+            ("swizzle_mode", SWIZZLE_CODES[swizzle]),
+            ("fill_mode", 0),
+        ):
+            asm.instr(field.format(name, "b32"), at, ptx.immediate(value), guard="t_lead")
+        asm.instr("bar.warp.sync", ptx.immediate(-1))
+        asm.instr(
+            "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned",
+            ptx.address("t_slot"),
+            at,
+            ptx.immediate(MAP_BYTES),
+        )
+        asm.instr(
+            "fence.proxy.tensormap::generic.acquire.gpu",
+            ptx.address("t_slot"),
+            ptx.immediate(MAP_BYTES),
+            guard="t_lead",
+        )
+        asm.label("tileir_tma_done")
+        asm.instr("mov.u64", slot, "t_slot")
+        b = self.builder(rewriter, op)
+        (value,) = b.asm(asm, min_ptx_isa="8.3")
+        self.maps.slot[id(op)] = value
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, [value], op.result.type)])
+
+    def _declare(
+        self, b: LLBuilder, state: FunctionState, index: int, w: int
+    ) -> tuple[SSAValue, SSAValue]:
+        """The pool (`SM_LIMIT x w` maps) and busy words (`SM_LIMIT`, zero) of map
+        `index` of the kernel, at function scope (as `globals.py` declares globals)."""
+        asm = ptx.PtxAsm(scoped=False)
+        pool = asm.output(i64)
+        busy = asm.output(i64)
+        names = [f"tileir_tma_{kind}_{state.index}_{index}" for kind in ("pool", "busy")]
+        asm.declare_bytes("global", names[0], SM_LIMIT * w * MAP_BYTES, MAP_BYTES)
+        asm.declare_bytes("global", names[1], SM_LIMIT * 4, 4, bytes(SM_LIMIT * 4))
+        asm.instr("mov.u64", pool, names[0])
+        asm.instr("mov.u64", busy, names[1])
+        return tuple(b.asm(asm))  # pyright: ignore[reportReturnType]
+
+
+class LowerTmaLoad(TmaPattern):
+    """A producer's TMA load: the stage's `expect_tx` and its boxes, from the first
+    producer thread (module doc); its future is the slot, as a `cp.async` copy's."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: tas.AsyncTiledLoadOp, rewriter: PatternRewriter) -> None:
+        if not op.atom.info.is_tma:
+            return
+        feed = tma_feed(op)
+        desc = self.maps.desc_of.get(id(op))
+        ring = self.feeds.rings.get(id(op))
+        if feed is None or desc is None or ring is None:
+            raise not_supported(op, "a TMA load outside a tileas-tma-feeds producer")
+        slot, full = self._stage(op, ring)
+        place = self.feeds.ring_placement(ring)
+        buffers = getattr(place, "operand_buffers", None)
+        buffer = buffers[ring.index] if buffers is not None else None
+        if buffer is None or buffer.mn_major or buffer.swizzle != feed.swizzle:
+            raise not_supported(
+                op, "a TMA load whose ring slot is not the swizzled buffer its box writes"
+            )
+        map_address = self.maps.slot.get(id(desc))
+        if map_address is None:
+            raise not_supported(op, "a TMA load before its descriptor")
+        state = self.ctx.function_state(op)
+        assert state.tid is not None
+        inner, rows = feed.box
+        box_bytes = rows * feed.swizzle
+        asm = ptx.PtxAsm()
+        asm.register("pred", "t_lead")
+        asm.register("b32", "t_x", "t_y", "t_first")
+        asm.register("b64", "t_c")
+        asm.instr(
+            "and.b32", "t_first", asm.input(state.tid, "r"), ptx.immediate(PRODUCER_THREADS - 1)
+        )
+        asm.instr("setp.eq.u32", "t_lead", "t_first", ptx.immediate(0))
+        b = self.builder(rewriter, op)
+        r0, c0 = (self._coordinate(b, op, v) for v in op.coords)
+        asm.instr("min.u64", "t_c", asm.input(r0, "l"), ptx.immediate(COORD_LIMIT))
+        asm.instr("cvt.u32.u64", "t_y", "t_c")
+        barrier = ptx.address(asm.input(full, "r"))
+        asm.instr(
+            "mbarrier.expect_tx.relaxed.cta.shared::cta.b64",
+            barrier,
+            ptx.immediate(feed.boxes * box_bytes),
+            guard="t_lead",
+        )
+        dst = asm.input(slot, "r")
+        tensor_map = asm.input(map_address, "l")
+        column = asm.input(c0, "l")
+        for index in range(feed.boxes):
+            asm.instr("add.u64", "t_c", column, ptx.immediate(index * inner))
+            asm.instr("min.u64", "t_c", "t_c", ptx.immediate(COORD_LIMIT))
+            asm.instr("cvt.u32.u64", "t_x", "t_c")
+            asm.instr(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+                ptx.address(dst, index * box_bytes) if index else ptx.address(dst),
+                f"[{tensor_map}, {ptx.vector(['t_x', 't_y'])}]",
+                barrier,
+                guard="t_lead",
+            )
+        b.asm(asm, min_ptx_isa="8.0")
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
+
+    def _stage(self, op: tas.AsyncTiledLoadOp, ring: Ring) -> tuple[SSAValue, SSAValue]:
+        if not ring.stages or ring.write_slot is None or ring.write_barrier is None:
+            raise not_supported(op, "a TMA load outside a producer_write")
+        return ring.write_slot, ring.write_barrier
+
+    def _coordinate(self, b: LLBuilder, op: tas.AsyncTiledLoadOp, value: SSAValue) -> SSAValue:
+        """The 64-bit register of a coordinate (`arith.index_cast` of a 64-bit value,
+        the origin `tileas-tma-feeds` found: index arithmetic is not lowered)."""
+        cast = value.owner
+        if isinstance(cast, arith.IndexCastOp):
+            value = cast.input
+        (reg,) = self.ctx.registers_of(op, value)
+        if not isinstance(reg.type, IntegerType) or reg.type.width.data > 64:
+            raise not_supported(op, "a TMA coordinate that is not an integer of up to 64 bits")
+        return reg if reg.type.width.data == 64 else b.zext(reg, i64)
+
+
+def tma_patterns(ctx: LoweringContext, maps: TmaMaps, feeds: AsyncFeeds) -> list[TilePattern]:
+    return [
+        LowerMakeGlobalView(ctx, maps, feeds),
+        LowerMakeTiledTmaDesc(ctx, maps, feeds),
+        LowerTmaLoad(ctx, maps, feeds),
+    ]
+
+
+__all__ = ["TmaMaps", "tma_patterns"]

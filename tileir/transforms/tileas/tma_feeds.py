@@ -1,0 +1,662 @@
+"""`tileas-tma-feeds{arch=sm_90a}`: the operand copies of a warp-specialized GEMM's
+producer that a TMA box can make instead of `cp.async`, made so, and why not where it
+cannot (docs/codegen.md, "TMA feeds for the rings").
+
+Why.  A warp-specialized producer (`tileas-specialize-agents`) feeds each stage with
+`cp.async` from 128 threads; on an H200 that feed bounds the bf16 GEMMs at 2.8x
+tileiras's time, whose producers issue one `cp.async.bulk.tensor` (`UTMALDG`) a box
+from one thread.  cuTile passes arrays as pointer, shapes and strides, so the tensor
+maps are built on the device (`tileas_to_llvm/tma.py`); this pass makes the decision,
+per operand, where `--emit=tileas` shows it.
+
+What.  For each `async.tiled_load` yielded by a `producer_write` on sm_90a, the load
+is eligible when every one of these holds, each checked on the IR (the reason of the
+first that fails is recorded instead):
+
+* **The pointer tile is a box of a row-major matrix**: `splat(p) + i * S + j` (the
+  tile's row and column coordinates; `tileir.analysis.affine_forms` finds the terms,
+  `S` a runtime row stride in elements, the column step one element), `p = base +
+  off`, `base` and `S` the same in every iteration of the producer's loop
+  (`_invariant`: they are computed before it, `_hoisted`), a loop in no other (its map
+  is built once per run of the agents).
+* **The mask is cuTile's bounds form**: `i < clamp(R - r0, 0, M) & j < clamp(C - c0,
+  0, N)` (`iota` compares, expanded and broadcast), with `R` and `C` 32-bit extents
+  known non-negative (`assume bounded<0, ?>`), and `off == r0 * S + c0` as
+  polynomials over the kernel's values (`_poly`): then the masked-off elements are
+  exactly those a TMA box at coordinates `(c0, r0)` of a `C x R` tensor map reads
+  out of bounds, which it fills with zeros, as the load's zero padding asks.
+* **The tensor map is legal**: `base` 16-byte aligned and `S * element bytes` a
+  multiple of 16, both proven by `assume div_by` on the kernel's arguments; f16 or
+  bf16 elements (the `wgmma` swizzled slots of 16-bit K-major operands).
+* **The slot is what TMA writes**: the dot reads the operand from a K-major buffer
+  swizzled 32, 64 or 128 bytes wide (`core_matrices.OperandBuffer`, as
+  `ring_budget.laid_out_operand_buffer` says the lowering lays it out), the load's
+  last dimension its K: each column of W bytes of K is one box of `W / element bytes`
+  x rows with the same swizzle mode.  An MN-major B (a `[K, N]` row-major B) is
+  padded, not swizzled: TMA cannot write padding (kept on `cp.async`).
+
+The pass then rewrites the load: before the producer's loop an
+`nv_tileas.make_global_view` of the tensor and the `make_tiled_tma_desc` of its box
+(swizzle, zero fill), and in the loop an `async.tiled_load` of the tile at its origin
+through that view with the `tma_load_2d` atom, no mask (the view's extents bound it),
+marked `nv_tileas.tma_feed` (`swizzle`, `box` innermost first, `boxes`); a load it
+leaves gets `nv_tileas.tma_feed_blocked` (the reason).  The dot's operand-feed remark
+gets a clause per operand.  `convert-tileas-to-llvm` builds the tensor map on the
+device and issues the boxes (`tileas_to_llvm/tma.py`).  The pass runs in
+`cuda-tile-to-ptx{tma_feeds=true}` only: no GPU has run its PTX yet (the PTX simulator
+has, against numpy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    DictionaryAttr,
+    Float16Type,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import is_side_effect_free
+
+from tileir.analysis.affine_forms import AffineForms, Term
+from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.attributes import (
+    BoundedAttr,
+    ComparisonPredicate,
+    DivByAttr,
+    Signedness,
+)
+from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.nv_tileas import ops as tas
+from tileir.dialects.nv_tileas.attributes import (
+    AtomAttr,
+    OobMode,
+    OobModeAttr,
+    SwizzleMode,
+    SwizzleModeAttr,
+)
+from tileir.dialects.nv_tileas.core_matrices import SWIZZLE_WIDTHS
+from tileir.targets import resolve_gpu_name
+from tileir.transforms.tileas.pipeline_dot_operands import feed_clauses, set_feed_clauses
+from tileir.transforms.tileas.ring_budget import laid_out_operand_buffer
+from tileir.utils.bits import mlir_bit_width
+from tileir.utils.numeric import dense_splat
+
+#: On an eligible `async.tiled_load`: the box TMA would copy it in (module doc).
+TMA_FEED_ATTR = "nv_tileas.tma_feed"
+#: On a producer's `async.tiled_load` that stays on `cp.async`: why.
+TMA_BLOCKED_ATTR = "nv_tileas.tma_feed_blocked"
+
+#: TMA's global address and row stride alignment (bytes; PTX ISA, *Tensor*: tensor map).
+TMA_ALIGN = 16
+#: TMA's largest box extent along one dimension.
+MAX_BOX = 256
+
+OPERAND_NAMES = ("A", "B")
+
+#: The atom of a producer's TMA load (a 2-D tile box).
+TMA_ATOM = "tma_load_2d"
+
+
+@dataclass(frozen=True)
+class TmaFeed:
+    """An eligible load's box: `swizzle` bytes wide, `box` (innermost first) elements,
+    `boxes` of them side by side along K (one per swizzle-wide column of the slot)."""
+
+    swizzle: int
+    box: tuple[int, int]
+    boxes: int
+
+    def attribute(self) -> DictionaryAttr:
+        return DictionaryAttr(
+            {
+                "swizzle": IntegerAttr(self.swizzle, i64),
+                "box": DenseArrayBase.from_list(i64, self.box),
+                "boxes": IntegerAttr(self.boxes, i64),
+            }
+        )
+
+    def describe(self) -> str:
+        plural = "es" if self.boxes > 1 else ""
+        return f"{self.swizzle}B swizzle, {self.boxes} box{plural} of {self.box[1]}x{self.box[0]}"
+
+
+def tma_feed(load: Operation) -> TmaFeed | None:
+    """The box `tileas-tma-feeds` recorded on a TMA load (None: not one)."""
+    attr = load.attributes.get(TMA_FEED_ATTR)
+    if not isinstance(attr, DictionaryAttr):
+        return None
+    swizzle, box, boxes = (attr.data[k] for k in ("swizzle", "box", "boxes"))
+    assert isinstance(swizzle, IntegerAttr) and isinstance(boxes, IntegerAttr)
+    assert isinstance(box, DenseArrayBase)
+    inner, outer = (int(v) for v in box.get_values())
+    return TmaFeed(swizzle.value.data, (inner, outer), boxes.value.data)
+
+
+class NotEligible(Exception):
+    """Why a load stays on `cp.async` (its message)."""
+
+
+# ---------------------------------------------------------------------------
+# Scalars as polynomials over the kernel's values.
+# ---------------------------------------------------------------------------
+
+#: A polynomial: monomial (the sorted ids of its leaf values) -> coefficient.
+Poly = dict[tuple[int, ...], int]
+
+
+def _strip(value: SSAValue) -> SSAValue:
+    """`value` through `assume`s (which do not change it)."""
+    while isinstance(value.owner, tas.AssumeOp | ct.AssumeOp):
+        value = value.owner.operands[0]
+    return value
+
+
+def _int_constant(value: SSAValue) -> int | None:
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    if isinstance(op, ct.ConstantOp) and not shape_of(value.type):
+        splat = dense_splat(op.value)
+        return None if splat is None else int(splat)
+    return None
+
+
+def _poly(value: SSAValue, depth: int = 0) -> Poly | None:
+    """The 64-bit scalar `value` as an integer polynomial: constants, `addi`, `subi`,
+    `muli` of 64-bit values, and leaves (an `exti unsigned` of a narrower value is a
+    leaf of that value, which it equals; anything else is a leaf of itself).  Equal
+    polynomials are equal values modulo 2^64, as the 64-bit arithmetic computes them."""
+    value = _strip(value)
+    if depth > 32:
+        return None
+    constant = _int_constant(value)
+    if constant is not None:
+        return {(): constant} if constant else {}
+    op = value.owner
+    if isinstance(op, ct.ExtIOp) and op.signedness.data is Signedness.UNSIGNED:
+        return {(id(_strip(op.args[0])),): 1}
+    if isinstance(op, ct.AddIOp | ct.SubIOp | ct.MulIOp) and mlir_bit_width(value.type) == 64:
+        a, b = _poly(op.args[0], depth + 1), _poly(op.args[1], depth + 1)
+        if a is None or b is None:
+            return None
+        if isinstance(op, ct.MulIOp):
+            return _times(a, b)
+        return _plus(a, _times(b, {(): -1}) if isinstance(op, ct.SubIOp) else b)
+    return {(id(value),): 1}
+
+
+def _times(a: Poly, b: Poly) -> Poly:
+    out: Poly = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            key = tuple(sorted(ma + mb))
+            out[key] = out.get(key, 0) + ca * cb
+    return {k: c for k, c in out.items() if c}
+
+
+def _plus(a: Poly, b: Poly) -> Poly:
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, 0) + c
+    return {k: c for k, c in out.items() if c}
+
+
+def _at_origin(value: SSAValue, depth: int = 0) -> Poly | None:
+    """The element at coordinate 0 of the integer tile `value`, as a polynomial (`_poly`):
+    an `iota`'s is 0, a `splat`'s its scalar; `expand_dims`, `broadcast`,
+    `convert_layout`, `exti unsigned`, `addi`, `subi` and `muli` keep or combine them."""
+    op = value.owner
+    if depth > 32 or not isinstance(op, Operation):
+        return None
+    if isinstance(op, ct.IotaOp):
+        return {}
+    if isinstance(op, tas.SplatOp):
+        return _poly(op.src)
+    if isinstance(op, tas.ExpandDimsOp | tas.BroadcastOp | tas.ConvertLayoutOp | tas.AssumeOp):
+        return _at_origin(op.operands[0], depth + 1)
+    if isinstance(op, ct.ExtIOp) and op.signedness.data is Signedness.UNSIGNED:
+        inner = _at_origin(op.args[0], depth + 1)
+        return inner if inner == {} else None
+    if isinstance(op, ct.AddIOp | ct.SubIOp | ct.MulIOp):
+        a, b = _at_origin(op.args[0], depth + 1), _at_origin(op.args[1], depth + 1)
+        if a is None or b is None:
+            return None
+        if isinstance(op, ct.MulIOp):
+            return _times(a, b)
+        return _plus(a, _times(b, {(): -1}) if isinstance(op, ct.SubIOp) else b)
+    if isinstance(op, ct.ConstantOp):
+        splat = dense_splat(op.value)
+        return None if splat is None else ({(): int(splat)} if splat else {})
+    return None
+
+
+def _facts(value: SSAValue) -> Iterator[object]:
+    """The `assume` predicates on `value` and on what it was extended or assumed from."""
+    for _ in range(16):
+        op = value.owner
+        if isinstance(op, tas.AssumeOp | ct.AssumeOp):
+            yield op.properties.get("predicate") or op.attributes.get("predicate")
+            value = op.operands[0]
+        elif isinstance(op, ct.ExtIOp) and op.signedness.data is Signedness.UNSIGNED:
+            value = op.args[0]
+        else:
+            return
+
+
+def _divisor(value: SSAValue) -> int:
+    """The largest `div_by` an `assume` proves of `value` (1: none)."""
+    found = [p.divisor.data for p in _facts(value) if isinstance(p, DivByAttr)]
+    return max(found, default=1)
+
+
+def _non_negative(value: SSAValue) -> bool:
+    """Whether an `assume bounded<L, ?>` with `L >= 0` holds of `value`."""
+    return any(
+        isinstance(p, BoundedAttr) and isinstance(p.lower, IntAttr) and p.lower.data >= 0
+        for p in _facts(value)
+    )
+
+
+# ---------------------------------------------------------------------------
+# The mask: cuTile's bounds form.
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One dimension of a bounds mask: `iota < clamp(extent - origin, 0, size)`."""
+
+    extent: SSAValue
+    origin: SSAValue
+    size: int
+
+
+def _clamp(bound: SSAValue, size: int) -> tuple[SSAValue, SSAValue] | None:
+    """(extent, origin) of `trunci(maxi(mini(exti(extent) - origin, size), 0))` (min and
+    max either way round), the extent a 32-bit value."""
+    op = bound.owner
+    if not isinstance(op, ct.TruncIOp):
+        return None
+    inner = op.args[0]
+    seen: set[str] = set()
+    for _ in range(2):
+        o = inner.owner
+        if isinstance(o, ct.MinIOp | ct.MaxIOp) and o.signedness.data is Signedness.SIGNED:
+            kind = "min" if isinstance(o, ct.MinIOp) else "max"
+            a, b = o.args[0], o.args[1]
+            want = size if kind == "min" else 0
+            if _int_constant(b) == want:
+                seen.add(kind)
+                inner = a
+                continue
+        return None
+    if seen != {"min", "max"}:
+        return None
+    sub = inner.owner
+    if not isinstance(sub, ct.SubIOp):
+        return None
+    extent = sub.args[0].owner
+    if not isinstance(extent, ct.ExtIOp) or extent.signedness.data is not Signedness.UNSIGNED:
+        return None
+    if mlir_bit_width(extent.args[0].type) != 32:
+        return None
+    return extent.args[0], sub.args[1]
+
+
+def _edges(mask: SSAValue, rank: int) -> dict[int, Edge]:
+    """Per dimension, the bounds compare of `mask` (and-ed 1-D compares, each expanded
+    and broadcast to the tile)."""
+    edges: dict[int, Edge] = {}
+    stack = [mask]
+    while stack:
+        value = stack.pop()
+        op = value.owner
+        if isinstance(op, ct.AndIOp):
+            stack.extend(op.args)
+            continue
+        while isinstance(op, tas.BroadcastOp | tas.ConvertLayoutOp):
+            value = op.operands[0]
+            op = value.owner
+        dim = 0
+        if isinstance(op, tas.ExpandDimsOp) and rank == 2:
+            dim = 1 - op.axis.value.data
+            value = op.src
+            op = value.owner
+        if not isinstance(op, ct.CmpIOp) or op.predicate != ComparisonPredicate.LESS_THAN:
+            raise NotEligible("its mask is not a bounds compare per dimension")
+        iota, bound = op.args[0], op.args[1]
+        splat = bound.owner
+        if not isinstance(iota.owner, ct.IotaOp) or not isinstance(splat, tas.SplatOp):
+            raise NotEligible("its mask is not a bounds compare per dimension")
+        size = shape_of(iota.type)[0]
+        found = _clamp(splat.src, size)
+        if found is None:
+            raise NotEligible("its mask's bound is not clamp(extent - origin, 0, size)")
+        if dim in edges:
+            raise NotEligible("its mask bounds one dimension twice")
+        edges[dim] = Edge(found[0], found[1], size)
+    if sorted(edges) != list(range(rank)):
+        raise NotEligible("its mask does not bound every dimension")
+    return edges
+
+
+# ---------------------------------------------------------------------------
+# The decision.
+# ---------------------------------------------------------------------------
+
+
+def _consumer_dot(write: tas.ProducerWriteOp, position: int) -> tuple[tas.DotOp, int]:
+    """The dot (and operand index) that reads payload `position` of `write`'s stages:
+    through the one `consumer_read` of the function's one pipeline."""
+    fn = write.parent_op()
+    while fn is not None and not isinstance(fn.parent_op(), ModuleOp):
+        fn = fn.parent_op()
+    assert fn is not None
+    pipelines = [op for op in fn.walk() if isinstance(op, tas.CreatePipelineOp)]
+    reads = [op for op in fn.walk() if isinstance(op, tas.ConsumerReadOp)]
+    if len(pipelines) != 1 or not reads:
+        raise NotEligible("its kernel has other than one pipeline")
+    value = reads[0].values[position]
+    uses = list(value.uses)
+    if len(uses) != 1 or not isinstance(uses[0].operation, tas.DotOp) or uses[0].index > 1:
+        raise NotEligible("its stage is read by other than a dot operand")
+    return uses[0].operation, uses[0].index
+
+
+def _loop_of(op: Operation) -> scf.ForOp:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, scf.ForOp):
+        parent = parent.parent_op()
+    if parent is None:
+        raise NotEligible("its producer runs in no loop")
+    return parent
+
+
+def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
+    owner = value.owner
+    block = owner.parent_block() if isinstance(owner, Operation) else owner
+    while block is not None:
+        if block.parent_op() is loop:
+            return False
+        parent = block.parent_op()
+        block = parent.parent_block() if parent is not None else None
+    return True
+
+
+def _invariant(value: SSAValue, loop: scf.ForOp, depth: int = 0) -> bool:
+    """Whether `value` is the same in every iteration of `loop`: defined outside it, or
+    computed in it from such values by constants, `assume`, `exti` and integer `addi`,
+    `subi`, `muli` (what cuTile recomputes in the body)."""
+    if _defined_outside(value, loop):
+        return True
+    op = value.owner
+    if depth > 32 or not isinstance(op, Operation):
+        return False
+    if _int_constant(value) is not None:
+        return True
+    if isinstance(op, tas.AssumeOp | ct.AssumeOp | ct.ExtIOp | ct.AddIOp | ct.SubIOp | ct.MulIOp):
+        return all(_invariant(v, loop, depth + 1) for v in op.operands)
+    return False
+
+
+@dataclass(frozen=True)
+class Match:
+    """The values an eligible load's tensor map and coordinates are made of: the
+    tensor's `base` pointer, its `rows` and `cols` (32-bit extents), its `stride`
+    between rows (64-bit, elements), and the tile's origin (`r0`, `c0`, 64-bit)."""
+
+    base: SSAValue
+    rows: SSAValue
+    cols: SSAValue
+    stride: SSAValue
+    r0: SSAValue
+    c0: SSAValue
+
+
+def decide(
+    load: tas.AsyncTiledLoadOp, write: tas.ProducerWriteOp, position: int
+) -> tuple[TmaFeed, Match]:
+    """The box TMA copies `load` (payload `position` of `write`) in and what its map is
+    made of, or `NotEligible` with the reason (module doc)."""
+    dot, index = _consumer_dot(write, position)
+    t = load.loaded_type()
+    shape = shape_of(t)
+    bits = mlir_bit_width(element_type(t)) or 0
+    if len(shape) != 2:
+        raise NotEligible(f"its tile is of rank {len(shape)}, not 2")
+    if not isinstance(element_type(t), Float16Type | BFloat16Type):
+        raise NotEligible(f"its {element_type(t)} elements are not f16 or bf16")
+    size = bits // 8
+    # The destination: a swizzled K-major slot, K the tile's last dimension.
+    buffer = laid_out_operand_buffer(dot, index)
+    if buffer is None:
+        raise NotEligible("its dot reads no core-matrix buffer")
+    if buffer.mn_major or not buffer.swizzle:
+        kind = "MN-major" if buffer.mn_major else "K-major"
+        raise NotEligible(
+            f"its slot is {kind} with padded core matrices, which TMA cannot write "
+            "(a swizzled slot it can)"
+        )
+    k_dim = 1 if index == 0 else 0
+    if k_dim != 1:
+        raise NotEligible("its tile's K is not its contiguous dimension")
+    rows, k = shape
+    if buffer.swizzle not in SWIZZLE_WIDTHS or k * size % buffer.swizzle:
+        raise NotEligible(f"its K of {k * size} bytes is not whole {buffer.swizzle}-byte columns")
+    if rows > MAX_BOX:
+        raise NotEligible(f"its {rows} rows exceed a box's {MAX_BOX}")
+    # The padding: zero, as TMA fills.
+    pad = load.properties.get("padding_value")
+    if pad is not None and not _zero(pad):
+        raise NotEligible("its padding is not zero (TMA fills zeros)")
+    # The pointers: splat(base + off) + i * S + j.
+    view = load.view.owner
+    if not isinstance(view, tas.ViewOp):
+        raise NotEligible("it loads through no pointer tile")
+    ptrs = view.src.owner
+    if not isinstance(ptrs, tas.AddPtrOp) or not isinstance(ptrs.ptr.owner, tas.SplatOp):
+        raise NotEligible("its pointers are not a splat pointer plus offsets")
+    # (Offsets in elements; `AffineForms` finds the steps, `_at_origin` the first.)
+    form = AffineForms(unit_views=False).get(ptrs.offset)
+    if form is None or len(form.terms) != 2 or _at_origin(ptrs.offset) != {}:
+        raise NotEligible("its offsets are not affine in the tile's coordinates from 0")
+    row_terms, col_terms = form.terms
+    offset_bits = mlir_bit_width(element_type(ptrs.offset.type)) or 0
+    if tuple(col_terms) != (Term(1, None),):
+        raise NotEligible("its columns are not contiguous elements")
+    if len(row_terms) != 1 or row_terms[0].factor != 1 or row_terms[0].scale is None:
+        raise NotEligible("its rows are not a runtime stride apart")
+    stride_splat = row_terms[0].scale.owner
+    if not isinstance(stride_splat, tas.SplatOp) or offset_bits != 64:
+        raise NotEligible("its row stride is not one 64-bit value")
+    stride = stride_splat.src
+    scalar = ptrs.ptr.owner.src
+    based = scalar.owner
+    if not isinstance(based, tas.AddPtrOp):
+        raise NotEligible("its tile's first pointer is not a base plus an offset")
+    loop = _loop_of(write)
+    if not isinstance(loop.parent_op(), tas.AgentSwitchOp):
+        # Its map is built once per run of the agent and its slot given back at the
+        # agent's end: built in an outer loop, it would take a slot each time.
+        raise NotEligible("its producer loop is nested in another loop")
+    base = based.ptr
+    if not _invariant(base, loop):
+        raise NotEligible("its base pointer changes in the producer's loop")
+    if not _invariant(stride, loop):
+        raise NotEligible("its row stride changes in the producer's loop")
+    # The mask: the bounds of the same origins.
+    if load.mask is None:
+        raise NotEligible("it has no bounds mask (the tensor's extent is unknown)")
+    edges = _edges(load.mask, 2)
+    for dim, name in ((0, "rows"), (1, "columns")):
+        if not _non_negative(edges[dim].extent):
+            raise NotEligible(f"its {name}' extent is not known non-negative")
+        if edges[dim].size != shape[dim]:
+            raise NotEligible(f"its {name}' bound is not the tile's extent")
+    polys = [_poly(v) for v in (based.offset, edges[0].origin, stride, edges[1].origin)]
+    off, r0, s, c0 = polys
+    if off is None or r0 is None or s is None or c0 is None:
+        raise NotEligible("its offset is not a polynomial of the kernel's values")
+    if off != _plus(_times(r0, s), c0):
+        raise NotEligible("its offset is not row origin x stride + column origin of its mask")
+    # The tensor map's alignment.
+    if _divisor(base) % TMA_ALIGN:
+        raise NotEligible(f"its base is not proven {TMA_ALIGN}-byte aligned (assume div_by)")
+    if (_divisor(stride) * size) % TMA_ALIGN:
+        raise NotEligible(f"its row stride is not proven a multiple of {TMA_ALIGN} bytes")
+    columns = k * size // buffer.swizzle
+    feed = TmaFeed(buffer.swizzle, (buffer.swizzle // size, rows), columns)
+    match = Match(base, edges[0].extent, edges[1].extent, stride, edges[0].origin, edges[1].origin)
+    return feed, match
+
+
+def _hoisted(value: SSAValue, loop: scf.ForOp, done: dict[int, SSAValue]) -> SSAValue:
+    """`value` computed before `loop` (`_invariant`: it is the same in every
+    iteration): itself where defined outside, else a clone of its computation."""
+    if _defined_outside(value, loop):
+        return value
+    found = done.get(id(value))
+    if found is not None:
+        return found
+    op = value.owner
+    assert isinstance(op, Operation)
+    operands = [_hoisted(v, loop, done) for v in op.operands]
+    clone = op.clone()
+    for i, v in enumerate(operands):
+        clone.operands[i] = v
+    Rewriter.insert_op(clone, InsertPoint.before(loop))
+    for old, new in zip(op.results, clone.results, strict=True):
+        done[id(old)] = new
+    return done[id(value)]
+
+
+def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.AsyncTiledLoadOp:
+    """`load` as a TMA load: the global view of its tensor and the descriptor of its box
+    before the producer's loop, and in the loop an `async.tiled_load` of the tile at its
+    origin through that view with the `tma_load_2d` atom (its edges read as zeros: the
+    view's extents bound it, no mask), marked with its box (module doc)."""
+    loop = _loop_of(load)
+    done: dict[int, SSAValue] = {}
+    base, rows, cols, stride = (
+        _hoisted(v, loop, done) for v in (match.base, match.rows, match.cols, match.stride)
+    )
+    view = tas.MakeGlobalViewOp(base, [rows, cols], [stride])
+    box = [arith.ConstantOp(IntegerAttr(n, IndexType())) for n in (feed.box[1], feed.box[0])]
+    swizzle = SwizzleModeAttr(SwizzleMode(f"{feed.swizzle}B"))
+    desc = tas.MakeTiledTmaDescOp(
+        view.result,
+        [c.result for c in box],
+        AtomAttr(TMA_ATOM),
+        swizzle_mode=swizzle,
+        oob_mode=OobModeAttr(OobMode.ZERO),
+    )
+    for op in (view, *box, desc):
+        op.location = load.location
+        Rewriter.insert_op(op, InsertPoint.before(loop))
+    coords = [arith.IndexCastOp(v, IndexType()) for v in (match.r0, match.c0)]
+    props: dict[str, Attribute] = {"atom": AtomAttr(TMA_ATOM)}
+    pad = load.properties.get("padding_value")
+    if pad is not None:
+        props["padding_value"] = pad
+    new = tas.AsyncTiledLoadOp.build(
+        operands=[view.result, [c.result for c in coords], [], [], []],
+        result_types=[load.result.type, []],
+        properties=props,
+        attributes={TMA_FEED_ATTR: feed.attribute()},
+    )
+    for op in (*coords, new):
+        op.location = load.location
+        Rewriter.insert_op(op, InsertPoint.before(load))
+    load.result.replace_all_uses_with(new.result)
+    block = load.parent_block()
+    Rewriter.erase_op(load)
+    if block is not None:
+        _erase_dead(block)
+    return new
+
+
+def _erase_dead(block: Block) -> None:
+    """Drop the ops of `block` nothing uses any more and that have no effect (the old
+    load's pointer and mask tiles)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in reversed(list(block.ops)):
+            if op.results and not any(r.uses for r in op.results) and is_side_effect_free(op):
+                Rewriter.erase_op(op)
+                changed = True
+
+
+def _zero(pad: object) -> bool:
+    value = getattr(pad, "value", None)
+    data = getattr(value, "data", value)
+    return data == 0
+
+
+def _remark(write: tas.ProducerWriteOp, position: int, clause: str) -> None:
+    try:
+        dot, index = _consumer_dot(write, position)
+    except NotEligible:
+        return
+    clauses = feed_clauses(dot) or []
+    text = f"{OPERAND_NAMES[index]}: {clause}"
+    if text not in clauses:
+        set_feed_clauses(dot, [*clauses, text])
+
+
+@dataclass(frozen=True)
+class TmaFeedsPass(ModulePass):
+    """Feeds a warp-specialized producer's operand copies by TMA where the IR allows it,
+    and says why not elsewhere (module doc); sm_90a only, in `cuda-tile-to-ptx` with
+    `tma_feeds=true`."""
+
+    name = "tileas-tma-feeds"
+
+    arch: str = "sm_90a"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if resolve_gpu_name(self.arch, "tileas-tma-feeds target") != "sm_90a":
+            return
+        for write in [w for w in op.walk() if isinstance(w, tas.ProducerWriteOp)]:
+            last = write.body.block.last_op
+            if not isinstance(last, tas.PipelineYieldOp):
+                continue
+            for position, value in enumerate(last.values):
+                load = value.owner
+                if not isinstance(load, tas.AsyncTiledLoadOp):
+                    continue
+                try:
+                    feed, match = decide(load, write, position)
+                except NotEligible as why:
+                    load.attributes[TMA_BLOCKED_ATTR] = StringAttr(str(why))
+                    _remark(write, position, f"stays on cp.async: {why}")
+                    continue
+                rewrite(load, feed, match)
+                _remark(write, position, f"fed by TMA: {feed.describe()}")
+
+
+__all__ = [
+    "TMA_ATOM",
+    "TMA_BLOCKED_ATTR",
+    "TMA_FEED_ATTR",
+    "Match",
+    "TmaFeed",
+    "TmaFeedsPass",
+    "decide",
+    "rewrite",
+    "tma_feed",
+]
