@@ -10,12 +10,14 @@ an mbarrier and issues the copy; every thread waits for the phase and dumps the 
 shared bytes.  Boxes of bf16 and f32, with and without a 32-, 64- or 128-byte swizzle,
 at coordinates that make some elements out of bounds (zeros).  The 128-byte swizzled
 bf16 box must land where ``core_matrices``' 128-byte K-major operand layout puts each
-element.  Also 1-D, 3-D and 5-D boxes with traversal strides, and two boxes a stage on
-one mbarrier with the NaN fill.  Broken versions must fail: no acquire fence, an expect_tx 16 bytes off either
+element.  Also 1-D, 3-D and 5-D boxes with traversal strides, two boxes a stage on one
+mbarrier with the NaN fill, and a tensor store of the box back into the tensor (clipped
+at its edges).  Broken versions must fail: no acquire fence, an expect_tx 16 bytes off either
 way, reading before the wait, a field never replaced, a field replaced with no
 ``bar.warp.sync`` after the other lanes' zeroing, a box row not a multiple of 16 bytes
 or wider than its swizzle, the map changed while a copy through it is in flight, the
-``cp_fenceproxy`` by part of a warp.  Each kernel is checked with ptxas for ``sm_90a``.
+``cp_fenceproxy`` by part of a warp, a tensor store of an ``st.shared`` with no
+``fence.proxy.async``.  Each kernel is checked with ptxas for ``sm_90a``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ def tma_kernel(
     boxes: int = 1,
     destination: str = "shared::cluster",
     hint: bool = False,
+    store_shift: tuple[int, int] | None = None,
+    store_fenced: bool = True,
 ) -> str:
     """A kernel loading ``boxes`` boxes (``box`` innermost first, every ``traversal``-th
     element) at ``(ctaid.x * box0 - off0 + j * box0, ctaid.y * box1 - off1, -off2, ..)``
@@ -122,6 +126,20 @@ $L_wait:
         if wait
         else ""
     )
+    storing = ""
+    if store_shift is not None:  # thread 0 stores the box back, shifted (2-D)
+        # Without the store's own bulk group wait, the dump below may still run; a thread's
+        # st.shared into the box first needs fence.proxy.async before the async read.
+        poke = "" if store_fenced else "st.shared.b32 [%r21], %r1;"
+        storing = f"""
+    @!%p1 bra $L_stored;
+    {poke}
+    add.s32 %co0, %r13, {store_shift[0]};
+    add.s32 %co1, %co1, {store_shift[1]};
+    cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd10, {{%co0, %co1}}], [%r21];
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group 0;
+$L_stored:"""
     second = (
         f"mov.u32 %r14, %ctaid.y;\n    mul.lo.u32 %r14, %r14, {box[1]};\n"
         "    sub.s32 %co1, %r14, %off1;"
@@ -209,7 +227,7 @@ $L_taken:
     sub.s32 %r13, %r13, %off0;
     {second}
     {issue}
-$L_issued:{waiting}
+$L_issued:{waiting}{storing}
     // Dump the box: 4 bytes a thread at a time.
     mov.u32 %r15, %ctaid.y;
     mov.u32 %r16, %nctaid.x;
@@ -434,3 +452,32 @@ def test_nan_fill_and_two_boxes_a_stage():
     expected = expected_boxes(src, box, (2, 2), off, 128, nan_fill=True, boxes=2)
     np.testing.assert_array_equal(out, expected)
     assert (out == 0xFF).any()
+
+
+def test_tensor_store_writes_the_box_back_inside_the_tensor():
+    """Thread 0 stores the loaded 16 x 4 f32 box (64-byte swizzled in shared memory)
+    back 5 columns left and 2 rows down, through the same map: the elements that land
+    outside the tensor are not written."""
+    box, off, shift = (16, 4), (3, 1), (-5, 2)
+    src = _source("f32", (6, 20))
+    before = src.copy()
+    ptx = tma_kernel("f32", box, 64, store_shift=shift)
+    out = run(ptx, src, box, (1, 1), off)
+    loaded = expected_boxes(before, box, (1, 1), off, 64)
+    np.testing.assert_array_equal(out, loaded)
+    tile = expected_boxes(before, box, (1, 1), off)[0].view(np.float32).reshape(4, 16)
+    expected = before.copy()
+    for r in range(4):
+        for c in range(16):
+            y, x = r - off[1] + shift[1], c - off[0] + shift[0]
+            if 0 <= y < 6 and 0 <= x < 20:
+                expected[y, x] = tile[r, c]
+    np.testing.assert_array_equal(src, expected)
+
+
+def test_tensor_store_of_an_unfenced_st_shared_fails():
+    _fails(
+        tma_kernel("bf16", (64, 8), 128, store_shift=(0, 0), store_fenced=False),
+        ASYNC_RACE,
+        "fence.proxy.async",
+    )

@@ -42,11 +42,11 @@ warps) run.  What is modelled:
   and ``fence.mbarrier_init``.  A copy's bytes land only when a wait observes its
   completion: at the ``wait_group``, or when the mbarrier phase its transaction
   belongs to completes (as late as the hardware may complete it);
-* tensor maps built on the device and ``cp.async.bulk.tensor`` loads (``ptx_tma``):
+* tensor maps built on the device, ``cp.async.bulk.tensor`` loads and stores (``ptx_tma``):
   ``tensormap.replace`` (fields kept in a side table: the map's bit layout is not
   modelled), ``tensormap.cp_fenceproxy``, ``fence.proxy.tensormap::generic``,
   ``prefetch.tensormap``; 1-D to 5-D tile-mode boxes with zero/NaN fill and the
-  32/64/128-byte swizzles, completing on an mbarrier;
+  32/64/128-byte swizzles, loads completing on an mbarrier, stores in bulk groups;
 * ``setmaxnreg.{inc,dec}``, with the CTA's register pool it draws on, and ``elect.sync``
   (``ptx_warpctl``);
 * ``atom``/``red`` on global memory, the active threads' read-modify-writes one at a

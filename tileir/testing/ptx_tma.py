@@ -51,9 +51,14 @@ check.
   Not modelled (``unsupported``): ``.multicast::cluster``, ``im2col``,
   ``tile::gather4``, interleaved layouts, swizzle atomicities other than 16 bytes, the
   96-byte swizzle, element types that round or flush (``.f32.ftz``, ``.tf32``,
-  sub-byte types), tensor stores and reductions, ``cp.async.bulk.prefetch.tensor``.
+  sub-byte types), tensor reductions, ``cp.async.bulk.prefetch.tensor``.
   A map modified (replaced, stored to, overwritten) while a copy through it is in
   flight is an error.
+* ``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group{.L2::cache_hint} [map, {c0,
+  ..}], [src]{, policy}``: the reverse, a bulk store (``ptx_async``: read from shared
+  memory through the async proxy, so a thread's ``st.shared`` needs its
+  ``fence.proxy.async`` first; completed by ``cp.async.bulk.commit_group`` /
+  ``wait_group{.read}``); only the elements inside the tensor are written.
 * ``prefetch{.global,.const,.param}.tensormap [map]``: no effect;
   ``createpolicy.fractional`` gives an opaque policy (0) for ``.L2::cache_hint``.
 """
@@ -72,7 +77,7 @@ from tileir.testing.ptx_mbarrier import changed, lookup, mbarrier_addresses, set
 from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_ops import check_access
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Vec
-from tileir.testing.ptx_races import check_load, check_store
+from tileir.testing.ptx_races import check_async_read, check_load, check_store
 
 #: The tensor-map object's size in bytes (``.b1024``).
 MAP_BYTES = 128
@@ -513,11 +518,20 @@ def decode_bulk_tensor(ins: Instruction, mods: Mods) -> Exec:
     mode = mods.one_of(("tile", "im2col", "im2col::w", "im2col::w::128", "tile::gather4"))
     if mode not in (None, "tile"):
         raise unsupported(ins, f"the .{mode} load mode")
-    if mods.flag("global") and mods.one_of(("shared::cluster", "shared::cta")):
+    spaces = [x for x in ins.modifiers if x in ("global", "shared::cluster", "shared::cta")]
+    for space in spaces:
+        mods.flag(space)
+    store = spaces == ["global", "shared::cta"]
+    if store:
+        if not mods.flag("bulk_group"):
+            raise invalid(ins, "a tensor store (.global.shared::cta) completes in a bulk group")
+    elif len(spaces) == 2 and spaces[1] == "global":
         if not mods.flag("mbarrier::complete_tx::bytes"):
             raise invalid(ins, "cp.async.bulk.tensor to shared memory completes on an mbarrier")
     else:
-        raise unsupported(ins, "cp.async.bulk.tensor other than global to shared (tensor stores)")
+        raise invalid(
+            ins, "cp.async.bulk.tensor copies .global to .shared, .shared::cta to .global"
+        )
     hint = mods.flag("L2::cache_hint")
     cta_group = mods.one_of(("cta_group::1", "cta_group::2"))
     if cta_group == "cta_group::2":
@@ -526,22 +540,28 @@ def decode_bulk_tensor(ins: Instruction, mods: Mods) -> Exec:
     ops = list(ins.operands)
     if hint:
         ops = ops[:-1]
+    if store:
+        if len(ops) != 2:
+            raise invalid(ins, "a tensor store takes [map, {coordinates}], [src]")
+        ops = [ops[1], ops[0], ops[1]]  # the shared operand first, as a load's
     if len(ops) != 3:
         raise invalid(ins, "cp.async.bulk.tensor takes [dst], [map, {coordinates}], [mbar]")
     d, ref, b = ops
     if not isinstance(d, Mem) or not isinstance(b, Mem):
-        raise invalid(ins, "cp.async.bulk.tensor [dst] and [mbar] are address operands")
+        raise invalid(ins, "cp.async.bulk.tensor's shared and mbarrier operands are addresses")
     if (
         not isinstance(ref, Vec)
         or len(ref.items) != 2
         or not isinstance(ref.items[0], Mem)
         or not isinstance(ref.items[1], Vec)
     ):
-        raise invalid(ins, f"cp.async.bulk.tensor's source is [map, {{coordinates}}], got {ref}")
+        raise invalid(ins, f"cp.async.bulk.tensor's tensor is [map, {{coordinates}}], got {ref}")
     tensor = ref.items[0]
     coordinates = ref.items[1].items
     if len(coordinates) != rank:
         raise invalid(ins, f"{len(coordinates)} coordinates for a .{rank}d copy")
+    if store:
+        return _decode_store(ins.text, d, tensor, coordinates, rank)
     text = ins.text
 
     def run(m: Machine, act: np.ndarray) -> None:
@@ -695,10 +715,10 @@ def _check_box(m: Machine, tmap: TensorMap, lane: int) -> _Box:
     return _Box(rank, address, dims, strides, box, traversal, size, floating, swizzle, nan_fill)
 
 
-def _gather(m: Machine, box: _Box, origin: np.ndarray, lane: int, dst: int) -> np.ndarray:
-    """The box's bytes as they land in shared memory at ``dst`` (swizzled)."""
+def _elements(box: _Box, origin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per element of the box, in shared-memory order (dimension 0 fastest): whether it
+    lies inside the tensor, and its global address."""
     counts = box.counts
-    # Element indices of the box, dimension 0 fastest (shared-memory order).
     grid = np.indices(counts[::-1]).reshape(len(counts), -1)[::-1]
     coords = origin[:, None] + grid * np.array(box.traversal)[:, None]
     inside = np.ones(grid.shape[1], dtype=bool)
@@ -707,21 +727,83 @@ def _gather(m: Machine, box: _Box, origin: np.ndarray, lane: int, dst: int) -> n
     offsets = coords[0] * box.size
     for i, s in enumerate(box.strides):
         offsets = offsets + coords[i + 1] * s
-    addresses = (box.address + offsets[inside]).astype(np.int64)
-    elements = np.zeros((grid.shape[1], box.size), dtype=np.uint8)
+    return inside, (box.address + offsets).astype(np.int64)
+
+
+def _swizzled(positions: np.ndarray, swizzle: int) -> np.ndarray:
+    """Shared addresses as a ``swizzle``-byte swizzle moves them: the 16-byte chunk
+    within a 128-byte line XORed with address bits 7.. (an involution)."""
+    if not swizzle:
+        return positions
+    return positions ^ ((positions >> 3) & ((swizzle // 16 - 1) << 4))
+
+
+def _gather(m: Machine, box: _Box, origin: np.ndarray, lane: int, dst: int) -> np.ndarray:
+    """The box's bytes as they land in shared memory at ``dst`` (swizzled)."""
+    inside, addresses = _elements(box, origin)
+    elements = np.zeros((len(inside), box.size), dtype=np.uint8)
     if box.nan_fill:
         elements[:] = 0xFF
-    if len(addresses):
-        check_access(
-            m, addresses, box.size, np.full(len(addresses), lane), "cp.async.bulk.tensor element"
-        )
-        elements[inside] = m.memory.load(addresses, box.size)
+    if inside.any():
+        where = addresses[inside]
+        check_access(m, where, box.size, np.full(len(where), lane), "cp.async.bulk.tensor element")
+        elements[inside] = m.memory.load(where, box.size)
     linear = elements.reshape(-1)
-    if box.swizzle:
-        position = dst + np.arange(len(linear), dtype=np.int64)
-        mask = (box.swizzle // 16 - 1) << 4
-        swizzled = position ^ ((position >> 3) & mask)
-        out = np.empty_like(linear)
-        out[swizzled - dst] = linear
-        return out
-    return linear
+    position = dst + np.arange(len(linear), dtype=np.int64)
+    out = np.empty_like(linear)
+    out[_swizzled(position, box.swizzle) - dst] = linear
+    return out
+
+
+def _decode_store(
+    text: str, s: Mem, tensor: Mem, coordinates: tuple[Operand, ...], rank: int
+) -> Exec:
+    """``cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [map, {..}], [src]``: the
+    box's in-bounds elements are written from shared memory (read through the async
+    proxy, unswizzled), completing in the thread's bulk group (``ptx_async``)."""
+
+    def run(m: Machine, act: np.ndarray) -> None:
+        from tileir.testing import ptx_async
+        from tileir.testing.ptx_ops import _addresses  # pyright: ignore[reportPrivateUsage]
+
+        state = _state(m)
+        groups = ptx_async._state(m)  # pyright: ignore[reportPrivateUsage]
+        memory = m.memory
+        assert memory.async_reads is not None
+        lanes = lanes_of(act)
+        src = _addresses(m, s, act, lanes, "shared").astype(np.int64)
+        maps = _addresses(m, tensor, act, lanes).astype(np.int64)
+        coords = np.stack([_s32(m, c, act, lanes) for c in coordinates], axis=1)
+        for k, lane in enumerate(lanes.tolist()):
+            tmap = _usable_map(m, state, int(maps[k]), lane, rank)
+            box = _check_box(m, tmap, lane)
+            shared_destination(m, src[k : k + 1], box.nbytes, lanes[k : k + 1], 128, text)
+            inside, addresses = _elements(box, coords[k])
+            starts = src[k] + np.arange(len(inside), dtype=np.int64) * box.size
+            positions = _swizzled(starts, box.swizzle)
+            source = (positions[:, None] + np.arange(box.size)).reshape(-1)
+            if m.check_races:
+                check_async_read(m, source, lane, "cp.async.bulk.tensor source")
+            rows = np.flatnonzero(inside)
+            if not len(rows):
+                continue
+            issuer = np.full(len(rows), lane, dtype=np.int64)
+            check_access(m, addresses[rows], box.size, issuer, "cp.async.bulk.tensor element")
+            groups.idents += 1
+            store = Copy(
+                text,
+                groups.idents,
+                issuer,
+                addresses[rows],
+                memory.load(positions[rows], box.size),
+                m.order.clock[issuer].copy(),
+                groups.bulk_committed[issuer].copy(),
+                np.ones(len(rows), dtype=bool),
+                shared=False,
+                reading=[source - memory.BASE],
+            )
+            memory.async_reads[source - memory.BASE] += 1
+            groups.stores.append(store)
+            tmap.copies.append(store)
+
+    return run
