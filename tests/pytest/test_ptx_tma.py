@@ -54,6 +54,7 @@ def tma_kernel(
     hint: bool = False,
     store_shift: tuple[int, int] | None = None,
     store_fenced: bool = True,
+    issuer: int = 0,
 ) -> str:
     """A kernel loading ``boxes`` boxes (``box`` innermost first, every ``traversal``-th
     element) at ``(ctaid.x * box0 - off0 + j * box0, ctaid.y * box1 - off1, -off2, ..)``
@@ -185,6 +186,7 @@ $L_stored:"""
     mov.u32 %r21, box;
     mov.u32 %r22, bar;
     setp.eq.u32 %p1, %r1, 0;
+    setp.eq.u32 %p5, %r1, {issuer};
     mov.u32 %r9, 0;
     @!%p1 bra $L_taken;
     // Take a slot: the first clear bit of this SM's word.
@@ -219,7 +221,7 @@ $L_taken:
     mul.wide.u32 %rd11, %r9, 128;
     add.s64 %rd10, %rd10, %rd11;
     {fenceproxy_all}
-    @!%p1 bra $L_issued;
+    @!%p5 bra $L_issued;
     {fenceproxy_one}
     {fence}
     mov.u32 %r13, %ctaid.x;
@@ -378,6 +380,14 @@ def _fails(ptx: str, kind: str, match: str, box=(64, 8), dtype="bf16"):
     with pytest.raises(SimulationError, match=match) as e:
         run(ptx, src, box, (1, 1))
     assert e.value.kind == kind
+
+
+def test_another_lane_of_the_warp_acquires_and_copies():
+    """The whole warp releases with ``cp_fenceproxy``: lane 5's acquire sees it."""
+    box = (64, 8)
+    src = _source("bf16", (8, 64))
+    out = run(tma_kernel("bf16", box, 128, issuer=5), src, box, (1, 1))
+    np.testing.assert_array_equal(out, expected_boxes(src, box, (1, 1), (0, 0), 128))
 
 
 def test_copy_without_acquire_fence_fails():

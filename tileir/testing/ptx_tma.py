@@ -353,14 +353,16 @@ def _decode_cp_fenceproxy(ins: Instruction, mods: Mods) -> Exec:
                         "differs between the threads of the warp",
                         int(group[int(np.argmax(where != where[0]))]),
                     )
-            # .sync.aligned: the warp meets there (its earlier accesses are ordered).
+            # .sync.aligned: the warp meets there (its earlier accesses are ordered), and
+            # the release is every participant's: stamped before the meeting's tick.
+            at = int(m.order.now(group[:1])[0])
             m.order.acquire(group, m.order.release(group))
-            _copy_map(m, state, int(group[0]), int(src[mine][0]), int(dst[mine][0]))
+            _copy_map(m, state, int(group[0]), int(src[mine][0]), int(dst[mine][0]), at)
 
     return run
 
 
-def _copy_map(m: Machine, state: _Tma, lane: int, src: int, dst: int) -> None:
+def _copy_map(m: Machine, state: _Tma, lane: int, src: int, dst: int, at: int) -> None:
     who = np.array([lane])
     source = np.array([src], dtype=np.int64)
     if m.check_races:
@@ -379,8 +381,7 @@ def _copy_map(m: Machine, state: _Tma, lane: int, src: int, dst: int) -> None:
     target.fields = dict(origin.fields) if origin is not None else {}
     target.released = True
     target.released_by = lane
-    target.released_at = int(m.order.now(who)[0])
-    m.order.tick(who)
+    target.released_at = at
 
 
 # -------------------------------------------------------------------------- fences
