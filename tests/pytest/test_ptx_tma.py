@@ -17,7 +17,7 @@ way, reading before the wait, a field never replaced, a field replaced with no
 ``bar.warp.sync`` after the other lanes' zeroing, a box row not a multiple of 16 bytes
 or wider than its swizzle, the map changed while a copy through it is in flight, the
 ``cp_fenceproxy`` by part of a warp, a tensor store of an ``st.shared`` with no
-``fence.proxy.async``.  Each kernel is checked with ptxas for ``sm_90a``.
+``fence.proxy.async``, a CTA exiting with a box in flight.  Each kernel is checked with ptxas for ``sm_90a``.
 """
 
 from __future__ import annotations
@@ -55,6 +55,8 @@ def tma_kernel(
     store_shift: tuple[int, int] | None = None,
     store_fenced: bool = True,
     issuer: int = 0,
+    dump: bool = True,
+    arrives: bool = True,
 ) -> str:
     """A kernel loading ``boxes`` boxes (``box`` innermost first, every ``traversal``-th
     element) at ``(ctaid.x * box0 - off0 + j * box0, ctaid.y * box1 - off1, -off2, ..)``
@@ -92,6 +94,8 @@ def tma_kernel(
     warp_sync = "bar.warp.sync -1;" if zeroing_synced else ""
     fence = "fence.proxy.tensormap::generic.acquire.gpu [%rd10], 128;" if acquire else ""
     arrive = f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r22], {nbytes + expect_delta};"
+    if not arrives:  # the bytes are expected, but the phase's one arrival never comes
+        arrive = f"mbarrier.expect_tx.shared::cta.b64 [%r22], {nbytes + expect_delta};"
     coords = ", ".join(f"%co{i}" for i in range(rank))
     copies = []
     for j in range(boxes):
@@ -238,6 +242,7 @@ $L_issued:{waiting}{storing}
     mul.wide.u32 %rd12, %r15, {nbytes};
     add.s64 %rd12, %rd2, %rd12;
     shl.b32 %r18, %r1, 2;
+    {"" if dump else "bra $L_done;"}
 $L_dump:
     setp.ge.u32 %p4, %r18, {nbytes};
     @%p4 bra $L_done;
@@ -491,3 +496,10 @@ def test_tensor_store_of_an_unfenced_st_shared_fails():
         ASYNC_RACE,
         "fence.proxy.async",
     )
+
+
+def test_exiting_with_a_box_in_flight_fails():
+    """No arrival on the stage's mbarrier and no wait: the CTA exits with the box in
+    flight."""
+    ptx = tma_kernel("bf16", (64, 8), 128, arrives=False, wait=False, dump=False)
+    _fails(ptx, ASYNC_RACE, "exited while .* may still write its shared memory")

@@ -60,7 +60,14 @@ from tileir.testing.ptx_decode import (
 )
 from tileir.testing.ptx_errors import ASYNC_RACE, INVALID, MISALIGNED, OUT_OF_BOUNDS
 from tileir.testing.ptx_machine import Machine
-from tileir.testing.ptx_mbarrier import Deferred, changed, lookup, mbarrier_addresses, settle
+from tileir.testing.ptx_mbarrier import (
+    Deferred,
+    changed,
+    lookup,
+    mbarrier_addresses,
+    settle,
+    unfinished_transfers,
+)
 from tileir.testing.ptx_numeric import TYPES
 from tileir.testing.ptx_ops import check_access
 from tileir.testing.ptx_parse import Imm, Instruction, Mem, Operand, Reg
@@ -247,12 +254,22 @@ def issue(m: Machine, text: str, lanes: np.ndarray, dst: np.ndarray, data: np.nd
 
 
 def finish(m: Machine) -> None:
-    """After the launch: bulk stores still reading shared memory are an error; their
-    global bytes still in flight land."""
+    """After the launch: copies into shared memory whose mbarrier phase never completed
+    (nobody waited for them: the CTA exited with them in flight) and bulk stores still
+    reading shared memory are errors; the stores' global bytes still in flight land."""
     state = m.extensions.get(__name__)
     if not isinstance(state, _Async):
         return
     m.current = None
+    for bar, copy in unfinished_transfers(m):
+        raise m.fail(
+            f"the CTA exited while `{copy.text}` may still write its shared memory: the "
+            f"mbarrier phase it completes on never completed ({bar.pending} of "
+            f"{bar.expected} arrivals pending, tx-count {bar.tx}), so no thread waited for it",
+            None,
+            bar.address,
+            kind=ASYNC_RACE,
+        )
     for store in state.stores:
         if store.reading:
             lane = int(store.issuer[0])

@@ -78,6 +78,9 @@ class Completion(Protocol):
     @property
     def nbytes(self) -> int: ...
 
+    @property
+    def text(self) -> str: ...
+
     def land(self, m: Machine, agent: int) -> None: ...
 
 
@@ -153,6 +156,12 @@ def lookup(m: Machine, address: int, lane: int) -> Mbarrier:
                 kind=RACE,
             )
     return bar
+
+
+def unfinished_transfers(m: Machine) -> list[tuple[Mbarrier, Completion]]:
+    """Copies still in flight on an mbarrier whose phase never completed (at the end of
+    the launch: copies no thread waited for)."""
+    return [(bar, copy) for bar in _state(m).objects.values() for copy in bar.transfers]
 
 
 def mbarrier_addresses(m: Machine, addr: Mem, act: np.ndarray, lanes: np.ndarray) -> np.ndarray:
