@@ -71,7 +71,11 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from tileir.conversions.f4_in_memory import reject_f4_in_memory
-from tileir.conversions.scaled_mma import BLOCK_SCALED_ATTR, decompose_scaled_mma
+from tileir.conversions.scaled_mma import (
+    BLOCK_SCALED_ATTR,
+    decompose_scaled_mma,
+    packed_dot_operands,
+)
 from tileir.conversions.structured_exits import exits_loop, lower_early_exits, owning_loop
 from tileir.diagnostics import error_at, not_supported
 from tileir.dialects import cuda_tile as _cuda_tile  # noqa: F401  (dialect registration)
@@ -749,10 +753,19 @@ class LowerMma(RewritePattern):
             scales = (op.lhs_scale, op.rhs_scale)
         elif not dot_accepts(op.lhs.type, op.rhs.type, op.acc.type):
             return
-        dot = aa.DotOp(op.lhs, op.rhs, op.acc, signedness, scales=scales)
+        lhs, rhs = op.lhs, op.rhs
+        if isinstance(op, ct.MmaFScaledOp) and aa.PACKED_F4_ATTR in op.attributes:
+            # e2m1 read packed: the bytes they were unpacked from, B's K-major.
+            lhs, rhs = packed_dot_operands(op)
+        dot = aa.DotOp(lhs, rhs, op.acc, signedness, scales=scales)
         if isinstance(op, ct.MmaFOp) and op.fast_acc is not None:
             dot.attributes["fast_acc"] = UnitAttr()
-        for name in (ACCUMULATOR_SPLIT_ATTR, K_STEP_SPLIT_ATTR, BLOCK_SCALED_ATTR):
+        for name in (
+            ACCUMULATOR_SPLIT_ATTR,
+            K_STEP_SPLIT_ATTR,
+            BLOCK_SCALED_ATTR,
+            aa.PACKED_F4_ATTR,
+        ):
             decision = op.attributes.get(name)
             if decision is not None:
                 dot.attributes[name] = decision

@@ -32,11 +32,14 @@ product has at most 6 significant bits and lies in 2^-10 .. 2688, a normal bf16
 value, so it is exact too (NaN scales give NaN, as in the interpreter).  sm_100a's
 block-scaled `tcgen05.mma` (`.kind::mxf8f6f4`, `.kind::mxf4`, `.kind::mxf4nvf4`, scales
 copied to tensor memory by `tcgen05.cp`) does better, and on sm_100a / sm_103a an
-`mmaf_scaled` that one takes (`tcgen05_plan.block_scaled_form`: 8-bit floats, one
-f8E8M0FNU factor per 32 elements of K, M a multiple of 128, ...) is kept whole here and
-lifted to an `nv_tileaa.dot` with scales, which `convert-tileas-to-llvm` runs on
-`tcgen05.mma ... .kind::mxf8f6f4.block_scale` (`tileas_to_llvm/tcgen05.py`).  The others
-take the path above, the reason on their last dot (`BLOCK_SCALED_ATTR`, the
+`mmaf_scaled` that one takes (`tcgen05_plan.block_scaled_form`: 8-bit floats with one
+f8E8M0FNU factor per 32 elements of K, or e2m1 with one per 32 or 16, M a multiple of
+128, ...) is kept whole here and lifted to an `nv_tileaa.dot` with scales, which
+`convert-tileas-to-llvm` runs on `tcgen05.mma ... .kind::mxf8f6f4.block_scale`, or
+`.kind::mxf4` / `.kind::mxf4nvf4` (`tileas_to_llvm/tcgen05.py`).  e2m1 operands must come
+unpacked from bytes (`packed_operands`): the dot takes those bytes, two elements each, as
+the MMA reads them (`PACKED_F4_ATTR`), B's reloaded K-major (`_k_major_load`).  The
+others take the path above, the reason on their last dot (`BLOCK_SCALED_ATTR`, the
 `BlockScaledNotNative` remark).
 
 A plain `mmaf` on f8E4M3FN/f8E5M2 operands is not rewritten: it becomes an
@@ -48,14 +51,19 @@ exactly (`tileas_to_llvm/mma.py`).
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DenseArrayBase,
     Float4E2M1FNType,
     Float8E4M3FNType,
     Float8E5M2Type,
     Float8E8M0FNUType,
+    IntAttr,
     ModuleOp,
     StringAttr,
+    UnitAttr,
     bf16,
     f32,
+    i8,
     i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
@@ -64,7 +72,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.cuda_tile.types import TileType
+from tileir.dialects.cuda_tile.types import PartitionViewType, TileType
+from tileir.dialects.nv_tileaa import ops as aa
 from tileir.targets import ARCHS
 from tileir.transforms.tileas.tcgen05_plan import BlockScaledForm, block_scaled_form
 
@@ -134,6 +143,125 @@ def _scaled_block(
     return _converted(ops, scaled, bf16)
 
 
+def _reshaped(v: SSAValue) -> SSAValue | None:
+    """The source of a `reshape` (before the lift) or `nv_tileaa.view` (after)."""
+    owner = v.owner
+    if isinstance(owner, ct.ReshapeOp):
+        return owner.args[0]
+    if isinstance(owner, aa.ViewOp):
+        return owner.src
+    return None
+
+
+def _transposed(v: SSAValue) -> SSAValue | None:
+    """The source of a 2-D transpose (`permute [1, 0]`)."""
+    owner = v.owner
+    if isinstance(owner, ct.PermuteOp) and owner.perm == (1, 0):
+        return owner.source
+    return None
+
+
+def unpacked_from(v: SSAValue) -> SSAValue | None:
+    """The `[R, C/2]` byte tile the `[R, C]` f4E2M1FN tile `v` was unpacked from, row by
+    row (`reshape`, `unpack`, `reshape`: cuTile's `unpack_from_bytes`), or None.  Byte
+    `j` of a row holds its elements `2j` (low nibble) and `2j + 1`: the order in which
+    the block-scaled MMA reads packed e2m1 (PTX ISA 9.7.16.10.7)."""
+    flat = _reshaped(v)
+    unpack = flat.owner if flat is not None else None
+    if not isinstance(unpack, ct.UnpackOp):
+        return None
+    source = _reshaped(unpack.source)
+    shape = shape_of(v.type)
+    if source is None or len(shape) != 2:
+        return None
+    if list(shape_of(source.type)) != [shape[0], shape[1] // 2] or element_type(source.type) != i8:
+        return None
+    return source
+
+
+def packed_operands(op: ct.MmaFScaledOp | aa.DotOp) -> tuple[SSAValue, SSAValue] | str:
+    """A's `[M, K/2]` bytes and B's `[N, K/2]` bytes (B's rows are its columns: K
+    contiguous, as `kind::mxf4*` takes both operands) of an e2m1 x e2m1 block-scaled
+    dot, or why its operands are not read packed."""
+    lhs, rhs = (op.lhs, op.rhs)
+    a = unpacked_from(lhs)
+    if a is None:
+        return "A is not unpacked from a byte tile of its rows (cuTile unpack_from_bytes)"
+    b_rows = _transposed(rhs)
+    b = unpacked_from(b_rows) if b_rows is not None else None
+    if b is None:
+        return (
+            "B is not the transpose of a tile unpacked from bytes of its columns (kind::mxf4 "
+            "reads B K-major, two elements a byte)"
+        )
+    return a, b
+
+
+def _plain_load(b: SSAValue) -> ct.LoadViewTkoOp | None:
+    """The load of `b` (B's `[N, K/2]` bytes) where it is one through a 2-D partition view
+    without a dim_map that nothing else reads; else None."""
+    load = b.owner
+    if not isinstance(load, ct.LoadViewTkoOp) or b is not load.tile or not b.has_one_use():
+        return None
+    view = load.view.type
+    maker = load.view.owner
+    if not isinstance(view, PartitionViewType) or view.dim_map_values != (0, 1):
+        return None
+    return load if isinstance(maker, ct.MakePartitionViewOp) else None
+
+
+def _k_major_load(load: ct.LoadViewTkoOp) -> None:
+    """B's `[N, K/2]` bytes (`load`, `_plain_load`) loaded K-major instead, `[K/2, N]`
+    through a transposed partition view (as cuTile's `order=(1, 0)` loads), and
+    transposed back for the unpack that nothing will read: the tile the ring pipeline
+    and the MMA read."""
+    view, maker = load.view.type, load.view.owner
+    assert isinstance(view, PartitionViewType) and isinstance(maker, ct.MakePartitionViewOp)
+    transposed = PartitionViewType.new(
+        (
+            ArrayAttr(list(reversed(view.tile_shape.data))),
+            view.tensor_view,
+            ArrayAttr([IntAttr(1), IntAttr(0)]),
+            view.padding_value,
+        )
+    )
+    new_view = ct.MakePartitionViewOp.create(
+        operands=list(maker.operands), result_types=[transposed], attributes=dict(maker.attributes)
+    )
+    Rewriter.insert_op(new_view, InsertPoint.after(maker))
+    b = load.tile
+    rows, cols = shape_of(b.type)
+    index = list(load.index)
+    token = [load.token] if load.token is not None else []
+    new_load = ct.LoadViewTkoOp.create(
+        operands=[new_view.results[0], index[1], index[0], *token],
+        result_types=[TileType([cols, rows], i8), load.result_token.type],
+        properties=dict(load.properties),
+        attributes=dict(load.attributes),
+    )
+    back = ct.PermuteOp.create(
+        operands=[new_load.tile],
+        result_types=[b.type],
+        properties={"permutation": DenseArrayBase.from_list(i32, [1, 0])},
+    )
+    Rewriter.insert_op([new_load, back], InsertPoint.before(load))
+    load.result_token.replace_all_uses_with(new_load.result_token)
+    b.replace_all_uses_with(back.results[0])
+    load.detach()
+    load.erase()
+
+
+def packed_dot_operands(op: ct.MmaFScaledOp) -> tuple[SSAValue, SSAValue]:
+    """The lift's operands of the dot of `op` (an `mmaf_scaled` marked `PACKED_F4_ATTR`,
+    its operands on carriers): A's `[M, K/2]` bytes and B's `[K/2, N]` bytes, K-major (the
+    load `_k_major_load` made)."""
+    packed = packed_operands(op)
+    b = _transposed(packed[1]) if not isinstance(packed, str) else None
+    if isinstance(packed, str) or b is None:
+        raise not_supported(op, "packed e2m1 operands that decompose-scaled-dots did not mark")
+    return packed[0], b
+
+
 def native_form(
     op: ct.MmaFScaledOp, arch: str, num_warps: int, n_parts: int = 1
 ) -> BlockScaledForm | str:
@@ -146,9 +274,29 @@ def native_form(
     m, k = a_shape[-2:]
     groups = shape_of(op.lhs_scale.type)[-1]
     mnk = (m, b_shape[-1] // n_parts, k)
-    return block_scaled_form(
+    form = block_scaled_form(
         arch, kinds[0], kinds[1], kinds[2], k // groups, mnk, len(a_shape), num_warps
     )
+    if isinstance(form, BlockScaledForm) and form.packed:
+        packed = packed_operands(op)
+        if isinstance(packed, str):
+            return f"e2m1 x e2m1 operands: {packed}"
+        if _plain_load(packed[1]) is None:
+            return (
+                "e2m1 x e2m1 operands: B's bytes are not one load through a 2-D partition "
+                "view that only the unpack reads (tileir reloads them K-major)"
+            )
+    return form
+
+
+def _pack_operands(op: ct.MmaFScaledOp) -> None:
+    """Mark `op` for the lift, which hands its dot A's and B's bytes (`PACKED_F4_ATTR`),
+    B's loaded K-major where it can be (`_k_major_load`)."""
+    packed = packed_operands(op)
+    load = _plain_load(packed[1]) if not isinstance(packed, str) else None
+    assert load is not None  # native_form checked both
+    _k_major_load(load)
+    op.attributes[aa.PACKED_F4_ATTR] = UnitAttr()
 
 
 def decompose_scaled_mma(module: ModuleOp, arch: str = "", num_warps: int = 4) -> None:
@@ -162,6 +310,8 @@ def decompose_scaled_mma(module: ModuleOp, arch: str = "", num_warps: int = 4) -
         if target is not None and target.tcgen05:
             form = native_form(op, arch, num_warps)
             if isinstance(form, BlockScaledForm):
+                if form.packed:
+                    _pack_operands(op)
                 continue
             why = form
         for operand in (op.lhs, op.rhs):

@@ -64,7 +64,7 @@ def make_inputs(rng: np.random.Generator) -> KernelInputs:
 
 def reference(inputs: KernelInputs) -> dict[str, np.ndarray]:
     arrays = inputs["arrays"]
-    group = K // arrays["a_scale"].shape[1]
+    group = 2 * arrays["a"].shape[1] // arrays["a_scale"].shape[1]
     a_scale = np.repeat(arrays["a_scale"].astype(np.float64), group, axis=1)
     b_scale = np.repeat(arrays["b_scale"].astype(np.float64), group, axis=0)
     a = unpack_f4(arrays["a"]) * a_scale

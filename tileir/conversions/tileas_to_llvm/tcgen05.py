@@ -169,6 +169,11 @@ AB_TYPE = {
     "tf32": {"tf32": 2},
     "f8f6f4": {"e4m3": 0, "e5m2": 1},
     "i8": {"u8": 0, "s8": 1},
+    # Block-scaled (Table 44): kind::mxf8f6f4's 8-bit floats; kind::mxf4 and
+    # kind::mxf4nvf4 take E2M1 two a byte (A in bits 7-9, B in 10-11, bit 12 reserved).
+    "mxf8f6f4": {"e4m3": 0, "e5m2": 1},
+    "mxf4": {"e2m1": 1},
+    "mxf4nvf4": {"e2m1": 1},
 }
 #: Bytes of the kernel's tensor-memory bookkeeping before the phase words: the
 #: mbarrier (8 bytes) and the slot `tcgen05.alloc` writes the base address to.
@@ -204,8 +209,9 @@ def block_scaled_descriptor(form: BlockScaledForm, n: int, sfa_id: int, sfb_id: 
     9.7.16.4.2, Tables 43/44) of `form`, M = 128 and N = `n`: B's scale-factor ID in bits
     4-5, A's and B's types in 7-9 / 10-12, both K-major, N >> 3 in 17-22, the scale type
     in 23, M >> 7 in 27-28, A's scale-factor ID in 29-30 (tileiras's 128x128 e4m3 one is
-    `0x8a00000 | sfa_id << 29 | sfb_id << 4`)."""
-    types = AB_TYPE["f8f6f4"]
+    `0x8a00000 | sfa_id << 29 | sfb_id << 4`); bit 31 (kind::mxf4*'s K = 96) clear: K =
+    64."""
+    types = AB_TYPE[form.kind]
     return (
         (sfb_id << 4)
         | (types[form.a] << 7)
@@ -228,10 +234,12 @@ def _block_scaled(op: tas.DotOp, arch: str, num_warps: int) -> BlockScaledForm |
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     assert isinstance(s_t, TensorType)
     (m, k), n = a_t.get_shape()[-2:], b_t.get_shape()[-1]
-    group = k // s_t.get_shape()[-1]
     spec = info.mma_spec
+    k = 2 * k if spec.packed_f4 else k  # in elements
+    group = k // s_t.get_shape()[-1]
+    scale = info.block_scale[2].removeprefix("u")  # ue8m0 -> e8m0
     form = block_scaled_form(
-        arch, spec.a, spec.b, "e8m0", group, (m, n, k), len(a_t.get_shape()), num_warps
+        arch, spec.a, spec.b, scale, group, (m, n, k), len(a_t.get_shape()), num_warps
     )
     if isinstance(form, str):
         raise not_supported(op, f"a dot on atom '{info.name}': {form}")
@@ -757,7 +765,7 @@ def lower_tcgen05_dot(
         memory.needed = max(memory.needed, a_column + k // 2)
     scale_column = _scale_column(op) if form is not None else 0
     if form is not None:
-        needed = scale_column + scale_sets * form.scale_columns((m, n, k))
+        needed = scale_column + scale_sets * form.scale_columns((m, n, form.elements(k)))
         memory.needed = max(memory.needed, needed)
     memory.dots.append(op)
     resident = TMEM_RESIDENT_ATTR in op.attributes

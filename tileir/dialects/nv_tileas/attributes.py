@@ -238,8 +238,8 @@ class AtomInfo:
     mma_kinds: tuple[str, str, str] | None = None
     mma_shape: tuple[int, int, int] | None = None
     #: Block-scaled `tcgen05.mma` dots (`nv_tileas.dot` with scale operands): the
-    #: `.kind` (`mxf8f6f4`), the scale vector (factors per 32 bytes of K: 1X) and the
-    #: scale type (`ue8m0`); None for every other atom.
+    #: `.kind` (`mxf8f6f4`, `mxf4`, `mxf4nvf4`), the scale vector (factors per 32 bytes
+    #: of K: 1X, 2X, 4X) and the scale type (`ue8m0`, `ue4m3`); None for every other atom.
     block_scale: tuple[str, int, str] | None = None
 
     @property
@@ -411,6 +411,7 @@ _KIND_TYPES = {
     "f32": "f32",
     "e4m3": "f8E4M3FN",
     "e5m2": "f8E5M2",
+    "e2m1": "i8",  # two a byte (`MmaSpec.packed_f4`)
     "s8": "i8",
     "u8": "i8",
     "s32": "i32",
@@ -464,6 +465,10 @@ def block_scaled_atom(a: str, b: str, kind: str = "mxf8f6f4", scale: str = "ue8m
 BLOCK_SCALED_FAMILIES = tuple(
     MmaSpec(a, b, "f32") for a in ("e4m3", "e5m2") for b in ("e4m3", "e5m2")
 )
+#: And on e2m1 x e2m1 held two a byte (i8 tiles, `MmaSpec.packed_f4`), K = 64 an MMA:
+#: `kind::mxf4` with a UE8M0 factor per 32 (2X), `kind::mxf4nvf4` with a UE8M0 factor
+#: per 16 (4X): (kind, vector, scale type).  Not UE4M3 (`tcgen05_plan.packed_f4_form`).
+PACKED_F4_FORMS = (("mxf4", 2, "ue8m0"), ("mxf4nvf4", 4, "ue8m0"))
 
 
 #: The instruction families `tcgen05.mma` takes in tileir: 32-bit accumulators
@@ -568,6 +573,22 @@ def _mma() -> list[AtomInfo]:
                 engine="tcgen05",
                 mma_kinds=(spec.a, spec.b, spec.acc),
                 block_scale=("mxf8f6f4", 1, "ue8m0"),
+            )
+        )
+    f4 = MmaSpec("e2m1", "e2m1", "f32")
+    for kind, vector, scale in PACKED_F4_FORMS:
+        atoms.append(
+            AtomInfo(
+                block_scaled_atom(f4.a, f4.b, kind, scale),
+                AtomKind.MMA,
+                None,
+                None,
+                operands=_operand_types(f4),
+                is_async=True,
+                ptx=f"tcgen05.mma.cta_group::1.kind::{kind}.block_scale.scale_vec::{vector}X",
+                engine="tcgen05",
+                mma_kinds=(f4.a, f4.b, f4.acc),
+                block_scale=(kind, vector, scale),
             )
         )
     atoms.append(AtomInfo(fma_atom(), AtomKind.MMA, None, None, ptx="fma.rn", engine="fma"))

@@ -25,7 +25,7 @@ MAX_WGMMA_N = 256
 class MmaSpec:
     """One `mma.sync` shape: `m16n8k{k_step}` on `{a}` x `{b}` into `{acc}`."""
 
-    a: str  # f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2
+    a: str  # f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2 | e2m1 (packed, block-scaled)
     b: str
     acc: str  # f32 | f16 | s32
     #: A 16-bit B stored N x K as well, because its tile came K-contiguous (attention's
@@ -42,6 +42,12 @@ class MmaSpec:
         return self.a in FLOAT8
 
     @property
+    def packed_f4(self) -> bool:
+        """e2m1 operands held two a byte (i8 tiles of K / 2 bytes; sm_100a's block-scaled
+        `kind::mxf4*` only): K counts bytes, as for 8-bit operands."""
+        return self.a == "e2m1"
+
+    @property
     def tf32(self) -> bool:
         return self.a == "tf32"
 
@@ -53,7 +59,7 @@ class MmaSpec:
 
     @property
     def element_bytes(self) -> int:
-        if self.integer or self.float8:
+        if self.integer or self.float8 or self.packed_f4:
             return 1
         return 4 if self.tf32 else 2
 

@@ -58,9 +58,17 @@ from tileir.dialects.nv_tileas.attributes import (
 )
 from tileir.dialects.nv_tileas.layouts import DistributedLayout
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr, mma_linear, mma_warp_grid
-from tileir.dialects.nv_tileas.mma_spec import FLOAT8, MAX_WGMMA_N, WARPGROUP, MmaSpec
+from tileir.dialects.nv_tileas.mma_spec import (
+    FLOAT8,
+    K_STEP_BYTES,
+    MAX_WGMMA_N,
+    WARPGROUP,
+    MmaSpec,
+)
 from tileir.targets import ARCHS, compute_capability
 from tileir.transforms.tileas.tcgen05_plan import (
+    PACKED_F4,
+    SCALE_KINDS,
     TCGEN05_M,
     BlockScaledForm,
     block_scaled_form,
@@ -88,6 +96,9 @@ class DotTypes:
     b: TensorType
     acc: TensorType
     signed: tuple[bool, bool] = (True, True)
+    #: e2m1 operands held two a byte in i8 tiles (a block-scaled dot of `kind::mxf4*`:
+    #: `scaled_mma.PACKED_ATTR` on an `nv_tileaa.dot`, an e2m1 atom on an `nv_tileas.dot`).
+    packed_f4: bool = False
 
     @staticmethod
     def of(op: aa.DotOp | tas.DotOp) -> DotTypes | None:
@@ -97,16 +108,18 @@ class DotTypes:
             a, b = op.lhs.type, op.rhs.type
             signs = op.signedness() or (Signedness.SIGNED, Signedness.SIGNED)
             signed = (signs[0] == Signedness.SIGNED, signs[1] == Signedness.SIGNED)
+            packed = aa.PACKED_F4_ATTR in op.attributes
         else:
             a, b = op.a.type, op.b.type
             kinds = op.atom.info.mma_kinds
             signed = (True, True) if kinds is None else (kinds[0] != "u8", kinds[1] != "u8")
+            packed = kinds is not None and kinds[0] == PACKED_F4
         acc = op.acc.type
         if not (
             isinstance(a, TensorType) and isinstance(b, TensorType) and isinstance(acc, TensorType)
         ):
             return None
-        return DotTypes(a, b, acc, signed)
+        return DotTypes(a, b, acc, signed, packed)
 
     @property
     def rank(self) -> int:
@@ -125,7 +138,9 @@ def tensor_core_k_step(t: DotTypes) -> int | None:
     m16n8k16 step, 8-bit floats run on f16 `mma.sync` widened), or None when tileir has
     no tensor-core lowering for its types and shapes."""
     a, b, acc = element_type(t.a), element_type(t.b), element_type(t.acc)
-    if isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
+    if t.packed_f4:  # 32 bytes, 64 e2m1 elements (`kind::mxf4*`)
+        k_step = K_STEP_BYTES
+    elif isinstance(a, Float16Type | BFloat16Type) and type(a) is type(b):
         f16_acc = isinstance(a, Float16Type) and isinstance(acc, Float16Type)
         k_step = 16 if isinstance(acc, Float32Type) or f16_acc else None
     elif isinstance(a, FloatTF32Type) and isinstance(b, FloatTF32Type):
@@ -189,6 +204,8 @@ def _operand_kind(t: Attribute, signed: bool) -> str | None:
 
 def mma_spec(t: DotTypes) -> MmaSpec | None:
     """The tensor-core instruction family for types `t`, or None."""
+    if t.packed_f4:
+        return MmaSpec(PACKED_F4, PACKED_F4, "f32")
     kind, b_kind = _operand_kind(t.a, t.signed[0]), _operand_kind(t.b, t.signed[1])
     acc_el = element_type(t.acc)
     if kind in ("f16", "bf16", "tf32") and b_kind == kind and isinstance(acc_el, Float32Type):
@@ -407,10 +424,12 @@ def _block_scaled_plan(op: aa.DotOp, t: DotTypes, arch: str, num_warps: int) -> 
     spec = mma_spec(t)
     assert op.scales is not None and spec is not None
     m, n, k = t.mnk
+    k = 2 * k if t.packed_f4 else k  # in elements
     groups = op.scales[0].type
     assert isinstance(groups, TensorType)
     group = k // groups.get_shape()[-1]
-    form = block_scaled_form(arch, spec.a, spec.b, "e8m0", group, (m, n, k), t.rank, num_warps)
+    scale = SCALE_KINDS.get(type(groups.element_type), str(groups.element_type))
+    form = block_scaled_form(arch, spec.a, spec.b, scale, group, (m, n, k), t.rank, num_warps)
     if isinstance(form, str):
         raise error_at(op, f"a block-scaled dot that tcgen05 does not take: {form}")
     return DotPlan("tcgen05", block_scaled_detail(form, (m, n)), form.atom)
@@ -430,8 +449,10 @@ def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
     spec = mma_spec(t)
     m, n, k = t.mnk
     if info.engine == "tcgen05" and spec is not None and info.block_scale is not None:
+        k = 2 * k if t.packed_f4 else k  # in elements
         group = k // shape_of(op.scales[0].type)[-1] if op.scales is not None else 0
-        form = BlockScaledForm(*info.block_scale, spec.a, spec.b, group, spec.k_step)
+        mma_k = 2 * spec.k_step if t.packed_f4 else spec.k_step
+        form = BlockScaledForm(*info.block_scale, spec.a, spec.b, group, mma_k)
         return DotPlan("tcgen05", block_scaled_detail(form, (m, n)), info.name)
     if info.engine == "tcgen05" and spec is not None:
         return DotPlan("tcgen05", tcgen05_detail(spec, (m, n)), info.name)

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E8M0FNUType, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from tileir.dialects.cuda_tile.carriers import shape_of
@@ -82,6 +82,8 @@ def tcgen05_kind(spec: MmaSpec) -> str | None:
         return "i8"
     if spec.float8:
         return "f8f6f4"
+    if spec.packed_f4:
+        return "mxf4"  # block-scaled only (`block_scaled_form`)
     return None
 
 
@@ -176,6 +178,15 @@ class BlockScaledForm:
     def atom(self) -> str:
         return block_scaled_atom(self.a, self.b, self.kind, self.scale)
 
+    @property
+    def packed(self) -> bool:
+        """e2m1 operands two a byte: the dot's tiles are K / 2 bytes wide."""
+        return self.a == PACKED_F4
+
+    def elements(self, k: int) -> int:
+        """The K in elements of a dot whose operand tiles are `k` wide."""
+        return 2 * k if self.packed else k
+
     def scale_buffers(
         self, mnk: tuple[int, int, int]
     ) -> tuple[ScaleFactorBuffer, ScaleFactorBuffer]:
@@ -216,6 +227,37 @@ def dot_scale_buffers(dot: tas.DotOp) -> tuple[ScaleFactorBuffer, ScaleFactorBuf
     return ScaleFactorBuffer(m, groups), ScaleFactorBuffer(n, groups)
 
 
+#: The 4-bit float kind of the packed block-scaled forms: two E2M1 elements a byte, the
+#: even one in the low nibble (cuda_tile `unpack`'s order and the MMA's, PTX ISA
+#: 9.7.16.10.7), K-major only; one MMA reads 32 bytes, 64 elements, of each row.
+PACKED_F4 = "e2m1"
+#: The scale factors' element types, as `block_scaled_form` spells them.
+SCALE_KINDS: dict[type[Attribute], str] = {Float8E8M0FNUType: "e8m0", Float8E4M3FNType: "e4m3"}
+#: Elements of K one packed 4-bit MMA takes (`kind::mxf4`, `kind::mxf4nvf4`).
+PACKED_F4_MMA_K = 2 * K_STEP_BYTES
+
+
+def packed_f4_form(scale: str, group: int) -> BlockScaledForm | str:
+    """The block-scaled `tcgen05.mma` of packed e2m1 x e2m1 operands with one `scale`
+    factor (`e8m0`, `e4m3`) per `group` elements of K (PTX ISA 9.7.16.10.7, Table 55):
+    UE8M0 per 32 is `kind::mxf4` 2X, per 16 `kind::mxf4nvf4` 4X; or why none takes it
+    (f8E4M3FN per 16 would be `kind::mxf4nvf4` 4X on UE4M3, which drops the sign)."""
+    vector = PACKED_F4_MMA_K // group if group in (16, 32) else 0
+    if scale == "e8m0" and vector:
+        kind = "mxf4" if vector == 2 else "mxf4nvf4"
+        return BlockScaledForm(kind, vector, "ue8m0", PACKED_F4, PACKED_F4, group, PACKED_F4_MMA_K)
+    if scale == "e4m3" and vector == 4:
+        return (
+            "f8E4M3FN scales per 16 elements of e2m1: kind::mxf4nvf4 takes UE4M3 factors, which "
+            "have no sign, and mmaf_scaled's may be negative (not yet: the signs would go into "
+            "the operands)"
+        )
+    return (
+        f"{scale} scales per {group} elements of e2m1: kind::mxf4 takes one UE8M0 factor per "
+        "32 (scale_vec::2X), kind::mxf4nvf4 one per 16 (scale_vec::4X)"
+    )
+
+
 def block_scaled_form(
     arch: str,
     a: str,
@@ -228,31 +270,42 @@ def block_scaled_form(
 ) -> BlockScaledForm | str:
     """The block-scaled `tcgen05.mma` computing a `mmaf_scaled` of `a` x `b` elements
     (`wgmma`'s spelling: e4m3, e5m2, e2m1), one `scale` factor (`e8m0`, `e4m3`) per
-    `group` elements of K, over `mnk`, rank `rank`, on `arch` with `num_warps` warps;
-    or why it does not run on one (then it runs on bf16 dots, `decompose-scaled-dots`)."""
+    `group` elements of K, over `mnk` (K in elements), rank `rank`, on `arch` with
+    `num_warps` warps; or why it does not run on one (then it runs on bf16 dots,
+    `decompose-scaled-dots`).  e2m1 operands are read packed, two a byte (`PACKED_F4`):
+    their dot's K is `mnk`'s K over 2 bytes."""
     target = ARCHS.get(arch)
     if target is None or not target.tcgen05:
         return f"block-scaled tcgen05.mma is sm_100a's and sm_103a's, not {arch}'s"
-    m, n, _ = mnk
-    if a not in FLOAT8 or b not in FLOAT8:
+    m, n, k = mnk
+    packed = a == b == PACKED_F4
+    if packed:
+        form = packed_f4_form(scale, group)
+        if isinstance(form, str):
+            return form
+        if k % PACKED_F4_MMA_K:
+            return f"K = {k}: kind::{form.kind} takes K in steps of {PACKED_F4_MMA_K}"
+    elif a not in FLOAT8 or b not in FLOAT8:
         return (
-            f"{a} x {b} operands: tileir generates kind::mxf8f6f4 on 8-bit floats only "
-            "(kind::mxf4 and kind::mxf4nvf4 not yet)"
+            f"{a} x {b} operands: block-scaled tcgen05.mma takes 8-bit floats "
+            "(kind::mxf8f6f4) or e2m1 x e2m1 (kind::mxf4, kind::mxf4nvf4)"
         )
-    if scale != "e8m0" or group != SCALE_GROUP:
+    elif scale != "e8m0" or group != SCALE_GROUP:
         return (
             f"{scale} scales per {group} elements: kind::mxf8f6f4 takes one UE8M0 factor per "
             f"{SCALE_GROUP} (scale_vec::1X)"
         )
+    else:
+        form = BlockScaledForm("mxf8f6f4", 1, "ue8m0", a, b, group, K_STEP_BYTES)
     if m % TCGEN05_M:
         return (
             f"M = {m}: block-scaled tcgen05.mma with one CTA takes M = 128 "
             "(PTX ISA 9.7.16.10.1; row blocks of 128)"
         )
-    why = tcgen05_obstacle(arch, MmaSpec(a, b, "f32"), mnk, rank, num_warps)
+    operand_k = k // 2 if packed else k
+    why = tcgen05_obstacle(arch, MmaSpec(a, b, "f32"), (m, n, operand_k), rank, num_warps)
     if why is not None:
         return why
-    form = BlockScaledForm("mxf8f6f4", 1, "ue8m0", a, b, group, K_STEP_BYTES)
     columns = tmem_columns((m, n)) + form.scale_columns(mnk)
     if columns > TMEM_COLUMNS:
         return (

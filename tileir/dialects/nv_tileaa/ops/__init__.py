@@ -16,7 +16,7 @@ from types import ModuleType
 
 from tileir.dialects.nv_tileaa.ops import compute, memory, pointer, queues, regions, shape, tokens
 from tileir.dialects.nv_tileaa.ops.base import TileAAOp
-from tileir.dialects.nv_tileaa.ops.compute import COMPUTE_OPS, DOT_ELEMENTS, DotOp
+from tileir.dialects.nv_tileaa.ops.compute import COMPUTE_OPS, DOT_ELEMENTS, PACKED_F4_ATTR, DotOp
 from tileir.dialects.nv_tileaa.ops.memory import (
     MEMORY_OPS,
     AtomicCasOp,
@@ -86,6 +86,7 @@ __all__ = [
     "FAMILIES",
     "INHERIT_REGISTERS",
     "OPS",
+    "PACKED_F4_ATTR",
     "AddPtrOp",
     "AssumeOp",
     "AtomicCasOp",

@@ -49,6 +49,13 @@ DOT_ELEMENTS: dict[type[Attribute], tuple[type[Attribute], ...]] = {
 }
 
 
+#: On a block-scaled dot: its operands are e2m1 values held two a byte, the even element
+#: of a row of K in the low nibble (cuda_tile `unpack`'s order), in i8 tiles `[M, K/2]`
+#: and `[K/2, N]` (`conversions/scaled_mma.py`, sm_100a's `kind::mxf4*`); its scales
+#: are f8E8M0FNU or f8E4M3FN, one per `G` elements (`K/G` groups).
+PACKED_F4_ATTR = "tileir.packed_f4"
+
+
 def _signedness_word(attr: SignednessAttr | None) -> str:
     return attr.data.value if attr is not None else ""
 
@@ -70,7 +77,9 @@ class DotOp(TileAAOp):
     `%d = nv_tileaa.dot %a, %b, %acc scales %sa, %sb : ta, tb, tacc, tsa, tsb`, `acc +
     (a * sa') @ (b * sb')` where `sa` (`[M, K/G]`, f8E8M0FNU) repeats over each group of
     `G` columns of K of `a` and `sb` (`[K/G, N]`) over `G` rows of `b`; `a` and `b` are
-    8-bit floats, the accumulator f32."""
+    8-bit floats, the accumulator f32.  With `tileir.packed_f4` (`PACKED_F4_ATTR`) `a` and
+    `b` are i8 tiles `[M, K/2]` and `[K/2, N]` of e2m1 pairs, the even element of K in
+    the low nibble, and the scales f8E8M0FNU or f8E4M3FN, `G` elements of K a factor."""
 
     name = "nv_tileaa.dot"
     T: ClassVar = VarConstraint("T", base(TensorType))
@@ -195,6 +204,10 @@ class DotOp(TileAAOp):
             raise self.op_error("a block-scaled dot needs the scales of both operands")
         if self.scales is not None:
             self._verify_scales(a, b)
+            if PACKED_F4_ATTR in self.attributes:
+                if self.signedness_lhs is not None or self.fast_acc is not None:
+                    raise self.op_error("a packed e2m1 dot takes no signedness and no fast_acc")
+                return
         signed = self.signedness()
         has_signedness = self.signedness_lhs is not None or self.signedness_rhs is not None
         if isinstance(ea, IntegerType) or isinstance(eb, IntegerType):
@@ -235,11 +248,19 @@ class DotOp(TileAAOp):
                 f"scales {list(sa)}, {list(sb)} do not fit {list(a)} x {list(b)}: "
                 "expected [.., M, K/G] and [.., K/G, N]"
             )
+        packed = PACKED_F4_ATTR in self.attributes
+        scale_types = (Float8E8M0FNUType, Float8E4M3FNType) if packed else (Float8E8M0FNUType,)
         for v in scales:
-            if not isinstance(element_type(v.type), Float8E8M0FNUType):
+            if not isinstance(element_type(v.type), scale_types):
                 raise self.op_error(f"block scales are f8E8M0FNU, not {element_type(v.type)}")
-        f8 = (Float8E4M3FNType, Float8E5M2Type)
         ea, eb, ec = (element_type(v.type) for v in (self.lhs, self.rhs, self.acc))
+        if packed:
+            if ea != IntegerType(8) or eb != IntegerType(8) or not isinstance(ec, Float32Type):
+                raise self.op_error(
+                    f"a block-scaled dot of packed e2m1 is i8 x i8 -> f32, got {ea} x {eb} -> {ec}"
+                )
+            return
+        f8 = (Float8E4M3FNType, Float8E5M2Type)
         if not isinstance(ea, f8) or not isinstance(eb, f8) or not isinstance(ec, Float32Type):
             raise self.op_error(f"a block-scaled dot is f8 x f8 -> f32, got {ea} x {eb} -> {ec}")
 

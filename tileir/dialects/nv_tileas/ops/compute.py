@@ -101,19 +101,20 @@ def check_dot(
             if info.block_scale is not None
             else f"atom '{info.name}' is not block-scaled: no scales",
         )
-    if scales is not None:
+    if scales is not None and info.block_scale is not None:
         ta, tb = scales
         ga = shape_of(ta)[-1] if shape_of(ta) else 0
+        scale = {"ue8m0": "f8E8M0FNU", "ue4m3": "f8E4M3FN"}[info.block_scale[2]]
         if (
             not ga
             or sa[-1] % ga
             or tuple(shape_of(ta)) != (*batch, sa[-2], ga)
             or tuple(shape_of(tb)) != (*batch, ga, sb[-1])
-            or any(str(element_type(t)) != "f8E8M0FNU" for t in scales)
+            or any(str(element_type(t)) != scale for t in scales)
         ):
             raise fail(
                 op,
-                f"scales {ta}, {tb} are not MxK/G and K/G x N f8E8M0FNU for a: {list(sa)}, "
+                f"scales {ta}, {tb} are not MxK/G and K/G x N {scale} for a: {list(sa)}, "
                 f"b: {list(sb)}",
             )
 
@@ -128,7 +129,8 @@ class DotOp(TileASOp):
     the instruction: `mma.sync` (`mma_*`), `wgmma` (`wgmma_m64n{N}k{K}_*`, computed
     and waited for here) or the CUDA cores (`fma*`); `tileas-select-dot-atoms` chooses
     it and `convert-tileas-to-llvm` follows it.  A block-scaled atom
-    (`tcgen05_mma_mxf8f6f4_*`, sm_100a) takes the scale factors of a and b too:
+    (`tcgen05_mma_mxf8f6f4_*`, `tcgen05_mma_mxf4*_e2m1_*` on i8 tiles of e2m1 pairs,
+    K counted in bytes; sm_100a) takes the scale factors of a and b too:
     `nv_tileas.dot %a, %b, %acc scales %sa, %sb {atom = ...} : ta, tb, tacc scales tsa,
     tsb -> tresult`, `acc + (a * sa') x (b * sb')` with each factor of `sa` (`[M, K/G]`)
     over `G` columns of K of a, of `sb` (`[K/G, N]`) over `G` rows of b."""
