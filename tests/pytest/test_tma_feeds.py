@@ -1,6 +1,7 @@
 """`tileas-tma-feeds` (sm_90a, `tma_feeds=True`): a warp-specialized producer copies
-the operands whose ring slot TMA can write with one box a stage, through a tensor map
-it builds on the device (docs/codegen.md, "TMA feeds for the rings").
+its operands with TMA boxes (A into its K-major swizzled slot, a `[K, N]` B into an
+MN-major swizzled one), through tensor maps it builds on the device, from one thread
+and 40 registers (docs/codegen.md, "TMA feeds for the rings").
 
 The PTX simulator (`tileir.testing.ptx_tma`) runs the fed GEMMs against numpy at
 ragged shapes (M, N and K not multiples of the tile: the boxes' out-of-bounds
@@ -20,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tileir.compiler import compile_module, load_module
+from tileir.dialects.nv_tileas.core_matrices import B_MN_SWIZZLE_ATTR
 from tileir.testing import SimulationError
 from tileir.transforms.tileas.tma_feeds import TMA_BLOCKED_ATTR, TMA_FEED_ATTR
 
@@ -41,9 +43,18 @@ def _ptx(name: str, tma_feeds: bool = True) -> str:
 
 def test_a_ragged_gemm_fed_by_tma_matches_numpy() -> None:
     ptx = _ptx(RAGGED)
-    assert ptx.count("cp.async.bulk.tensor.2d") == 1  # A's box; B (MN-major) stays cp.async
-    assert "tensormap.cp_fenceproxy" in ptx and "cp.async.mbarrier.arrive" in ptx
+    assert ptx.count("cp.async.bulk.tensor.2d") == 2  # A's box and B's
+    assert "tensormap.cp_fenceproxy" in ptx and "cp.async.mbarrier.arrive" not in ptx
     _common.simulate_case(RAGGED, ptx, SEED)
+
+
+def test_two_consumer_warpgroups_fed_by_tma() -> None:
+    """tileiras's shape: B's 128 columns are two 128-byte boxes a stage; the producer,
+    all TMA, gives up registers (56 -> 40) for the consumer's two warpgroups."""
+    ptx = _ptx("gemm_bf16_two_warpgroups")
+    assert ptx.count("cp.async.bulk.tensor.2d") == 3
+    assert "setmaxnreg.dec.sync.aligned.u32 40;" in ptx
+    _common.simulate_case("gemm_bf16_two_warpgroups", ptx, SEED)
 
 
 def _half_the_bytes(ptx: str) -> str:
@@ -64,12 +75,13 @@ def test_broken_tma_feeds_are_caught(breakage: Callable[[str], str]) -> None:
 
 
 def test_the_decisions_are_in_the_tileas_stage() -> None:
-    """A (K-major, swizzled) is fed by TMA, B (MN-major, padded) says why not; without
-    `tma_feeds` nothing changes."""
+    """Both of gemm_f16's operands are fed by TMA (B's slot MN-major swizzled, on its
+    dot); without `tma_feeds` nothing changes."""
     tileas = compile_module(
         load_module(CORPUS / "gemm_f16.mlir"), "sm_90a", tma_feeds=True, keep_stages=True
     ).stages["tileas"]
-    assert tileas.count(TMA_FEED_ATTR + " = {swizzle = 64") == 1
-    assert f'{TMA_BLOCKED_ATTR} = "its slot is MN-major' in tileas
-    assert '"A: fed by TMA: 64B swizzle, 1 box of 64x32"' in tileas
+    assert tileas.count(TMA_FEED_ATTR + " = {swizzle = 64") == 2
+    assert f"{B_MN_SWIZZLE_ATTR} = 64" in tileas
+    assert '"B: fed by TMA: 64B MN-major swizzle, 1 box of 32x32"' in tileas
+    assert TMA_BLOCKED_ATTR not in tileas
     assert "tensormap" not in _ptx("gemm_f16", tma_feeds=False)

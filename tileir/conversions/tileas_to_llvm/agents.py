@@ -92,6 +92,9 @@ class Pipeline:
     in_flight: int = 0
     #: The shared address of the first *full* mbarrier (the *empty* ones follow).
     barriers: SSAValue | None = None
+    #: Some stage is written by `cp.async` copies (not only TMA boxes, `tma.py`): each
+    #: producer thread's commit then arrives after its copies too.
+    copies: bool = False
 
     @property
     def stages(self) -> int:
@@ -213,6 +216,7 @@ class Agents:
             if not isinstance(load, tas.AsyncTiledLoadOp):
                 raise not_supported(write, "a stage written by other than asynchronous tiled loads")
             self.feeds.rings[id(load)] = ring
+            pipeline.copies = pipeline.copies or not load.atom.info.is_tma
 
     def pipeline(self, op: Operation) -> Pipeline:
         found = self.owner.get(id(op))
@@ -519,7 +523,10 @@ class LowerProducer(AgentPattern):
             rewriter.replace(op, [], [op.token, *values])
         else:
             full = iterator_count(self.ctx, op, op.token)
-            arrive_after_copies(b, full)
+            if pipeline.copies:
+                arrive_after_copies(b, full)
+            else:
+                arrive(b, full)  # TMA boxes only: their bytes complete the phase
             rewriter.replace(op, [], [op.token])
 
 

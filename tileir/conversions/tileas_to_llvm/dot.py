@@ -54,7 +54,7 @@ from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.core_matrices import BufferView
+from tileir.dialects.nv_tileas.core_matrices import BufferView, b_mn_swizzle
 from tileir.dialects.nv_tileas.mma_layout import (
     effective_warps,
     mma_linear,
@@ -200,7 +200,9 @@ class LowerDot(TilePattern):
                 wgmma_n = self._check_wgmma(op, spec, (m, n, k), grid)
             state = self.ctx.function_state(op)
             limit = available_bytes(state, [c_size] if exchange_acc else [])
-            operand_buffers = wgmma.operand_buffers((m, n, k), size, (a_layout, b_layout), limit)
+            operand_buffers = wgmma.operand_buffers(
+                (m, n, k), size, (a_layout, b_layout), limit, b_mn_swizzle(op)
+            )
             a_batch, b_batch = (buffer.bytes for buffer in operand_buffers)
             views = [
                 operand_buffers[0].view(a_layout, 1),

@@ -9,14 +9,14 @@ rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
   strides and launches the cubin with no host-side setup, so the 128-byte map is
   built on the device, in global memory no other CTA uses while this one does: each
   descriptor has a pool of `.global` slots declared in the kernel (`SM_LIMIT` SMs x
-  `W` slots x 128 bytes) and a busy word per SM (zero-initialized).  `W` bounds the
+  `Q` slots x 128 bytes) and a busy word per SM (zero-initialized).  `Q` bounds the
   CTAs of this kernel resident on one SM (`2048 / threads per CTA`, at most 32: one
   bit each).  A CTA takes a free bit of the word of the SM it runs on (`%smid`) with
   `atom.or` (spinning with `nanosleep` while none is free: a CTA that migrated under
   preemption may find its old SM's word full, and then only waits), and gives it
   back at the end of the kernel with `atom.and`, after a CTA barrier that follows the
   consumers' last wait on a *full* mbarrier (every box has landed by then).  At most
-  `W` CTAs of this kernel are resident on an SM at once, so a free bit always exists
+  `Q` CTAs of this kernel are resident on an SM at once, so a free bit always exists
   for a running CTA, and no launch, nor any number of concurrent launches, can take
   a slot another CTA still reads.  An `%smid` beyond `SM_LIMIT` traps.
 * **Building it.**  The producer's first warp zeroes a 128-byte scratch in shared
@@ -30,9 +30,10 @@ rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
   transaction count by the bytes of the boxes (`mbarrier.expect_tx`, no arrival: the
   barrier still expects every producer thread, which `producer_commit` arrives with)
   and issues one `cp.async.bulk.tensor.2d ... mbarrier::complete_tx::bytes` per box
-  into the slot (`boxes` columns of the swizzled K-major operand buffer, `W`-byte
-  swizzle, each `rows x W` bytes).  The phase completes once every producer thread
-  has arrived and every byte has landed; out-of-bounds elements land as zeros.
+  into the slot (`boxes` columns of the swizzled operand buffer, K-major or
+  MN-major, `W`-byte swizzle, each `rows x W` bytes).  The phase completes once
+  every producer thread has arrived and every byte has landed; out-of-bounds
+  elements land as zeros.
   Coordinates are clamped to `2^31 - 1` (past any 32-bit extent: all zeros, as the
   mask the pass dropped said).
 """
@@ -176,7 +177,7 @@ def _static(value: SSAValue) -> int:
 
 
 def _resident_limit(op: tas.MakeTiledTmaDescOp) -> int:
-    """`W`: the CTAs of this kernel that fit one SM at most (module doc)."""
+    """`Q`: the CTAs of this kernel that fit one SM at most (module doc)."""
     fn = op.parent_op()
     while fn is not None and not isinstance(fn, llvm.FuncOp):
         fn = fn.parent_op()
@@ -360,8 +361,9 @@ class LowerMakeTiledTmaDesc(TmaPattern):
     def _declare(
         self, b: LLBuilder, state: FunctionState, index: int, w: int
     ) -> tuple[SSAValue, SSAValue]:
-        """The pool (`SM_LIMIT x w` maps) and busy words (`SM_LIMIT`, zero) of map
-        `index` of the kernel, at function scope (as `globals.py` declares globals)."""
+        """The pool (`SM_LIMIT x w` maps, `w` the module doc's `Q`) and busy words
+        (`SM_LIMIT`, zero) of map `index` of the kernel, at function scope (as
+        `globals.py` declares globals)."""
         asm = ptx.PtxAsm(scoped=False)
         pool = asm.output(i64)
         busy = asm.output(i64)
@@ -390,7 +392,7 @@ class LowerTmaLoad(TmaPattern):
         place = self.feeds.ring_placement(ring)
         buffers = getattr(place, "operand_buffers", None)
         buffer = buffers[ring.index] if buffers is not None else None
-        if buffer is None or buffer.mn_major or buffer.swizzle != feed.swizzle:
+        if buffer is None or (buffer.swizzle, buffer.mn_major) != (feed.swizzle, feed.mn_major):
             raise not_supported(
                 op, "a TMA load whose ring slot is not the swizzled buffer its box writes"
             )

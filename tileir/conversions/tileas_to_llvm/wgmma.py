@@ -92,14 +92,21 @@ Packer = Callable[[list[SSAValue]], list[SSAValue]]
 
 
 def operand_buffers(
-    mnk: tuple[int, int, int], size: int, layouts: tuple[LinearLayout, LinearLayout], limit: int
+    mnk: tuple[int, int, int],
+    size: int,
+    layouts: tuple[LinearLayout, LinearLayout],
+    limit: int,
+    b_swizzle: int = 0,
 ) -> tuple[OperandBuffer, OperandBuffer]:
     """A's (K-major) and B's (MN-major for 16-bit elements, `b_mn_major`) buffers:
     padded against bank conflicts (or swizzled) when both fit in `limit` bytes, dense
-    otherwise (a swizzled buffer already is, and stays swizzled)."""
+    otherwise (a swizzled buffer already is, and stays swizzled).  `b_swizzle`: B is
+    MN-major and swizzled that wide (a TMA box writes it, `core_matrices.b_mn_swizzle`)."""
     m, n, k = mnk
     mn_major = b_mn_major(size, layouts[1])
     a, b = padded_operand_buffers(mnk, size, layouts)
+    if b_swizzle:
+        b = OperandBuffer(n, k, size, True, swizzle=b_swizzle)
     if a.bytes + b.bytes > limit:
         a = a if a.swizzle else OperandBuffer(m, k, size, False)
         b = b if b.swizzle else OperandBuffer(n, k, size, mn_major)

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation
+
 from tileir.dialects.nv_tileas.layouts import Coord, LinearLayout
 
 
@@ -126,6 +129,17 @@ SWIZZLE_WIDTHS = (128, 64, 32)
 #: (`choose_layout`).
 SWIZZLE_OPERANDS = True
 
+#: On a `wgmma` dot whose MN-major B a TMA box writes (`tileas-tma-feeds`): the swizzle
+#: width of B's buffer (`OperandBuffer` MN-major swizzled), which the ring budget and
+#: the lowering then lay out instead of the padded one.
+B_MN_SWIZZLE_ATTR = "nv_tileas.b_mn_swizzle"
+
+
+def b_mn_swizzle(dot: Operation) -> int:
+    """The swizzle width `B_MN_SWIZZLE_ATTR` gives `dot`'s B (0: none)."""
+    attr = dot.attributes.get(B_MN_SWIZZLE_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 0
+
 
 class BufferView(NamedTuple):
     """An operand's register layout as a buffer sees it: the layout, the buffer's byte
@@ -147,10 +161,13 @@ class OperandBuffer:
     """One `wgmma` operand in shared memory: `rows` (M or N) by `k`, elements of `size`
     bytes, K-major or MN-major.  Without `swizzle`: core matrices `pad` bytes apart
     along the dimension they are adjacent in (K for K-major, M/N for MN-major).  With
-    `swizzle` W (K-major only): the ISA's W-byte swizzled layout, lines of W bytes of K
+    `swizzle` W, K-major: the ISA's W-byte swizzled layout, lines of W bytes of K
     (one row each), 8 lines an atom of 8W bytes, the atoms of a W-byte K column one
     below the other (`R·W` bytes), then the next column; `swizzled` permutes the 16-byte
-    chunks of each line, and the buffer starts `align`ed."""
+    chunks of each line, and the buffer starts `align`ed.  MN-major with `swizzle` W
+    (a B that TMA writes, `tileas-tma-feeds`: `choose_layout` never picks it): lines
+    of W bytes of M/N (one K index each), 8 lines an atom, the K lines of a W-byte M/N
+    column one below the other (`K·W` bytes: one TMA box), then the next column."""
 
     rows: int
     k: int
@@ -172,7 +189,11 @@ class OperandBuffer:
     @property
     def lbo(self) -> int:
         """The descriptor's leading-dimension byte offset: bytes between core matrices
-        adjacent along K (swizzled K-major: unused, 16 as the ISA assumes 1)."""
+        adjacent along K (swizzled K-major: unused, 16 as the ISA assumes 1; swizzled
+        MN-major: between W-byte M/N columns, whose roles swap, PTX ISA *Matrix
+        Descriptor*)."""
+        if self.swizzle and self.mn_major:
+            return self.k * self.swizzle
         if self.swizzle:
             return 16
         if self.mn_major:
@@ -182,7 +203,7 @@ class OperandBuffer:
     @property
     def sbo(self) -> int:
         """The descriptor's stride-dimension byte offset: bytes between 8-row (M or N)
-        groups."""
+        groups; swizzled MN-major: between 8-line atoms along K)."""
         if self.swizzle:
             return 8 * self.swizzle
         if self.mn_major:
@@ -201,6 +222,8 @@ class OperandBuffer:
         """`layout` of the operand (K along `k_dim`) seen as `(K/c, c, R/8, 8)` (`c` the K
         of a line: 16 bytes, or W swizzled), with the byte strides of this buffer before
         the swizzle, for `Exchange.write`."""
+        if self.swizzle and self.mn_major:
+            return self._mn_swizzled_view(layout, k_dim)
         c = self.swizzle // self.size if self.swizzle else self.core_k
 
         def split(coord: Coord) -> Coord:
@@ -222,16 +245,39 @@ class OperandBuffer:
         line, element = (self.size, 16) if self.mn_major else (16, self.size)
         return BufferView(view, [self.lbo, element, self.sbo, line])
 
+    def _mn_swizzled_view(self, layout: LinearLayout, k_dim: int) -> BufferView:
+        """`view` of a swizzled MN-major buffer: `(K/8, 8, R/c, c)` (`c` the M/N of a
+        W-byte line) with the strides of its atoms, lines, columns and elements."""
+        c = self.swizzle // self.size
+
+        def split(coord: Coord) -> Coord:
+            kk, r = coord[k_dim], coord[1 - k_dim]
+            return (kk // 8, kk % 8, r // c, r % c)
+
+        view = LinearLayout(
+            (self.k // 8, 8, self.rows // c, c),
+            tuple(map(split, layout.registers)),
+            tuple(map(split, layout.lanes)),
+            tuple(map(split, layout.warps)),
+        )
+        return BufferView(view, [self.sbo, self.swizzle, self.lbo, self.size], self.swizzle)
+
     def k_offset(self, k: int) -> int:
         """Bytes from the start to K index `k` (a multiple of the core matrix's K; of
         a K step's 32 bytes swizzled: into the first line of an atom)."""
+        if self.swizzle and self.mn_major:
+            return k * self.swizzle
         if self.swizzle:
             kb = k * self.size
             return kb // self.swizzle * self.rows * self.swizzle + kb % self.swizzle
         return k // self.core_k * self.lbo
 
     def row_offset(self, row: int) -> int:
-        """Bytes from the start to row `row` (a multiple of 8)."""
+        """Bytes from the start to row `row` (a multiple of 8; swizzled MN-major: into
+        the first line of its column where not a multiple of the line's M/N)."""
+        if self.swizzle and self.mn_major:
+            line = self.swizzle // self.size
+            return row // line * self.lbo + row % line * self.size
         return row // 8 * self.sbo
 
 

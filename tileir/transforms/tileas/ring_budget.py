@@ -54,7 +54,11 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from tileir.dialects.cuda_tile.types import PointerType
 from tileir.dialects.nv_tileas import ops as tas
-from tileir.dialects.nv_tileas.core_matrices import OperandBuffer, padded_operand_buffers
+from tileir.dialects.nv_tileas.core_matrices import (
+    OperandBuffer,
+    b_mn_swizzle,
+    padded_operand_buffers,
+)
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, DistributedLayout, same_registers
 from tileir.dialects.nv_tileas.mma_layout import MmaLayoutAttr
 from tileir.dialects.nv_tileas.ops.tmem import (
@@ -220,6 +224,8 @@ def laid_out_operand_buffer(dot: tas.DotOp, index: int) -> OperandBuffer | None:
     if len(a_t.get_shape()) != 2 or len(b_t.get_shape()) != 2:
         return None
     (m, k), n = a_t.get_shape(), b_t.get_shape()[1]
+    if index == 1 and (swizzle := b_mn_swizzle(dot)):
+        return OperandBuffer(n, k, spec.element_bytes, True, swizzle=swizzle)
     layouts = (a_t.encoding.linear(a_t.get_shape()), b_t.encoding.linear(b_t.get_shape()))
     return padded_operand_buffers((m, n, k), spec.element_bytes, layouts)[index]
 

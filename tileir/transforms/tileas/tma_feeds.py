@@ -28,23 +28,26 @@ first that fails is recorded instead):
 * **The tensor map is legal**: `base` 16-byte aligned and `S * element bytes` a
   multiple of 16, both proven by `assume div_by` on the kernel's arguments; f16 or
   bf16 elements (the `wgmma` swizzled slots of 16-bit K-major operands).
-* **The slot is what TMA writes**: the dot reads the operand from a K-major buffer
-  swizzled 32, 64 or 128 bytes wide (`core_matrices.OperandBuffer`, as
-  `ring_budget.laid_out_operand_buffer` says the lowering lays it out), the load's
-  last dimension its K: each column of W bytes of K is one box of `W / element bytes`
-  x rows with the same swizzle mode.  An MN-major B (a `[K, N]` row-major B) is
-  padded, not swizzled: TMA cannot write padding (kept on `cp.async`).
+* **The slot is what TMA writes**: one box per W-byte column of the slot, `W / 2`
+  elements of the tile's last dimension by its rows, with the slot's swizzle.  A's
+  slot is K-major and swizzled 32, 64 or 128 bytes wide (`core_matrices.OperandBuffer`,
+  as `ring_budget.laid_out_operand_buffer` says the lowering lays it out).  A `[K, N]`
+  row-major B's slot is MN-major and padded, which TMA cannot write: it becomes MN-major
+  swizzled instead (the widest W dividing N's bytes; `B_MN_SWIZZLE_ATTR` on the dot,
+  which the ring budget and the lowering then lay out), except where the dot's
+  warpgroups split N (`wn > 1`: each takes every `wn`-th 8-column block).
 
 The pass then rewrites the load: before the producer's loop an
 `nv_tileas.make_global_view` of the tensor and the `make_tiled_tma_desc` of its box
 (swizzle, zero fill), and in the loop an `async.tiled_load` of the tile at its origin
 through that view with the `tma_load_2d` atom, no mask (the view's extents bound it),
-marked `nv_tileas.tma_feed` (`swizzle`, `box` innermost first, `boxes`); a load it
-leaves gets `nv_tileas.tma_feed_blocked` (the reason).  The dot's operand-feed remark
-gets a clause per operand.  `convert-tileas-to-llvm` builds the tensor map on the
-device and issues the boxes (`tileas_to_llvm/tma.py`).  The pass runs in
-`cuda-tile-to-ptx{tma_feeds=true}` only: no GPU has run its PTX yet (the PTX simulator
-has, against numpy).
+marked `nv_tileas.tma_feed` (`swizzle`, `box` innermost first, `boxes`, `mn_major`); a
+load it leaves gets `nv_tileas.tma_feed_blocked` (the reason).  The dot's operand-feed
+remark gets a clause per operand; a producer whose copies are all boxes gets
+`TMA_PRODUCER_REGISTERS` (`setmaxnreg`).  `convert-tileas-to-llvm` builds the tensor
+maps on the device and issues the boxes (`tileas_to_llvm/tma.py`).  The pass runs in
+`cuda-tile-to-ptx{tma_feeds=true}` only: no GPU has run its PTX yet (the PTX
+simulator has, against numpy).
 """
 
 from __future__ import annotations
@@ -64,6 +67,9 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     ModuleOp,
     StringAttr,
+    TensorType,
+    UnitAttr,
+    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -88,8 +94,9 @@ from tileir.dialects.nv_tileas.attributes import (
     SwizzleMode,
     SwizzleModeAttr,
 )
-from tileir.dialects.nv_tileas.core_matrices import SWIZZLE_WIDTHS
+from tileir.dialects.nv_tileas.core_matrices import B_MN_SWIZZLE_ATTR, SWIZZLE_WIDTHS
 from tileir.targets import resolve_gpu_name
+from tileir.transforms.tileas.dot_plan import dot_warp_grid
 from tileir.transforms.tileas.pipeline_dot_operands import feed_clauses, set_feed_clauses
 from tileir.transforms.tileas.ring_budget import laid_out_operand_buffer
 from tileir.utils.bits import mlir_bit_width
@@ -110,6 +117,11 @@ OPERAND_NAMES = ("A", "B")
 #: The atom of a producer's TMA load (a 2-D tile box).
 TMA_ATOM = "tma_load_2d"
 
+#: The register budget of a producer whose copies are all TMA boxes (`setmaxnreg`):
+#: its one issuing thread needs an address and coordinates a box, no registers a copy
+#: (tileiras's TMA producers: 24-40).
+TMA_PRODUCER_REGISTERS = 40
+
 
 @dataclass(frozen=True)
 class TmaFeed:
@@ -119,19 +131,26 @@ class TmaFeed:
     swizzle: int
     box: tuple[int, int]
     boxes: int
+    #: The slot is MN-major (a `[K, N]` B: `B_MN_SWIZZLE_ATTR` on its dot).
+    mn_major: bool = False
 
     def attribute(self) -> DictionaryAttr:
-        return DictionaryAttr(
-            {
-                "swizzle": IntegerAttr(self.swizzle, i64),
-                "box": DenseArrayBase.from_list(i64, self.box),
-                "boxes": IntegerAttr(self.boxes, i64),
-            }
-        )
+        fields: dict[str, Attribute] = {
+            "swizzle": IntegerAttr(self.swizzle, i64),
+            "box": DenseArrayBase.from_list(i64, self.box),
+            "boxes": IntegerAttr(self.boxes, i64),
+        }
+        if self.mn_major:
+            fields["mn_major"] = UnitAttr()
+        return DictionaryAttr(fields)
 
     def describe(self) -> str:
         plural = "es" if self.boxes > 1 else ""
-        return f"{self.swizzle}B swizzle, {self.boxes} box{plural} of {self.box[1]}x{self.box[0]}"
+        major = " MN-major" if self.mn_major else ""
+        return (
+            f"{self.swizzle}B{major} swizzle, {self.boxes} box{plural} of "
+            f"{self.box[1]}x{self.box[0]}"
+        )
 
 
 def tma_feed(load: Operation) -> TmaFeed | None:
@@ -143,7 +162,7 @@ def tma_feed(load: Operation) -> TmaFeed | None:
     assert isinstance(swizzle, IntegerAttr) and isinstance(boxes, IntegerAttr)
     assert isinstance(box, DenseArrayBase)
     inner, outer = (int(v) for v in box.get_values())
-    return TmaFeed(swizzle.value.data, (inner, outer), boxes.value.data)
+    return TmaFeed(swizzle.value.data, (inner, outer), boxes.value.data, "mn_major" in attr.data)
 
 
 class NotEligible(Exception):
@@ -441,22 +460,34 @@ def decide(
     if not isinstance(element_type(t), Float16Type | BFloat16Type):
         raise NotEligible(f"its {element_type(t)} elements are not f16 or bf16")
     size = bits // 8
-    # The destination: a swizzled K-major slot, K the tile's last dimension.
+    # The destination: a swizzled slot, the tile's last dimension its lines (module doc).
     buffer = laid_out_operand_buffer(dot, index)
     if buffer is None:
         raise NotEligible("its dot reads no core-matrix buffer")
-    if buffer.mn_major or not buffer.swizzle:
-        kind = "MN-major" if buffer.mn_major else "K-major"
+    rows, cols = shape
+    if buffer.mn_major:
+        # A [K, N] row-major B: its slot becomes MN-major swizzled, as the box writes it.
+        acc = dot.acc.type
+        assert isinstance(acc, TensorType)
+        if dot_warp_grid(dot, acc)[1] != 1:
+            raise NotEligible(
+                "its dot's warpgroups interleave B's 8-column blocks (wn > 1), which a "
+                "swizzled MN-major slot cannot give them"
+            )
+        swizzle = next((w for w in SWIZZLE_WIDTHS if cols * size % w == 0), 0)
+        if not swizzle:
+            raise NotEligible(f"its N of {cols * size} bytes is no whole swizzle width")
+    elif not buffer.swizzle:
         raise NotEligible(
-            f"its slot is {kind} with padded core matrices, which TMA cannot write "
+            "its slot is K-major with padded core matrices, which TMA cannot write "
             "(a swizzled slot it can)"
         )
-    k_dim = 1 if index == 0 else 0
-    if k_dim != 1:
+    elif index != 0:
         raise NotEligible("its tile's K is not its contiguous dimension")
-    rows, k = shape
-    if buffer.swizzle not in SWIZZLE_WIDTHS or k * size % buffer.swizzle:
-        raise NotEligible(f"its K of {k * size} bytes is not whole {buffer.swizzle}-byte columns")
+    else:
+        swizzle = buffer.swizzle
+        if swizzle not in SWIZZLE_WIDTHS or cols * size % swizzle:
+            raise NotEligible(f"its K of {cols * size} bytes is not whole {swizzle}-byte columns")
     if rows > MAX_BOX:
         raise NotEligible(f"its {rows} rows exceed a box's {MAX_BOX}")
     # The padding: zero, as TMA fills.
@@ -518,8 +549,8 @@ def decide(
         raise NotEligible(f"its base is not proven {TMA_ALIGN}-byte aligned (assume div_by)")
     if (_divisor(stride) * size) % TMA_ALIGN:
         raise NotEligible(f"its row stride is not proven a multiple of {TMA_ALIGN} bytes")
-    columns = k * size // buffer.swizzle
-    feed = TmaFeed(buffer.swizzle, (buffer.swizzle // size, rows), columns)
+    columns = cols * size // swizzle
+    feed = TmaFeed(swizzle, (swizzle // size, rows), columns, buffer.mn_major)
     match = Match(base, edges[0].extent, edges[1].extent, stride, edges[0].origin, edges[1].origin)
     return feed, match
 
@@ -618,6 +649,36 @@ def _remark(write: tas.ProducerWriteOp, position: int, clause: str) -> None:
         set_feed_clauses(dot, [*clauses, text])
 
 
+#: How `tileas-pipeline-dot-operands`'s first clause names the feed, and what it
+#: becomes where some or all of the stage's copies are TMA boxes.
+COPIES = "of cp.async copies"
+MIXED = "of cp.async copies and TMA boxes"
+BOXES = "of TMA boxes"
+
+
+def _narrow_producer(switch: tas.AgentSwitchOp) -> None:
+    """A producer (the switch's first agent) whose every copy is a TMA box gets
+    `TMA_PRODUCER_REGISTERS` (where it had more); its dots' remarks name the feed."""
+    budgets = switch.budgets
+    loads = [o for o in switch.agents[0].walk() if isinstance(o, tas.AsyncTiledLoadOp)]
+    fed = [TMA_FEED_ATTR in o.attributes for o in loads] if len(budgets) == 2 else []
+    if not any(fed):
+        return
+    narrowed = all(fed) and 0 < TMA_PRODUCER_REGISTERS < budgets[0]
+    if narrowed:
+        switch.properties["max_regs"] = DenseArrayBase.from_list(
+            i32, [TMA_PRODUCER_REGISTERS, *budgets[1:]]
+        )
+    for dot in [o for o in switch.agents[1].walk() if isinstance(o, tas.DotOp)]:
+        clauses = feed_clauses(dot)
+        if not clauses:
+            continue
+        clauses[0] = clauses[0].replace(COPIES, BOXES if all(fed) else MIXED)
+        if narrowed:
+            clauses.append(f"the producer takes {TMA_PRODUCER_REGISTERS} registers (all TMA)")
+        set_feed_clauses(dot, clauses)
+
+
 @dataclass(frozen=True)
 class TmaFeedsPass(ModulePass):
     """Feeds a warp-specialized producer's operand copies by TMA where the IR allows it,
@@ -646,7 +707,12 @@ class TmaFeedsPass(ModulePass):
                     _remark(write, position, f"stays on cp.async: {why}")
                     continue
                 rewrite(load, feed, match)
+                if feed.mn_major:
+                    dot, _ = _consumer_dot(write, position)
+                    dot.attributes[B_MN_SWIZZLE_ATTR] = IntegerAttr(feed.swizzle, i64)
                 _remark(write, position, f"fed by TMA: {feed.describe()}")
+        for switch in [w for w in op.walk() if isinstance(w, tas.AgentSwitchOp)]:
+            _narrow_producer(switch)
 
 
 __all__ = [
