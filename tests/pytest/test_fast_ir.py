@@ -283,3 +283,88 @@ def test_attaching_ops_is_xdsls(xdsl_as_is: None) -> None:
     theirs, ours = _both(attach)
     assert ours == theirs
     assert isinstance(ours, list) and len(ours) == 3 and "contained in" in ours[2]
+
+
+def _links(module: builtin.ModuleOp) -> list[object]:
+    """Every block's ops forward and backward, and what the properties fast_ir computes
+    in C give (next/previous op and block, first/last op and block, each op's operands,
+    each value's type, owner, name and uses, each use's op, an integer's width), as
+    identities."""
+    out: list[object] = []
+    for op in module.walk():
+        out.append((id(op.next_op), id(op.prev_op)))
+        out.append((type(op.operands).__name__, [id(v) for v in op.operands]))
+        for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+            out.append((id(value.type), id(value.owner), value.name_hint))
+            out.append((type(value.uses).__name__, [id(u.operation) for u in value.uses]))
+            if isinstance(value.type, builtin.IntegerType):
+                out.append(value.type.bitwidth)
+        for region in op.regions:
+            out.append((id(region.first_block), id(region.last_block)))
+            for block in region.blocks:
+                out.append((id(block.first_op), id(block.last_op)))
+                out.append((id(block.next_block), id(block.prev_block)))
+                out.append([id(o) for o in block.ops])
+                out.append([id(o) for o in reversed(block.ops)])
+    return out
+
+
+def test_block_ops_and_links_are_xdsls_at_every_stage(xdsl_as_is: None) -> None:
+    count = 0
+    for module in _stages():
+        theirs, ours = _both(lambda module=module: _links(module))
+        assert ours == theirs
+        assert isinstance(ours, list)
+        count += len(ours)
+    assert count > 1000
+
+
+def _changing_block_iteration(reverse: bool) -> tuple[list[str], str]:
+    """Iterate a block's ops (`block.ops` or reversed) while erasing the next one where
+    it is an unused constant, inserting ops after and before each `addi` and renaming its
+    result (the setter the property keeps): the names met and the IR after."""
+    from xdsl.parser import Parser
+
+    module = Parser(make_context(), CHANGING).parse_module()
+    fn = module.body.block.first_op
+    assert fn is not None
+    block = fn.regions[0].blocks.first
+    assert block is not None
+    names: list[str] = []
+    iterator = reversed(block.ops) if reverse else iter(block.ops)
+    for n, op in enumerate(iterator):
+        names.append(op.name)
+        neighbour = op.prev_op if reverse else op.next_op
+        if isinstance(neighbour, arith.ConstantOp) and not neighbour.result.uses:
+            neighbour.detach()  # the op the iteration read as the next one
+            neighbour.erase()
+        if isinstance(op, arith.AddiOp):
+            block.insert_op_after(arith.ConstantOp.from_int_and_width(7, 32), op)
+            block.insert_op_before(arith.ConstantOp.from_int_and_width(8, 32), op)
+            op.result.name_hint = f"sum{n}"
+    return names, str(module)
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+def test_iterating_a_changing_block_sees_what_xdsls_sees(xdsl_as_is: None, reverse: bool) -> None:
+    theirs, ours = _both(lambda: _changing_block_iteration(reverse))
+    assert ours == theirs
+
+
+def test_ir_identity_hashes_are_objects(xdsl_as_is: None) -> None:
+    """Installed, an op's, block's, region's and value's hash is `object`'s (in C; not
+    `id`: sets of them iterate in another order) and equality stays identity."""
+    op = arith.ConstantOp.from_int_and_width(1, 32)
+    other = arith.ConstantOp.from_int_and_width(1, 32)
+    block = Block([op])
+    region = Region(Block())
+    things = (op, op.result, block, block.args, region)
+    fast_ir.install()
+    try:
+        for thing in (op, op.result, block, region):
+            assert hash(thing) == object.__hash__(thing)
+        assert op != other and op.result != other.result and op == op
+        assert len({op, other, op, op.result, op.result}) == 3
+    finally:
+        fast_ir.uninstall()
+    assert hash(op) == id(op) and things
