@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from math import nan
 from pathlib import Path
 
 #: Seconds to wait after a warm run, while the server prepares its spare worker.
@@ -347,18 +348,33 @@ def main() -> None:
     )
 
     best, loads, differ = whole_processes(trees, kernels, args.gpu_name, args.repeat)
-    ref = best["tileiras"]
+    # Kernels that tileiras (or a tree) rejects (NaN) are left out of the ratios.
+    ref = {
+        n: t
+        for n, t in best["tileiras"].items()
+        if all(
+            t == t and best[f"tree{i}"].get(n, nan) == best[f"tree{i}"].get(n, nan)
+            for i in range(len(trees))
+        )
+    }
+    left_out = sorted(set(best["tileiras"]) - set(ref))
     print(
         f"whole process, warm through the shim, best of {args.repeat}, load {min(loads):.1f}-{max(loads):.1f}:"
     )
     print(f"  tileiras: median {statistics.median(ref.values()):.3f} s")
     for i in range(len(trees)):
-        ratios = [best[f"tree{i}"][n] / ref[n] for n in ref]
-        above = sum(r > 1.5 for r in ratios)
+        ratios = {n: best[f"tree{i}"][n] / ref[n] for n in ref}
+        above = sorted((r, n) for n, r in ratios.items() if r > 1.5)
+        values = sorted(ratios.values())
+        quartiles = statistics.quantiles(values, n=4)
         print(
-            f"  tree {i}: median {statistics.median(ratios):.2f}x, max {max(ratios):.2f}x, "
-            f"{above}/{len(ratios)} above 1.5x"
+            f"  tree {i}: median {statistics.median(values):.2f}x "
+            f"(quartiles {quartiles[0]:.2f}-{quartiles[2]:.2f}x), max {values[-1]:.2f}x, "
+            f"{len(above)}/{len(values)} above 1.5x"
+            + "".join(f"\n    {n} {r:.2f}x" for r, n in reversed(above))
         )
+    if left_out:
+        print(f"  left out (a command failed): {', '.join(left_out)}")
     pairs = [best["tree1"][n] / best["tree0"][n] for n in ref]
     print(f"  tree 1 / tree 0, same kernel: median {statistics.median(pairs):.3f}")
     print(f"  cubins that differ between the trees: {', '.join(differ) or 'none'}")
