@@ -1,17 +1,18 @@
 """Native block-scaled `tcgen05.mma` of 4-bit floats on sm_100a (issue 16): an
 `mmaf_scaled` of e2m1 operands that cuTile unpacked from bytes (`unpack_from_bytes`) runs
 on `kind::mxf4 ... scale_vec::2X` (one UE8M0 factor per 32 elements) or `kind::mxf4nvf4
-... scale_vec::4X` (one per 16) with the loaded bytes as its operands, two elements a
-byte, K-major (B loaded through a transposed view), 64 elements an MMA.
+... scale_vec::4X` (one UE8M0 or f8E4M3FN factor per 16) with the loaded bytes as its
+operands, two elements a byte, K-major (B loaded through a transposed view), 64 elements
+an MMA; f8E4M3FN factors as UE4M3, their signs flipped into the elements they scale.
 
 The instruction descriptors decode (in the PTX simulator's decoder) to what they were
-built from; the corpus kernel `block_scaled_mm_e2m1_m128` and its 16-element-group twin
-match numpy in the simulator with their ragged edges, also over six K tiles (the scale
-sets go round the 3-slot rings twice); its PTX broken (the scale vector 4X for 2X, the
-second K step's scale-factor IDs those of the first, a K step of 32 elements instead of
-64) or its bytes read with the nibbles swapped is reported or wrong.  f8E4M3FN scales
-(NVFP4, `block_scaled_mm_nvf4_m128`) keep the bf16 dots, with the reason: UE4M3 has no
-sign."""
+built from; the corpus kernels `block_scaled_mm_e2m1_m128` (MXFP4) and
+`block_scaled_mm_nvf4_m128` (NVFP4, negative scales) and the first's 16-element-group
+twin match numpy in the simulator with their ragged edges, the first also over six K
+tiles (the scale sets go round the 3-slot rings twice); the MXFP4 PTX broken (the scale
+vector 4X for 2X, the second K step's scale-factor IDs those of the first, a K step of 32
+elements instead of 64) or its bytes read with the nibbles swapped, and the NVFP4 kernel
+compiled without the sign folding, are reported or wrong."""
 
 from __future__ import annotations
 
@@ -23,12 +24,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects.builtin import StringAttr
 
+from tileir.backend.ptx.ptxas import run_ptxas
 from tileir.compiler import compile_module, load_module, parse_module_text
-from tileir.conversions.scaled_mma import BLOCK_SCALED_ATTR, decompose_scaled_mma
+from tileir.conversions import scaled_mma
 from tileir.conversions.tileas_to_llvm.tcgen05 import block_scaled_descriptor
-from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
 from tileir.testing import SimulationError, simulate
 from tileir.testing.ptx_tcgen05_scaled import ScaledIdesc, decode_scaled_descriptor
@@ -45,31 +45,37 @@ MXF4 = "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X"
 MXF4NVF4 = "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X"
 
 
-def _form(group: int, mnk: tuple[int, int, int] = (128, 128, 256)) -> BlockScaledForm:
-    form = block_scaled_form("sm_100a", "e2m1", "e2m1", "e8m0", group, mnk, 2, 4)
+def _form(
+    group: int, mnk: tuple[int, int, int] = (128, 128, 256), scale: str = "e8m0"
+) -> BlockScaledForm:
+    form = block_scaled_form("sm_100a", "e2m1", "e2m1", scale, group, mnk, 2, 4)
     assert isinstance(form, BlockScaledForm), form
     return form
 
 
-@pytest.mark.parametrize("group,kind,vector", [(32, "mxf4", 2), (16, "mxf4nvf4", 4)])
-def test_descriptor_round_trips(group: int, kind: str, vector: int) -> None:
-    form = _form(group)
-    assert (form.kind, form.vector, form.scale, form.mma_k) == (kind, vector, "ue8m0", 64)
-    assert ATOM_CATALOG[form.atom].block_scale == (kind, vector, "ue8m0")
+@pytest.mark.parametrize(
+    "scale,group,kind,vector",
+    [("e8m0", 32, "mxf4", 2), ("e8m0", 16, "mxf4nvf4", 4), ("e4m3", 16, "mxf4nvf4", 4)],
+)
+def test_descriptor_round_trips(scale: str, group: int, kind: str, vector: int) -> None:
+    form = _form(group, scale=scale)
+    ue = "u" + scale
+    assert (form.kind, form.vector, form.scale, form.mma_k) == (kind, vector, ue, 64)
+    assert ATOM_CATALOG[form.atom].block_scale == (kind, vector, ue)
     assert ATOM_CATALOG[form.atom].operands == ("i8", "i8", "f32")
     ids = (0, 2) if vector == 2 else (0,)
     for n, sfa, sfb in itertools.product(range(16, 257, 16), ids, ids):
         word = block_scaled_descriptor(form, n, sfa, sfb)
         assert decode_scaled_descriptor(word, kind, vector) == ScaledIdesc(
-            kind, "e2m1", "e2m1", "ue8m0", sfa, sfb, False, False, n, 128
+            kind, "e2m1", "e2m1", ue, sfa, sfb, False, False, n, 128
         )
 
 
 @pytest.mark.parametrize(
     "scale,group,mnk,says",
     [
-        ("e4m3", 16, (128, 128, 256), "UE4M3 factors, which have no sign"),
         ("e8m0", 64, (128, 128, 256), "kind::mxf4 takes one UE8M0 factor per 32"),
+        ("e4m3", 32, (128, 128, 256), "e4m3 scales per 32 elements of e2m1"),
         ("e8m0", 32, (128, 128, 96), "K = 96: kind::mxf4 takes K in steps of 64"),
         ("e8m0", 32, (64, 128, 256), "M = 64"),
     ],
@@ -152,15 +158,36 @@ def test_sixteen_element_groups_run_on_mxf4nvf4() -> None:
     _run(ptx, _inputs(group=16))
 
 
-def test_nvf4_scales_keep_the_bf16_dots_and_say_why() -> None:
-    """f8E4M3FN factors may be negative; UE4M3 has no sign: the K groups' bf16 dots,
-    the last with the reason (the corpus tests run them)."""
-    module = load_module(CORPUS / "block_scaled_mm_nvf4_m128.mlir")
-    decompose_scaled_mma(module, "sm_100a", 4)
-    dots = [op for op in module.walk() if isinstance(op, ct.MmaFOp)]
-    assert len(dots) == 8 and not any(isinstance(op, ct.MmaFScaledOp) for op in module.walk())
-    why = dots[-1].attributes[BLOCK_SCALED_ATTR]
-    assert isinstance(why, StringAttr) and "UE4M3 factors, which have no sign" in why.data
+def test_sixteen_element_groups_assemble() -> None:
+    """`kind::mxf4nvf4` and `.scale_vec::4X` need PTX ISA 8.7 (ptxas 13 refuses them
+    under 8.6): the kernel says so, and ptxas takes it without spills."""
+    ptx, _ = _compiled("16")
+    assert "\n.version 8.7\n" in ptx
+    report = run_ptxas(ptx, "sm_100a")
+    assert report.ok and not any(report.spills.values()), report.output
+
+
+def test_nvf4_kernel_folds_the_scale_signs_into_the_operands() -> None:
+    """NVFP4 (`block_scaled_mm_nvf4_m128`: f8E4M3FN scales +-0.5 .. +-2 per 16): on
+    UE4M3 factors (no sign), each factor's sign flipped into the e2m1 elements it scales;
+    equal to numpy, negative scales included."""
+    nvf4 = "block_scaled_mm_nvf4_m128"
+    result = compile_module(load_module(CORPUS / f"{nvf4}.mlir"), "sm_100a")
+    assert result.ptx is not None and result.ptx.count(MXF4NVF4) == 2
+    assert "cvt.rn.bf16" not in result.ptx
+    inputs = _common.load_case_module(nvf4).make_inputs(np.random.default_rng(SEED))
+    assert (inputs["arrays"]["a_scale"].astype(np.float32) < 0).any()
+    _common.simulate_case(nvf4, result.ptx, SEED)
+
+
+def test_nvf4_without_the_sign_folding_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scales' signs left to the MMA, which reads UE4M3 (bit 7 ignored): wrong."""
+    monkeypatch.setattr(scaled_mma, "_fold_scale_signs", lambda *args: None)
+    nvf4 = "block_scaled_mm_nvf4_m128"
+    result = compile_module(load_module(CORPUS / f"{nvf4}.mlir"), "sm_100a")
+    assert result.ptx is not None and result.ptx.count(MXF4NVF4) == 2
+    with pytest.raises(AssertionError):
+        _common.simulate_case(nvf4, result.ptx, SEED)
 
 
 def _vector_4x(ptx: str) -> str:

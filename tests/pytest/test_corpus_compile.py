@@ -32,14 +32,17 @@ def test_compiles_and_assembles(kernel: Path, arch: str) -> None:
     ptx = result.ptx
     assert ptx is not None
     # The target's lowest ISA, unless an instruction needs a newer one (8-bit float
-    # mma.sync: 8.4, 8.7 with an f16 accumulator; mixed-sign i8 wgmma: 8.4).
+    # mma.sync: 8.4, 8.7 with an f16 accumulator; mixed-sign i8 wgmma: 8.4;
+    # tcgen05.mma kind::mxf4nvf4: 8.7).
     lowest = {"sm_80": (7, 0), "sm_90a": (8, 0), "sm_100a": (8, 6)}[arch]
     header = re.search(rf"\.version (\d+)\.(\d+)\n\.target {arch}\n", ptx)
     assert header is not None
     version = (int(header.group(1)), int(header.group(2)))
     assert version >= lowest
     if version > lowest:
-        assert re.search(r"mma\.sync\S*\.e[45]m[23]|wgmma\S*\.(s8\.u8|u8\.s8)", ptx), version
+        assert re.search(
+            r"mma\.sync\S*\.e[45]m[23]|wgmma\S*\.(s8\.u8|u8\.s8)|kind::mxf4nvf4", ptx
+        ), version
     # One .param per entry argument, in order, and the block size recorded.
     entry_args = re.search(r"entry @\w+\((.*?)\)", kernel.read_text()).group(1)  # type: ignore[union-attr]
     n_args = entry_args.count("%arg")

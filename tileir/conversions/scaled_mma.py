@@ -71,6 +71,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from tileir.diagnostics import not_supported
 from tileir.dialects.cuda_tile import ops as ct
+from tileir.dialects.cuda_tile.attributes import Signedness, SignednessAttr
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.cuda_tile.types import PartitionViewType, TileType
 from tileir.dialects.nv_tileaa import ops as aa
@@ -210,7 +211,7 @@ def _plain_load(b: SSAValue) -> ct.LoadViewTkoOp | None:
     return load if isinstance(maker, ct.MakePartitionViewOp) else None
 
 
-def _k_major_load(load: ct.LoadViewTkoOp) -> None:
+def _k_major_load(load: ct.LoadViewTkoOp) -> SSAValue:
     """B's `[N, K/2]` bytes (`load`, `_plain_load`) loaded K-major instead, `[K/2, N]`
     through a transposed partition view (as cuTile's `order=(1, 0)` loads), and
     transposed back for the unpack that nothing will read: the tile the ring pipeline
@@ -249,6 +250,7 @@ def _k_major_load(load: ct.LoadViewTkoOp) -> None:
     b.replace_all_uses_with(back.results[0])
     load.detach()
     load.erase()
+    return new_load.tile
 
 
 def packed_dot_operands(op: ct.MmaFScaledOp) -> tuple[SSAValue, SSAValue]:
@@ -289,13 +291,74 @@ def native_form(
     return form
 
 
+def _tile(ops: list[Operation], cls: type[Operation], operands: list[SSAValue], t: Attribute,
+          properties: dict[str, Attribute] | None = None) -> SSAValue:  # fmt: skip
+    return _insert(
+        ops, cls.create(operands=operands, result_types=[t], properties=properties or {})
+    )
+
+
+def _fold_scale_signs(op: ct.MmaFScaledOp, a: SSAValue, b: SSAValue) -> None:
+    """f8E4M3FN scales as the UE4M3 factors `kind::mxf4nvf4` reads, which have no sign:
+    each factor's sign goes into the e2m1 elements it scales (their sign bits, 0x88 of
+    each byte of the group flipped), and `op` takes the magnitudes (bit 7 cleared):
+    `(a * s) = (a * sign(s)) * |s|`, exactly.  `a` (A's `[M, K/2]` bytes) and `b` (B's
+    `[K/2, N]`, K-major) are flipped and unpacked again for `op`."""
+    ops: list[Operation] = []
+    for data, scale, k_dim in ((a, op.lhs_scale, 1), (b, op.rhs_scale, 0)):
+        shape = list(shape_of(scale.type))
+        bytes_t = TileType(shape, i8)
+        bits = _tile(ops, ct.BitcastOp, [scale], bytes_t)
+        seven = _insert(ops, ct.ConstantOp.splat(7, bytes_t))
+        sign = _tile(ops, ct.ShRIOp, [bits, seven], bytes_t,
+                     {"signedness": SignednessAttr(Signedness.SIGNED)})  # fmt: skip
+        flip = _insert(ops, ct.ConstantOp.splat(-0x78, bytes_t))  # 0x88
+        mask = _tile(ops, ct.AndIOp, [sign, flip], bytes_t)
+        # Each factor over the 8 bytes (16 elements) of its group along K.
+        wide = list(shape)
+        wide.insert(k_dim + 1, 1)
+        mask = _tile(ops, ct.ReshapeOp, [mask], TileType(wide, i8))
+        wide[k_dim + 1] = 8
+        mask = _tile(ops, ct.BroadcastOp, [mask], TileType(wide, i8))
+        mask = _tile(ops, ct.ReshapeOp, [mask], data.type)
+        flipped = _tile(ops, ct.XOrIOp, [data, mask], data.type)
+        magnitude = _insert(ops, ct.ConstantOp.splat(0x7F, bytes_t))
+        magnitude = _tile(ops, ct.AndIOp, [bits, magnitude], bytes_t)
+        magnitude = _tile(ops, ct.BitcastOp, [magnitude], scale.type)
+        # The operand unpacked again from the flipped bytes (`packed_operands`' form;
+        # the old unpacks die with their last reader).
+        rows = flipped if k_dim == 1 else _transpose(ops, flipped)
+        r, c = shape_of(rows.type)
+        f4 = element_type(op.lhs.type)
+        flat = _tile(ops, ct.ReshapeOp, [rows], TileType([r * c], i8))
+        flat = _tile(ops, ct.UnpackOp, [flat], TileType([2 * r * c], f4))
+        operand = _tile(ops, ct.ReshapeOp, [flat], TileType([r, 2 * c], f4))
+        operand = operand if k_dim == 1 else _transpose(ops, operand)
+        Rewriter.insert_op(ops, InsertPoint.before(op))
+        ops = []
+        op.operands[1 - k_dim] = operand
+        op.operands[3 + (1 - k_dim)] = magnitude
+
+
+def _transpose(ops: list[Operation], x: SSAValue) -> SSAValue:
+    t = x.type
+    assert isinstance(t, TileType)
+    r, c = shape_of(t)
+    perm: dict[str, Attribute] = {"permutation": DenseArrayBase.from_list(i32, [1, 0])}
+    return _tile(ops, ct.PermuteOp, [x], TileType([c, r], t.element_type), perm)
+
+
 def _pack_operands(op: ct.MmaFScaledOp) -> None:
     """Mark `op` for the lift, which hands its dot A's and B's bytes (`PACKED_F4_ATTR`),
-    B's loaded K-major where it can be (`_k_major_load`)."""
+    B's loaded K-major (`_k_major_load`), the signs of f8E4M3FN scales folded into them
+    (`_fold_scale_signs`)."""
     packed = packed_operands(op)
-    load = _plain_load(packed[1]) if not isinstance(packed, str) else None
-    assert load is not None  # native_form checked both
-    _k_major_load(load)
+    assert not isinstance(packed, str)  # native_form checked
+    load = _plain_load(packed[1])
+    assert load is not None
+    b = _k_major_load(load)
+    if isinstance(element_type(op.lhs_scale.type), Float8E4M3FNType):
+        _fold_scale_signs(op, packed[0], b)
     op.attributes[aa.PACKED_F4_ATTR] = UnitAttr()
 
 

@@ -153,6 +153,8 @@ from tileir.transforms.tileas.tcgen05_plan import (
 
 #: The PTX ISA of every `tcgen05` instruction (sm_100a).
 TCGEN05_PTX_ISA = "8.6"
+#: ... but `kind::mxf4nvf4` and `.scale_vec::4X`, which ptxas 13 takes from PTX ISA 8.7.
+MXF4NVF4_PTX_ISA = "8.7"
 #: Bits 46-48 of an sm_100 shared-memory descriptor: the fixed value 0b001.
 SM100_DESCRIPTOR_VERSION = 1 << 46
 #: Columns one `tcgen05.ld`/`st` `32x32b` moves here (up to `.x128` exist; 32 registers
@@ -941,14 +943,15 @@ def lower_tcgen05_dot(
                     enable,
                     guard=thread0,
                 )
+    isa = MXF4NVF4_PTX_ISA if form is not None and form.kind == "mxf4nvf4" else TCGEN05_PTX_ISA
     if agent:
         # The stage's `consumer_release` commits them (`tcgen05_agents.py`).
-        b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+        b.asm(asm, min_ptx_isa=isa)
         carried = [b.const(0, accumulator.register_type)] * len(acc_vals)
         rewriter.replace(op, [], [ctx.pack(rewriter, carried, op.result.type)])
         return
     commit(asm, bar, thread0)
-    b.asm(asm, min_ptx_isa=TCGEN05_PTX_ISA)
+    b.asm(asm, min_ptx_isa=isa)
 
     # What the loop carries for a resident accumulator: the initial registers, or (where
     # tensor memory holds the accumulation from before the loop on) a zero that nothing

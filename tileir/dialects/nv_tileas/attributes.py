@@ -466,9 +466,9 @@ BLOCK_SCALED_FAMILIES = tuple(
     MmaSpec(a, b, "f32") for a in ("e4m3", "e5m2") for b in ("e4m3", "e5m2")
 )
 #: And on e2m1 x e2m1 held two a byte (i8 tiles, `MmaSpec.packed_f4`), K = 64 an MMA:
-#: `kind::mxf4` with a UE8M0 factor per 32 (2X), `kind::mxf4nvf4` with a UE8M0 factor
-#: per 16 (4X): (kind, vector, scale type).  Not UE4M3 (`tcgen05_plan.packed_f4_form`).
-PACKED_F4_FORMS = (("mxf4", 2, "ue8m0"), ("mxf4nvf4", 4, "ue8m0"))
+#: `kind::mxf4` with a UE8M0 factor per 32 (2X), `kind::mxf4nvf4` with a UE8M0 or UE4M3
+#: factor per 16 (4X): (kind, vector, scale type).
+PACKED_F4_FORMS = (("mxf4", 2, "ue8m0"), ("mxf4nvf4", 4, "ue8m0"), ("mxf4nvf4", 4, "ue4m3"))
 
 
 #: The instruction families `tcgen05.mma` takes in tileir: 32-bit accumulators

@@ -240,18 +240,15 @@ PACKED_F4_MMA_K = 2 * K_STEP_BYTES
 def packed_f4_form(scale: str, group: int) -> BlockScaledForm | str:
     """The block-scaled `tcgen05.mma` of packed e2m1 x e2m1 operands with one `scale`
     factor (`e8m0`, `e4m3`) per `group` elements of K (PTX ISA 9.7.16.10.7, Table 55):
-    UE8M0 per 32 is `kind::mxf4` 2X, per 16 `kind::mxf4nvf4` 4X; or why none takes it
-    (f8E4M3FN per 16 would be `kind::mxf4nvf4` 4X on UE4M3, which drops the sign)."""
+    UE8M0 per 32 is `kind::mxf4` 2X, per 16 `kind::mxf4nvf4` 4X; f8E4M3FN per 16 is
+    `kind::mxf4nvf4` 4X on UE4M3 (no sign: the operands take it); or why none takes it."""
     vector = PACKED_F4_MMA_K // group if group in (16, 32) else 0
     if scale == "e8m0" and vector:
         kind = "mxf4" if vector == 2 else "mxf4nvf4"
         return BlockScaledForm(kind, vector, "ue8m0", PACKED_F4, PACKED_F4, group, PACKED_F4_MMA_K)
     if scale == "e4m3" and vector == 4:
-        return (
-            "f8E4M3FN scales per 16 elements of e2m1: kind::mxf4nvf4 takes UE4M3 factors, which "
-            "have no sign, and mmaf_scaled's may be negative (not yet: the signs would go into "
-            "the operands)"
-        )
+        # UE4M3 has no sign: `scaled_mma._fold_scale_signs` moves it into the operands.
+        return BlockScaledForm("mxf4nvf4", 4, "ue4m3", PACKED_F4, PACKED_F4, group, PACKED_F4_MMA_K)
     return (
         f"{scale} scales per {group} elements of e2m1: kind::mxf4 takes one UE8M0 factor per "
         "32 (scale_vec::2X), kind::mxf4nvf4 one per 16 (scale_vec::4X)"
