@@ -30,6 +30,7 @@ from tileir.compiler import compile_module, load_module, parse_module_text
 from tileir.conversions import scaled_mma
 from tileir.conversions.tileas_to_llvm.tcgen05 import block_scaled_descriptor
 from tileir.dialects.nv_tileas.attributes import ATOM_CATALOG
+from tileir.driver.remarks import tileas_remarks
 from tileir.testing import SimulationError, simulate
 from tileir.testing.ptx_tcgen05_scaled import ScaledIdesc, decode_scaled_descriptor
 from tileir.transforms.tileas.tcgen05_plan import BlockScaledForm, block_scaled_form
@@ -144,6 +145,17 @@ def test_corpus_kernel_runs_natively_and_matches_numpy() -> None:
     # Both operands ride the cp.async rings as the loaded bytes, the MMAs in flight.
     assert "nv_tileas.tmem_in_flight" in tileas and "nv_tileas.tmem_scale_sets = 3" in tileas
     _common.simulate_case(KERNEL, ptx, SEED)
+
+
+def test_remark_names_the_kind_and_the_scale_vector() -> None:
+    tileas = compile_module(load_module(CORPUS / f"{KERNEL}.mlir"), "sm_100a", stop_after="tileas")
+    assert tileas.module is not None
+    said = [r.message for r in tileas_remarks(tileas.module, "sm_100a")]
+    assert any(
+        m.startswith("dot of 128x64 by 64x32 i8 (e2m1 pairs) -> f32 on " + MXF4)
+        and "one UE8M0 scale per 32 of K" in m
+        for m in said
+    ), said
 
 
 def test_scale_sets_go_round_the_ring() -> None:

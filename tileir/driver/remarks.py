@@ -279,7 +279,9 @@ def _dot_remarks(op: tas.DotOp, arch: str) -> list[Remark]:
     a_t, b_t, acc_t = (v.type for v in (op.a, op.b, op.acc))
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
     shapes = " by ".join("x".join(map(str, t.get_shape())) for t in (a_t, b_t))
-    what = f"dot of {shapes} {element_type(a_t)} -> {element_type(acc_t)}"
+    kinds = op.atom.info.mma_kinds
+    pairs = " (e2m1 pairs)" if kinds is not None and kinds[0] == "e2m1" else ""
+    what = f"dot of {shapes} {element_type(a_t)}{pairs} -> {element_type(acc_t)}"
     fn, where = _function_name(op), location_of(op)
     if plan.engine == "fma":
         message = f"{what} runs on FMAs (CUDA cores): {plan.detail}"
