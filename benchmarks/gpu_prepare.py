@@ -11,14 +11,22 @@ here, from the same bytecode, and carried.  For each kernel `NAME` the folder ge
   installed (the `cutile` extra);
 * `manifest.json`: each cubin's entry symbol and block size (tileir's from the PTX's
   `.reqntid`, tileiras's from the cubin's `EIATTR_REQNTID`), ptxas's registers and
-  spills, tool versions, and the error of whatever did not compile.
+  spills, the arch, the compile options, the commit, and the error of whatever did not
+  compile; `COMMIT`: the commit (`+ changes` for a tree with uncommitted ones), which
+  `gpu_session.sh` prints.
+
+`--option KEY=VALUE` passes a keyword of `tileir.compiler.compile_module` to tileir's
+build (`true`/`false` a bool, digits an int), so that a variant is built beside the
+default one and the session times both on the same machine:
 
     python benchmarks/gpu_prepare.py .gpu [--arch sm_90a] [--only NAME]
+    python benchmarks/gpu_prepare.py .gpu_tma --option tma_feeds=true   # TMA-fed rings
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import re
 import subprocess
@@ -49,7 +57,51 @@ def cubin_reqntid(cubin: Path) -> list[int] | None:
     return [int(v, 16) for v in m.group(1).split()] if m else None
 
 
-def build_tileir(name: str, arch: str, out: Path) -> dict[str, Any]:
+def compile_options(pairs: list[str]) -> dict[str, bool | int | str]:
+    """`KEY=VALUE` pairs as `compile_module` keywords: `true`/`false` a bool, digits an
+    int, anything else a string; a key that is not one of its plain (bool, int, str)
+    keywords is an error, so that a misspelt option cannot build the default cubins
+    under a variant's name."""
+    from tileir.compiler import compile_module
+
+    known = {
+        p.name: type(p.default)
+        for p in inspect.signature(compile_module).parameters.values()
+        if p.kind is p.KEYWORD_ONLY and type(p.default) in (bool, int, str)
+    }
+    options: dict[str, bool | int | str] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or key not in known:
+            raise SystemExit(
+                f"--option {pair!r}: expected KEY=VALUE with KEY one of {', '.join(sorted(known))}"
+            )
+        value: bool | int | str = text
+        if text.lower() in ("true", "false"):
+            value = text.lower() == "true"
+        elif text.lstrip("-").isdigit():
+            value = int(text)
+        if not isinstance(value, known[key]):
+            raise SystemExit(f"--option {pair!r}: {key} takes a {known[key].__name__}")
+        options[key] = value
+    return options
+
+
+def commit() -> str:
+    """The tree's commit, with `+ changes` where tracked files differ from it."""
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", "-C", str(ROOT), *args], capture_output=True, text=True
+        ).stdout.strip()
+
+    head = git("rev-parse", "--short", "HEAD") or "unknown"
+    return head + (" + changes" if git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def build_tileir(
+    name: str, arch: str, out: Path, options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     from tileir.backend.ptx.ptxas import run_ptxas
     from tileir.compiler import compile_module, load_module
     from tileir.diagnostics import CompileError
@@ -59,7 +111,7 @@ def build_tileir(name: str, arch: str, out: Path) -> dict[str, Any]:
     bytecode = CORPUS / f"{name}.tileirbc"
     symbol = find_entry(load(bytecode), None).sym_name.data
     try:
-        result = compile_module(load_module(bytecode), arch)
+        result = compile_module(load_module(bytecode), arch, **(options or {}))
     except CompileError as e:
         return {"symbol": symbol, "error": e.format()}
     assert result.ptx is not None
@@ -92,13 +144,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--arch", default="sm_90a")
     parser.add_argument("--only", action="append", metavar="NAME")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a compile_module keyword for tileir's cubins (e.g. tma_feeds=true)",
+    )
+    parser.add_argument("--no-tileiras", action="store_true", help="build tileir's cubins only")
     args = parser.parse_args(argv)
+    options = compile_options(args.option)
     args.out.mkdir(parents=True, exist_ok=True)
-    gpu = TILEIRAS_GPU.get(args.arch, args.arch)
-    manifest: dict[str, Any] = {"arch": args.arch, "tileiras_gpu": gpu, "kernels": {}}
+    gpu: str = TILEIRAS_GPU.get(args.arch) or args.arch
+    manifest: dict[str, Any] = {
+        "arch": args.arch,
+        "tileiras_gpu": gpu,
+        "options": options,
+        "commit": commit(),
+        "kernels": {},
+    }
+    (args.out / "COMMIT").write_text(
+        manifest["commit"] + "".join(f" {k}={v}" for k, v in options.items()) + "\n"
+    )
     for name in args.only or _common.kernel_names():
-        ours = build_tileir(name, args.arch, args.out)
-        theirs = build_tileiras(name, gpu, args.out, ours["symbol"])
+        ours = build_tileir(name, args.arch, args.out, options)
+        theirs = (
+            {"error": "not built (--no-tileiras)"}
+            if args.no_tileiras
+            else build_tileiras(name, gpu, args.out, ours["symbol"])
+        )
         manifest["kernels"][name] = {"tileir": ours, "tileiras": theirs}
         status = [
             f"{k}: {v.get('error', 'ok')}" for k, v in (("tileir", ours), ("tileiras", theirs))
