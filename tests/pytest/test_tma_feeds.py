@@ -13,16 +13,20 @@ fences, bytes, swizzle), not the tensor map's bit encoding.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from tileir.compiler import compile_module, load_module
 from tileir.dialects.nv_tileas.core_matrices import B_MN_SWIZZLE_ATTR
 from tileir.testing import SimulationError
+from tileir.transforms.tileas import tma_feeds
 from tileir.transforms.tileas.tma_feeds import TMA_BLOCKED_ATTR, TMA_FEED_ATTR
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -85,3 +89,111 @@ def test_the_decisions_are_in_the_tileas_stage() -> None:
     assert '"B: fed by TMA: 64B MN-major swizzle, 1 box of 32x32"' in tileas
     assert TMA_BLOCKED_ATTR not in tileas
     assert "tensormap" not in _ptx("gemm_f16", tma_feeds=False)
+
+
+BATCHED = "batched_matmul_2d_f16"
+
+
+def _batched_case(ptx: str) -> None:
+    """batched_matmul_2d_f16 at a ragged shape (M, N, K = 40, 72, 88 on 64x64x64 tiles,
+    2 batches) on a grid one batch too many: that batch's CTAs must read nothing (their
+    masks are all off) and store nothing."""
+    from _common import empty_output, flatten_args, make_kernel_inputs  # pyright: ignore
+
+    from tileir.testing import simulate
+
+    rng = np.random.default_rng(SEED)
+    batches, m, n, k = 2, 40, 72, 88
+    a = rng.uniform(-1.0, 1.0, (batches, m, k)).astype(np.float16)
+    b = rng.uniform(-1.0, 1.0, (batches, k, n)).astype(np.float16)
+    c = empty_output((batches, m, n), np.float16)
+    inputs = make_kernel_inputs(
+        params=("a", "b", "c", "k_tiles"),
+        arrays={"a": a, "b": b, "c": c},
+        scalars={"k_tiles": 2},
+        outputs=("c",),
+        grid=(batches + 1, 1, 2),
+    )
+    simulate(ptx, inputs["grid"], flatten_args(inputs))
+    want = np.matmul(a.astype(np.float64), b.astype(np.float64)).astype(np.float16)
+    np.testing.assert_allclose(inputs["arrays"]["c"], want, rtol=2e-3, atol=1e-3)
+
+
+def test_a_batched_gemm_through_a_unit_dimension_fed_by_tma() -> None:
+    """A `[1, rows, cols]` tile of a 3-D array seen as `[rows, cols]`: a 2-D map whose
+    base is moved by the CTA's batch offset, the batch's bound a guard that moves the
+    box out of bounds where the batch is past the array."""
+    ptx = _ptx(BATCHED)
+    assert ptx.count("cp.async.bulk.tensor.2d") == 2
+    assert "cp.async.cg" not in ptx
+    _batched_case(ptx)
+
+
+@pytest.mark.parametrize("breakage", ["unmoved", "unguarded"])
+def test_broken_batched_feeds_are_caught(breakage: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The map at the array's first batch for every CTA, or no guard on the batch
+    bound: the simulator (or numpy) says so."""
+    if breakage == "unmoved":
+        monkeypatch.setattr(tma_feeds, "_moved_base", lambda base, *_: base)
+    else:
+        decide = tma_feeds.decide
+
+        def unguarded(*args: Any) -> Any:
+            feed, match = decide(*args)
+            return feed, dataclasses.replace(match, guards=(None, None))
+
+        monkeypatch.setattr(tma_feeds, "decide", unguarded)
+    with pytest.raises((SimulationError, AssertionError)):
+        _batched_case(_ptx(BATCHED))
+
+
+def test_tf32_a_fed_by_tma_and_rounded_in_its_slot(tmp_path: Path) -> None:
+    """gemm_tf32 with a K tile of 16 (warp-specialized: its stages fit): A's f32 tile is
+    a 64B-swizzled box (elemtype f32, no rounding on the way in), rounded to tf32 by the
+    consumer in its slot once the *full* mbarrier says the bytes landed; B, transposed
+    into its K-major slot for `wgmma`, stays on `cp.async`.  Ragged (M, N, K = 72,
+    40, 40 on 64x64x16 tiles); the result equals numpy's and, bit for bit, the
+    `cp.async` feed's; with half the box's bytes expected, the rounding reads the slot
+    before the box has landed."""
+    from _common import (  # pyright: ignore
+        copy_inputs,
+        empty_output,
+        flatten_args,
+        make_kernel_inputs,
+    )
+
+    from tileir.testing import simulate
+
+    source = (CORPUS / "gemm_tf32.mlir").read_text()
+    path = tmp_path / "gemm_tf32_k16.mlir"
+    path.write_text(source.replace("64x32", "64x16").replace("32x64", "16x64"))
+    fed = compile_module(load_module(path), "sm_90a", tma_feeds=True, keep_stages=True)
+    assert '"A: fed by TMA: 64B swizzle, 1 box of 64x16"' in fed.stages["tileas"]
+    assert "B: stays on cp.async: its [K, N] tile is transposed" in fed.stages["tileas"]
+    plain = compile_module(load_module(path), "sm_90a").ptx
+    assert fed.ptx is not None and plain is not None
+    assert fed.ptx.count("cp.async.bulk.tensor.2d") == 1 and "tensormap" not in plain
+    case = _common.load_case_module("gemm_tf32")
+
+    def run(ptx: str) -> np.ndarray:
+        full = case.make_inputs(np.random.default_rng(SEED))["arrays"]  # (its tf32 ties)
+        m, n, k = 72, 40, 40
+        inputs = make_kernel_inputs(
+            params=("a", "b", "c", "k_tiles"),
+            arrays={
+                "a": np.ascontiguousarray(full["a"][:m, :k]),
+                "b": np.ascontiguousarray(full["b"][:k, :n]),
+                "c": empty_output((m, n), np.float32),
+            },
+            scalars={"k_tiles": -(-k // 16)},
+            outputs=("c",),
+            grid=(2, 1, 1),
+        )
+        expected = case.reference(copy_inputs(inputs))
+        simulate(ptx, inputs["grid"], flatten_args(inputs))
+        _common.check_outputs(case, inputs, expected)
+        return inputs["arrays"]["c"]
+
+    assert np.array_equal(run(plain), run(fed.ptx))
+    with pytest.raises(SimulationError):
+        run(_half_the_bytes(fed.ptx))

@@ -62,6 +62,7 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     Float16Type,
+    Float32Type,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -99,6 +100,7 @@ from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileas.dot_plan import dot_warp_grid
 from tileir.transforms.tileas.pipeline_dot_operands import feed_clauses, set_feed_clauses
 from tileir.transforms.tileas.ring_budget import laid_out_operand_buffer
+from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 from tileir.utils.bits import mlir_bit_width
 from tileir.utils.numeric import dense_splat
 
@@ -109,6 +111,9 @@ TMA_BLOCKED_ATTR = "nv_tileas.tma_feed_blocked"
 
 #: TMA's global address and row stride alignment (bytes; PTX ISA, *Tensor*: tensor map).
 TMA_ALIGN = 16
+#: A coordinate past any 32-bit extent (TMA's are signed 32-bit): a box there is all
+#: zeros (a guarded dimension's origin where its guard is false: `Match.guards`).
+OUT_OF_BOUNDS = 2**31 - 1
 #: TMA's largest box extent along one dimension.
 MAX_BOX = 256
 
@@ -194,11 +199,16 @@ def _int_constant(value: SSAValue) -> int | None:
     return None
 
 
-def _poly(value: SSAValue, depth: int = 0) -> Poly | None:
+#: A polynomial's leaves: leaf id -> a 64-bit value equal to it (`_poly`).
+Leaves = dict[int, SSAValue]
+
+
+def _poly(value: SSAValue, depth: int = 0, leaves: Leaves | None = None) -> Poly | None:
     """The 64-bit scalar `value` as an integer polynomial: constants, `addi`, `subi`,
     `muli` of 64-bit values, and leaves (an `exti unsigned` of a narrower value is a
     leaf of that value, which it equals; anything else is a leaf of itself).  Equal
-    polynomials are equal values modulo 2^64, as the 64-bit arithmetic computes them."""
+    polynomials are equal values modulo 2^64, as the 64-bit arithmetic computes them.
+    `leaves`, where given, gets a 64-bit value of each leaf (to compute it anew)."""
     value = _strip(value)
     if depth > 32:
         return None
@@ -207,14 +217,19 @@ def _poly(value: SSAValue, depth: int = 0) -> Poly | None:
         return {(): constant} if constant else {}
     op = value.owner
     if isinstance(op, ct.ExtIOp) and op.signedness.data is Signedness.UNSIGNED:
-        return {(id(_strip(op.args[0])),): 1}
+        key = id(_strip(op.args[0]))
+        if leaves is not None:
+            leaves.setdefault(key, value)
+        return {(key,): 1}
     if isinstance(op, ct.AddIOp | ct.SubIOp | ct.MulIOp) and mlir_bit_width(value.type) == 64:
-        a, b = _poly(op.args[0], depth + 1), _poly(op.args[1], depth + 1)
+        a, b = _poly(op.args[0], depth + 1, leaves), _poly(op.args[1], depth + 1, leaves)
         if a is None or b is None:
             return None
         if isinstance(op, ct.MulIOp):
             return _times(a, b)
         return _plus(a, _times(b, {(): -1}) if isinstance(op, ct.SubIOp) else b)
+    if leaves is not None:
+        leaves.setdefault(id(value), value)
     return {(id(value),): 1}
 
 
@@ -297,20 +312,30 @@ def _non_negative(value: SSAValue) -> bool:
 
 @dataclass(frozen=True)
 class Edge:
-    """One dimension of a bounds mask: `iota < clamp(extent - origin, 0, size)`."""
+    """One dimension of a bounds mask: `iota < clamp(extent - origin, 0, size)`, or
+    `iota < (guard ? clamp(extent - origin, 0, size) : 0)` (a batch index's bound:
+    the tile is all off where `guard`, an `i1` scalar, is false)."""
 
     extent: SSAValue
     origin: SSAValue
     size: int
+    guard: SSAValue | None = None
 
 
-def _clamp(bound: SSAValue, size: int) -> tuple[SSAValue, SSAValue] | None:
-    """(extent, origin) of `trunci(maxi(mini(exti(extent) - origin, size), 0))` (min and
-    max either way round), the extent a 32-bit value."""
+def _clamp(bound: SSAValue, size: int) -> tuple[SSAValue, SSAValue, SSAValue | None] | None:
+    """(extent, origin, guard) of `trunci(maxi(mini(exti(extent) - origin, size), 0))`
+    (min and max either way round), the extent a 32-bit value, or of
+    `trunci(select(guard, <that>, 0))` (`guard` an `i1` scalar; else None)."""
     op = bound.owner
     if not isinstance(op, ct.TruncIOp):
         return None
     inner = op.args[0]
+    guard = None
+    select = inner.owner
+    if isinstance(select, ct.SelectOp) and _int_constant(select.args[2]) == 0:
+        if shape_of(select.args[0].type):
+            return None
+        guard, inner = select.args[0], select.args[1]
     seen: set[str] = set()
     for _ in range(2):
         o = inner.owner
@@ -333,12 +358,12 @@ def _clamp(bound: SSAValue, size: int) -> tuple[SSAValue, SSAValue] | None:
         return None
     if mlir_bit_width(extent.args[0].type) != 32:
         return None
-    return extent.args[0], sub.args[1]
+    return extent.args[0], sub.args[1], guard
 
 
 def _edges(mask: SSAValue, rank: int) -> dict[int, Edge]:
     """Per dimension, the bounds compare of `mask` (and-ed 1-D compares, each expanded
-    and broadcast to the tile)."""
+    and broadcast to the tile; a dimension may have none)."""
     edges: dict[int, Edge] = {}
     stack = [mask]
     while stack:
@@ -350,11 +375,18 @@ def _edges(mask: SSAValue, rank: int) -> dict[int, Edge]:
         while isinstance(op, tas.BroadcastOp | tas.ConvertLayoutOp):
             value = op.operands[0]
             op = value.owner
-        dim = 0
-        if isinstance(op, tas.ExpandDimsOp) and rank == 2:
-            dim = 1 - op.axis.value.data
+        axes: list[int] = []
+        while isinstance(op, tas.ExpandDimsOp):
+            axes.append(op.axis.value.data)
             value = op.src
             op = value.owner
+        # Where the 1-D compare's dimension ends up: each expand_dims (innermost first)
+        # inserts a dimension at its axis, in front of it where the axis is not after it.
+        dim = 0
+        for axis in reversed(axes):
+            dim += axis <= dim
+        if len(axes) != rank - 1:
+            raise NotEligible("its mask is not a bounds compare per dimension")
         if not isinstance(op, ct.CmpIOp) or op.predicate != ComparisonPredicate.LESS_THAN:
             raise NotEligible("its mask is not a bounds compare per dimension")
         iota, bound = op.args[0], op.args[1]
@@ -367,9 +399,7 @@ def _edges(mask: SSAValue, rank: int) -> dict[int, Edge]:
             raise NotEligible("its mask's bound is not clamp(extent - origin, 0, size)")
         if dim in edges:
             raise NotEligible("its mask bounds one dimension twice")
-        edges[dim] = Edge(found[0], found[1], size)
-    if sorted(edges) != list(range(rank)):
-        raise NotEligible("its mask does not bound every dimension")
+        edges[dim] = Edge(*found[:2], size, found[2])
     return edges
 
 
@@ -391,6 +421,11 @@ def _consumer_dot(write: tas.ProducerWriteOp, position: int) -> tuple[tas.DotOp,
         raise NotEligible("its kernel has other than one pipeline")
     value = reads[0].values[position]
     uses = list(value.uses)
+    user = uses[0].operation if len(uses) == 1 else None
+    if isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes:
+        # Rounded to tf32 in the slot by the consumer, after its wait on the *full*
+        # mbarrier, which completes once the boxes' bytes landed (`ring_rounding.py`).
+        uses = list(user.result.uses)
     if len(uses) != 1 or not isinstance(uses[0].operation, tas.DotOp) or uses[0].index > 1:
         raise NotEligible("its stage is read by other than a dot operand")
     return uses[0].operation, uses[0].index
@@ -444,6 +479,12 @@ class Match:
     stride: SSAValue
     r0: SSAValue
     c0: SSAValue
+    #: What moves the map's base by a batch's offset (elements): (coefficient, leaves)
+    #: per monomial, the same in every iteration.
+    moved: tuple[tuple[int, tuple[SSAValue, ...]], ...] = ()
+    #: Per coordinate (row, column), the `i1` under which the mask bounds it, else
+    #: the whole tile is off (the coordinate becomes `OUT_OF_BOUNDS`).
+    guards: tuple[SSAValue | None, SSAValue | None] = (None, None)
 
 
 def decide(
@@ -457,8 +498,10 @@ def decide(
     bits = mlir_bit_width(element_type(t)) or 0
     if len(shape) != 2:
         raise NotEligible(f"its tile is of rank {len(shape)}, not 2")
-    if not isinstance(element_type(t), Float16Type | BFloat16Type):
-        raise NotEligible(f"its {element_type(t)} elements are not f16 or bf16")
+    if not isinstance(element_type(t), Float16Type | BFloat16Type | Float32Type):
+        # (8-bit floats: no warp-specialized kernel has them yet, their B being
+        # transposed from its slot for `wgmma`.)
+        raise NotEligible(f"its {element_type(t)} elements are not f16, bf16 or f32")
     size = bits // 8
     # The destination: a swizzled slot, the tile's last dimension its lines (module doc).
     buffer = laid_out_operand_buffer(dot, index)
@@ -477,13 +520,17 @@ def decide(
         swizzle = next((w for w in SWIZZLE_WIDTHS if cols * size % w == 0), 0)
         if not swizzle:
             raise NotEligible(f"its N of {cols * size} bytes is no whole swizzle width")
+    elif index != 0:
+        # (tf32 and 8-bit `wgmma` read B K-major only: its [K, N] tile is transposed
+        # into the slot, element by element.)
+        raise NotEligible(
+            "its [K, N] tile is transposed into a K-major slot, which a TMA box cannot do"
+        )
     elif not buffer.swizzle:
         raise NotEligible(
             "its slot is K-major with padded core matrices, which TMA cannot write "
             "(a swizzled slot it can)"
         )
-    elif index != 0:
-        raise NotEligible("its tile's K is not its contiguous dimension")
     else:
         swizzle = buffer.swizzle
         if swizzle not in SWIZZLE_WIDTHS or cols * size % swizzle:
@@ -498,14 +545,18 @@ def decide(
     view = load.view.owner
     if not isinstance(view, tas.ViewOp):
         raise NotEligible("it loads through no pointer tile")
-    ptrs = view.src.owner
+    # (A batched operand's tile: `[1, .., rows, cols]` seen as `[rows, cols]`.)
+    ptr_tile, unit = _unit_view(view.src, shape)
+    mask = None if load.mask is None else _unit_view(load.mask, shape)[0]
+    ptrs = ptr_tile.owner
     if not isinstance(ptrs, tas.AddPtrOp) or not isinstance(ptrs.ptr.owner, tas.SplatOp):
         raise NotEligible("its pointers are not a splat pointer plus offsets")
-    # (Offsets in elements; `AffineForms` finds the steps, `_at_origin` the first.)
+    # (Offsets in elements; `AffineForms` finds the steps, `_at_origin` the first; a
+    # unit dimension's step multiplies its one coordinate, 0.)
     form = AffineForms(unit_views=False).get(ptrs.offset)
-    if form is None or len(form.terms) != 2 or _at_origin(ptrs.offset) != {}:
+    if form is None or len(form.terms) != 2 + unit or _at_origin(ptrs.offset) != {}:
         raise NotEligible("its offsets are not affine in the tile's coordinates from 0")
-    row_terms, col_terms = form.terms
+    row_terms, col_terms = form.terms[unit:]
     offset_bits = mlir_bit_width(element_type(ptrs.offset.type)) or 0
     if tuple(col_terms) != (Term(1, None),):
         raise NotEligible("its columns are not contiguous elements")
@@ -529,30 +580,70 @@ def decide(
         raise NotEligible("its base pointer changes in the producer's loop")
     if not _invariant(stride, loop):
         raise NotEligible("its row stride changes in the producer's loop")
-    # The mask: the bounds of the same origins.
-    if load.mask is None:
+    # The mask: the bounds of the same origins (a unit dimension's in a guard, if any).
+    if mask is None:
         raise NotEligible("it has no bounds mask (the tensor's extent is unknown)")
-    edges = _edges(load.mask, 2)
+    found = _edges(mask, 2 + unit)
+    if any(d < unit for d in found) or len(found) != 2:
+        raise NotEligible("its mask does not bound the tile's two dimensions alone")
+    edges = [found[unit], found[unit + 1]]
     for dim, name in ((0, "rows"), (1, "columns")):
         if not _non_negative(edges[dim].extent):
             raise NotEligible(f"its {name}' extent is not known non-negative")
         if edges[dim].size != shape[dim]:
             raise NotEligible(f"its {name}' bound is not the tile's extent")
-    polys = [_poly(v) for v in (based.offset, edges[0].origin, stride, edges[1].origin)]
+    leaves: Leaves = {}
+    polys = [_poly(v, 0, leaves) for v in (based.offset, edges[0].origin, stride, edges[1].origin)]
     off, r0, s, c0 = polys
     if off is None or r0 is None or s is None or c0 is None:
         raise NotEligible("its offset is not a polynomial of the kernel's values")
-    if off != _plus(_times(r0, s), c0):
+    # What the offset adds to row origin x stride + column origin (a batch's offset)
+    # moves the map's base, where it is the same in every iteration.
+    rest = _plus(off, _times(_plus(_times(r0, s), c0), {(): -1}))
+    if any(not _invariant(leaves[k], loop) for m in rest for k in m):
         raise NotEligible("its offset is not row origin x stride + column origin of its mask")
     # The tensor map's alignment.
     if _divisor(base) % TMA_ALIGN:
         raise NotEligible(f"its base is not proven {TMA_ALIGN}-byte aligned (assume div_by)")
+    if any(_monomial_divisor(c, m, leaves) * size % TMA_ALIGN for m, c in rest.items()):
+        raise NotEligible(f"its batch offset is not proven a multiple of {TMA_ALIGN} bytes")
     if (_divisor(stride) * size) % TMA_ALIGN:
         raise NotEligible(f"its row stride is not proven a multiple of {TMA_ALIGN} bytes")
     columns = cols * size // swizzle
     feed = TmaFeed(swizzle, (swizzle // size, rows), columns, buffer.mn_major)
-    match = Match(base, edges[0].extent, edges[1].extent, stride, edges[0].origin, edges[1].origin)
+    moved = tuple((c, tuple(leaves[k] for k in m)) for m, c in sorted(rest.items()))
+    match = Match(
+        base,
+        edges[0].extent,
+        edges[1].extent,
+        stride,
+        edges[0].origin,
+        edges[1].origin,
+        moved,
+        (edges[0].guard, edges[1].guard),
+    )
     return feed, match
+
+
+def _unit_view(value: SSAValue, shape: tuple[int, ...]) -> tuple[SSAValue, int]:
+    """`value`, or the `[1, .., *shape]` tensor a value view of it sees as `shape`, and
+    the count of those leading unit dimensions."""
+    op = value.owner
+    if not isinstance(op, tas.ViewOp) or not op.is_value_view or op.indices:
+        return value, 0
+    outer = tuple(shape_of(op.src.type))
+    unit = len(outer) - len(shape)
+    if unit <= 0 or outer[unit:] != tuple(shape) or any(d != 1 for d in outer[:unit]):
+        raise NotEligible("its tile is seen through a view of other than unit dimensions")
+    return op.src, unit
+
+
+def _monomial_divisor(coefficient: int, monomial: tuple[int, ...], leaves: Leaves) -> int:
+    """What `assume div_by` proves divides the monomial's value."""
+    out = abs(coefficient)
+    for k in monomial:
+        out *= _divisor(leaves[k])
+    return out
 
 
 def _hoisted(value: SSAValue, loop: scf.ForOp, done: dict[int, SSAValue]) -> SSAValue:
@@ -585,6 +676,8 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
     base, rows, cols, stride = (
         _hoisted(v, loop, done) for v in (match.base, match.rows, match.cols, match.stride)
     )
+    if match.moved:
+        base = _moved_base(base, match, loop, done, load)
     view = tas.MakeGlobalViewOp(base, [rows, cols], [stride])
     box = [arith.ConstantOp(IntegerAttr(n, IndexType())) for n in (feed.box[1], feed.box[0])]
     swizzle = SwizzleModeAttr(SwizzleMode(f"{feed.swizzle}B"))
@@ -598,7 +691,16 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
     for op in (view, *box, desc):
         op.location = load.location
         Rewriter.insert_op(op, InsertPoint.before(loop))
-    coords = [arith.IndexCastOp(v, IndexType()) for v in (match.r0, match.c0)]
+    guarded: list[Operation] = []
+    origins = []
+    for origin, guard in zip((match.r0, match.c0), match.guards, strict=True):
+        if guard is not None:
+            limit = ct.ConstantOp.splat(OUT_OF_BOUNDS, origin.type)
+            select = ct.SelectOp.build_op([guard, origin, limit.result])
+            guarded += [limit, select]
+            origin = select.results[0]
+        origins.append(origin)
+    coords = [arith.IndexCastOp(v, IndexType()) for v in origins]
     props: dict[str, Attribute] = {"atom": AtomAttr(TMA_ATOM)}
     pad = load.properties.get("padding_value")
     if pad is not None:
@@ -609,7 +711,7 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
         properties=props,
         attributes={TMA_FEED_ATTR: feed.attribute()},
     )
-    for op in (*coords, new):
+    for op in (*guarded, *coords, new):
         op.location = load.location
         Rewriter.insert_op(op, InsertPoint.before(load))
     load.result.replace_all_uses_with(new.result)
@@ -618,6 +720,37 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
     if block is not None:
         _erase_dead(block)
     return new
+
+
+def _moved_base(
+    base: SSAValue, match: Match, loop: scf.ForOp, done: dict[int, SSAValue], load: Operation
+) -> SSAValue:
+    """`base` plus the batch offset `match.moved` (its monomials computed anew before
+    `loop`, from their leaves)."""
+    ops: list[Operation] = []
+    total: SSAValue | None = None
+    for coefficient, leaves in match.moved:
+        factors = [_hoisted(leaf, loop, done) for leaf in leaves]
+        if coefficient != 1 or not factors:
+            constant = ct.ConstantOp.splat(coefficient, i64)
+            ops.append(constant)
+            factors.insert(0, constant.result)
+        term = factors[0]
+        for factor in factors[1:]:
+            product = ct.MulIOp.build_op([term, factor])
+            ops.append(product)
+            term = product.results[0]
+        if total is not None:
+            add = ct.AddIOp.build_op([total, term])
+            ops.append(add)
+            term = add.results[0]
+        total = term
+    assert total is not None
+    moved = tas.AddPtrOp(base, total)
+    for op in (*ops, moved):
+        op.location = load.location
+        Rewriter.insert_op(op, InsertPoint.before(loop))
+    return moved.result
 
 
 def _erase_dead(block: Block) -> None:
