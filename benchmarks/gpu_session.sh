@@ -95,9 +95,17 @@ bench "${CORPUS_TIMEOUT:-150}" "corpus table" "$OUT/bench_corpus.md" \
 bench "${LARGE_TIMEOUT:-240}" "large table" "$OUT/bench_large.md" \
   --prebuilt .gpu --check --large --repeat 20 --markdown --watchdog 60
 
-# The TMA feeds (issue 15): the GEMMs whose operands tileas-tma-feeds feeds, at large
+# The TMA feeds (issue 15): first their GPU tests (ragged shapes against numpy, the pool's
+# slots over many launches and concurrent streams; compiled on the machine, so they run
+# without .gpu_tma too), then the GEMMs whose operands tileas-tma-feeds feeds at large
 # shapes, and the corpus kernels whose PTX the option changes (identical PTX was checked
-# above); then the GPU tests of the feeds, which compile on the machine.
+# above).
+t=$(limit "${TMA_PYTEST_TIMEOUT:-100}" "TMA tests")
+if [ "$t" -gt 0 ]; then
+  timeout "$t" python3 -m pytest -q -p no:cacheprovider -n 8 --timeout=60 -rA \
+    tests/gpu/test_tma_gpu.py >"$WORK/tma_pytest.log" 2>&1
+  note "TMA tests (exit $?)"
+fi
 TMA_ROWS=(gemm_f16 gemm_f16_aligned_edges gemm_bf16_deep_k gemm_bf16_big_tile
   gemm_bf16_big_tile@8192 gemm_bf16_two_warpgroups gemm_bf16_two_warpgroups@8192
   gemm_f16_wide_acc)
@@ -114,12 +122,6 @@ if [ -d .gpu_tma ]; then
     bench "${TMA_CORPUS_TIMEOUT:-60}" "TMA corpus table" "$WORK/tma_corpus.md" \
       --prebuilt .gpu_tma --check --markdown --watchdog 30 $(printf -- '--only %s ' "${changed[@]}")
   fi
-fi
-t=$(limit "${TMA_PYTEST_TIMEOUT:-100}" "TMA tests")
-if [ "$t" -gt 0 ]; then
-  timeout "$t" python3 -m pytest -q -p no:cacheprovider -n 8 --timeout=60 -rA \
-    tests/gpu/test_tma_gpu.py >"$WORK/tma_pytest.log" 2>&1
-  note "TMA tests (exit $?)"
 fi
 { echo "# TMA feeds: $(cat .gpu_tma/COMMIT 2>/dev/null || echo 'no .gpu_tma carried')"
   echo
@@ -173,14 +175,16 @@ cat "$OUT/bench_corpus.md" "$OUT/bench_large.md" "$OUT/bench_base.md" "$OUT/benc
 tail -n 25 "$OUT/pytest_gpu.log" 2>/dev/null
 : >"$OUT/tools.log"
 # compute-sanitizer (Firecracker machines only) on one warp-specialized, pipelined GEMM:
-# memory errors, shared-memory races and barrier misuse, at the corpus shape.
+# memory errors, shared-memory races and barrier misuse, at the corpus shape.  Both tools
+# take TOOL_CUBINS's cubins (default .gpu; TOOL_CUBINS=.gpu_tma for the TMA feeds).
 if command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck synccheck; do
     t=$(limit "${SANITIZER_TIMEOUT:-30}" "compute-sanitizer $tool")
     [ "$t" -gt 0 ] || continue
     { echo "== compute-sanitizer $tool"
       timeout "$t" compute-sanitizer --tool "$tool" --print-limit 10 \
-        python3 benchmarks/bench_gpu.py --prebuilt .gpu --only "${SANITIZE:-gemm_f16}" --repeat 1
+        python3 benchmarks/bench_gpu.py --prebuilt "${TOOL_CUBINS:-.gpu}" \
+          --only "${SANITIZE:-gemm_f16}" --repeat 1
       echo "exit $? at ${SECONDS}s"; } >>"$OUT/tools.log" 2>&1
   done
 fi
@@ -196,7 +200,7 @@ if [ -n "$NCU" ]; then
         timeout "$t" "$NCU" --clock-control none -c 1 --section SpeedOfLight \
           --section WarpStateStats --section SchedulerStats --section Occupancy \
           --section LaunchStats --section MemoryWorkloadAnalysis \
-          python3 benchmarks/gpu_launch_one.py .gpu "$k" "$w" --large
+          python3 benchmarks/gpu_launch_one.py "${TOOL_CUBINS:-.gpu}" "$k" "$w" --large
         echo "exit $? at ${SECONDS}s"; } >>"$OUT/tools.log" 2>&1
     done
   done
