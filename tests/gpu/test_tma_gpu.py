@@ -4,7 +4,8 @@ PTX simulator cannot judge (docs/codegen.md, "TMA feeds for the rings").
 * the tensor maps' field encodings (`elemtype` 10 for bf16 and 6 for f16, `rank` as
   rank - 1, dimensions innermost first, `global_stride` in bytes) and the boxes' landing
   in the swizzled layouts `wgmma` reads (A K-major, B MN-major): the TMA-fed GEMMs equal
-  numpy at ragged shapes (M, N and K not multiples of the tile);
+  numpy at ragged shapes (M, N and K not multiples of the tile), a batched one too (each
+  batch's map based at its batch);
 * the pool of map slots: 100 launches in a row of a grid of thousands of CTAs (a slot
   that is never given back exhausts its SM's word within a launch, and the kernel waits
   forever), then launches of the same module on four streams at once with different
@@ -31,6 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -39,8 +41,9 @@ from tileir.compiler import compile_module, load_module
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 if str(CORPUS) not in sys.path:
     sys.path.insert(0, str(CORPUS))
-if str(Path(__file__).resolve().parent) not in sys.path:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+for folder in (Path(__file__).resolve().parent, CORPUS.parents[1] / "benchmarks"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 import _common  # noqa: E402  # pyright: ignore[reportMissingImports]
 
 #: Seconds a child may take (import, JIT, inputs, launches, checks) before it is a HANG.
@@ -51,6 +54,8 @@ RAGGED = {
     "gemm_bf16_two_warpgroups": (328, 264, 200),  # 128x128x32 tiles: B two 128 B boxes
     "gemm_f16": (200, 136, 296),  # 64x32x32
     "gemm_bf16_deep_k": (136, 104, 1000),  # 64x64x32: 32 K steps
+    # B, M, N, K on 64x64x64 tiles: each batch's map base moved by the batch's offset.
+    "batched_matmul_2d_f16": (3, 136, 200, 264),
 }
 #: Launches in a row, and a shape whose grid is thousands of CTAs, per kernel.
 LAUNCHES = 100
@@ -77,6 +82,22 @@ def gemm_case(name: str, shape: tuple[int, int, int]) -> Any:
     """Corpus GEMM `name`'s case (its tiles and operand type) at `shape`."""
     case = _common.load_case_module(name)
     return dataclasses.replace(case._CASE, shape=shape)
+
+
+def case_at(name: str, shape: tuple[int, ...]) -> tuple[Any, tuple[float, float]]:
+    """Corpus kernel `name`'s case at `shape` (a `GemmCase`'s M, N, K, or a batched
+    case's B, M, N, K module constants, set on a private copy of its module) and the
+    tolerance of its `c`: the case's own, no tighter than `TOLERANCE`."""
+    if len(shape) == 3:
+        m, n, k = shape
+        case, own = gemm_case(name, (m, n, k)), (0.0, 0.0)
+    else:
+        from bench_gpu import _fresh_case_module  # pyright: ignore[reportMissingImports]
+
+        case = _fresh_case_module(name)
+        case.B, case.M, case.N, case.K = shape
+        own = case.TOLERANCE["c"]
+    return case, (max(own[0], TOLERANCE[0]), max(own[1], TOLERANCE[1]))
 
 
 def run_child(cmd: list[str], timeout: float) -> tuple[str, str]:
@@ -125,16 +146,17 @@ def test_the_tma_builds_compile(name: str) -> None:
     from test_corpus_gpu import _kernel_entry  # pyright: ignore[reportMissingImports]
 
     ptx = tma_ptx(name)
-    assert "cp.async.bulk.tensor.2d" in ptx and "cp.async.mbarrier.arrive" not in ptx
+    assert "cp.async.bulk.tensor.2d" in ptx and "cp.async.mbarrier.arrive" not in ptx, name
     # The ISA's elemtype codes (the driver's enum has bf16 at 9), the rank less one.
     code = 10 if "bf16" in name else 6
     assert re.findall(r"replace\.tile\.elemtype\S* \[%r\d+\], (\d+);", ptx) == [str(code)] * 2
     assert set(re.findall(r"replace\.tile\.rank\S* \[%r\d+\], (\d+);", ptx)) == {"1"}
     assert _kernel_entry(ptx)[1][0] in (256, 384)
     for shape in [RAGGED[name], BIG_GRID.get(name, RAGGED[name]), *STREAM_SHAPES]:
-        assert shape[1] % 8 == 0 and shape[2] % 8 == 0, shape
-    tiles = gemm_case(name, RAGGED[name]).tile
-    assert all(d % t for d, t in zip(RAGGED[name], tiles, strict=True)), "a ragged shape"
+        assert shape[-2] % 8 == 0 and shape[-1] % 8 == 0, shape
+    case = _common.load_case_module(name)
+    tiles = (case.TILE_M, case.TILE_N, case.TILE_K)
+    assert all(d % t for d, t in zip(RAGGED[name][-3:], tiles, strict=True)), "a ragged shape"
 
 
 def test_a_hang_is_a_failure_not_a_stuck_session() -> None:
@@ -166,8 +188,8 @@ class _HostArray(np.ndarray):
 
 class _FakeCupy:
     """The part of CuPy the child uses, on the host: its kernel is numpy's product of
-    the launch's operands (read through the flat arguments: pointer, shape, strides),
-    wrong in one element from launch `wrong_at` on, to show the checks can fail."""
+    the launch's three arrays (a, b, c: their bits viewed as the operand type), wrong in
+    one element from launch `wrong_at` on, to show the checks can fail."""
 
     float32, int64, nan = np.float32, np.int64, np.nan
     count_nonzero, isclose = staticmethod(np.count_nonzero), staticmethod(np.isclose)
@@ -188,25 +210,26 @@ class _FakeCupy:
         return type("Module", (), {"get_function": lambda _, entry: self.launch})()
 
     def launch(self, grid: Any, block: Any, args: Any, stream: Any = None) -> None:
-        a, (m, k), b, (_, n), c = args[0], args[1:3], args[5], args[6:8], args[10]
-        product = a.view(self.dtype)[:m, :k].astype(np.float64) @ b.view(self.dtype)[:k, :n]
-        c[:m, :n] = product.astype(np.float32)
+        a, b, c = (x for x in args if isinstance(x, np.ndarray) and x.ndim)
+        c[...] = np.matmul(a.view(self.dtype).astype(np.float64), b.view(self.dtype))
         if self.wrong_at is not None and self.launches >= self.wrong_at:
-            c[m - 1, n - 1] += 1
+            c[..., -1, -1] += 1
         self.launches += 1
 
 
-@pytest.mark.parametrize("name", ["gemm_f16", "gemm_bf16_two_warpgroups"])
+@pytest.mark.parametrize("name", ["gemm_f16", "gemm_bf16_two_warpgroups", "batched_matmul_2d_f16"])
 def test_the_checks_on_a_host_fake_of_cupy(name: str, tmp_path: Path) -> None:
     """The child's checks, through the same argument lists and device-side comparisons,
     with a fake CuPy whose kernel is numpy's product: they pass on a right one and fail
     on one wrong in one element of one launch (at small shapes: seconds)."""
     path = tmp_path / "k.ptx"
     path.write_text(tma_ptx(name))
-    dtype = _common.load_case_module(name)._CASE.dtype
+    dtype = np.float16 if name.endswith("f16") else ml_dtypes.bfloat16
     small = {"shapes": [[200, 136, 72], [136, 64, 40]], "rounds": 3}
-    plans = [("ragged", {"shape": RAGGED[name]}), ("loop", {"shape": [136, 64, 40], "launches": 5})]
-    for check, spec in [*plans, ("streams", small)]:
+    plans = [("ragged", {"shape": RAGGED[name]})]
+    if name in BIG_GRID:
+        plans += [("loop", {"shape": [136, 64, 40], "launches": 5}), ("streams", small)]
+    for check, spec in plans:
         assert CHECKS[check](_Launcher(str(path), _FakeCupy(dtype)), name, spec)
         with pytest.raises(AssertionError):
             wrong = _FakeCupy(dtype, wrong_at=0 if check == "ragged" else 2)
@@ -235,8 +258,7 @@ def test_concurrent_launches_on_four_streams(name: str, tmp_path: Path) -> None:
 
 
 def _inputs(name: str, shape: list[int], seed: int) -> tuple[Any, np.ndarray]:
-    m, n, k = shape
-    case = gemm_case(name, (m, n, k))
+    case, _ = case_at(name, tuple(shape))
     inputs = case.make_inputs(np.random.default_rng(seed))
     return inputs, case.reference(inputs)["c"]
 
@@ -275,8 +297,9 @@ def _check_ragged(launcher: _Launcher, name: str, spec: dict[str, Any]) -> str:
     for n in ("a", "b"):
         got = _read_back(device[n], inputs["arrays"][n])
         np.testing.assert_array_equal(got, inputs["arrays"][n], err_msg=f"input {n} changed")
-    got = _read_back(device["c"], inputs["arrays"]["c"])
-    np.testing.assert_allclose(got, want, *TOLERANCE, err_msg=f"{name} at {spec['shape']}")
+    got = _read_back(device["c"], inputs["arrays"]["c"]).astype(np.float64)
+    rtol, atol = case_at(name, tuple(spec["shape"]))[1]
+    np.testing.assert_allclose(got, want, rtol, atol, err_msg=f"{name} at {spec['shape']}")
     return f"{name} {spec['shape']}: equals numpy"
 
 
