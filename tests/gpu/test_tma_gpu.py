@@ -17,8 +17,10 @@ Each GPU check runs in a child process under a deadline (`TIMEOUT`, inside the s
 and the child's death frees the GPU context for the next test, which a hung kernel in
 this process would not.  The PTX is compiled here and JIT-assembled by the driver
 (CuPy), as `test_corpus_gpu.py` does.  Without CuPy, a CUDA device or an sm_90a one
-those checks skip; the compile step, the child's argument plumbing and the watchdog are
-checked on any machine.
+those checks skip.  On any machine: the compile step (the encodings the PTX writes), the
+child's checks themselves with the PTX simulator as the GPU behind a fake CuPy (the
+same argument lists, fills and device-side counts; they pass, and fail on one wrong
+element), and the watchdog.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 import pytest
 
@@ -187,15 +188,16 @@ class _HostArray(np.ndarray):
 
 
 class _FakeCupy:
-    """The part of CuPy the child uses, on the host: its kernel is numpy's product of
-    the launch's three arrays (a, b, c: their bits viewed as the operand type), wrong in
-    one element from launch `wrong_at` on, to show the checks can fail."""
+    """The part of CuPy the child uses, on the host, with tileir's PTX simulator as the
+    GPU: a launch runs the PTX on the arrays in place (the TMA boxes, maps and mbarriers
+    as `tileir.testing.ptx_tma` models them, not the maps' bit encoding); from launch
+    `wrong_at` on one element of the output is made wrong, to show the checks fail."""
 
     float32, int64, nan = np.float32, np.int64, np.nan
     count_nonzero, isclose = staticmethod(np.count_nonzero), staticmethod(np.isclose)
 
-    def __init__(self, dtype: Any, wrong_at: int | None = None) -> None:
-        self.dtype, self.wrong_at, self.launches = dtype, wrong_at, 0
+    def __init__(self, ptx: str, wrong_at: int | None = None) -> None:
+        self.ptx, self.wrong_at, self.launches = ptx, wrong_at, 0
         stream = type("Stream", (), {"__enter__": lambda s: s, "__exit__": lambda s, *a: None})
         sync = type("Runtime", (), {"deviceSynchronize": staticmethod(lambda: None)})
         self.cuda = type("Cuda", (), {"Stream": lambda _, **k: stream(), "runtime": sync})()
@@ -210,30 +212,45 @@ class _FakeCupy:
         return type("Module", (), {"get_function": lambda _, entry: self.launch})()
 
     def launch(self, grid: Any, block: Any, args: Any, stream: Any = None) -> None:
-        a, b, c = (x for x in args if isinstance(x, np.ndarray) and x.ndim)
-        c[...] = np.matmul(a.view(self.dtype).astype(np.float64), b.view(self.dtype))
+        from tileir.testing import simulate
+
+        flat = [
+            np.asarray(x) if isinstance(x, np.ndarray) else int(x)  # np.int32 -> int
+            for x in args
+        ]
+        simulate(self.ptx, grid, flat)
         if self.wrong_at is not None and self.launches >= self.wrong_at:
+            c = [x for x in flat if isinstance(x, np.ndarray)][-1]  # after a and b
             c[..., -1, -1] += 1
         self.launches += 1
 
 
-@pytest.mark.parametrize("name", ["gemm_f16", "gemm_bf16_two_warpgroups", "batched_matmul_2d_f16"])
-def test_the_checks_on_a_host_fake_of_cupy(name: str, tmp_path: Path) -> None:
+#: Small ragged shapes for the simulator (a second or less a launch).
+SIMULATED = {
+    "gemm_bf16_two_warpgroups": [136, 136, 72],
+    "gemm_f16": [72, 40, 104],
+    "gemm_bf16_deep_k": [72, 40, 104],
+    "batched_matmul_2d_f16": [2, 72, 72, 72],
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIMULATED))
+def test_the_checks_with_the_simulator_as_the_gpu(name: str, tmp_path: Path) -> None:
     """The child's checks, through the same argument lists and device-side comparisons,
-    with a fake CuPy whose kernel is numpy's product: they pass on a right one and fail
-    on one wrong in one element of one launch (at small shapes: seconds)."""
+    on the TMA-fed PTX run by the simulator behind a fake CuPy: the PTX reads the
+    arguments as the checks pass them and equals numpy; a wrong element fails them."""
     path = tmp_path / "k.ptx"
     path.write_text(tma_ptx(name))
-    dtype = np.float16 if name.endswith("f16") else ml_dtypes.bfloat16
-    small = {"shapes": [[200, 136, 72], [136, 64, 40]], "rounds": 3}
-    plans = [("ragged", {"shape": RAGGED[name]})]
-    if name in BIG_GRID:
-        plans += [("loop", {"shape": [136, 64, 40], "launches": 5}), ("streams", small)]
+    plans = [("ragged", {"shape": SIMULATED[name]})]
+    if name == "gemm_f16":
+        small = {"shapes": [SIMULATED[name], [136, 64, 40]], "rounds": 2}
+        plans += [("loop", {"shape": SIMULATED[name], "launches": 3}), ("streams", small)]
     for check, spec in plans:
-        assert CHECKS[check](_Launcher(str(path), _FakeCupy(dtype)), name, spec)
-        with pytest.raises(AssertionError):
-            wrong = _FakeCupy(dtype, wrong_at=0 if check == "ragged" else 2)
-            CHECKS[check](_Launcher(str(path), wrong), name, spec)
+        assert CHECKS[check](_Launcher(str(path), _FakeCupy(tma_ptx(name))), name, spec)
+    check, spec = plans[-1]
+    with pytest.raises(AssertionError):
+        wrong = _FakeCupy(tma_ptx(name), wrong_at=0 if check == "ragged" else 1)
+        CHECKS[check](_Launcher(str(path), wrong), name, spec)
 
 
 # --- on an sm_90a GPU (each check in a child process) ---------------------------------
