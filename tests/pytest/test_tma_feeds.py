@@ -7,7 +7,8 @@ The PTX simulator (`tileir.testing.ptx_tma`) runs the fed GEMMs against numpy at
 ragged shapes (M, N and K not multiples of the tile: the boxes' out-of-bounds
 elements land as zeros), and the broken variants fail: a stage whose `expect_tx`
 counts half the box's bytes, a box issued through a map its thread never acquired.
-No GPU has run this PTX yet: the simulator checks what the PTX asks for (fields,
+A batched operand's map moves with its batch (its bound a guard), and a tf32
+operand's f32 box is rounded in its slot after it lands.  No GPU has run this PTX yet: the simulator checks what the PTX asks for (fields,
 fences, bytes, swizzle), not the tensor map's bit encoding.
 """
 

@@ -18,16 +18,26 @@ first that fails is recorded instead):
   `S` a runtime row stride in elements, the column step one element), `p = base +
   off`, `base` and `S` the same in every iteration of the producer's loop
   (`_invariant`: they are computed before it, `_hoisted`), a loop in no other (its map
-  is built once per run of the agents).
+  is built once per run of the agents).  A batched operand's `[1, .., rows, cols]`
+  tile seen as `[rows, cols]` (a value view of unit dimensions, `_unit_view`) is one
+  too: a unit dimension's step multiplies its one coordinate, 0.
 * **The mask is cuTile's bounds form**: `i < clamp(R - r0, 0, M) & j < clamp(C - c0,
   0, N)` (`iota` compares, expanded and broadcast), with `R` and `C` 32-bit extents
-  known non-negative (`assume bounded<0, ?>`), and `off == r0 * S + c0` as
-  polynomials over the kernel's values (`_poly`): then the masked-off elements are
-  exactly those a TMA box at coordinates `(c0, r0)` of a `C x R` tensor map reads
-  out of bounds, which it fills with zeros, as the load's zero padding asks.
-* **The tensor map is legal**: `base` 16-byte aligned and `S * element bytes` a
-  multiple of 16, both proven by `assume div_by` on the kernel's arguments; f16 or
-  bf16 elements (the `wgmma` swizzled slots of 16-bit K-major operands).
+  known non-negative (`assume bounded<0, ?>`), and `off == r0 * S + c0 + rest` as
+  polynomials over the kernel's values (`_poly`), `rest` the same in every iteration:
+  then the masked-off elements are exactly those a TMA box at coordinates `(c0, r0)`
+  of a `C x R` tensor map at `base + rest` reads out of bounds, which it fills with
+  zeros, as the load's zero padding asks.  (`rest` is a batched operand's batch
+  offset, `b * S_b`; the map's base moves by it.)  A dimension's bound may be
+  `guard ? clamp(..) : 0` (cuTile bounds a batch index so, on the rows): where the
+  `i1` guard is false the tile is all off, and the box's coordinate along that
+  dimension becomes `OUT_OF_BOUNDS` (all zeros).
+* **The tensor map is legal**: `base` and `rest` 16-byte aligned and `S * element
+  bytes` a multiple of 16, all proven by `assume div_by` on the kernel's arguments;
+  f16, bf16 or f32 elements (the map copies bytes: a tf32 operand rounded in its slot,
+  `ring_rounding.py`, is rounded by the consumer after its wait, once the bytes have
+  landed).  8-bit floats: no warp-specialized kernel has them (their `[K, N]` B is
+  transposed for `wgmma` from its slot, which keeps them in one agent).
 * **The slot is what TMA writes**: one box per W-byte column of the slot, `W / 2`
   elements of the tile's last dimension by its rows, with the slot's swizzle.  A's
   slot is K-major and swizzled 32, 64 or 128 bytes wide (`core_matrices.OperandBuffer`,
@@ -35,7 +45,10 @@ first that fails is recorded instead):
   row-major B's slot is MN-major and padded, which TMA cannot write: it becomes MN-major
   swizzled instead (the widest W dividing N's bytes; `B_MN_SWIZZLE_ATTR` on the dot,
   which the ring budget and the lowering then lay out), except where the dot's
-  warpgroups split N (`wn > 1`: each takes every `wn`-th 8-column block).
+  warpgroups split N (`wn > 1`: each takes every `wn`-th 8-column block, which a
+  W-byte line of N cannot give it; not yet: no warp-specialized kernel has it).  A
+  B whose slot is K-major (tf32, 8-bit: `wgmma` reads them K-major only) is its tile
+  transposed, which a box cannot do.
 
 The pass then rewrites the load: before the producer's loop an
 `nv_tileas.make_global_view` of the tensor and the `make_tiled_tma_desc` of its box
@@ -514,8 +527,8 @@ def decide(
         assert isinstance(acc, TensorType)
         if dot_warp_grid(dot, acc)[1] != 1:
             raise NotEligible(
-                "its dot's warpgroups interleave B's 8-column blocks (wn > 1), which a "
-                "swizzled MN-major slot cannot give them"
+                "not yet: its dot's warpgroups interleave B's 8-column blocks (wn > 1), "
+                "which a box's swizzled MN-major lines of N cannot give them"
             )
         swizzle = next((w for w in SWIZZLE_WIDTHS if cols * size % w == 0), 0)
         if not swizzle:
