@@ -351,6 +351,13 @@ class LowerMakeTiledTmaDesc(TmaPattern):
             ptx.immediate(MAP_BYTES),
             guard="t_lead",
         )
+        # ptxas 13 lowers the acquire to an invalidation of the TMA unit's copy of the
+        # map (`UTMACCTL.IV`) that nothing waits for: the first box could still read a
+        # map another CTA left in this slot.  An empty bulk group waited for with
+        # `.read` makes it wait (`DEPBAR.LE SB0, 0x0` after the invalidation in SASS);
+        # Triton's device-side maps carry the same two instructions for that reason.
+        asm.instr("cp.async.bulk.commit_group", guard="t_lead")
+        asm.instr("cp.async.bulk.wait_group.read", ptx.immediate(0), guard="t_lead")
         asm.label("tileir_tma_done")
         asm.instr("mov.u64", slot, "t_slot")
         b = self.builder(rewriter, op)
