@@ -70,13 +70,27 @@ def _no_acquire(ptx: str) -> str:
     return re.sub(r"@t_lead fence\.proxy\.tensormap::generic\.acquire\.gpu[^;]*;", "", ptx)
 
 
-@pytest.mark.parametrize("breakage", [_half_the_bytes, _no_acquire])
-def test_broken_tma_feeds_are_caught(breakage: Callable[[str], str]) -> None:
-    ptx = _ptx(RAGGED)
+def _every_thread_issues(ptx: str) -> str:
+    """A one-agent ring's boxes issued by every thread, not only thread 0 (which
+    acquired the map)."""
+    return re.sub(r"(and\.b32 t_first, %r\d+, )0xFFFFFFFF;", r"\g<1>0;", ptx)
+
+
+@pytest.mark.parametrize(
+    ("name", "breakage"),
+    [
+        (RAGGED, _half_the_bytes),
+        (RAGGED, _no_acquire),
+        ("flash_attention_f16", _half_the_bytes),
+        ("flash_attention_f16", _every_thread_issues),
+    ],
+)
+def test_broken_tma_feeds_are_caught(name: str, breakage: Callable[[str], str]) -> None:
+    ptx = _ptx(name)
     broken = breakage(ptx)
     assert broken != ptx
     with pytest.raises(SimulationError):
-        _common.simulate_case(RAGGED, broken, SEED)
+        _common.simulate_case(name, broken, SEED)
 
 
 def test_the_decisions_are_in_the_tileas_stage() -> None:
@@ -198,3 +212,41 @@ def test_tf32_a_fed_by_tma_and_rounded_in_its_slot(tmp_path: Path) -> None:
     assert np.array_equal(run(plain), run(fed.ptx))
     with pytest.raises(SimulationError):
         run(_half_the_bytes(fed.ptx))
+
+
+#: One-agent rings under mbarriers fed by TMA, one map a load: K^T (read transposed by
+#: `order`: a box of the `[N, K]` matrix into its K-major slot) and V (the `[K, N]` B
+#: of P·V, into an MN-major slot), both 128-byte swizzled: (boxes, maps, whether
+#: `cp.async` copies are left).  The causal kernel's second loop stays on `cp.async`
+#: (a map built after a loop of dots: not yet); attention_wide_kv_bf16 (8 warps, one
+#: issuing thread of 256) has two boxes a K load, and its V stays on `cp.async` (its
+#: dot's warpgroups split N: wn > 1).
+ONE_AGENT = {
+    "flash_attention_f16": (7, 7, False),
+    "flash_attention_causal_bf16": (7, 7, True),
+    "attention_wide_kv_bf16": (6, 3, True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ONE_AGENT))
+def test_attention_k_and_v_fed_by_tma_in_one_agent(name: str) -> None:
+    """The CTA's thread 0 builds each map, raises the slot's *full* mbarrier by the
+    box's bytes and issues it; every thread arrives (the barrier expects the CTA);
+    the pool slots go back after the loop's `async.wait`.  Equal to numpy at the
+    case's ragged query tile, the ring wrapping over its 3 KV tiles."""
+    ptx = _ptx(name)
+    boxes, maps, copies = ONE_AGENT[name]
+    assert ptx.count("cp.async.bulk.tensor.2d") == boxes
+    assert ptx.count("red.release.gpu.global.and.b32") == maps
+    assert ("cp.async.cg" in ptx) == copies
+    _common.simulate_case(name, ptx, SEED)
+
+
+def test_one_agent_rings_say_why_not() -> None:
+    """A one-agent ring read by `mma.sync` (`ldmatrix`: ordinary loads, which a box
+    over the slot would need a proxy fence after) stays on cp.async, and says so."""
+    tileas = compile_module(
+        load_module(CORPUS / "gemm_bf16_ragged.mlir"), "sm_90a", tma_feeds=True, keep_stages=True
+    ).stages["tileas"]
+    assert TMA_FEED_ATTR + " = " not in tileas
+    assert '"A: stays on cp.async: not yet: its dot reads the slot with ordinary loads' in tileas

@@ -128,7 +128,6 @@ from tileir.conversions.tileas_to_llvm.tiled_memory import (
 )
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
-from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout, uniform_groups
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
@@ -142,7 +141,10 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     refills_after_wait,
     ring_slots,
 )
-from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
+from tileir.transforms.tileas.ring_futures import consumer_of as _consumer
+from tileir.transforms.tileas.ring_futures import dot_of as _dot_of
+from tileir.transforms.tileas.ring_futures import rounded as _rounded
+from tileir.transforms.tileas.ring_futures import wait_of as _wait_of
 
 #: Engines whose tensor cores read shared memory through the async proxy.
 ASYNC_PROXY_ENGINES = ("wgmma", "tcgen05")
@@ -241,6 +243,11 @@ class AsyncFeeds:
     #: The loop (`ring_scope`) of each dot in one, by the dot's id: the lowering moves
     #: a loop's body out of it before the body's ops are lowered.
     loop_of: dict[int, int] = field(default_factory=dict)
+    #: What an `async.wait` does last, by its id (a one-agent ring's TMA maps give
+    #: their pool slots back: `tma.py`).
+    on_drain: dict[int, Callable[[LLBuilder, FunctionState, PatternRewriter], None]] = field(
+        default_factory=dict
+    )
 
     def plan(self, module: ModuleOp) -> None:
         for op in module.walk():
@@ -432,52 +439,6 @@ def _drains_wgmma(wait: tas.AsyncWaitOp) -> bool:
     )
 
 
-def _consumer(value: SSAValue, seen: set[int]) -> tuple[tas.DotOp, int] | None:
-    """The dot operand a future ends up feeding, through the loops that carry it."""
-    wait = _wait_of(value, seen)
-    return None if wait is None else _dot_of(wait)
-
-
-def _wait_of(value: SSAValue, seen: set[int]) -> tas.FutureWaitOp | None:
-    """The wait a future ends up at, through the loops that carry it."""
-    if id(value) in seen:
-        return None
-    seen.add(id(value))
-    for use in value.uses:
-        user = use.operation
-        found: tas.FutureWaitOp | None = None
-        if isinstance(user, scf.ForOp) and use.index >= 3:
-            found = _wait_of(user.body.block.args[use.index - 2], seen)
-        elif isinstance(user, scf.YieldOp) and isinstance(user.parent_op(), scf.ForOp):
-            loop = user.parent_op()
-            assert isinstance(loop, scf.ForOp)
-            found = _wait_of(loop.body.block.args[use.index + 1], seen)
-        elif isinstance(user, tas.FutureWaitOp):
-            found = user
-        if found is not None:
-            return found
-    return None
-
-
-def _dot_of(wait: tas.FutureWaitOp) -> tuple[tas.DotOp, int] | None:
-    """The dot operand `wait`'s tile is: directly, or rounded to tf32 in its slot first
-    (`ring_rounding.py`)."""
-    uses = list(wait.result.uses)
-    user = uses[0].operation if len(uses) == 1 else None
-    if isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes:
-        uses = list(user.result.uses)
-    if len(uses) == 1 and isinstance(uses[0].operation, tas.DotOp) and uses[0].index in (0, 1):
-        return uses[0].operation, uses[0].index
-    return None
-
-
-def _rounded(wait: tas.FutureWaitOp) -> bool:
-    """Whether `wait`'s tile is rounded to tf32 in its slot (`ring_rounding.py`)."""
-    uses = list(wait.result.uses)
-    user = uses[0].operation if len(uses) == 1 else None
-    return isinstance(user, ct.FToFOp) and ROUNDED_IN_SHARED_ATTR in user.attributes
-
-
 def _copies_in_flight(wait: tas.FutureWaitOp, ring: Ring, rings: dict[int, Ring]) -> int:
     """How many committed groups may still be in flight once `wait`'s tile has landed:
     those of the later stages (module doc).  In a loop whose every ring feeds a
@@ -531,23 +492,14 @@ class LowerAsyncTiledLoad(RingPattern):
         place = self.feeds.ring_placement(ring)
         state = self.ctx.function_state(op)
         size = place.operand_bytes(ring.index)
-        if ring.base is None:
-            scope = None if ring.stages else ring.scope
-            ring.base = allocate_persistent(
-                state, rewriter, ring.slots * size, scope, place.alignment(ring.index)
-            )
-        if ring.mbarriers and ring.barriers is None:
-            # The mbarriers live for the whole kernel: no other scope's ring may write
-            # over a valid mbarrier object.
-            ring.barriers = allocate_persistent(state, rewriter, ring.slots * MBARRIER_BYTES)
+        allocate_ring(ring, place, state, rewriter)
+        assert ring.base is not None
         stage = op.attributes.get(STAGE_ATTR)
         k = stage.value.data if isinstance(stage, IntegerAttr) else 0
         b = self.builder(rewriter, op)
         future: SSAValue | None = None
         if ring.mbarriers:
-            if k >= ring.last_stage and ring.current_future is None:
-                raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
-            slot, future = _mbarrier_slot(b, state, ring, k, size)
+            slot, future = mbarrier_stage(b, state, op, ring, size)
         elif ring.stages:
             if ring.write_slot is None:
                 raise not_supported(
@@ -658,6 +610,37 @@ class LowerAsyncTiledLoad(RingPattern):
             b.op(nvvm.CpAsyncCommitGroupOp())
             future = slot
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [future], op.result.type)])
+
+
+def allocate_ring(
+    ring: Ring,
+    place: OperandPlacement | SlotPlacement,
+    state: FunctionState,
+    rewriter: PatternRewriter,
+) -> None:
+    """The ring's slots (and its mbarriers), at its first load."""
+    size = place.operand_bytes(ring.index)
+    if ring.base is None:
+        scope = None if ring.stages else ring.scope
+        ring.base = allocate_persistent(
+            state, rewriter, ring.slots * size, scope, place.alignment(ring.index)
+        )
+    if ring.mbarriers and ring.barriers is None:
+        # The mbarriers live for the whole kernel: no other scope's ring may write
+        # over a valid mbarrier object.
+        ring.barriers = allocate_persistent(state, rewriter, ring.slots * MBARRIER_BYTES)
+
+
+def mbarrier_stage(
+    b: LLBuilder, state: FunctionState, op: tas.AsyncTiledLoadOp, ring: Ring, size: int
+) -> tuple[SSAValue, SSAValue]:
+    """The slot a one-agent ring's load under mbarriers fills, and its future
+    (`_mbarrier_slot`)."""
+    stage = op.attributes.get(STAGE_ATTR)
+    k = stage.value.data if isinstance(stage, IntegerAttr) else 0
+    if k >= ring.last_stage and ring.current_future is None:
+        raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
+    return _mbarrier_slot(b, state, ring, k, size)
 
 
 def _offsets(layout: LinearLayout, strides: Sequence[int], g: int, vec: int) -> list[int]:
@@ -1098,6 +1081,9 @@ class LowerAsyncWait(TilePattern):
             for number in range(ring.slots):
                 full = b.add(ring.barriers, b.const(number * MBARRIER_BYTES, i32))
                 invalidate_mbarrier(b, full, first)
+        last = self.feeds.on_drain.get(id(op))
+        if last is not None:
+            last(b, state, rewriter)
         rewriter.erase(op)
 
 

@@ -36,6 +36,14 @@ rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
   elements land as zeros.
   Coordinates are clamped to `2^31 - 1` (past any 32-bit extent: all zeros, as the
   mask the pass dropped said).
+* **One agent** (a ring under mbarriers outside any agent switch).  The CTA's first
+  warp builds the map (not the first warp of each warpgroup), its thread 0 issues the
+  boxes into the slot `async_copy._mbarrier_slot` picks (whose first load initializes
+  the mbarriers) after that slot's `expect_tx`; every thread then arrives with a plain
+  `mbarrier.arrive` (the barrier expects the CTA); the load's future is the slot and
+  its round's parity, as a `cp.async` fill's.  The map's pool slot goes back after
+  the `async.wait` that follows it in its block (`AsyncFeeds.on_drain`), every fill
+  waited for.
 """
 
 from __future__ import annotations
@@ -58,9 +66,15 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
-from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, Ring
+from tileir.conversions.tileas_to_llvm.async_copy import (
+    AsyncFeeds,
+    Ring,
+    allocate_ring,
+    mbarrier_stage,
+)
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import FunctionState, LoweringContext
+from tileir.conversions.tileas_to_llvm.mbarriers import arrive
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.diagnostics import not_supported
@@ -104,13 +118,28 @@ class TmaMaps:
     #: Each lowered descriptor's slot address (the first producer warp's registers).
     slot: dict[int, SSAValue] = field(default_factory=dict)
     count: int = 0
+    #: The descriptors of one-agent rings (outside any switch), by the id of the
+    #: `async.wait` after which their slots go back (the first after each in its block).
+    drained_by: dict[int, list[tas.MakeTiledTmaDescOp]] = field(default_factory=dict)
+    #: The ids of those descriptors: every thread of the CTA runs their code.
+    one_agent: set[int] = field(default_factory=set)
 
     def plan(self, module: ModuleOp) -> None:
+        switched: set[int] = set()
         for op in module.walk():
             if isinstance(op, tas.AgentSwitchOp):
                 descs = [d for d in op.walk() if isinstance(d, tas.MakeTiledTmaDescOp)]
                 if descs:
                     self.in_switch[id(op)] = descs
+                    switched.update(id(d) for d in descs)
+            elif isinstance(op, tas.MakeTiledTmaDescOp) and id(op) not in switched:
+                after = op.next_op
+                while after is not None and not isinstance(after, tas.AsyncWaitOp):
+                    after = after.next_op
+                if after is None:
+                    raise not_supported(op, "a TMA descriptor with no async.wait after it")
+                self.drained_by.setdefault(id(after), []).append(op)
+                self.one_agent.add(id(op))
             elif isinstance(op, tas.AsyncTiledLoadOp) and op.atom.info.is_tma:
                 desc = next(
                     (
@@ -142,7 +171,17 @@ class TmaMaps:
     ) -> None:
         """At the end of `switch` (every agent done: the consumers waited for every
         box), a CTA barrier and thread 0's `atom.and` giving back each map's slot."""
-        descs = self.in_switch.get(id(switch))
+        self.give_back(b, state, rewriter, self.in_switch.get(id(switch), []))
+
+    def give_back(
+        self,
+        b: LLBuilder,
+        state: FunctionState,
+        rewriter: PatternRewriter,
+        descs: list[tas.MakeTiledTmaDescOp],
+    ) -> None:
+        """A CTA barrier and thread 0's `atom.and` giving back each of `descs`'s pool
+        slots (every box through them has landed)."""
         if not descs:
             return
         assert state.tid is not None
@@ -238,7 +277,9 @@ class LowerMakeTiledTmaDesc(TmaPattern):
         asm.register("b32", "t_old", "t_n", "t_lo", "t_hi", "t_at")
         asm.register("b64", "t_waddr", "t_off", "t_slot", "t_stride")
         asm.instr("shr.u32", "t_wid", tid, ptx.immediate(5))
-        asm.instr("and.b32", "t_wid", "t_wid", ptx.immediate(3))
+        if id(op) not in self.maps.one_agent:
+            # (The producer's first warp; one agent: the CTA's.)
+            asm.instr("and.b32", "t_wid", "t_wid", ptx.immediate(3))
         asm.instr("and.b32", "t_lane", tid, ptx.immediate(31))
         asm.instr("setp.eq.u32", "t_warp", "t_wid", ptx.immediate(0))
         asm.instr("setp.eq.u32", "t_lead", "t_lane", ptx.immediate(0))
@@ -395,7 +436,9 @@ class LowerTmaLoad(TmaPattern):
         ring = self.feeds.rings.get(id(op))
         if feed is None or desc is None or ring is None:
             raise not_supported(op, "a TMA load outside a tileas-tma-feeds producer")
-        slot, full = self._stage(op, ring)
+        b = self.builder(rewriter, op)
+        one_agent = not ring.stages
+        slot, full, future = self._stage(b, rewriter, op, ring)
         place = self.feeds.ring_placement(ring)
         buffers = getattr(place, "operand_buffers", None)
         buffer = buffers[ring.index] if buffers is not None else None
@@ -414,11 +457,10 @@ class LowerTmaLoad(TmaPattern):
         asm.register("pred", "t_lead")
         asm.register("b32", "t_x", "t_y", "t_first")
         asm.register("b64", "t_c")
-        asm.instr(
-            "and.b32", "t_first", asm.input(state.tid, "r"), ptx.immediate(PRODUCER_THREADS - 1)
-        )
+        # The issuing thread: the producer's first, or (one agent) the CTA's.
+        lanes = ptx.immediate(-1, 32) if one_agent else ptx.immediate(PRODUCER_THREADS - 1)
+        asm.instr("and.b32", "t_first", asm.input(state.tid, "r"), lanes)
         asm.instr("setp.eq.u32", "t_lead", "t_first", ptx.immediate(0))
-        b = self.builder(rewriter, op)
         r0, c0 = (self._coordinate(b, op, v) for v in op.coords)
         asm.instr("min.u64", "t_c", asm.input(r0, "l"), ptx.immediate(COORD_LIMIT))
         asm.instr("cvt.u32.u64", "t_y", "t_c")
@@ -444,12 +486,28 @@ class LowerTmaLoad(TmaPattern):
                 guard="t_lead",
             )
         b.asm(asm, min_ptx_isa="8.0")
-        rewriter.replace(op, [], [self.ctx.pack(rewriter, [slot], op.result.type)])
+        if one_agent:
+            # Every thread arrives: the slot's mbarrier expects the whole CTA, as for
+            # `cp.async` copies; the issuing thread's `expect_tx` came before its own.
+            arrive(b, full)
+        rewriter.replace(op, [], [self.ctx.pack(rewriter, [future], op.result.type)])
 
-    def _stage(self, op: tas.AsyncTiledLoadOp, ring: Ring) -> tuple[SSAValue, SSAValue]:
-        if not ring.stages or ring.write_slot is None or ring.write_barrier is None:
-            raise not_supported(op, "a TMA load outside a producer_write")
-        return ring.write_slot, ring.write_barrier
+    def _stage(
+        self, b: LLBuilder, rewriter: PatternRewriter, op: tas.AsyncTiledLoadOp, ring: Ring
+    ) -> tuple[SSAValue, SSAValue, SSAValue]:
+        """The slot the boxes fill, its *full* mbarrier and the load's future."""
+        if ring.stages:
+            if ring.write_slot is None or ring.write_barrier is None:
+                raise not_supported(op, "a TMA load outside a producer_write")
+            return ring.write_slot, ring.write_barrier, ring.write_slot
+        if not ring.mbarriers or ring.read_from_slot or ring.rounded:
+            raise not_supported(op, "a TMA load into a ring not under mbarriers alone")
+        place = self.feeds.ring_placement(ring)
+        state = self.ctx.function_state(op)
+        size = place.operand_bytes(ring.index)
+        allocate_ring(ring, place, state, rewriter)
+        slot, future = mbarrier_stage(b, state, op, ring, size)
+        return slot, ring.full(b, slot, size), future
 
     def _coordinate(self, b: LLBuilder, op: tas.AsyncTiledLoadOp, value: SSAValue) -> SSAValue:
         """The 64-bit register of a coordinate (`arith.index_cast` of a 64-bit value,
@@ -464,6 +522,10 @@ class LowerTmaLoad(TmaPattern):
 
 
 def tma_patterns(ctx: LoweringContext, maps: TmaMaps, feeds: AsyncFeeds) -> list[TilePattern]:
+    for wait, descs in maps.drained_by.items():
+        feeds.on_drain[wait] = lambda b, state, rewriter, descs=descs: maps.give_back(
+            b, state, rewriter, descs
+        )
     return [
         LowerMakeGlobalView(ctx, maps, feeds),
         LowerMakeTiledTmaDesc(ctx, maps, feeds),

@@ -61,11 +61,25 @@ remark gets a clause per operand; a producer whose copies are all boxes gets
 maps on the device and issues the boxes (`tileas_to_llvm/tma.py`).  The pass runs in
 `cuda-tile-to-ptx{tma_feeds=true}` only: no GPU has run its PTX yet (the PTX
 simulator has, against numpy).
+
+**One-agent rings.**  The loads of a pipelined K loop in one agent under mbarriers
+(`nv_tileas.ring_mbarriers`: the prologue's stages, a rotated loop's copy, the body's
+refill; their future reaches a dot's `future_wait`, `ring_futures.py`) are decided by
+the same rules (`decide_ring_load`), and are fed only where the dot is `wgmma` (the
+async proxy reads the slot: no proxy fence is needed before a box rewrites it), the
+slot is not read back by ordinary loads (`read_from_slot`) nor rounded to tf32 in
+place, an `async.wait` follows in the block the map is built in (its pool slot
+goes back there), no loop encloses it (a persistent kernel's would build every map
+again for every tile: not yet), and no loop of dots precedes the map there (not yet: its build's
+registers on top of that loop's live accumulators spilled s_fmha_f16_causal).  Each load gets its own map: a refill's before its loop (its values
+the same in every iteration, as a producer's), a prologue's right before the load.
+The lowering issues its boxes from the CTA's thread 0 into the slot `_mbarrier_slot`
+picks, and every thread arrives on the slot's *full* mbarrier as for `cp.async`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -111,8 +125,14 @@ from tileir.dialects.nv_tileas.attributes import (
 from tileir.dialects.nv_tileas.core_matrices import B_MN_SWIZZLE_ATTR, SWIZZLE_WIDTHS
 from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileas.dot_plan import dot_warp_grid
-from tileir.transforms.tileas.pipeline_dot_operands import feed_clauses, set_feed_clauses
+from tileir.transforms.tileas.pipeline_dot_operands import (
+    READ_FROM_SLOT_ATTR,
+    RING_MBARRIERS_ATTR,
+    feed_clauses,
+    set_feed_clauses,
+)
 from tileir.transforms.tileas.ring_budget import laid_out_operand_buffer
+from tileir.transforms.tileas.ring_futures import consumer_of, rounded, wait_of
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 from tileir.utils.bits import mlir_bit_width
 from tileir.utils.numeric import dense_splat
@@ -464,11 +484,11 @@ def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
     return True
 
 
-def _invariant(value: SSAValue, loop: scf.ForOp, depth: int = 0) -> bool:
+def _invariant(value: SSAValue, loop: scf.ForOp | None, depth: int = 0) -> bool:
     """Whether `value` is the same in every iteration of `loop`: defined outside it, or
     computed in it from such values by constants, `assume`, `exti` and integer `addi`,
-    `subi`, `muli` (what cuTile recomputes in the body)."""
-    if _defined_outside(value, loop):
+    `subi`, `muli` (what cuTile recomputes in the body).  (No loop: always.)"""
+    if loop is None or _defined_outside(value, loop):
         return True
     op = value.owner
     if depth > 32 or not isinstance(op, Operation):
@@ -506,6 +526,26 @@ def decide(
     """The box TMA copies `load` (payload `position` of `write`) in and what its map is
     made of, or `NotEligible` with the reason (module doc)."""
     dot, index = _consumer_dot(write, position)
+
+    def producer_loop() -> scf.ForOp:
+        loop = _loop_of(write)
+        if not isinstance(loop.parent_op(), tas.AgentSwitchOp):
+            # Its map is built once per run of the agent and its slot given back at the
+            # agent's end: built in an outer loop, it would take a slot each time.
+            raise NotEligible("its producer loop is nested in another loop")
+        return loop
+
+    return _decide(load, dot, index, producer_loop)
+
+
+def _decide(
+    load: tas.AsyncTiledLoadOp,
+    dot: tas.DotOp,
+    index: int,
+    loop_of: Callable[[], scf.ForOp | None],
+) -> tuple[TmaFeed, Match]:
+    """`decide` of `load`, operand `index` of `dot`, whose map is built before the loop
+    `loop_of` gives (None: right before the load, whose values all precede it)."""
     t = load.loaded_type()
     shape = shape_of(t)
     bits = mlir_bit_width(element_type(t)) or 0
@@ -521,6 +561,12 @@ def decide(
     if buffer is None:
         raise NotEligible("its dot reads no core-matrix buffer")
     rows, cols = shape
+    # A 16-bit `[K, N]` B read K-major from memory (K's elements contiguous, N a stride
+    # apart: attention's K^T, `order` transposed): its K-major slot is a box of the
+    # `[N, K]` matrix it is, rows and columns swapped (`transposed`).
+    transposed = index == 1 and not buffer.mn_major and size == 2 and bool(buffer.swizzle)
+    if transposed:
+        rows, cols = cols, rows
     if buffer.mn_major:
         # A [K, N] row-major B: its slot becomes MN-major swizzled, as the box writes it.
         acc = dot.acc.type
@@ -533,7 +579,7 @@ def decide(
         swizzle = next((w for w in SWIZZLE_WIDTHS if cols * size % w == 0), 0)
         if not swizzle:
             raise NotEligible(f"its N of {cols * size} bytes is no whole swizzle width")
-    elif index != 0:
+    elif index != 0 and not transposed:
         # (tf32 and 8-bit `wgmma` read B K-major only: its [K, N] tile is transposed
         # into the slot, element by element.)
         raise NotEligible(
@@ -570,8 +616,14 @@ def decide(
     if form is None or len(form.terms) != 2 + unit or _at_origin(ptrs.offset) != {}:
         raise NotEligible("its offsets are not affine in the tile's coordinates from 0")
     row_terms, col_terms = form.terms[unit:]
+    if transposed:
+        row_terms, col_terms = col_terms, row_terms
     offset_bits = mlir_bit_width(element_type(ptrs.offset.type)) or 0
     if tuple(col_terms) != (Term(1, None),):
+        if transposed:
+            raise NotEligible(
+                "its [K, N] tile is transposed into a K-major slot, which a TMA box cannot do"
+            )
         raise NotEligible("its columns are not contiguous elements")
     if len(row_terms) != 1 or row_terms[0].factor != 1 or row_terms[0].scale is None:
         raise NotEligible("its rows are not a runtime stride apart")
@@ -583,11 +635,7 @@ def decide(
     based = scalar.owner
     if not isinstance(based, tas.AddPtrOp):
         raise NotEligible("its tile's first pointer is not a base plus an offset")
-    loop = _loop_of(write)
-    if not isinstance(loop.parent_op(), tas.AgentSwitchOp):
-        # Its map is built once per run of the agent and its slot given back at the
-        # agent's end: built in an outer loop, it would take a slot each time.
-        raise NotEligible("its producer loop is nested in another loop")
+    loop = loop_of()
     base = based.ptr
     if not _invariant(base, loop):
         raise NotEligible("its base pointer changes in the producer's loop")
@@ -600,10 +648,12 @@ def decide(
     if any(d < unit for d in found) or len(found) != 2:
         raise NotEligible("its mask does not bound the tile's two dimensions alone")
     edges = [found[unit], found[unit + 1]]
+    if transposed:
+        edges.reverse()
     for dim, name in ((0, "rows"), (1, "columns")):
         if not _non_negative(edges[dim].extent):
             raise NotEligible(f"its {name}' extent is not known non-negative")
-        if edges[dim].size != shape[dim]:
+        if edges[dim].size != (rows, cols)[dim]:
             raise NotEligible(f"its {name}' bound is not the tile's extent")
     leaves: Leaves = {}
     polys = [_poly(v, 0, leaves) for v in (based.offset, edges[0].origin, stride, edges[1].origin)]
@@ -659,10 +709,11 @@ def _monomial_divisor(coefficient: int, monomial: tuple[int, ...], leaves: Leave
     return out
 
 
-def _hoisted(value: SSAValue, loop: scf.ForOp, done: dict[int, SSAValue]) -> SSAValue:
+def _hoisted(value: SSAValue, loop: scf.ForOp | None, done: dict[int, SSAValue]) -> SSAValue:
     """`value` computed before `loop` (`_invariant`: it is the same in every
-    iteration): itself where defined outside, else a clone of its computation."""
-    if _defined_outside(value, loop):
+    iteration): itself where defined outside (or there is no loop), else a clone of
+    its computation."""
+    if loop is None or _defined_outside(value, loop):
         return value
     found = done.get(id(value))
     if found is not None:
@@ -684,7 +735,14 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
     before the producer's loop, and in the loop an `async.tiled_load` of the tile at its
     origin through that view with the `tma_load_2d` atom (its edges read as zeros: the
     view's extents bound it, no mask), marked with its box (module doc)."""
-    loop = _loop_of(load)
+    return _rewrite(load, feed, match, _loop_of(load))
+
+
+def _rewrite(
+    load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match, loop: scf.ForOp | None
+) -> tas.AsyncTiledLoadOp:
+    """`rewrite`, the view and descriptor before `loop` (None: right before `load`)."""
+    anchor: Operation = load if loop is None else loop
     done: dict[int, SSAValue] = {}
     base, rows, cols, stride = (
         _hoisted(v, loop, done) for v in (match.base, match.rows, match.cols, match.stride)
@@ -703,7 +761,7 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
     )
     for op in (view, *box, desc):
         op.location = load.location
-        Rewriter.insert_op(op, InsertPoint.before(loop))
+        Rewriter.insert_op(op, InsertPoint.before(anchor))
     guarded: list[Operation] = []
     origins = []
     for origin, guard in zip((match.r0, match.c0), match.guards, strict=True):
@@ -736,7 +794,11 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
 
 
 def _moved_base(
-    base: SSAValue, match: Match, loop: scf.ForOp, done: dict[int, SSAValue], load: Operation
+    base: SSAValue,
+    match: Match,
+    loop: scf.ForOp | None,
+    done: dict[int, SSAValue],
+    load: Operation,
 ) -> SSAValue:
     """`base` plus the batch offset `match.moved` (its monomials computed anew before
     `loop`, from their leaves)."""
@@ -762,7 +824,7 @@ def _moved_base(
     moved = tas.AddPtrOp(base, total)
     for op in (*ops, moved):
         op.location = load.location
-        Rewriter.insert_op(op, InsertPoint.before(loop))
+        Rewriter.insert_op(op, InsertPoint.before(load if loop is None else loop))
     return moved.result
 
 
@@ -789,10 +851,7 @@ def _remark(write: tas.ProducerWriteOp, position: int, clause: str) -> None:
         dot, index = _consumer_dot(write, position)
     except NotEligible:
         return
-    clauses = feed_clauses(dot) or []
-    text = f"{OPERAND_NAMES[index]}: {clause}"
-    if text not in clauses:
-        set_feed_clauses(dot, [*clauses, text])
+    _add_clause(dot, f"{OPERAND_NAMES[index]}: {clause}")
 
 
 #: How `tileas-pipeline-dot-operands`'s first clause names the feed, and what it
@@ -859,6 +918,113 @@ class TmaFeedsPass(ModulePass):
                 _remark(write, position, f"fed by TMA: {feed.describe()}")
         for switch in [w for w in op.walk() if isinstance(w, tas.AgentSwitchOp)]:
             _narrow_producer(switch)
+        _feed_one_agent_rings(op)
+
+
+def _in_switch(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, tas.AgentSwitchOp):
+        parent = parent.parent_op()
+    return parent is not None
+
+
+def decide_ring_load(
+    load: tas.AsyncTiledLoadOp, dot: tas.DotOp, index: int
+) -> tuple[TmaFeed, Match, scf.ForOp | None]:
+    """The box of a one-agent ring's load under mbarriers (`load` feeds operand `index`
+    of `dot`), what its map is made of, and the loop before which the map is built (a
+    refill in the loop's body; None: a prologue's load, its map right before it), or
+    `NotEligible` (module doc, *One-agent rings*)."""
+    if RING_MBARRIERS_ATTR not in dot.attributes:
+        raise NotEligible("its ring is not under mbarriers (cp.async groups)")
+    if READ_FROM_SLOT_ATTR in load.attributes:
+        raise NotEligible(
+            "not yet: its slot is read back by ordinary loads (a box over it would need "
+            "a proxy fence after those reads)"
+        )
+    if dot.atom.info.engine != "wgmma":
+        raise NotEligible(
+            "not yet: its dot reads the slot with ordinary loads (a box over it would "
+            "need a proxy fence after those reads)"
+        )
+    wait = wait_of(load.result, set())
+    if wait is None or rounded(wait):
+        raise NotEligible("not yet: its slot is rounded to tf32 in place (st.shared) between boxes")
+    parent = load.parent_op()
+    refill = (
+        isinstance(parent, scf.ForOp)
+        and any(isinstance(u.operation, scf.YieldOp) for u in load.result.uses)
+        and parent is _loop_of(wait)
+    )
+    loop = parent if refill else None
+    assert loop is None or isinstance(loop, scf.ForOp)
+    # The map's slot goes back after the `async.wait` that drains the ring, in the
+    # block the map is built in (the loop's, or the prologue load's).
+    anchor: Operation = load if loop is None else loop
+    after = anchor.next_op
+    while after is not None and not isinstance(after, tas.AsyncWaitOp):
+        after = after.next_op
+    if after is None:
+        raise NotEligible("no async.wait after it in its block (its map's slot goes back there)")
+    outer = anchor.parent_op()
+    while outer is not None and not isinstance(outer, scf.ForOp):
+        outer = outer.parent_op()
+    if outer is not None:
+        raise NotEligible(
+            "not yet: its map would be built (a pool slot taken, the map written) in "
+            "every iteration of an outer loop (a persistent kernel's tiles)"
+        )
+    before = anchor.prev_op
+    while before is not None:
+        if isinstance(before, scf.ForOp) and any(isinstance(o, tas.DotOp) for o in before.walk()):
+            raise NotEligible(
+                "not yet: its map would be built after an earlier loop of dots, where the "
+                "build's registers come on top of the live accumulators (s_fmha_f16_causal "
+                "spilled 196 bytes at its 128)"
+            )
+        before = before.prev_op
+    feed, match = _decide(load, dot, index, lambda: loop)
+    return feed, match, loop
+
+
+def _feed_one_agent_rings(module: ModuleOp) -> None:
+    """The loads of one-agent rings under mbarriers (a pipelined K loop's prologue and
+    refills, outside any agent switch): fed by TMA where `decide_ring_load` allows, each
+    with its own map; the dot's operand-feed remark says so, or why not."""
+    fed: dict[int, list[bool]] = {}
+    dots: dict[int, tas.DotOp] = {}
+    for load in [o for o in module.walk() if isinstance(o, tas.AsyncTiledLoadOp)]:
+        if load.atom.info.is_tma or _in_switch(load):
+            continue
+        consumer = consumer_of(load.result)
+        if consumer is None:
+            continue
+        dot, index = consumer
+        dots[id(dot)] = dot
+        try:
+            feed, match, loop = decide_ring_load(load, dot, index)
+        except NotEligible as why:
+            load.attributes[TMA_BLOCKED_ATTR] = StringAttr(str(why))
+            _add_clause(dot, f"{OPERAND_NAMES[index]}: stays on cp.async: {why}")
+            fed.setdefault(id(dot), []).append(False)
+            continue
+        kept = dict(load.attributes)  # (its stage, which places it in the ring)
+        _rewrite(load, feed, match, loop).attributes.update(kept)
+        if feed.mn_major:
+            dot.attributes[B_MN_SWIZZLE_ATTR] = IntegerAttr(feed.swizzle, i64)
+        _add_clause(dot, f"{OPERAND_NAMES[index]}: fed by TMA: {feed.describe()}")
+        fed.setdefault(id(dot), []).append(True)
+    for key, flags in fed.items():
+        clauses = feed_clauses(dots[key])
+        if clauses and any(flags):
+            clauses[0] = clauses[0].replace(COPIES, BOXES if all(flags) else MIXED)
+            set_feed_clauses(dots[key], clauses)
+
+
+def _add_clause(dot: tas.DotOp, text: str) -> None:
+    clauses = feed_clauses(dot) or []
+    if text not in clauses:
+        set_feed_clauses(dot, [*clauses, text])
 
 
 __all__ = [
@@ -869,6 +1035,7 @@ __all__ = [
     "TmaFeed",
     "TmaFeedsPass",
     "decide",
+    "decide_ring_load",
     "rewrite",
     "tma_feed",
 ]
