@@ -674,7 +674,12 @@ def _decide(
         raise NotEligible(f"its row stride is not proven a multiple of {TMA_ALIGN} bytes")
     columns = cols * size // swizzle
     feed = TmaFeed(swizzle, (swizzle // size, rows), columns, buffer.mn_major)
-    moved = tuple((c, tuple(leaves[k] for k in m)) for m, c in sorted(rest.items()))
+    # Monomials are keyed by the leaves' ids, which follow memory addresses: order the
+    # terms (and each term's factors) by when `_poly` met their leaves instead, so that
+    # the PTX does not depend on where the IR happens to lie in memory.
+    rank = {key: index for index, key in enumerate(leaves)}
+    terms = sorted(rest.items(), key=lambda term: [rank[k] for k in term[0]])
+    moved = tuple((c, tuple(leaves[k] for k in sorted(m, key=rank.__getitem__))) for m, c in terms)
     match = Match(
         base,
         edges[0].extent,
