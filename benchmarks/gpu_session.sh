@@ -108,7 +108,8 @@ if [ "$t" -gt 0 ]; then
 fi
 TMA_ROWS=(gemm_f16 gemm_f16_aligned_edges gemm_bf16_deep_k gemm_bf16_big_tile
   gemm_bf16_big_tile@8192 gemm_bf16_two_warpgroups gemm_bf16_two_warpgroups@8192
-  gemm_f16_wide_acc batched_matmul_2d_f16)
+  gemm_f16_wide_acc batched_matmul_2d_f16 flash_attention_f16 flash_attention_causal_bf16
+  attention_wide_kv_bf16)
 if [ -d .gpu_tma ]; then
   bench "${TMA_LARGE_TIMEOUT:-120}" "TMA large table" "$WORK/tma_large.md" \
     --prebuilt .gpu_tma --check --large --repeat 20 --markdown --watchdog 60 \
