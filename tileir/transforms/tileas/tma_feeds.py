@@ -122,6 +122,7 @@ from tileir.dialects.nv_tileas.attributes import (
     SwizzleMode,
     SwizzleModeAttr,
 )
+from tileir.dialects.nv_tileas.canonicalize import constant_int
 from tileir.dialects.nv_tileas.core_matrices import B_MN_SWIZZLE_ATTR, SWIZZLE_WIDTHS
 from tileir.targets import resolve_gpu_name
 from tileir.transforms.tileas.dot_plan import dot_warp_grid
@@ -223,9 +224,11 @@ def _strip(value: SSAValue) -> SSAValue:
 
 
 def _int_constant(value: SSAValue) -> int | None:
+    """An `arith.constant` (`constant_int`) or a scalar `cuda_tile.constant`."""
+    found = constant_int(value)
+    if found is not None:
+        return found
     op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
     if isinstance(op, ct.ConstantOp) and not shape_of(value.type):
         splat = dense_splat(op.value)
         return None if splat is None else int(splat)
