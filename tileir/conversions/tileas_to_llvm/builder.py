@@ -151,12 +151,22 @@ class LLBuilder:
         return self.v(_built(llvm.SDivOp, [a, b]))
 
     def udiv(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`a / b` unsigned; by a constant power of two a shift (`shr.u32`), as ptxas 13
+        does not make one of `div.u32` by a register it knows is 8192: a ring's slot
+        number cost 14 SASS instructions (`I2F.U32.RP`, `MUFU.RCP`, ...) a copy."""
+        shift = _power_of_two(b)
+        if shift is not None:
+            return self.lshr(a, self.const(shift, a.type))
         return self.v(_built(llvm.UDivOp, [a, b]))
 
     def srem(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.v(_built(llvm.SRemOp, [a, b]))
 
     def urem(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """`a % b` unsigned; by a constant power of two a mask (`and.b32`), as `udiv`."""
+        shift = _power_of_two(b)
+        if shift is not None:
+            return self.and_(a, self.const((1 << shift) - 1, a.type))
         return self.v(_built(llvm.URemOp, [a, b]))
 
     def icmp(self, predicate: str, a: SSAValue, b: SSAValue, signed: bool = True) -> SSAValue:
@@ -379,6 +389,19 @@ class LLBuilder:
         if len(results) == 1:
             return [value]
         return [self.extract(value, i, t) for i, t in enumerate(results)]
+
+
+def _power_of_two(value: SSAValue) -> int | None:
+    """k where `value` is the integer constant 2**k (k >= 0, below the sign bit of its
+    type), else None."""
+    op = value.owner
+    if not isinstance(op, llvm.ConstantOp) or not isinstance(op.value, IntegerAttr):
+        return None
+    v = op.value.value.data
+    t = value.type
+    if v <= 0 or v & (v - 1) or not isinstance(t, IntegerType) or v.bit_length() >= t.width.data:
+        return None
+    return v.bit_length() - 1
 
 
 def _constant(value: int | float, t: Attribute) -> Operation:
