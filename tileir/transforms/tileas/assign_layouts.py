@@ -121,7 +121,9 @@ def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
     user at the end of them is the A or B operand of a dot, or a scale of a block-scaled
     one (None otherwise): a dot writes its operands into shared memory in its own
     arrangement, so the layout of the tile on the way there is free, and the load can
-    take the coalesced one."""
+    take the coalesced one.  An `xori` on the way counts as a reshape (NVFP4's B, its
+    scales' signs folded into its bytes: `scaled_mma._fold_scale_signs`): the mask
+    follows the bytes' layout, not the bytes the mask's."""
     views: list[tas.ViewOp] = []
     uses = list(value.uses)
     if not uses:
@@ -133,6 +135,11 @@ def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
             if more is None:
                 return None
             views += [user, *more]
+        elif isinstance(user, ct.XOrIOp):
+            more = operand_reshapes(user.result)
+            if more is None:
+                return None
+            views += more
         elif not (isinstance(user, aa.DotOp | tas.DotOp) and use.index in (0, 1, 3, 4)):
             return None
     return views

@@ -783,6 +783,12 @@ class LoopPlan:
     )
     #: The ids (as in `chosen`) of the loads whose rings their waits read back.
     slot_read: set[int] = field(default_factory=set)
+    #: Per block-scaled dot, its scale operands' loads (`_scale_slot_read`): the
+    #: operand's name, the loads whose raw tiles may ride rings read back from their
+    #: slots, and what the remark says of the others.
+    scale_loads: dict[int, list[tuple[str, list[tas.TiledLoadOp], list[str]]]] = field(
+        default_factory=dict
+    )
     #: Its `wgmma` groups stay in flight with rings of only `stages` slots, each
     #: refilled once its group has retired (`REFILL_AFTER_WAIT_ATTR`, `_sized`).
     refill_after_wait: bool = False
@@ -924,6 +930,7 @@ def loop_candidates(loop: scf.ForOp, num_stages: int, warp_specialize: bool) -> 
             why = _slot_read(plan, dot, index, value, analysis, fed)
             if why is not None:
                 plan.direct.setdefault(id(dot), []).append(f"{name}: {why or fed}")
+        _scale_slot_read(plan, dot, analysis)
         registers = accumulator_registers(dot)
         if dot.atom.info.engine == "mma.sync" and registers > ACCUMULATOR_REGISTER_LIMIT:
             plan.blockers.append(
@@ -1019,6 +1026,65 @@ def _slot_read(
         plan.slot_read.add(id(ride[0]))
     plan.converted.setdefault(id(dot), []).append((index, [r[0] for r in riding], others))
     return None
+
+
+def _scale_slot_read(plan: LoopPlan, dot: tas.DotOp, analysis: ScheduleAnalysis) -> None:
+    """The scales of a block-scaled `dot` (`nv_tileas.dot ... scales %sa, %sb`) from ring
+    slots: the raw tiles of the loads each is computed from (the load itself, or
+    reshapes and permutes of it, as the swizzled samples' 32x16 blocks) ride rings that
+    their waits read back (`READ_FROM_SLOT_ATTR`, as `_slot_read` chooses them for
+    operands), where `why_not_slot_read` lets them; the threads that waited then write
+    them into the `tcgen05.cp` source layout as before (`ScaleFactorBuffer`).  A load
+    that already rides for an operand (NVFP4's scales, whose signs fold into A and B)
+    is read back once.  Recorded in `plan.scale_loads` for the remark."""
+    if dot.scales is None:
+        return
+    for name, scale in (("A's scales", dot.scales[0]), ("B's scales", dot.scales[1])):
+        loads = computed_from(scale, plan.loop)
+        riding: list[tas.TiledLoadOp] = []
+        others: list[str] = []
+        for load in loads:
+            if id(load) in plan.chosen:
+                riding.append(load)
+                continue
+            ride = why_not_slot_read(load, analysis, plan.loop)
+            if isinstance(ride, str):
+                others.append(f"its {describe_tile(load)} load stays synchronous: {ride}")
+                continue
+            plan.chosen[id(load)] = ride
+            plan.slot_read.add(id(load))
+            riding.append(load)
+        if not loads:
+            others.append("not computed from loads of the loop body")
+        plan.scale_loads.setdefault(id(dot), []).append((name, riding, others))
+
+
+#: What the remark says of scales whose raw tiles ride rings (`_scale_slot_read`).
+SCALES_FROM_SLOT = "read from the slot after the wait, then written into the tcgen05.cp layout"
+
+
+def scale_clauses(plan: LoopPlan, dot: tas.DotOp) -> list[str]:
+    """What the remark says of the scales of `dot` (`_scale_slot_read`)."""
+    clauses: list[str] = []
+    for name, loads, others in plan.scale_loads.get(id(dot), []):
+        riding = [load for load in loads if id(load) in plan.chosen]
+        if riding:
+            tiles = ", ".join(describe_tile(load) for load in riding)
+            rides = "load rides a ring" if len(riding) == 1 else "loads ride rings"
+            clauses.append(f"{name}: {SCALES_FROM_SLOT} (the raw {tiles} {rides})")
+        elif loads:
+            clauses.append(f"{name}: {NO_ROOM}")
+        clauses += [f"{name}: {other}" for other in others]
+    return clauses
+
+
+def scales_from_slots(plan: LoopPlan, dot: tas.DotOp) -> bool:
+    """Whether every scale load of the block-scaled `dot` rides a ring (`_scale_slot_read`)."""
+    entries = plan.scale_loads.get(id(dot), [])
+    return bool(entries) and all(
+        loads and not others and all(id(load) in plan.chosen for load in loads)
+        for _, loads, others in entries
+    )
 
 
 #: What the remark adds of an operand computed from its slots under a group in flight.
@@ -1180,16 +1246,87 @@ def sized_plan(
     in flight (nor warp specialization) where its slots do not.  Where one slot of every
     ring does not fit, the rings of fewer operands, the first loaded dropped first (a
     synchronous operand's buffer then counts among the exchanges): attention's V alone
-    where K and V do not fit; not pipelined where no single ring fits."""
+    where K and V do not fit; not pipelined where no single ring fits.  Scale rings
+    (`_scale_slot_read`) only where they cost the operands' rings neither a ring nor a
+    stage, and never alone: NVIDIA's 256x256 block-scaled kernels' first N half keeps 3
+    stages that way, where its scales' rings took it to 2, and its second half stays
+    synchronous rather than take rings for its scales only."""
+    plan = _sized_plan(candidates, num_stages, budget, shallow)
+    scales = _scale_rings(candidates)
+    if not scales:
+        return plan
+    bare = _sized_plan(_without_scale_rings(candidates, scales), num_stages, budget, shallow)
+    if _operand_depth(plan, scales) < max(_operand_depth(bare, scales), (1, 0)):
+        return bare  # (and scale rings alone never: no operand of the dot in flight)
+    return plan
+
+
+def _sized_plan(
+    candidates: LoopPlan, num_stages: int, budget: RingBudget, shallow: int | None = None
+) -> LoopPlan:
     plan = _sized(candidates, num_stages, budget, shallow)
     if plan.pipelined or candidates.blockers or len(candidates.chosen) < 2:
         return plan
     for dropped in candidates.chosen:
         fewer = _without(candidates, dropped)
-        sized = sized_plan(fewer, num_stages if shallow is None else shallow, budget)
+        sized = _sized_plan(fewer, num_stages if shallow is None else shallow, budget)
         if sized.pipelined:
             return sized
     return plan
+
+
+def _scale_rings(plan: LoopPlan) -> set[int]:
+    """The ids (as in `chosen`) of the loads that ride rings only for scales."""
+    operands = {id(load) for entries in plan.converted.values() for _, loads, _ in entries
+                for load in loads}  # fmt: skip
+    return {
+        id(load)
+        for entries in plan.scale_loads.values()
+        for _, loads, _ in entries
+        for load in loads
+        if id(load) in plan.chosen and id(load) not in operands
+    }
+
+
+#: Why a scale load that could ride a ring stays synchronous (`sized_plan`).
+SCALE_COSTS_A_STAGE = "its ring would cost the operands' rings a stage"
+
+
+def _without_scale_rings(plan: LoopPlan, scales: set[int]) -> LoopPlan:
+    """`plan` with the scale loads `scales` (`_scale_rings`) left synchronous."""
+    chosen = {k: v for k, v in plan.chosen.items() if k not in scales}
+    scale_loads = {
+        dot: [
+            (
+                name,
+                [load for load in loads if id(load) not in scales],
+                others
+                + [
+                    f"its {describe_tile(load)} load stays synchronous: {SCALE_COSTS_A_STAGE}"
+                    for load in loads
+                    if id(load) in scales
+                ],
+            )
+            for name, loads, others in entries
+        ]
+        for dot, entries in plan.scale_loads.items()
+    }
+    return replace(
+        plan,
+        chosen=chosen,
+        slot_read=plan.slot_read - scales,
+        scale_loads=scale_loads,
+        blockers=list(plan.blockers),
+        per_stage=sum(ring_slot_bytes(load, tile_bytes(load)) for load, _, _ in chosen.values()),
+    )
+
+
+def _operand_depth(plan: LoopPlan, scales: set[int]) -> tuple[int, int]:
+    """How well `plan` feeds its dots' operands: the rings of loads other than `scales`,
+    then their stages."""
+    if not plan.pipelined:
+        return (0, 0)
+    return (len(plan.chosen.keys() - scales), plan.stages)
 
 
 def _without(plan: LoopPlan, dropped: int) -> LoopPlan:
@@ -1411,6 +1548,7 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
             continue
         clauses = [f"operands through a {stages}-stage ring of cp.async copies"]
         clauses += converted
+        clauses += scale_clauses(plan, dot)
         clauses += _rounding_clauses(dot, chosen)
         clauses += [
             operand if operand.endswith(NO_RING_NEEDED) else f"not {operand}"

@@ -210,7 +210,12 @@ def why_not_tcgen05_agents(
         return "the loop has more than one dot"
     (dot,) = dots
     if dot.scales is not None:
-        return "its scales are written to shared memory by every thread (not yet from rings)"
+        # (The kernel's warps hold the scales in their layouts and write them into the
+        # `tcgen05.cp` source layout; neither the producer nor the MMA warp does yet.)
+        return (
+            "its scales are written into the tcgen05.cp layout by the kernel's warps "
+            "(not yet by a producer agent)"
+        )
     if direct or len(loads) != 2:
         return "not both operands of its dot come from rings"
     if any(isinstance(v.owner, FToFOp) for v in (dot.a, dot.b)):
