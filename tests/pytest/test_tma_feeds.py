@@ -214,17 +214,17 @@ def test_tf32_a_fed_by_tma_and_rounded_in_its_slot(tmp_path: Path) -> None:
         run(_half_the_bytes(fed.ptx))
 
 
-#: One-agent rings under mbarriers fed by TMA, one map a load: K^T (read transposed by
-#: `order`: a box of the `[N, K]` matrix into its K-major slot) and V (the `[K, N]` B
-#: of P·V, into an MN-major slot), both 128-byte swizzled: (boxes, maps, whether
-#: `cp.async` copies are left).  The causal kernel's second loop stays on `cp.async`
-#: (a map built after a loop of dots: not yet); attention_wide_kv_bf16 (8 warps, one
+#: One-agent rings under mbarriers fed by TMA, one map a tensor and box in a kernel:
+#: K^T (read transposed by `order`: a box of the `[N, K]` matrix into its K-major
+#: slot) and V (the `[K, N]` B of P·V, into an MN-major slot), both 128-byte swizzled:
+#: (boxes, maps, whether `cp.async` copies are left).  The causal kernel's second loop
+#: copies through the first loop's two maps; attention_wide_kv_bf16 (8 warps, one
 #: issuing thread of 256) has two boxes a K load, and its V stays on `cp.async` (its
 #: dot's warpgroups split N: wn > 1).
 ONE_AGENT = {
-    "flash_attention_f16": (7, 7, False),
-    "flash_attention_causal_bf16": (7, 7, True),
-    "attention_wide_kv_bf16": (6, 3, True),
+    "flash_attention_f16": (7, 2, False),
+    "flash_attention_causal_bf16": (14, 2, False),
+    "attention_wide_kv_bf16": (6, 1, True),
 }
 
 
@@ -232,7 +232,7 @@ ONE_AGENT = {
 def test_attention_k_and_v_fed_by_tma_in_one_agent(name: str) -> None:
     """The CTA's thread 0 builds each map, raises the slot's *full* mbarrier by the
     box's bytes and issues it; every thread arrives (the barrier expects the CTA);
-    the pool slots go back after the loop's `async.wait`.  Equal to numpy at the
+    the pool slots go back after the last loop's `async.wait`.  Equal to numpy at the
     case's ragged query tile, the ring wrapping over its 3 KV tiles."""
     ptx = _ptx(name)
     boxes, maps, copies = ONE_AGENT[name]
@@ -250,3 +250,107 @@ def test_one_agent_rings_say_why_not() -> None:
     ).stages["tileas"]
     assert TMA_FEED_ATTR + " = " not in tileas
     assert '"A: stays on cp.async: not yet: its dot reads the slot with ordinary loads' in tileas
+
+
+PERSISTENT = "persistent_gemm_f16"
+
+
+def test_a_persistent_gemm_builds_its_maps_once() -> None:
+    """persistent_gemm_f16 (4 blocks over 3 x 2 ragged tiles, two of them taking two):
+    A's and B's maps are built once before the loop over the tiles (the operands'
+    pointers, extents and strides the same in every tile, only the boxes' coordinates
+    change) and go back at the kernel's end; equal to numpy."""
+    ptx = _ptx(PERSISTENT)
+    assert ptx.count("tensormap.cp_fenceproxy") == 2
+    assert ptx.count("red.release.gpu.global.and.b32") == 2
+    assert "cp.async.cg" not in ptx
+    _common.simulate_case(PERSISTENT, ptx, SEED)
+
+
+def _one_slot_on_one_sm(name: str, monkeypatch: Any) -> str:
+    """`name`'s PTX with one pool slot an SM (`Q` = 1): the CTAs on one SM take turns
+    on each map, a CTA waiting until the one before gives the slot back."""
+    from tileir.conversions.tileas_to_llvm import tma
+
+    monkeypatch.setattr(tma, "_resident_limit", lambda op: 1)
+    return _ptx(name)
+
+
+def _simulate_on_one_sm(name: str, ptx: str, grid: tuple[int, int, int]) -> dict[str, Any]:
+    """Run `ptx` over `grid` with every CTA on one SM, warps interleaved at random (a
+    CTA spinning for a slot lets the others run); the outputs and their reference."""
+    from tileir.testing import simulate
+
+    case = _common.load_case_module(name)
+    inputs = case.make_inputs(np.random.default_rng(SEED))
+    expected = case.reference(_common.copy_inputs(inputs))
+    inputs["grid"] = grid
+    simulate(
+        ptx,
+        grid,
+        _common.flatten_args(inputs),
+        sm_count=1,
+        warp_order="random",
+        seed=1,
+        max_steps=3_000_000,
+    )
+    return {"case": case, "inputs": inputs, "expected": expected}
+
+
+def test_persistent_maps_go_back_after_every_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With one slot an SM, two CTAs of persistent_gemm_f16 on one SM take turns (each
+    holds its maps for all its tiles, then gives them back: the other one's wait ends);
+    given back after each tile's `async.wait` instead (as a map built per tile would
+    be), the other CTA takes the slot and writes its map while the first still issues
+    boxes through it, which the simulator reports."""
+    from tileir.conversions.tileas_to_llvm import tma
+
+    grid = (2, 1, 1)
+    run = _simulate_on_one_sm(PERSISTENT, _one_slot_on_one_sm(PERSISTENT, monkeypatch), grid)
+    _common.check_outputs(run["case"], run["inputs"], run["expected"])
+
+    def after_each_tile(desc: Any, loads: list[Any]) -> Any:
+        op = loads[-1].parent_op().next_op
+        while op is not None and not isinstance(op, tma.tas.AsyncWaitOp):
+            op = op.next_op
+        return op
+
+    monkeypatch.setattr(tma, "release_point", after_each_tile)
+    broken = _one_slot_on_one_sm(PERSISTENT, monkeypatch)
+    with pytest.raises(SimulationError, match="has not acquired"):
+        _simulate_on_one_sm(PERSISTENT, broken, grid)
+
+
+CAUSAL = "flash_attention_causal_bf16"
+
+
+def test_a_causal_map_released_before_the_second_loop_is_caught(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """flash_attention_causal_bf16's K and V maps given back after the first loop's
+    `async.wait` (the first load's ring), not the second's: with one slot an SM, the
+    next CTA on the SM takes the slot and writes its map while the second loop still
+    issues boxes through it."""
+    from tileir.conversions.tileas_to_llvm import tma
+
+    release = tma.release_point
+    monkeypatch.setattr(tma, "release_point", lambda desc, loads: release(desc, loads[:1]))
+    broken = _one_slot_on_one_sm(CAUSAL, monkeypatch)
+    with pytest.raises(SimulationError, match="has not acquired"):
+        _simulate_on_one_sm(CAUSAL, broken, (3, 1, 1))
+
+
+def test_a_map_shared_by_other_tensors_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Maps keyed by their box alone (K's and V's are both 64x64, 128-byte swizzled):
+    V's boxes copy K's tiles, and the output is not numpy's."""
+    decide = tma_feeds._decide
+
+    def by_box(*args: Any) -> Any:
+        feed, match = decide(*args)
+        return feed, dataclasses.replace(match, key=(feed.swizzle, feed.box))
+
+    monkeypatch.setattr(tma_feeds, "_decide", by_box)
+    ptx = _ptx(CAUSAL)
+    assert ptx.count("tensormap.cp_fenceproxy") == 1
+    with pytest.raises(AssertionError):
+        _common.simulate_case(CAUSAL, ptx, SEED)

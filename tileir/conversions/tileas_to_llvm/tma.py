@@ -25,7 +25,9 @@ rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
   strides 1, element type, no interleave, the slot's swizzle, zero fill), the warp
   copies it to its slot with `tensormap.cp_fenceproxy ... release.gpu`, and the first
   thread, which issues every box, acquires it with `fence.proxy.tensormap ...
-  acquire.gpu`.
+  acquire.gpu` and keeps the slot's address in the map's shared record (`MAP_RECORD`),
+  which it reads again before each box: no register holds it across the loops
+  between the build and the boxes (one map serves every loop of its tensor).
 * **A stage.**  The first producer thread raises the stage's *full* mbarrier's
   transaction count by the bytes of the boxes (`mbarrier.expect_tx`, no arrival: the
   barrier still expects every producer thread, which `producer_commit` arrives with)
@@ -39,18 +41,22 @@ rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
 * **One agent** (a ring under mbarriers outside any agent switch).  The CTA's first
   warp builds the map (not the first warp of each warpgroup), its thread 0 issues the
   boxes into the slot `async_copy._mbarrier_slot` picks (whose first load initializes
-  the mbarriers) after that slot's `expect_tx`; every thread then arrives with a plain
-  `mbarrier.arrive` (the barrier expects the CTA); the load's future is the slot and
-  its round's parity, as a `cp.async` fill's.  The map's pool slot goes back after
-  the `async.wait` that follows it in its block (`AsyncFeeds.on_drain`), every fill
-  waited for.
+  the mbarriers) after that slot's `expect_tx` (the other threads branch past them);
+  every thread then arrives with a plain `mbarrier.arrive` (the barrier expects the
+  CTA); the load's future is the slot and its round's parity, as a `cp.async` fill's.
+  A map serves every load of its tensor and box in the kernel (`tileas-tma-feeds`
+  builds it once, in the function's body); its pool slot goes back once
+  (`release_point`): after the `async.wait` that first follows the op of the body
+  holding its last load (`AsyncFeeds.on_drain`: the last ring through it drained,
+  the earlier ones before), or, where none follows (a persistent kernel's loop over
+  its tiles, whose rings are drained in each iteration), before each `ret`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, llvm
+from xdsl.dialects import arith, func, llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,
     DenseArrayBase,
@@ -62,8 +68,9 @@ from xdsl.dialects.builtin import (
     UnrealizedConversionCastOp,
     i64,
 )
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.async_copy import (
@@ -85,8 +92,12 @@ from tileir.transforms.tileas.tma_feeds import tma_feed
 
 #: Bytes of a tensor map (and its alignment in the pool and the scratch).
 MAP_BYTES = 128
-#: The scratch of a map, then the record of its pool word's address and bit.
-SCRATCH_BYTES = MAP_BYTES + 16
+#: The scratch of a map, then the record of its pool word's address and bit, then
+#: the map's global address (`MAP_RECORD`), which the issuing thread reads before each
+#: box: no register holds it across the loops between the build and the boxes.
+SCRATCH_BYTES = MAP_BYTES + 24
+#: Where the record keeps the map's global address (bytes from the scratch).
+MAP_RECORD = MAP_BYTES + 16
 #: The largest `%smid` + 1 the pools have a word for.
 SM_LIMIT = 256
 #: Threads of an SM (sm_90): `2048 / threads` CTAs of a kernel fit at most.
@@ -119,13 +130,18 @@ class TmaMaps:
     slot: dict[int, SSAValue] = field(default_factory=dict)
     count: int = 0
     #: The descriptors of one-agent rings (outside any switch), by the id of the
-    #: `async.wait` after which their slots go back (the first after each in its block).
+    #: `async.wait` after which their slots go back (`release_point`).
     drained_by: dict[int, list[tas.MakeTiledTmaDescOp]] = field(default_factory=dict)
+    #: Those whose slots go back at the kernel's end (no `async.wait` after their last
+    #: load's op in their block: a persistent kernel's loop).
+    at_return: list[tas.MakeTiledTmaDescOp] = field(default_factory=list)
     #: The ids of those descriptors: every thread of the CTA runs their code.
     one_agent: set[int] = field(default_factory=set)
 
     def plan(self, module: ModuleOp) -> None:
         switched: set[int] = set()
+        loads: dict[int, list[tas.AsyncTiledLoadOp]] = {}
+        one_agent: list[tas.MakeTiledTmaDescOp] = []
         for op in module.walk():
             if isinstance(op, tas.AgentSwitchOp):
                 descs = [d for d in op.walk() if isinstance(d, tas.MakeTiledTmaDescOp)]
@@ -133,12 +149,7 @@ class TmaMaps:
                     self.in_switch[id(op)] = descs
                     switched.update(id(d) for d in descs)
             elif isinstance(op, tas.MakeTiledTmaDescOp) and id(op) not in switched:
-                after = op.next_op
-                while after is not None and not isinstance(after, tas.AsyncWaitOp):
-                    after = after.next_op
-                if after is None:
-                    raise not_supported(op, "a TMA descriptor with no async.wait after it")
-                self.drained_by.setdefault(id(after), []).append(op)
+                one_agent.append(op)
                 self.one_agent.add(id(op))
             elif isinstance(op, tas.AsyncTiledLoadOp) and op.atom.info.is_tma:
                 desc = next(
@@ -152,6 +163,16 @@ class TmaMaps:
                 if desc is None or tma_feed(op) is None:
                     raise not_supported(op, "a TMA load without its tileas-tma-feeds descriptor")
                 self.desc_of[id(op)] = desc
+                loads.setdefault(id(desc), []).append(op)
+        for desc in one_agent:
+            users = loads.get(id(desc), [])
+            if not users:
+                raise not_supported(desc, "a TMA descriptor no load reads")
+            wait = release_point(desc, users)
+            if wait is not None:
+                self.drained_by.setdefault(id(wait), []).append(desc)
+            else:
+                self.at_return.append(desc)
 
     def scratch_of(
         self, state: FunctionState, rewriter: PatternRewriter, desc: tas.MakeTiledTmaDescOp
@@ -203,6 +224,36 @@ class TmaMaps:
         b.asm(asm)
 
 
+def release_point(
+    desc: tas.MakeTiledTmaDescOp, loads: list[tas.AsyncTiledLoadOp]
+) -> tas.AsyncWaitOp | None:
+    """Where a one-agent map's pool slot goes back: after the first `async.wait` that
+    follows the op of `desc`'s block holding the last of `loads` (the map's loads in
+    program order; that wait drains its ring, and the rings of every earlier load
+    through the map came before); None: at the kernel's end, the op being a loop
+    around the rings (a persistent kernel's), whose waits all come before it.  `desc`'s
+    block is its function's body, which every thread of the CTA runs."""
+    block = desc.parent_block()
+    fn = desc.parent_op()
+    if block is None or fn is None or not isinstance(fn.parent_op(), ModuleOp):
+        raise not_supported(desc, "a one-agent TMA descriptor outside its function's body")
+    op: Operation = loads[-1]
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        if parent is None:
+            raise not_supported(desc, "a TMA load outside the block of its descriptor")
+        op = parent
+    after = op.next_op
+    while after is not None and not isinstance(after, tas.AsyncWaitOp):
+        after = after.next_op
+    if after is None and any(
+        isinstance(o, func.ReturnOp | llvm.ReturnOp) and o.parent_block() is not block
+        for o in fn.walk()
+    ):
+        raise not_supported(desc, "a TMA map given back at the kernel's end with early returns")
+    return after
+
+
 def _static(value: SSAValue) -> int:
     """The integer a box size is (an `arith.constant`, or its lowered `llvm.constant`)."""
     op = value.owner
@@ -246,8 +297,9 @@ class LowerMakeGlobalView(TmaPattern):
 
 
 class LowerMakeTiledTmaDesc(TmaPattern):
-    """The tensor map, built by the producer's first warp in its pool slot (module
-    doc); the descriptor's register is the slot's global address."""
+    """The tensor map, built by the producer's first warp (one agent: the CTA's) in its
+    pool slot (module doc); the descriptor's register is the slot's global address in
+    that warp, which the boxes read from the map's record instead."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: tas.MakeTiledTmaDescOp, rewriter: PatternRewriter) -> None:
@@ -312,6 +364,7 @@ class LowerMakeTiledTmaDesc(TmaPattern):
         # The record the release reads (`TmaMaps.release`).
         asm.instr("st.shared.b64", ptx.address(base, MAP_BYTES), "t_waddr")
         asm.instr("st.shared.b32", ptx.address(base, MAP_BYTES + 8), "t_mask")
+        asm.instr("st.shared.b64", ptx.address(base, MAP_RECORD), "t_slot")
         asm.label("tileir_tma_share")
         asm.instr("mov.b64", ptx.vector(["t_lo", "t_hi"]), "t_slot")
         asm.instr(
@@ -405,6 +458,14 @@ class LowerMakeTiledTmaDesc(TmaPattern):
         (value,) = b.asm(asm, min_ptx_isa="8.3")
         self.maps.slot[id(op)] = value
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [value], op.result.type)])
+        ending = self.maps.at_return
+        if ending and all(id(d) in self.maps.slot for d in ending):
+            # (Once the last of them is built: one CTA barrier before each `ret`.)
+            fn = state.entry.parent_op()
+            assert fn is not None
+            for ret in [o for o in fn.walk() if isinstance(o, llvm.ReturnOp)]:
+                at_ret = LLBuilder(PatternRewriter(ret), InsertPoint.before(ret))
+                self.maps.give_back(at_ret, state, rewriter, ending)
 
     def _declare(
         self, b: LLBuilder, state: FunctionState, index: int, w: int
@@ -446,8 +507,7 @@ class LowerTmaLoad(TmaPattern):
             raise not_supported(
                 op, "a TMA load whose ring slot is not the swizzled buffer its box writes"
             )
-        map_address = self.maps.slot.get(id(desc))
-        if map_address is None:
+        if id(desc) not in self.maps.slot:
             raise not_supported(op, "a TMA load before its descriptor")
         state = self.ctx.function_state(op)
         assert state.tid is not None
@@ -462,6 +522,10 @@ class LowerTmaLoad(TmaPattern):
         asm.instr("and.b32", "t_first", asm.input(state.tid, "r"), lanes)
         asm.instr("setp.eq.u32", "t_lead", "t_first", ptx.immediate(0))
         r0, c0 = (self._coordinate(b, op, v) for v in op.coords)
+        # (The other threads branch past the boxes: guarded alone, the boxes took more
+        # registers, flash_attention_causal_bf16 137 and s_persistent_matmul_f16 172
+        # where they take 132 and 160, ptxas 13.)
+        asm.instr("bra", "tileir_tma_issued", guard="t_lead", negate=True)
         asm.instr("min.u64", "t_c", asm.input(r0, "l"), ptx.immediate(COORD_LIMIT))
         asm.instr("cvt.u32.u64", "t_y", "t_c")
         barrier = ptx.address(asm.input(full, "r"))
@@ -472,7 +536,11 @@ class LowerTmaLoad(TmaPattern):
             guard="t_lead",
         )
         dst = asm.input(slot, "r")
-        tensor_map = asm.input(map_address, "l")
+        # (The map's address from its record: the issuing thread built it.)
+        asm.register("b64", "t_map")
+        record = asm.input(self.maps.scratch_of(state, rewriter, desc), "r")
+        asm.instr("ld.shared.b64", "t_map", ptx.address(record, MAP_RECORD), guard="t_lead")
+        tensor_map = "t_map"
         column = asm.input(c0, "l")
         for index in range(feed.boxes):
             asm.instr("add.u64", "t_c", column, ptx.immediate(index * inner))
@@ -485,6 +553,7 @@ class LowerTmaLoad(TmaPattern):
                 barrier,
                 guard="t_lead",
             )
+        asm.label("tileir_tma_issued")
         b.asm(asm, min_ptx_isa="8.0")
         if one_agent:
             # Every thread arrives: the slot's mbarrier expects the whole CTA, as for

@@ -55,7 +55,11 @@ The pass then rewrites the load: before the producer's loop an
 (swizzle, zero fill), and in the loop an `async.tiled_load` of the tile at its origin
 through that view with the `tma_load_2d` atom, no mask (the view's extents bound it),
 marked `nv_tileas.tma_feed` (`swizzle`, `box` innermost first, `boxes`, `mn_major`); a
-load it leaves gets `nv_tileas.tma_feed_blocked` (the reason).  The dot's operand-feed
+load it leaves gets `nv_tileas.tma_feed_blocked` (the reason).  **One map per tensor
+and box:** loads whose maps are equal (`Match.key`: the same base, extents, row stride
+and batch offset as polynomials over the kernel's values, the same box and swizzle)
+copy through one view and descriptor, the first's (a producer's, in its loop; one
+agent's, in its function).  The dot's operand-feed
 remark gets a clause per operand; a producer whose copies are all boxes gets
 `TMA_PRODUCER_REGISTERS` (`setmaxnreg`).  `convert-tileas-to-llvm` builds the tensor
 maps on the device and issues the boxes (`tileas_to_llvm/tma.py`).  The pass runs in
@@ -68,12 +72,28 @@ refill; their future reaches a dot's `future_wait`, `ring_futures.py`) are decid
 the same rules (`decide_ring_load`), and are fed only where the dot is `wgmma` (the
 async proxy reads the slot: no proxy fence is needed before a box rewrites it), the
 slot is not read back by ordinary loads (`read_from_slot`) nor rounded to tf32 in
-place, an `async.wait` follows in the block the map is built in (its pool slot
-goes back there), no loop encloses it (a persistent kernel's would build every map
-again for every tile: not yet), and no loop of dots precedes the map there (not yet: its build's
-registers on top of that loop's live accumulators spilled s_fmha_f16_causal).  Each load gets its own map: a refill's before its loop (its values
-the same in every iteration, as a producer's), a prologue's right before the load.
-The lowering issues its boxes from the CTA's thread 0 into the slot `_mbarrier_slot`
+place, and an `async.wait` after the load (or its K loop) drains its ring.  A map is
+built in the function's body, before the op there that holds its first load (that
+load itself, its K loop, or the outer loop around it), so that every later load of
+the same tensor and box, in this ring or another (the second, diagonal loop of causal
+attention reads the first loop's K and V), copies through it:
+
+* **Loops around the ring** (a persistent kernel's loop over its tiles): the map's
+  values must be the same in every iteration of that outer loop (`_invariant`; they are
+  computed anew before it, `_hoisted`), else the load stays on `cp.async` (not yet:
+  grouped GEMM's per-group pointers) with the value that changes.
+* **After a loop of dots:** a map is not built there (not yet: its build's registers
+  on top of that loop's live accumulators spilled s_fmha_f16_causal); a later loop's
+  load is fed only through a map an earlier load built.  A ring of a loop after a loop
+  of dots whose dots' accumulators leave fewer than `LATER_LOOP_HEADROOM` of the
+  registers allowed stays on `cp.async` (not yet: fed by TMA, NVIDIA's 128-row causal
+  FMHA samples' second loops spilled at 96 of 128).
+
+The map's pool slot goes back once, after the `async.wait` that first follows its last
+load's op in the function's body (the last ring through it drained), or at the kernel's
+end where none follows (a persistent kernel's loop: each tile's rings are drained in
+it; `tileas_to_llvm/tma.py`, `release_point`).  The lowering issues the boxes from the
+CTA's thread 0 (which built the map and acquired it) into the slot `_mbarrier_slot`
 picks, and every thread arrives on the slot's *full* mbarrier as for `cp.async`.
 """
 
@@ -124,19 +144,23 @@ from tileir.dialects.nv_tileas.attributes import (
 )
 from tileir.dialects.nv_tileas.canonicalize import constant_int
 from tileir.dialects.nv_tileas.core_matrices import B_MN_SWIZZLE_ATTR, SWIZZLE_WIDTHS
-from tileir.targets import resolve_gpu_name
+from tileir.targets import register_budget, resolve_gpu_name
 from tileir.transforms.tileas.dot_plan import dot_warp_grid
+from tileir.transforms.tileas.overlap_attention_dots import resident_ctas
 from tileir.transforms.tileas.pipeline_dot_operands import (
     READ_FROM_SLOT_ATTR,
     RING_MBARRIERS_ATTR,
+    accumulator_registers,
     feed_clauses,
     set_feed_clauses,
 )
 from tileir.transforms.tileas.ring_budget import laid_out_operand_buffer
 from tileir.transforms.tileas.ring_futures import consumer_of, rounded, wait_of
+from tileir.transforms.tileas.specialize_agents import kernel_warps
 from tileir.transforms.tileas.tf32_operands import ROUNDED_IN_SHARED_ATTR
 from tileir.utils.bits import mlir_bit_width
 from tileir.utils.numeric import dense_splat
+from tileir.utils.walk import enclosing_function
 
 #: On an eligible `async.tiled_load`: the box TMA would copy it in (module doc).
 TMA_FEED_ATTR = "nv_tileas.tma_feed"
@@ -476,7 +500,7 @@ def _loop_of(op: Operation) -> scf.ForOp:
     return parent
 
 
-def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
+def _defined_outside(value: SSAValue, loop: Operation) -> bool:
     owner = value.owner
     block = owner.parent_block() if isinstance(owner, Operation) else owner
     while block is not None:
@@ -487,10 +511,11 @@ def _defined_outside(value: SSAValue, loop: scf.ForOp) -> bool:
     return True
 
 
-def _invariant(value: SSAValue, loop: scf.ForOp | None, depth: int = 0) -> bool:
-    """Whether `value` is the same in every iteration of `loop`: defined outside it, or
-    computed in it from such values by constants, `assume`, `exti` and integer `addi`,
-    `subi`, `muli` (what cuTile recomputes in the body).  (No loop: always.)"""
+def _invariant(value: SSAValue, loop: Operation | None, depth: int = 0) -> bool:
+    """Whether `value` is the same in every iteration of `loop` (or every run of the
+    region op a map is built before): defined outside it, or computed in it from such
+    values by constants, `assume`, `exti` and integer `addi`, `subi`, `muli` (what
+    cuTile recomputes in the body).  (No loop: always.)"""
     if loop is None or _defined_outside(value, loop):
         return True
     op = value.owner
@@ -521,6 +546,11 @@ class Match:
     #: Per coordinate (row, column), the `i1` under which the mask bounds it, else
     #: the whole tile is off (the coordinate becomes `OUT_OF_BOUNDS`).
     guards: tuple[SSAValue | None, SSAValue | None] = (None, None)
+    #: What the tensor map is (`map_key`): equal for two loads whose maps are equal.
+    key: tuple[object, ...] = ()
+    #: The leaves `key`'s polynomials name by id (kept alive, so that no other value
+    #: takes one of their ids while the key is in use).
+    leaves: tuple[SSAValue, ...] = ()
 
 
 def decide(
@@ -545,7 +575,7 @@ def _decide(
     load: tas.AsyncTiledLoadOp,
     dot: tas.DotOp,
     index: int,
-    loop_of: Callable[[], scf.ForOp | None],
+    loop_of: Callable[[], Operation | None],
 ) -> tuple[TmaFeed, Match]:
     """`decide` of `load`, operand `index` of `dot`, whose map is built before the loop
     `loop_of` gives (None: right before the load, whose values all precede it)."""
@@ -641,9 +671,9 @@ def _decide(
     loop = loop_of()
     base = based.ptr
     if not _invariant(base, loop):
-        raise NotEligible("its base pointer changes in the producer's loop")
+        raise NotEligible("its base pointer changes in the loop its map is built before")
     if not _invariant(stride, loop):
-        raise NotEligible("its row stride changes in the producer's loop")
+        raise NotEligible("its row stride changes in the loop its map is built before")
     # The mask: the bounds of the same origins (a unit dimension's in a guard, if any).
     if mask is None:
         raise NotEligible("it has no bounds mask (the tensor's extent is unknown)")
@@ -683,6 +713,16 @@ def _decide(
     rank = {key: index for index, key in enumerate(leaves)}
     terms = sorted(rest.items(), key=lambda term: [rank[k] for k in term[0]])
     moved = tuple((c, tuple(leaves[k] for k in sorted(m, key=rank.__getitem__))) for m, c in terms)
+    # The map: the tensor (base, extents, row stride, batch offset) and the box.
+    key = (
+        _strip(base),
+        _strip(edges[0].extent),
+        _strip(edges[1].extent),
+        tuple(sorted(s.items())),
+        tuple(sorted(rest.items())),
+        feed.swizzle,
+        feed.box,
+    )
     match = Match(
         base,
         edges[0].extent,
@@ -692,6 +732,8 @@ def _decide(
         edges[1].origin,
         moved,
         (edges[0].guard, edges[1].guard),
+        key,
+        tuple(leaves.values()),
     )
     return feed, match
 
@@ -717,7 +759,7 @@ def _monomial_divisor(coefficient: int, monomial: tuple[int, ...], leaves: Leave
     return out
 
 
-def _hoisted(value: SSAValue, loop: scf.ForOp | None, done: dict[int, SSAValue]) -> SSAValue:
+def _hoisted(value: SSAValue, loop: Operation | None, done: dict[int, SSAValue]) -> SSAValue:
     """`value` computed before `loop` (`_invariant`: it is the same in every
     iteration): itself where defined outside (or there is no loop), else a clone of
     its computation."""
@@ -747,9 +789,18 @@ def rewrite(load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match) -> tas.Asyn
 
 
 def _rewrite(
-    load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match, loop: scf.ForOp | None
+    load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match, loop: Operation | None
 ) -> tas.AsyncTiledLoadOp:
     """`rewrite`, the view and descriptor before `loop` (None: right before `load`)."""
+    return _load_through(load, feed, match, _build_map(load, feed, match, loop))
+
+
+def _build_map(
+    load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match, loop: Operation | None
+) -> SSAValue:
+    """The global view of `load`'s tensor and the descriptor of its box, before `loop`
+    (None: right before `load`; its values computed anew there where `loop` computes
+    them, `_hoisted`); the view, which the TMA loads through the map read."""
     anchor: Operation = load if loop is None else loop
     done: dict[int, SSAValue] = {}
     base, rows, cols, stride = (
@@ -770,6 +821,14 @@ def _rewrite(
     for op in (view, *box, desc):
         op.location = load.location
         Rewriter.insert_op(op, InsertPoint.before(anchor))
+    return view.result
+
+
+def _load_through(
+    load: tas.AsyncTiledLoadOp, feed: TmaFeed, match: Match, view: SSAValue
+) -> tas.AsyncTiledLoadOp:
+    """`load` replaced by an `async.tiled_load` of its tile at its origin through
+    `view` (whose descriptor `_build_map` made) with the `tma_load_2d` atom."""
     guarded: list[Operation] = []
     origins = []
     for origin, guard in zip((match.r0, match.c0), match.guards, strict=True):
@@ -785,7 +844,7 @@ def _rewrite(
     if pad is not None:
         props["padding_value"] = pad
     new = tas.AsyncTiledLoadOp.build(
-        operands=[view.result, [c.result for c in coords], [], [], []],
+        operands=[view, [c.result for c in coords], [], [], []],
         result_types=[load.result.type, []],
         properties=props,
         attributes={TMA_FEED_ATTR: feed.attribute()},
@@ -804,7 +863,7 @@ def _rewrite(
 def _moved_base(
     base: SSAValue,
     match: Match,
-    loop: scf.ForOp | None,
+    loop: Operation | None,
     done: dict[int, SSAValue],
     load: Operation,
 ) -> SSAValue:
@@ -905,6 +964,7 @@ class TmaFeedsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if resolve_gpu_name(self.arch, "tileas-tma-feeds target") != "sm_90a":
             return
+        maps: dict[tuple[object, ...], SSAValue] = {}
         for write in [w for w in op.walk() if isinstance(w, tas.ProducerWriteOp)]:
             last = write.body.block.last_op
             if not isinstance(last, tas.PipelineYieldOp):
@@ -919,7 +979,12 @@ class TmaFeedsPass(ModulePass):
                     load.attributes[TMA_BLOCKED_ATTR] = StringAttr(str(why))
                     _remark(write, position, f"stays on cp.async: {why}")
                     continue
-                rewrite(load, feed, match)
+                # One map per tensor and box before the producer's loop.
+                loop = _loop_of(load)
+                view = maps.get((loop, match.key))
+                if view is None:
+                    view = maps[(loop, match.key)] = _build_map(load, feed, match, loop)
+                _load_through(load, feed, match, view)
                 if feed.mn_major:
                     dot, _ = _consumer_dot(write, position)
                     dot.attributes[B_MN_SWIZZLE_ATTR] = IntegerAttr(feed.swizzle, i64)
@@ -936,13 +1001,30 @@ def _in_switch(op: Operation) -> bool:
     return parent is not None
 
 
+def _top_level(op: Operation) -> Operation:
+    """The op of its function's body that is `op` or holds it."""
+    while True:
+        parent = op.parent_op()
+        if parent is None or isinstance(parent.parent_op(), ModuleOp):
+            return op
+        op = parent
+
+
+def _drain_after(op: Operation) -> tas.AsyncWaitOp | None:
+    """The first `async.wait` after `op` in its block."""
+    after = op.next_op
+    while after is not None and not isinstance(after, tas.AsyncWaitOp):
+        after = after.next_op
+    return after
+
+
 def decide_ring_load(
     load: tas.AsyncTiledLoadOp, dot: tas.DotOp, index: int
-) -> tuple[TmaFeed, Match, scf.ForOp | None]:
+) -> tuple[TmaFeed, Match, Operation]:
     """The box of a one-agent ring's load under mbarriers (`load` feeds operand `index`
-    of `dot`), what its map is made of, and the loop before which the map is built (a
-    refill in the loop's body; None: a prologue's load, its map right before it), or
-    `NotEligible` (module doc, *One-agent rings*)."""
+    of `dot`), what its map is made of, and the op of the function's body its map is
+    built before where no earlier load made it (the load itself, its K loop or the
+    outer loop holding it), or `NotEligible` (module doc, *One-agent rings*)."""
     if RING_MBARRIERS_ATTR not in dot.attributes:
         raise NotEligible("its ring is not under mbarriers (cp.async groups)")
     if READ_FROM_SLOT_ATTR in load.attributes:
@@ -964,43 +1046,101 @@ def decide_ring_load(
         and any(isinstance(u.operation, scf.YieldOp) for u in load.result.uses)
         and parent is _loop_of(wait)
     )
-    loop = parent if refill else None
-    assert loop is None or isinstance(loop, scf.ForOp)
-    # The map's slot goes back after the `async.wait` that drains the ring, in the
-    # block the map is built in (the loop's, or the prologue load's).
-    anchor: Operation = load if loop is None else loop
-    after = anchor.next_op
-    while after is not None and not isinstance(after, tas.AsyncWaitOp):
-        after = after.next_op
-    if after is None:
-        raise NotEligible("no async.wait after it in its block (its map's slot goes back there)")
-    outer = anchor.parent_op()
-    while outer is not None and not isinstance(outer, scf.ForOp):
-        outer = outer.parent_op()
-    if outer is not None:
-        raise NotEligible(
-            "not yet: its map would be built (a pool slot taken, the map written) in "
-            "every iteration of an outer loop (a persistent kernel's tiles)"
-        )
+    local: Operation = parent if refill and parent is not None else load
+    crowded = _crowded_later_loop(_ring_loop(load, local))
+    if crowded:
+        raise NotEligible(crowded)
+    # Every box of its ring has landed after the `async.wait` that drains the ring (the
+    # first after the load or its K loop): the map's slot goes back after the last
+    # such wait of its loads (`tileas_to_llvm/tma.py`).
+    if _drain_after(local) is None:
+        raise NotEligible("no async.wait after it in its block (its ring is never drained)")
+    # The values the map is made of, the same in every iteration of its K loop ...
+    feed, match = _decide(load, dot, index, lambda: None if local is load else local)
+    anchor = _top_level(local)
+    if anchor is not local:
+        # ... and of the loops around it (a persistent kernel's tiles): the map is
+        # built once before them.
+        try:
+            feed, match = _decide(load, dot, index, lambda: anchor)
+        except NotEligible as why:
+            raise NotEligible(
+                "not yet: its map would be built (a pool slot taken, the map written) in "
+                f"every iteration of an outer loop (a persistent kernel's tiles): {why}"
+            ) from None
+        if _drain_after(anchor) is None and _returns_early(anchor):
+            raise NotEligible(
+                "its map's slot would go back at the kernel's end, which an early return skips"
+            )
+    return feed, match, anchor
+
+
+#: Registers a thread keeps free of its dots' accumulators, within those allowed, for
+#: a loop after a loop of dots to be fed by TMA.  Measured (ptxas 13, sm_90a; the
+#: accumulators of the later loop's dots, then the registers allowed): the second
+#: (diagonal) loops of NVIDIA's causal FMHA samples spilled fed by TMA with 96 of 128
+#: (`s_fmha_f16_causal`, `_m128_n128_ctas2`, `_m256_n128`: 204 bytes each; on
+#: `cp.async`, none), and fit with 64 of 128 (`s_fmha_f16_causal_m64_n64`: 127
+#: registers), 128 of 255 (the 128-wide causal attention tests) and 64 of 255
+#: (`flash_attention_causal_bf16`); 32 to 64 free separates them.
+LATER_LOOP_HEADROOM = 48
+
+
+def _ring_loop(load: tas.AsyncTiledLoadOp, local: Operation) -> scf.ForOp | None:
+    """The loop whose ring `load` fills: the loop it refills in (`local`), or the one
+    its future enters (a prologue's load)."""
+    if isinstance(local, scf.ForOp):
+        return local
+    return next((u.operation for u in load.result.uses if isinstance(u.operation, scf.ForOp)), None)
+
+
+def _crowded_later_loop(loop: scf.ForOp | None) -> str | None:
+    """Why a ring of `loop`, a loop after a loop of dots, stays on `cp.async` where
+    its dots' accumulators leave fewer than `LATER_LOOP_HEADROOM` of the registers
+    allowed (None: not so)."""
+    if loop is None or not _dots_before(_top_level(loop)):
+        return None
+    fn = enclosing_function(loop)
+    if fn is None:
+        return None
+    budget = register_budget(kernel_warps(loop) * 32, resident_ctas(fn, "sm_90a"))
+    held = sum(accumulator_registers(d) for d in loop.walk() if isinstance(d, tas.DotOp))
+    if budget - held >= LATER_LOOP_HEADROOM:
+        return None
+    return (
+        "not yet: its loop follows a loop of dots, and its dots' accumulators take "
+        f"{held} of the {budget} registers allowed (fed by TMA, s_fmha_f16_causal's "
+        "second loop spilled 204 bytes at 96 of 128)"
+    )
+
+
+def _returns_early(op: Operation) -> bool:
+    """Whether the function holding `op` (of its body) returns from a nested region."""
+    fn = op.parent_op()
+    assert fn is not None
+    return any(
+        o.name in ("func.return", "cuda_tile.return") and o.parent_op() is not fn for o in fn.walk()
+    )
+
+
+def _dots_before(anchor: Operation) -> bool:
+    """Whether a loop of dots comes before `anchor` in its block."""
     before = anchor.prev_op
     while before is not None:
         if isinstance(before, scf.ForOp) and any(isinstance(o, tas.DotOp) for o in before.walk()):
-            raise NotEligible(
-                "not yet: its map would be built after an earlier loop of dots, where the "
-                "build's registers come on top of the live accumulators (s_fmha_f16_causal "
-                "spilled 196 bytes at its 128)"
-            )
+            return True
         before = before.prev_op
-    feed, match = _decide(load, dot, index, lambda: loop)
-    return feed, match, loop
+    return False
 
 
 def _feed_one_agent_rings(module: ModuleOp) -> None:
     """The loads of one-agent rings under mbarriers (a pipelined K loop's prologue and
-    refills, outside any agent switch): fed by TMA where `decide_ring_load` allows, each
-    with its own map; the dot's operand-feed remark says so, or why not."""
+    refills, outside any agent switch): fed by TMA where `decide_ring_load` allows, one
+    map per tensor and box in a function, built before its first load's op of the
+    function's body; the dot's operand-feed remark says so, or why not."""
     fed: dict[int, list[bool]] = {}
     dots: dict[int, tas.DotOp] = {}
+    maps: dict[tuple[object, ...], SSAValue] = {}
     for load in [o for o in module.walk() if isinstance(o, tas.AsyncTiledLoadOp)]:
         if load.atom.info.is_tma or _in_switch(load):
             continue
@@ -1010,14 +1150,24 @@ def _feed_one_agent_rings(module: ModuleOp) -> None:
         dot, index = consumer
         dots[id(dot)] = dot
         try:
-            feed, match, loop = decide_ring_load(load, dot, index)
+            feed, match, anchor = decide_ring_load(load, dot, index)
+            key = (anchor.parent_block(), match.key)
+            view = maps.get(key)
+            if view is None and _dots_before(anchor):
+                raise NotEligible(
+                    "not yet: its map would be built after an earlier loop of dots, where "
+                    "the build's registers come on top of the live accumulators "
+                    "(s_fmha_f16_causal spilled 196 bytes at its 128)"
+                )
         except NotEligible as why:
             load.attributes[TMA_BLOCKED_ATTR] = StringAttr(str(why))
             _add_clause(dot, f"{OPERAND_NAMES[index]}: stays on cp.async: {why}")
             fed.setdefault(id(dot), []).append(False)
             continue
+        if view is None:
+            view = maps[key] = _build_map(load, feed, match, None if anchor is load else anchor)
         kept = dict(load.attributes)  # (its stage, which places it in the ring)
-        _rewrite(load, feed, match, loop).attributes.update(kept)
+        _load_through(load, feed, match, view).attributes.update(kept)
         if feed.mn_major:
             dot.attributes[B_MN_SWIZZLE_ATTR] = IntegerAttr(feed.swizzle, i64)
         _add_clause(dot, f"{OPERAND_NAMES[index]}: fed by TMA: {feed.describe()}")
