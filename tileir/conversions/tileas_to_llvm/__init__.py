@@ -170,7 +170,9 @@ class ConvertTileASToLLVMPass(ModulePass):
         blackwell.plan(op)
         # Strength-reduced addresses of tiled accesses, read before their pointer tiles
         # are lowered (its anchors go in last, after every plan that walks the IR).
-        lowering.affine_addresses = plan_affine_addresses(op)
+        lowering.affine_addresses = plan_affine_addresses(
+            op, ring_unit_views=not ARCHS[self.arch].tcgen05
+        )
         # Whole-tile tests of masked ring copies (anchored likewise), where measured:
         # sm_90a (on sm_100a the held-out s_bmm_f16's one-agent ring, with both paths,
         # spilled 48 bytes at its 152 registers; no GPU to time sm_80's or sm_100a's).

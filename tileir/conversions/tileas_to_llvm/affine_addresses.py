@@ -47,18 +47,22 @@ from tileir.dialects.nv_tileas import ops as tas
 TiledAccess = tas.TiledLoadOp | tas.TiledStoreOp | tas.AsyncTiledLoadOp
 
 
-def plan_affine_addresses(module: ModuleOp) -> dict[int, AffineAccess]:
+def plan_affine_addresses(
+    module: ModuleOp, ring_unit_views: bool = True
+) -> dict[int, AffineAccess]:
     """Per `tiled_load`, `tiled_store` and `async.tiled_load` whose pointer tile is
     affine and not uniform (by id): its form, with the runtime scales anchored before it
     (see the module's docstring)."""
     forms = AffineForms()
-    # Ring copies do not see through unit-dimension views (a batched or attention
-    # operand's `1 x M x K` pointers seen as `M x K`): measured with ptxas 13 over the
-    # corpus and held-out kernels, doing so made t_attention_bf16_d128_causal spill more
-    # on sm_90a (688 -> 700 bytes) and cost registers on sm_100a (s_moe_fused_w1_bf16
-    # 130 -> 138, batched_matmul_2d_f16 83 -> 92), where synchronous accesses through
-    # such views made no kernel spill more (docs/codegen.md, "Memory accesses").
-    ring_forms = AffineForms(unit_views=False)
+    # Ring copies see through unit-dimension views (a batched or attention operand's
+    # `1 x M x K` pointers seen as `M x K`) where `ring_unit_views`: not on the tcgen05
+    # targets, where it cost registers and spills (ptxas 13, sm_100a: s_bmm_f16 0 -> 52
+    # bytes at its 152 registers, s_moe_fused_w1_bf16 128 -> 167 registers).  On sm_90a
+    # and sm_80 no kernel spills more with it (t_attention_bf16_d128_causal, which spilled
+    # more when it spilled at all, 688 -> 700 bytes, now fits either way), and NVIDIA's
+    # attention samples' K and V copies no longer recompute a 64-bit chain per 16-byte
+    # group in every iteration (docs/codegen.md, "Attention: where the instructions go").
+    ring_forms = forms if ring_unit_views else AffineForms(unit_views=False)
     plans: dict[int, AffineAccess] = {}
     for op in list(module.walk()):
         if not isinstance(op, TiledAccess):
