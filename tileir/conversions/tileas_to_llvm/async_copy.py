@@ -24,7 +24,10 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   every element is in bounds, and otherwise element by element through registers with
   zeros for the masked-off ones (synchronous `ld.global` + `st.shared`: `cp.async`
   cannot copy fewer than 4 bytes), which a thread with nothing to do there branches
-  over.  Of a replicated tile only the owner of each
+  over; where the mask is the `and` of `iota < bound` compares (sm_90a's whole-tile
+  tests, `tile_bounds.py`), a 16-byte group's elements in bounds are a prefix of it, and
+  one `cp.async` with a `src-size` reads them and zero-fills the rest
+  (`_prefix_copy`).  Of a replicated tile only the owner of each
   element writes it.  Where the pointer tile is affine (`affine_addresses.py`, the same
   plan as a synchronous load's), each group's global address is the thread's first
   plus a constant or a `mul.wide` of a stride: one address chain a copy, not one a
@@ -592,6 +595,7 @@ class LowerAsyncTiledLoad(RingPattern):
                         fill,
                         wholes.get(g),
                         from_leaves=whole_tile is not None,
+                        prefix=plan is not None,
                     )
                 )
                 quick.append(_copy(dst, ptrs[g], [], owner, vec, bits))
@@ -849,6 +853,7 @@ def _copy(
     fill: int = 0,
     whole: SSAValue | None = None,
     from_leaves: bool = False,
+    prefix: bool = False,
 ) -> ptx.PtxAsm:
     """One group: a `cp.async` of `vec` elements when every predicate holds (or there
     are none; with one predicate for the group, a zero-filling `cp.async` when it does
@@ -863,7 +868,12 @@ def _copy(
     thread's `fence.proxy.async`.  `whole`: whether every element of the group is in
     bounds, computed outside (`_group_conjunctions`), instead of the `and` of `preds`;
     `from_leaves`: without `whole`, the group's bound is the `and` of its elements' mask
-    leaves, in the block (an edge path behind a whole-tile test, `_whole_or_edge`)."""
+    leaves, in the block (an edge path behind a whole-tile test, `_whole_or_edge`).
+    `prefix`: the elements in bounds are a prefix of the group (a mask of `iota <
+    bound` compares, `tile_bounds.mask_bounds`, whose group runs up one dimension):
+    with zeros for padding, one `cp.async` reads that prefix (`src-size`, the bytes of
+    the last element in bounds) and zero-fills the rest (PTX ISA, cp.async), in place
+    of the element path."""
     asm = ptx.PtxAsm()
     nbytes = vec * bits // 8
     d = asm.input(dst, "r")
@@ -895,6 +905,8 @@ def _copy(
         )
         asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(nbytes), size, guard=mine)
         return asm
+    if prefix and not fill and nbytes == 16:
+        return _prefix_copy(asm, copy, d, src, preds, mine, bits, from_leaves)
     pred: list[list[str]]
     if whole is None and not from_leaves:
         pred = [[asm.input(p, "b")] for p in preds]
@@ -940,6 +952,43 @@ def _copy(
         # producer then arrives on the stage's mbarrier, `agents.py`).
         asm.instr("fence.proxy.async.shared::cta")
     asm.label("tileir_copied")
+    return asm
+
+
+def _prefix_copy(
+    asm: ptx.PtxAsm,
+    copy: str,
+    d: str,
+    src: str,
+    preds: list[SSAValue],
+    mine: str | None,
+    bits: int,
+    from_leaves: bool,
+) -> ptx.PtxAsm:
+    """`_copy`'s group whose elements in bounds are a prefix: `t_n`, the bytes up to
+    and including the last element in bounds (later elements' `selp`s win, and an
+    element is in bounds only if every earlier one is), then one `cp.async` of the
+    16-byte group that reads `t_n` bytes and zero-fills the others.  Where the mask
+    has leaves (the edge path behind a whole-tile test), each element's bound is the
+    `and` of its leaves, as the element path computes it."""
+    (size,) = asm.register("b32", "t_n")
+    asm.register("pred", "t_p")
+    inputs: dict[int, str] = {}
+    asm.instr("mov.b32", size, ptx.immediate(0))
+    for i, p in enumerate(preds):
+        leaves = (
+            [inputs.setdefault(id(v), asm.input(v, "b")) for v in mask_leaves(p)]
+            if from_leaves
+            else [inputs.setdefault(id(p), asm.input(p, "b"))]
+        )
+        guard = leaves[0]
+        if len(leaves) > 1:
+            asm.instr("and.pred", "t_p", leaves[0], leaves[1])
+            for leaf in leaves[2:]:
+                asm.instr("and.pred", "t_p", "t_p", leaf)
+            guard = "t_p"
+        asm.instr("selp.b32", size, ptx.immediate((i + 1) * bits // 8), size, guard)
+    asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(16), size, guard=mine)
     return asm
 
 
