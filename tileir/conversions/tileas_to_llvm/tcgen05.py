@@ -291,6 +291,42 @@ def _pack_bytes(b: LLBuilder, values: Sequence[SSAValue]) -> SSAValue:
     return word
 
 
+@dataclass(frozen=True)
+class ScaleRegisters:
+    """One operand's scale factors as registers: `values` laid out by `layout`, each
+    element of `kind` (a block-scaled dot's `scales[i]`)."""
+
+    values: Sequence[SSAValue]
+    layout: LinearLayout
+    kind: ElementKind
+
+
+def write_scale_factors(
+    b: LLBuilder,
+    rewriter: PatternRewriter,
+    state: FunctionState,
+    ex: Exchange,
+    scales: Sequence[ScaleRegisters],
+    buffers: Sequence[ScaleFactorBuffer],
+    smem: Sequence[SSAValue],
+) -> None:
+    """A's and B's scale factors (`scales`, in that order) from registers into their
+    staging buffers at `smem`, laid out as `tcgen05.cp` copies them (`ScaleFactorBuffer`:
+    A's K groups along its dimension 1, B's along 0), four factors a 32-bit store where
+    the layout allows (`_packed_scales`).  The step of the dot's lowering that the
+    threads holding the registers run; the caller fences (`fence.proxy.async`) and
+    synchronizes before the `tcgen05.cp` of these buffers."""
+    for scale, buf, base, k_dim in zip(scales, buffers, smem, (1, 0)[: len(buffers)], strict=True):
+        view, strides = buf.view(scale.layout, k_dim)
+        packed = _packed_scales(view)
+        if packed is None:
+            ex.write(b, rewriter, state, scale.values, view, strides, base, scale.kind)
+            continue
+        vals = scale.values
+        words = [_pack_bytes(b, vals[r : r + 4]) for r in range(0, len(vals), 4)]
+        ex.write(b, rewriter, state, words, packed, strides, base, _WORD)
+
+
 def _scale_sets(op: tas.DotOp) -> int:
     """The sets of scale factors of a block-scaled dot (`TMEM_SCALE_SETS_ATTR`): one a
     slot of A's ring where its MMAs stay in flight, else 1."""
@@ -847,17 +883,14 @@ def lower_tcgen05_dot(
         _write_part(b, part, words)
     # -- a block-scaled dot's scale factors into shared memory, as `tcgen05.cp` copies
     # them (`ScaleFactorBuffer`); the proxy fence and the CTA barrier below cover them.
-    for value, buf, smem, k_dim in zip(
-        op.scales or (), scale_buffers, scale_smem, (1, 0)[: len(scale_buffers)], strict=True
-    ):
-        view, strides = buf.view(linear_layout(op, value.type), k_dim)
-        vals = ctx.registers_of(op, value)
-        packed = _packed_scales(view)
-        if packed is None:
-            ex.write(b, rewriter, state, vals, view, strides, smem, element_kind(op, value.type))
-            continue
-        words = [_pack_bytes(b, vals[r : r + 4]) for r in range(0, len(vals), 4)]
-        ex.write(b, rewriter, state, words, packed, strides, smem, _WORD)
+    if op.scales is not None:
+        scales = [
+            ScaleRegisters(
+                ctx.registers_of(op, v), linear_layout(op, v.type), element_kind(op, v.type)
+            )
+            for v in op.scales
+        ]
+        write_scale_factors(b, rewriter, state, ex, scales, scale_buffers, scale_smem)
     # In the MMA agent (`nv_tileas.tmem_mma_agent`) its pipelines order everything: the
     # stage's and the accumulator's waits came before (with the proxy fence: both
     # operands are the stage's), the commits to them follow.
@@ -1462,6 +1495,7 @@ def _wait_phase(b: LLBuilder, memory: TensorMemory) -> None:
 
 
 __all__ = [
+    "ScaleRegisters",
     "TensorMemory",
     "finalize_tensor_memory",
     "instruction_descriptor",
@@ -1470,4 +1504,5 @@ __all__ = [
     "lower_write_tmem_accumulator",
     "smem_descriptor",
     "tensor_memory",
+    "write_scale_factors",
 ]
