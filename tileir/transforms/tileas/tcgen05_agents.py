@@ -210,11 +210,15 @@ def why_not_tcgen05_agents(
         return "the loop has more than one dot"
     (dot,) = dots
     if dot.scales is not None:
-        # (The kernel's warps hold the scales in their layouts and write them into the
-        # `tcgen05.cp` source layout; neither the producer nor the MMA warp does yet.)
+        # The kernel's warps hold the scales in their layouts and write them into the
+        # `tcgen05.cp` source layout (`tcgen05.write_scale_factors`); the MMA warp holds
+        # no such layout, and the lowering's pipeline stages carry A's and B's tiles
+        # only (`agents.Agents._consumer_rings`).  What an agent that stages them needs:
+        # docs/codegen.md, "Blackwell: warp-specialized agents".
         return (
-            "its scales are written into the tcgen05.cp layout by the kernel's warps "
-            "(not yet by a producer agent)"
+            "its scales are staged into the tcgen05.cp layout from the kernel's warps' "
+            "registers: the agents' stages carry A and B only, not yet scale slots nor an "
+            "agent that stages them"
         )
     if direct or len(loads) != 2:
         return "not both operands of its dot come from rings"
