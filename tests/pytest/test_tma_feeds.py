@@ -62,6 +62,15 @@ def test_two_consumer_warpgroups_fed_by_tma() -> None:
     _common.simulate_case("gemm_bf16_two_warpgroups", ptx, SEED)
 
 
+def test_a_producers_loops_share_their_maps() -> None:
+    """gemm_f16_wide_acc's producer runs a K loop per half of its 256x256 accumulator
+    over the same A and B: one map each, built before the first loop (4 before)."""
+    ptx = _ptx("gemm_f16_wide_acc")
+    assert ptx.count("tensormap.cp_fenceproxy") == 2
+    assert ptx.count("cp.async.bulk.tensor.2d") == 6
+    _common.simulate_case("gemm_f16_wide_acc", ptx, SEED)
+
+
 def _half_the_bytes(ptx: str) -> str:
     return re.sub(r"(mbarrier\.expect_tx[^\]]*\], )(\d+)", lambda m: f"{m[1]}{int(m[2]) // 2}", ptx)
 

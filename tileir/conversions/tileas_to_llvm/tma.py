@@ -133,8 +133,8 @@ class TmaMaps:
     #: `async.wait` after which their slots go back (`release_point`).
     drained_by: dict[int, list[tas.MakeTiledTmaDescOp]] = field(default_factory=dict)
     #: Those whose slots go back at the kernel's end (no `async.wait` after their last
-    #: load's op in their block: a persistent kernel's loop).
-    at_return: list[tas.MakeTiledTmaDescOp] = field(default_factory=list)
+    #: load's op in their block: a persistent kernel's loop), by their function's id.
+    at_return: dict[int, list[tas.MakeTiledTmaDescOp]] = field(default_factory=dict)
     #: The ids of those descriptors: every thread of the CTA runs their code.
     one_agent: set[int] = field(default_factory=set)
 
@@ -172,7 +172,7 @@ class TmaMaps:
             if wait is not None:
                 self.drained_by.setdefault(id(wait), []).append(desc)
             else:
-                self.at_return.append(desc)
+                self.at_return.setdefault(id(desc.parent_op()), []).append(desc)
 
     def scratch_of(
         self, state: FunctionState, rewriter: PatternRewriter, desc: tas.MakeTiledTmaDescOp
@@ -458,11 +458,11 @@ class LowerMakeTiledTmaDesc(TmaPattern):
         (value,) = b.asm(asm, min_ptx_isa="8.3")
         self.maps.slot[id(op)] = value
         rewriter.replace(op, [], [self.ctx.pack(rewriter, [value], op.result.type)])
-        ending = self.maps.at_return
-        if ending and all(id(d) in self.maps.slot for d in ending):
-            # (Once the last of them is built: one CTA barrier before each `ret`.)
-            fn = state.entry.parent_op()
-            assert fn is not None
+        fn = state.entry.parent_op()
+        assert fn is not None
+        ending = self.maps.at_return.get(id(fn), [])
+        if any(d is op for d in ending) and all(id(d) in self.maps.slot for d in ending):
+            # (Once, as the last of them is built: one CTA barrier before each `ret`.)
             for ret in [o for o in fn.walk() if isinstance(o, llvm.ReturnOp)]:
                 at_ret = LLBuilder(PatternRewriter(ret), InsertPoint.before(ret))
                 self.maps.give_back(at_ret, state, rewriter, ending)

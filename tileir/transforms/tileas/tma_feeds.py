@@ -58,9 +58,9 @@ marked `nv_tileas.tma_feed` (`swizzle`, `box` innermost first, `boxes`, `mn_majo
 load it leaves gets `nv_tileas.tma_feed_blocked` (the reason).  **One map per tensor
 and box:** loads whose maps are equal (`Match.key`: the same base, extents, row stride
 and batch offset as polynomials over the kernel's values, the same box and swizzle)
-copy through one view and descriptor, the first's (a producer's, in its loop; one
-agent's, in its function).  The dot's operand-feed
-remark gets a clause per operand; a producer whose copies are all boxes gets
+copy through one view and descriptor, the first's (a producer's, before the first
+loop of its agent that loads it, gemm_f16_wide_acc's two K loops reading one; one
+agent's, in its function).  The dot's operand-feed remark gets a clause per operand; a producer whose copies are all boxes gets
 `TMA_PRODUCER_REGISTERS` (`setmaxnreg`).  `convert-tileas-to-llvm` builds the tensor
 maps on the device and issues the boxes (`tileas_to_llvm/tma.py`).  The pass runs in
 `cuda-tile-to-ptx{tma_feeds=true}` only: no GPU has run its PTX yet (the PTX
@@ -979,11 +979,13 @@ class TmaFeedsPass(ModulePass):
                     load.attributes[TMA_BLOCKED_ATTR] = StringAttr(str(why))
                     _remark(write, position, f"stays on cp.async: {why}")
                     continue
-                # One map per tensor and box before the producer's loop.
+                # One map per tensor and box in the producer agent, before its first
+                # loop that loads through it (a later loop of the agent reads it too).
                 loop = _loop_of(load)
-                view = maps.get((loop, match.key))
+                key = (loop.parent_block(), match.key)
+                view = maps.get(key)
                 if view is None:
-                    view = maps[(loop, match.key)] = _build_map(load, feed, match, loop)
+                    view = maps[key] = _build_map(load, feed, match, loop)
                 _load_through(load, feed, match, view)
                 if feed.mn_major:
                     dot, _ = _consumer_dot(write, position)
