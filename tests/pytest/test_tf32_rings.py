@@ -106,13 +106,17 @@ def test_operands_go_through_rings_and_are_rounded_there(compiled: tuple[str, bo
     lines = ptx.splitlines()
     first, last = _rounding(lines)
     body = "\n".join(lines[first:last])
-    # A's words in 16-byte vectors, B's one at a time (16 each); to nearest even: add
-    # 0xfff and the lowest kept bit, clear the 13 low bits (0xffffe000).
+    # A's words in 16-byte vectors, B's one at a time (16 each); to nearest even: on
+    # sm_80 add 0xfff and the lowest kept bit, clear the 13 low bits (0xffffe000); from
+    # sm_90 one `cvt.rn.tf32.f32` a word (`tf32.round_for_tensor_cores`).
     # (The words loaded into float registers: on sm_100a the dot's lowering reads a
     # word of its own, `ld.shared.b32 %r`, between the rounding and the fence.)
     assert body.count("ld.shared.v4.b32 {%f") == 4 and body.count("st.shared.v4.b32") == 4
     assert body.count("ld.shared.b32 %f") == 16 and body.count("st.shared.b32") == 16
-    assert ", 4095;" in body and ", 4294959104;" in body
+    if arch == "sm_80":
+        assert ", 4095;" in body and ", 4294959104;" in body and "cvt." not in body
+    else:
+        assert body.count("cvt.rn.tf32.f32") == 32 and ", 4095;" not in body
     # The async proxy's readers (wgmma, tcgen05) see the generic stores after each
     # writer's fence; then a barrier (a consumer's own, its threads rounded words the
     # producer copied) before the tensor cores read the slot.  (In one agent on sm_90a
@@ -265,7 +269,9 @@ def test_tcgen05_mmas_in_flight_match_numpy(tmp_path: Path) -> None:
     assert ptx.count("tcgen05.commit") == 1 and "tcgen05.mma.cta_group::1.kind::tf32" in ptx
     assert "try_wait.parity.shared::cta.b64 %tc_ok" in ptx and "%tc_drained" in ptx
     body = ptx[ptx.index("cp.async.wait_group") :]
-    assert body.index("4294959104") < body.index("fence.proxy.async") < body.index("tcgen05.mma")
+    assert (
+        body.index("cvt.rn.tf32.f32") < body.index("fence.proxy.async") < body.index("tcgen05.mma")
+    )
     _matches_numpy(ptx, 100, 44)
 
 

@@ -9,7 +9,8 @@ agent, `mbarrier.try_wait.parity` on the slot's *full* mbarrier, whose phase com
 once every thread's copies have landed and which acquires them).  Each thread then
 reads back exactly the words it copied (the tile's layout, seen through the dot's
 buffer as the copies saw it: `OperandPlacement.view_of`), rounds them with
-`tf32.round_to_tf32` in the op's mode, and stores them in place; the dot's CTA barrier
+`tf32.round_for_tensor_cores` in the op's mode (from sm_90 one `cvt.rn.tf32.f32` a word),
+and stores them in place; the dot's CTA barrier
 (after `fence.proxy.async`, whose reads go through the async proxy: for `wgmma` the
 thread's own, after the last rounding in front of the dot, since the dot fences only
 what it writes itself; for `tcgen05` the dot's, with the barrier between the
@@ -19,7 +20,8 @@ words before the tensor cores read the slot, as it orders the copies.  (Under mb
 
     cp.async.wait_group 2;                              // (or the full mbarrier's wait)
     ld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [%r9];      // the thread's 16 copied bytes
-    ... add 0xfff + lowest kept bit, clear the low 13 bits (each word) ...
+    cvt.rn.tf32.f32 %r5, %r1; ...                      // (sm_80: add 0xfff + lowest kept
+                                                        //  bit, clear the low 13 bits)
     st.shared.v4.u32 [%r9], {%r5, %r6, %r7, %r8};
     fence.proxy.async.shared::cta;                      // (wgmma, tcgen05) as before
     bar.sync 0;                                         // (tcgen05: between its fences)
@@ -45,7 +47,7 @@ from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from tileir.conversions.tileas_to_llvm.async_copy import RingPattern
 from tileir.conversions.tileas_to_llvm.context import linear_layout
 from tileir.conversions.tileas_to_llvm.exchange import element_kind
-from tileir.conversions.tileas_to_llvm.tf32 import round_to_tf32
+from tileir.conversions.tileas_to_llvm.tf32 import round_for_tensor_cores
 from tileir.diagnostics import not_supported
 from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
@@ -78,7 +80,7 @@ class LowerRoundInRing(RingPattern):
         ex = self.exchange
         words = ex.read(b, rewriter, state, view, strides, ring.current, kind, swizzle=swizzle)
         mode = op.rounding_mode.data
-        tf32 = [round_to_tf32(b, w, mode) for w in words]
+        tf32 = [round_for_tensor_cores(b, w, mode, self.ctx.arch) for w in words]
         ex.write(b, rewriter, state, tf32, view, strides, ring.current, kind, swizzle=swizzle)
         if _last_rounding(op, dot):
             # The rounded words (generic proxy) are made visible to wgmma (the async

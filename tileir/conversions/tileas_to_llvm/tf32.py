@@ -17,7 +17,9 @@ f32 (`fp8.f64_to_f32_odd`, so the second rounding is the only one).  Then:
   tf32 up become infinity.  PTX's `cvt.rna.tf32.f32` rounds ties away from zero,
   and `cvt.rn.tf32.f32` needs sm_90, so the integer form is used on every target:
   the same PTX on sm_80, sm_90a and sm_100a, bit for bit what `tileir.interpreter`
-  computes;
+  computes.  A ring's stage rounded in place for the tensor cores alone
+  (`round_for_tensor_cores`) takes `cvt.rn.tf32.f32` from sm_90: one instruction a
+  word in the K loop, and no register reads the word back as an f32;
 * `zero`: clear the low 13 bits; `negative_inf` / `positive_inf`: the same, or,
   where the value lies on the side the mode rounds away from zero (negative values
   for `negative_inf`, positive ones for `positive_inf`) and a dropped bit is set, add
@@ -38,6 +40,7 @@ from tileir.backend.ptx import asm_builder as ptx
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.fp8 import f64_to_f32_odd
 from tileir.dialects.cuda_tile.attributes import RoundingMode
+from tileir.targets import compute_capability
 
 #: The 13 fraction bits an f32 has beyond tf32's 10.
 DROPPED = 0x1FFF
@@ -62,16 +65,44 @@ def to_f32(b: LLBuilder, x: SSAValue) -> SSAValue:
     return b.fpext(x, f32)
 
 
+#: The first target with `cvt.rn.tf32.f32` and `cvt.rz.tf32.f32` (PTX ISA 7.8).
+FIRST_ARCH_WITH_CVT_RN_TF32 = 90
+#: The modes `cvt` rounds to tf32 in, by its rounding modifier.
+CVT_TF32 = {
+    RoundingMode.NEAREST_AWAY: "rna",
+    RoundingMode.NEAREST_EVEN: "rn",
+    RoundingMode.ZERO: "rz",
+}
+
+
+def _cvt_to_tf32(b: LLBuilder, value: SSAValue, rounding: str) -> SSAValue:
+    cvt = ptx.PtxAsm(scoped=False)
+    word_out, source = cvt.output(i32), cvt.input(value)
+    cvt.instr(f"cvt.{rounding}.tf32.f32", word_out, source)
+    (word,) = b.asm(cvt, side_effects=False)
+    return b.bitcast(word, f32)
+
+
+def round_for_tensor_cores(b: LLBuilder, x: SSAValue, mode: RoundingMode, arch: str) -> SSAValue:
+    """`x` rounded to tf32 in `mode` for a tensor core to read and nothing else (a
+    ring's stage rounded in place, `ring_rounding.py`): one `cvt` where the target
+    has it in `mode` (sm_90 on: `cvt.rn`/`cvt.rz.tf32.f32`, one `F2FP.TF32` in SASS
+    where the integer form of `round_to_tf32` is 8 instructions a word), else
+    `round_to_tf32`.  The `cvt`'s word is the tf32 operand the MMAs take (PTX ISA:
+    its `.b32` holds the tf32 value); it differs from `round_to_tf32`'s only in which
+    NaN a NaN becomes, which no MMA result tells apart (any NaN operand gives NaN)."""
+    rounding = CVT_TF32.get(mode)
+    if rounding is None or compute_capability(arch) < FIRST_ARCH_WITH_CVT_RN_TF32:
+        return round_to_tf32(b, x, mode)
+    return _cvt_to_tf32(b, to_f32(b, x), rounding)
+
+
 def round_to_tf32(b: LLBuilder, x: SSAValue, mode: RoundingMode) -> SSAValue:
     """`x` (any float register) rounded to tf32 in `mode`, as an f32 register with
     the low 13 bits zero (module docstring)."""
     value = to_f32(b, x)
     if mode is RoundingMode.NEAREST_AWAY:
-        cvt = ptx.PtxAsm(scoped=False)
-        word_out, source = cvt.output(i32), cvt.input(value)
-        cvt.instr("cvt.rna.tf32.f32", word_out, source)
-        (word,) = b.asm(cvt, side_effects=False)
-        return b.bitcast(word, f32)
+        return _cvt_to_tf32(b, value, "rna")
     word = b.bitcast(value, i32)
     if mode is RoundingMode.NEAREST_EVEN:
         lowest_kept = b.and_(b.lshr(word, b.const(13, i32)), b.const(1, i32))

@@ -33,7 +33,9 @@
 // TILEAS: %[[B:.*]] = cuda_tile.ftof %[[B32]] {nv_tileas.rounded_in_shared} : tensor<32x64xf32, {{.*}}> -> tensor<32x64xtf32
 // TILEAS: nv_tileas.dot %[[A]], %[[B]], %{{.*}} {nv_tileas.ring_mbarriers, nv_tileas.groups_in_flight = 1 : i32, nv_tileas.operand_feed = ["operands through a 3-stage ring of cp.async copies under mbarriers, 1 wgmma group in flight", "A: f32 through the ring, rounded to tf32 in shared memory", "B: f32 through the ring, rounded to tf32 in shared memory, one 4-byte cp.async an element into its N x K buffer", "one agent of 4 warps", "32 accumulator registers a thread"]
 // TILEAS: nv_tileas.async.wait
-// The rounding mode is the op's: rounding<zero> only clears the low 13 bits.
+// The rounding mode is the op's: rounding<zero> only clears the low 13 bits (from sm_90
+// cvt.rz.tf32.f32; nearest even cvt.rn.tf32.f32, one instruction a word: on sm_80 the
+// integer form, 0xfff and the lowest kept bit added, the low 13 bits cleared).
 // TILEAS-LABEL: func.func @tf32_gemm_toward_zero
 // TILEAS: cuda_tile.ftof %{{.*}} rounding<zero> {nv_tileas.rounded_in_shared}
 
@@ -53,8 +55,8 @@
 // PTX90: mbarrier.try_wait.parity.shared::cta.b64
 // PTX90-NOT: cp.async.wait_group
 // PTX90: ld.shared.v4.b32
-// PTX90: mov.b32 %r{{[0-9]+}}, 4095;
-// PTX90: mov.b32 %r{{[0-9]+}}, 4294959104;
+// PTX90: cvt.rn.tf32.f32
+// PTX90-NOT: 4095
 // PTX90: st.shared.v4.b32
 // PTX90: ld.shared.b32
 // PTX90: st.shared.b32
@@ -64,7 +66,7 @@
 // PTX90-LABEL: .entry tf32_gemm_toward_zero(
 // PTX90: mbarrier.try_wait.parity.shared::cta.b64
 // PTX90-NOT: 4095
-// PTX90: mov.b32 %r{{[0-9]+}}, 4294959104;
+// PTX90: cvt.rz.tf32.f32
 // PTX90-NOT: 4095
 // PTX90: bar.sync 0;
 
@@ -94,8 +96,8 @@
 // PTX100: cp.async.ca.shared.global [%r{{[0-9]+}}], [%rd[[P]]+4], 4, t_n;
 // PTX100: cp.async.wait_group 2;
 // PTX100: ld.shared.v4.b32
-// PTX100: mov.b32 %r{{[0-9]+}}, 4095;
-// PTX100: mov.b32 %r{{[0-9]+}}, 4294959104;
+// PTX100: cvt.rn.tf32.f32
+// PTX100-NOT: 4095
 // PTX100: st.shared.v4.b32
 // PTX100: ld.shared.b32
 // PTX100: st.shared.b32
@@ -109,7 +111,7 @@
 // PTX100-LABEL: .entry tf32_gemm_toward_zero(
 // PTX100: cp.async.wait_group 2;
 // PTX100-NOT: 4095
-// PTX100: mov.b32 %r{{[0-9]+}}, 4294959104;
+// PTX100: cvt.rz.tf32.f32
 // PTX100-NOT: 4095
 // PTX100: tcgen05.mma.cta_group::1.kind::tf32
 
