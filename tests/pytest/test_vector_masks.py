@@ -8,7 +8,8 @@ transpose_f16_ragged (extents multiples of 16, not of its 64x64 tile) keeps its
 masks, loses every load's fallback, and still matches numpy in the simulator on every
 target; so does cumprod_cols_i8, whose column bound goes through a `select`; a ragged
 extent without such a promise (clamp_f32_2d) keeps its fallback.
-(Stores keep theirs: tiled_memory.LowerTiledStore says why.)"""
+(Stores do too where a thread holds at most 32 words of the stored tile:
+test_uniform_store_groups.py; tiled_memory.LowerTiledStore says why not beyond.)"""
 
 from __future__ import annotations
 

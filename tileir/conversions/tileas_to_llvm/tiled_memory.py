@@ -69,16 +69,22 @@ def vector_groups(
     return vec, distinct
 
 
+#: The most 32-bit words of a stored tile a thread may hold for its groups to take one
+#: predicate each where the mask allows (`uniform_groups`; `LowerTiledStore`).
+UNIFORM_STORE_WORDS = 32
+
+
 def mask_runs(module: Operation) -> dict[int, tuple[int, ...]]:
-    """Per masked `tiled_load` and `async.tiled_load` of `module` (by id): the runs its mask
-    is constant in, per dimension (`AxisInfo.constancy`), read before the mask's ops
-    are lowered to registers (`uniform_groups` then knows a vector's elements share one
-    predicate without comparing register values)."""
+    """Per masked `tiled_load`, `async.tiled_load` and `tiled_store` of `module` (by id):
+    the runs its mask is constant in, per dimension (`AxisInfo.constancy`), read before
+    the mask's ops are lowered to registers (`uniform_groups` then knows a vector's
+    elements share one predicate without comparing register values)."""
     analysis = AxisInfoAnalysis()
     return {
         id(o): analysis.get(o.mask).constancy
         for o in module.walk()
-        if isinstance(o, tas.TiledLoadOp | tas.AsyncTiledLoadOp) and o.mask is not None
+        if isinstance(o, tas.TiledLoadOp | tas.AsyncTiledLoadOp | tas.TiledStoreOp)
+        and o.mask is not None
     }
 
 
@@ -181,6 +187,7 @@ class LowerTiledStore(TilePattern):
         values = self.ctx.registers_of(op, op.value)
         masks = self.ctx.registers_of(op, op.mask) if op.mask is not None else None
         quals = qualifiers(op)
+        layout: LinearLayout | None = None
         if shape_of(t):
             layout = linear_layout(op, t)
             vec, groups = vector_groups(layout, op.atom.info.bits, bits, quals.semantic == "weak")
@@ -191,13 +198,21 @@ class LowerTiledStore(TilePattern):
             owner = self.ctx.function_state(op).owner_predicate_all(rewriter)
         b = self.builder(rewriter, op)
         ptrs = group_addresses(self.ctx, op, b, view.src, ptrs, groups)
+        # Groups inside one run of the mask store all or nothing (`uniform_groups`), for
+        # a thread's share of at most `UNIFORM_STORE_WORDS` words: larger ones keep the
+        # per-element fallback, without which ptxas spilled in GEMM epilogues that spilled
+        # nothing with it (NVIDIA's cuTile 128x256 f16 matmul sample on sm_90a, 64 words
+        # a thread: 0 -> 372 bytes).
+        aligned = (
+            masks is not None
+            and layout is not None
+            and (len(values) * bits + 31) // 32 <= UNIFORM_STORE_WORDS
+            and uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
+        )
         for g in groups:
             regs = list(range(g, g + vec))
             preds = [masks[r] for r in regs] if masks is not None else []
-            # Stores keep the per-element fallback even where `uniform_groups` holds:
-            # without it ptxas spilled in GEMM epilogues that spilled nothing with it
-            # (NVIDIA's cuTile 128x256 f16 matmul sample on sm_90a: 0 -> 372 bytes).
-            uniform = not preds or one_predicate(preds)
+            uniform = not preds or aligned or one_predicate(preds)
             if preds and uniform:
                 preds = preds[:1]
             if owner is not None:
