@@ -1,7 +1,7 @@
 """Layout ops on distributed tiles: `nv_tileas.splat`, `broadcast`, `expand_dims`
 (registers are reused, never moved between threads), `convert_layout` and `shuffle`
-(cuda_tile's `permute`; an exchange through shared memory, `exchange.py`, unless both
-layouts put every element in the same thread and register), and `view` (a reshape).
+(cuda_tile's `permute`; an exchange through shared memory, `exchange.py`, unless every
+thread holds in the result the elements it held in the source: a renaming of registers), and `view` (a reshape).
 
 The value form of `nv_tileas.view` on distributed tiles: cuda_tile `reshape` (other
 than a splat or inserting unit dimensions, which become `splat` and `expand_dims`).
@@ -53,17 +53,16 @@ from tileir.dialects.nv_tileas.layouts import LinearLayout, row_major_strides, s
 # ---------------------------------------------------------------------------
 
 
-def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -> list[int]:
+def register_renaming(src: LinearLayout, res: LinearLayout, project) -> list[int] | None:
     """For each result register, the source register holding the same element, where
-    `project` maps result coordinates to source coordinates.  The lane and warp parts
-    of the two layouts must agree under `project` (same thread holds it)."""
+    `project` maps result coordinates to source coordinates: None unless the lane and
+    warp parts of the two layouts agree under `project` (the same thread holds each
+    element) and each result register's element is in one of the thread's registers."""
     if (
         tuple(project(b) for b in res.lanes) != src.lanes
         or tuple(project(b) for b in res.warps) != src.warps
     ):
-        raise error_at(
-            op, "source and result layouts distribute threads differently; insert a convert_layout"
-        )
+        return None
     where: dict[tuple[int, ...], int] = {}
     for s in range(src.num_registers):
         where.setdefault(src.register_coord(s), s)
@@ -71,8 +70,18 @@ def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -
     for r in range(res.num_registers):
         key = project(res.register_coord(r))
         if key not in where:
-            raise error_at(op, "result register has no source register in this thread")
+            return None
         out.append(where[key])
+    return out
+
+
+def register_map(op: Operation, src: LinearLayout, res: LinearLayout, project) -> list[int]:
+    """`register_renaming`, which the shape ops' layouts guarantee (an error otherwise)."""
+    out = register_renaming(src, res, project)
+    if out is None:
+        raise error_at(
+            op, "source and result layouts distribute threads differently; insert a convert_layout"
+        )
     return out
 
 
@@ -154,8 +163,10 @@ class LowerConvertLayout(TilePattern):
 
 
 class LowerPermute(TilePattern):
-    """`nv_tileas.shuffle` (cuda_tile's `permute`) on distributed tiles: an exchange that
-    writes each element at its permuted coordinate."""
+    """`nv_tileas.shuffle` (cuda_tile's `permute`) on distributed tiles: a renaming of
+    registers where every thread holds in the result the elements it held in the source
+    (the result's layout is the source's, its dimensions relabelled), otherwise an
+    exchange that writes each element at its permuted coordinate."""
 
     def __init__(self, ctx: LoweringContext, exchange: Exchange):
         super().__init__(ctx)
@@ -167,6 +178,20 @@ class LowerPermute(TilePattern):
             return
         values = self.ctx.registers_of(op, op.src)
         perm = op.perm
+        src = linear_layout(op, op.src.type)
+        res = linear_layout(op, op.result.type)
+        inverse = [perm.index(d) for d in range(len(perm))]
+
+        def project(c: tuple[int, ...]) -> tuple[int, ...]:
+            return tuple(c[i] for i in inverse)
+
+        renaming = register_renaming(src, res, project)
+        if renaming is not None:
+            # The result's layout is the source's relabelled (a tile on its way to a
+            # dot: `assign_layouts.chain_layouts`): every thread holds its elements.
+            picked = [values[r] for r in renaming]
+            rewriter.replace(op, [], [self.ctx.pack(rewriter, picked, op.result.type)])
+            return
         results = self.exchange.run(op, rewriter, values, op.src.type, op.result.type, perm)
         rewriter.replace(op, [], [self.ctx.pack(rewriter, results, op.result.type)])
 

@@ -24,6 +24,7 @@ hold copies; the choice is recorded on the kernel as `nv_tileas.num_warps`.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 from dataclasses import dataclass, field
@@ -52,8 +53,10 @@ from tileir.dialects.nv_tileas.layouts import (
     WARP_SIZE,
     BlockedLayoutAttr,
     DistributedLayout,
+    LinearLayout,
     SliceLayoutAttr,
     default_blocked,
+    row_major_strides,
 )
 from tileir.transforms.tileas.gather_operands import gathered_operand
 from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
@@ -79,6 +82,11 @@ class LayoutAssignment:
     num_warps: int
     layouts: dict[SSAValue, DistributedLayout] = field(default_factory=dict)
     conversions: list[tuple[Operation, int, DistributedLayout]] = field(default_factory=list)
+    #: Tiles cut only into `extract_slice`s, converted once, where they are made, into
+    #: the layout of their slices (`gathered_slices`), instead of once for each slice.
+    slice_conversions: list[tuple[list[tas.ExtractSliceOp], DistributedLayout]] = field(
+        default_factory=list
+    )
     worklist: deque[SSAValue] = field(default_factory=deque)
 
     def require(
@@ -116,33 +124,146 @@ def anchors_of(fn: func.FuncOp, analysis: AxisInfoAnalysis) -> list[Anchor]:
     return out
 
 
-def operand_reshapes(value: SSAValue) -> list[tas.ViewOp] | None:
-    """The reshapes (value views) through which `value` reaches its users, when every
-    user at the end of them is the A or B operand of a dot, or a scale of a block-scaled
-    one (None otherwise): a dot writes its operands into shared memory in its own
+def operand_reshapes(value: SSAValue) -> list[Operation] | None:
+    """The reshapes (value views) and permutes (`shuffle`s) through which `value`
+    reaches its users, each after the op that produces its source, when every user at
+    the end of them is the A or B operand of a dot, or a scale of a block-scaled one
+    (None otherwise): a dot writes its operands into shared memory in its own
     arrangement, so the layout of the tile on the way there is free, and the load can
-    take the coalesced one.  An `xori` on the way counts as a reshape (NVFP4's B, its
-    scales' signs folded into its bytes: `scaled_mma._fold_scale_signs`): the mask
-    follows the bytes' layout, not the bytes the mask's."""
-    views: list[tas.ViewOp] = []
+    take the coalesced one (`chain_layouts` relabels it along the way).  An `xori` on
+    the way counts as a reshape (NVFP4's B, its scales' signs folded into its bytes:
+    `scaled_mma._fold_scale_signs`): the mask follows the bytes' layout, not the bytes
+    the mask's."""
+    ops: list[Operation] = []
     uses = list(value.uses)
     if not uses:
         return None
     for use in uses:
         user = use.operation
-        if isinstance(user, tas.ViewOp) and user.is_value_view and not user.indices:
+        if (isinstance(user, tas.ViewOp) and user.is_value_view and not user.indices) or isinstance(
+            user, tas.ShuffleOp | ct.XOrIOp
+        ):
             more = operand_reshapes(user.result)
             if more is None:
                 return None
-            views += [user, *more]
-        elif isinstance(user, ct.XOrIOp):
-            more = operand_reshapes(user.result)
-            if more is None:
-                return None
-            views += more
+            ops += [user, *more]
         elif not (isinstance(user, aa.DotOp | tas.DotOp) and use.index in (0, 1, 3, 4)):
             return None
-    return views
+    return ops
+
+
+def reshaped_linear(layout: LinearLayout, shape: tuple[int, ...]) -> LinearLayout | None:
+    """`layout` (of a tile of power-of-two extents) seen through a reshape to `shape`:
+    each basis goes to the element of the same row-major linear index (the bits of the
+    index are fields of the coordinates on both sides, so the map is linear).  None for
+    other extents."""
+    if any(n & (n - 1) for n in (*layout.shape, *shape)):
+        return None
+    src_strides = row_major_strides(layout.shape)
+    dst_strides = row_major_strides(shape)
+
+    def move(c: tuple[int, ...]) -> tuple[int, ...]:
+        index = sum(x * s for x, s in zip(c, src_strides, strict=True))
+        return tuple((index // s) % n for s, n in zip(dst_strides, shape, strict=True))
+
+    return LinearLayout(
+        tuple(shape),
+        tuple(move(c) for c in layout.registers),
+        tuple(move(c) for c in layout.lanes),
+        tuple(move(c) for c in layout.warps),
+    )
+
+
+#: The highest rank `blocked_spelling` tries every dimension order of.
+MAX_SPELLED_RANK = 6
+
+
+def blocked_spelling(target: LinearLayout) -> BlockedLayoutAttr | None:
+    """A blocked layout whose linear form is `target`, if one is: for each order of the
+    dimensions, the leading registers, then the lanes and the warps, taken dimension by
+    dimension as `BlockedLayoutAttr.linear` lays them out, and the result checked (the
+    order in which the dimensions first step tried first)."""
+    shape = target.shape
+    rank = len(shape)
+    if not rank or rank > MAX_SPELLED_RANK:
+        return None
+
+    def basis(d: int, step: int) -> tuple[int, ...]:
+        return tuple((step if step < shape[d] else 0) if i == d else 0 for i in range(rank))
+
+    every = (*target.registers, *target.lanes, *target.warps)
+    first = {
+        d: min((i for i, b in enumerate(every) if b[d]), default=len(every)) for d in range(rank)
+    }
+    natural = tuple(sorted(range(rank), key=lambda d: (first[d], -d)))
+    for order in (natural, *itertools.permutations(range(rank))):
+        covered = [1] * rank
+        counts: list[list[int]] = []
+        for bases in (target.registers, target.lanes, target.warps):
+            count = [1] * rank
+            i = 0
+            for d in order:
+                while i < len(bases) and bases[i] == basis(d, covered[d]):
+                    count[d] *= 2
+                    covered[d] <<= 1
+                    i += 1
+            if bases is not target.registers and i != len(bases):
+                break
+            counts.append(count)
+        if len(counts) != 3 or math.prod(counts[1]) != WARP_SIZE:
+            continue
+        candidate = BlockedLayoutAttr(counts[0], counts[1], counts[2], list(order))
+        if candidate.linear(list(shape)) == target:
+            return candidate
+    return None
+
+
+def permuted_layout(layout: BlockedLayoutAttr, perm: tuple[int, ...]) -> BlockedLayoutAttr:
+    """`layout` with its dimensions relabelled as a permute's result (result dimension
+    `i` is source dimension `perm[i]`): every thread holds the elements it held, in the
+    same registers."""
+    where = {d: i for i, d in enumerate(perm)}
+    return BlockedLayoutAttr(
+        [layout.spt[d] for d in perm],
+        [layout.tpw[d] for d in perm],
+        [layout.wpc[d] for d in perm],
+        [where[d] for d in layout.dim_order],
+    )
+
+
+def chain_layouts(
+    value: SSAValue, layout: BlockedLayoutAttr, ops: list[Operation]
+) -> list[tuple[SSAValue, BlockedLayoutAttr]]:
+    """Layouts for the results of `operand_reshapes(value)` (`ops`) in which each
+    reshape and permute is a renaming of registers, given `value`'s `layout`: a
+    permute's result is the source's layout relabelled, a reshape's the source's seen
+    through it, where a blocked layout spells it (the dot takes any).  An `xori` keeps
+    its operand's layout (its result gets it by propagation); a result no blocked layout
+    spells is left to propagation, and the ops after it with it."""
+    known: dict[SSAValue, BlockedLayoutAttr] = {value: layout}
+    out: list[tuple[SSAValue, BlockedLayoutAttr]] = []
+    for op in ops:
+        if isinstance(op, ct.XOrIOp):
+            held = next((known[o] for o in op.operands if o in known), None)
+            if held is not None:
+                known[op.result] = held
+            continue
+        assert isinstance(op, tas.ViewOp | tas.ShuffleOp)
+        src = known.get(op.src)
+        if src is None:
+            continue
+        if isinstance(op, tas.ShuffleOp):
+            result = permuted_layout(src, op.perm)
+        else:
+            result = renamed_layout(src, op)
+            if result is None:
+                shape = tuple(shape_of(op.src.type))
+                seen = reshaped_linear(src.linear(list(shape)), tuple(shape_of(op.result.type)))
+                result = blocked_spelling(seen) if seen is not None else None
+        if result is not None:
+            known[op.result] = result
+            out.append((op.result, result))
+    return out
 
 
 def slice_users(value: SSAValue) -> tuple[list[tas.ExtractSliceOp], tuple[int, ...]] | None:
@@ -163,6 +284,64 @@ def slice_users(value: SSAValue) -> tuple[list[tas.ExtractSliceOp], tuple[int, .
     if shape == tuple(shape_of(value.type)):
         return None
     return slices, shape
+
+
+def sliced_reshapes(
+    value: SSAValue,
+) -> tuple[list[Operation], list[tas.ExtractSliceOp]] | None:
+    """The reshapes and permutes through which `value` (each the one user of the last)
+    reaches a tile that is only cut into `extract_slice`s of one shape, with those
+    slices (None otherwise, or without a reshape or permute on the way): sm_90a's
+    block-scaled dots cut the swizzled samples' scale chains into one column of scales
+    for each K group (`scaled_mma.py`)."""
+    ops: list[Operation] = []
+    end = value
+    while (sliced := slice_users(end)) is None:
+        uses = list(end.uses)
+        if len(uses) != 1:
+            return None
+        user = uses[0].operation
+        if not (
+            (isinstance(user, tas.ViewOp) and user.is_value_view and not user.indices)
+            or isinstance(user, tas.ShuffleOp)
+        ):
+            return None
+        ops.append(user)
+        end = user.result
+    return (ops, sliced[0]) if ops else None
+
+
+#: Registers (32-bit) a thread may hold of a tile that `gathered_slices` converts whole:
+#: the whole tile's registers are live across the exchange's barriers, where slices
+#: exchanged one by one hold one slice's.  cuTile's FFT (`t_fft_f32`, 16 warps, 128
+#: registers) cuts a 2x4096x2 f32 tile, 32 words a thread, into two halves: converted
+#: whole it spilled 16 bytes on sm_100a.  The swizzled samples' scale tiles are 2 or 4.
+GATHERED_SLICE_REGISTERS = 16
+
+
+def gathered_slices(
+    state: LayoutAssignment, chains: list[tuple[list[tas.ExtractSliceOp], bool]]
+) -> None:
+    """For each group of `extract_slice`s of one tile whose results took one layout (from
+    their uses), the tile in that layout: each slice is then registers of the threads
+    that hold it (`slices.extract_plan`: the slices' layout over the whole tile repeats a
+    slice's lane and warp bases), where a slice of another layout is an exchange each.
+    A tile whose chain of reshapes and permutes renames registers all the way
+    (`sliced_reshapes`, `chain_layouts`) is converted once where it is made; one that
+    the last reshape or permute exchanges anyway is exchanged into that layout."""
+    for slices, renamed in chains:
+        wanted = {state.layouts.get(e.result) for e in slices}
+        tile = slices[0].source
+        source = state.layouts.get(tile)
+        if len(wanted) != 1 or source is None:
+            continue
+        (layout,) = wanted
+        if layout is None or layout == source or layout.rank != source.rank:
+            continue
+        if renamed:
+            state.slice_conversions.append((slices, layout))
+        else:
+            state.layouts[tile] = layout
 
 
 def renamed_layout(layout: BlockedLayoutAttr, view: tas.ViewOp) -> BlockedLayoutAttr | None:
@@ -705,6 +884,7 @@ class AssignLayoutsPass(ModulePass):
             if rank:  # a scalar access (rank 0) is done by one thread: no layout
                 by_rank.setdefault(rank, []).append(a)
         rank_layouts: dict[int, BlockedLayoutAttr] = {}
+        sliced_chains: list[tuple[list[tas.ExtractSliceOp], bool]] = []
         for rank, group in by_rank.items():
             best = max(group, key=lambda a: a.vector)
             rank_layouts[rank] = blocked_avoiding(
@@ -738,7 +918,7 @@ class AssignLayoutsPass(ModulePass):
                         for extract in slices:
                             state.require(extract.result, base, None)
                     elif (reshapes := operand_reshapes(a.value)) is not None and (
-                        bool(reshapes)
+                        any(not isinstance(o, ct.XOrIOp) for o in reshapes)
                         or (shape[a.order[0]] > 1 and a.order[0] != base.dim_order[0])
                     ):
                         # A tensor-core operand loaded along another dimension than
@@ -748,12 +928,30 @@ class AssignLayoutsPass(ModulePass):
                         # two rows a warp, the 128x256 operand one): its own
                         # coalesced layout, renamed through its reshapes, so that
                         # each reshape is a renaming of registers and the load can
-                        # feed the dot's ring (`pipeline_dot_operands`).
+                        # feed the dot's ring (`pipeline_dot_operands`).  Permutes
+                        # on the way take the source's layout relabelled (NVIDIA's
+                        # swizzled block-scaled samples reshape and permute their
+                        # raw scale blocks), so that no exchange moves them.
                         base = blocked_avoiding(shape, warps, min(a.vector, widest), a.order, avoid)
-                        for view in reshapes:
-                            renamed = renamed_layout(base, view)
-                            if renamed is not None:
-                                state.require(view.result, renamed, None)
+                        for result, renamed in chain_layouts(a.value, base, reshapes):
+                            state.require(result, renamed, None)
+                    elif (
+                        (chain := sliced_reshapes(a.value)) is not None
+                        and isinstance(loaded := a.value.type, TensorType)
+                        and tile_words(loaded) <= GATHERED_SLICE_REGISTERS * warps * WARP_SIZE
+                    ):
+                        # Reshaped and permuted, then cut into slices whose layout
+                        # their uses decide (sm_90a's block-scaled dots, the swizzled
+                        # samples' scales): the chain relabelled from the load's own
+                        # coalesced layout, then one conversion into the slices'
+                        # layout (`gathered_slices`) rather than an exchange for each
+                        # reshape, permute and slice.
+                        ops, slices = chain
+                        base = blocked_avoiding(shape, warps, min(a.vector, widest), a.order, avoid)
+                        relabelled = chain_layouts(a.value, base, ops)
+                        for result, renamed in relabelled:
+                            state.require(result, renamed, None)
+                        sliced_chains.append((slices, len(relabelled) == len(ops)))
                     layout = fitted_layout(
                         base, shape, warps, avoid, scanned.get(rank), scan_vector
                     )
@@ -794,6 +992,7 @@ class AssignLayoutsPass(ModulePass):
                     )
                     state.require(r, layout, None)
                     self.propagate(fn, state)
+        gathered_slices(state, sliced_chains)
         narrow_atoms(fn, state, analysis)
         self.rewrite(fn, state)
         fn.attributes[NUM_WARPS_ATTR] = IntegerAttr(warps, i32)
@@ -842,6 +1041,21 @@ class AssignLayoutsPass(ModulePass):
                 state.layouts[new_value] = layout
                 # Pending conversions referring to the old value keep working: they
                 # are located by (user, operand index).
+        for slices, layout in state.slice_conversions:
+            src = slices[0].source
+            t = src.type
+            assert isinstance(t, TensorType)
+            convert = tas.ConvertLayoutOp(src, TensorType(t.element_type, t.get_shape(), layout))
+            convert.location = slices[0].location
+            owner = src.owner
+            at = (
+                InsertPoint.after(owner)
+                if isinstance(owner, Operation)
+                else InsertPoint.at_start(owner)
+            )
+            Rewriter.insert_op(convert, at)
+            for extract in slices:
+                extract.operands[0] = convert.result
         remat = Rematerializer()
         for user, index, layout in state.conversions:
             src = user.operands[index]
