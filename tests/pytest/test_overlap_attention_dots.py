@@ -297,3 +297,19 @@ def test_p_in_the_exchanges_arena_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
         SimulationError, match=r"store to shared memory that an unfinished wgmma.mma_async reads"
     ):
         _common.simulate_case("attention_wide_kv_bf16", ptx, SEED)
+
+
+def test_p_in_registers_at_128_registers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 128 registers a thread (NVIDIA's 64x64 causal FMHA sample at `occupancy = 4`,
+    which so fits with no spill: `REGISTER_A_RESERVE`), the 64x64 loop's P·V takes A from
+    registers: 32 + 32 accumulator registers, 16 of P and the reserve fill the budget
+    exactly, and the `wgmma` reads P's four words a K step from registers; with one more
+    register of reserve P goes through shared memory."""
+    monkeypatch.setattr(pipeline, "register_budget", lambda threads, ctas: 128)
+    assert pipeline.REGISTER_A_RESERVE == 128 - 32 - 32 - 16
+    ptx, tileas = _compiled("flash_attention_f16")
+    assert tileas.count(pipeline.A_IN_REGISTERS_ATTR) == 2  # the loop's P·V, the epilogue's
+    register_a = r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16 \{[^}]*\}, \{%r"
+    assert len(re.findall(register_a, ptx)) > 0
+    monkeypatch.setattr(pipeline, "REGISTER_A_RESERVE", pipeline.REGISTER_A_RESERVE + 1)
+    assert pipeline.A_IN_REGISTERS_ATTR not in _tileas("flash_attention_f16")

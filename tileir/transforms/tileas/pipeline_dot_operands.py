@@ -859,8 +859,18 @@ def shared_operand_dots(loop: scf.ForOp) -> list[tas.DotOp]:
 
 
 #: Registers a thread keeps beside a loop's accumulators and a register A for everything
-#: else the loop holds (addresses, indices, row statistics, temporaries).
-REGISTER_A_RESERVE = 64
+#: else the loop holds (addresses, indices, row statistics, temporaries).  Measured
+#: (ptxas 13, sm_90a; accumulators + A's words, then the registers allowed): NVIDIA's
+#: 64x64 causal FMHA sample at `occupancy = 4` fits with P in registers in both loops
+#: (32 + 32 + 16 = 80, 128 allowed: 127 registers, no spill); its 128x128 causal
+#: samples at `occupancy = 2` (and the 256x128 one, 16 warps) spill with it (64 + 32 +
+#: 32 = 128, 128 allowed: 68 bytes, 108 for the 256-row one) and fit through shared
+#: memory.  Anything from 1 to 48 separates them; the non-causal 128x128 sample also
+#: fits in registers (128, no spill) but is left through shared memory with them.
+#: Counting what else the loop keeps (the tiles it takes from before it: mask indices,
+#: ring addresses) did not separate them better: 54 registers for the non-causal loop
+#: that fits, 42 to 88 for the ones that spill.
+REGISTER_A_RESERVE = 48
 
 
 def mark_register_a(loop: scf.ForOp, arch: str) -> None:
@@ -870,8 +880,9 @@ def mark_register_a(loop: scf.ForOp, arch: str) -> None:
     beside every accumulator of the loop, where through shared memory they die at the
     store.  With the kernel's register budget (its warps and `occupancy` hint) below the
     loop's accumulators, A's registers and `REGISTER_A_RESERVE`, A keeps going through
-    shared memory: NVIDIA's attention sample with 128x128 tiles at `occupancy = 2`
-    (128 registers) spills 1,552 bytes that way and 1,888 with P in registers."""
+    shared memory: NVIDIA's causal attention samples with 128x128 tiles at
+    `occupancy = 2` (128 registers) fit that way and spill 68 bytes with P in
+    registers; its 64x64 one at `occupancy = 4` fits with P in registers."""
     dots = [d for d in shared_operand_dots(loop) if a_is_wgmma_fragment(d)]
     if not dots:
         return
