@@ -56,6 +56,7 @@ from tileir.dialects.cuda_tile.carriers import element_type, shape_of
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.core_matrices import BufferView, b_mn_swizzle
 from tileir.dialects.nv_tileas.mma_layout import (
+    batched_fragment,
     effective_warps,
     mma_linear,
 )
@@ -173,7 +174,7 @@ class LowerDot(TilePattern):
         if batched:
             # The batch index is the highest register bits (registers of batch i are
             # per_batch * i + the 2-D fragment's).
-            frag = mma.batched_fragment(frag, batch)
+            frag = batched_fragment(frag, batch)
         exchange_acc = not (
             linear_layout(op, acc_t) == frag and linear_layout(op, op.result.type) == frag
         )

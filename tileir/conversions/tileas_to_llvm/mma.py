@@ -43,13 +43,13 @@ Steps 2 and 4 are skipped when `acc` and the result already are in that layout
 When the tile has fewer 16x8 blocks than the CTA has warps, the spare warps repeat
 another warp's work and do not write.  A batched (rank-3) dot runs the 2-D steps
 once per matrix of the batch, with the batch index in the highest register bits of
-the fragments and a per-matrix offset in every buffer; its accumulator keeps a
-blocked layout (`#nv_tileas.mma` is rank 2), so it makes the round trip of steps 2
-and 4.  Floating dots the tensor cores do not take (f32 or f64 operands, tiles that
-are not multiples of the `mma.sync` shape) carry an `fma` atom and are computed
-with FMAs instead (`fma_dot.py`): the operands go through shared memory and each
-thread computes the accumulator elements it holds, one FMA per K step in the
-accumulator's type.
+the fragments and a per-matrix offset in every buffer; its accumulator takes the
+batched MMA layout (`#nv_tileas.mma<{warpsPerCTA = [1, wm, wn]}>`), so steps 2 and 4
+are skipped there too.  Floating dots the tensor cores do not take (f32 or f64
+operands, tiles that are not multiples of the `mma.sync` shape) carry an `fma` atom
+and are computed with FMAs instead (`fma_dot.py`): the operands go through shared
+memory and each thread computes the accumulator elements it holds, one FMA per K
+step in the accumulator's type.
 """
 
 from __future__ import annotations
@@ -257,21 +257,6 @@ def widened_to_f16(
         for i in range(0, len(values) - 1, 2):
             out += widen_pair_to_f16(b, values[i], values[i + 1], el)
     return out + [b.fptrunc(decode_to_f32(b, v, el), f16) for v in values[len(out) :]]
-
-
-def batched_fragment(frag: LinearLayout, batch: int) -> LinearLayout:
-    """A 2-D fragment layout with a leading batch dimension held in registers."""
-
-    def lift(c: tuple[int, ...]) -> tuple[int, ...]:
-        return (0, *c)
-
-    batch_bases = tuple((1 << i, 0, 0) for i in range(log2(batch)))
-    return LinearLayout(
-        (batch, *frag.shape),
-        (*map(lift, frag.registers), *batch_bases),
-        tuple(map(lift, frag.lanes)),
-        tuple(map(lift, frag.warps)),
-    )
 
 
 def _ldmatrix(b: LLBuilder, base: SSAValue, offset: int, count: int, trans: bool) -> list[SSAValue]:

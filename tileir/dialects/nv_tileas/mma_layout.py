@@ -6,7 +6,11 @@ The warps of the CTA form a `warpsPerCTA[0] x warpsPerCTA[1]` grid of 16x8 block
 within a block, lane `l` holds rows `l/4` and `l/4 + 8`, columns `2(l%4)` and
 `2(l%4) + 1` (registers `f = 0..3`: bit 0 steps one column, bit 1 eight rows).  The
 grid repeats over the tile, along N first: register `f + 4·(nrep + NR·mrep)` is element
-`f` of block `(mrep, nrep)`.  Rank 2; as for every layout, bases that fall outside the
+`f` of block `(mrep, nrep)`.  A batched (rank-3) dot's accumulator spells its
+warps `[1, wm, wn]`: each thread holds the 2-D layout of every matrix of the batch,
+the batch index in the highest register bits (register `r + R·i` of matrix `i` is
+register `r` of the 2-D fragment of `R` registers), as the `mma.sync` lowering steps
+through the batch.  As for every layout, bases that fall outside the
 tile are zero (a tile smaller than the CTA's 16·wm x 8·wn coverage is held by several
 warps, and a 1-wide tile, like a row reduction's, by several lanes).
 
@@ -81,6 +85,21 @@ def mma_linear(shape: Sequence[int], wm: int, wn: int) -> LinearLayout:
     )
 
 
+def batched_fragment(frag: LinearLayout, batch: int) -> LinearLayout:
+    """A 2-D fragment layout with a leading batch dimension held in registers."""
+
+    def lift(c: Coord) -> Coord:
+        return (0, *c)
+
+    batch_bases = tuple((1 << i, 0, 0) for i in range(log2(batch)))
+    return LinearLayout(
+        (batch, *frag.shape),
+        (*map(lift, frag.registers), *batch_bases),
+        tuple(map(lift, frag.lanes)),
+        tuple(map(lift, frag.warps)),
+    )
+
+
 @irdl_attr_definition
 class MmaLayoutAttr(DistributedLayout):
     """`#nv_tileas.mma<{warpsPerCTA = [wm, wn]}>`: the `mma.sync` accumulator layout."""
@@ -89,20 +108,21 @@ class MmaLayoutAttr(DistributedLayout):
 
     warps_per_cta: ArrayAttr[IntAttr]
 
-    def __init__(self, wm: int, wn: int):
-        super().__init__(ArrayAttr([IntAttr(wm), IntAttr(wn)]))
+    def __init__(self, wm: int, wn: int, batched: bool = False):
+        warps = [1, wm, wn] if batched else [wm, wn]
+        super().__init__(ArrayAttr([IntAttr(w) for w in warps]))
 
     @property
     def wm(self) -> int:
-        return self.warps_per_cta.data[0].data
+        return self.warps_per_cta.data[-2].data
 
     @property
     def wn(self) -> int:
-        return self.warps_per_cta.data[1].data
+        return self.warps_per_cta.data[-1].data
 
     @property
     def rank(self) -> int:
-        return 2
+        return len(self.warps_per_cta.data)
 
     @property
     def num_warps(self) -> int:
@@ -127,8 +147,10 @@ class MmaLayoutAttr(DistributedLayout):
 
     def verify(self) -> None:
         values = [v.data for v in self.warps_per_cta.data]
-        if len(values) != 2:
-            raise VerifyException(f"warpsPerCTA must have 2 entries (M, N), got {values}")
+        if len(values) not in (2, 3) or (len(values) == 3 and values[0] != 1):
+            raise VerifyException(
+                f"warpsPerCTA must be [M, N], or [1, M, N] for a batch, got {values}"
+            )
         for v in values:
             if v < 1 or v & (v - 1):
                 raise VerifyException(f"warpsPerCTA entries must be powers of two, got {values}")
@@ -136,6 +158,10 @@ class MmaLayoutAttr(DistributedLayout):
             raise VerifyException(f"warpsPerCTA {values} exceeds 32 warps")
 
     def linear(self, shape: Sequence[int]) -> LinearLayout:
-        if len(shape) != 2:
-            raise ValueError(f"the MMA layout is rank 2, got a tile of shape {list(shape)}")
+        if len(shape) != self.rank:
+            raise ValueError(
+                f"the MMA layout is rank {self.rank}, got a tile of shape {list(shape)}"
+            )
+        if self.rank == 3:
+            return batched_fragment(mma_linear(shape[1:], self.wm, self.wn), shape[0])
         return mma_linear(shape, self.wm, self.wn)

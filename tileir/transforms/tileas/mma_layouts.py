@@ -41,13 +41,17 @@ def runs_on_tensor_cores(op: aa.DotOp | tas.DotOp) -> bool:
 def mma_layout_for(
     op: aa.DotOp | tas.DotOp, num_warps: int, arch: str = "", reduced: bool = False
 ) -> DistributedLayout | None:
-    """The MMA layout of a rank-2 tensor-core dot's accumulator (batched dots keep a
-    blocked one: `#nv_tileas.mma` is rank 2); on a tcgen05 target, for a dot that runs
-    on `tcgen05.mma`, the layout `tcgen05.ld` reads it into (`tcgen05_plan.py`)."""
+    """The MMA layout of a tensor-core dot's accumulator (a batched dot's, `mma.sync`
+    on every target, holds each matrix of a power-of-two batch in that 2-D layout: the
+    `[1, wm, wn]` spelling); on a tcgen05 target, for a dot that runs on `tcgen05.mma`,
+    the layout `tcgen05.ld` reads it into (`tcgen05_plan.py`)."""
     acc_t = op.acc.type
     if not isinstance(acc_t, TensorType) or not runs_on_tensor_cores(op):
         return None
-    if len(acc_t.get_shape()) != 2:
+    shape = acc_t.get_shape()
+    if len(shape) == 3 and shape[0] & (shape[0] - 1) == 0:
+        return MmaLayoutAttr(*mma_warp_grid(shape[1], shape[2], num_warps), batched=True)
+    if len(shape) != 2:
         return None
     m, n = acc_t.get_shape()
     types = DotTypes.of(op)
