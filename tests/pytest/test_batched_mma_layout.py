@@ -67,3 +67,38 @@ def test_batched_accumulator_stays_in_mma_registers(name: str, arch: str) -> Non
     assert body.count("bar.sync") == 1
     assert "st.shared" not in body and "ld.shared" not in body
     _common.simulate_case(name, ptx, 0)
+
+
+def test_four_matrix_batch_permuted_after_the_loop() -> None:
+    """A batch of four (two batch bits in the registers) whose accumulator is permuted
+    (each matrix transposed) on its way to the store: the conversion out of the batched
+    MMA layout after the loop, simulated on sm_80 against numpy."""
+    import numpy as np
+
+    from tileir.compiler import parse_module_text
+    from tileir.testing import simulate
+
+    text = (CORPUS / "batched_matmul_f16.mlir").read_text().replace("2x32x32", "4x32x32")
+    store = "%1 = store_view_tko weak %for, %pview_39[%blockId_x, %blockId_y_32, %blockId_z_36]"
+    assert store in text
+    text = text.replace(
+        store,
+        "%t = permute %for [0, 2, 1] : tile<4x32x32xf32> -> tile<4x32x32xf32>\n"
+        "  %1 = store_view_tko weak %t, %pview_39[%blockId_x, %blockId_z_36, %blockId_y_32]",
+    )
+    ptx = compile_module(parse_module_text(text, "batched_transposed.mlir"), "sm_80").ptx
+    assert ptx is not None
+    b, m, n, k = 4, 64, 96, 64
+    rng = np.random.default_rng(5)
+    lhs = rng.uniform(-1, 1, (b, m, k)).astype(np.float16)
+    rhs = rng.uniform(-1, 1, (b, k, n)).astype(np.float16)
+    inputs = _common.make_kernel_inputs(
+        params=("a", "b", "c", "k_tiles"),
+        arrays={"a": lhs, "b": rhs, "c": _common.empty_output((b, n, m), np.float32)},
+        scalars={"k_tiles": k // 32},
+        outputs=("c",),
+        grid=(1, m // 32, n // 32),
+    )
+    simulate(ptx, inputs["grid"], _common.flatten_args(inputs))
+    expected = np.transpose(lhs.astype(np.float64) @ rhs.astype(np.float64), (0, 2, 1))
+    np.testing.assert_allclose(inputs["arrays"]["c"], expected, rtol=1e-5, atol=1e-4)
