@@ -8,7 +8,9 @@ ragged shapes (M, N and K not multiples of the tile: the boxes' out-of-bounds
 elements land as zeros), and the broken variants fail: a stage whose `expect_tx`
 counts half the box's bytes, a box issued through a map its thread never acquired.
 A batched operand's map moves with its batch (its bound a guard), and a tf32
-operand's f32 box is rounded in its slot after it lands.  No GPU has run this PTX yet: the simulator checks what the PTX asks for (fields,
+operand's f32 box is rounded in its slot after it lands.  Warpgroups that split N
+get their slices of B through a rank-4 map (a box at the other's coordinate, or the
+map's second stride wrong, fails).  No GPU has run this PTX yet: the simulator checks what the PTX asks for (fields,
 fences, bytes, swizzle), not the tensor map's bit encoding.
 """
 
@@ -229,7 +231,8 @@ def test_tf32_a_fed_by_tma_and_rounded_in_its_slot(tmp_path: Path) -> None:
 #: (boxes, maps, whether `cp.async` copies are left).  The causal kernel's second loop
 #: copies through the first loop's two maps; attention_wide_kv_bf16 (8 warps, one
 #: issuing thread of 256) has two boxes a K load, and its V stays on `cp.async` (its
-#: dot's warpgroups split N: wn > 1).
+#: dot's warpgroups split N, whose rank-4 map needs V's head extent proven a multiple
+#: of 16, which this kernel does not assume: `WIDE` below does).
 ONE_AGENT = {
     "flash_attention_f16": (7, 2, False),
     "flash_attention_causal_bf16": (14, 2, False),
@@ -363,3 +366,49 @@ def test_a_map_shared_by_other_tensors_is_caught(monkeypatch: pytest.MonkeyPatch
     assert ptx.count("tensormap.cp_fenceproxy") == 1
     with pytest.raises(AssertionError):
         _common.simulate_case(CAUSAL, ptx, SEED)
+
+
+#: attention_wide_kv_bf16 (64 queries, 256-key tiles, head size 128; its P·V's two
+#: warpgroups split V's 128 columns), V's head extent proven a multiple of 16 (cuTile's
+#: samples prove it, div_by<16>; the corpus kernel does not, and stays on cp.async).
+WIDE = "attention_wide_kv_bf16"
+WIDE_V_EXTENT = "%assume_40 = assume bounded<0, ?>, %arg22 : tile<i32>"
+
+
+def _wide_ptx(tmp_path: Path) -> str:
+    text = (CORPUS / f"{WIDE}.mlir").read_text()
+    assert text.count(WIDE_V_EXTENT) == 1
+    proven = WIDE_V_EXTENT.replace("%assume_40 =", "%v_d =")
+    proven += "\n  %assume_40 = assume div_by<16>, %v_d : tile<i32>"
+    path = tmp_path / f"{WIDE}.mlir"
+    path.write_text(text.replace(WIDE_V_EXTENT, proven))
+    ptx = compile_module(load_module(path), "sm_90a", tma_feeds=True).ptx
+    assert ptx is not None
+    return ptx
+
+
+def _other_warpgroups_box(ptx: str) -> str:
+    """Warpgroup 1's box at warpgroup 0's coordinate: both slices hold its blocks."""
+    return re.sub(r"(mov\.b32 t_j, )1;", r"\g<1>0;", ptx)
+
+
+def _dense_group_stride(ptx: str) -> str:
+    """The rank-4 map's second stride (between groups of the warpgroups' blocks) one
+    block's 16 bytes, not 32."""
+    return re.sub(r"(mov\.u64 t_group, )32;", r"\g<1>16;", ptx)
+
+
+def test_warpgroups_splitting_n_get_their_slices_of_b(tmp_path: Path) -> None:
+    """V of the P·V product, read by two warpgroups that split N, comes in one rank-4
+    box per warpgroup (its 8-column blocks j, j + 2, .. contiguous in its slice); the
+    simulated kernel matches numpy, and a box at the other warpgroup's coordinate or
+    the map's second stride wrong do not."""
+    ptx = _wide_ptx(tmp_path)
+    assert ptx.count("cp.async.bulk.tensor.4d") == 4  # (a stage: the first, the refill)
+    assert "tensormap.replace.tile.rank.shared::cta.b1024.b32 [%r" in ptx
+    _common.simulate_case(WIDE, ptx, SEED)
+    for breakage in (_other_warpgroups_box, _dense_group_stride):
+        broken = breakage(ptx)
+        assert broken != ptx
+        with pytest.raises(AssertionError):
+            _common.simulate_case(WIDE, broken, SEED)

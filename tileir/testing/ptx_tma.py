@@ -45,7 +45,8 @@ check.
   W-byte swizzle (32, 64, 128) the 16-byte chunk index within each 128-byte line is
   XORed with bits 7.. of the shared address (``W / 16`` values), the ISA's patterns
   that repeat every 256, 512 and 1024 bytes (``core_matrices.swizzled``).  Checked: box
-  dims 1..256, box rows a multiple of 16 bytes and at most W bytes when swizzled,
+  dims 1..256, box rows a multiple of 16 bytes and at most W bytes when swizzled (a
+  narrower row is swizzled by its address as any other: CuTe's model, unconfirmed here),
   element strides 1..8 (1 in dimension 0), global address 16-byte aligned, strides
   multiples of 16 below 2^40, dims 1..2^32, a NaN fill only for floating types.
   Not modelled (``unsupported``): ``.multicast::cluster``, ``im2col``,
@@ -708,11 +709,9 @@ def _check_box(m: Machine, tmap: TensorMap, lane: int) -> _Box:
         raise bad(f"the box's inner dimension is {row} bytes, not a multiple of 16")
     if swizzle and row > swizzle:
         raise bad(f"the box's inner dimension is {row} bytes, more than the {swizzle}-byte swizzle")
-    if swizzle and row < swizzle:
-        raise bad(
-            f"a box row of {row} bytes narrower than its {swizzle}-byte swizzle is not modelled",
-            kind="unsupported",
-        )
+    # (A row narrower than the swizzle lands as any other: the box dense, its 16-byte
+    # chunks swizzled by their shared address, as CuTe models TMA; no GPU has confirmed
+    # it here, docs/performance.md, "The TMA feeds' checklist".)
     return _Box(rank, address, dims, strides, box, traversal, size, floating, swizzle, nan_fill)
 
 

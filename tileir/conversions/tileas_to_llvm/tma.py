@@ -38,6 +38,11 @@ rings").  PTX ISA sections: *Tensor* (tensor maps), *tensormap.replace*,
   elements land as zeros.
   Coordinates are clamped to `2^31 - 1` (past any 32-bit extent: all zeros, as the
   mask the pass dropped said).
+* **Warpgroups that split N** (`TMA_SPLIT_ATTR` on the descriptor: `wn`).  The map is
+  rank 4, `(8, wn, C / (8 wn), R)` with strides 16, `16 wn` and the row stride in
+  bytes, and box `(8, 1, W / 16, rows)`; warpgroup `j`'s `boxes / wn` boxes go to
+  `(0, j, c0 / (8 wn) + l W / 16, r0)` with `cp.async.bulk.tensor.4d`, box `j boxes /
+  wn + l` of the slot (tma_feeds.py).
 * **One agent** (a ring under mbarriers outside any agent switch).  The CTA's first
   warp builds the map (not the first warp of each warpgroup), its thread 0 issues the
   boxes into the slot `async_copy._mbarrier_slot` picks (whose first load initializes
@@ -88,7 +93,7 @@ from tileir.diagnostics import not_supported
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import SwizzleMode
 from tileir.dialects.nv_tileas.types import TiledViewType
-from tileir.transforms.tileas.tma_feeds import tma_feed
+from tileir.transforms.tileas.tma_feeds import TMA_SPLIT_ATTR, tma_feed
 
 #: Bytes of a tensor map (and its alignment in the pool and the scratch).
 MAP_BYTES = 128
@@ -254,6 +259,13 @@ def release_point(
     return after
 
 
+def _split(op: tas.MakeTiledTmaDescOp) -> int:
+    """The warpgroups whose slices a map's boxes fill (`TMA_SPLIT_ATTR`; 1: a rank-2
+    map)."""
+    attr = op.attributes.get(TMA_SPLIT_ATTR)
+    return attr.value.data if isinstance(attr, IntegerAttr) else 1
+
+
 def _static(value: SSAValue) -> int:
     """The integer a box size is (an `arith.constant`, or its lowered `llvm.constant`)."""
     op = value.owner
@@ -392,8 +404,12 @@ class LowerMakeTiledTmaDesc(TmaPattern):
         field = "tensormap.replace.tile.{}.shared::cta.b1024.{}"
         at = ptx.address(base)
         asm.instr(field.format("global_address", "b64"), at, asm.input(ptr, "l"), guard="t_lead")
-        asm.instr(field.format("rank", "b32"), at, ptx.immediate(1), guard="t_lead")
-        for ordinal, extent in ((0, inner), (1, rows)):
+        split = _split(op)
+        # Rank 2: (columns, rows).  Split among `split` warpgroups (tma_feeds.py): rank 4,
+        # (8 columns, split, columns / (8 split), rows), 16 and 16 split bytes apart.
+        boxes: tuple[int, ...] = (inner, rows) if split == 1 else (8, 1, inner // 8, rows)
+        asm.instr(field.format("rank", "b32"), at, ptx.immediate(len(boxes) - 1), guard="t_lead")
+        for ordinal, extent in enumerate(boxes):
             asm.instr(
                 field.format("box_dim", "b32"),
                 at,
@@ -401,23 +417,35 @@ class LowerMakeTiledTmaDesc(TmaPattern):
                 ptx.immediate(extent),
                 guard="t_lead",
             )
-        for ordinal, extent in ((0, extent_cols), (1, extent_rows)):
+        dims: list[str] = [asm.input(extent_cols, "r"), asm.input(extent_rows, "r")]
+        strides: list[str] = ["t_stride"]
+        if split > 1:
+            asm.register("b32", "t_groups")
+            asm.register("b64", "t_block", "t_group")
+            group = (8 * split).bit_length() - 1
+            asm.instr("shr.u32", "t_groups", dims[0], ptx.immediate(group))
+            dims = [ptx.immediate(8), ptx.immediate(split), "t_groups", dims[1]]
+            asm.instr("mov.u64", "t_block", ptx.immediate(16))
+            asm.instr("mov.u64", "t_group", ptx.immediate(16 * split))
+            strides = ["t_block", "t_group", "t_stride"]
+        for ordinal, extent in enumerate(dims):
             asm.instr(
                 field.format("global_dim", "b32"),
                 at,
                 ptx.immediate(ordinal),
-                asm.input(extent, "r"),
+                extent,
                 guard="t_lead",
             )
         asm.instr("mul.lo.u64", "t_stride", asm.input(stride, "l"), ptx.immediate(size))
-        asm.instr(
-            field.format("global_stride", "b64"),
-            at,
-            ptx.immediate(0),
-            "t_stride",
-            guard="t_lead",
-        )
-        for ordinal in (0, 1):
+        for ordinal, step in enumerate(strides):
+            asm.instr(
+                field.format("global_stride", "b64"),
+                at,
+                ptx.immediate(ordinal),
+                step,
+                guard="t_lead",
+            )
+        for ordinal in range(len(boxes)):
             asm.instr(
                 field.format("element_stride", "b32"),
                 at,
@@ -542,14 +570,34 @@ class LowerTmaLoad(TmaPattern):
         asm.instr("ld.shared.b64", "t_map", ptx.address(record, MAP_RECORD), guard="t_lead")
         tensor_map = "t_map"
         column = asm.input(c0, "l")
+        split = feed.split
+        if split > 1:
+            # Warpgroup j's slice (its 8-column blocks j, j + split, ..: box (8, 1, ..)
+            # at (0, j, ..) of the rank-4 map) at j slices in (tma_feeds.py).
+            asm.instr("shr.u64", "t_c", column, ptx.immediate((8 * split).bit_length() - 1))
+            column = "t_c"
+            asm.register("b64", "t_g")
+            asm.register("b32", "t_z", "t_j")
+            asm.instr("mov.b32", "t_z", ptx.immediate(0))
+        lines = feed.boxes // split
         for index in range(feed.boxes):
-            asm.instr("add.u64", "t_c", column, ptx.immediate(index * inner))
-            asm.instr("min.u64", "t_c", "t_c", ptx.immediate(COORD_LIMIT))
-            asm.instr("cvt.u32.u64", "t_x", "t_c")
+            line = index % lines
+            if split > 1:
+                asm.instr("add.u64", "t_g", column, ptx.immediate(line * inner // 8))
+                asm.instr("min.u64", "t_g", "t_g", ptx.immediate(COORD_LIMIT))
+                asm.instr("cvt.u32.u64", "t_x", "t_g")
+                asm.instr("mov.b32", "t_j", ptx.immediate(index // lines))
+                coords = ["t_z", "t_j", "t_x", "t_y"]
+            else:
+                asm.instr("add.u64", "t_c", column, ptx.immediate(index * inner))
+                asm.instr("min.u64", "t_c", "t_c", ptx.immediate(COORD_LIMIT))
+                asm.instr("cvt.u32.u64", "t_x", "t_c")
+                coords = ["t_x", "t_y"]
             asm.instr(
-                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+                f"cp.async.bulk.tensor.{len(coords)}d.shared::cluster.global.tile"
+                ".mbarrier::complete_tx::bytes",
                 ptx.address(dst, index * box_bytes) if index else ptx.address(dst),
-                f"[{tensor_map}, {ptx.vector(['t_x', 't_y'])}]",
+                f"[{tensor_map}, {ptx.vector(coords)}]",
                 barrier,
                 guard="t_lead",
             )

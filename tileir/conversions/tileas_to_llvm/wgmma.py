@@ -171,7 +171,9 @@ def operand_descriptors(
     rows each) and N position `g / (wm/4)`.  Along N the grid interleaves 8-column
     blocks: warpgroup `j` of `wn` holds blocks `j, j + wn, j + 2wn, ...` of the tile,
     which is B's 8-row core-matrix groups `j, j + wn, ...`: its descriptor starts `j`
-    groups in and steps `wn` groups (`wn` times B's SBO)."""
+    groups in and steps `wn` groups (`wn` times B's SBO).  A swizzled MN-major B (which
+    TMA boxes write, `tileas-tma-feeds`) holds warpgroup `j`'s blocks contiguously
+    instead, its slice `j` slices in (`warpgroup_slices`)."""
     assert state.warp is not None
     smem_a, smem_b = smem
     a, b = buffers
@@ -181,13 +183,22 @@ def operand_descriptors(
     gm = p.and_(group, p.const(groups_m - 1, i32))
     a_start = p.add(smem_a, p.mul(gm, p.const(a.row_offset(WARPGROUP_ROWS), i32)))
     b_start = smem_b
+    sliced = warpgroup_slices(b, wn)
     if wn > 1:
         gn = p.lshr(group, p.const(groups_m.bit_length() - 1, i32))
-        b_start = p.add(smem_b, p.mul(gn, p.const(b.row_offset(8), i32)))
+        step = b.bytes // wn if sliced else b.row_offset(8)
+        b_start = p.add(smem_b, p.mul(gn, p.const(step, i32)))
     return (
         descriptor(p, a_start, a.lbo, a.sbo, a.swizzle),
-        descriptor(p, b_start, b.lbo, wn * b.sbo, b.swizzle),
+        descriptor(p, b_start, b.lbo, b.sbo if sliced else wn * b.sbo, b.swizzle),
     )
+
+
+def warpgroup_slices(b: OperandBuffer, wn: int) -> bool:
+    """Whether B's buffer holds each of `wn` warpgroups' 8-column blocks contiguously, a
+    `[K, N / wn]` slice each: a swizzled MN-major one (TMA boxes of a rank-4 map write
+    it so, `tileas-tma-feeds`; no other B is laid out so)."""
+    return wn > 1 and b.mn_major and bool(b.swizzle)
 
 
 def _offset(b: LLBuilder, desc: SSAValue, offset: int) -> SSAValue:
@@ -246,7 +257,12 @@ def wgmma_dot(
                 for ks in range(k_steps)
             ]
             b_descs = [
-                _offset(b, desc_b, b_buf.row_offset(c0 * wn) + b_buf.k_offset(ks * spec.k_step))
+                _offset(
+                    b,
+                    desc_b,
+                    b_buf.row_offset(c0 if warpgroup_slices(b_buf, wn) else c0 * wn)
+                    + b_buf.k_offset(ks * spec.k_step),
+                )
                 for ks in range(k_steps)
             ]
             words = _chain(

@@ -44,11 +44,23 @@ first that fails is recorded instead):
   as `ring_budget.laid_out_operand_buffer` says the lowering lays it out).  A `[K, N]`
   row-major B's slot is MN-major and padded, which TMA cannot write: it becomes MN-major
   swizzled instead (the widest W dividing N's bytes; `B_MN_SWIZZLE_ATTR` on the dot,
-  which the ring budget and the lowering then lay out), except where the dot's
-  warpgroups split N (`wn > 1`: each takes every `wn`-th 8-column block, which a
-  W-byte line of N cannot give it; not yet: no warp-specialized kernel has it).  A
-  B whose slot is K-major (tf32, 8-bit: `wgmma` reads them K-major only) is its tile
-  transposed, which a box cannot do.
+  which the ring budget and the lowering then lay out).  A B whose slot is K-major
+  (tf32, 8-bit: `wgmma` reads them K-major only) is its tile transposed, which a box
+  cannot do.
+* **Warpgroups that split N** (`wn > 1`, attention's P·V over 8 warps): warpgroup `j`
+  takes 8-column blocks `j, j + wn, ..` of the tile, which a W-byte line of N does not
+  hold together.  The map is then rank 4 instead, B's row seen as `(8 columns, wn,
+  C / (8 wn))` (strides 16 and `16 wn` bytes) by its rows: a box `(8, 1, W / 16,
+  rows)` at `(0, j, c0 / (8 wn) + l W / 16, r0)` lands line `l` of warpgroup `j`'s
+  blocks as a W-byte MN-major swizzled column of a `[K, N / wn]` B (16-byte rows,
+  dense, swizzled by their shared address), and warpgroup `j`'s slice starts `j`
+  slices into the slot (`TmaFeed.split`; `wgmma.warpgroup_slices` reads it so: the
+  slot's bytes and swizzle are the unsplit B's, W the widest dividing `N / wn`'s
+  bytes).  Its column bounds are exact only where `C` is whole groups of `8 wn`
+  columns: `C` and the tile's column origin must be proven multiples of `8 wn`
+  (`assume div_by`; cuTile's attention samples assume 16 of the head dimension,
+  attention_wide_kv_bf16 does not, and its V stays on `cp.async`), and a guarded
+  column bound is not yet fed.
 
 The pass then rewrites the load: before the producer's loop an
 `nv_tileas.make_global_view` of the tensor and the `make_tiled_tma_desc` of its box
@@ -166,6 +178,9 @@ from tileir.utils.walk import enclosing_function
 TMA_FEED_ATTR = "nv_tileas.tma_feed"
 #: On a producer's `async.tiled_load` that stays on `cp.async`: why.
 TMA_BLOCKED_ATTR = "nv_tileas.tma_feed_blocked"
+#: On a `make_tiled_tma_desc` of a B whose dot's warpgroups split N: how many (its map
+#: is rank 4, `TmaFeed.split`).
+TMA_SPLIT_ATTR = "nv_tileas.tma_split"
 
 #: TMA's global address and row stride alignment (bytes; PTX ISA, *Tensor*: tensor map).
 TMA_ALIGN = 16
@@ -196,6 +211,9 @@ class TmaFeed:
     boxes: int
     #: The slot is MN-major (a `[K, N]` B: `B_MN_SWIZZLE_ATTR` on its dot).
     mn_major: bool = False
+    #: The dot's warpgroups along N (`wn`): an MN-major slot of `split` > 1 holds each
+    #: warpgroup's 8-column blocks contiguously, through a rank-4 map (module doc).
+    split: int = 1
 
     def attribute(self) -> DictionaryAttr:
         fields: dict[str, Attribute] = {
@@ -205,14 +223,17 @@ class TmaFeed:
         }
         if self.mn_major:
             fields["mn_major"] = UnitAttr()
+        if self.split > 1:
+            fields["split"] = IntegerAttr(self.split, i64)
         return DictionaryAttr(fields)
 
     def describe(self) -> str:
         plural = "es" if self.boxes > 1 else ""
         major = " MN-major" if self.mn_major else ""
+        split = f" ({self.split} warpgroups' slices, rank-4 map)" if self.split > 1 else ""
         return (
             f"{self.swizzle}B{major} swizzle, {self.boxes} box{plural} of "
-            f"{self.box[1]}x{self.box[0]}"
+            f"{self.box[1]}x{self.box[0]}{split}"
         )
 
 
@@ -225,7 +246,14 @@ def tma_feed(load: Operation) -> TmaFeed | None:
     assert isinstance(swizzle, IntegerAttr) and isinstance(boxes, IntegerAttr)
     assert isinstance(box, DenseArrayBase)
     inner, outer = (int(v) for v in box.get_values())
-    return TmaFeed(swizzle.value.data, (inner, outer), boxes.value.data, "mn_major" in attr.data)
+    split = attr.data.get("split")
+    return TmaFeed(
+        swizzle.value.data,
+        (inner, outer),
+        boxes.value.data,
+        "mn_major" in attr.data,
+        split.value.data if isinstance(split, IntegerAttr) else 1,
+    )
 
 
 class NotEligible(Exception):
@@ -600,18 +628,19 @@ def _decide(
     transposed = index == 1 and not buffer.mn_major and size == 2 and bool(buffer.swizzle)
     if transposed:
         rows, cols = cols, rows
+    split = 1
     if buffer.mn_major:
-        # A [K, N] row-major B: its slot becomes MN-major swizzled, as the box writes it.
+        # A [K, N] row-major B: its slot becomes MN-major swizzled, as the box writes it;
+        # where the dot's warpgroups split N, each warpgroup's slice of it (`split`).
         acc = dot.acc.type
         assert isinstance(acc, TensorType)
-        if dot_warp_grid(dot, acc)[1] != 1:
-            raise NotEligible(
-                "not yet: its dot's warpgroups interleave B's 8-column blocks (wn > 1), "
-                "which a box's swizzled MN-major lines of N cannot give them"
-            )
-        swizzle = next((w for w in SWIZZLE_WIDTHS if cols * size % w == 0), 0)
+        split = dot_warp_grid(dot, acc)[1]
+        if cols % (8 * split):
+            raise NotEligible(f"its N of {cols} is not {split} warpgroups' 8-column blocks")
+        line = cols // split * size
+        swizzle = next((w for w in SWIZZLE_WIDTHS if line % w == 0), 0)
         if not swizzle:
-            raise NotEligible(f"its N of {cols * size} bytes is no whole swizzle width")
+            raise NotEligible(f"its N of {line} bytes a warpgroup is no whole swizzle width")
     elif index != 0 and not transposed:
         # (tf32 and 8-bit `wgmma` read B K-major only: its [K, N] tile is transposed
         # into the slot, element by element.)
@@ -705,8 +734,22 @@ def _decide(
         raise NotEligible(f"its batch offset is not proven a multiple of {TMA_ALIGN} bytes")
     if (_divisor(stride) * size) % TMA_ALIGN:
         raise NotEligible(f"its row stride is not proven a multiple of {TMA_ALIGN} bytes")
+    if split > 1:
+        # The rank-4 map (8 columns, `split`, N / (8 split), rows) bounds the columns
+        # exactly where the tensor's extent is whole groups of `split` blocks, and the
+        # tile's origin must be one.
+        group = 8 * split
+        if edges[1].guard is not None:
+            raise NotEligible("not yet: its columns' bound is guarded (a rank-4 map's)")
+        if _divisor(edges[1].extent) % group:
+            raise NotEligible(
+                f"its columns' extent is not proven a multiple of {group} (assume div_by), "
+                f"which its rank-4 map of {split} warpgroups' 8-column blocks needs"
+            )
+        if any(_monomial_divisor(c, m, leaves) % group for m, c in c0.items()):
+            raise NotEligible(f"its column origin is not proven a multiple of {group}")
     columns = cols * size // swizzle
-    feed = TmaFeed(swizzle, (swizzle // size, rows), columns, buffer.mn_major)
+    feed = TmaFeed(swizzle, (swizzle // size, rows), columns, buffer.mn_major, split)
     # Monomials are keyed by the leaves' ids, which follow memory addresses: order the
     # terms (and each term's factors) by when `_poly` met their leaves instead, so that
     # the PTX does not depend on where the IR happens to lie in memory.
@@ -722,6 +765,7 @@ def _decide(
         tuple(sorted(rest.items())),
         feed.swizzle,
         feed.box,
+        feed.split,
     )
     match = Match(
         base,
@@ -818,6 +862,8 @@ def _build_map(
         swizzle_mode=swizzle,
         oob_mode=OobModeAttr(OobMode.ZERO),
     )
+    if feed.split > 1:
+        desc.attributes[TMA_SPLIT_ATTR] = IntegerAttr(feed.split, i64)
     for op in (view, *box, desc):
         op.location = load.location
         Rewriter.insert_op(op, InsertPoint.before(anchor))
