@@ -412,3 +412,14 @@ def test_warpgroups_splitting_n_get_their_slices_of_b(tmp_path: Path) -> None:
         assert broken != ptx
         with pytest.raises(AssertionError):
             _common.simulate_case(WIDE, broken, SEED)
+
+
+def test_a_split_b_without_its_extent_proven_says_why() -> None:
+    """attention_wide_kv_bf16 as the corpus has it: V's head extent has no div_by, so its
+    rank-4 map's column bounds would not be exact, and V stays on cp.async, saying so."""
+    tileas = str(
+        compile_module(
+            load_module(CORPUS / f"{WIDE}.mlir"), "sm_90a", tma_feeds=True, stop_after="tileas"
+        ).module
+    )
+    assert "B: stays on cp.async: its columns' extent is not proven a multiple of 16" in tileas
