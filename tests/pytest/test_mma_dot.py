@@ -384,7 +384,11 @@ def test_sm90a_dots_run_on_wgmma(
     per_group = tn // warp_grid(tm, tn, warps)[1]  # a warpgroup's columns
     assert f"wgmma.mma_async.sync.aligned.m64n{min(per_group, 256)}k16.f32.{dtype}.{dtype}" in ptx
     assert "mma.sync" not in ptx and "ldmatrix" not in ptx
-    assert "fence.proxy.async.shared::cta;" in ptx
+    # Operands the threads store (`st.shared`) reach `wgmma` through a proxy fence; ring
+    # copies need none (a group cut by the edge is a zero-filling `cp.async` of its
+    # in-bounds prefix, `async_copy._prefix_copy`). The simulator reports a missing one.
+    if "cp.async" not in ptx:
+        assert "fence.proxy.async.shared::cta;" in ptx
     _check_gemm(ptx, dtype, tile, size)
 
 
