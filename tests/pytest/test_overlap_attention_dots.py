@@ -297,37 +297,3 @@ def test_p_in_the_exchanges_arena_is_caught(monkeypatch: pytest.MonkeyPatch) -> 
         SimulationError, match=r"store to shared memory that an unfinished wgmma.mma_async reads"
     ):
         _common.simulate_case("attention_wide_kv_bf16", ptx, SEED)
-
-
-def test_p_in_registers_where_the_kernel_allows_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """At 128 registers a thread (NVIDIA's 64x64 causal FMHA sample at `occupancy = 4`),
-    the 64x64 loop's P·V takes A from registers (`mark_register_a`): O's 32 accumulator
-    registers, P's 16 words and the softmax's row maximum and sum (2 + 2) and scale (1)
-    (`register_a_registers`; S's registers become P's), with `REGISTER_A_RESERVE`, fit,
-    and the `wgmma` reads P's four words a K step from registers.  A budget one register
-    short of that count keeps P in shared memory, and so does the masked loop of the
-    causal kernel for both of its loops, its mask's 32 predicates and -inf counted."""
-    counted: list[int] = []
-    count = pipeline.register_a_registers
-
-    def recording(loop: scf.ForOp, dot: tas.DotOp) -> int:
-        counted.append(count(loop, dot))
-        return counted[-1]
-
-    monkeypatch.setattr(pipeline, "register_a_registers", recording)
-    monkeypatch.setattr(pipeline, "register_budget", lambda threads, ctas: 128)
-    ptx, tileas = _compiled("flash_attention_f16")
-    assert counted == [32 + 16 + 2 + 2 + 1]
-    assert tileas.count(pipeline.A_IN_REGISTERS_ATTR) == 2  # the loop's P·V, the epilogue's
-    register_a = r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.f16\.f16 \{[^}]*\}, \{%r"
-    assert re.findall(register_a, ptx)
-
-    fits = counted[0] + pipeline.REGISTER_A_RESERVE
-    monkeypatch.setattr(pipeline, "register_budget", lambda threads, ctas: fits - 1)
-    assert pipeline.A_IN_REGISTERS_ATTR not in _tileas("flash_attention_f16")
-
-    counted.clear()
-    monkeypatch.setattr(pipeline, "register_budget", lambda threads, ctas: fits)
-    assert pipeline.A_IN_REGISTERS_ATTR not in _tileas("flash_attention_causal_bf16")
-    unmasked, masked = min(counted), max(counted)
-    assert unmasked == counted[0] and masked == unmasked + 32 + 1  # the mask's predicates, -inf

@@ -137,8 +137,7 @@ from tileir.transforms.tileas.occupancy import hinted_occupancy
 #: The discardable attribute a dot records the decision in (a sentence).
 ACCUMULATOR_SPLIT_ATTR = "tileir.accumulator_split"
 #: Registers a thread keeps beside the accumulator for everything else the K loop
-#: holds (`pipeline_dot_operands.REGISTER_A_RESERVE`, 32, is the attention loop's with
-#: P in registers; this one was not re-measured with it).
+#: holds (as `pipeline_dot_operands.REGISTER_A_RESERVE`).
 ACCUMULATOR_RESERVE = 64
 
 MMA_OPS = (MmaFOp, MmaIOp, MmaFScaledOp)

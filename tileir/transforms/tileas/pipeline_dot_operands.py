@@ -858,92 +858,35 @@ def shared_operand_dots(loop: scf.ForOp) -> list[tas.DotOp]:
     ]
 
 
-#: Registers a thread keeps beside what `register_a_registers` counts (the accumulators
-#: live at the product, A's words, the softmax's other tiles) for everything else: the
-#: rings' addresses, indices, temporaries.  Measured (ptxas 13, sm_90a, 128 registers
-#: allowed; the largest count of the kernel's loops): NVIDIA's non-causal 128x128 FMHA
-#: sample (32 + 32 + 6 = 70: 128 registers, no spill; SASS 1,952 -> 1,448) and its 64x64
-#: causal one (32 + 16 + 38 = 86, its masked loop: 127 registers, no spill) fit with P
-#: in registers; its 128x128 and 256x128 causal samples spill with it (32 + 32 + 70 =
-#: 134 > 128 already: 68 and 108 bytes; with only the unmasked loop's P in registers,
-#: 40 and 52).  Anything from 0 to 42 separates them.
-REGISTER_A_RESERVE = 32
-
-
-def _fragment_a_dots(loop: scf.ForOp) -> list[tas.DotOp]:
-    return [d for d in shared_operand_dots(loop) if a_is_wgmma_fragment(d)]
-
-
-def register_a_registers(loop: scf.ForOp, dot: tas.DotOp) -> int:
-    """Registers a thread holds while `dot` of `loop` runs with A in registers: the
-    accumulators of the loop's dots that A is not computed from (attention's O; S's
-    registers become P's), A's words (16-bit pairs), and the tiles the loop combines its
-    products' results with on the way (the softmax's row statistics, a scale, a causal
-    mask's predicates: `overlap_attention_dots.distinct_registers`), other than the
-    accumulators it carries."""
-    from tileir.transforms.tileas.overlap_attention_dots import distinct_registers
-
-    body = loop.body.block
-    dots = shared_operand_dots(loop)
-    # What the products' results flow into within the body (the softmax, P, the rescale).
-    derived: set[SSAValue] = {r for d in dots for r in d.results}
-    users: list[Operation] = []
-    for op in body.ops:
-        if op not in dots and any(v in derived for sub in op.walk() for v in sub.operands):
-            users.append(op)
-            derived.update(op.results)
-    carried = {d.acc.type for d in dots}
-    side = {
-        v
-        for op in users
-        for sub in op.walk()
-        for v in sub.operands
-        if v not in derived
-        and isinstance(v.type, TensorType)
-        and not (isinstance(v, BlockArgument) and v.type in carried)
-        and (
-            defined_outside(v, loop) or v.owner is body or getattr(v.owner, "parent", None) is body
-        )
-    }
-    # The dots A is computed from: their accumulators become A.
-    sources: set[Operation] = set()
-    work = [dot.a]
-    while work:
-        owner = work.pop().owner
-        if isinstance(owner, Operation) and owner.parent is body and owner not in sources:
-            sources.add(owner)
-            work.extend(owner.operands)
-    a = dot.a.type
-    assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
-    words = (a.encoding.linear(a.get_shape()).num_registers + 1) // 2  # 16-bit pairs
-    held = sum(accumulator_registers(d) for d in dots if d not in sources)
-    return held + words + sum(distinct_registers(v) for v in side)
+#: Registers a thread keeps beside a loop's accumulators and a register A for everything
+#: else the loop holds (addresses, indices, row statistics, temporaries).
+REGISTER_A_RESERVE = 64
 
 
 def mark_register_a(loop: scf.ForOp, arch: str) -> None:
     """Mark the `wgmma` dots of `loop` whose A is in the fragment layout
     (`a_is_wgmma_fragment`: attention's P) `nv_tileas.a_in_registers`, where the
     registers allow it: the A registers stay live until the instruction completes,
-    where through shared memory they die at the store.  Where, for any such dot of the
-    kernel's innermost loops, `register_a_registers` and `REGISTER_A_RESERVE` exceed the
-    kernel's register budget (its warps and `occupancy` hint), every A keeps going
-    through shared memory: ptxas allocates over the whole kernel, and NVIDIA's 128x128
-    causal attention samples at `occupancy = 2` (128 registers) spill with P in
-    registers in the unmasked loop alone (40 bytes), as its masked loop counts 134."""
-    dots = _fragment_a_dots(loop)
+    beside every accumulator of the loop, where through shared memory they die at the
+    store.  With the kernel's register budget (its warps and `occupancy` hint) below the
+    loop's accumulators, A's registers and `REGISTER_A_RESERVE`, A keeps going through
+    shared memory: NVIDIA's attention sample with 128x128 tiles at `occupancy = 2`
+    (128 registers) spills 1,552 bytes that way and 1,888 with P in registers."""
+    dots = [d for d in shared_operand_dots(loop) if a_is_wgmma_fragment(d)]
+    if not dots:
+        return
     fn = enclosing_function(loop)
-    if not dots or fn is None:
+    if fn is None:
         return
     budget = register_budget(kernel_warps(loop) * WARP_SIZE, occupancy_hint(fn, arch) or 1)
-    loops = [
-        o
-        for o in fn.walk()
-        if isinstance(o, scf.ForOp) and not any(isinstance(x, scf.ForOp) for x in o.body.walk())
-    ]
-    need = max(register_a_registers(o, d) for o in loops for d in _fragment_a_dots(o))
-    if need + REGISTER_A_RESERVE <= budget:
-        for dot in dots:
+    held = sum(accumulator_registers(d) for d in shared_operand_dots(loop))
+    for dot in dots:
+        a = dot.a.type
+        assert isinstance(a, TensorType) and isinstance(a.encoding, DistributedLayout)
+        words = (a.encoding.linear(a.get_shape()).num_registers + 1) // 2  # 16-bit pairs
+        if held + words + REGISTER_A_RESERVE <= budget:
             dot.attributes[A_IN_REGISTERS_ATTR] = UnitAttr()
+            held += words
 
 
 def mark_staged_once(loop: scf.ForOp) -> None:
