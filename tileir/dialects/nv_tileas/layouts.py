@@ -473,28 +473,33 @@ def _linear(coord: Sequence[int], strides: Sequence[int]) -> int:
     return sum(x * s for x, s in zip(coord, strides, strict=True))
 
 
+def reshaped_linear(layout: LinearLayout, shape: tuple[int, ...]) -> LinearLayout | None:
+    """`layout` (of a tile of power-of-two extents) seen through a reshape to `shape`:
+    each basis goes to the element of the same row-major linear index (the bits of the
+    index are fields of the coordinates on both sides, so the map is linear).  None for
+    other extents."""
+    if any(n & (n - 1) for n in (*layout.shape, *shape)):
+        return None
+    src_strides = row_major_strides(layout.shape)
+    dst_strides = row_major_strides(shape)
+
+    def move(c: Coord) -> Coord:
+        index = _linear(c, src_strides)
+        return tuple((index // s) % n for s, n in zip(dst_strides, shape, strict=True))
+
+    return LinearLayout(
+        tuple(shape),
+        tuple(move(c) for c in layout.registers),
+        tuple(move(c) for c in layout.lanes),
+        tuple(move(c) for c in layout.warps),
+    )
+
+
 def same_registers(src: LinearLayout, dst: LinearLayout) -> bool:
     """Whether every thread holds, in each register, the element of the same linear
-    index under both layouts (a reshape is then a renaming of registers)."""
-    if not all(n & (n - 1) == 0 for n in (*src.shape, *dst.shape)):
-        return False
-    if (len(src.registers), len(src.lanes), len(src.warps)) != (
-        len(dst.registers),
-        len(dst.lanes),
-        len(dst.warps),
-    ):
-        return False
-    s, d = row_major_strides(src.shape), row_major_strides(dst.shape)
-    pairs = (
-        (src.registers, dst.registers),
-        (src.lanes, dst.lanes),
-        (src.warps, dst.warps),
-    )
-    return all(
-        _linear(a, s) == _linear(b, d)
-        for bases_src, bases_dst in pairs
-        for a, b in zip(bases_src, bases_dst, strict=True)
-    )
+    index under both layouts (a reshape is then a renaming of registers): `src` seen
+    through the reshape is `dst`."""
+    return reshaped_linear(src, dst.shape) == dst
 
 
 def uniform_groups(layout: LinearLayout, vec: int, runs: tuple[int, ...] | None) -> bool:

@@ -56,7 +56,7 @@ from tileir.dialects.nv_tileas.layouts import (
     LinearLayout,
     SliceLayoutAttr,
     default_blocked,
-    row_major_strides,
+    reshaped_linear,
 )
 from tileir.transforms.tileas.gather_operands import gathered_operand
 from tileir.transforms.tileas.mma_layouts import runs_on_tensor_cores, tensor_core_dots
@@ -150,28 +150,6 @@ def operand_reshapes(value: SSAValue) -> list[Operation] | None:
         elif not (isinstance(user, aa.DotOp | tas.DotOp) and use.index in (0, 1, 3, 4)):
             return None
     return ops
-
-
-def reshaped_linear(layout: LinearLayout, shape: tuple[int, ...]) -> LinearLayout | None:
-    """`layout` (of a tile of power-of-two extents) seen through a reshape to `shape`:
-    each basis goes to the element of the same row-major linear index (the bits of the
-    index are fields of the coordinates on both sides, so the map is linear).  None for
-    other extents."""
-    if any(n & (n - 1) for n in (*layout.shape, *shape)):
-        return None
-    src_strides = row_major_strides(layout.shape)
-    dst_strides = row_major_strides(shape)
-
-    def move(c: tuple[int, ...]) -> tuple[int, ...]:
-        index = sum(x * s for x, s in zip(c, src_strides, strict=True))
-        return tuple((index // s) % n for s, n in zip(dst_strides, shape, strict=True))
-
-    return LinearLayout(
-        tuple(shape),
-        tuple(move(c) for c in layout.registers),
-        tuple(move(c) for c in layout.lanes),
-        tuple(move(c) for c in layout.warps),
-    )
 
 
 #: The highest rank `blocked_spelling` tries every dimension order of.
