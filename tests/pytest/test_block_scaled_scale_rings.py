@@ -90,7 +90,8 @@ def test_scales_ride_rings_where_cp_async_copies_them() -> None:
     assert len(re.findall(r"future_wait %\S+ \{nv_tileas\.read_from_slot\}", mxfp4)) == 2
     assert "nv_tileas.tmem_in_flight" in mxfp4 and "nv_tileas.tmem_scale_sets = 3" in mxfp4
     # One agent still (docs/codegen.md, Blackwell agents: what staging by an agent needs).
-    assert "not warp-specialized: its scales are staged into the tcgen05.cp layout" in mxfp4
+    # (Its 128x4 scale tiles are not the tcgen05.cp layout: `tcgen05_agents.copied_scale`.)
+    assert "not warp-specialized: A's scales are not laid out in their raw tile" in mxfp4
     _, e4m3 = _compiled(E4M3)
     assert "A's scales: its 128x2xf8E8M0FNU load stays synchronous: no cp.async copies " in e4m3
     assert "(its addresses are contiguous for only 2 bytes)" in e4m3

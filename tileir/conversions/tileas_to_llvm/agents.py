@@ -46,14 +46,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm, scf
-from xdsl.dialects.builtin import IntegerAttr, ModuleOp, UnrealizedConversionCastOp, i32
+from xdsl.dialects.builtin import (
+    IntegerAttr,
+    ModuleOp,
+    TensorType,
+    UnrealizedConversionCastOp,
+    i32,
+)
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
 from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, LowerAsyncWait, Ring
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
-from tileir.conversions.tileas_to_llvm.context import LoweringContext
+from tileir.conversions.tileas_to_llvm.context import LoweringContext, element_bits
 from tileir.conversions.tileas_to_llvm.control_flow import split_after
 from tileir.conversions.tileas_to_llvm.mbarriers import (
     MBARRIER_BYTES,
@@ -64,6 +70,7 @@ from tileir.conversions.tileas_to_llvm.mbarriers import (
     instruction,
     wait_parity,
 )
+from tileir.conversions.tileas_to_llvm.operand_placement import SlotPlacement
 from tileir.conversions.tileas_to_llvm.pattern import TilePattern
 from tileir.conversions.tileas_to_llvm.shared_arena import allocate_persistent
 from tileir.conversions.tileas_to_llvm.tma import TmaMaps
@@ -72,6 +79,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.cuda_tile import ops as ct
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.ops.compute import COPIED_SCALES_ATTR
 from tileir.targets import allocated_registers
 from tileir.transforms.tileas.pipeline_dot_operands import groups_in_flight
 from tileir.transforms.tileas.specialize_agents import FENCE_AFTER_DRAIN_ATTR, agent_warps
@@ -189,6 +197,11 @@ class Agents:
                 # Rounded to tf32 in the stage first (`ring_rounding.py`).
                 uses = list(user.result.uses)
             dot = uses[0].operation if len(uses) == 1 else None
+            if isinstance(dot, tas.DotOp) and uses[0].index in _SCALE_OPERANDS and not shared:
+                if COPIED_SCALES_ATTR not in dot.attributes:
+                    raise not_supported(read, "a pipeline stage of scales the dot does not copy")
+                pipeline.rings.append(self._scale_ring(dot, uses[0].index, value, pipeline))
+                continue
             if not isinstance(dot, tas.DotOp) or uses[0].index not in (0, 1):
                 raise not_supported(read, "a pipeline stage read by other than a dot operand")
             index = uses[0].index
@@ -204,6 +217,25 @@ class Agents:
             self.feeds.by_dot[(id(dot), ring.index)] = ring
             pipeline.rings.append(ring)
             pipeline.in_flight = max(pipeline.in_flight, ring.in_flight)
+
+    def _scale_ring(
+        self, dot: tas.DotOp, operand: int, value: SSAValue, pipeline: Pipeline
+    ) -> Ring:
+        """The ring of a block-scaled dot's raw scale tile (`COPIED_SCALES_ATTR`, dot
+        operand 3 for A's, 4 for B's; ring index 2, 3): its slot holds the tile's bytes
+        row-major, which are `tcgen05.cp`'s source layout (`tcgen05_agents.copied_scale`),
+        so the dot copies the slot itself (`tcgen05.copied_scale_slots`)."""
+        t = value.type
+        assert isinstance(t, TensorType)
+        shape = tuple(t.get_shape())
+        strides = [element_bits(t) // 8] * len(shape)
+        for d in reversed(range(len(shape) - 1)):
+            strides[d] = strides[d + 1] * shape[d + 1]
+        index = operand - _SCALE_OPERANDS[0] + 2
+        ring = Ring(dot, index, stages=pipeline.stages)
+        ring.placement = SlotPlacement(shape, element_bits(t) // 8, tuple(strides))
+        self.feeds.by_dot[(id(dot), index)] = ring
+        return ring
 
     def _producer_rings(self, write: tas.ProducerWriteOp, pipeline: Pipeline) -> None:
         block = write.body.block
@@ -240,6 +272,10 @@ class Agents:
                 last = block.last_op
                 if last is not None:
                     todo.extend(s for s in last.successors)
+
+
+#: The operands of a block-scaled `nv_tileas.dot` that are its scales (A's, B's).
+_SCALE_OPERANDS = (3, 4)
 
 
 def _reads_alike(first: tas.DotOp, other: tas.DotOp, index: int) -> bool:

@@ -113,6 +113,7 @@ from tileir.dialects.nv_tileas.core_matrices import (
 )
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout
 from tileir.dialects.nv_tileas.mma_spec import MmaSpec
+from tileir.dialects.nv_tileas.ops.compute import COPIED_SCALES_ATTR
 from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_A_COLUMN_ATTR,
     TMEM_COLUMN_ATTR,
@@ -141,6 +142,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     fragment_warp_columns,
     instruction_m,
     power_of_two_runs,
+    scale_groups,
     tcgen05_accumulator_layout,
     tcgen05_kind,
     tcgen05_n,
@@ -232,13 +234,11 @@ def _block_scaled(op: tas.DotOp, arch: str, num_warps: int) -> BlockScaledForm |
     if op.scales is None or info.block_scale is None or info.mma_spec is None:
         return None
     a_t, b_t = op.a.type, op.b.type
-    s_t = op.scales[0].type
     assert isinstance(a_t, TensorType) and isinstance(b_t, TensorType)
-    assert isinstance(s_t, TensorType)
     (m, k), n = a_t.get_shape()[-2:], b_t.get_shape()[-1]
     spec = info.mma_spec
     k = 2 * k if spec.packed_f4 else k  # in elements
-    group = k // s_t.get_shape()[-1]
+    group = k // scale_groups(op)
     scale = info.block_scale[2].removeprefix("u")  # ue8m0 -> e8m0
     form = block_scaled_form(
         arch, spec.a, spec.b, scale, group, (m, n, k), len(a_t.get_shape()), num_warps
@@ -726,7 +726,10 @@ def lower_tcgen05_dot(
     # One set of scale factors a slot of A's ring where the MMAs stay in flight, which
     # live while the loop runs (below); else one set, transient, the dot waits.
     scale_sets = _scale_sets(op) if form is not None else 1
-    transient_scales = scale_buffers if scale_sets == 1 else ()
+    # Raw scale tiles the MMA warp copies from its stage's slots (`COPIED_SCALES_ATTR`):
+    # no staging buffers, no registers.
+    copied = COPIED_SCALES_ATTR in op.attributes
+    transient_scales = scale_buffers if scale_sets == 1 and not copied else ()
     a_layout, b_layout = linear_layout(op, a_t), linear_layout(op, b_t)
     acc_layout = linear_layout(op, acc_t)
     result_layout = linear_layout(op, op.result.type)
@@ -850,7 +853,13 @@ def lower_tcgen05_dot(
                 op, f"{scale_sets} scale sets for block-scaled MMAs over {ring_a.slots} slots"
             )
     scale_tmem = memory.base
-    if scale_sets != 1:
+    if copied:
+        # -- the MMA warp's scales: set `s` is the stage `s` it read, whose slots are
+        # already the `tcgen05.cp` source layout (`copied_scale_slots`).
+        scale_smem, scale_tmem, scale_column = copied_scale_slots(
+            op, b, feeds, memory, scale_buffers, scale_sets, scale_column
+        )
+    elif scale_sets != 1:
         if slot is None:
             raise not_supported(op, "block-scaled scale sets without MMAs in flight")
         # -- iteration `i` takes the scale set of its A slot `s` (`TMEM_SCALE_SETS_ATTR`):
@@ -883,7 +892,7 @@ def lower_tcgen05_dot(
         _write_part(b, part, words)
     # -- a block-scaled dot's scale factors into shared memory, as `tcgen05.cp` copies
     # them (`ScaleFactorBuffer`); the proxy fence and the CTA barrier below cover them.
-    if op.scales is not None:
+    if op.scales is not None and not copied:
         scales = [
             ScaleRegisters(
                 ctx.registers_of(op, v), linear_layout(op, v.type), element_kind(op, v.type)
@@ -1027,6 +1036,43 @@ def lower_tcgen05_dot(
         result = ex.read(b, rewriter, state, result_layout, c_strides, smem_c, accumulator)
         b.op(nvvm.Barrier0Op())
     rewriter.replace(op, [], [ctx.pack(rewriter, result, op.result.type)])
+
+
+def copied_scale_slots(
+    op: tas.DotOp,
+    b: LLBuilder,
+    feeds: AsyncFeeds | None,
+    memory: TensorMemory,
+    buffers: Sequence[ScaleFactorBuffer],
+    sets: int,
+    column: int,
+) -> tuple[list[SSAValue], SSAValue, int]:
+    """The MMA warp's block-scaled `op` (`COPIED_SCALES_ATTR`): the slots of A's and
+    B's raw scale tiles in the stage it read (rings 2 and 3 of its pipeline,
+    `agents.Agents._scale_ring`), which hold the bytes `tcgen05.cp` copies, and the
+    tensor-memory address of scale set `s` (`column + s * (A's + B's columns)`), `s`
+    that stage, with 0 as the column to copy to relative to it.  Set `s` is free: its
+    last reader, the MMAs of iteration `i - S`, completed before the MMA warp's commit
+    of that iteration arrived on stage `s`'s *empty* mbarrier (PTX ISA 9.7.16.6.3), which
+    the producer waited for before refilling the stage that this iteration waited for
+    as full; the copies then need no wait before the MMAs (9.7.16.6.2)."""
+    rings = [feeds.by_dot.get((id(op), i)) if feeds is not None else None for i in (2, 3)]
+    if feeds is None or not all(r is not None and r.stages and r.current for r in rings):
+        raise not_supported(op, "copied scales outside the stages of an MMA warp's pipeline")
+    ring_a, ring_b = rings
+    assert ring_a is not None and ring_b is not None
+    assert ring_a.current is not None and ring_b.current is not None
+    if ring_a.stages != sets:
+        raise not_supported(op, f"{sets} scale sets over a pipeline of {ring_a.stages} stages")
+    for ring, buf in zip(rings, buffers, strict=True):
+        assert ring is not None
+        if feeds.ring_placement(ring).operand_bytes(ring.index) < buf.bytes:
+            raise not_supported(op, "a scale slot smaller than the factors it holds")
+    size = feeds.ring_placement(ring_a).operand_bytes(ring_a.index)
+    stage = ring_a.slot_number(b, ring_a.current, size)
+    width = sum(buf.columns for buf in buffers)
+    tmem = b.add(memory.base, b.add(b.const(column, i32), b.mul(stage, b.const(width, i32))))
+    return [ring_a.current, ring_b.current], tmem, 0
 
 
 def _scale_set(

@@ -45,7 +45,7 @@ from xdsl.ir import Attribute, Operation
 
 from tileir.diagnostics import error_at
 from tileir.dialects.cuda_tile.attributes import Signedness
-from tileir.dialects.cuda_tile.carriers import element_type, shape_of
+from tileir.dialects.cuda_tile.carriers import element_type
 from tileir.dialects.nv_tileaa import ops as aa
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import (
@@ -73,6 +73,7 @@ from tileir.transforms.tileas.tcgen05_plan import (
     BlockScaledForm,
     block_scaled_form,
     instruction_m,
+    scale_groups,
     tcgen05_kind,
     tcgen05_n,
     tcgen05_obstacle,
@@ -450,7 +451,7 @@ def recorded_plan(op: tas.DotOp, arch: str) -> DotPlan | None:
     m, n, k = t.mnk
     if info.engine == "tcgen05" and spec is not None and info.block_scale is not None:
         k = 2 * k if t.packed_f4 else k  # in elements
-        group = k // shape_of(op.scales[0].type)[-1] if op.scales is not None else 0
+        group = k // scale_groups(op) if op.scales is not None else 0
         mma_k = 2 * spec.k_step if t.packed_f4 else spec.k_step
         form = BlockScaledForm(*info.block_scale, spec.a, spec.b, group, mma_k)
         return DotPlan("tcgen05", block_scaled_detail(form, (m, n)), info.name)

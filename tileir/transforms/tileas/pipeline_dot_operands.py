@@ -191,6 +191,8 @@ from tileir.transforms.tileas.specialize_agents import (
     why_not_specialized,
 )
 from tileir.transforms.tileas.tcgen05_agents import (
+    SCALES_STAGED,
+    copied_scales_clauses,
     mark_tcgen05_agents,
     too_few_registers,
     why_not_tcgen05_agents,
@@ -1587,6 +1589,7 @@ def apply_plan(plan: LoopPlan, agents: str, mbarriers: bool = False) -> scf.ForO
         three = mark_tcgen05_agents(loop, stages)
         for dot in dots:
             clauses = [f"operands through a {stages}-stage mbarrier pipeline of cp.async copies"]
+            clauses += copied_scales_clauses(dot, stages)
             _record(dot, clauses, three)
         return loop
     if plan.specialize:
@@ -1799,6 +1802,19 @@ class PipelineDotOperandsPass(ModulePass):
                     rings = plan.slots * plan.per_stage
                     plan.why_not_specialized = too_few_registers(plan, self.arch, rings)
                     plan.specialize = plan.why_not_specialized is None
+                elif (
+                    plan.tcgen05
+                    and plan.pipelined
+                    and SCALES_STAGED in (plan.why_not_specialized or "")
+                ):
+                    # The register gate too, as if an agent staged the scales.
+                    rings = plan.slots * plan.per_stage
+                    also = too_few_registers(plan, self.arch, rings, record=False)
+                    if also is not None:
+                        plan.why_not_specialized = (
+                            f"{plan.why_not_specialized}; nor would the agents' registers "
+                            f"fit if one did: {also}"
+                        )
             agents = agents_of(fn)
             for plan in plans:
                 apply_plan(plan, agents, ring_mbarriers(self.arch))

@@ -52,10 +52,12 @@ it are done (PTX ISA 9.7.16.6.3, "tcgen05.commit").  The lowering
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
@@ -66,6 +68,7 @@ from xdsl.dialects.builtin import (
     UnitAttr,
     i8,
     i32,
+    i64,
 )
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -74,10 +77,18 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from xdsl.utils.exceptions import VerifyException
 
 from tileir.diagnostics import error_at
+from tileir.dialects.cuda_tile.carriers import shape_of
 from tileir.dialects.cuda_tile.ops.conversion import FToFOp
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.attributes import Residency
+from tileir.dialects.nv_tileas.core_matrices import (
+    SCALE_BLOCK_BYTES,
+    SCALE_BLOCK_GROUPS,
+    SCALE_BLOCK_ROWS,
+    ScaleFactorBuffer,
+)
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE
+from tileir.dialects.nv_tileas.ops.compute import COPIED_SCALES_ATTR
 from tileir.dialects.nv_tileas.ops.pipeline import INHERIT_REGISTER_BUDGET
 from tileir.dialects.nv_tileas.ops.tmem import (
     TMEM_COLUMN_ATTR,
@@ -170,14 +181,17 @@ class PlannedLoop(Protocol):
     def fed(self) -> set[SSAValue]: ...
 
 
-def too_few_registers(plan: PlannedLoop, arch: str, ring_bytes: int) -> str | None:
+def too_few_registers(
+    plan: PlannedLoop, arch: str, ring_bytes: int, record: bool = True
+) -> str | None:
     """Why the loop of `plan` (chosen by `why_not_tcgen05_agents`) stays in one agent
     after all, its rings taking `ring_bytes`: the launch's share of registers at the
     CTAs per SM that the kernel's shared memory (the rings and its largest exchange,
     `transient_bound`), its threads and its tensor memory allow (`epilogue_registers`)
     is below the producer's budget (`producer_registers`, what its copies were measured
     to need on sm_90a); None when it is not, and the share is recorded on the loop as
-    the epilogue's budget."""
+    the epilogue's budget (unless not `record`: a loop that stays in one agent for
+    another reason, whose remark says this one too)."""
     loop = plan.loop
     fn = loop.parent_op()
     assert isinstance(fn, func.FuncOp)
@@ -196,8 +210,115 @@ def too_few_registers(plan: PlannedLoop, arch: str, ring_bytes: int) -> str | No
             f"bytes of shared memory each) and leave each thread {registers} registers, "
             f"fewer than the producer's {producer}"
         )
-    loop.attributes[EPILOGUE_REGISTERS_ATTR] = IntegerAttr(registers, i32)
+    if record:
+        loop.attributes[EPILOGUE_REGISTERS_ATTR] = IntegerAttr(registers, i32)
     return None
+
+
+#: Why a block-scaled dot whose scales are not raw copy-layout tiles stays in one agent.
+SCALES_STAGED = (
+    "the kernel's warps would stage them into the tcgen05.cp layout from their registers, "
+    "and no agent stages scales yet"
+)
+
+
+@dataclass(frozen=True)
+class CopiedScale:
+    """A block-scaled dot's scales (one operand's) whose raw tile a ring slot holds in
+    `tcgen05.cp`'s source layout: `source`, the loaded (or stage-read) raw tile, and
+    `chain`, the reshapes (`nv_tileas.view`) and permutes (`nv_tileas.shuffle`) from it
+    to the dot's `[M, K/G]` or `[K/G, N]` scales, in order."""
+
+    source: SSAValue
+    chain: tuple[Operation, ...]
+
+
+def copied_scale(scale: SSAValue, k_dim: int, rows: int) -> CopiedScale | str:
+    """`scale` (A's with `k_dim` 1, B's with 0, of a dot with `rows` rows of A or
+    columns of B) as a chain of reshapes and permutes of one raw tile whose row-major
+    bytes are exactly the `ScaleFactorBuffer` that `tcgen05.cp.32x128b.warpx4` copies
+    (factor `g` of row `i` at byte `16 (i % 32) + 4 (i / 32 % 4) + g % 4` of its
+    512-byte block): NVIDIA's swizzled samples' `1 x 1 x 32 x 16` blocks
+    (`reshape [.., 32, 4, 4] -> permute [0, 3, 2, 1, 4] -> reshape [128, 4]`, B's then
+    `permute [1, 0]`), whose slot the MMA warp copies straight into tensor memory.
+    Else why not."""
+    chain: list[Operation] = []
+    value = scale
+    while isinstance(value.owner, tas.ViewOp | tas.ShuffleOp):
+        op = value.owner
+        if isinstance(op, tas.ViewOp) and (not op.is_value_view or op.indices):
+            break
+        if not value.has_one_use():
+            return "are used by more than the dot"
+        chain.append(op)
+        value = op.operands[0]
+    chain.reverse()
+    t = value.type
+    if not isinstance(t, TensorType) or not isinstance(scale.type, TensorType):
+        return "are not a tile"
+    groups = scale.type.get_shape()[k_dim]
+    buf = ScaleFactorBuffer(rows, groups)
+    shape = tuple(t.get_shape())
+    if rows % SCALE_BLOCK_ROWS or groups % SCALE_BLOCK_GROUPS or math.prod(shape) != buf.bytes:
+        return (
+            f"come as {'x'.join(map(str, shape))} tiles, not whole 128-row, 4-group blocks "
+            "of the tcgen05.cp layout"
+        )
+    # Each element of the dot's scales, as the byte of the raw tile it is.
+    where = np.arange(math.prod(shape)).reshape(shape)
+    for op in chain:
+        if isinstance(op, tas.ShuffleOp):
+            where = where.transpose(op.perm)
+        else:
+            rt = op.results[0].type
+            assert isinstance(rt, TensorType)
+            where = where.reshape(tuple(rt.get_shape()))
+    if k_dim == 0:
+        where = where.T
+    i, g = np.indices(where.shape)
+    block = SCALE_BLOCK_BYTES * (g // SCALE_BLOCK_GROUPS * buf.row_blocks + i // SCALE_BLOCK_ROWS)
+    want = block + 16 * (i % 32) + 4 * (i // 32 % 4) + g % 4
+    if not np.array_equal(where, want):
+        return "are not laid out in their raw tile as tcgen05.cp copies them"
+    return CopiedScale(value, tuple(chain))
+
+
+def why_not_copied_scales(dot: tas.DotOp, loop: scf.ForOp) -> str | None:
+    """Why the scales of the block-scaled `dot` of `loop` cannot go from the stage's
+    slots straight into tensor memory (`copied_scale`, each a raw tile loaded in the
+    loop body), so that the dot stays in one agent; None when they can."""
+    assert dot.scales is not None
+    rows = (shape_of(dot.a.type)[-2], shape_of(dot.b.type)[-1])
+    for name, scale, k_dim, extent in zip(("A's", "B's"), dot.scales, (1, 0), rows, strict=True):
+        found = copied_scale(scale, k_dim, extent)
+        if isinstance(found, str):
+            return f"{name} scales {found}: {SCALES_STAGED}"
+        source = found.source.owner
+        if not isinstance(source, tas.TiledLoadOp | tas.FutureWaitOp) or (
+            source.parent_block() is not loop.body.block
+        ):
+            return f"{name} scales are not loaded in the loop body"
+    return None
+
+
+def copied_scales_clauses(dot: tas.DotOp, stages: int) -> list[str]:
+    """What the `DotPipelined` remark says of the scales of `dot` (chosen for the
+    agents): the MMA warp copies each stage's raw scale tiles into its scale set."""
+    if dot.scales is None:
+        return []
+    tiles = []
+    for scale in dot.scales:
+        value = scale
+        while isinstance(value.owner, tas.ViewOp | tas.ShuffleOp):
+            value = value.owner.operands[0]
+        t = value.type
+        assert isinstance(t, TensorType)
+        tiles.append(f"{'x'.join(map(str, t.get_shape()))}x{t.element_type}")
+    return [
+        f"A's and B's scales: the raw {tiles[0]} and {tiles[1]} tiles ride the stages, "
+        "already in the tcgen05.cp layout, and the MMA warp copies them from the stage's "
+        f"slots into its scale set in tensor memory (tcgen05.cp; {stages} sets, one a stage)"
+    ]
 
 
 def why_not_tcgen05_agents(
@@ -209,18 +330,15 @@ def why_not_tcgen05_agents(
     if len(dots) != 1:
         return "the loop has more than one dot"
     (dot,) = dots
+    if direct:
+        return "not both operands of its dot come from rings"
+    operand_loads = 2
     if dot.scales is not None:
-        # The kernel's warps hold the scales in their layouts and write them into the
-        # `tcgen05.cp` source layout (`tcgen05.write_scale_factors`); the MMA warp holds
-        # no such layout, and the lowering's pipeline stages carry A's and B's tiles
-        # only (`agents.Agents._consumer_rings`).  What an agent that stages them needs:
-        # docs/codegen.md, "Blackwell: warp-specialized agents".
-        return (
-            "its scales are staged into the tcgen05.cp layout from the kernel's warps' "
-            "registers: the agents' stages carry A and B only, not yet scale slots nor an "
-            "agent that stages them"
-        )
-    if direct or len(loads) != 2:
+        why = why_not_copied_scales(dot, loop)
+        if why is not None:
+            return why
+        operand_loads = 4  # and A's and B's raw scale tiles
+    if len(loads) != operand_loads:
         return "not both operands of its dot come from rings"
     if any(isinstance(v.owner, FToFOp) for v in (dot.a, dot.b)):
         # Every consumer thread rounds its own words of the slot (`ring_rounding.py`).
@@ -347,6 +465,26 @@ def _epilogue(read: ReadTmemAccumulatorOp, accumulator: tas.CreatePipelineOp) ->
     Rewriter.insert_op([it, acquire, write, commit, step, ready], InsertPoint.before(read))
 
 
+def _copied_scales(dot: tas.DotOp) -> None:
+    """The MMA warp's block-scaled `dot` takes the raw scale tiles its `consumer_read`
+    hands it (`copied_scale`), marked `COPIED_SCALES_ATTR`: the lowering copies their
+    slots into tensor-memory scale set `s`, `s` the stage read; the reshapes and
+    permutes between go."""
+    assert dot.scales is not None
+    groups = shape_of(dot.scales[0].type)[-1]
+    rows = (shape_of(dot.a.type)[-2], shape_of(dot.b.type)[-1])
+    chains: list[Operation] = []
+    for position, (scale, k_dim, extent) in enumerate(zip(dot.scales, (1, 0), rows, strict=True)):
+        found = copied_scale(scale, k_dim, extent)
+        if isinstance(found, str) or not isinstance(found.source.owner, tas.ConsumerReadOp):
+            raise error_at(dot, f"block-scaled dot of the MMA warp whose scales {found}")
+        dot.operands[3 + position] = found.source
+        chains += found.chain
+    dot.attributes[COPIED_SCALES_ATTR] = IntegerAttr(groups, i64)
+    for op in reversed(chains):
+        Rewriter.erase_op(op)
+
+
 def specialize_tcgen05_loop(loop: scf.ForOp, stages: int, registers: int) -> tas.AgentSwitchOp:
     """Replace `loop` and everything after it in its function by two pipelines and an
     `agent_switch` of a producer, an MMA warp and the epilogue (module doc): sm_90a's
@@ -381,6 +519,8 @@ def specialize_tcgen05_loop(loop: scf.ForOp, stages: int, registers: int) -> tas
     for drain in [op for op in consumer.ops if isinstance(op, tas.AsyncWaitOp)]:
         Rewriter.erase_op(drain)
     sink_prologue(prefix, mma)
+    if dot.scales is not None:
+        _copied_scales(dot)
     _mma_agent(mma, accumulator)
     _epilogue(acc.read, accumulator)
     agents = [Region(), mma, Region()]

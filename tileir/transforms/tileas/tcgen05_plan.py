@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import scf
-from xdsl.dialects.builtin import Float8E4M3FNType, Float8E8M0FNUType, TensorType
+from xdsl.dialects.builtin import Float8E4M3FNType, Float8E8M0FNUType, IntegerAttr, TensorType
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from tileir.dialects.cuda_tile.carriers import shape_of
@@ -51,6 +51,7 @@ from tileir.dialects.nv_tileas.layouts import (
     LinearLayout,
 )
 from tileir.dialects.nv_tileas.mma_spec import FLOAT8, K_STEP_BYTES, MmaSpec
+from tileir.dialects.nv_tileas.ops.compute import COPIED_SCALES_ATTR
 from tileir.targets import ARCHS
 from tileir.utils.bits import log2
 from tileir.utils.walk import enclosing_function
@@ -222,9 +223,19 @@ def dot_scale_buffers(dot: tas.DotOp) -> tuple[ScaleFactorBuffer, ScaleFactorBuf
     `M` rows, B's `N` columns, `K / G` groups each); None for a dot without scales."""
     if dot.scales is None:
         return None
-    m, groups = shape_of(dot.scales[0].type)[-2:]
-    n = shape_of(dot.scales[1].type)[-1]
+    groups = scale_groups(dot)
+    m, n = shape_of(dot.a.type)[-2], shape_of(dot.b.type)[-1]
     return ScaleFactorBuffer(m, groups), ScaleFactorBuffer(n, groups)
+
+
+def scale_groups(dot: tas.DotOp) -> int:
+    """The scale groups along K of the block-scaled `dot` (`K / G`): its A scales'
+    last extent, or what `COPIED_SCALES_ATTR` says where they are raw slot tiles."""
+    assert dot.scales is not None
+    copied = dot.attributes.get(COPIED_SCALES_ATTR)
+    if isinstance(copied, IntegerAttr):
+        return copied.value.data
+    return shape_of(dot.scales[0].type)[-1]
 
 
 #: The 4-bit float kind of the packed block-scaled forms: two E2M1 elements a byte, the

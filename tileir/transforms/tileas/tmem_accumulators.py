@@ -103,6 +103,7 @@ from tileir.transforms.tileas.pipeline_dot_operands import (
     feed_clauses,
     set_feed_clauses,
 )
+from tileir.transforms.tileas.tcgen05_agents import TCGEN05_AGENTS_ATTR
 from tileir.transforms.tileas.tcgen05_plan import (
     TCGEN05_M,
     TMEM_COLUMNS,
@@ -524,7 +525,14 @@ def _place_scales(dots: Sequence[tas.DotOp], column: int) -> None:
         if buffers is None:
             continue
         sets = 1
-        if TMEM_IN_FLIGHT_ATTR in dot.attributes:
+        loop = dot.parent_op()
+        agents = loop.attributes.get(TCGEN05_AGENTS_ATTR) if loop is not None else None
+        if isinstance(agents, IntegerAttr):
+            # The MMA warp's dot (`tileas-tcgen05-agents`): a set a stage of its
+            # pipeline, the set of iteration `i` the stage it read (`_copied_scales`).
+            sets = agents.value.data
+            dot.attributes[TMEM_SCALE_SETS_ATTR] = IntegerAttr(sets, i64)
+        elif TMEM_IN_FLIGHT_ATTR in dot.attributes:
             slots = _ring_slots(dot)
             if slots is None:
                 raise not_supported(dot, "block-scaled MMAs in flight without A's ring slots")

@@ -19,6 +19,7 @@ collapses the stage dimension divides the iterator's `count` by `reduction_facto
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import prod
 from typing import ClassVar
 
 from xdsl.dialects.builtin import I32, AnyFloat, ArrayAttr, BoolAttr, FloatAttr, IntegerAttr, i32
@@ -55,6 +56,12 @@ from tileir.dialects.nv_tileas.verifiers import (
     REDUCE_REGION,
     fail,
 )
+
+#: On a block-scaled `nv_tileas.dot` (the scale groups along K, `K / G`): its scales
+#: are the raw tiles of their pipeline stage's slots, whose bytes are already laid out
+#: as `tcgen05.cp` copies them (`ScaleFactorBuffer`), not `[M, K/G]` and `[K/G, N]`:
+#: the MMA warp copies them from the slots (`tileas-tcgen05-agents`).
+COPIED_SCALES_ATTR = "nv_tileas.copied_scales"
 
 
 def check_dot(
@@ -105,6 +112,19 @@ def check_dot(
         ta, tb = scales
         ga = shape_of(ta)[-1] if shape_of(ta) else 0
         scale = {"ue8m0": "f8E8M0FNU", "ue4m3": "f8E4M3FN"}[info.block_scale[2]]
+        copied = op.attributes.get(COPIED_SCALES_ATTR)
+        if isinstance(copied, IntegerAttr):
+            # Raw slot tiles (`COPIED_SCALES_ATTR`): as many factors as `[M, K/G]`, `[K/G, N]`.
+            g = copied.value.data
+            if (
+                g <= 0
+                or sa[-1] % g
+                or prod(shape_of(ta)) != sa[-2] * g
+                or prod(shape_of(tb)) != g * sb[-1]
+                or any(str(element_type(t)) != scale for t in scales)
+            ):
+                raise fail(op, f"copied scales {ta}, {tb} are not {g} groups of {scale}")
+            return
         if (
             not ga
             or sa[-1] % ga
