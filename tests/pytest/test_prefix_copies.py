@@ -1,7 +1,8 @@
-"""Ring copies of groups cut by a tile's edge (`async_copy._prefix_copy`): where a copy's
-mask is the `and` of `iota < bound` compares (`tile_bounds.mask_bounds`), the elements
-of a 16-byte group in bounds are a prefix of it, and one `cp.async` reads that prefix
-(`src-size`) and zero-fills the rest, instead of a load and a store an element.
+"""Ring copies of groups cut by a tile's edge (`async_copy._counted_copy`): where a copy's
+mask is the `and` of `iota < bound` compares (`tile_bounds.mask_bounds`) that read the
+tile's coordinates, the elements of a 16-byte group in bounds are its first `min(bound -
+start, 8)`, and one `cp.async` reads them (`src-size`, a count its column's groups share)
+and zero-fills the rest, instead of a load and a store an element.
 
 `flash_attention_f16` with a head dimension of 60 in rows of 64 (strides stay multiples
 of 8, as its signature requires): every K and V tile is cut by the edge inside a group
@@ -11,14 +12,13 @@ that reads one of them, or that drops an element in bounds, changes the result.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 import pytest
-from xdsl.ir import SSAValue
-
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.compiler import compile_module, load_module
 from tileir.conversions.tileas_to_llvm import async_copy
@@ -76,29 +76,27 @@ def _run(ptx_text: str) -> None:
 
 def test_groups_cut_by_the_edge_copy_their_prefix() -> None:
     text = _ptx()
-    # K and V: each group's size from its elements' bounds, then one sized copy.
-    assert "selp.b32 t_n, 16, t_n, t_p;" in text
+    # K and V: a count of the bytes in bounds a column of groups, computed once on the
+    # edge path, then one sized copy a group: no `selp` an element (`_prefix_copy`).
+    assert "min.s32 t_c0, t_c0, 8;" in text
+    assert "selp.b32 t_n, t_c0, 0, t_p;" in text
+    assert "selp.b32 t_n, 16, t_n, t_p;" not in text
     assert "tileir_copied" not in text  # the element path's label (`_copy`)
     _run(text)
 
 
 def test_a_prefix_one_element_short_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The last element of every group left out of its size: the elements in bounds at
-    columns 7, 15, ... read as zeros, which numpy sees."""
-    original = async_copy._prefix_copy  # pyright: ignore[reportPrivateUsage]
+    """The counts one element short (at most 7 of 8): the elements in bounds at columns
+    7, 15, ... read as zeros, which numpy sees."""
 
-    def short(
-        asm: ptx.PtxAsm,
-        copy: str,
-        d: str,
-        src: str,
-        preds: list[SSAValue],
-        mine: str | None,
-        bits: int,
-        from_leaves: bool,
-    ) -> ptx.PtxAsm:
-        return original(asm, copy, d, src, preds[:-1], mine, bits, from_leaves)
+    original = async_copy.PrefixCounts.emit
 
-    monkeypatch.setattr(async_copy, "_prefix_copy", short)
+    def short(self: async_copy.PrefixCounts, asm: ptx.PtxAsm) -> None:
+        bounds = [dataclasses.replace(b, vec=b.vec - 1) for b in self.bounds]
+        original(async_copy.PrefixCounts(self.names, bounds), asm)
+
+    monkeypatch.setattr(async_copy.PrefixCounts, "emit", short)
+    text = _ptx()
+    assert "min.s32 t_c0, t_c0, 7;" in text
     with pytest.raises(AssertionError):
-        _run(_ptx())
+        _run(text)

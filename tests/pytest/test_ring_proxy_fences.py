@@ -5,9 +5,9 @@ the thread itself stored something the `wgmma` reads (a tf32 rounding of its wor
 operand it writes).  What the async proxy then relies on for an edge tile is the fence
 of the producer thread that stored the masked elements with `st.shared`: removing it
 must fail in the simulator.  (Where the mask is cuTile's bounds form, sm_90a copies a
-group cut by the edge as its in-bounds prefix instead, `async_copy._prefix_copy`; the
-element path stays for other masks, and the test below takes it by turning the prefix
-copies off.)
+group cut by the edge as its in-bounds prefix instead, `async_copy._counted_copy` or
+`_prefix_copy`; the element path stays for other masks, and the test below takes it by
+turning the prefix copies off.)
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ def test_the_producers_edge_path_fence_is_what_the_consumer_relies_on(
         return copy(*args, **{**kwargs, "prefix": False})
 
     monkeypatch.setattr(async_copy, "_copy", without_prefix)
+    monkeypatch.setattr(async_copy, "_prefix_bound", lambda *args: None)  # pyright: ignore
     ptx = _ptx("gemm_f16_wide_acc")
     assert "16, t_n;" not in ptx
     broken, count = EDGE_FENCE.subn(r"\1", ptx)

@@ -108,6 +108,7 @@ from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import (
     FunctionState,
     LoweringContext,
+    disjoint_bits,
     element_bits,
     linear_layout,
 )
@@ -561,6 +562,20 @@ class LowerAsyncTiledLoad(RingPattern):
                 whole_tile = whole_tile_test(b, plan, scalars)
         quick: list[ptx.PtxAsm] = []
         edge: list[ptx.PtxAsm] = []
+        # The edge path's groups cut by the edge, counted (`_prefix_bound`): where the
+        # compares read the tile's coordinates and a coordinate is the thread's part
+        # plus the register's.
+        counted = (
+            whole_tile is not None
+            and plan is not None
+            and plan.coordinates
+            and masks is not None
+            and not aligned
+            and not fill
+            and bits % 8 == 0
+            and disjoint_bits(layout)
+        )
+        counts = PrefixCounts()
         # (One element a group, or every group in one run: its own mask is the predicate.)
         wholes = (
             _group_conjunctions(b, masks, groups, vec)
@@ -583,21 +598,25 @@ class LowerAsyncTiledLoad(RingPattern):
                 quick.append(_scatter(dsts, ptrs[g], [], owner, bits))
             else:
                 dst = thread.at(b, offsets[g][0])
-                edge.append(
-                    _copy(
-                        dst,
-                        ptrs[g],
-                        preds,
-                        owner,
-                        vec,
-                        bits,
-                        async_reader,
-                        fill,
-                        wholes.get(g),
-                        from_leaves=whole_tile is not None,
-                        prefix=plan is not None,
+                bound = _prefix_bound(layout, g, vec, bits, preds) if counted else None
+                if bound is not None:
+                    edge.append(_counted_copy(dst, ptrs[g], owner, bound, counts))
+                else:
+                    edge.append(
+                        _copy(
+                            dst,
+                            ptrs[g],
+                            preds,
+                            owner,
+                            vec,
+                            bits,
+                            async_reader,
+                            fill,
+                            wholes.get(g),
+                            from_leaves=whole_tile is not None,
+                            prefix=plan is not None,
+                        )
                     )
-                )
                 quick.append(_copy(dst, ptrs[g], [], owner, vec, bits))
             # Each block goes out as soon as its groups are addressed, so that no more
             # destination addresses are live at once than one block takes.
@@ -605,8 +624,8 @@ class LowerAsyncTiledLoad(RingPattern):
                 b.asm(edge.pop())
                 quick.clear()
             elif len(edge) == WHOLE_TILE_GROUPS or index == len(groups) - 1:
-                b.asm(_whole_or_edge(whole_tile, quick, edge))
-                quick, edge = [], []
+                b.asm(_whole_or_edge(whole_tile, quick, edge, counts))
+                quick, edge, counts = [], [], PrefixCounts()
         if future is not None:
             # Every thread arrives, copies or not: the slot's mbarrier expects them all.
             arrive_after_copies(b, ring.full(b, slot, size))
@@ -670,18 +689,26 @@ WHOLE_TILE_GROUPS = 8
 
 
 def _whole_or_edge(
-    whole_tile: SSAValue, quick: Sequence[ptx.PtxAsm], edge: Sequence[ptx.PtxAsm]
+    whole_tile: SSAValue,
+    quick: Sequence[ptx.PtxAsm],
+    edge: Sequence[ptx.PtxAsm],
+    counts: PrefixCounts | None = None,
 ) -> ptx.PtxAsm:
     """One block for a tile's copies: where `whole_tile` holds (every element in bounds,
     the same in every thread of the CTA), the `quick` copies, unpredicated; else the
-    `edge` ones, with their element predicates (`tile_bounds.py`).  Each group keeps its
-    own scope, labels and scratch registers."""
+    `edge` ones, with their element predicates (`tile_bounds.py`), after the `counts`
+    their groups share (`_counted_copy`).  Each group keeps its own scope, labels and
+    scratch registers."""
     asm = ptx.PtxAsm()
+    if counts is not None and counts.names:
+        asm.register("b32", *counts.names.values())
     asm.instr("bra", "tileir_edge", guard=asm.input(whole_tile, "b"), negate=True)
     for block in quick:
         asm.nest(block)
     asm.instr("bra.uni", "tileir_whole")
     asm.label("tileir_edge")
+    if counts is not None:
+        counts.emit(asm)
     for block in edge:
         asm.nest(block)
     asm.label("tileir_whole")
@@ -988,6 +1015,171 @@ def _prefix_copy(
                 asm.instr("and.pred", "t_p", "t_p", leaf)
             guard = "t_p"
         asm.instr("selp.b32", size, ptx.immediate((i + 1) * bits // 8), size, guard)
+    asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(16), size, guard=mine)
+    return asm
+
+
+#: `a PRED b` read as `b PRED' a`.
+_MIRRORED = {"sgt": "slt", "sge": "sle", "ugt": "ult", "uge": "ule"}
+
+
+@dataclass(frozen=True)
+class PrefixBound:
+    """A 16-byte group of `vec` elements of `bits` whose elements in bounds are
+    counted: element `i` is in bounds exactly where each of `leaves` holds (the
+    bounds its elements share, and the first element's own) and `start + i < bound`
+    (`<=` where `inclusive`; signed or not), `start` the first element's coordinate in
+    the dimension the group runs up.  The elements in bounds are then the first
+    `min(bound - start, vec)` (`+ 1` where inclusive) where `leaves` hold, and none
+    where they do not: a copy's `src-size` without a `selp` an element."""
+
+    leaves: tuple[SSAValue, ...]
+    start: SSAValue | None
+    bound: SSAValue | None
+    inclusive: bool
+    signed: bool
+    vec: int
+    bits: int
+
+
+def _prefix_bound(
+    layout: LinearLayout, g: int, vec: int, bits: int, preds: Sequence[SSAValue]
+) -> PrefixBound | None:
+    """The count of the group at register `g` (`PrefixBound`), or None where its
+    masks are not of that form.  The layout's registers `g .. g + vec - 1` must run up
+    one dimension a coordinate at a time (with `disjoint_bits`, checked by the caller,
+    the elements' coordinates are then the first's plus `i`), and the elements' masks
+    (`mask_leaves`) share every leaf but one compare each, `x_i PRED bound` with the
+    same `bound`: a mask of `iota < bound` compares reaching the tile at its
+    coordinates (`TileBounds.coordinates`), where `x_i` is the element's coordinate."""
+    base = layout.register_coord(g)
+    coords = [layout.register_coord(g + i) for i in range(vec)]
+    runs = [d for d in range(len(base)) if coords[1][d] == base[d] + 1]
+    if vec < 2 or len(runs) != 1:
+        return None
+    d = runs[0]
+    for i, c in enumerate(coords):
+        if any(c[k] != base[k] + (i if k == d else 0) for k in range(len(base))):
+            return None
+    leaves = [mask_leaves(p) for p in preds]
+    shared = set.intersection(*({id(v) for v in ls} for ls in leaves))
+    common = tuple(v for v in leaves[0] if id(v) in shared)
+    varying = [[v for v in ls if id(v) not in shared] for ls in leaves]
+    if not any(varying):
+        # Every element has the same mask: all of the group or nothing.
+        return PrefixBound(common, None, None, False, False, vec, bits)
+    if any(len(v) != 1 for v in varying):
+        return None
+    compares = [v[0].owner for v in varying]
+    if not all(isinstance(c, llvm.ICmpOp) for c in compares):
+        return None
+    compares = [c for c in compares if isinstance(c, llvm.ICmpOp)]
+    predicates = {llvm.ICmpPredicateFlag.from_int(c.predicate.value.data).value for c in compares}
+    if len(predicates) != 1:
+        return None
+    (predicate,) = predicates
+    lhs = [c.lhs for c in compares]
+    rhs = [c.rhs for c in compares]
+    # Each element compares its own coordinate with the same bound.
+    if all(r is rhs[0] for r in rhs) and len({id(x) for x in lhs}) == vec:
+        start, bound = lhs[0], rhs[0]
+    elif (
+        all(x is lhs[0] for x in lhs)
+        and len({id(r) for r in rhs}) == vec
+        and predicate in _MIRRORED
+    ):
+        start, bound, predicate = rhs[0], lhs[0], _MIRRORED[predicate]
+    else:
+        return None
+    if predicate not in ("slt", "sle", "ult", "ule") or start.type != i32 or bound.type != i32:
+        return None
+    return PrefixBound(
+        (*common, varying[0][0]),
+        start,
+        bound,
+        predicate in ("sle", "ule"),
+        predicate in ("slt", "sle"),
+        vec,
+        bits,
+    )
+
+
+@dataclass
+class PrefixCounts:
+    """The byte counts the counted groups of one `_whole_or_edge` block share (the
+    groups of a tile's column in different rows have the same), each computed once
+    on the edge path: `t_c<k>`, the bytes of `min(bound - start, vec)` elements (`vec
+    - 1` and one more where the compare is inclusive).  Where `start` is not below
+    (at most) `bound` the value is not used: the group's `selp` gives 0."""
+
+    names: dict[tuple[int, int, bool, bool, int, int], str] = field(default_factory=dict)
+    bounds: list[PrefixBound] = field(default_factory=list)
+
+    def name(self, bound: PrefixBound) -> str:
+        assert bound.start is not None and bound.bound is not None
+        key = (
+            id(bound.start),
+            id(bound.bound),
+            bound.inclusive,
+            bound.signed,
+            bound.vec,
+            bound.bits,
+        )
+        if key not in self.names:
+            self.names[key] = f"t_c{len(self.names)}"
+            self.bounds.append(bound)
+        return self.names[key]
+
+    def emit(self, asm: ptx.PtxAsm) -> None:
+        for bound, name in zip(self.bounds, self.names.values(), strict=True):
+            assert bound.start is not None and bound.bound is not None
+            kind = "s32" if bound.signed else "u32"
+            # Where `start` is in bounds, `bound - start` is at least 1 (0 where
+            # inclusive) and at most 2^31 - 1 signed, 2^32 - 1 unsigned: no wrap
+            # (`start` is a coordinate, at least 0).
+            asm.instr("sub.s32", name, asm.input(bound.bound, "r"), asm.input(bound.start, "r"))
+            most = bound.vec - 1 if bound.inclusive else bound.vec
+            asm.instr(f"min.{kind}", name, name, ptx.immediate(most))
+            if bound.inclusive:
+                asm.instr("add.s32", name, name, ptx.immediate(1))
+            shift = (bound.bits // 8).bit_length() - 1
+            if shift:
+                asm.instr("shl.b32", name, name, ptx.immediate(shift))
+
+
+def _counted_copy(
+    dst: SSAValue,
+    address: SSAValue,
+    owner: SSAValue | None,
+    bound: PrefixBound,
+    counts: PrefixCounts,
+) -> ptx.PtxAsm:
+    """A 16-byte group cut by the edge (`PrefixBound`): one `cp.async` that reads its
+    elements in bounds, `t_n` bytes (the shared count where the group's leaves hold,
+    else 0), and zero-fills the rest (PTX ISA, cp.async `src-size`), as
+    `_prefix_copy` does with a `selp` an element."""
+    asm = ptx.PtxAsm()
+    d = asm.input(dst, "r")
+    src = asm.input(address, "l")
+    mine = asm.input(owner, "b") if owner is not None else None
+    (size,) = asm.register("b32", "t_n")
+    guard = "t_p"
+    leaves = [asm.input(v, "b") for v in bound.leaves]
+    if not leaves:
+        guard = ""
+    elif len(leaves) == 1:
+        guard = leaves[0]
+    else:
+        asm.register("pred", "t_p")
+        asm.instr("and.pred", "t_p", leaves[0], leaves[1])
+        for leaf in leaves[2:]:
+            asm.instr("and.pred", "t_p", "t_p", leaf)
+    count = ptx.immediate(16) if bound.start is None else counts.name(bound)
+    if guard:
+        asm.instr("selp.b32", size, count, ptx.immediate(0), guard)
+    else:
+        asm.instr("mov.b32", size, count)
+    copy = ptx.opcode("cp.async", "cg", "shared", "global")
     asm.instr(copy, ptx.address(d), ptx.address(src), ptx.immediate(16), size, guard=mine)
     return asm
 

@@ -63,6 +63,13 @@ class TileBounds:
 
     bounds: tuple[Bound, ...]
     anchor: UnrealizedConversionCastOp
+    #: Every compare's `iota` runs along one dimension of the copied tile at its
+    #: coordinates (the mask reaches the tile through `expand_dims`, `broadcast`,
+    #: `convert_layout` and views that only drop or add unit dimensions): an element's
+    #: compare then reads its coordinate in that dimension, which `async_copy.py`'s
+    #: prefix counts rely on.  A view that regroups dimensions keeps the whole-tile
+    #: test (every element in bounds is every compare holding) but not that.
+    coordinates: bool = False
 
     def release(self) -> None:
         """Erase the anchor (once the copy's lowering has read its operands)."""
@@ -134,6 +141,32 @@ def mask_bounds(mask: SSAValue) -> list[tuple[SSAValue, int, bool]] | None:
     return found
 
 
+def _unit_dims_only(view: tas.ViewOp) -> bool:
+    """Whether `view` only drops or adds unit dimensions: each element keeps its
+    coordinates in the dimensions larger than 1."""
+    src, dst = view.src.type, view.result.type
+    if view.indices or not isinstance(src, TensorType) or not isinstance(dst, TensorType):
+        return False
+    return [n for n in src.get_shape() if n != 1] == [n for n in dst.get_shape() if n != 1]
+
+
+def keeps_coordinates(mask: SSAValue) -> bool:
+    """Whether the views between `mask` and its compares (`mask_bounds`) all keep the
+    tile's coordinates (`TileBounds.coordinates`)."""
+    stack = [mask]
+    while stack:
+        owner = stack.pop().owner
+        if isinstance(owner, tas.ViewOp):
+            if not _unit_dims_only(owner):
+                return False
+            stack.append(owner.src)
+        elif isinstance(
+            owner, ct.AndIOp | tas.BroadcastOp | tas.ExpandDimsOp | tas.ConvertLayoutOp
+        ):
+            stack.extend(owner.operands)
+    return True
+
+
 def plan_tile_bounds(module: ModuleOp) -> dict[int, TileBounds]:
     """Per masked `async.tiled_load` whose mask has a whole-tile test (by id): the test,
     its scalars anchored before the copy (see the module's docstring)."""
@@ -153,7 +186,7 @@ def plan_tile_bounds(module: ModuleOp) -> dict[int, TileBounds]:
             bounds.append(Bound(index, least, signed))
         anchor = UnrealizedConversionCastOp.get(scalars, [])
         Rewriter.insert_op(anchor, InsertPoint.before(op))
-        plans[id(op)] = TileBounds(tuple(dict.fromkeys(bounds)), anchor)
+        plans[id(op)] = TileBounds(tuple(dict.fromkeys(bounds)), anchor, keeps_coordinates(op.mask))
     return plans
 
 
@@ -172,6 +205,7 @@ def whole_tile_test(b: LLBuilder, plan: TileBounds, scalars: Sequence[SSAValue])
 __all__ = [
     "Bound",
     "TileBounds",
+    "keeps_coordinates",
     "mask_bounds",
     "plan_tile_bounds",
     "whole_tile_test",
