@@ -19,6 +19,7 @@ from types import ModuleType
 
 import numpy as np
 import pytest
+
 from tileir.backend.ptx import asm_builder as ptx
 from tileir.compiler import compile_module, load_module
 from tileir.conversions.tileas_to_llvm import async_copy

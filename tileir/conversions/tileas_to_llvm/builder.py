@@ -159,6 +159,25 @@ class LLBuilder:
             return self.lshr(a, self.const(shift, a.type))
         return self.v(_built(llvm.UDivOp, [a, b]))
 
+    def udiv_exact(self, a: SSAValue, divisor: int) -> SSAValue:
+        """`a / divisor` where `a` is known to be a multiple of `divisor` (a constant,
+        `odd * 2^k`): a shift by `k` and a multiply by the inverse of `odd` modulo
+        2^width, exact for every multiple (Granlund and Montgomery's exact division),
+        where `udiv` by a constant that is no power of two is a generic division in
+        SASS (`I2F.U32.RP`, `MUFU.RCP`, `IMAD.HI`, fix-ups: ~14 instructions)."""
+        t = a.type
+        assert isinstance(t, IntegerType) and divisor > 0
+        width = t.width.data
+        shift = (divisor & -divisor).bit_length() - 1
+        odd = divisor >> shift
+        q = self.lshr(a, self.const(shift, t)) if shift else a
+        if odd == 1:
+            return q
+        inverse = pow(odd, -1, 1 << width)
+        if inverse >= 1 << (width - 1):
+            inverse -= 1 << width
+        return self.mul(q, self.const(inverse, t))
+
     def srem(self, a: SSAValue, b: SSAValue) -> SSAValue:
         return self.v(_built(llvm.SRemOp, [a, b]))
 
