@@ -115,6 +115,7 @@ from tileir.transforms.tileas.specialize_agents import (
     producer_registers,
     sink_prologue,
     specialize_loops,
+    top_level_loops,
     why_not_specialized,
 )
 from tileir.transforms.tileas.tcgen05_plan import TCGEN05_M, TMEM_COLUMNS, tmem_columns
@@ -330,6 +331,19 @@ def why_not_tcgen05_agents(
     if len(dots) != 1:
         return "the loop has more than one dot"
     (dot,) = dots
+    fn = loop.parent_op()
+    if (
+        dot.scales is not None
+        and isinstance(fn, func.FuncOp)
+        and any(other is not loop and isinstance(other, scf.ForOp) for other in top_level_loops(fn))
+    ):
+        # The N halves of a block-scaled tile that `split-dot-accumulators` split share
+        # their tensor-memory columns one loop after the other (`tmem_accumulators`),
+        # and the agents take the loop and everything after it.
+        return (
+            "the kernel has another K loop at the top (the N halves of a block-scaled tile, "
+            "which share their tensor-memory columns in one agent)"
+        )
     if direct:
         return "not both operands of its dot come from rings"
     operand_loads = 2
