@@ -41,6 +41,14 @@ moves into an agent of its own and the accumulator gets a pipeline:
       <the rest of the kernel>
     }
 
+A block-scaled dot (`nv_tileas.dot ... scales`) becomes the agents where each of its
+scales is a chain of reshapes and permutes of a raw tile whose bytes are already
+`tcgen05.cp`'s source layout (`copied_scale`: NVIDIA's swizzled `1x1x32x16` scale
+blocks): the raw tiles ride the stages beside A and B, the MMA warp's dot takes them as
+they are (`nv_tileas.copied_scales`) and copies stage `s`'s slots into tensor-memory
+scale set `s` before its MMAs.  Other block-scaled loops stay in one agent, the remark
+says why (`why_not_copied_scales`).
+
 The accumulator is the one stage of the second pipeline, owned by the epilogue: it
 writes the initial value (`tcgen05.st`), hands the stage to the MMA warp, and acquiring
 it again waits until the MMA warp released it, with a `tcgen05.commit` that arrives once
@@ -57,7 +65,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import (
@@ -265,6 +272,8 @@ def copied_scale(scale: SSAValue, k_dim: int, rows: int) -> CopiedScale | str:
             f"come as {'x'.join(map(str, shape))} tiles, not whole 128-row, 4-group blocks "
             "of the tcgen05.cp layout"
         )
+    import numpy as np  # here only: a compilation without block-scaled dots imports no numpy
+
     # Each element of the dot's scales, as the byte of the raw tile it is.
     where = np.arange(math.prod(shape)).reshape(shape)
     for op in chain:

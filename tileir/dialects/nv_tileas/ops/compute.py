@@ -153,7 +153,10 @@ class DotOp(TileASOp):
     K counted in bytes; sm_100a) takes the scale factors of a and b too:
     `nv_tileas.dot %a, %b, %acc scales %sa, %sb {atom = ...} : ta, tb, tacc scales tsa,
     tsb -> tresult`, `acc + (a * sa') x (b * sb')` with each factor of `sa` (`[M, K/G]`)
-    over `G` columns of K of a, of `sb` (`[K/G, N]`) over `G` rows of b."""
+    over `G` columns of K of a, of `sb` (`[K/G, N]`) over `G` rows of b.  With
+    `nv_tileas.copied_scales = K/G` (a warp-specialized MMA warp's dot,
+    `tileas-tcgen05-agents`) the scales are the raw tiles of their pipeline slots, whose
+    bytes are laid out as `tcgen05.cp` copies them: as many factors, any shape."""
 
     name = "nv_tileas.dot"
     a = operand_def()
