@@ -252,9 +252,10 @@ def install() -> None:
         gc.disable()
         _collector_paused = True
     install_code_cache()
-    from tileir.utils import cold_definitions, lazy_ops
+    from tileir.utils import cold_definitions, lazy_attrs, lazy_ops
 
     cold_definitions.lazy_dataclass_docs()
     lazy_assembly_formats()
     lazy_ops.install()
+    lazy_attrs.install()
     cold_definitions.cheap_pattern_signatures()
