@@ -70,8 +70,14 @@ def install() -> int:
     global _installed
     _installed = True
     moved = 0
+    hookless: dict[type, bool] = {object: True}
     for cls in classes:
-        if type(cls) is abc.ABCMeta and cls not in kept and _eligible(cls):
+        if (
+            type(cls) is abc.ABCMeta
+            and cls not in kept
+            and (cls.__module__ or "").startswith(PACKAGES)
+            and _hookless(cls, hookless)
+        ):
             cls.__class__ = PlainCheckABCMeta
             _moved.append(cls)
             moved += 1
@@ -114,3 +120,17 @@ def _eligible(cls: type) -> bool:
     if not (cls.__module__ or "").startswith(PACKAGES):
         return False
     return not any("__subclasshook__" in vars(base) for base in cls.__mro__[:-1])
+
+
+def _hookless(cls: type, known: dict[type, bool]) -> bool:
+    """`_eligible` but for the package: no `__subclasshook__` on `cls` or its bases
+    (`object`'s aside), each class answered once (`known`) as its bases' answers and
+    its own dictionary's, instead of a walk of every class's whole MRO (a third of
+    `install`'s 10 ms at a cold start)."""
+    answer = known.get(cls)
+    if answer is None:
+        answer = "__subclasshook__" not in vars(cls) and all(
+            _hookless(base, known) for base in cls.__bases__
+        )
+        known[cls] = answer
+    return answer
