@@ -19,7 +19,6 @@ the Python file of a cuTile kernel whose bytecode points there).
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
@@ -162,6 +161,8 @@ def cuda_tile_spelling(message: str) -> str:
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """`; did you mean 'x'?` (or `'x' or 'y'`) for the registered names closest to
     `word`, or "" where none is close."""
+    import difflib  # an error's suggestion only: not a compilation's import
+
     scored = sorted(
         ((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in set(candidates)),
         reverse=True,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import shlex
 import stat
 import sys
 from collections.abc import Iterator
@@ -255,6 +254,8 @@ def make_tileiras_shim(directory: str) -> Path:
     runs now (so it works whatever PATH cuTile hands it), and `directory/tileirdisasm`
     beside it (cuTile's `CUDA_TILE_LOGS=TILEIR` looks for it there), which prints
     bytecode as cuda_tile text with tileir-opt."""
+    import shlex  # writing a shim only: not a compilation's import
+
     target = Path(directory)
     target.mkdir(parents=True, exist_ok=True)
     python = shlex.quote(sys.executable)
@@ -342,6 +343,8 @@ def _client_command(python: str) -> str:
     """The shell shim's last line: tileir-as's client without Python's `site` start-up
     (tileir/driver/launch.py; 10-25 ms of every cache hit and every compilation the
     warm server answers), given the directories `site` would have found it in."""
+    import shlex
+
     package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     paths = _client_paths()
     launcher = shlex.quote(os.path.join(package_parent, "tileir", "driver", "launch.py"))
