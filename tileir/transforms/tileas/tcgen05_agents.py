@@ -41,6 +41,14 @@ moves into an agent of its own and the accumulator gets a pipeline:
       <the rest of the kernel>
     }
 
+A block-scaled dot (`nv_tileas.dot ... scales`) becomes the agents where each of its
+scales is a chain of reshapes and permutes of a raw tile whose bytes are already
+`tcgen05.cp`'s source layout (`copied_scale`: NVIDIA's swizzled `1x1x32x16` scale
+blocks): the raw tiles ride the stages beside A and B, the MMA warp's dot takes them as
+they are (`nv_tileas.copied_scales`) and copies stage `s`'s slots into tensor-memory
+scale set `s` before its MMAs.  Other block-scaled loops stay in one agent, the remark
+says why (`why_not_copied_scales`).
+
 The accumulator is the one stage of the second pipeline, owned by the epilogue: it
 writes the initial value (`tcgen05.st`), hands the stage to the MMA warp, and acquiring
 it again waits until the MMA warp released it, with a `tcgen05.commit` that arrives once
