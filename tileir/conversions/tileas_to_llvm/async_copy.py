@@ -26,12 +26,14 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   cannot copy fewer than 4 bytes), which a thread with nothing to do there branches
   over; where the mask is the `and` of `iota < bound` compares (sm_90a's whole-tile
   tests, `tile_bounds.py`), a 16-byte group's elements in bounds are a prefix of it, and
-  one `cp.async` with a `src-size` reads them and zero-fills the rest
-  (`_prefix_copy`).  Of a replicated tile only the owner of each
-  element writes it.  Where the pointer tile is affine (`affine_addresses.py`, the same
-  plan as a synchronous load's), each group's global address is the thread's first
-  plus a constant or a `mul.wide` of a stride: one address chain a copy, not one a
-  group (`gemm_f16` on sm_80: 79 -> 70 registers).  Each load ends its copies with
+  one `cp.async` with a `src-size` reads them and zero-fills the rest: the count of a
+  group that runs up one dimension of the tile is `min(bound - start, vec)`, computed
+  once for the groups of a column on the edge path (`_counted_copy`; `_prefix_copy`,
+  a `selp` an element, where the masks are not of that form).  Of a replicated tile
+  only the owner of each element writes it.  Where the pointer tile is affine
+  (`affine_addresses.py`, the same plan as a synchronous load's), each group's global
+  address is the thread's first plus a constant or a `mul.wide` of a stride: one
+  address chain a copy, not one a group (`gemm_f16` on sm_80: 79 -> 70 registers).  Each load ends its copies with
   `cp.async.commit_group`.
 * **Waits.**  A `future_wait` in the loop body is `cp.async.wait_group (N - 2) · L` (L:
   the asynchronous loads of the body, one group each, issued after the waits): only
