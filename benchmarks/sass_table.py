@@ -98,6 +98,10 @@ def kernel_name(path: str | Path) -> str:
 
 
 def first_error(text: str) -> str:
+    """The first ``error: ...`` message of a tool's output (past any location prefix)."""
+    for line in text.splitlines():
+        if (i := line.find("error: ")) >= 0:
+            return line[i:].strip()[:300]
     for line in text.splitlines():
         if "error" in line.lower():
             return line.strip()[:300]
