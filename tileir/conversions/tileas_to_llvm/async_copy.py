@@ -581,6 +581,10 @@ class LowerAsyncTiledLoad(RingPattern):
             and disjoint_bits(layout)
         )
         counts = PrefixCounts()
+        # `_prefix_copy`'s form only where it is proven: the compares read the tile's
+        # coordinates and the group runs up one dimension of them (`_run_dimension`);
+        # else a group cut by the edge takes the element path.
+        prefix = plan is not None and plan.coordinates and disjoint_bits(layout)
         # (One element a group, or every group in one run: its own mask is the predicate.)
         wholes = (
             _group_conjunctions(b, masks, groups, vec)
@@ -619,7 +623,7 @@ class LowerAsyncTiledLoad(RingPattern):
                             fill,
                             wholes.get(g),
                             from_leaves=whole_tile is not None,
-                            prefix=plan is not None,
+                            prefix=prefix and _run_dimension(layout, g, vec) is not None,
                         )
                     )
                 quick.append(_copy(dst, ptrs[g], [], owner, vec, bits))
@@ -902,7 +906,8 @@ def _copy(
     `from_leaves`: without `whole`, the group's bound is the `and` of its elements' mask
     leaves, in the block (an edge path behind a whole-tile test, `_whole_or_edge`).
     `prefix`: the elements in bounds are a prefix of the group (a mask of `iota <
-    bound` compares, `tile_bounds.mask_bounds`, whose group runs up one dimension):
+    bound` compares reading the tile's coordinates, `TileBounds.coordinates`, and a
+    group that runs up one dimension of them, `_run_dimension`; the caller checks):
     with zeros for padding, one `cp.async` reads that prefix (`src-size`, the bytes of
     the last element in bounds) and zero-fills the rest (PTX ISA, cp.async), in place
     of the element path."""
@@ -1002,7 +1007,11 @@ def _prefix_copy(
     element is in bounds only if every earlier one is), then one `cp.async` of the
     16-byte group that reads `t_n` bytes and zero-fills the others.  Where the mask
     has leaves (the edge path behind a whole-tile test), each element's bound is the
-    `and` of its leaves, as the element path computes it."""
+    `and` of its leaves, as the element path computes it.  Whole bytes an element, so
+    the count of `i + 1` elements is exact: no ring copies sub-byte elements
+    (`pipeline_dot_operands.async_atom` gives them no `cp.async` atom, and the front end
+    refuses f4E2M1FN in memory, `f4_in_memory.py`)."""
+    assert bits % 8 == 0, "a prefix of sub-byte elements would end inside a byte"
     (size,) = asm.register("b32", "t_n")
     asm.register("pred", "t_p")
     inputs: dict[int, str] = {}
@@ -1047,6 +1056,26 @@ class PrefixBound:
     bits: int
 
 
+def _run_dimension(layout: LinearLayout, g: int, vec: int) -> int | None:
+    """The dimension the layout's registers `g .. g + vec - 1` run up a coordinate at a
+    time (every other coordinate the first's), or None.  With `disjoint_bits` the
+    elements' coordinates in the tile are then the first's plus `i` there: where a mask's
+    compares read them (`TileBounds.coordinates`), `x_i < bound` holds for a prefix of
+    the group and every other compare for all of it or none."""
+    if vec < 2:
+        return None
+    base = layout.register_coord(g)
+    coords = [layout.register_coord(g + i) for i in range(vec)]
+    runs = [d for d in range(len(base)) if coords[1][d] == base[d] + 1]
+    if len(runs) != 1:
+        return None
+    d = runs[0]
+    for i, c in enumerate(coords):
+        if any(c[k] != base[k] + (i if k == d else 0) for k in range(len(base))):
+            return None
+    return d
+
+
 def _prefix_bound(
     layout: LinearLayout, g: int, vec: int, bits: int, preds: Sequence[SSAValue]
 ) -> PrefixBound | None:
@@ -1057,15 +1086,8 @@ def _prefix_bound(
     (`mask_leaves`) share every leaf but one compare each, `x_i PRED bound` with the
     same `bound`: a mask of `iota < bound` compares reaching the tile at its
     coordinates (`TileBounds.coordinates`), where `x_i` is the element's coordinate."""
-    base = layout.register_coord(g)
-    coords = [layout.register_coord(g + i) for i in range(vec)]
-    runs = [d for d in range(len(base)) if coords[1][d] == base[d] + 1]
-    if vec < 2 or len(runs) != 1:
+    if _run_dimension(layout, g, vec) is None:
         return None
-    d = runs[0]
-    for i, c in enumerate(coords):
-        if any(c[k] != base[k] + (i if k == d else 0) for k in range(len(base))):
-            return None
     leaves = [mask_leaves(p) for p in preds]
     shared = set.intersection(*({id(v) for v in ls} for ls in leaves))
     common = tuple(v for v in leaves[0] if id(v) in shared)
