@@ -201,9 +201,9 @@ def test_a_regrouped_mask_copies_no_prefix(m: int, h: int) -> None:
     the product was off by up to 6.4 at 64 x 32 x 64.  The group takes the element path
     (its mask's view regroups dimensions: `TileBounds.coordinates` is false)."""
     text = _regrouped_ptx()
-    assert "cp.async.cg.shared.global" in text  # A is a ring copy of 16-byte groups
+    assert "cp.async.cg.shared.global" in text  # 16-byte ring copies
     assert "selp.b32 t_n, 16, t_n" not in text  # no `_prefix_copy`
-    assert "tileir_copied" in text  # the element path
+    assert "tileir_copied" in text  # the element path (only A's ring has one)
     n, k = 32, 64
     rng = np.random.default_rng(SEED)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
