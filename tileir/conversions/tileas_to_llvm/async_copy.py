@@ -25,11 +25,12 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   zeros for the masked-off ones (synchronous `ld.global` + `st.shared`: `cp.async`
   cannot copy fewer than 4 bytes), which a thread with nothing to do there branches
   over; where the mask is the `and` of `iota < bound` compares (sm_90a's whole-tile
-  tests, `tile_bounds.py`), a 16-byte group's elements in bounds are a prefix of it, and
-  one `cp.async` with a `src-size` reads them and zero-fills the rest: the count of a
-  group that runs up one dimension of the tile is `min(bound - start, vec)`, computed
-  once for the groups of a column on the edge path (`_counted_copy`; `_prefix_copy`,
-  a `selp` an element, where the masks are not of that form).  Of a replicated tile
+  tests, `tile_bounds.py`) reading the tile's coordinates and a 16-byte group runs up
+  one dimension of them, its elements in bounds are a prefix of it, and one `cp.async`
+  with a `src-size` reads them and zero-fills the rest: the count is `min(bound -
+  start, vec)`, computed once for the groups of a column on the edge path
+  (`_counted_copy`; `_prefix_copy`, a `selp` an element, where the elements' masks are
+  not of the counts' form; a view that regroups dimensions, the element path).  Of a replicated tile
   only the owner of each element writes it.  Where the pointer tile is affine
   (`affine_addresses.py`, the same plan as a synchronous load's), each group's global
   address is the thread's first plus a constant or a `mul.wide` of a stride: one
