@@ -22,8 +22,7 @@ define again what the next one needs.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from tileir.utils.lazy_definitions import LazyDefinitions
 
 #: What `irdl_param_attr_definition` sets (or the dataclass decorator it runs reads) that
 #: can be read before an attribute of the class exists: every way to make one reads
@@ -31,68 +30,33 @@ from typing import Any
 TRIGGERS = ("get_irdl_definition", "__dataclass_fields__", "__dataclass_params__")
 TYPED_TRIGGERS = (*TRIGGERS, "get_type_index")
 
-#: An attribute a class statement did not define (put back as absent).
-_ABSENT: Any = object()
-
-#: Classes decorated but not yet defined -> their own values of the triggers' names.
-_pending: dict[type, dict[str, object]] = {}
-
-#: xDSL's `irdl_param_attr_definition`, which `define` runs.
-_eager: Callable[[type], type] | None = None
-
-
-class _Trigger:
-    """A class attribute whose first read defines its class, then answers as the
-    defined class does."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: object, owner: type | None = None) -> object:
-        cls = owner if owner is not None else type(obj)
-        define(cls)
-        return getattr(cls if obj is None else obj, self.name)
+#: The attributes deferred, and xDSL's `irdl_param_attr_definition` once installed.
+_lazy = LazyDefinitions()
 
 
 def define(cls: type) -> None:
     """Run xDSL's `irdl_param_attr_definition` on each lazily decorated class of
     `cls.__mro__` not yet defined, bases first."""
-    assert _eager is not None
-    for klass in reversed(cls.__mro__):
-        own = _pending.pop(klass, None)
-        if own is None:
-            continue
-        for name, value in own.items():
-            if value is _ABSENT:
-                delattr(klass, name)
-            else:
-                setattr(klass, name, value)
-        _eager(klass)
+    _lazy.define(cls)
 
 
 def define_all() -> None:
     """Define every attribute decorated so far (tests)."""
-    while _pending:
-        define(next(iter(_pending)))
+    _lazy.define_all()
 
 
 def pending() -> list[type]:
     """The classes decorated but not yet defined."""
-    return list(_pending)
+    return _lazy.pending()
 
 
 def lazy_param_attr_definition(cls: type) -> type:
     from xdsl.ir import TypedAttribute
     from xdsl.utils.runtime_final import runtime_final
 
-    if cls in _pending:
+    if cls in _lazy.deferred:
         return cls
-    names = TYPED_TRIGGERS if issubclass(cls, TypedAttribute) else TRIGGERS
-    _pending[cls] = {name: cls.__dict__.get(name, _ABSENT) for name in names}
-    for name in names:
-        setattr(cls, name, _Trigger(name))
+    _lazy.defer(cls, TYPED_TRIGGERS if issubclass(cls, TypedAttribute) else TRIGGERS)
     return runtime_final(cls)
 
 
@@ -100,18 +64,17 @@ def install() -> bool:
     """Make `@irdl_attr_definition` lazy for the parametrized attributes defined from
     now on (call before xDSL's dialects are imported).  False if xDSL is not the one
     this was written against (then nothing changes)."""
-    global _eager
     from xdsl.irdl import attributes
 
-    if _eager is not None:
+    if _lazy.eager is not None:
         return True
     eager = getattr(attributes, "irdl_param_attr_definition", None)
     if eager is None or not hasattr(attributes.ParamAttrDef, "from_pyrdl"):
         return False
-    _eager = eager
+    _lazy.eager = eager
     attributes.irdl_param_attr_definition = lazy_param_attr_definition  # pyright: ignore[reportAttributeAccessIssue]
     return True
 
 
 def installed() -> bool:
-    return _eager is not None
+    return _lazy.eager is not None

@@ -23,25 +23,15 @@ define again what the next one needs.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
+
+from tileir.utils.lazy_definitions import ABSENT, LazyDefinitions
 
 OpT = TypeVar("OpT", bound=type)
 
 #: What `@irdl_op_definition` sets on a class that can be read before an op of the
 #: class exists; `__new__` makes every op (`Op(...)`, `Op.create`, `clone`, copies).
 TRIGGERS = ("__new__", "traits", "get_irdl_definition", "parse")
-
-#: An attribute a class statement did not define (put back as absent).
-_ABSENT: Any = object()
-
-#: Classes decorated but not yet defined -> their own values of `TRIGGERS`.
-_pending: dict[type, dict[str, object]] = {}
-
-#: Per class not yet defined: what `after_definition` runs once it is.
-_hooks: dict[type, list[Callable[[Any], object]]] = {}
-
-#: xDSL's decorator, which `define` runs.
-_eager: Callable[[type], type] | None = None
 
 
 @staticmethod
@@ -50,64 +40,40 @@ def _plain_new(cls: type, *args: object, **kwargs: object) -> object:
     return object.__new__(cls)
 
 
-class _Trigger:
-    """A class attribute whose first read defines its class's op, then answers as the
-    defined class does."""
+def _fix_new(klass: type, own: dict[str, object]) -> None:
+    if own["__new__"] is ABSENT:
+        # Taking the trigger off leaves CPython's slot for it in place (a class whose
+        # `__new__` was set in Python keeps calling it through the MRO), and
+        # `object.__new__` so called rejects the constructor's arguments.
+        klass.__new__ = _plain_new  # pyright: ignore[reportAttributeAccessIssue]
 
-    __slots__ = ("name",)
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, obj: object, owner: type | None = None) -> object:
-        cls = owner if owner is not None else type(obj)
-        define(cls)
-        return getattr(cls if obj is None else obj, self.name)
+#: The op classes deferred, and xDSL's `irdl_op_definition` once installed.
+_lazy = LazyDefinitions(_fix_new)
 
 
 def define(cls: type) -> None:
     """Run xDSL's decorator on `cls` and on each lazily decorated class among its bases
     not yet defined, bases first, as their class statements would have."""
-    assert _eager is not None
-    for klass in reversed(cls.__mro__):
-        own = _pending.pop(klass, None)
-        if own is None:
-            continue
-        for name, value in own.items():
-            if value is _ABSENT:
-                delattr(klass, name)
-            else:
-                setattr(klass, name, value)
-        _eager(klass)
-        if own["__new__"] is _ABSENT:
-            # Taking the trigger off leaves CPython's slot for it in place (a class
-            # whose `__new__` was set in Python keeps calling it through the MRO), and
-            # `object.__new__` so called rejects the constructor's arguments.
-            klass.__new__ = _plain_new  # pyright: ignore[reportAttributeAccessIssue]
-        for hook in _hooks.pop(klass, ()):
-            hook(klass)
+    _lazy.define(cls)
 
 
 def after_definition(cls: OpT, hook: Callable[[OpT], object]) -> OpT:
     """Run `hook(cls)` once `@irdl_op_definition` has defined `cls`: now where it has,
     else right after `define` does (for a decorator that changes what the definition
     set, applied above `@irdl_op_definition`, so that it reads no trigger at import)."""
-    if cls in _pending:
-        _hooks.setdefault(cls, []).append(hook)
-    else:
-        hook(cls)
+    _lazy.after_definition(cls, hook)
     return cls
 
 
 def define_all() -> None:
     """Define every op decorated so far (tests; the docs generators)."""
-    while _pending:
-        define(next(iter(_pending)))
+    _lazy.define_all()
 
 
 def pending() -> list[type]:
     """The classes decorated but not yet defined."""
-    return list(_pending)
+    return _lazy.pending()
 
 
 def lazy_irdl_op_definition(cls: type) -> type:
@@ -116,11 +82,7 @@ def lazy_irdl_op_definition(cls: type) -> type:
     assert issubclass(cls, IRDLOperation), (
         f"class {cls.__name__} should be a subclass of IRDLOperation"
     )
-    if cls in _pending:
-        return cls
-    _pending[cls] = {name: cls.__dict__.get(name, _ABSENT) for name in TRIGGERS}
-    for name in TRIGGERS:
-        setattr(cls, name, _Trigger(name))
+    _lazy.defer(cls, TRIGGERS)
     return cls
 
 
@@ -128,22 +90,21 @@ def install() -> bool:
     """Make `@irdl_op_definition` lazy for the op classes defined from now on (call before
     xDSL's dialects are imported).  False if xDSL is not the one this was written
     against (then nothing changes)."""
-    global _eager
     import xdsl.irdl
     from xdsl.irdl import operations
 
-    if _eager is not None:
+    if _lazy.eager is not None:
         return True
     eager = operations.irdl_op_definition
     if xdsl.irdl.irdl_op_definition is not eager or not hasattr(
         operations, "get_accessors_from_op_def"
     ):
         return False
-    _eager = eager
+    _lazy.eager = eager
     operations.irdl_op_definition = lazy_irdl_op_definition  # pyright: ignore[reportAttributeAccessIssue]
     xdsl.irdl.irdl_op_definition = lazy_irdl_op_definition  # pyright: ignore[reportAttributeAccessIssue]
     return True
 
 
 def installed() -> bool:
-    return _eager is not None
+    return _lazy.eager is not None
