@@ -201,3 +201,38 @@ def test_cold_start_compiles_the_same_bytes_and_imports_less(tmp_path: Path) -> 
 def test_code_cache_off(tmp_path: Path) -> None:
     code = "from tileir.utils import cold_start\nprint(cold_start.install_code_cache() is None)\n"
     assert _python(code, cache_dir=tmp_path, TILEIR_CODE_CACHE="0").strip() == "True"
+
+
+#: `tileir-opt` commands whose output (stdout and stderr) the console entry point
+#: (tileir/driver/opt_entry.py: definitions on first use, frozen imports, plain
+#: `isinstance`) must give byte for byte as `python -m tileir.driver.opt` does: the
+#: custom forms printed and parsed, every stage's IR after a pass, an error located.
+OPT_COMMANDS = [
+    ["%corpus/gemm_f16.mlir"],
+    ["%corpus/gemm_f16.mlir", "-p", "cuda-tile-to-ptx{arch=sm_90a}", "--print-ir-after-all"],
+    [
+        "%corpus/flash_attention_f16.mlir",
+        "-p",
+        "cuda-tile-to-ptx{arch=sm_100a}",
+        "-t",
+        "ptx{arch=sm_100a}",
+    ],
+    ["%corpus/vadd_f32.mlir", "-p", "no-such-pass"],
+]
+
+
+@pytest.mark.parametrize("command", OPT_COMMANDS, ids=lambda c: " ".join(c[1:]) or "print")
+def test_tileir_opt_entry_point_gives_the_module_runs_output(command: list[str]) -> None:
+    argv = [a.replace("%corpus", str(CORPUS)) for a in command]
+    env = {**os.environ, "TILEIR_SERVER": "0"}
+    entry = "from tileir.driver.opt_entry import main; main()"
+    plain = subprocess.run(
+        [sys.executable, "-m", "tileir.driver.opt", *argv], capture_output=True, env=env
+    )
+    cold = subprocess.run([sys.executable, "-c", entry, *argv], capture_output=True, env=env)
+    assert (cold.returncode, cold.stdout, cold.stderr) == (
+        plain.returncode,
+        plain.stdout,
+        plain.stderr,
+    )
+    assert plain.stdout or plain.returncode == 1

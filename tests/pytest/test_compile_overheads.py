@@ -59,7 +59,7 @@ from tileir.driver import assembler
 print("paused", not gc.isenabled(), len(collections))
 assembler._SINGLE_RUN = True
 status = assembler.run(sys.argv[1:])
-print("after", gc.isenabled(), gc.get_threshold()[0] == assembler.COMPILE_GC_THRESHOLD, status)
+print("after", gc.isenabled(), gc.get_threshold()[0] == cold_start.COMPILE_GC_THRESHOLD, status)
 """
 
 #: A caller of `run` after `cold_start.install` (not a single run) gets its collector back.

@@ -20,7 +20,6 @@ tells the whole story.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import stat
 import sys
@@ -42,7 +41,6 @@ from tileir.driver.errors import guarded
 from tileir.driver.pass_trace import add_arguments as add_trace_arguments
 from tileir.driver.pass_trace import line_width
 from tileir.targets import GPU_NAMES, resolve_gpu_name
-from tileir.utils import plain_isinstance
 
 #: The stages `--emit` can stop after (tileir.pipelines.STAGES, kept here so that
 #: `--version` and `--help` do not import the compiler).
@@ -432,47 +430,18 @@ _SINGLE_RUN = False
 
 @contextmanager
 def importing_the_compiler() -> Iterator[None]:
-    """In a single run, import the compiler with the cyclic garbage collector paused and
-    then freeze what was imported.  The imports build a great many long-lived objects
-    (xDSL's op and attribute definitions) and almost no garbage, yet set off about 200
-    collections that rescan them all: 50-150 ms of a one-kernel run.  Frozen, they are
-    left out of the compilation's collections.  Callers of `run` (tests, the Python
-    API) keep their collector as it is.
-
-    What follows in a single run (or a server's worker, which also ends with its one
-    compilation) is that compilation, which makes hundreds of thousands of short-lived
-    objects and little cyclic garbage: the youngest generation is collected every
-    `COMPILE_GC_THRESHOLD` allocations instead of every 700, which was 12-17% of the
-    compile time of the held-out kernels (peak memory of the largest, an FFT, 116 MiB
-    before and after).  And its `isinstance` checks against xDSL's classes are answered
-    in C (tileir/utils/plain_isinstance.py): 8% of a compilation; and xDSL's walks,
-    named operands and results, result indexing and erasure take fewer Python calls
-    (tileir/utils/fast_ir.py): 6-8%."""
+    """In a single run, import the compiler as `cold_start.single_run_imports` says (the
+    collector paused over the imports, then frozen; a compilation's collector threshold;
+    `isinstance` and xDSL's walks made cheaper).  Callers of `run` (tests, the Python
+    API) keep their collector and xDSL's classes as they are."""
     from tileir.utils import cold_start
 
     if not _SINGLE_RUN:
         cold_start.resume_collector()  # the caller's collector, as it had it
         yield
         return
-    enabled = cold_start.resume_collector() or gc.isenabled()  # paused since the start
-    gc.disable()
-    try:
+    with cold_start.single_run_imports():
         yield
-        if not plain_isinstance.installed():
-            plain_isinstance.install()
-        from tileir.utils import fast_ir
-
-        fast_ir.install()
-    finally:
-        gc.freeze()
-        gc.set_threshold(COMPILE_GC_THRESHOLD, *gc.get_threshold()[1:])
-        if enabled:
-            gc.enable()
-
-
-#: Allocations between two collections of the youngest generation while a single run
-#: compiles (Python's default: 700).
-COMPILE_GC_THRESHOLD = 100_000
 
 
 def compile_file(args: argparse.Namespace) -> int:
