@@ -173,10 +173,9 @@ class ConvertTileASToLLVMPass(ModulePass):
         lowering.affine_addresses = plan_affine_addresses(
             op, ring_unit_views=not ARCHS[self.arch].tcgen05
         )
-        # Whole-tile tests of masked ring copies (anchored likewise), where measured:
-        # sm_90a (on sm_100a the held-out s_bmm_f16's one-agent ring, with both paths,
-        # spilled 48 bytes at its 152 registers; no GPU to time sm_80's or sm_100a's).
-        if ARCHS[self.arch].warp_specialization:
+        # Whole-tile tests of masked ring copies (anchored likewise): sm_90a, and
+        # sm_100a where groups are cut by the edge (`async_copy.py`); not sm_80.
+        if ARCHS[self.arch].warp_specialization or ARCHS[self.arch].tcgen05:
             lowering.tile_bounds = plan_tile_bounds(op)
         LocatedWalker(
             TypeDispatch(

@@ -101,7 +101,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import BlockArgument, OpResult, SSAValue
+from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
@@ -138,6 +138,7 @@ from tileir.dialects import nvvm
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.dialects.nv_tileas.layouts import WARP_SIZE, LinearLayout, uniform_groups
 from tileir.dialects.nv_tileas.ops.tmem import TMEM_IN_FLIGHT_ATTR
+from tileir.targets import ARCHS, MAX_REGISTERS_PER_THREAD
 from tileir.transforms.llvm.sink_tmem_loads import mark_slot_read
 from tileir.transforms.tileas.materialize_schedule import STAGE_ATTR
 from tileir.transforms.tileas.overlap_attention_dots import RING_KEY_ATTR
@@ -557,14 +558,28 @@ class LowerAsyncTiledLoad(RingPattern):
         # (an f32 operand rounded to tf32 in its slot, a B stored N x K: `_scatter`)
         # keep their predicates: ptxas computed every copy's address for both paths up
         # front, and the `split-dot-k-steps` test's tf32 producer (56 registers, 64
-        # copies a thread a stage) spilled 104-428 bytes.
+        # copies a thread a stage) spilled 104-428 bytes.  On sm_100a (no GPU to time
+        # it: static counts decide) only where groups are cut by the edge, whose
+        # per-element edge path the test takes out of the whole tiles (groups that move
+        # all or nothing are one predicated copy either way, and both paths cost
+        # `s_bmm_f16` a 128-byte spill), and not in the prologue of a kernel whose
+        # register budget an occupancy hint caps (`attention_occupancy_f16` at
+        # `.maxnreg 128`: 8 bytes spilled across its loop).
         offsets = {g: _offsets(buffer_layout, strides, g, vec) for g in groups}
         plan = self.ctx.tile_bounds.pop(id(op), None)
         whole_tile: SSAValue | None = None
+        prologue = k < ring.last_stage and not ring.stages
         if plan is not None:
             scalars = [self.ctx.registers_of(op, v)[0] for v in plan.anchor.operands]
             plan.release()
-            if vec * nbytes == 16 and not any(_apart(offsets[g], nbytes) for g in groups):
+            if (
+                vec * nbytes == 16
+                and not any(_apart(offsets[g], nbytes) for g in groups)
+                and (
+                    ARCHS[self.ctx.arch].warp_specialization
+                    or (not aligned and not (prologue and _register_capped(op)))
+                )
+            ):
                 whole_tile = whole_tile_test(b, plan, scalars)
         quick: list[ptx.PtxAsm] = []
         edge: list[ptx.PtxAsm] = []
@@ -674,6 +689,16 @@ def mbarrier_stage(
     if k >= ring.last_stage and ring.current_future is None:
         raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
     return _mbarrier_slot(b, state, ring, k, size)
+
+
+def _register_capped(op: Operation) -> bool:
+    """Whether the kernel holding `op` has a register budget below 255 (`nvvm.maxnreg`:
+    an occupancy hint's share of the register file, `kernel.py`)."""
+    fn = op.parent_op()
+    while fn is not None and not isinstance(fn, llvm.FuncOp):
+        fn = fn.parent_op()
+    budget = None if fn is None else fn.attributes.get("nvvm.maxnreg")
+    return isinstance(budget, IntegerAttr) and budget.value.data < MAX_REGISTERS_PER_THREAD
 
 
 def _offsets(layout: LinearLayout, strides: Sequence[int], g: int, vec: int) -> list[int]:

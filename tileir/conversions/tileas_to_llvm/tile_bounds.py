@@ -13,9 +13,13 @@ and its address, instead of the predicate arithmetic and the branch around the e
 path (`gemm_bf16_two_warpgroups`'s producer: 231 -> 115 SASS instructions a warp a
 stage; docs/codegen.md, "The cost of a stage").
 
-Planned on sm_90a only, where it was measured (an H200); on sm_100a the held-out
-`s_bmm_f16`'s one-agent ring with both paths spilled 48 bytes at its 152 registers, and
-no GPU was at hand to time sm_80's or sm_100a's rings either way.
+Planned on sm_90a, where it was measured (an H200), and on sm_100a, where no GPU was at
+hand and the static counts decide: there `async_copy.py` takes the test only for tiles
+whose 16-byte groups are cut by the edge (their edge path copies element by element, or
+counted: `gemm_f16` 1,576 -> 864 SASS instructions); a tile whose groups move all or
+nothing keeps one predicated copy a group (both paths grew every such held-out kernel,
+and spilled 128 bytes in `s_bmm_f16`'s one-agent ring at its 152 registers).  Not on
+sm_80 (no GPU to time its rings either way).
 
 The compares are read from the nv_tileas ops before they are lowered (`plan_tile_bounds`);
 their scalar bounds are held by an operand-only `unrealized_conversion_cast` placed
