@@ -5,7 +5,6 @@ without them."""
 
 from __future__ import annotations
 
-import gc
 import inspect
 import json
 from dataclasses import dataclass
@@ -14,6 +13,7 @@ from types import FunctionType
 from typing import ClassVar
 
 import pytest
+from xdsl.pattern_rewriter import RewritePattern
 
 from tests.pytest.test_cold_start import _python
 from tileir.utils import cold_definitions
@@ -142,15 +142,26 @@ def test_pattern_signature_is_inspect_signature_for_plain_functions() -> None:
         _ = cold_definitions.pattern_signature(unknown, eval_str=True).parameters["op"].annotation
 
 
+def _subclasses(cls: type) -> set[type]:
+    """Every class below `cls` (found from the class, not from `gc.get_objects()`, which
+    leaves out what the suite's conftest froze)."""
+    found: set[type] = set()
+    stack = [cls]
+    while stack:
+        for sub in stack.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                stack.append(sub)
+    return found
+
+
 def test_every_pattern_signature_equals_inspects() -> None:
     """In this process (no cold start): the fast signature of every pattern method the
     compiler defines equals inspect's, every annotation evaluated."""
     import tileir.compiler  # noqa: F401  (defines the passes' patterns)
 
     checked = 0
-    for obj in gc.get_objects():
-        if not isinstance(obj, type):
-            continue
+    for obj in _subclasses(RewritePattern):
         method = obj.__dict__.get("match_and_rewrite")
         code = getattr(method, "__code__", None)
         if code is None or code.co_name != "impl" or "func" not in code.co_freevars:

@@ -18,11 +18,16 @@ from tileir.utils import plain_isinstance
 
 @pytest.fixture
 def moved() -> Iterator[None]:
+    """Installed for the test's body; afterwards as the process had it (the suite's
+    conftest installs it, a `TILEIR_TEST_XDSL_AS_IS=1` run does not)."""
+    was = plain_isinstance.installed()
     plain_isinstance.install()
     try:
         yield
     finally:
         plain_isinstance.uninstall()
+        if was:
+            plain_isinstance.install()
 
 
 def _samples() -> tuple[list[object], list[type]]:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_corpus_simulated import CORPUS, compiled
+from corpus_ptx import CORPUS, corpus_ptx
 
 from tileir.diagnostics import CompileError
 from tileir.testing import SimulationError, simulate
@@ -40,7 +40,7 @@ _MATCH = r"of warpgroup \d \(tid \d+ \.\. \d+\) read, and the wgmma.wait_group t
 
 
 def _ptx(name: str) -> str:
-    ptx = compiled(name, "sm_90a")
+    ptx = corpus_ptx(name, "sm_90a")
     assert not isinstance(ptx, CompileError), ptx
     return ptx
 
