@@ -24,8 +24,8 @@ across the kernel's other shared-memory uses (`shared_arena.allocate_persistent`
   every element is in bounds, and otherwise element by element through registers with
   zeros for the masked-off ones (synchronous `ld.global` + `st.shared`: `cp.async`
   cannot copy fewer than 4 bytes), which a thread with nothing to do there branches
-  over; where the mask is the `and` of `iota < bound` compares (sm_90a's whole-tile
-  tests, `tile_bounds.py`) reading the tile's coordinates and a 16-byte group runs up
+  over; where the mask is the `and` of `iota < bound` compares (the whole-tile
+  tests of sm_90a and sm_100a, `tile_bounds.py`) reading the tile's coordinates and a 16-byte group runs up
   one dimension of them, its elements in bounds are a prefix of it, and one `cp.async`
   with a `src-size` reads them and zero-fills the rest: the count is `min(bound -
   start, vec)`, computed once for the groups of a column on the edge path
