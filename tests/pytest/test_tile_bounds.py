@@ -65,6 +65,7 @@ def test_a_gemm_operand_mask_is_its_row_and_column_bounds() -> None:
         ("gemm_f16", "sm_90a", True),  # a warp-specialized producer
         ("gemm_f16", "sm_90a", False),  # one agent, the ring under mbarriers
         ("flash_attention_f16", "sm_90a", True),
+        ("gemm_bf16_ragged", "sm_100a", True),  # tcgen05: groups cut by the edge
     ],
 )
 def test_copies_behind_a_whole_tile_test_match_numpy(
@@ -75,15 +76,22 @@ def test_copies_behind_a_whole_tile_test_match_numpy(
     _common.simulate_case(name, ptx, SEED)
 
 
-@pytest.mark.parametrize("arch", ["sm_80", "sm_100a"])
-def test_other_targets_keep_their_predicates(arch: str) -> None:
-    """Measured on sm_90a only: sm_80's and sm_100a's rings copy as before."""
-    ptx = _ptx("gemm_bf16_ragged", arch)
+@pytest.mark.parametrize(
+    ("name", "arch"), [("gemm_bf16_ragged", "sm_80"), ("gemm_f16_aligned_edges", "sm_100a")]
+)
+def test_other_rings_keep_their_predicates(name: str, arch: str) -> None:
+    """sm_80's rings copy as before (measured on sm_90a only), and so do sm_100a's
+    where every group moves all or nothing: each is one predicated copy either way
+    (`async_copy.py`)."""
+    ptx = _ptx(name, arch)
     assert EDGE_BRANCH.search(ptx) is None
-    assert "@t_all cp.async.cg.shared.global" in ptx
+    assert "cp.async.cg.shared.global" in ptx
 
 
-def test_a_test_that_lets_an_edge_tile_through_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_a_test_that_lets_an_edge_tile_through_is_caught(
+    arch: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every tile taken as whole: the ragged tiles' copies read past the operands' ends
     (and their zero padding is never written), which the simulator reports."""
     from xdsl.dialects.builtin import i1
@@ -92,6 +100,6 @@ def test_a_test_that_lets_an_edge_tile_through_is_caught(monkeypatch: pytest.Mon
         return b.const(1, i1)
 
     monkeypatch.setattr(async_copy, "whole_tile_test", always)
-    ptx = _ptx("gemm_bf16_ragged", "sm_90a")
+    ptx = _ptx("gemm_bf16_ragged", arch)
     with pytest.raises(SimulationError):
         _common.simulate_case("gemm_bf16_ragged", ptx, SEED)
