@@ -47,9 +47,9 @@ HEAD = 60
 BEYOND = 8.0
 
 
-def _ptx() -> str:
+def _ptx(arch: str = "sm_90a") -> str:
     module = load_module(CORPUS / "flash_attention_f16.mlir")
-    out = compile_module(module, "sm_90a").ptx
+    out = compile_module(module, arch).ptx
     assert out is not None
     return out
 
@@ -85,8 +85,11 @@ def _run(ptx_text: str) -> None:
     _common.check_outputs(case, inputs, expected)
 
 
-def test_groups_cut_by_the_edge_copy_their_prefix() -> None:
-    text = _ptx()
+@pytest.mark.parametrize("arch", ["sm_90a", "sm_100a"])
+def test_groups_cut_by_the_edge_copy_their_prefix(arch: str) -> None:
+    """On sm_90a behind the producer's whole-tile test; on sm_100a (tcgen05) in the
+    one-agent rings, whose groups are cut by the edge (`async_copy.py`)."""
+    text = _ptx(arch)
     # K and V: a count of the bytes in bounds a column of groups, computed once on the
     # edge path, then one sized copy a group: no `selp` an element (`_prefix_copy`).
     assert "min.s32 t_c0, t_c0, 8;" in text
