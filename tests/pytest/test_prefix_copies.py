@@ -99,10 +99,9 @@ def test_groups_cut_by_the_edge_copy_their_prefix(arch: str) -> None:
     _run(text)
 
 
-def test_a_prefix_one_element_short_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The counts one element short (at most 7 of 8): the elements in bounds at columns
-    7, 15, ... read as zeros, which numpy sees."""
-
+def shorten_prefix_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the edge path's counts one element short (at most 7 of 8 a group): the
+    mutation both targets' prefix-copy tests must catch (test_tcgen05_edge_copies.py too)."""
     original = async_copy.PrefixCounts.emit
 
     def short(self: async_copy.PrefixCounts, asm: ptx.PtxAsm) -> None:
@@ -110,6 +109,12 @@ def test_a_prefix_one_element_short_is_caught(monkeypatch: pytest.MonkeyPatch) -
         original(async_copy.PrefixCounts(self.names, bounds), asm)
 
     monkeypatch.setattr(async_copy.PrefixCounts, "emit", short)
+
+
+def test_a_prefix_one_element_short_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counts one element short (at most 7 of 8): the elements in bounds at columns
+    7, 15, ... read as zeros, which numpy sees."""
+    shorten_prefix_counts(monkeypatch)
     text = _ptx()
     assert "min.s32 t_c0, t_c0, 7;" in text
     with pytest.raises(AssertionError):

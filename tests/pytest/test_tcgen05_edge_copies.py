@@ -13,15 +13,13 @@ that reads past an edge, or drops an element in bounds, changes the product.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_prefix_copies import shorten_prefix_counts
 
-from tileir.backend.ptx import asm_builder as ptx
 from tileir.compiler import compile_module, load_module
-from tileir.conversions.tileas_to_llvm import async_copy
 from tileir.testing import simulate
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
@@ -70,13 +68,7 @@ def test_a_count_one_element_short_is_caught(monkeypatch: pytest.MonkeyPatch) ->
     """The counts one element short (at most 7 of 8): A's element at column 39 and
     B's at 23 of the groups cut by the edge... and every full group's last element
     read as zero, which numpy sees."""
-    original = async_copy.PrefixCounts.emit
-
-    def short(self: async_copy.PrefixCounts, asm: ptx.PtxAsm) -> None:
-        bounds = [dataclasses.replace(b, vec=b.vec - 1) for b in self.bounds]
-        original(async_copy.PrefixCounts(self.names, bounds), asm)
-
-    monkeypatch.setattr(async_copy.PrefixCounts, "emit", short)
+    shorten_prefix_counts(monkeypatch)
     text = _ptx()
     assert "min.s32 t_c0, t_c0, 7;" in text
     with pytest.raises(AssertionError):
