@@ -41,7 +41,7 @@ filecheck: install
 # On every core, a test file to a worker (docs/testing.md); PYTEST_JOBS=0 for one process.
 PYTEST_JOBS ?= auto
 pytest: install
-	$(BIN)/python -m pytest -q -n $(PYTEST_JOBS) --dist loadfile tests/pytest tests/gpu
+	$(BIN)/python -m pytest -q -n $(PYTEST_JOBS) --dist loadfile --no-loadscope-reorder tests/pytest tests/gpu
 
 # Every shell block of README.md and docs/*.md, the slow ones too (make test runs the others).
 docs-test: install
