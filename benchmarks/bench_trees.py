@@ -65,6 +65,7 @@ def worker_cpu(kernels: list[str], gpu: str, out: str) -> dict[str, float]:
     kernel in a forked, prepared worker; CPU seconds up to the PTX, per kernel."""
     from tileir import compiler
     from tileir.driver import assembler, server
+    from tileir.utils import cold_start
 
     server.Server.warm_up(server.Server.__new__(server.Server))
     original = compiler.compile_module
@@ -80,7 +81,10 @@ def worker_cpu(kernels: list[str], gpu: str, out: str) -> dict[str, float]:
         if pid == 0:
             os.close(read)
             server.prepare_spare()
-            gc.set_threshold(assembler.COMPILE_GC_THRESHOLD)
+            # cold_start has the threshold since 1a30a0e; older trees, assembler.
+            gc.set_threshold(
+                getattr(cold_start, "COMPILE_GC_THRESHOLD", 0) or assembler.COMPILE_GC_THRESHOLD
+            )
             compiler.compile_module = up_to_the_ptx  # type: ignore[assignment]
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 2)

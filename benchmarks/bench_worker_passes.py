@@ -74,6 +74,7 @@ def _timed_run(kernel: str, gpu: str, out: str) -> dict[str, float]:
 
     from tileir import compiler
     from tileir.driver import assembler, server
+    from tileir.utils import cold_start
 
     times: dict[str, float] = {}
 
@@ -109,7 +110,10 @@ def _timed_run(kernel: str, gpu: str, out: str) -> dict[str, float]:
 
     compiler.compile_module = deferred  # pyright: ignore[reportAttributeAccessIssue]
     server.prepare_spare()
-    gc.set_threshold(assembler.COMPILE_GC_THRESHOLD)
+    # cold_start has the threshold since 1a30a0e; older trees, assembler.
+    gc.set_threshold(
+        getattr(cold_start, "COMPILE_GC_THRESHOLD", 0) or assembler.COMPILE_GC_THRESHOLD
+    )
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 2)
     start = time.process_time()
