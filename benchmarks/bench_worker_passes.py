@@ -112,7 +112,7 @@ def _timed_run(kernel: str, gpu: str, out: str) -> dict[str, float]:
     server.prepare_spare()
     # cold_start has the threshold since 1a30a0e; older trees, assembler.
     gc.set_threshold(
-        getattr(cold_start, "COMPILE_GC_THRESHOLD", 0) or assembler.COMPILE_GC_THRESHOLD
+        getattr(cold_start, "COMPILE_GC_THRESHOLD", 0) or assembler.COMPILE_GC_THRESHOLD  # pyright: ignore[reportAttributeAccessIssue]
     )
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, 2)
