@@ -15,8 +15,12 @@ sees the IR as it was when the walk began.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from xdsl.dialects import func
 from xdsl.ir import Operation
+
+OpT = TypeVar("OpT", bound=Operation)
 
 
 def ops_of(op: Operation, *, reverse: bool = False) -> list[Operation]:
@@ -65,9 +69,14 @@ def _collect_reversed(op: Operation, out: list[Operation]) -> None:
             block = block._prev_block  # pyright: ignore[reportPrivateUsage]
 
 
+def enclosing_op(op: Operation, kind: type[OpT]) -> OpT | None:
+    """The nearest op of type `kind` that `op` is nested in, or None."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, kind):
+        parent = parent.parent_op()
+    return parent
+
+
 def enclosing_function(op: Operation) -> func.FuncOp | None:
     """The `func.func` that `op` is nested in, or None."""
-    fn = op.parent_op()
-    while fn is not None and not isinstance(fn, func.FuncOp):
-        fn = fn.parent_op()
-    return fn
+    return enclosing_op(op, func.FuncOp)

@@ -61,6 +61,7 @@ from tileir.conversions.tileas_to_llvm.async_copy import AsyncFeeds, LowerAsyncW
 from tileir.conversions.tileas_to_llvm.builder import LLBuilder
 from tileir.conversions.tileas_to_llvm.context import LoweringContext, element_bits
 from tileir.conversions.tileas_to_llvm.control_flow import split_after
+from tileir.conversions.tileas_to_llvm.kernel import register_cap
 from tileir.conversions.tileas_to_llvm.mbarriers import (
     MBARRIER_BYTES,
     arrive,
@@ -467,12 +468,7 @@ class LowerAgentSwitch(AgentPattern):
             raise not_supported(op, "an agent_switch with operands")
         state = self.ctx.function_state(op)
         warps = agent_warps(op)
-        fn = op.parent_op()
-        while fn is not None and not isinstance(fn, llvm.FuncOp):
-            fn = fn.parent_op()
-        assert fn is not None
-        initial = fn.attributes.get("nvvm.maxnreg")
-        start = initial.value.data if initial is not None else None  # pyright: ignore[reportAttributeAccessIssue]
+        start = register_cap(op)
         budgets = (
             list(op.budgets) if start is None else fit_to_register_pool(op.budgets, warps, start)
         )

@@ -101,7 +101,7 @@ from xdsl.dialects.builtin import (
     i1,
     i32,
 )
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import BlockArgument, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, op_type_rewrite_pattern
 
 from tileir.backend.ptx import asm_builder as ptx
@@ -116,6 +116,7 @@ from tileir.conversions.tileas_to_llvm.context import (
     linear_layout,
 )
 from tileir.conversions.tileas_to_llvm.exchange import Exchange, element_kind
+from tileir.conversions.tileas_to_llvm.kernel import register_cap
 from tileir.conversions.tileas_to_llvm.mbarriers import (
     MBARRIER_BYTES,
     arrive_after_copies,
@@ -569,6 +570,7 @@ class LowerAsyncTiledLoad(RingPattern):
         plan = self.ctx.tile_bounds.pop(id(op), None)
         whole_tile: SSAValue | None = None
         prologue = k < ring.last_stage and not ring.stages
+        cap = register_cap(op) or MAX_REGISTERS_PER_THREAD
         if plan is not None:
             scalars = [self.ctx.registers_of(op, v)[0] for v in plan.anchor.operands]
             plan.release()
@@ -577,7 +579,7 @@ class LowerAsyncTiledLoad(RingPattern):
                 and not any(_apart(offsets[g], nbytes) for g in groups)
                 and (
                     ARCHS[self.ctx.arch].warp_specialization
-                    or (not aligned and not (prologue and _register_capped(op)))
+                    or (not aligned and not (prologue and cap < MAX_REGISTERS_PER_THREAD))
                 )
             ):
                 whole_tile = whole_tile_test(b, plan, scalars)
@@ -689,16 +691,6 @@ def mbarrier_stage(
     if k >= ring.last_stage and ring.current_future is None:
         raise not_supported(op, "an asynchronous load ahead of a loop without its wait")
     return _mbarrier_slot(b, state, ring, k, size)
-
-
-def _register_capped(op: Operation) -> bool:
-    """Whether the kernel holding `op` has a register budget below 255 (`nvvm.maxnreg`:
-    an occupancy hint's share of the register file, `kernel.py`)."""
-    fn = op.parent_op()
-    while fn is not None and not isinstance(fn, llvm.FuncOp):
-        fn = fn.parent_op()
-    budget = None if fn is None else fn.attributes.get("nvvm.maxnreg")
-    return isinstance(budget, IntegerAttr) and budget.value.data < MAX_REGISTERS_PER_THREAD
 
 
 def _offsets(layout: LinearLayout, strides: Sequence[int], g: int, vec: int) -> list[int]:

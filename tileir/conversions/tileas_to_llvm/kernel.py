@@ -33,6 +33,7 @@ from tileir.targets import MAX_REGISTERS_PER_THREAD, ctas_per_sm_by_shared, regi
 from tileir.transforms.tileas.assign_layouts import tile_words
 from tileir.transforms.tileas.ring_budget import occupancy_hint
 from tileir.transforms.tileas.specialize_agents import agent_warps
+from tileir.utils.walk import enclosing_op
 
 #: 32-bit words of its largest tile a thread may hold for ptxas to choose the kernel's
 #: registers itself (`wants_register_budget`).
@@ -89,6 +90,14 @@ def relax_occupancy_cap(fn: llvm.FuncOp, cap: OccupancyCap, shared_bytes: int, a
         return
     budget = register_budget(cap.threads, max(resident, 1))
     fn.attributes["nvvm.maxnreg"] = IntegerAttr(budget, i32)
+
+
+def register_cap(op: Operation) -> int | None:
+    """The `nvvm.maxnreg` of the `llvm.func` holding `op` (an occupancy hint's share of
+    the register file, `relax_occupancy_cap`), or None when the kernel has none."""
+    fn = enclosing_op(op, llvm.FuncOp)
+    cap = None if fn is None else fn.attributes.get("nvvm.maxnreg")
+    return cap.value.data if isinstance(cap, IntegerAttr) else None
 
 
 def lower_kernel_signature(
