@@ -35,8 +35,10 @@ test: install filecheck notebooks pytest
 # server's own tests start theirs, privately, and stop it).
 test filecheck pytest notebooks gpu fuzz cutile-shim: export TILEIR_SERVER = 0
 
+# lit's tileir-opt and tileir-as runs go to a compile server of the run's own
+# (tests/private_server.py: started, then stopped and removed; docs/testing.md).
 filecheck: install
-	$(BIN)/lit -sv tests/filecheck
+	$(BIN)/python tests/private_server.py $(BIN)/lit -sv tests/filecheck
 
 # On every core, a test file to a worker (docs/testing.md); PYTEST_JOBS=0 for one process.
 PYTEST_JOBS ?= auto

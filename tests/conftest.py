@@ -3,9 +3,10 @@
 The suite never starts tileir-as's compile server: a server outlives the process that
 starts it (until its idle timeout), which a test run must not leave behind, and it
 would make every test's compilations depend on the first one's environment.  So
-`TILEIR_SERVER=0` here, for every tileir-as the tests run; the server's own tests
-(test_compile_server.py) turn it on for their subprocesses, each with a private
-`XDG_RUNTIME_DIR`, and stop their server in teardown.  The result cache stays on (its
+`TILEIR_SERVER=0` here, for every tileir-as and tileir-opt the tests run; the server's
+own tests (test_compile_server*.py) and cuTile's exports (test_cutile_shim.py) turn it
+on for their subprocesses, each with a private `XDG_RUNTIME_DIR`
+(tests/private_server.py), and stop their server when done.  The result cache stays on (its
 results are byte-identical, and the suite exercises it), in a directory of this run
 rather than the user's ~/.cache/tileir, unless `TILEIR_CACHE_DIR` is set.
 

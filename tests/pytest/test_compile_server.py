@@ -10,7 +10,6 @@ their own subprocesses only.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
 import signal
@@ -19,100 +18,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import server_env
 
 from tileir.driver import client, server
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "tests" / "corpus"
-BIN = Path(sys.executable).parent
-
-
-class Env:
-    """A private runtime directory (short: a socket path holds 108 bytes) and cache."""
-
-    def __init__(self, work: Path) -> None:
-        self.runtime = Path(tempfile.mkdtemp(prefix="tsrv"))
-        self.runtime.chmod(0o700)
-        self.work = work
-        self.environ = dict(os.environ)
-        self.environ.update(
-            {
-                "XDG_RUNTIME_DIR": str(self.runtime),
-                "TILEIR_SERVER": "1",
-                "TILEIR_NO_CACHE": "1",
-                "TILEIR_CACHE_DIR": str(work / "cache"),
-                "TILEIR_SERVER_IDLE_TIMEOUT": "120",
-                "TILEIR_SERVER_TIMEOUT": "120",  # a hung worker fails a test, not hangs it
-            }
-        )
-        self.environ.pop("TILEIR_CLIENT_DEBUG", None)
-
-    def paths(self) -> client.ServerPaths:
-        return client.ServerPaths(str(self.runtime / "tileir"))
-
-    def run(
-        self, args: list[str], timeout: float = 300, **env: str
-    ) -> subprocess.CompletedProcess[bytes]:
-        environ = {**self.environ, **env}
-        return subprocess.run(
-            [str(BIN / "tileir-as"), *args],
-            capture_output=True,
-            cwd=self.work,
-            env=environ,
-            timeout=timeout,
-        )
-
-    def popen(self, args: list[str], **env: str) -> subprocess.Popen[bytes]:
-        return subprocess.Popen(
-            [str(BIN / "tileir-as"), *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=self.work,
-            env={**self.environ, **env},
-        )
-
-    def server_pid(self) -> int | None:
-        try:
-            text = Path(self.paths().lock).read_text().strip()
-        except OSError:
-            return None
-        return int(text) if text else None
-
-    def status(self) -> dict | None:
-        return client.server_request(self.paths(), "status")
-
-    def start(self) -> dict:
-        proc = self.run(["--server", "start"], timeout=120)
-        assert proc.returncode == 0, proc.stderr
-        info = self.status()
-        assert info is not None
-        return info
-
-    def stop(self) -> None:
-        """Stop the server, and make sure of it: no test leaves one behind."""
-        self.run(["--server", "stop"], timeout=60)
-        pid = self.server_pid()
-        if pid and client.server_alive(self.paths()):
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        deadline = time.monotonic() + 10
-        while client.server_alive(self.paths()) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not client.server_alive(self.paths())
-        shutil.rmtree(self.runtime, ignore_errors=True)
-
-
-@pytest.fixture
-def env(tmp_path: Path) -> Iterator[Env]:
-    e = Env(tmp_path)
-    try:
-        yield e
-    finally:
-        e.stop()
+env = server_env.env  # the fixture: a private server, stopped in teardown
+Env = server_env.Env
+ROOT, CORPUS, BIN = server_env.ROOT, server_env.CORPUS, server_env.BIN
+_wait_for_worker, _wait_for_spare = server_env.wait_for_worker, server_env.wait_for_spare
 
 
 def in_process(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -263,28 +179,6 @@ def test_server_killed_mid_compile(env: Env) -> None:
     again = env.run(args)
     assert again.returncode == 0 and again.stderr == b""
     assert (env.work / "k.cubin").read_bytes() == ref.read_bytes()
-
-
-def _wait_for_worker(env: Env) -> int:
-    """The pid of the worker compiling a request (the server's status lists them; the
-    spare waiting for the next request is not one)."""
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        info = env.status()
-        if info is not None and info["worker_pids"]:
-            return info["worker_pids"][0]
-        time.sleep(0.02)
-    raise AssertionError("no worker appeared")
-
-
-def _wait_for_spare(env: Env) -> int:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        info = env.status()
-        if info is not None and info["spare_pid"] is not None:
-            return info["spare_pid"]
-        time.sleep(0.02)
-    raise AssertionError("no spare worker appeared")
 
 
 def test_the_spare_worker_takes_the_next_request(env: Env) -> None:

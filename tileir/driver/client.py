@@ -21,6 +21,9 @@ cost of a cold `tileir-as` process.
 
 The three give the same bytes: each runs `tileir.driver.assembler.run` on the same
 command line; the cache keeps what one of them produced.
+
+`tileir-opt` (tileir/driver/opt_entry.py) goes through `run_opt`: the server, else its
+own process, never the cache; its worker reads the client's standard input.
 """
 
 # No `from __future__ import annotations`: it imports the `__future__` module (0.25 ms of
@@ -69,7 +72,13 @@ CONTROL_ENV = frozenset(
     }
 )
 
-PROTOCOL = 2
+#: 3: a request names its tool (`tileir-opt` sends its standard input after the worker
+#: answers); 2: tileir-as requests only.
+PROTOCOL = 3
+#: The tools the server runs.  tileir-as's runs are cached; tileir-opt's are not (its
+#: output is standard output and whatever files its flags name, which no key describes).
+AS_TOOL = "tileir-as"
+OPT_TOOL = "tileir-opt"
 CONNECT_TIMEOUT = 2.0
 DEFAULT_IDLE_TIMEOUT = 600.0
 DEFAULT_RESULT_TIMEOUT = 900.0
@@ -412,9 +421,12 @@ class Recorded:
         self.irregular = irregular
 
 
-def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Recorded:
-    """Run `tileir.driver.assembler` on `argv` as its `main()` would, with file
-    descriptors 1 and 2 going to temporary files; the result holds what it wrote.
+def run_captured(
+    argv: list[str], streams: list[str | None] | None = None, tool: str = AS_TOOL
+) -> Recorded:
+    """Run `tool` (`tileir.driver.assembler`, or `tileir.driver.opt` for tileir-opt) on
+    `argv` as its `main()` would, with file descriptors 1 and 2 going to temporary
+    files; the result holds what it wrote (and, for tileir-as, the files it wrote).
     `streams` (encoding, errors of stdout, then of stderr) builds fresh sys.stdout and
     sys.stderr on them (the server's worker), else this process's own are used."""
     import tempfile
@@ -423,10 +435,23 @@ def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Re
     from tileir.utils import cold_start
 
     cold_start.install()
-    from tileir.driver import assembler
+    if tool == OPT_TOOL:
+        from tileir.driver import opt
+        from tileir.driver.errors import guarded
 
-    assembler._SINGLE_RUN = True
-    assembler.RECORD = {"outputs": {}, "log": None}
+        def run_tool() -> int:
+            return guarded(OPT_TOOL, lambda: opt.run(argv))
+
+        assembler = None
+    else:
+        from tileir.driver import assembler
+
+        assembler._SINGLE_RUN = True
+        assembler.RECORD = {"outputs": {}, "log": None}
+
+        def run_tool() -> int:
+            return assembler.run(argv)
+
     captured = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]  # noqa: SIM115 (closed by _read_all)
     for stream in (sys.stdout, sys.stderr):
         if stream is not None:
@@ -447,8 +472,8 @@ def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Re
         )
     try:
         try:
-            status = assembler.run(argv)
-        except SystemExit as e:  # --help
+            status = run_tool()
+        except SystemExit as e:  # --help, an argparse error
             status = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
         for stream in (sys.stdout, sys.stderr):
             if stream is not None:
@@ -459,7 +484,10 @@ def run_captured(argv: list[str], streams: list[str | None] | None = None) -> Re
         os.dup2(saved_fds[1], 2)
         for fd in saved_fds:
             os.close(fd)
-        record, assembler.RECORD = assembler.RECORD, None
+        record: dict = {"outputs": {}, "log": None}
+        if assembler is not None:
+            record = assembler.RECORD or record
+            assembler.RECORD = None
     out, err = (_read_all(f) for f in captured)
     outputs = {path: data for path, data in record["outputs"].items() if data is not None}
     irregular = [path for path, data in record["outputs"].items() if data is None]
@@ -724,20 +752,26 @@ def result_timeout() -> float:
         return DEFAULT_RESULT_TIMEOUT
 
 
-def compile_on_server(argv: list[str], paths: ServerPaths) -> Recorded | None:
-    """Have the server run `argv` here, or None if it could not give a whole answer
-    (then nothing it did counts: the caller compiles, rewriting any output)."""
+def compile_on_server(argv: list[str], paths: ServerPaths, tool: str = AS_TOOL) -> Recorded | None:
+    """Have the server run `tool` on `argv` here, or None if it could not give a whole
+    answer (then nothing it did counts: the caller compiles, rewriting any output).
+    tileir-opt's worker reads this process's standard input itself (`_send_stdin`); if
+    the worker then dies, the input it may have read cannot be read again unless it is
+    a regular file (rewound here), and the answer is an error that says so."""
     sock = connect(paths)
     if sock is None:
         spawn_server(paths)
         return None
     worker: int | None = None
+    stdin_at: int | None = None  # where a regular file's standard input was handed over
+    stdin_sent = False
     try:
         umask = os.umask(0o022)
         os.umask(umask)
         request = {
             "op": "compile",
             "protocol": PROTOCOL,
+            "tool": tool,
             "fingerprint": source_fingerprint(),
             "argv": argv,
             "cwd": os.getcwd(),
@@ -754,6 +788,9 @@ def compile_on_server(argv: list[str], paths: ServerPaths) -> Recorded | None:
                 spawn_server(paths)  # after the old one has gone (else the next call)
             return None
         worker = int(reply["worker"])
+        if tool == OPT_TOOL:
+            stdin_at = _stdin_offset()
+            stdin_sent = _send_stdin(sock)
         meta = recv_message(sock)
         result = _cache.Result.decode(recv_frame(sock))
         if result is None:
@@ -766,9 +803,52 @@ def compile_on_server(argv: list[str], paths: ServerPaths) -> Recorded | None:
         # The server (or its worker) died, hung or garbled the answer: compile here.
         _kill(worker)
         _debug(f"no answer from the server ({type(e).__name__}: {e}): compiling in-process")
+        if stdin_sent and not _rewind_stdin(stdin_at):
+            message = (
+                f"{tool}: error: the compile server's worker ended before it answered, "
+                "after it was given standard input, which cannot be read again; run the "
+                f"command again (TILEIR_SERVER=0: {tool} without the server)\n"
+            )
+            return Recorded(_cache.Result(1, b"", message.encode(), {}, None), [])
         return None
     finally:
         sock.close()
+
+
+def _stdin_offset() -> int | None:
+    """The offset of standard input if it is a regular file (which a failed request can
+    rewind to), else None."""
+    try:
+        if stat.S_ISREG(os.fstat(0).st_mode):
+            return os.lseek(0, 0, os.SEEK_CUR)
+    except OSError:
+        pass
+    return None
+
+
+def _rewind_stdin(offset: int | None) -> bool:
+    if offset is None:
+        return False
+    try:
+        os.lseek(0, offset, os.SEEK_SET)
+    except OSError:
+        return False
+    return True
+
+
+def _send_stdin(sock: "_socket.socket") -> bool:
+    """Hand this process's standard input to the worker (its file descriptor, over the
+    unix socket), so that it reads what this process would, as it comes; or say there
+    is none (closed).  True if it was handed over."""
+    import _socket
+
+    if sys.stdin is None:  # descriptor 0 was closed when Python started (now maybe reused)
+        send_frame(sock, b"")  # no standard input: the worker runs without one too
+        return False
+    fds = (0).to_bytes(4, sys.byteorder)  # one C int: SCM_RIGHTS's array of descriptors
+    payload = (0).to_bytes(4, "little")  # an empty frame, carrying the descriptor
+    sock.sendmsg([payload], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, fds)])
+    return True
 
 
 def _kill(pid: int | None) -> None:
@@ -843,9 +923,13 @@ def server_command(command: str) -> int:
     return 1
 
 
+#: The tool this process runs as (the prefix of `_debug`'s lines).
+_tool = AS_TOOL
+
+
 def _debug(message: str) -> None:
     if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
-        print(f"tileir-as: {message}", file=sys.stderr)
+        print(f"{_tool}: {message}", file=sys.stderr)
 
 
 # -- the entry point -------------------------------------------------------------------
@@ -883,6 +967,26 @@ def run(argv: list[str]) -> int:
         if kept is not None:
             store.put(key, kept)
     return status
+
+
+def run_opt(argv: list[str]) -> int | None:
+    """`tileir-opt`'s client (tileir/driver/opt_entry.py): the command run by the
+    server's worker, which answers with its stdout, stderr and exit status (the files
+    its flags name it writes itself, in this directory); None when there is no server
+    to run it (then the caller runs tileir-opt in this process, and the first call
+    starts the server meanwhile, as tileir-as's does).  No result cache: a tileir-opt
+    command line does not say which files it reads and writes."""
+    global _tool
+    _tool = OPT_TOOL
+    if not server_enabled() or any(arg in ("-h", "--help") for arg in argv):
+        return None  # --help is fitted to this terminal, which a worker has not
+    paths = server_paths()
+    if paths is None:
+        return None
+    recorded = compile_on_server(argv, paths, OPT_TOOL)
+    if recorded is None:
+        return None
+    return emit(recorded.result)
 
 
 def _read_input(path: str | None) -> bytes | None:

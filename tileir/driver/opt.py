@@ -116,6 +116,11 @@ class TileirOptMain(BytecodeOptMixin, xDSLOptMain):
             if name not in self.ctx.registered_dialect_names:
                 self.ctx.register_dialect(name, factory)
 
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        if self.args.input_file is None and sys.stdin is None:
+            raise ValueError("no input file, and standard input is closed")
+        return super().get_input_stream()
+
     def register_all_frontends(self) -> None:
         super().register_all_frontends()
 

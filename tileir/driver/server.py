@@ -5,10 +5,11 @@
 One per user and installation (tileir/driver/client.py names its socket, lock and log
 in a private 0700 directory).  It imports the compiler and compiles a small kernel
 once, freezes what that built for the garbage collector, and then, for each request
-(a command line, a directory, an environment), forks a worker that runs
-`tileir.driver.assembler` in the client's directory and environment and sends back the
-exit status, stdout, stderr and the files it wrote: a fresh process's run without the
-start-up.  Workers run in parallel, as many as there are cores (`TILEIR_SERVER_WORKERS`);
+(a tool, a command line, a directory, an environment), forks a worker that runs
+`tileir.driver.assembler` (tileir-as) or `tileir.driver.opt` (tileir-opt, reading the
+client's standard input, passed over the socket) in the client's directory and
+environment and sends back the exit status, stdout, stderr and the files it wrote: a
+fresh process's run without the start-up.  Workers run in parallel, as many as there are cores (`TILEIR_SERVER_WORKERS`);
 further requests wait their turn.
 
 While it has nothing to do, the server keeps one worker forked ahead (the *spare*,
@@ -101,6 +102,12 @@ class Server:
         self.started = time.monotonic()
         self.last_activity = self.started
         self.children: dict[int, float] = {}
+        #: Workers of tileir-opt requests: each reads its client's standard input, which
+        #: may be the output of another request in the same shell pipeline
+        #: (`tileir-opt a.mlir | tileir-opt -p ...`), so they wait for no free slot and
+        #: hold none (a pipeline whose second half held the slots its first half waits
+        #: for would never end), as many as the client processes themselves would be.
+        self.readers: set[int] = set()
         self.queue: list[tuple[socket.socket, dict]] = []
         self.served = 0
         self.stopping = False
@@ -154,6 +161,13 @@ class Server:
                     print(
                         f"warm-up compile of {kernel} for {arch} failed ({status})", file=sys.stderr
                     )
+            # tileir-opt's driver (xDSL's option parsing, the pass registry), once.
+            from tileir.driver import opt
+
+            out = os.path.join(tmp, "warm_up.mlir.out")
+            status = opt.run([source, "-p", "convert-cuda-tile-to-tileaa", "-o", out])
+            if status != 0:
+                print(f"warm-up tileir-opt run failed ({status})", file=sys.stderr)
         # The warm-up wrote PTX, so nothing asked ptxas's release yet: ask it here, or every
         # worker runs `ptxas --version` (10-30 ms) and forgets the answer when it exits.
         found = ptxas.find_ptxas()
@@ -200,7 +214,7 @@ class Server:
         self.last_activity = time.monotonic()  # idle from now, not from before the warm-up
         while True:
             self.reap()
-            while self.queue and len(self.children) < self.max_workers:
+            while self.queue and len(self.children) - len(self.readers) < self.max_workers:
                 conn, request = self.queue.pop(0)
                 self.dispatch(conn, request)
             busy = bool(self.children or self.queue)
@@ -248,6 +262,7 @@ class Server:
             if pid == 0:
                 return
             self.children.pop(pid, None)
+            self.readers.discard(pid)
             if self.spare is not None and self.spare.pid == pid:  # it died waiting
                 self.spare.channel.close()
                 self.spare = None
@@ -289,6 +304,9 @@ class Server:
                     self.close_listener()
                 elif self.stopping:
                     self.reply(conn, {"error": "stopping"})
+                elif request.get("tool") == client.OPT_TOOL:
+                    self.dispatch(conn, request)  # at once: `readers`
+                    return  # the worker answers
                 else:
                     self.queue.append((conn, request))
                     return  # the worker answers
@@ -320,7 +338,8 @@ class Server:
         """Hand a request to the spare worker, or (none, or it is gone) to a worker
         forked now."""
         spare, self.spare = self.spare, None
-        self.last_request = request
+        if request.get("tool", client.AS_TOOL) == client.AS_TOOL:
+            self.last_request = request  # the next spare starts its ptxas (tileir-opt runs none)
         if spare is not None:
             try:
                 socket.send_fds(spare.channel, [b"R"], [conn.fileno()])
@@ -331,12 +350,17 @@ class Server:
                     os.kill(spare.pid, signal.SIGKILL)  # reaped by `reap`
             else:
                 self.served += 1
-                self.children[spare.pid] = time.monotonic()
+                self.started_worker(spare.pid, request)
                 conn.close()
                 return
             finally:
                 spare.channel.close()
         self.fork_worker(conn, request)
+
+    def started_worker(self, pid: int, request: dict) -> None:
+        self.children[pid] = time.monotonic()
+        if request.get("tool") == client.OPT_TOOL:
+            self.readers.add(pid)
 
     def fork_spare(self) -> None:
         """Fork the worker the next request goes to (`Spare`)."""
@@ -385,7 +409,7 @@ class Server:
                 traceback.print_exc()
             finally:
                 os._exit(code)
-        self.children[pid] = time.monotonic()
+        self.started_worker(pid, request)
         conn.close()
 
     def _become_worker(self) -> None:
@@ -448,14 +472,19 @@ def spare_worker(channel: socket.socket, previous: dict | None = None) -> int:
 def worker(conn: socket.socket, request: dict) -> int:
     """Run one command line as the client's process would and send the answer."""
     conn.settimeout(60.0)
+    tool = request.get("tool", client.AS_TOOL)
+    if tool not in (client.AS_TOOL, client.OPT_TOOL):
+        raise ValueError(f"unknown tool {tool!r}")
     client.send_message(conn, {"worker": os.getpid()})
+    if tool == client.OPT_TOOL:
+        _take_stdin(conn)
     _adopt(request)
-    sys.argv = ["tileir-as", *request["argv"]]
+    sys.argv = [tool, *request["argv"]]
     delay = os.environ.get(client.TEST_DELAY_ENV)
     if delay:
         time.sleep(float(delay))
     try:
-        recorded = client.run_captured(list(request["argv"]), list(request["streams"]))
+        recorded = client.run_captured(list(request["argv"]), list(request["streams"]), tool)
     finally:
         from tileir.driver import assembler
 
@@ -464,6 +493,26 @@ def worker(conn: socket.socket, request: dict) -> int:
     client.send_frame(conn, recorded.result.encode())
     conn.close()
     return 0
+
+
+def _take_stdin(conn: socket.socket) -> None:
+    """The client's standard input as this worker's (`client._send_stdin`): its file
+    descriptor becomes descriptor 0 and `sys.stdin` reads it; without one (the client's
+    was closed) this worker has none either, as Python leaves `sys.stdin` then."""
+    import io
+
+    data, fds, _, _ = socket.recv_fds(conn, 4, 1)
+    if len(data) < 4:
+        data += client.recv_exact(conn, 4 - len(data))
+    if int.from_bytes(data, "little") != 0:
+        raise ValueError("expected the standard input frame")
+    if fds:
+        os.dup2(fds[0], 0)
+        os.close(fds[0])
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)))
+    else:
+        os.close(0)
+        sys.stdin = None  # pyright: ignore[reportAttributeAccessIssue]  (as Python does)
 
 
 def _adopt(request: dict) -> None:
