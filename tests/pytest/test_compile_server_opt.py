@@ -5,7 +5,9 @@ standard input where the command reads it; a pipeline of tileir-opt runs ends ev
 with one worker slot; a worker killed mid-run falls back to the command in-process
 where its standard input can be read again, and says why not where it cannot.
 
-Each test has a private server (test_compile_server.py's `env`), stopped in teardown.
+The tests share one private server with a single worker slot (server_env.Env; the
+`served` counts are differences), started once and stopped after the last: a server's
+start (its warm-up compilations) is most of what each test would otherwise take.
 """
 
 from __future__ import annotations
@@ -15,14 +17,31 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
 import pytest
-import server_env
 from server_env import BIN, CORPUS, ROOT, Env, wait_for_worker
 
-env = server_env.env  # the fixture: a private server, stopped in teardown
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
+    """One server for the module, one worker slot (for the pipeline test)."""
+    e = Env(tmp_path_factory.mktemp("opt-server"))
+    e.environ["TILEIR_SERVER_WORKERS"] = "1"
+    try:
+        e.start()
+        yield e
+    finally:
+        e.stop()
+
+
+def _served(env: Env) -> int:
+    info = env.status()
+    assert info is not None
+    return info["served"]
+
 
 KERNEL = CORPUS / "vadd_f32.mlir"
 INVALID = ROOT / "tests/filecheck/dialects/cuda_tile/core_invalid.mlir"
@@ -71,7 +90,7 @@ def _run(
 
 
 def test_tileir_opt_answers_are_byte_identical(env: Env) -> None:
-    env.start()
+    before = _served(env)
     for name, template, source in CASES:
         results = []
         for how, setting in (("server", "1"), ("in-process", "0")):
@@ -83,15 +102,13 @@ def test_tileir_opt_answers_are_byte_identical(env: Env) -> None:
             results.append((proc.returncode, proc.stdout, proc.stderr, files))
         assert results[0] == results[1], name
         assert results[0][0] in (0, 1, 2), (name, results[0])
-    info = env.status()
-    assert info is not None and info["served"] == len(CASES)
+    assert _served(env) - before == len(CASES)
 
 
 def test_a_pipeline_ends_with_one_worker_slot(env: Env) -> None:
     """`tileir-opt a.mlir | tileir-opt -p ...`: the second worker waits on the first
     one's output; with one slot, the first must not wait for the second's slot."""
-    env.environ["TILEIR_SERVER_WORKERS"] = "1"
-    env.start()
+    before = _served(env)
     script = (
         f'"{BIN}/tileir-opt" "{KERNEL}" --print-op-generic'
         f' | "{BIN}/tileir-opt" -p convert-cuda-tile-to-tileaa'
@@ -108,12 +125,10 @@ def test_a_pipeline_ends_with_one_worker_slot(env: Env) -> None:
         TILEIR_SERVER="0",
     )
     assert piped.stdout == alone.stdout and piped.stdout
-    info = env.status()
-    assert info is not None and info["served"] == 3
+    assert _served(env) - before == 3
 
 
 def _killed_mid_run(env: Env, stdin: int | IO[bytes]) -> subprocess.Popen[bytes]:
-    env.start()
     proc = env.popen(
         ["-p", "convert-cuda-tile-to-tileaa"],
         tool="tileir-opt",
@@ -167,8 +182,7 @@ def test_worker_killed_with_a_pipe_on_stdin_says_so(env: Env) -> None:
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 def test_help_runs_in_the_client(env: Env, flag: str) -> None:
     """Help is fitted to the client's terminal: it never goes to the server."""
-    env.start()
+    before = _served(env)
     proc = env.run([flag], tool="tileir-opt", stdin=subprocess.DEVNULL)
     assert proc.returncode == 0 and b"usage: tileir-opt" in proc.stdout
-    info = env.status()
-    assert info is not None and info["served"] == 0
+    assert _served(env) == before

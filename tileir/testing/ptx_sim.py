@@ -132,7 +132,7 @@ from tileir.testing.ptx_machine import GlobalMemory, Machine, ThreadGrid
 from tileir.testing.ptx_numeric import FORMATS, TYPES, UINT, PtxType
 from tileir.testing.ptx_ops import decode
 from tileir.testing.ptx_parse import Instruction, Kernel, Module, Param, parse_module
-from tileir.testing.ptx_program import build_program
+from tileir.testing.ptx_program import Program, build_program
 from tileir.testing.ptx_sched import WARP_ORDERS, WARPGROUP_OPCODES, Step, release_rendezvous, run
 from tileir.testing.ptx_shared import SharedDecl, init_shared, place_shared
 
@@ -183,26 +183,7 @@ def simulate(
         raise ValueError(f"approx must be one of {APPROX_MODES}, got {approx!r}")
     if warp_order not in WARP_ORDERS:
         raise ValueError(f"warp_order must be one of {WARP_ORDERS}, got {warp_order!r}")
-    module = parse_module(ptx)
-    k = select_kernel(module, kernel)
-    block = k.reqntid
-    if block is None:
-        raise SimulationError(
-            f"kernel {k.name} has no .reqntid: the block size is unknown", kind=UNSUPPORTED
-        )
-    if dynamic_shared is None:
-        from tileir.backend.ptx.target import dynamic_shared_symbol
-
-        dynamic_shared = module.constants.get(dynamic_shared_symbol(k.name), 0)
-    if module.dynamic_shared is not None:
-        # The extern array is the CTA's dynamic shared memory (at least one aligned
-        # slot, so that a launch that gave none still has an address to trap at).
-        name, align = module.dynamic_shared
-        k = replace(k, body=[SharedDecl(0, name, max(dynamic_shared, align), align), *k.body])
-    if module.globals:
-        k = replace(k, body=[*module.globals, *k.body])
-    program = build_program(k)
-    steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
+    k, block, dynamic_shared, program, steps = _prepare(ptx, kernel, dynamic_shared)
     memory = GlobalMemory()
     params = bind_params(k.params, args, memory)
     for i, a in enumerate(indirect_arrays):
@@ -228,6 +209,50 @@ def simulate(
     memory.write_back()
     if printed is not None:
         printed.extend(machine.printed)
+
+
+#: ``_prepare``'s last results: a test runs one kernel's PTX several times in a row
+#: (aligned and at its declared alignment, nearest and bound, warp orders), and its
+#: parse, program and decoded steps (a fifth to a quarter of a small kernel's run) are
+#: the same each time: nothing in them changes as a run goes (its state is the
+#: ``Machine``'s).
+_Prepared = tuple[Kernel, tuple[int, int, int], int, Program, list[Step]]
+_PREPARED: dict[tuple[str, str | None, int | None], _Prepared] = {}
+_PREPARED_KEPT = 2
+
+
+def _prepare(ptx: str, kernel: str | None, dynamic_shared: int | None) -> _Prepared:
+    """The kernel (with the module's dynamic shared array and globals), its block, the
+    launch's dynamic shared bytes, its program and each instruction's step."""
+    key = (ptx, kernel, dynamic_shared)
+    prepared = _PREPARED.get(key)
+    if prepared is not None:
+        return prepared
+    module = parse_module(ptx)
+    k = select_kernel(module, kernel)
+    block = k.reqntid
+    if block is None:
+        raise SimulationError(
+            f"kernel {k.name} has no .reqntid: the block size is unknown", kind=UNSUPPORTED
+        )
+    if dynamic_shared is None:
+        from tileir.backend.ptx.target import dynamic_shared_symbol
+
+        dynamic_shared = module.constants.get(dynamic_shared_symbol(k.name), 0)
+    if module.dynamic_shared is not None:
+        # The extern array is the CTA's dynamic shared memory (at least one aligned
+        # slot, so that a launch that gave none still has an address to trap at).
+        name, align = module.dynamic_shared
+        k = replace(k, body=[SharedDecl(0, name, max(dynamic_shared, align), align), *k.body])
+    if module.globals:
+        k = replace(k, body=[*module.globals, *k.body])
+    program = build_program(k)
+    steps = [_instruction_step(ins, decode(ins)) for ins in program.instructions]
+    prepared = (k, block, dynamic_shared, program, steps)
+    while len(_PREPARED) >= _PREPARED_KEPT:
+        del _PREPARED[next(iter(_PREPARED))]
+    _PREPARED[key] = prepared
+    return prepared
 
 
 def select_kernel(module: Module, name: str | None) -> Kernel:
