@@ -9,8 +9,9 @@ once, freezes what that built for the garbage collector, and then, for each requ
 `tileir.driver.assembler` (tileir-as) or `tileir.driver.opt` (tileir-opt, reading the
 client's standard input, passed over the socket) in the client's directory and
 environment and sends back the exit status, stdout, stderr and the files it wrote: a
-fresh process's run without the start-up.  Workers run in parallel, as many as there are cores (`TILEIR_SERVER_WORKERS`);
-further requests wait their turn.
+fresh process's run without the start-up.  Workers run in parallel, as many as there
+are cores (`TILEIR_SERVER_WORKERS`); further requests wait their turn, except
+tileir-opt's, which start at once and count against no limit (`Server.readers`).
 
 While it has nothing to do, the server keeps one worker forked ahead (the *spare*,
 `Spare`), which prepares itself and waits: the next request goes to it, and it
