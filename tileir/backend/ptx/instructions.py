@@ -320,13 +320,25 @@ def emit_icmp(ctx: PtxContext, op: Operation) -> None:
         elif cmp == "ne":
             ctx.line(f"xor.pred {d}, {ctx.r(op.lhs)}, {ctx.r(op.rhs)};")
         else:
-            raise not_supported(op, "ordered comparison of i1 values")
+            _emit_i1_order(ctx, d, ctx.r(op.lhs), ctx.r(op.rhs), cmp, sign)
         return
     if sign == "u":
         a, b = _unsigned_operand(ctx, op.lhs), _unsigned_operand(ctx, op.rhs)
     else:
         a, b = ctx.r(op.lhs), ctx.r(op.rhs)
     ctx.line(f"setp.{cmp}.{sign}{int_width(t)} {d}, {a}, {b};")
+
+
+def _emit_i1_order(ctx: PtxContext, d: str, a: str, b: str, cmp: str, sign: str) -> None:
+    """An ordered comparison of two i1 values: unsigned, true (1) is above false;
+    signed, true is -1, below false, so `slt` is `ugt` and so on.  `a > b` is
+    `a & !b`, `a >= b` is `a | !b`; `<` and `<=` swap the operands."""
+    above = (cmp in ("gt", "ge")) == (sign == "u")  # whether `a` must be the true one
+    hi, lo = (a, b) if above else (b, a)
+    inverted = ctx.regs.new(PRED)
+    ctx.line(f"not.pred {inverted}, {lo};")
+    strict = cmp in ("gt", "lt")
+    ctx.line(f"{'and' if strict else 'or'}.pred {d}, {hi}, {inverted};")
 
 
 def emit_select(ctx: PtxContext, op: Operation) -> None:
