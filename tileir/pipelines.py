@@ -21,6 +21,7 @@ from tileir.targets import resolve_gpu_name
 from tileir.transforms.cse import CommonSubexpressionElimination
 from tileir.transforms.cuda_tile.split_accumulators import SplitAccumulatorsPass
 from tileir.transforms.cuda_tile.split_k_steps import SplitKStepsPass
+from tileir.transforms.cuda_tile.split_reductions import SplitReductionsPass
 from tileir.transforms.dce import DeadCodeElimination
 from tileir.transforms.llvm.defer_read_barriers import DeferReadBarriersPass
 from tileir.transforms.llvm.hoist_copy_invariants import HoistCopyInvariantsPass
@@ -57,6 +58,7 @@ def stage_passes(
             [
                 SplitAccumulatorsPass(arch=arch, num_warps=num_warps),
                 SplitKStepsPass(arch=arch),
+                SplitReductionsPass(arch=arch, num_warps=num_warps),
                 ConvertCudaTileToTileAAPass(arch=arch, num_warps=num_warps),
                 TileAACanonicalizePass(),
                 TileAADropUnitDimsPass(),

@@ -135,6 +135,9 @@ PASSES: dict[str, Callable[[], type[ModulePass]]] = {
         "tileir.transforms.cuda_tile.split_accumulators", "SplitAccumulatorsPass"
     ),
     "split-dot-k-steps": _pass("tileir.transforms.cuda_tile.split_k_steps", "SplitKStepsPass"),
+    "split-large-reductions": _pass(
+        "tileir.transforms.cuda_tile.split_reductions", "SplitReductionsPass"
+    ),
     "synthesize-debug-info-scopes": _pass(
         "tileir.transforms.cuda_tile.synthesize_debug_info_scopes",
         "SynthesizeDebugInfoScopesPass",
