@@ -10,10 +10,10 @@ ragged at a row that is no multiple of the 32-row pieces, and has pieces wholly
 outside the array, read as the view's `neg_inf` padding), an integer sum along the
 columns of 128x512 tiles (a 200x500 array, with the view's default padding) whose
 values wrap around, and a float sum and an integer difference (not commutative) of the
-first kernel's shape, split into 32 pieces combined in the reduce's tree order: their
-results must be the interpreter's (the unsplit reduce) and numpy's tree bit for bit,
-which the pieces combined in any other order miss.  A split whose pieces all read the
-first one must fail.
+first kernel's shape, split into 32 pieces of 16 rows combined in the reduce's tree
+order: their results must be the interpreter's (the unsplit reduce) and numpy's tree
+bit for bit, which the pieces combined in any other order miss.  A split whose pieces
+all read the first one must fail.
 """
 
 from __future__ import annotations

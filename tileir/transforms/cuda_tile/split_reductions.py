@@ -65,10 +65,16 @@ alike.  So the pieces are loaded one after the other in bit-reversed order (0, n
 n/4, 3n/4, ... for n pieces) and combined as a binary counter does, each new piece the
 upper half of the one waiting at its level; the reduce then runs on the last piece-shaped
 tile and combines the low bits as before.  The result is the unsplit reduce's, bit
-for bit; at most log2(n) + 1 pieces are live at once, so they are smaller
-(`TREE_PIECE_REGISTERS`): t_reduce_sum_f32_all in 32 pieces of 16 rows, 110 registers
-and no spills on sm_90a (32 rows: 255 registers, ptxas hoisting loads; 8 rows: 72 and
-22 % more instructions).  Not in a loop: the counter's pattern differs on every trip.
+for bit.  Each register of a piece has its own tree, so ptxas could interleave the
+pieces' loads and additions register by register; it hoists the loads as far as the
+registers allow instead, hence small pieces (`TREE_PIECE_REGISTERS`).
+t_reduce_sum_f32_all in 32 pieces of 16 rows: 110 registers (108 on sm_80), no spills
+on sm_80, sm_90a and sm_100a, 1,464 SASS instructions on sm_90a (1,600 unsplit).  In 8
+pieces of 64 rows it took 255 registers without spilling, but the ragged 512x128
+sums of tests/pytest/test_split_reductions.py spilled 176 bytes (16 pieces of 32 rows:
+8-16 bytes; 4 of 128 rows: 280 bytes on the held-out kernel).  The cost is compile
+time: each piece is a load of its own through every pass, and tileir's part took about
+1.5x the unsplit kernel's (ptxas's 0.75x).  Not in a loop: the counter's pattern differs on every trip.
 
 Not multi-operand reduces (argmax/argmin): their index operand is a separate tile
 (an `iota`) whose pieces the pass does not build, and cuTile reshapes the loaded tile
@@ -126,8 +132,8 @@ REDUCTION_RESERVE = 64
 #: The most registers a thread a piece may take (measured: see the module doc and
 #: docs/codegen.md).
 PIECE_REGISTERS = 32
-#: The same for a body combined in the reduce's tree order (`split_in_tree_order`), which
-#: holds up to log2(n) + 1 pieces at once.
+#: The same for a body combined in the reduce's tree order (`split_in_tree_order`),
+#: whose pieces are unrolled (module doc, "In tree order").
 TREE_PIECE_REGISTERS = 16
 #: The most pieces a tile is cut into in tree order (unrolled: code size, compile time).
 MAX_TREE_PIECES = 64
