@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -242,6 +243,43 @@ def chain_layouts(
             known[op.result] = result
             out.append((op.result, result))
     return out
+
+
+def renamed_reshape_results(
+    fn: func.FuncOp,
+    state: LayoutAssignment,
+    propagate: Callable[[func.FuncOp, LayoutAssignment], None],
+) -> None:
+    """A reshape (value view) of a source laid out blocked whose result nothing has
+    constrained and is only reduced (by reduces not laid out yet: a reduce takes its
+    operands in any layout, and an `iota` beside is recomputed in it) gives its result
+    the source's layout seen through it, where a blocked layout spells that: the
+    reshape is then a renaming of registers, where the default layout of the result's
+    rank would exchange the whole tile through shared memory.
+    cuTile's `argmax(x, axis=None)` reshapes a 512x128 f32 tile to 65536 and reduces it
+    with an `iota` (which then takes that layout too): exchanged, 256 KiB, more shared
+    memory than any CTA has.  Repeated while a result gained a layout (chains)."""
+    changed = True
+    while changed:
+        changed = False
+        for op in fn.walk():
+            if not (isinstance(op, tas.ViewOp) and op.is_value_view and not op.indices):
+                continue
+            src = state.layouts.get(op.src)
+            if op.result in state.layouts or not isinstance(src, BlockedLayoutAttr):
+                continue
+            users = [u.operation for u in op.result.uses]
+            if not users or any(
+                not isinstance(u, tas.ReduceOp) or any(r in state.layouts for r in u.results)
+                for u in users
+            ):
+                continue
+            renamed = chain_layouts(op.src, src, [op])
+            if renamed:
+                for result, layout in renamed:
+                    state.require(result, layout, None)
+                propagate(fn, state)
+                changed = True
 
 
 def slice_users(value: SSAValue) -> tuple[list[tas.ExtractSliceOp], tuple[int, ...]] | None:
@@ -944,6 +982,7 @@ class AssignLayoutsPass(ModulePass):
                 )
                 state.require(a.pointers, layout, (view, 0) if view is not None else None)
             self.propagate(fn, state)
+        renamed_reshape_results(fn, state, self.propagate)
         # Whatever is still unconstrained gets a default layout for its shape.
         for o in fn.walk():
             values = list(o.results) + [

@@ -194,3 +194,37 @@ func.func @scan_columns_i8(%p: !cuda_tile.ptr<i8>) {
   "test.op"(%y) : (tensor<16x32xi8>) -> ()
   func.return
 }
+
+// -----
+
+// A tile reshaped only to be reduced (cuTile's `argmax(x, axis=None)`: a 2-D tile
+// flattened, reduced with an `iota` of its indices) keeps its loaded layout seen through
+// the reshape (4 contiguous f32 a thread), and the iota takes it too: the reshape
+// renames registers.  The rank's layout from the 1-element store (one element a
+// thread) would have exchanged the whole tile through shared memory: 256 KiB for
+// NVIDIA's 512x128 sample, more than a CTA has (`renamed_reshape_results`).
+// CHECK-LABEL: func.func @reshaped_for_reduce
+// CHECK: nv_tileas.tiled_load {{.*}} -> tensor<64x32xf32, #nv_tileas.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>
+// CHECK: nv_tileas.view {{.*}} -> tensor<2048xf32, #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK: cuda_tile.iota : tensor<2048xi32, #nv_tileas.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+// CHECK-NOT: convert_layout
+func.func @reshaped_for_reduce(%p: !cuda_tile.ptr<f32>, %q: !cuda_tile.ptr<i32>) {
+  %s = nv_tileas.splat %p : !cuda_tile.ptr<f32> -> tensor<64x32x!cuda_tile.ptr<f32>>
+  %v = nv_tileas.view %s : tensor<64x32x!cuda_tile.ptr<f32>> -> !nv_tileas.tiled_view<64x32xf32, gmem>
+  %c0 = arith.constant 0 : index
+  %x = nv_tileas.tiled_load %v[%c0, %c0] {atom = #nv_tileas<atom ldg_128b>} : !nv_tileas.tiled_view<64x32xf32, gmem> -> tensor<64x32xf32>
+  %flat = nv_tileas.view %x : tensor<64x32xf32> -> tensor<2048xf32>
+  %i = cuda_tile.iota : tensor<2048xi32>
+  %r, %j = nv_tileas.reduce %flat, %i {axis = 0 : i32, identities = [0xff800000 : f32, 0 : i32]} : tensor<2048xf32>, tensor<2048xi32> -> f32, i32 {
+  ^bb0(%b0: f32, %b1: i32, %a0: f32, %a1: i32):
+    %gt = cuda_tile.cmpf greater_than ordered %a0, %b0 : f32 -> i1
+    %v0 = cuda_tile.select %gt, %a0, %b0 : i1, f32
+    %v1 = cuda_tile.select %gt, %a1, %b1 : i1, i32
+    nv_tileas.yield %v0, %v1 : f32, i32
+  }
+  %o = nv_tileas.splat %j : i32 -> tensor<1xi32>
+  %t = nv_tileas.splat %q : !cuda_tile.ptr<i32> -> tensor<1x!cuda_tile.ptr<i32>>
+  %w = nv_tileas.view %t : tensor<1x!cuda_tile.ptr<i32>> -> !nv_tileas.tiled_view<1xi32, gmem>
+  nv_tileas.tiled_store %o, %w[%c0] {atom = #nv_tileas<atom stg_32b>} : tensor<1xi32>, !nv_tileas.tiled_view<1xi32, gmem>
+  func.return
+}
