@@ -191,6 +191,15 @@ def test_split_reduction_matches_interpreter(case: str) -> None:
     np.testing.assert_array_equal(got, by_interpreter)
 
 
+@pytest.mark.parametrize("arch", ["sm_80", "sm_100a"])
+@pytest.mark.parametrize("case", ["max", "fsum"])
+def test_no_spills_elsewhere(case: str, arch: str) -> None:
+    """The loop (max) and the nested loops of tree order (fsum) spill nothing on the
+    other targets either (sm_90a: above)."""
+    report = run_ptxas(_ptx(CASES[case][0], arch), arch)
+    assert report.ok and set(report.spills.values()) == {0}, report.output
+
+
 def test_pieces_at_the_first_index_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every piece read at `2 n * i` (the loop's index dropped): the max sees only one
     32-row piece of each tile."""

@@ -61,20 +61,21 @@ sum first adds row r + 256 to row r.  The loop's chain from the identity would r
 differently (and `0.0 + -0.0` is `+0.0`).  The pieces of consecutive rows are the
 high bits of the row index, which the tree combines first, element by element, the
 lowest of them last: the whole is `body(T(odd pieces), T(even pieces))`, each half
-alike.  So the pieces are loaded one after the other in bit-reversed order (0, n/2,
-n/4, 3n/4, ... for n pieces) and combined as a binary counter does, each new piece the
-upper half of the one waiting at its level; the reduce then runs on the last piece-shaped
-tile and combines the low bits as before.  The result is the unsplit reduce's, bit
-for bit.  Each register of a piece has its own tree, so ptxas could interleave the
-pieces' loads and additions register by register; it hoists the loads as far as the
-registers allow instead, hence small pieces (`TREE_PIECE_REGISTERS`).
-t_reduce_sum_f32_all in 32 pieces of 16 rows: 110 registers (108 on sm_80), no spills
-on sm_80, sm_90a and sm_100a, 1,464 SASS instructions on sm_90a (1,600 unsplit).  In 8
-pieces of 64 rows it took 255 registers without spilling, but the ragged 512x128
-sums of tests/pytest/test_split_reductions.py spilled 176 bytes (16 pieces of 32 rows:
-8-16 bytes; 4 of 128 rows: 280 bytes on the held-out kernel).  The cost is compile
-time: each piece is a load of its own through every pass, and tileir's part took about
-1.5x the unsplit kernel's (ptxas's 0.75x).  Not in a loop: the counter's pattern differs on every trip.
+alike.  So the pieces are combined by nested loops of two trips, one a bit of the
+piece index, the outermost over bit 0: each loop runs its inner loop (or, innermost,
+loads the piece at `n * i` plus the bits chosen so far) and keeps the result of its
+first trip, then combines the second trip's into it (`if` on the trip: the second's
+result is the body's first argument, the element); the reduce then runs on that
+piece-shaped tile and combines the low bits as before.  The result is the unsplit
+reduce's, bit for bit.  t_reduce_sum_f32_all in 16 pieces of 32 rows
+(`TREE_PIECE_REGISTERS`, four loops): 198 registers on sm_80 and sm_90a, 192 on
+sm_100a, no spills, 609 SASS instructions on sm_90a (1,585 unsplit).  Pieces of 16 rows
+took 128 registers and spilled 16-24 bytes on sm_80 and sm_100a (under 32 words a
+thread the kernel carries no `.maxnreg` and ptxas picks its budget), of 64 rows 255
+registers and 72-96 bytes.  Unrolled (the pieces one after the other in bit-reversed
+order, merged as a binary counter merges) the result was the same, but every piece was
+a load of its own through every pass: compilation took 1.5x the unsplit kernel's, where
+the loops take 0.4x.
 
 Not multi-operand reduces (argmax/argmin): their index operand is a separate tile
 (an `iota`) whose pieces the pass does not build, and cuTile reshapes the loaded tile
@@ -99,14 +100,21 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from tileir.dialects.cuda_tile.attributes import (
+    ComparisonPredicate,
+    ComparisonPredicateAttr,
+    Signedness,
+    SignednessAttr,
+)
 from tileir.dialects.cuda_tile.carriers import element_type, shape_of
-from tileir.dialects.cuda_tile.ops.control_flow import ContinueOp, ForOp, YieldOp
+from tileir.dialects.cuda_tile.ops.control_flow import ContinueOp, ForOp, IfOp, YieldOp
 from tileir.dialects.cuda_tile.ops.core import ConstantOp, EntryOp, ShapeOp
 from tileir.dialects.cuda_tile.ops.elementwise import ElementwiseOp
 from tileir.dialects.cuda_tile.ops.floating_point import MaxFOp, MinFOp
 from tileir.dialects.cuda_tile.ops.integer import (
     AddIOp,
     AndIOp,
+    CmpIOp,
     MaxIOp,
     MinIOp,
     MulIOp,
@@ -132,11 +140,9 @@ REDUCTION_RESERVE = 64
 #: The most registers a thread a piece may take (measured: see the module doc and
 #: docs/codegen.md).
 PIECE_REGISTERS = 32
-#: The same for a body combined in the reduce's tree order (`split_in_tree_order`),
-#: whose pieces are unrolled (module doc, "In tree order").
-TREE_PIECE_REGISTERS = 16
-#: The most pieces a tile is cut into in tree order (unrolled: code size, compile time).
-MAX_TREE_PIECES = 64
+#: The same for a body combined in the reduce's tree order (`split_in_tree_order`;
+#: module doc, "In tree order").
+TREE_PIECE_REGISTERS = 32
 
 #: Body ops whose reduction does not depend on the order of combination (module doc).
 ORDER_FREE_OPS = (MaxFOp, MinFOp, AddIOp, MulIOp, AndIOp, OrIOp, XOrIOp, MaxIOp, MinIOp)
@@ -332,10 +338,6 @@ def split(load: LoadViewTkoOp, reduce: ReduceOp, body: Operation, n: int) -> For
     return loop
 
 
-def bit_reversed(k: int, bits: int) -> int:
-    return int(format(k, f"0{bits}b")[::-1], 2) if bits else 0
-
-
 def apply_body(
     reduce: ReduceOp, ops: list[Operation], lower: SSAValue, upper: SSAValue, at: InsertPoint
 ) -> SSAValue:
@@ -362,9 +364,10 @@ def apply_body(
 def split_in_tree_order(
     load: LoadViewTkoOp, reduce: ReduceOp, ops: list[Operation], n: int
 ) -> None:
-    """Replace `load` by its `n` pieces, loaded one after the other and combined element
-    by element in the order of the reduce's tree, into one piece that `reduce` then
-    reduces (module doc, "In tree order")."""
+    """Replace `load` by its `n` pieces combined element by element in the order of the
+    reduce's tree, into one piece that `reduce` then reduces (module doc, "In tree
+    order"): nested loops of two trips, one a bit of the piece index from the lowest,
+    each combining the result of its inner loop on its second trip with the first's."""
     dim = reduce.dimension
     at = InsertPoint.before(load)
     view = piece_view(load, dim, n)
@@ -373,20 +376,61 @@ def split_in_tree_order(
     Rewriter.insert_op(first, at)
     piece_t = piece_type(load, dim, n)
     bits = n.bit_length() - 1
-    # stack[l]: the combination of 2^l pieces, waiting for its upper sibling.
-    stack: dict[int, SSAValue] = {}
-    for c in range(n):
-        k = bit_reversed(c, bits)
-        at_k = piece_index(first.results[0], constant(k, index.type, at))
-        Rewriter.insert_op(at_k, at)
-        carry = load_piece(load, view, dim, at_k.results[0], piece_t, at)
-        level = 0
-        while level in stack:
-            carry = apply_body(reduce, ops, stack.pop(level), carry, at)
-            level += 1
-        stack[level] = carry
-    (whole,) = stack.values()
-    reduce.operands[0] = whole
+    scalar = TileType([], i32)
+    zero = constant(0, scalar, at)
+    two = constant(2, scalar, at)
+    one = constant(1, scalar, at)
+    # The loop-carried tile's start, replaced on the first trip.
+    start = constant(identity_value(reduce.identities.data[0]), piece_t, at)
+
+    def level(bit: int, offset: SSAValue | None, where: InsertPoint) -> SSAValue:
+        """The combination of the pieces whose index is `offset` plus any multiple of
+        2^bit (all of them from bit 0)."""
+        if bit == bits:
+            at_k = piece_index(first.results[0], offset) if offset is not None else None
+            if at_k is not None:
+                Rewriter.insert_op(at_k, where)
+            k = at_k.results[0] if at_k is not None else first.results[0]
+            return load_piece(load, view, dim, k, piece_t, where)
+        body = Block(arg_types=[scalar, piece_t])
+        h, acc = body.args
+        inside = InsertPoint.at_end(body)
+        here: SSAValue = h
+        if bit:
+            scaled = MulIOp.build_op([h, constant(1 << bit, scalar, inside)])
+            Rewriter.insert_op(scaled, inside)
+            here = scaled.results[0]
+        if offset is not None:
+            added = AddIOp.build_op([offset, here])
+            Rewriter.insert_op(added, inside)
+            here = added.results[0]
+        part = level(bit + 1, here, inside)
+        is_first = CmpIOp.build_op(
+            [h, zero],
+            comparison_predicate=ComparisonPredicateAttr(ComparisonPredicate.EQUAL),
+            signedness=SignednessAttr(Signedness.SIGNED),
+        )
+        Rewriter.insert_op(is_first, inside)
+        taken, combined = Block(), Block()
+        Rewriter.insert_op(YieldOp.create(operands=[part]), InsertPoint.at_end(taken))
+        value = apply_body(reduce, ops, acc, part, InsertPoint.at_end(combined))
+        Rewriter.insert_op(YieldOp.create(operands=[value]), InsertPoint.at_end(combined))
+        choice = IfOp.create(
+            operands=[is_first.results[0]],
+            result_types=[piece_t],
+            regions=[Region(taken), Region(combined)],
+        )
+        Rewriter.insert_op(choice, inside)
+        Rewriter.insert_op(ContinueOp.create(operands=[choice.results[0]]), inside)
+        loop = ForOp.create(
+            operands=[zero, two, one, start],
+            result_types=[piece_t],
+            regions=[Region(body)],
+        )
+        Rewriter.insert_op(loop, where)
+        return loop.results[0]
+
+    reduce.operands[0] = level(0, None, at)
     erase_load(load)
 
 
@@ -416,7 +460,7 @@ class SplitReductionsPass(ModulePass):
                 reduce, body = found
                 if isinstance(body, list):
                     n = pieces(load.tile.type, reduce.dimension, threads, TREE_PIECE_REGISTERS)
-                    if 1 < n <= MAX_TREE_PIECES:
+                    if n > 1:
                         split_in_tree_order(load, reduce, body, n)
                     continue
                 n = pieces(load.tile.type, reduce.dimension, threads)

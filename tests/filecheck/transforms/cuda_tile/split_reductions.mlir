@@ -80,46 +80,44 @@ cuda_tile.module @m {
 // -----
 
 // A float sum is split in the order of the reduce's tree (the pieces' elements combined
-// as the unsplit reduce would: row r + 64 into row r first, ..., then rows r + 8).  With
-// occupancy = 4 (128 registers a thread), 128x128 f32 (128 words a thread, +64 > 128)
-// makes 8 pieces of 16 rows (16 words a thread, log2(8) + 1 of them live at most),
-// loaded at 8 * bx + 0, 4, 2, 6, 1, 5, 3, 7 and added as the tree does: the body's
-// first argument is the upper half (the element), its second the lower.
+// as the unsplit reduce would: row r + 256 into row r first, then r + 128, ...).  The
+// 512x128 f32 tile makes 16 pieces of 32 rows (32 words a thread): nested loops of two
+// trips, the outermost over bit 0 of the piece index (the tree's last combination),
+// the innermost over bit 3 (its first); each loop's second trip combines its inner
+// result (the upper half: the body's first argument, the element) with the first's.
 // CHECK-LABEL: @float_sum
-// CHECK: %[[PV:.*]] = make_partition_view %{{.*}} : partition_view<tile=(16x128), tensor_view
-// CHECK: %[[FIRST:.*]] = muli %[[BX:.*]], %{{.*}} : tile<i32>
-// CHECK-NOT: for
-// CHECK: addi %[[FIRST]], %{{.*}}
-// CHECK-NEXT: %[[X0:.*]], %{{.*}} = load_view_tko weak %[[PV]]
-// CHECK: %[[K4:.*]] = constant <i32: 4>
-// CHECK-NEXT: %[[I4:.*]] = addi %[[FIRST]], %[[K4]]
-// CHECK-NEXT: %[[X4:.*]], %{{.*}} = load_view_tko weak %[[PV]][%[[I4]], %{{.*}}]
-// CHECK-NEXT: %[[S04:.*]] = addf %[[X4]], %[[X0]] {{ *}}: tile<16x128xf32>
+// CHECK: %[[PV:.*]] = make_partition_view %{{.*}} : partition_view<tile=(32x128), tensor_view
+// CHECK: %[[FIRST:.*]] = muli %{{.*}}, %{{.*}} : tile<i32>
+// CHECK: %[[L0:.*]] = for %[[H0:.*]] in ({{.*}}) : tile<i32> iter_values(%[[A0:.*]] = %{{.*}}) -> (tile<32x128xf32>) {
+// CHECK: %[[L1:.*]] = for %[[H1:.*]] in ({{.*}}) : tile<i32> iter_values(%[[A1:.*]] = %{{.*}}) -> (tile<32x128xf32>) {
 // CHECK: constant <i32: 2>
-// CHECK: %[[X2:.*]], %{{.*}} = load_view_tko
-// CHECK: constant <i32: 6>
-// CHECK: %[[X6:.*]], %{{.*}} = load_view_tko
-// CHECK-NEXT: %[[S26:.*]] = addf %[[X6]], %[[X2]]
-// CHECK-NEXT: %[[EVEN:.*]] = addf %[[S26]], %[[S04]]
-// CHECK: constant <i32: 1>
-// CHECK: constant <i32: 5>
-// CHECK: addf
-// CHECK: constant <i32: 3>
-// CHECK: constant <i32: 7>
-// CHECK: addf
-// CHECK-NEXT: %[[ODD:.*]] = addf
-// CHECK-NEXT: %[[ALL:.*]] = addf %[[ODD]], %[[EVEN]] {{ *}}: tile<16x128xf32>
-// CHECK-NEXT: reduce %[[ALL]] dim=0 identities=[0.000000e+00 : f32] : tile<16x128xf32> -> tile<128xf32>
+// CHECK-NEXT: %[[S1:.*]] = muli %[[H1]]
+// CHECK-NEXT: %[[O1:.*]] = addi %[[H0]], %[[S1]]
+// CHECK: for
+// CHECK: constant <i32: 4>
+// CHECK: for %[[H3:.*]] in ({{.*}}) : tile<i32> iter_values(%[[A3:.*]] = %{{.*}}) -> (tile<32x128xf32>) {
+// CHECK-NEXT: %[[EIGHT:.*]] = constant <i32: 8>
+// CHECK-NEXT: %[[S3:.*]] = muli %[[H3]], %[[EIGHT]]
+// CHECK-NEXT: %[[O3:.*]] = addi %{{.*}}, %[[S3]]
+// CHECK-NEXT: %[[K:.*]] = addi %[[FIRST]], %[[O3]]
+// CHECK-NEXT: %[[P:.*]], %{{.*}} = load_view_tko weak %[[PV]][%[[K]], %{{.*}}] {{.*}} -> tile<32x128xf32>, token
+// CHECK-NEXT: %[[IS:.*]] = cmpi equal %[[H3]], %{{.*}}, signed
+// CHECK-NEXT: %{{.*}} = if %[[IS]] -> (tile<32x128xf32>) {
+// CHECK-NEXT: yield %[[P]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[C:.*]] = addf %[[P]], %[[A3]] {{ *}}: tile<32x128xf32>
+// CHECK-NEXT: yield %[[C]]
+// CHECK: reduce %[[L0]] dim=0 identities=[0.000000e+00 : f32] : tile<32x128xf32> -> tile<128xf32>
 
 cuda_tile.module @m {
-  entry @float_sum(%x: tile<ptr<f32>>, %y: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>) optimization_hints=<sm_90 = {occupancy = 4}> {
+  entry @float_sum(%x: tile<ptr<f32>>, %y: tile<ptr<f32>>, %m: tile<i32>, %n: tile<i32>) {
     %t = make_token : token
     %c0 = constant <i32: 0> : tile<i32>
     %bx, %by, %bz = get_tile_block_id : tile<i32>
     %tx = make_tensor_view %x, shape = [%m, %n], strides = [%n, 1] : tile<i32> -> tensor_view<?x?xf32, strides=[?,1]>
-    %px = make_partition_view %tx : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>
-    %tile, %tok = load_view_tko weak %px[%bx, %c0] token = %t : partition_view<tile=(128x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<128x128xf32>, token
-    %r = reduce %tile dim=0 identities=[0.000000e+00 : f32] : tile<128x128xf32> -> tile<128xf32>
+    %px = make_partition_view %tx : partition_view<tile=(512x128), tensor_view<?x?xf32, strides=[?,1]>>
+    %tile, %tok = load_view_tko weak %px[%bx, %c0] token = %t : partition_view<tile=(512x128), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<512x128xf32>, token
+    %r = reduce %tile dim=0 identities=[0.000000e+00 : f32] : tile<512x128xf32> -> tile<128xf32>
     (%a: tile<f32>, %b: tile<f32>) {
       %c = addf %a, %b rounding<nearest_even> : tile<f32>
       yield %c : tile<f32>
