@@ -40,7 +40,9 @@ When: the tile's 32-bit words spread over the kernel's threads (the requested wa
 what `dot_warps` gives a kernel with dots), plus `REDUCTION_RESERVE` registers for
 everything else, exceed `targets.register_budget` (255 with 128 threads, 128 with two
 CTAs of 256 under an `occupancy = 2` hint).  The pieces are halved until each takes at
-most `PIECE_REGISTERS` registers a thread.
+most `PIECE_REGISTERS` (`TREE_PIECE_REGISTERS`) registers a thread, or the reduced
+dimension has no more halves; a tile whose pieces, two at a time plus the reserve,
+would still not fit (a reduced dimension of 4 rows) is left whole.
 
 Where (legality): the load is weak (reading in pieces is reading the same elements),
 its tile's only use is the reduce and its token is unused, its view is a partition_view
@@ -458,11 +460,14 @@ class SplitReductionsPass(ModulePass):
                 if isinstance(found, str):
                     continue
                 reduce, body = found
-                if isinstance(body, list):
-                    n = pieces(load.tile.type, reduce.dimension, threads, TREE_PIECE_REGISTERS)
-                    if n > 1:
-                        split_in_tree_order(load, reduce, body, n)
+                tree = isinstance(body, list)
+                most = TREE_PIECE_REGISTERS if tree else PIECE_REGISTERS
+                n = pieces(load.tile.type, reduce.dimension, threads, most)
+                # Two pieces (the running tile and the next) must fit where the whole
+                # tile did not: a short reduced dimension cannot be cut fine enough.
+                if n == 1 or 2 * -(-words // n) + REDUCTION_RESERVE > budget:
                     continue
-                n = pieces(load.tile.type, reduce.dimension, threads)
-                if n > 1:
+                if isinstance(body, list):
+                    split_in_tree_order(load, reduce, body, n)
+                else:
                     split(load, reduce, body, n)

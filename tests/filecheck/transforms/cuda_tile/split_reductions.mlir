@@ -162,12 +162,15 @@ cuda_tile.module @m {
 // -----
 
 // Kept whole: a tile that fits (128x128 f32: 128 words a thread, +64 <= 255), a tile
-// with another use than the reduce, and a load whose token orders a later store.
+// with another use than the reduce, a load whose token orders a later store, and a
+// reduced dimension too short to cut fine enough (4x16384 f32: pieces of 128 words a
+// thread, two of them live, +64 > 255).
 // CHECK-LABEL: @kept
 // CHECK-NOT: for
 // CHECK: -> tile<128x128xf32>, token
 // CHECK: -> tile<512x128xf32>, token
 // CHECK: -> tile<512x128xf32>, token
+// CHECK: -> tile<4x16384xf32>, token
 // CHECK: return
 
 cuda_tile.module @m {
@@ -201,6 +204,16 @@ cuda_tile.module @m {
     %s2 = store_view_tko weak %r2, %py[%c0] token = %t2 : tile<128xf32>, partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
     %s0 = store_view_tko weak %r0, %py[%c0] token = %t : tile<128xf32>, partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
     %s3 = store_view_tko weak %r1, %py[%c0] token = %s1 : tile<128xf32>, partition_view<tile=(128), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
+    %pw = make_partition_view %tx : partition_view<tile=(4x16384), tensor_view<?x?xf32, strides=[?,1]>>
+    %wide, %t3 = load_view_tko weak %pw[%c0, %c0] token = %t : partition_view<tile=(4x16384), tensor_view<?x?xf32, strides=[?,1]>>, tile<i32> -> tile<4x16384xf32>, token
+    %r3 = reduce %wide dim=0 identities=[0xFF800000 : f32] : tile<4x16384xf32> -> tile<16384xf32>
+    (%a: tile<f32>, %b: tile<f32>) {
+      %c = maxf %a, %b : tile<f32>
+      yield %c : tile<f32>
+    }
+    %tw = make_tensor_view %y, shape = [%n], strides = [1] : tile<i32> -> tensor_view<?xf32, strides=[1]>
+    %pyw = make_partition_view %tw : partition_view<tile=(16384), tensor_view<?xf32, strides=[1]>>
+    %s4 = store_view_tko weak %r3, %pyw[%c0] token = %t : tile<16384xf32>, partition_view<tile=(16384), tensor_view<?xf32, strides=[1]>>, tile<i32> -> token
     return
   }
 }
