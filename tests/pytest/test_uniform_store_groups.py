@@ -1,7 +1,9 @@
 """A masked vector store whose elements provably share one mask value stores all or
 nothing under one predicate (`tiled_memory.LowerTiledStore`, `uniform_groups`), where a
-thread's share of the tile is at most `UNIFORM_STORE_WORDS` words; larger shares keep
-the per-element fallback (a 128x256 GEMM epilogue spilled without it).
+thread's share of the tile is at most `UNIFORM_STORE_WORDS` words or the kernel has no
+dot; larger shares beside a dot keep the per-element fallback (a 128x256 GEMM epilogue
+spilled without it).  A dot-free 128x128 f32 copy (128 words a thread) stores with one
+predicate a group and matches numpy over partial tiles.
 
 gemm_f16_aligned_edges (extents multiples of 16, partial last tiles): its result's
 2-element groups take one predicate each and the GEMM still matches numpy in the
@@ -19,7 +21,7 @@ import pytest
 from xdsl.ir import Operation
 
 import tileir.conversions.tileas_to_llvm as lowering
-from tileir.compiler import compile_module, load_module
+from tileir.compiler import compile_module, load_module, parse_module_text
 from tileir.dialects.nv_tileas import ops as tas
 from tileir.testing import simulate
 
@@ -93,3 +95,41 @@ def test_groups_cut_by_the_edge_keep_their_elements(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(lowering, "mask_runs", claimed)
     with pytest.raises(AssertionError, match="past the row's end"):
         _run_clamp(_ptx("clamp_f32_2d", "sm_90a"))
+
+
+#: A dot-free 2-D copy of 128x128 f32 tiles over a 200x132 array: 128 words a thread at
+#: four warps, partial tiles at both edges, the extents multiples of the 4-element groups.
+ROWS, COLS, TILE = 200, 132, 128
+_VIEW = f"tensor_view<{ROWS}x{COLS}xf32, strides=[{COLS},1]>"
+_PART = f"partition_view<tile=({TILE}x{TILE}), {_VIEW}>"
+COPY = f"""
+cuda_tile.module @m {{
+  entry @copy(%x: tile<ptr<f32>>, %y: tile<ptr<f32>>) {{
+    %xa = assume div_by<16>, %x : tile<ptr<f32>>
+    %ya = assume div_by<16>, %y : tile<ptr<f32>>
+    %tx = make_tensor_view %xa, shape = [{ROWS}, {COLS}], strides = [{COLS}, 1] : {_VIEW}
+    %ty = make_tensor_view %ya, shape = [{ROWS}, {COLS}], strides = [{COLS}, 1] : {_VIEW}
+    %px = make_partition_view %tx : {_PART}
+    %py = make_partition_view %ty : {_PART}
+    %bx, %by, %bz = get_tile_block_id : tile<i32>
+    %t, %tok = load_view_tko weak %px[%bx, %by] : {_PART}, tile<i32> -> tile<{TILE}x{TILE}xf32>, token
+    %n = negf %t : tile<{TILE}x{TILE}xf32>
+    %s = store_view_tko weak %n, %py[%bx, %by] : tile<{TILE}x{TILE}xf32>, {_PART}, tile<i32> -> token
+    return
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90a"])
+def test_large_stores_without_a_dot_take_one_predicate(arch: str) -> None:
+    """Past `UNIFORM_STORE_WORDS` the per-element fallback is kept only beside a dot
+    (`stores_beside_dots`): a dot-free kernel stores its 128 words a thread with one
+    predicate a group, and the partial tiles store exactly their elements."""
+    ptx = compile_module(parse_module_text(COPY, "copy.mlir"), arch).ptx
+    assert ptx is not None
+    assert "t_none" not in ptx  # no element path
+    x = np.random.default_rng(SEED).standard_normal((ROWS, COLS)).astype(np.float32)
+    y = np.full((ROWS, COLS), np.nan, np.float32)
+    simulate(ptx, (2, 2, 1), [x, y])
+    np.testing.assert_array_equal(y, -x)

@@ -120,6 +120,7 @@ from tileir.conversions.tileas_to_llvm.tiled_memory import (
     LowerTiledLoad,
     LowerTiledStore,
     mask_runs,
+    stores_beside_dots,
 )
 from tileir.conversions.tileas_to_llvm.tma import TmaMaps, tma_patterns
 from tileir.diagnostics import CompileError
@@ -153,6 +154,7 @@ class ConvertTileASToLLVMPass(ModulePass):
         ).rewrite_module(op)
         lowering = LoweringContext(self.arch)
         lowering.mask_runs = mask_runs(op)
+        lowering.stores_beside_dots = stores_beside_dots(op)
         structured = StructuredLowering(lowering)
         # One exchange (and allocator) per run, shared by every lowering that moves
         # values between threads through shared memory.

