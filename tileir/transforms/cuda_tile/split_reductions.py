@@ -304,16 +304,33 @@ def piece_type(load: LoadViewTkoOp, dim: int, n: int) -> TileType:
     )
 
 
-def split(load: LoadViewTkoOp, reduce: ReduceOp, body: Operation, n: int) -> ForOp:
-    """Replace `load` by a loop over `n` pieces combined into a running tile, which
-    `reduce` then reduces (module doc)."""
+@dataclass(frozen=True)
+class Pieces:
+    """What both splits start from: the reduced dimension, the insertion point before
+    the load, the pieces' view, the first piece's index (`n * i`) and their type."""
+
+    dim: int
+    at: InsertPoint
+    view: SSAValue
+    first: SSAValue
+    piece_t: TileType
+
+
+def pieces_of(load: LoadViewTkoOp, reduce: ReduceOp, n: int) -> Pieces:
     dim = reduce.dimension
     at = InsertPoint.before(load)
     view = piece_view(load, dim, n)
     index = load.index[dim]
     first = MulIOp.build_op([index, constant(n, index.type, at)])
     Rewriter.insert_op(first, at)
-    piece_t = piece_type(load, dim, n)
+    return Pieces(dim, at, view, first.results[0], piece_type(load, dim, n))
+
+
+def split(load: LoadViewTkoOp, reduce: ReduceOp, body: Operation, n: int) -> ForOp:
+    """Replace `load` by a loop over `n` pieces combined into a running tile, which
+    `reduce` then reduces (module doc)."""
+    p = pieces_of(load, reduce, n)
+    dim, at, view, first, piece_t = p.dim, p.at, p.view, p.first, p.piece_t
     init = constant(identity_value(reduce.identities.data[0]), piece_t, at)
     scalar = TileType([], i32)
     lower = constant(0, scalar, at)
@@ -322,7 +339,7 @@ def split(load: LoadViewTkoOp, reduce: ReduceOp, body: Operation, n: int) -> For
     loop_body = Block(arg_types=[scalar, init.type])
     k, acc = loop_body.args
     inside = InsertPoint.at_end(loop_body)
-    at_k = piece_index(first.results[0], k)
+    at_k = piece_index(first, k)
     Rewriter.insert_op(at_k, inside)
     piece = load_piece(load, view, dim, at_k.results[0], piece_t, inside)
     # The piece combined into the running tile, element by element, with the body (the
@@ -370,13 +387,8 @@ def split_in_tree_order(
     reduce's tree, into one piece that `reduce` then reduces (module doc, "In tree
     order"): nested loops of two trips, one a bit of the piece index from the lowest,
     each combining the result of its inner loop on its second trip with the first's."""
-    dim = reduce.dimension
-    at = InsertPoint.before(load)
-    view = piece_view(load, dim, n)
-    index = load.index[dim]
-    first = MulIOp.build_op([index, constant(n, index.type, at)])
-    Rewriter.insert_op(first, at)
-    piece_t = piece_type(load, dim, n)
+    p = pieces_of(load, reduce, n)
+    dim, at, view, first, piece_t = p.dim, p.at, p.view, p.first, p.piece_t
     bits = n.bit_length() - 1
     scalar = TileType([], i32)
     zero = constant(0, scalar, at)
@@ -389,10 +401,10 @@ def split_in_tree_order(
         """The combination of the pieces whose index is `offset` plus any multiple of
         2^bit (all of them from bit 0)."""
         if bit == bits:
-            at_k = piece_index(first.results[0], offset) if offset is not None else None
+            at_k = piece_index(first, offset) if offset is not None else None
             if at_k is not None:
                 Rewriter.insert_op(at_k, where)
-            k = at_k.results[0] if at_k is not None else first.results[0]
+            k = at_k.results[0] if at_k is not None else first
             return load_piece(load, view, dim, k, piece_t, where)
         body = Block(arg_types=[scalar, piece_t])
         h, acc = body.args
