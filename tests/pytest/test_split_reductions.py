@@ -121,28 +121,31 @@ def _tiles(x: np.ndarray) -> np.ndarray:
     return np.concatenate([x, np.zeros((rows - len(x), x.shape[1]), x.dtype)])
 
 
-def _fsum_arguments(y: np.ndarray) -> list[object]:
-    x = np.random.default_rng(25).uniform(-1.0, 1.0, (MAX_M, MAX_N)).astype(np.float32)
-    return [x, y, MAX_M, MAX_N, MAX_GRID[0]]
+def _tree_inputs(seed: int, dtype: type) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    if dtype is np.float32:
+        return rng.uniform(-1.0, 1.0, (MAX_M, MAX_N)).astype(np.float32)
+    return rng.integers(-1000, 1000, (MAX_M, MAX_N)).astype(np.int32)
 
 
-def _fsum_expected() -> np.ndarray:
-    x = _fsum_arguments(np.zeros(0))[0]
-    assert isinstance(x, np.ndarray)
-    padded = _tiles(x)
-    return np.stack([tree(padded[:512], np.add), tree(padded[512:], np.add)])
+def _tree_case(
+    seed: int, dtype: type, body: Callable[[np.ndarray, np.ndarray], np.ndarray]
+) -> tuple[Callable[[np.ndarray], list[object]], Callable[[], np.ndarray]]:
+    """(arguments, expected) of a kernel reducing each 512-row tile in the reduce's tree
+    order with `body`, on inputs drawn from `seed`."""
+
+    def arguments(y: np.ndarray) -> list[object]:
+        return [_tree_inputs(seed, dtype), y, MAX_M, MAX_N, MAX_GRID[0]]
+
+    def expected() -> np.ndarray:
+        padded = _tiles(_tree_inputs(seed, dtype))
+        return np.stack([tree(padded[:512], body), tree(padded[512:], body)])
+
+    return arguments, expected
 
 
-def _isub_arguments(y: np.ndarray) -> list[object]:
-    x = np.random.default_rng(26).integers(-1000, 1000, (MAX_M, MAX_N)).astype(np.int32)
-    return [x, y, MAX_M, MAX_N, MAX_GRID[0]]
-
-
-def _isub_expected() -> np.ndarray:
-    x = _isub_arguments(np.zeros(0))[0]
-    assert isinstance(x, np.ndarray)
-    padded = _tiles(x)
-    return np.stack([tree(padded[:512], np.subtract), tree(padded[512:], np.subtract)])
+_fsum_arguments, _fsum_expected = _tree_case(25, np.float32, np.add)
+_isub_arguments, _isub_expected = _tree_case(26, np.int32, np.subtract)
 
 
 def _sum_arguments(y: np.ndarray) -> list[object]:
